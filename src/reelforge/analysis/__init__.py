@@ -1,0 +1,1 @@
+"""Analysis: exact figures, Monte Carlo statistics, reports. Imports the engine, never numba."""

@@ -1,0 +1,1 @@
+"""Mechanism: compiled models, numba kernels, the round function. Only this package imports numba."""

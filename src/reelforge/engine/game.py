@@ -1,0 +1,35 @@
+"""Game: a validated spec with its compiled model, and the bet checks that belong to it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reelforge.engine.model import Model, compile_model
+from reelforge.engine.outcome import Bet
+from reelforge.spec.model import GameSpec
+
+
+@dataclass(frozen=True, eq=False)
+class Game:
+    spec: GameSpec
+    model: Model
+
+    @classmethod
+    def from_spec(cls, spec: GameSpec) -> Game:
+        return cls(spec, compile_model(spec))
+
+    @property
+    def id(self) -> str:
+        return self.spec.id
+
+    @property
+    def max_bet(self) -> Bet:
+        return Bet(self.spec.bet.max_lines, self.spec.bet.max_bet_per_line)
+
+    def bet(self, lines: int | None = None, bet_per_line: int | None = None) -> Bet:
+        """A checked bet; missing parts default to the maximum (BET MAX)."""
+        from reelforge.engine.round import check_bet
+
+        top = self.max_bet
+        return check_bet(self, Bet(top.lines if lines is None else lines,
+                                   top.bet_per_line if bet_per_line is None else bet_per_line))

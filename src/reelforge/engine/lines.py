@@ -1,0 +1,343 @@
+"""Kernels of the line game: window draw, line and scatter evaluation, the whole round.
+
+Everything here is `@njit` and also runs as plain Python (NUMBA_DISABLE_JIT=1). Kernels take a
+`Model` and a numpy `Generator`; they validate nothing (the Python layer did) and never raise.
+Wins are integer credits: line pay x bet per line, scatter pay x total bet, times multipliers.
+
+The round writes an event tape when `record` is true: one int64 row per event, TAPE_WIDTH + R
+columns, `kind` first. The Python layer turns it into an `Outcome`; simulation skips it.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from reelforge.engine.rng import draw_below
+
+# Tape row kinds; the columns after [kind, spin] are listed beside each.
+TAPE_SPIN = 1  # reel_set, multiplier, stops[0..R-1] from column TAPE_WIDTH
+TAPE_LINE = 2  # line, symbol, count, multiplier, win
+TAPE_SCATTER = 3  # symbol, count, multiplier, win
+TAPE_AWARD = 4  # spins awarded, spins the rules asked for, total awarded so far, trigger count
+TAPE_JACKPOT = 5  # line, symbol, count
+TAPE_WIDTH = 7
+
+
+@numba.njit(cache=True)
+def draw_stop(model, reel_set, reel, rng):
+    """Stop index (the strip position shown on the top row) of one reel: uniform or weighted."""
+    n = model.strip_len[reel_set, reel]
+    if not model.weighted[reel_set]:
+        return draw_below(rng, n)
+    total = model.cum_weights[reel_set, reel, n - 1]
+    t = draw_below(rng, total)
+    lo, hi = 0, n - 1
+    while lo < hi:  # first stop whose cumulative weight exceeds t
+        mid = (lo + hi) // 2
+        if model.cum_weights[reel_set, reel, mid] > t:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+@numba.njit(cache=True)
+def draw_window(model, reel_set, rng, stops, window):
+    """Fill stops (R,) and window (R, H) int16 symbol indices; reels draw left to right."""
+    for r in range(model.n_reels):
+        stop = draw_stop(model, reel_set, r, rng)
+        stops[r] = stop
+        n = model.strip_len[reel_set, r]
+        for h in range(model.n_rows):
+            window[r, h] = model.strips[reel_set, r, (stop + h) % n]
+
+
+@numba.njit(cache=True)
+def evaluate_line(model, window, line, spin_multiplier, jackpot_eligible):
+    """Best award of one payline, left to right from the leftmost reel.
+
+    Two candidates compete: the run of the wild on reel 1 paid as itself, and the run of the
+    first non-wild symbol with wilds substituting (times the wild multiplier if one completes
+    it). Values include the spin multiplier unless the award is exempt. Returns
+    (win in multiples of the bet per line, symbol, count, multiplier, jackpot) where jackpot
+    is True when the line shows the jackpot combination and the bet is eligible: then the
+    win is 0 because the jackpot is paid by the pool, never in credits.
+    """
+    n = model.n_reels
+    rows = model.paylines[line]
+    first = window[0, rows[0]]
+    pure_count = 0
+    if model.is_wild[first]:
+        pure_count = 1
+        while pure_count < n and window[pure_count, rows[pure_count]] == first:
+            pure_count += 1
+    target = -1
+    for r in range(n):
+        s = window[r, rows[r]]
+        if not model.is_wild[s]:
+            target = s
+            break
+    sub_count = 0
+    wild_mult = 1
+    if target >= 0:
+        while sub_count < n:
+            s = window[sub_count, rows[sub_count]]
+            if s == target:
+                sub_count += 1
+            elif model.substitutes[s, target]:
+                m = model.wild_multiplier[s]
+                if model.multiplier_product:
+                    wild_mult *= m
+                elif m > wild_mult:
+                    wild_mult = m
+                sub_count += 1
+            else:
+                break
+
+    if jackpot_eligible and line == model.jackpot_line:
+        js, jc = model.jackpot_symbol, model.jackpot_count
+        if (first == js and pure_count >= jc) or (target == js and sub_count >= jc):
+            return 0, js, jc, 1, True
+
+    pure_value = 0
+    pure_mult = 1
+    if pure_count > 0:
+        pure_mult = 1 if model.fg_exempt[first, pure_count] else spin_multiplier
+        pure_value = model.line_pay[first, pure_count] * pure_mult
+    sub_value = 0
+    sub_mult = wild_mult
+    if sub_count > 0:
+        if not model.fg_exempt[target, sub_count]:
+            sub_mult *= spin_multiplier
+        sub_value = model.line_pay[target, sub_count] * sub_mult
+
+    rule = model.pure_wild_rule
+    take_pure = pure_value > 0 and (
+        rule == 1 or sub_value == 0 or (rule == 0 and pure_value >= sub_value)
+    )
+    if take_pure:
+        return pure_value, first, pure_count, pure_mult, False
+    if sub_value > 0:
+        return sub_value, target, sub_count, sub_mult, False
+    return 0, -1, 0, 1, False
+
+
+@numba.njit(cache=True)
+def count_scatter(model, window, k):
+    """How many reels (or cells) show scatter k."""
+    sym = model.scatter_symbol[k]
+    total = 0
+    for r in range(model.n_reels):
+        on_reel = 0
+        for h in range(model.n_rows):
+            if window[r, h] == sym:
+                on_reel += 1
+        if model.scatter_by_cells[k]:
+            total += on_reel
+        elif on_reel > 0:
+            total += 1
+    return total
+
+
+@numba.njit(cache=True)
+def write_row(tape, pos, record, kind, spin, a, b, c, d, e):
+    """Append one tape row if recording and there is room; returns the next position."""
+    if record and pos < tape.shape[0]:
+        tape[pos, 0] = kind
+        tape[pos, 1] = spin
+        tape[pos, 2] = a
+        tape[pos, 3] = b
+        tape[pos, 4] = c
+        tape[pos, 5] = d
+        tape[pos, 6] = e
+    return pos + 1
+
+
+@numba.njit(cache=True)
+def play_spin(model, reel_set, lines, bet_per_line, total_bet, jackpot_eligible, multiplier,
+              rng, stops, window, tape, pos, record, spin):
+    """One spin on a reel set: draw, pay lines 1..lines, pay scatters.
+
+    Returns (line win, scatter win, trigger count, jackpots, next tape position); wins in
+    credits, trigger count of the free-game scatter (0 if none).
+    """
+    draw_window(model, reel_set, rng, stops, window)
+    if record and pos < tape.shape[0]:
+        for r in range(model.n_reels):
+            tape[pos, TAPE_WIDTH + r] = stops[r]
+    pos = write_row(tape, pos, record, TAPE_SPIN, spin, reel_set, multiplier, 0, 0, 0)
+    line_win = 0
+    jackpots = 0
+    for line in range(lines):
+        value, sym, count, mult, jackpot = evaluate_line(model, window, line, multiplier,
+                                                         jackpot_eligible)
+        if jackpot:
+            jackpots += 1
+            pos = write_row(tape, pos, record, TAPE_JACKPOT, spin, line, sym, count, 0, 0)
+        elif value > 0:
+            win = value * bet_per_line
+            line_win += win
+            pos = write_row(tape, pos, record, TAPE_LINE, spin, line, sym, count, mult, win)
+    scatter_win = 0
+    trigger = 0
+    for k in range(model.scatter_symbol.shape[0]):
+        count = count_scatter(model, window, k)
+        if k == model.fg_scatter:
+            trigger = count
+        pay = model.scatter_pay[k, count]
+        if pay > 0:
+            win = pay * total_bet * multiplier
+            scatter_win += win
+            pos = write_row(tape, pos, record, TAPE_SCATTER, spin, model.scatter_symbol[k],
+                            count, multiplier, win, 0)
+    return line_win, scatter_win, trigger, jackpots, pos
+
+
+@numba.njit(cache=True)
+def grant_spins(model, requested, awarded_so_far):
+    """Spins actually granted under the retrigger cap."""
+    if model.fg_retrigger_mode == 2:
+        room = model.fg_max_total - awarded_so_far
+        return requested if requested < room else max(room, 0)
+    return requested
+
+
+@numba.njit(cache=True)
+def play_round_kernel(model, lines, bet_per_line, jackpot_eligible, rng, stops, window, tape,
+                      record):
+    """The whole paid round: base spin, then every free spin it triggers.
+
+    Returns (total win, base line win, base scatter win, free-game win, free spins played,
+    retriggers, jackpots, tape rows used, guard reached); wins in credits. A tape shorter than
+    `tape rows used` means the caller must replay with a longer one.
+    """
+    total_bet = lines * bet_per_line
+    line_win, scatter_win, trigger, jackpots, pos = play_spin(
+        model, model.base_set, lines, bet_per_line, total_bet, jackpot_eligible, 1, rng,
+        stops, window, tape, 0, record, 0)
+    fg_win = 0
+    played = 0
+    retriggers = 0
+    guard = False
+    if model.fg_scatter >= 0 and model.fg_award[trigger] > 0:
+        requested = model.fg_award[trigger]
+        awarded = grant_spins(model, requested, 0)
+        pos = write_row(tape, pos, record, TAPE_AWARD, 0, awarded, requested, awarded, trigger, 0)
+        while played < awarded:
+            if played >= model.spin_guard:
+                guard = True
+                break
+            played += 1
+            lw, sw, again, jp, pos = play_spin(
+                model, model.fg_set, lines, bet_per_line, total_bet, jackpot_eligible,
+                model.fg_multiplier, rng, stops, window, tape, pos, record, played)
+            fg_win += lw + sw
+            jackpots += jp
+            if model.fg_retrigger_mode != 0 and model.fg_retrigger_award[again] > 0:
+                requested = model.fg_retrigger_award[again]
+                extra = grant_spins(model, requested, awarded)
+                awarded += extra
+                if extra > 0:
+                    retriggers += 1
+                pos = write_row(tape, pos, record, TAPE_AWARD, played, extra, requested, awarded,
+                                again, 0)
+    total = line_win + scatter_win + fg_win
+    return total, line_win, scatter_win, fg_win, played, retriggers, jackpots, pos, guard
+
+
+# Order of the counters `simulate_kernel` accumulates; `analysis.stats` reads them by name.
+SIM_FIELDS = ("rounds", "total_win", "hits", "base_line_win", "base_scatter_win",
+              "feature_win", "feature_triggers", "feature_spins", "retriggers", "jackpot_hits",
+              "jackpot_rounds", "max_win", "guard_hits")
+
+
+@numba.njit(cache=True)
+def simulate_kernel(model, lines, bet_per_line, jackpot_eligible, rng, n_rounds, band_edges,
+                    counters, bands, square_sum):
+    """Play n_rounds with `play_round_kernel` and add their statistics to the arrays given.
+
+    counters: (len(SIM_FIELDS),) int64, in SIM_FIELDS order; bands: (len(band_edges)+1,)
+    int64, rounds per win band, band 0 = no win, band i = win < band_edges[i] (credits);
+    square_sum: (2,) uint64, the low and high words of the 128-bit sum of squared wins.
+    """
+    stops = np.zeros(model.n_reels, dtype=np.int64)
+    window = np.zeros((model.n_reels, model.n_rows), dtype=np.int16)
+    tape = np.zeros((1, TAPE_WIDTH + model.n_reels), dtype=np.int64)
+    n_edges = band_edges.shape[0]
+    for _ in range(n_rounds):
+        total, lw, sw, fw, played, again, jp, _pos, guard = play_round_kernel(
+            model, lines, bet_per_line, jackpot_eligible, rng, stops, window, tape, False)
+        counters[0] += 1
+        counters[1] += total
+        if total > 0 or jp > 0:
+            counters[2] += 1
+        counters[3] += lw
+        counters[4] += sw
+        counters[5] += fw
+        if played > 0:
+            counters[6] += 1
+        counters[7] += played
+        counters[8] += again
+        counters[9] += jp
+        if jp > 0:
+            counters[10] += 1
+        if total > counters[11]:
+            counters[11] = total
+        if guard:
+            counters[12] += 1
+        band = 0
+        if total > 0:
+            band = 1
+            while band <= n_edges - 1 and total >= band_edges[band]:
+                band += 1
+        bands[band] += 1
+        square = np.uint64(total) * np.uint64(total)
+        low = square_sum[0] + square
+        if low < square_sum[0]:
+            square_sum[1] += np.uint64(1)
+        square_sum[0] = low
+
+
+@numba.njit(cache=True)
+def line_expectation(model, line, symbols, probs, counts, multiplier, jackpot_eligible):
+    """Exact expectation of one payline by enumerating every symbol combination it can show.
+
+    symbols: (R, S) int64, the symbols reel r can show on this line's row (first counts[r]);
+    probs: (R, S) float64, their probabilities. Uses `evaluate_line`, so the analysis pays
+    exactly what play pays. Returns (expected win in multiples of the bet per line,
+    probability of the jackpot, probability of a paying line).
+    """
+    n = model.n_reels
+    window = np.zeros((n, model.n_rows), dtype=np.int16)
+    digit = np.zeros(n, dtype=np.int64)
+    for r in range(n):
+        for h in range(model.n_rows):
+            window[r, h] = symbols[r, 0]
+    expected = 0.0
+    p_jackpot = 0.0
+    p_win = 0.0
+    while True:
+        p = 1.0
+        for r in range(n):
+            p *= probs[r, digit[r]]
+        value, _s, _c, _m, jackpot = evaluate_line(model, window, line, multiplier,
+                                                   jackpot_eligible)
+        if jackpot:
+            p_jackpot += p
+        elif value > 0:
+            expected += p * value
+            p_win += p
+        r = n - 1  # next combination, odometer style
+        while r >= 0:
+            digit[r] += 1
+            if digit[r] < counts[r]:
+                break
+            digit[r] = 0
+            r -= 1
+        if r < 0:
+            break
+        for rr in range(r, n):
+            for h in range(model.n_rows):
+                window[rr, h] = symbols[rr, digit[rr]]
+    return expected, p_jackpot, p_win

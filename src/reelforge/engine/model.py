@@ -1,0 +1,124 @@
+"""compile(spec) -> Model: the game as a NamedTuple of arrays that numba kernels read.
+
+Symbols become indices in the spec's order; reel sets become indices in the spec's order.
+Pays are integers: line pays in multiples of the bet per line, scatter pays in multiples of
+the total bet.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from reelforge.spec.model import GameSpec
+
+RETRIGGER_CODES = {"none": 0, "unlimited": 1, "capped": 2}
+# Unlimited retriggers have a finite mean but no bound: this guard ends a pathological bonus
+# and is flagged on the outcome; the analysis reports how often it is reached.
+SPIN_GUARD = 100_000
+
+
+class Model(NamedTuple):
+    """Compiled line game. Shapes: S symbols, R reels, H rows, L paylines, K reel sets."""
+
+    n_reels: int
+    n_rows: int
+    strips: np.ndarray  # (K, R, max_len) int16, -1 padded: symbol index per stop
+    strip_len: np.ndarray  # (K, R) int64
+    cum_weights: np.ndarray  # (K, R, max_len) int64 cumulative stop weights; unused when uniform
+    weighted: np.ndarray  # (K,) bool
+    paylines: np.ndarray  # (L, R) int64: row per reel
+    line_pay: np.ndarray  # (S, R+1) int64: pay by count, multiples of the bet per line
+    is_wild: np.ndarray  # (S,) bool
+    substitutes: np.ndarray  # (S, S) bool: [w, s] is True when wild w stands in for s
+    wild_multiplier: np.ndarray  # (S,) int64, 1 for non-wilds
+    multiplier_product: bool  # several wilds on a line: multiply (True) or take the largest
+    pure_wild_rule: int  # 0 pay the higher, 1 always the pure-wild run, 2 always the substituted
+    scatter_symbol: np.ndarray  # (C,) int64
+    scatter_by_cells: np.ndarray  # (C,) bool
+    scatter_pay: np.ndarray  # (C, max_count+1) int64, multiples of the total bet
+    base_set: int
+    fg_scatter: int  # index into scatter_symbol of the trigger, -1: no free games
+    fg_award: np.ndarray  # (max_count+1,) int64 spins by trigger count
+    fg_retrigger_award: np.ndarray  # (max_count+1,) int64
+    fg_retrigger_mode: int  # RETRIGGER_CODES
+    fg_max_total: int
+    fg_multiplier: int
+    fg_set: int
+    fg_exempt: np.ndarray  # (S, R+1) bool: line awards the free-game multiplier skips
+    jackpot_symbol: int  # -1: no jackpot
+    jackpot_count: int
+    jackpot_line: int  # 0-based payline index
+    spin_guard: int
+
+
+def compile_model(spec: GameSpec) -> Model:
+    index = {sid: i for i, sid in enumerate(spec.symbol_ids)}
+    n_sym, n_reels = len(index), spec.reels
+    sets = spec.reel_sets
+    max_len = max(len(s) for rs in sets for s in rs.strips)
+    strips = np.full((len(sets), n_reels, max_len), -1, dtype=np.int16)
+    strip_len = np.zeros((len(sets), n_reels), dtype=np.int64)
+    cum = np.zeros((len(sets), n_reels, max_len), dtype=np.int64)
+    weighted = np.zeros(len(sets), dtype=np.bool_)
+    for k, rs in enumerate(sets):
+        weighted[k] = rs.weights is not None
+        for r, strip in enumerate(rs.strips):
+            strips[k, r, : len(strip)] = [index[s] for s in strip]
+            strip_len[k, r] = len(strip)
+            if rs.weights is not None:
+                cum[k, r, : len(strip)] = np.cumsum(rs.weights[r])
+
+    line_pay = np.zeros((n_sym, n_reels + 1), dtype=np.int64)
+    for sid, pays in spec.paytable:
+        for count, pay in pays:
+            line_pay[index[sid], count] = pay
+    is_wild = np.zeros(n_sym, dtype=np.bool_)
+    subst = np.zeros((n_sym, n_sym), dtype=np.bool_)
+    wild_mult = np.ones(n_sym, dtype=np.int64)
+    for w in spec.wilds:
+        is_wild[index[w.symbol]] = True
+        wild_mult[index[w.symbol]] = w.multiplier
+        for s in w.substitutes:
+            subst[index[w.symbol], index[s]] = True
+
+    max_count = max([n_reels] + [n_reels * spec.rows for s in spec.scatters if s.counting == "cells"])
+    scatter_symbol = np.array([index[s.symbol] for s in spec.scatters], dtype=np.int64)
+    scatter_cells = np.array([s.counting == "cells" for s in spec.scatters], dtype=np.bool_)
+    scatter_pay = np.zeros((len(spec.scatters), max_count + 1), dtype=np.int64)
+    for c, s in enumerate(spec.scatters):
+        for count, pay in s.pays:
+            scatter_pay[c, count] = pay
+
+    fg = spec.free_games
+    fg_award = np.zeros(max_count + 1, dtype=np.int64)
+    fg_again = np.zeros(max_count + 1, dtype=np.int64)
+    fg_exempt = np.zeros((n_sym, n_reels + 1), dtype=np.bool_)
+    set_index = {rs.name: k for k, rs in enumerate(sets)}
+    if fg is not None:
+        for count, spins in fg.award:
+            fg_award[count] = spins
+        for count, spins in fg.retrigger_award:
+            fg_again[count] = spins
+        for sid, count in fg.exempt:
+            fg_exempt[index[sid], count] = True
+    jp = spec.jackpot
+    return Model(
+        n_reels=n_reels, n_rows=spec.rows, strips=strips, strip_len=strip_len, cum_weights=cum,
+        weighted=weighted, paylines=np.array(spec.paylines, dtype=np.int64), line_pay=line_pay,
+        is_wild=is_wild, substitutes=subst, wild_multiplier=wild_mult,
+        multiplier_product=spec.wild_multiplier_combine == "product",
+        pure_wild_rule=("highest", "wild", "substituted").index(spec.pure_wild_vs_substituted),
+        scatter_symbol=scatter_symbol, scatter_by_cells=scatter_cells, scatter_pay=scatter_pay,
+        base_set=set_index[spec.base_reel_set],
+        fg_scatter=-1 if fg is None else [s.symbol for s in spec.scatters].index(fg.trigger),
+        fg_award=fg_award, fg_retrigger_award=fg_again,
+        fg_retrigger_mode=RETRIGGER_CODES["none" if fg is None else fg.retrigger],
+        fg_max_total=0 if fg is None else fg.max_total_spins,
+        fg_multiplier=1 if fg is None else fg.multiplier,
+        fg_set=set_index[spec.base_reel_set if fg is None else fg.reel_set], fg_exempt=fg_exempt,
+        jackpot_symbol=-1 if jp is None else index[jp.symbol],
+        jackpot_count=0 if jp is None else jp.count,
+        jackpot_line=0 if jp is None else jp.line - 1, spin_guard=SPIN_GUARD,
+    )

@@ -1,0 +1,130 @@
+"""play_round: the one round function that live play and simulation share."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from reelforge.engine import lines as k
+from reelforge.engine.outcome import (
+    Bet,
+    Breakdown,
+    FreeSpinsAward,
+    JackpotWin,
+    LineWin,
+    Outcome,
+    ScatterWin,
+    Spin,
+)
+from reelforge.engine.rng import live_generator, new_live_seed
+from reelforge.errors import InvalidBet, ReelforgeError
+
+INITIAL_TAPE_ROWS = 256
+
+
+def check_bet(game, bet: Bet) -> Bet:
+    """Refuse a bet outside the game's bet structure, naming the bad value."""
+    limits = game.spec.bet
+    for name, value, high in (("lines", bet.lines, limits.max_lines),
+                              ("bet_per_line", bet.bet_per_line, limits.max_bet_per_line)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
+            raise InvalidBet(f"{game.spec.id}: bet {name} = {value!r}: must be an integer 1..{high}")
+    return bet
+
+
+def jackpot_eligible(game, bet: Bet) -> bool:
+    jp = game.spec.jackpot
+    if jp is None:
+        return False
+    if not jp.requires_max_bet:
+        return True
+    return bet == game.max_bet
+
+
+def play_round(game, bet: Bet, rng: np.random.Generator, seed: int | None = None) -> Outcome:
+    """Decide the whole round at bet time: base spin and every free spin, with its event tape.
+
+    Simulation runs the same `play_round_kernel` without recording; this wrapper only adds the
+    tape. `seed` is recorded on the outcome when the caller built `rng` from it.
+    """
+    check_bet(game, bet)
+    model = game.model
+    eligible = jackpot_eligible(game, bet)
+    state = rng.bit_generator.state
+    rows = INITIAL_TAPE_ROWS
+    while True:
+        stops = np.zeros(model.n_reels, dtype=np.int64)
+        window = np.zeros((model.n_reels, model.n_rows), dtype=np.int16)
+        tape = np.zeros((rows, k.TAPE_WIDTH + model.n_reels), dtype=np.int64)
+        result = k.play_round_kernel(model, bet.lines, bet.bet_per_line, eligible, rng, stops,
+                                     window, tape, True)
+        used = result[7]
+        if used <= rows:
+            break
+        rows = used  # a long bonus: replay the same draws onto a tape that fits
+        rng.bit_generator.state = state
+    return _outcome(game, bet, result, tape[:used], seed)
+
+
+def play_live(game, bet: Bet) -> Outcome:
+    """A live round: a fresh 256-bit seed from os.urandom keys ChaCha20; the seed is kept."""
+    seed = new_live_seed()
+    return play_round(game, bet, live_generator(seed), seed)
+
+
+def replay(game, outcome: Outcome | dict) -> Outcome:
+    """Rebuild a live round from its stored seed and bet; equal to the original outcome."""
+    data = outcome.to_dict() if isinstance(outcome, Outcome) else outcome
+    if data.get("seed") is None:
+        raise ReelforgeError(f"outcome of {data.get('game_id')!r} has no seed to replay")
+    if data["game_id"] != game.spec.id:
+        raise ReelforgeError(f"outcome is of game {data['game_id']!r}, not {game.spec.id!r}")
+    seed = int(data["seed"], 16)
+    bet = Bet(data["bet"]["lines"], data["bet"]["bet_per_line"])
+    return play_round(game, bet, live_generator(seed), seed)
+
+
+def _outcome(game, bet: Bet, result, tape: np.ndarray, seed: int | None) -> Outcome:
+    total, line_win, scatter_win, fg_win, played, retriggers, _jp, _used, guard = result
+    spec, model = game.spec, game.model
+    names = spec.symbol_ids
+    set_names = [rs.name for rs in spec.reel_sets]
+    spins: list[dict] = []
+    jackpots, awards = [], []
+    for row in tape.tolist():
+        kind, spin = row[0], row[1]
+        if kind == k.TAPE_SPIN:
+            stops = tuple(row[k.TAPE_WIDTH:])
+            reel_set = row[2]
+            window = tuple(
+                tuple(names[model.strips[reel_set, r, (stop + h) % model.strip_len[reel_set, r]]]
+                      for h in range(model.n_rows))
+                for r, stop in enumerate(stops))
+            spins.append(dict(index=spin, mode="base" if spin == 0 else "free",
+                              reel_set=set_names[reel_set], multiplier=row[3], stops=stops,
+                              window=window, line_wins=[], scatter_wins=[]))
+        elif kind == k.TAPE_LINE:
+            spins[-1]["line_wins"].append(LineWin(row[2] + 1, names[row[3]], row[4], row[5], row[6]))
+        elif kind == k.TAPE_SCATTER:
+            spins[-1]["scatter_wins"].append(ScatterWin(names[row[2]], row[3], row[4], row[5]))
+        elif kind == k.TAPE_JACKPOT:
+            jackpots.append(JackpotWin(spin, row[2] + 1, names[row[3]], row[4]))
+        elif kind == k.TAPE_AWARD:
+            awards.append(FreeSpinsAward(spin, row[5], row[2], row[3], row[4]))
+    flags = []
+    if played:
+        flags.append("free_games")
+    if jackpots:
+        flags.append("jackpot")
+    if guard:
+        flags.append("spin_guard")
+    return Outcome(
+        game_id=spec.id, seed=None if seed is None else f"{seed:064x}", bet=bet,
+        total_win=int(total),
+        breakdown=Breakdown(int(line_win), int(scatter_win), int(fg_win)),
+        free_games_triggered=bool(played), free_spins_played=int(played),
+        retriggers=int(retriggers), jackpots=tuple(jackpots),
+        spins=tuple(Spin(s["index"], s["mode"], s["reel_set"], s["multiplier"], s["stops"],
+                         s["window"], tuple(s["line_wins"]), tuple(s["scatter_wins"]))
+                    for s in spins),
+        awards=tuple(awards), spin_guard_reached=bool(guard), flags=tuple(flags),
+    )

@@ -1,0 +1,342 @@
+"""TOML -> GameSpec. Strict: every key is known, every value checked, one clear error per file.
+
+Errors are `SpecError(source, key, value, problem)`, printed by the CLI as one line
+`file: key = value: problem`.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from reelforge.errors import SpecError
+from reelforge.spec.model import (
+    MULTIPLIER_COMBINE,
+    PURE_WILD_RULES,
+    RETRIGGER_MODES,
+    ROLES,
+    SCATTER_COUNTING,
+    BetSpec,
+    FreeGamesSpec,
+    GambleSpec,
+    GameSpec,
+    JackpotSpec,
+    ReelSetSpec,
+    ScatterSpec,
+    SymbolSpec,
+    WildSpec,
+)
+
+KNOWN_SECTIONS = ("game", "symbols", "paytable", "lines", "scatter", "reels", "bet", "features")
+FEATURES = ("free_games", "progressive_jackpot", "gamble")
+GAMBLE_KINDS = ("red_black",)
+_MISSING = object()
+
+
+class Table:
+    """One TOML table with its dotted path; refuses keys nobody read."""
+
+    def __init__(self, source: str, path: str, data: Any):
+        self.source, self.path = source, path
+        if not isinstance(data, dict):
+            raise SpecError(source, path or "<root>", data, "expected a table")
+        self.data, self.read = data, set()
+
+    def key(self, name: str) -> str:
+        return f"{self.path}.{name}" if self.path else name
+
+    def fail(self, name: str, value: Any, problem: str) -> SpecError:
+        return SpecError(self.source, self.key(name), value, problem)
+
+    def get(self, name: str, kind: type | tuple[type, ...], default: Any = _MISSING) -> Any:
+        self.read.add(name)
+        if name not in self.data:
+            if default is _MISSING:
+                raise self.fail(name, None, "is required")
+            return default
+        value = self.data[name]
+        if kind is int and isinstance(value, bool) or not isinstance(value, kind):
+            expected = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+            raise self.fail(name, value, f"expected {expected}")
+        return value
+
+    def int(self, name: str, default: Any = _MISSING, low: int = 0) -> int:
+        value = self.get(name, int, default)
+        if value < low:
+            raise self.fail(name, value, f"must be >= {low}")
+        return value
+
+    def choice(self, name: str, options: tuple[str, ...], default: Any = _MISSING) -> str:
+        value = self.get(name, str, default)
+        if value not in options:
+            raise self.fail(name, value, f"unknown value; expected one of {', '.join(options)}")
+        return value
+
+    def sub(self, name: str, default: Any = _MISSING) -> Table | None:
+        value = self.get(name, dict, default)
+        return None if value is None else Table(self.source, self.key(name), value)
+
+    def finish(self, known: tuple[str, ...] | None = None, what: str = "key") -> None:
+        for name in self.data:
+            if name not in self.read:
+                hint = f"; expected one of {', '.join(known)}" if known else ""
+                raise self.fail(name, self.data[name], f"unknown {what}{hint}")
+
+
+def load_spec(path: str | Path) -> GameSpec:
+    """Read and validate one game file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SpecError(str(path), "<file>", str(path), f"cannot be read ({exc.strerror})") from None
+    return parse_spec(text, str(path))
+
+
+def parse_spec(text: str, source: str = "<string>") -> GameSpec:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(source, "<toml>", text.splitlines()[0] if text else "", f"not valid TOML ({exc})") from None
+    root = Table(source, "", data)
+    spec = _build(root)
+    root.finish(KNOWN_SECTIONS, "section")
+    return spec
+
+
+def _build(root: Table) -> GameSpec:
+    game = root.sub("game")
+    game_id = game.get("id", str)
+    if "-v" not in game_id or not game_id.rsplit("-v", 1)[1].isdigit():
+        raise game.fail("id", game_id, "must carry a version, like 'cluedo-v1'")
+    name = game.get("name", str)
+    description = game.get("description", str, "")
+    reels, rows = game.int("reels", low=1), game.int("rows", low=1)
+    game.finish()
+
+    symbols = _symbols(root.sub("symbols"))
+    ids = {s.id for s in symbols}
+    roles = {s.id: s.role for s in symbols}
+    lines = root.sub("lines")
+    paytable = _paytable(root.sub("paytable"), ids, reels)
+    wilds = _wilds(lines, ids, roles)
+    combine = lines.choice("wild_multiplier_combine", MULTIPLIER_COMBINE, "max")
+    pure_rule = lines.choice("pure_wild_vs_substituted", PURE_WILD_RULES, "highest")
+    paylines = _paylines(lines, reels, rows)
+    lines.finish()
+
+    scatters = _scatters(root.sub("scatter", {}), ids, roles, reels, rows)
+    reel_sets = _reel_sets(root.sub("reels"), ids, reels, rows)
+    set_names = tuple(r.name for r in reel_sets)
+    if "base" not in set_names:
+        raise root.fail("reels", set_names, "needs a reel set named 'base'")
+    bet = _bet(root.sub("bet"), len(paylines))
+
+    features = root.sub("features", {})
+    free_games = _free_games(features.sub("free_games", None), ids, scatters, set_names, reels)
+    jackpot = _jackpot(features.sub("progressive_jackpot", None), ids, len(paylines), reels)
+    gamble = _gamble(features.sub("gamble", None))
+    features.finish(FEATURES, "feature")
+
+    return GameSpec(
+        id=game_id, name=name, source=root.source, reels=reels, rows=rows, symbols=symbols,
+        paytable=paytable, wilds=wilds, wild_multiplier_combine=combine,
+        pure_wild_vs_substituted=pure_rule, paylines=paylines, scatters=scatters,
+        reel_sets=reel_sets, base_reel_set="base", bet=bet, free_games=free_games,
+        jackpot=jackpot, gamble=gamble, description=description,
+    )
+
+
+def _symbols(table: Table) -> tuple[SymbolSpec, ...]:
+    out = []
+    for sid in list(table.data):
+        entry = table.sub(sid)
+        role = entry.choice("role", ROLES)
+        out.append(SymbolSpec(sid, entry.get("name", str, sid), role))
+        entry.finish()
+    if not out:
+        raise table.fail("", {}, "a game needs at least one symbol")
+    return tuple(out)
+
+
+def _symbol(table: Table, name: str, ids: set[str], value: str | None = None) -> str:
+    sid = table.get(name, str) if value is None else value
+    if sid not in ids:
+        raise table.fail(name, sid, "unknown symbol")
+    return sid
+
+
+def _counts(table: Table, name: str, high: int) -> tuple[tuple[int, int], ...]:
+    """A table like {3 = 15, 4 = 20}: count -> non-negative integer."""
+    sub = table.sub(name)
+    pairs = []
+    for key in list(sub.data):
+        if not key.isdigit() or not 1 <= int(key) <= high:
+            raise sub.fail(key, sub.data[key], f"count must be an integer 1..{high}")
+        pairs.append((int(key), sub.int(key)))
+    return tuple(sorted(pairs))
+
+
+def _paytable(table: Table, ids: set[str], reels: int) -> tuple:
+    out = []
+    for sid in list(table.data):
+        if sid not in ids:
+            raise table.fail(sid, table.data[sid], "unknown symbol")
+        out.append((sid, _counts(table, sid, reels)))
+    return tuple(out)
+
+
+def _wilds(lines: Table, ids: set[str], roles: dict[str, str]) -> tuple[WildSpec, ...]:
+    wild_table = lines.sub("wild", {})
+    out = []
+    for sid in list(wild_table.data):
+        entry = wild_table.sub(sid)
+        if sid not in ids or roles[sid] != "wild":
+            raise wild_table.fail(sid, sid, "is not a symbol with role 'wild'")
+        subs = entry.get("substitutes", (list, str), "all")
+        excluded = entry.get("except", list, [])
+        for bad in excluded:
+            _symbol(entry, "except", ids, bad)
+        if subs == "all":
+            chosen = {s for s in ids if roles[s] in ("regular", "wild") and s != sid}
+        elif isinstance(subs, str):
+            raise entry.fail("substitutes", subs, "expected 'all' or a list of symbols")
+        else:
+            chosen = {_symbol(entry, "substitutes", ids, s) for s in subs}
+        out.append(WildSpec(sid, frozenset(chosen - set(excluded)), entry.int("multiplier", 1, low=1)))
+        entry.finish()
+    return tuple(out)
+
+
+def _paylines(lines: Table, reels: int, rows: int) -> tuple[tuple[int, ...], ...]:
+    raw = lines.get("paylines", list)
+    out = []
+    for i, line in enumerate(raw, start=1):
+        key = f"paylines[{i}]"
+        if not isinstance(line, list) or len(line) != reels:
+            raise lines.fail(key, line, f"a payline lists one row per reel ({reels} values)")
+        for row in line:
+            if isinstance(row, bool) or not isinstance(row, int) or not 0 <= row < rows:
+                raise lines.fail(key, line, f"row {row!r} out of range 0..{rows - 1}")
+        out.append(tuple(line))
+    if not out:
+        raise lines.fail("paylines", raw, "a line game needs at least one payline")
+    return tuple(out)
+
+
+def _scatters(table: Table, ids, roles, reels: int, rows: int) -> tuple[ScatterSpec, ...]:
+    out = []
+    for sid in list(table.data):
+        entry = table.sub(sid)
+        if sid not in ids or roles[sid] not in ("scatter", "bonus"):
+            raise table.fail(sid, sid, "is not a symbol with role 'scatter' or 'bonus'")
+        counting = entry.choice("counting", SCATTER_COUNTING, "reels")
+        high = reels if counting == "reels" else reels * rows
+        pays = _counts(entry, "pays", high) if "pays" in entry.data else ()
+        out.append(ScatterSpec(sid, counting, pays))
+        entry.finish()
+    return tuple(out)
+
+
+def _strip(table: Table, key: str, value: Any, ids: set[str]) -> tuple[str, ...]:
+    cells = value.split() if isinstance(value, str) else value
+    if not isinstance(cells, list) or not cells:
+        raise table.fail(key, value, "a strip is a non-empty list of symbols")
+    for cell in cells:
+        if cell not in ids:
+            raise table.fail(key, cell, "unknown symbol on strip")
+    return tuple(cells)
+
+
+def _reel_sets(table: Table, ids: set[str], reels: int, rows: int) -> tuple[ReelSetSpec, ...]:
+    out = []
+    for name in list(table.data):
+        entry = table.sub(name)
+        strips_raw = entry.get("strips", list)
+        if len(strips_raw) != reels:
+            raise entry.fail("strips", len(strips_raw), f"expected one strip per reel ({reels})")
+        strips = tuple(_strip(entry, f"strips[{i}]", s, ids) for i, s in enumerate(strips_raw, 1))
+        weights = None
+        if "weights" in entry.data:
+            raw = entry.get("weights", list)
+            if len(raw) != reels:
+                raise entry.fail("weights", len(raw), f"expected one weight list per reel ({reels})")
+            for i, (w, s) in enumerate(zip(raw, strips), 1):
+                ok = isinstance(w, list) and len(w) == len(s)
+                ok = ok and all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in w)
+                if not ok or sum(w) == 0 or sum(w) >= 2**32:
+                    raise entry.fail(f"weights[{i}]", w, f"need {len(s)} integer weights >= 0, sum 1..2**32-1")
+            weights = tuple(tuple(w) for w in raw)
+        for i, s in enumerate(strips, 1):
+            if len(s) >= 2**31:
+                raise entry.fail(f"strips[{i}]", len(s), "strip too long")
+        out.append(ReelSetSpec(name, strips, weights))
+        entry.finish()
+    return tuple(out)
+
+
+def _bet(table: Table, n_lines: int) -> BetSpec:
+    max_lines = table.int("max_lines", n_lines, low=1)
+    if max_lines > n_lines:
+        raise table.fail("max_lines", max_lines, f"more than the {n_lines} paylines defined")
+    max_bpl = table.int("max_bet_per_line", low=1)
+    denoms = table.get("denominations", list, [1])
+    if not denoms or any(isinstance(d, bool) or not isinstance(d, int) or d < 1 for d in denoms):
+        raise table.fail("denominations", denoms, "expected positive integers (minor units per credit)")
+    table.finish()
+    return BetSpec(max_lines, max_bpl, tuple(denoms))
+
+
+def _free_games(table: Table | None, ids, scatters, set_names, reels) -> FreeGamesSpec | None:
+    if table is None:
+        return None
+    trigger = _symbol(table, "trigger", ids)
+    scatter = next((s for s in scatters if s.symbol == trigger), None)
+    if scatter is None:
+        raise table.fail("trigger", trigger, "needs a [scatter] entry for that symbol")
+    high = reels if scatter.counting == "reels" else 10_000
+    award = _counts(table, "award", high)
+    retrigger = table.choice("retrigger", RETRIGGER_MODES, "unlimited")
+    again = _counts(table, "retrigger_award", high) if "retrigger_award" in table.data else award
+    cap = table.int("max_total_spins", 0)
+    if retrigger == "capped" and cap < 1:
+        raise table.fail("max_total_spins", cap, "retrigger 'capped' needs max_total_spins >= 1")
+    reel_set = table.get("reel_set", str, "base")
+    if reel_set not in set_names:
+        raise table.fail("reel_set", reel_set, f"unknown reel set; defined: {', '.join(set_names)}")
+    exempt = []
+    for i, item in enumerate(table.get("exempt", list, []), 1):
+        if not isinstance(item, dict) or set(item) != {"symbol", "count"}:
+            raise table.fail(f"exempt[{i}]", item, "expected {symbol = ..., count = ...}")
+        exempt.append((_symbol(table, f"exempt[{i}]", ids, item["symbol"]), int(item["count"])))
+    spec = FreeGamesSpec(trigger, award, again, retrigger, cap, table.int("multiplier", 1, low=1),
+                         reel_set, tuple(exempt))
+    table.finish()
+    return spec
+
+
+def _jackpot(table: Table | None, ids, n_lines: int, reels: int) -> JackpotSpec | None:
+    if table is None:
+        return None
+    symbol = _symbol(table, "symbol", ids)
+    count = table.int("count", reels, low=1)
+    if count > reels:
+        raise table.fail("count", count, f"more than {reels} reels")
+    line = table.int("line", 1, low=1)
+    if line > n_lines:
+        raise table.fail("line", line, f"no such payline (1..{n_lines})")
+    spec = JackpotSpec(symbol, count, line, table.get("requires_max_bet", bool, True),
+                       table.int("seed_amount"), table.int("contribution_bp"))
+    table.finish()
+    return spec
+
+
+def _gamble(table: Table | None) -> GambleSpec | None:
+    if table is None:
+        return None
+    spec = GambleSpec(table.choice("kind", GAMBLE_KINDS), table.int("limit_credits", low=1),
+                      table.int("max_wins", low=1), table.int("history_length", 14, low=0),
+                      table.get("take_half", bool, True))
+    table.finish()
+    return spec
