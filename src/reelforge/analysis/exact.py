@@ -105,7 +105,10 @@ def spin_figures(game: Game, reel_set: int, bet: Bet, multiplier: int, eligible:
             for r in range(m.n_reels):
                 nz = np.flatnonzero(probs[r])
                 symbols[r, : len(nz)], p[r, : len(nz)], counts[r] = nz, probs[r, nz], len(nz)
-            cache[key] = line_expectation(m, line, symbols, p, counts, multiplier, eligible)
+            window = np.zeros((m.n_reels, m.n_rows), dtype=np.int16)
+            digit = np.zeros(m.n_reels, dtype=np.int64)
+            cache[key] = line_expectation(m, line, symbols, p, counts, multiplier, eligible,
+                                          window, digit)
         ev, jp, _ = cache[key]
         lines_ev += ev * bet.bet_per_line / bet.total
         jackpot_p += jp

@@ -15,6 +15,12 @@ import numpy as np
 
 from reelforge.engine.rng import draw_below
 
+# Kernels compile without numba's reference-counting runtime (`_nrt=False`): with it, every
+# read of an array field of the Model inside a branchy loop costs an atomic incref/decref
+# pair, which made a round 20x slower (benchmarks/README.md). So kernels never allocate:
+# callers pass every buffer.
+kernel = numba.njit(cache=True, _nrt=False)
+
 # Tape row kinds; the columns after [kind, spin] are listed beside each.
 TAPE_SPIN = 1  # reel_set, multiplier, stops[0..R-1] from column TAPE_WIDTH
 TAPE_LINE = 2  # line, symbol, count, multiplier, win
@@ -24,7 +30,7 @@ TAPE_JACKPOT = 5  # line, symbol, count
 TAPE_WIDTH = 7
 
 
-@numba.njit(cache=True)
+@kernel
 def draw_stop(model, reel_set, reel, rng):
     """Stop index (the strip position shown on the top row) of one reel: uniform or weighted."""
     n = model.strip_len[reel_set, reel]
@@ -42,18 +48,22 @@ def draw_stop(model, reel_set, reel, rng):
     return lo
 
 
-@numba.njit(cache=True)
+@kernel
 def draw_window(model, reel_set, rng, stops, window):
     """Fill stops (R,) and window (R, H) int16 symbol indices; reels draw left to right."""
     for r in range(model.n_reels):
         stop = draw_stop(model, reel_set, r, rng)
         stops[r] = stop
         n = model.strip_len[reel_set, r]
-        for h in range(model.n_rows):
-            window[r, h] = model.strips[reel_set, r, (stop + h) % n]
+        at = stop
+        for h in range(model.n_rows):  # wrap by subtraction: a modulo costs more than the draw
+            window[r, h] = model.strips[reel_set, r, at]
+            at += 1
+            if at == n:
+                at = 0
 
 
-@numba.njit(cache=True)
+@kernel
 def evaluate_line(model, window, line, spin_multiplier, jackpot_eligible):
     """Best award of one payline, left to right from the leftmost reel.
 
@@ -67,6 +77,11 @@ def evaluate_line(model, window, line, spin_multiplier, jackpot_eligible):
     n = model.n_reels
     rows = model.paylines[line]
     first = window[0, rows[0]]
+    if n > 1 and not model.is_wild[first] and model.line_pay[first, 1] == 0:
+        second = window[1, rows[1]]  # most lines end here: a run of one that pays nothing
+        if second != first and not model.substitutes[second, first]:
+            if not (jackpot_eligible and line == model.jackpot_line):
+                return 0, -1, 0, 1, False
     pure_count = 0
     if model.is_wild[first]:
         pure_count = 1
@@ -123,7 +138,7 @@ def evaluate_line(model, window, line, spin_multiplier, jackpot_eligible):
     return 0, -1, 0, 1, False
 
 
-@numba.njit(cache=True)
+@kernel
 def count_scatter(model, window, k):
     """How many reels (or cells) show scatter k."""
     sym = model.scatter_symbol[k]
@@ -140,7 +155,7 @@ def count_scatter(model, window, k):
     return total
 
 
-@numba.njit(cache=True)
+@kernel
 def write_row(tape, pos, record, kind, spin, a, b, c, d, e):
     """Append one tape row if recording and there is room; returns the next position."""
     if record and pos < tape.shape[0]:
@@ -154,7 +169,7 @@ def write_row(tape, pos, record, kind, spin, a, b, c, d, e):
     return pos + 1
 
 
-@numba.njit(cache=True)
+@kernel
 def play_spin(model, reel_set, lines, bet_per_line, total_bet, jackpot_eligible, multiplier,
               rng, stops, window, tape, pos, record, spin):
     """One spin on a reel set: draw, pay lines 1..lines, pay scatters.
@@ -194,7 +209,7 @@ def play_spin(model, reel_set, lines, bet_per_line, total_bet, jackpot_eligible,
     return line_win, scatter_win, trigger, jackpots, pos
 
 
-@numba.njit(cache=True)
+@kernel
 def grant_spins(model, requested, awarded_so_far):
     """Spins actually granted under the retrigger cap."""
     if model.fg_retrigger_mode == 2:
@@ -203,7 +218,7 @@ def grant_spins(model, requested, awarded_so_far):
     return requested
 
 
-@numba.njit(cache=True)
+@kernel
 def play_round_kernel(model, lines, bet_per_line, jackpot_eligible, rng, stops, window, tape,
                       record):
     """The whole paid round: base spin, then every free spin it triggers.
@@ -252,18 +267,16 @@ SIM_FIELDS = ("rounds", "total_win", "hits", "base_line_win", "base_scatter_win"
               "jackpot_rounds", "max_win", "guard_hits")
 
 
-@numba.njit(cache=True)
+@kernel
 def simulate_kernel(model, lines, bet_per_line, jackpot_eligible, rng, n_rounds, band_edges,
-                    counters, bands, square_sum):
+                    counters, bands, square_sum, stops, window, tape):
     """Play n_rounds with `play_round_kernel` and add their statistics to the arrays given.
 
     counters: (len(SIM_FIELDS),) int64, in SIM_FIELDS order; bands: (len(band_edges)+1,)
     int64, rounds per win band, band 0 = no win, band i = win < band_edges[i] (credits);
-    square_sum: (2,) uint64, the low and high words of the 128-bit sum of squared wins.
+    square_sum: (2,) uint64, the low and high words of the 128-bit sum of squared wins;
+    stops, window, tape: work buffers as for `play_round_kernel` (the tape is not written).
     """
-    stops = np.zeros(model.n_reels, dtype=np.int64)
-    window = np.zeros((model.n_reels, model.n_rows), dtype=np.int16)
-    tape = np.zeros((1, TAPE_WIDTH + model.n_reels), dtype=np.int64)
     n_edges = band_edges.shape[0]
     for _ in range(n_rounds):
         total, lw, sw, fw, played, again, jp, _pos, guard = play_round_kernel(
@@ -299,18 +312,19 @@ def simulate_kernel(model, lines, bet_per_line, jackpot_eligible, rng, n_rounds,
         square_sum[0] = low
 
 
-@numba.njit(cache=True)
-def line_expectation(model, line, symbols, probs, counts, multiplier, jackpot_eligible):
+@kernel
+def line_expectation(model, line, symbols, probs, counts, multiplier, jackpot_eligible, window,
+                     digit):
     """Exact expectation of one payline by enumerating every symbol combination it can show.
 
     symbols: (R, S) int64, the symbols reel r can show on this line's row (first counts[r]);
     probs: (R, S) float64, their probabilities. Uses `evaluate_line`, so the analysis pays
     exactly what play pays. Returns (expected win in multiples of the bet per line,
-    probability of the jackpot, probability of a paying line).
+    probability of the jackpot, probability of a paying line). window (R, H) int16 and
+    digit (R,) int64 are work buffers.
     """
     n = model.n_reels
-    window = np.zeros((n, model.n_rows), dtype=np.int16)
-    digit = np.zeros(n, dtype=np.int64)
+    digit[:] = 0
     for r in range(n):
         for h in range(model.n_rows):
             window[r, h] = symbols[r, 0]

@@ -20,7 +20,7 @@ TWO_POW_53 = 9007199254740992.0
 SEED_BITS = 256
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def draw_below(rng, n):
     """Unbiased integer in [0, n) for 1 <= n < 2**32 (Lemire 2019, with rejection)."""
     while True:

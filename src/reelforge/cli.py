@@ -1,0 +1,234 @@
+"""`reelforge ...`: the one entry point. Errors print one line naming the bad value, exit 2."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from reelforge.errors import ReelforgeError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Slot games from math to play: define, prove, simulate, play.")
+out = Console()
+err = Console(stderr=True)
+
+
+def _count(text: str) -> int:
+    """Round counts like 10000000, 1e7 or 10_000_000."""
+    try:
+        value = float(text.replace("_", "")) if any(c in text.lower() for c in ".e") else int(text.replace("_", ""))
+    except ValueError:
+        raise typer.BadParameter(f"{text!r} is not a number of rounds") from None
+    if value != int(value) or value < 1:
+        raise typer.BadParameter(f"{text!r} is not a positive whole number of rounds")
+    return int(value)
+
+
+def _fail(exc: ReelforgeError) -> None:
+    err.print(f"error: {exc}", markup=False, highlight=False)
+    raise typer.Exit(2)
+
+
+def _game(ref: str):
+    from reelforge.games import make
+
+    return make(ref)
+
+
+GameArg = Annotated[str, typer.Argument(help="A shipped game id (see `reelforge games`) or a game file")]
+LinesOpt = Annotated[Optional[int], typer.Option("--lines", help="Lines bet (default: all)")]
+BplOpt = Annotated[Optional[int], typer.Option("--bet-per-line", help="Credits per line (default: max)")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object")]
+
+
+@app.command()
+def games() -> None:
+    """List the shipped game ids."""
+    from reelforge.games import shipped_games
+    from reelforge.spec import load_spec
+
+    for game_id, path in shipped_games().items():
+        out.print(f"{game_id}\t{load_spec(path).name}", markup=False, highlight=False)
+
+
+@app.command()
+def simulate(
+    game: GameArg,
+    rounds: Annotated[str, typer.Option("--rounds", "-n", help="Rounds to play, e.g. 1e7")] = "1000000",
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run")] = 1,
+    chunk_size: Annotated[int, typer.Option("--chunk-size", help="Rounds per chunk")] = 1_000_000,
+    workers: Annotated[Optional[int], typer.Option("--workers", help="Processes (default: all cores)")] = None,
+    lines: LinesOpt = None,
+    bet_per_line: BplOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Monte Carlo: RTP with its 95% CI, hit and feature frequency, win distribution."""
+    from reelforge.analysis.montecarlo import simulate as run
+
+    n = _count(rounds)
+    try:
+        g = _game(game)
+        bet = g.bet(lines, bet_per_line)
+        show = sys.stderr.isatty()
+        with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.percentage:>5.1f}%"),
+                      TimeRemainingColumn(), console=err, disable=not show) as bar:
+            task = bar.add_task(f"{g.id}", total=n)
+            stats = run(game, bet, n, seed, chunk_size, workers, lambda k: bar.advance(task, k))
+    except ReelforgeError as exc:
+        _fail(exc)
+    data = {"game": g.id, "seed": seed, "chunk_size": chunk_size,
+            "bet": {"lines": bet.lines, "bet_per_line": bet.bet_per_line}, **stats.to_dict()}
+    if as_json:
+        print(json.dumps(data))
+        return
+    low, high = stats.rtp_interval()
+    table = Table(title=f"{g.spec.name} ({g.id}), {n:,} rounds, seed {seed}")
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    table.add_row("RTP", f"{stats.rtp:.4%}  (95% CI {low:.4%} .. {high:.4%})")
+    table.add_row("standard error", f"{stats.rtp_standard_error:.4%}")
+    table.add_row("standard deviation per round", f"{stats.standard_deviation:.3f} x bet")
+    table.add_row("hit frequency", f"{stats.hit_frequency:.4%}  (1 in {1 / stats.hit_frequency:.2f})")
+    for name, value in data["breakdown"].items():
+        table.add_row(f"  RTP from {name.replace('_', ' ')}", f"{value:.4%}")
+    if stats.feature_triggers:
+        table.add_row("free-game frequency", f"1 in {1 / stats.feature_frequency:,.1f}")
+        table.add_row("mean free-game award", f"{stats.mean_feature_award:.2f} x bet, {data['mean_free_spins']:.2f} spins")
+    table.add_row("jackpot hits", f"{stats.jackpot_hits}")
+    table.add_row("largest win", f"{stats.max_win_x:,.2f} x bet")
+    for label, count in data["win_distribution"].items():
+        table.add_row(f"  wins {label}", f"{count:,}")
+    out.print(table)
+
+
+@app.command()
+def analyze(game: GameArg, lines: LinesOpt = None, bet_per_line: BplOpt = None, as_json: JsonOpt = False) -> None:
+    """Exact RTP and its breakdown, computed combinatorially."""
+    from reelforge.analysis.exact import analyze as exact
+
+    try:
+        g = _game(game)
+        result = exact(g, g.bet(lines, bet_per_line))
+    except ReelforgeError as exc:
+        _fail(exc)
+    if as_json:
+        print(json.dumps({"exact": True, **result.to_dict()}))
+        return
+    table = Table(title=f"{g.spec.name} ({g.id}), exact, bet {result.bet.lines} x {result.bet.bet_per_line}")
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    table.add_row("RTP (without progressive)", f"{result.rtp:.6%}")
+    table.add_row("  base-game lines", f"{result.base_lines:.6%}")
+    table.add_row("  base-game scatter", f"{result.base_scatter:.6%}")
+    table.add_row("  free games", f"{result.free_games:.6%}")
+    if result.feature_probability:
+        table.add_row("free-game frequency", f"1 in {1 / result.feature_probability:,.2f}")
+        table.add_row("mean free spins per trigger", f"{result.mean_free_spins:.4f}")
+    if result.jackpot_probability:
+        table.add_row("jackpot", f"1 in {1 / result.jackpot_probability:,.0f} rounds")
+    out.print(table)
+
+
+@app.command()
+def bench(
+    game: GameArg,
+    rounds: Annotated[str, typer.Option("--rounds", "-n", help="Rounds per repeat")] = "2000000",
+    repeats: Annotated[int, typer.Option("--repeats", help="Timed repeats; the median is reported")] = 5,
+    as_json: JsonOpt = False,
+) -> None:
+    """Full rounds per second on one core (median of repeats, compile excluded)."""
+    from reelforge.analysis.montecarlo import play_rounds
+    from reelforge.engine.rng import chunk_generator
+
+    n = _count(rounds)
+    try:
+        g = _game(game)
+    except ReelforgeError as exc:
+        _fail(exc)
+    bet = g.max_bet
+    play_rounds(g, bet, chunk_generator(0, 0), 1000)  # compile or load the cache
+    rates = []
+    for i in range(repeats):
+        rng = chunk_generator(i + 1, 0)
+        start = time.perf_counter()
+        play_rounds(g, bet, rng, n)
+        rates.append(n / (time.perf_counter() - start))
+    median = statistics.median(rates)
+    if as_json:
+        print(json.dumps({"game": g.id, "rounds_per_second": median, "rounds": n, "repeats": repeats,
+                          "all_rates": rates}))
+    else:
+        out.print(f"{g.id}: {median:,.0f} full rounds/s on one core (median of {repeats} x {n:,})")
+
+
+@app.command()
+def play(game: GameArg, lines: LinesOpt = None, bet_per_line: BplOpt = None) -> None:
+    """One live round (ChaCha20, fresh 256-bit seed); prints the Outcome JSON."""
+    from reelforge.engine.round import play_live
+
+    try:
+        g = _game(game)
+        print(play_live(g, g.bet(lines, bet_per_line)).to_json(indent=2))
+    except ReelforgeError as exc:
+        _fail(exc)
+
+
+@app.command()
+def replay(outcome_file: Annotated[Path, typer.Argument(help="An Outcome JSON file")]) -> None:
+    """Replay a stored live round from its seed; exit 1 if it differs from the file."""
+    from reelforge.engine.round import replay as redo
+
+    try:
+        stored = json.loads(outcome_file.read_text())
+        again = redo(_game(stored["game_id"]), stored)
+    except (OSError, ValueError, KeyError) as exc:
+        err.print(f"error: {outcome_file}: not a stored outcome ({exc})", markup=False)
+        raise typer.Exit(2) from None
+    except ReelforgeError as exc:
+        _fail(exc)
+    same = json.loads(again.to_json()) == stored
+    print(again.to_json(indent=2))
+    err.print("replay matches the stored outcome" if same else "REPLAY DIFFERS from the stored outcome")
+    raise typer.Exit(0 if same else 1)
+
+
+@app.command()
+def report(
+    rounds: Annotated[str, typer.Option("--rounds", "-n", help="Rounds per game")] = "2000000",
+    seed: Annotated[int, typer.Option("--seed", "-s")] = 1,
+) -> None:
+    """The main job: analyse every shipped game and print one table."""
+    from reelforge.analysis.exact import analyze as exact
+    from reelforge.analysis.montecarlo import simulate as run
+    from reelforge.games import shipped_games
+
+    n = _count(rounds)
+    table = Table(title=f"reelforge: shipped games at max bet ({n:,} simulated rounds each, seed {seed})")
+    for col in ("game", "exact RTP", "simulated RTP (95% CI)", "hit frequency", "feature frequency", "largest win seen"):
+        table.add_column(col, justify="left" if col == "game" else "right")
+    for game_id in shipped_games():
+        g = _game(game_id)
+        stats = run(game_id, g.max_bet, n, seed)
+        low, high = stats.rtp_interval()
+        exact_rtp = f"{exact(g).rtp:.4%}"
+        feature = f"1 in {1 / stats.feature_frequency:,.0f}" if stats.feature_triggers else "-"
+        table.add_row(game_id, exact_rtp, f"{stats.rtp:.3%} ({low:.3%} .. {high:.3%})",
+                      f"{stats.hit_frequency:.2%}", feature, f"{stats.max_win_x:,.1f} x bet")
+    out.print(table)
+
+
+def main() -> None:  # pragma: no cover
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
