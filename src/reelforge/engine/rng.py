@@ -21,18 +21,31 @@ SEED_BITS = 256
 
 
 @numba.njit(cache=True, _nrt=False)
+def lemire_map(x, n, bits):
+    """Map a uniform `bits`-bit integer x to [0, n): (accepted, value).
+
+    Lemire's multiply-shift keeps x when the low word of x*n is at least 2**bits mod n; the
+    kept x values fall on every output exactly floor(2**bits / n) times, so a rejected x is
+    simply redrawn. `tests/test_rng.py` checks that count exhaustively at small widths.
+    """
+    m = np.uint64(x) * np.uint64(n)
+    mask = (np.uint64(1) << np.uint64(bits)) - np.uint64(1)
+    low = m & mask
+    if low < np.uint64(n):
+        threshold = (mask + np.uint64(1) - np.uint64(n)) % np.uint64(n)
+        if low < threshold:
+            return False, np.int64(0)
+    return True, np.int64(m >> np.uint64(bits))
+
+
+@numba.njit(cache=True, _nrt=False)
 def draw_below(rng, n):
-    """Unbiased integer in [0, n) for 1 <= n < 2**32 (Lemire 2019, with rejection)."""
+    """Unbiased integer in [0, n) for 1 <= n < 2**32."""
     while True:
         bits53 = np.uint64(rng.random() * TWO_POW_53)
-        x = bits53 >> np.uint64(21)  # the top 32 of the 53 bits
-        m = x * np.uint64(n)
-        low = m & np.uint64(0xFFFFFFFF)
-        if low >= np.uint64(n):
-            return np.int64(m >> np.uint64(32))
-        threshold = (np.uint64(0x100000000) - np.uint64(n)) % np.uint64(n)
-        if low >= threshold:
-            return np.int64(m >> np.uint64(32))
+        accepted, value = lemire_map(bits53 >> np.uint64(21), n, 32)  # top 32 of 53 bits
+        if accepted:
+            return value
 
 
 def new_live_seed() -> int:

@@ -1,0 +1,63 @@
+"""check_game: what every shipped or loaded game must satisfy before anyone plays it."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from reelforge.engine.game import Game
+from reelforge.engine.outcome import Bet
+from reelforge.engine.round import play_round
+from reelforge.errors import ReelforgeError
+
+
+class GameCheckFailed(ReelforgeError):
+    """A game broke an invariant of check_game: the message says which and where."""
+
+
+def max_round_win(game: Game, bet: Bet) -> int:
+    """An upper bound on one round's win in credits (every line at its top pay, every
+    scatter at its top pay, every free spin awarded); infinite retriggers have no bound."""
+    m = game.model
+    wild_mult = int(m.wild_multiplier.max())
+    if m.multiplier_product:
+        wild_mult = wild_mult ** m.n_reels
+    line_top = int(m.line_pay.max()) * wild_mult * bet.bet_per_line * bet.lines
+    scatter_top = int(m.scatter_pay.sum(axis=1).max(initial=0)) * bet.total
+    spin_top = line_top + scatter_top
+    if m.fg_scatter < 0:
+        return spin_top
+    if m.fg_retrigger_mode == 0:
+        spins = int(m.fg_award.max())
+    elif m.fg_retrigger_mode == 2:
+        spins = m.fg_max_total
+    else:
+        spins = m.spin_guard
+    return spin_top + spins * spin_top * m.fg_multiplier
+
+
+def check_game(game: Game, rounds: int = 2000, seed: int = 0) -> None:
+    """Raise GameCheckFailed unless the game's data and a sample of rounds are sound."""
+    spec = game.spec
+    for rs in spec.reel_sets:
+        for r, strip in enumerate(rs.strips, 1):
+            if len(strip) < spec.rows:
+                raise GameCheckFailed(f"{spec.id}: reel set {rs.name} reel {r} has {len(strip)} stops, fewer than {spec.rows} rows")
+    for sid, pays in spec.paytable:
+        values = [p for _, p in pays]
+        if values != sorted(values):
+            raise GameCheckFailed(f"{spec.id}: paytable {sid} pays less for more symbols: {dict(pays)}")
+    for bet in {game.max_bet, Bet(1, 1)}:
+        top = max_round_win(game, bet)
+        a = np.random.Generator(np.random.PCG64(seed))
+        b = np.random.Generator(np.random.PCG64(seed))
+        for i in range(rounds):
+            first, second = play_round(game, bet, a), play_round(game, bet, b)
+            if first != second:
+                raise GameCheckFailed(f"{spec.id}: round {i} at seed {seed} is not deterministic")
+            if not 0 <= first.total_win <= top:
+                raise GameCheckFailed(f"{spec.id}: round {i} won {first.total_win}, outside [0, {top}]")
+            parts = first.breakdown
+            if parts.base_lines + parts.base_scatter + parts.free_games != first.total_win:
+                raise GameCheckFailed(f"{spec.id}: round {i} breakdown does not add up")
+            if sum(s.win for s in first.spins) != first.total_win:
+                raise GameCheckFailed(f"{spec.id}: round {i} spins do not add up to the total")
