@@ -22,19 +22,21 @@ out = Console()
 err = Console(stderr=True)
 
 
-def _count(text: str) -> int:
+def _count(text: str, option: str = "--rounds") -> int:
     """Round counts like 10000000, 1e7 or 10_000_000."""
+    clean = text.replace("_", "")
     try:
-        value = float(text.replace("_", "")) if any(c in text.lower() for c in ".e") else int(text.replace("_", ""))
+        value = float(clean) if any(c in clean.lower() for c in ".e") else int(clean)
     except ValueError:
-        raise typer.BadParameter(f"{text!r} is not a number of rounds") from None
+        raise ReelforgeError(f"{option} = {text!r}: not a number of rounds") from None
     if value != int(value) or value < 1:
-        raise typer.BadParameter(f"{text!r} is not a positive whole number of rounds")
+        raise ReelforgeError(f"{option} = {text!r}: must be a positive whole number")
     return int(value)
 
 
 def _fail(exc: ReelforgeError) -> None:
-    err.print(f"error: {exc}", markup=False, highlight=False)
+    # plain write, not rich: one line however narrow the terminal
+    sys.stderr.write(f"error: {exc}\n")
     raise typer.Exit(2)
 
 
@@ -74,8 +76,9 @@ def simulate(
     """Monte Carlo: RTP with its 95% CI, hit and feature frequency, win distribution."""
     from reelforge.analysis.montecarlo import simulate as run
 
-    n = _count(rounds)
     try:
+        n = _count(rounds)
+        _count(str(chunk_size), "--chunk-size")
         g = _game(game)
         bet = g.bet(lines, bet_per_line)
         show = sys.stderr.isatty()
@@ -149,8 +152,8 @@ def bench(
     from reelforge.analysis.montecarlo import play_rounds
     from reelforge.engine.rng import chunk_generator
 
-    n = _count(rounds)
     try:
+        n = _count(rounds)
         g = _game(game)
     except ReelforgeError as exc:
         _fail(exc)
@@ -190,9 +193,8 @@ def replay(outcome_file: Annotated[Path, typer.Argument(help="An Outcome JSON fi
     try:
         stored = json.loads(outcome_file.read_text())
         again = redo(_game(stored["game_id"]), stored)
-    except (OSError, ValueError, KeyError) as exc:
-        err.print(f"error: {outcome_file}: not a stored outcome ({exc})", markup=False)
-        raise typer.Exit(2) from None
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        _fail(ReelforgeError(f"{outcome_file}: not a stored outcome ({exc})"))
     except ReelforgeError as exc:
         _fail(exc)
     same = json.loads(again.to_json()) == stored
@@ -211,7 +213,10 @@ def report(
     from reelforge.analysis.montecarlo import simulate as run
     from reelforge.games import shipped_games
 
-    n = _count(rounds)
+    try:
+        n = _count(rounds)
+    except ReelforgeError as exc:
+        _fail(exc)
     table = Table(title=f"reelforge: shipped games at max bet ({n:,} simulated rounds each, seed {seed})")
     for col in ("game", "exact RTP", "simulated RTP (95% CI)", "hit frequency", "feature frequency", "largest win seen"):
         table.add_column(col, justify="left" if col == "game" else "right")

@@ -6,6 +6,7 @@ Errors are `SpecError(source, key, value, problem)`, printed by the CLI as one l
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -98,7 +99,11 @@ def parse_spec(text: str, source: str = "<string>") -> GameSpec:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise SpecError(source, "<toml>", text.splitlines()[0] if text else "", f"not valid TOML ({exc})") from None
+        found = re.search(r"line (\d+)", str(exc))
+        lines = text.splitlines()
+        at = int(found.group(1)) if found else 0
+        bad = lines[at - 1].strip() if 0 < at <= len(lines) else ""
+        raise SpecError(source, f"<line {at}>", bad, f"not valid TOML ({exc})") from None
     root = Table(source, "", data)
     spec = _build(root)
     root.finish(KNOWN_SECTIONS, "section")
@@ -160,8 +165,10 @@ def _symbols(table: Table) -> tuple[SymbolSpec, ...]:
     return tuple(out)
 
 
-def _symbol(table: Table, name: str, ids: set[str], value: str | None = None) -> str:
+def _symbol(table: Table, name: str, ids: set[str], value: Any = None) -> str:
     sid = table.get(name, str) if value is None else value
+    if not isinstance(sid, str):
+        raise table.fail(name, sid, "expected a symbol id")
     if sid not in ids:
         raise table.fail(name, sid, "unknown symbol")
     return sid
@@ -172,7 +179,7 @@ def _counts(table: Table, name: str, high: int) -> tuple[tuple[int, int], ...]:
     sub = table.sub(name)
     pairs = []
     for key in list(sub.data):
-        if not key.isdigit() or not 1 <= int(key) <= high:
+        if not (key.isascii() and key.isdigit()) or not 1 <= int(key) <= high:
             raise sub.fail(key, sub.data[key], f"count must be an integer 1..{high}")
         pairs.append((int(key), sub.int(key)))
     return tuple(sorted(pairs))
@@ -244,7 +251,7 @@ def _strip(table: Table, key: str, value: Any, ids: set[str]) -> tuple[str, ...]
     if not isinstance(cells, list) or not cells:
         raise table.fail(key, value, "a strip is a non-empty list of symbols")
     for cell in cells:
-        if cell not in ids:
+        if not isinstance(cell, str) or cell not in ids:
             raise table.fail(key, cell, "unknown symbol on strip")
     return tuple(cells)
 
@@ -307,9 +314,11 @@ def _free_games(table: Table | None, ids, scatters, set_names, reels) -> FreeGam
         raise table.fail("reel_set", reel_set, f"unknown reel set; defined: {', '.join(set_names)}")
     exempt = []
     for i, item in enumerate(table.get("exempt", list, []), 1):
-        if not isinstance(item, dict) or set(item) != {"symbol", "count"}:
-            raise table.fail(f"exempt[{i}]", item, "expected {symbol = ..., count = ...}")
-        exempt.append((_symbol(table, f"exempt[{i}]", ids, item["symbol"]), int(item["count"])))
+        count = item.get("count") if isinstance(item, dict) else None
+        if not isinstance(item, dict) or set(item) != {"symbol", "count"} or isinstance(count, bool) \
+                or not isinstance(count, int) or not 1 <= count <= reels:
+            raise table.fail(f"exempt[{i}]", item, f"expected {{symbol = ..., count = 1..{reels}}}")
+        exempt.append((_symbol(table, f"exempt[{i}]", ids, item["symbol"]), count))
     spec = FreeGamesSpec(trigger, award, again, retrigger, cap, table.int("multiplier", 1, low=1),
                          reel_set, tuple(exempt))
     table.finish()
