@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install bench clean
+.PHONY: run test install bench clean clean-cache
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,3 +27,8 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info
+
+# numba's cache does not notice an edited callee in another module (rng.py called from
+# lines.py): clear it after editing a kernel's callee.
+clean-cache:
+	find src -name '*.nbi' -delete -o -name '*.nbc' -delete

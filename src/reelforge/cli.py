@@ -18,7 +18,8 @@ from reelforge.errors import ReelforgeError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Slot games from math to play: define, prove, simulate, play.")
-out = Console()
+# Tables keep one row per line when piped (CI logs): rich would wrap them at 80 columns.
+out = Console(width=None if sys.stdout.isatty() else 140)
 err = Console(stderr=True)
 
 
@@ -205,7 +206,7 @@ def replay(outcome_file: Annotated[Path, typer.Argument(help="An Outcome JSON fi
 
 @app.command()
 def report(
-    rounds: Annotated[str, typer.Option("--rounds", "-n", help="Rounds per game")] = "2000000",
+    rounds: Annotated[str, typer.Option("--rounds", "-n", help="Rounds per game")] = "10000000",
     seed: Annotated[int, typer.Option("--seed", "-s")] = 1,
 ) -> None:
     """The main job: analyse every shipped game and print one table."""

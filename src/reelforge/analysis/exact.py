@@ -128,6 +128,8 @@ def expected_free_spins(game: Game, retrigger_distribution: tuple[float, ...], i
     m = game.model
     again = [(p, int(m.fg_retrigger_award[c])) for c, p in enumerate(retrigger_distribution)
              if c < len(m.fg_retrigger_award) and m.fg_retrigger_award[c] > 0 and p > 0]
+    if m.fg_retrigger_mode == 2:
+        initial = min(initial, m.fg_max_total)  # the cap binds the first award too
     if m.fg_retrigger_mode == 0 or not again:
         return float(initial)
     if m.fg_retrigger_mode == 1:  # unlimited: each spin adds sum(p*award) spins on average

@@ -17,9 +17,12 @@ from reelforge.engine.rng import draw_below
 
 # Kernels compile without numba's reference-counting runtime (`_nrt=False`): with it, every
 # read of an array field of the Model inside a branchy loop costs an atomic incref/decref
-# pair, which made a round 20x slower (benchmarks/README.md). So kernels never allocate:
-# callers pass every buffer.
+# pair, which made a round about 9x slower. So kernels never allocate: callers pass every
+# buffer. The per-spin helpers are also inlined at numba's IR level: a call that is not
+# inlined copies the whole Model struct (about 200 words), which cost more than drawing the
+# window. Figures in benchmarks/RESULTS.md.
 kernel = numba.njit(cache=True, _nrt=False)
+inline_kernel = numba.njit(cache=True, _nrt=False, inline="always")
 
 # Tape row kinds; the columns after [kind, spin] are listed beside each.
 TAPE_SPIN = 1  # reel_set, multiplier, stops[0..R-1] from column TAPE_WIDTH
@@ -30,7 +33,7 @@ TAPE_JACKPOT = 5  # line, symbol, count
 TAPE_WIDTH = 7
 
 
-@kernel
+@inline_kernel
 def draw_stop(model, reel_set, reel, rng):
     """Stop index (the strip position shown on the top row) of one reel: uniform or weighted."""
     n = model.strip_len[reel_set, reel]
@@ -48,7 +51,7 @@ def draw_stop(model, reel_set, reel, rng):
     return lo
 
 
-@kernel
+@inline_kernel
 def draw_window(model, reel_set, rng, stops, window):
     """Fill stops (R,) and window (R, H) int16 symbol indices; reels draw left to right."""
     for r in range(model.n_reels):
@@ -63,7 +66,7 @@ def draw_window(model, reel_set, rng, stops, window):
                 at = 0
 
 
-@kernel
+@inline_kernel
 def evaluate_line(model, window, line, spin_multiplier, jackpot_eligible):
     """Best award of one payline, left to right from the leftmost reel.
 
@@ -138,7 +141,7 @@ def evaluate_line(model, window, line, spin_multiplier, jackpot_eligible):
     return 0, -1, 0, 1, False
 
 
-@kernel
+@inline_kernel
 def count_scatter(model, window, k):
     """How many reels (or cells) show scatter k."""
     sym = model.scatter_symbol[k]
@@ -155,7 +158,7 @@ def count_scatter(model, window, k):
     return total
 
 
-@kernel
+@inline_kernel
 def write_row(tape, pos, record, kind, spin, a, b, c, d, e):
     """Append one tape row if recording and there is room; returns the next position."""
     if record and pos < tape.shape[0]:
@@ -169,7 +172,7 @@ def write_row(tape, pos, record, kind, spin, a, b, c, d, e):
     return pos + 1
 
 
-@kernel
+@inline_kernel
 def play_spin(model, reel_set, lines, bet_per_line, total_bet, jackpot_eligible, multiplier,
               rng, stops, window, tape, pos, record, spin):
     """One spin on a reel set: draw, pay lines 1..lines, pay scatters.
@@ -209,7 +212,7 @@ def play_spin(model, reel_set, lines, bet_per_line, total_bet, jackpot_eligible,
     return line_win, scatter_win, trigger, jackpots, pos
 
 
-@kernel
+@inline_kernel
 def grant_spins(model, requested, awarded_so_far):
     """Spins actually granted under the retrigger cap."""
     if model.fg_retrigger_mode == 2:
@@ -218,7 +221,7 @@ def grant_spins(model, requested, awarded_so_far):
     return requested
 
 
-@kernel
+@inline_kernel
 def play_round_kernel(model, lines, bet_per_line, jackpot_eligible, rng, stops, window, tape,
                       record):
     """The whole paid round: base spin, then every free spin it triggers.
