@@ -167,11 +167,34 @@ def bench(
         play_rounds(g, bet, rng, n)
         rates.append(n / (time.perf_counter() - start))
     median = statistics.median(rates)
+    from reelforge.analysis.exact import analyze as exact
+
+    exact(g)  # warm
+    timings = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        exact(g)
+        timings.append(time.perf_counter() - start)
+    exact_s = statistics.median(timings)
     if as_json:
         print(json.dumps({"game": g.id, "rounds_per_second": median, "rounds": n, "repeats": repeats,
-                          "all_rates": rates}))
+                          "all_rates": rates, "exact_analysis_seconds": exact_s}))
     else:
-        out.print(f"{g.id}: {median:,.0f} full rounds/s on one core (median of {repeats} x {n:,})")
+        out.print(f"{g.id}: {median:,.0f} full rounds/s on one core (median of {repeats} x {n:,}); "
+                  f"exact analysis {exact_s:.3f} s (median)")
+
+
+@app.command()
+def check(game: GameArg, rounds: Annotated[int, typer.Option("--rounds", help="Rounds to sample")] = 2000) -> None:
+    """check_game: data sanity, determinism and win bounds over a sample of rounds."""
+    from reelforge.engine.check import check_game
+
+    try:
+        g = _game(game)
+        check_game(g, rounds=rounds)
+    except ReelforgeError as exc:
+        _fail(exc)
+    out.print(f"{g.id}: ok ({rounds:,} rounds at max bet and at 1 x 1)")
 
 
 @app.command()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from reelforge.engine.gamble import GambleRules
 from reelforge.engine.model import Model, compile_model
 from reelforge.engine.outcome import Bet
 from reelforge.spec.model import GameSpec
@@ -21,6 +22,13 @@ class Game:
     @property
     def id(self) -> str:
         return self.spec.id
+
+    @property
+    def gamble_rules(self) -> GambleRules | None:
+        g = self.spec.gamble
+        if g is None:
+            return None
+        return GambleRules(g.limit_credits, g.max_wins, g.history_length, g.take_half)
 
     @property
     def max_bet(self) -> Bet:

@@ -92,6 +92,7 @@ class Outcome:
     awards: tuple[FreeSpinsAward, ...] = ()
     spin_guard_reached: bool = False
     flags: tuple[str, ...] = field(default=())
+    gamble_offered: bool = False  # the credit win may be gambled (the jackpot never is)
 
     @property
     def jackpot_won(self) -> bool:

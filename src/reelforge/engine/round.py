@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from reelforge.engine import lines as k
+from reelforge.engine.gamble import gamble_offered
 from reelforge.engine.outcome import (
     Bet,
     Breakdown,
@@ -127,4 +128,5 @@ def _outcome(game, bet: Bet, result, tape: np.ndarray, seed: int | None) -> Outc
                          s["window"], tuple(s["line_wins"]), tuple(s["scatter_wins"]))
                     for s in spins),
         awards=tuple(awards), spin_guard_reached=bool(guard), flags=tuple(flags),
+        gamble_offered=game.gamble_rules is not None and gamble_offered(game.gamble_rules, int(total)),
     )

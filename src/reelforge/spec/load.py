@@ -345,7 +345,7 @@ def _gamble(table: Table | None) -> GambleSpec | None:
     if table is None:
         return None
     spec = GambleSpec(table.choice("kind", GAMBLE_KINDS), table.int("limit_credits", low=1),
-                      table.int("max_wins", low=1), table.int("history_length", 14, low=0),
+                      table.int("max_wins", low=1), table.int("history_length", 14, low=1),
                       table.get("take_half", bool, True))
     table.finish()
     return spec
