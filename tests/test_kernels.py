@@ -594,3 +594,82 @@ def test_exact_equals_brute_force_hand_game():
         brute = ref.expected_round_win(rules, bet.lines, bet.bet_per_line)
         exact = analyze(game, bet).rtp * bet.total
         assert math.isclose(exact, float(brute), rel_tol=1e-9), (bet, exact, brute)
+
+
+CAPPED_NO_RETRIGGER = """
+[game]
+id = "cap-v1"
+name = "Cap"
+reels = 1
+rows = 1
+
+[symbols]
+S = { role = "scatter" }
+
+[paytable]
+
+[lines]
+paylines = [[0]]
+
+[scatter.S]
+pays = { 1 = 1 }
+
+[reels.base]
+strips = [["S"]]
+
+[bet]
+max_bet_per_line = 1
+
+[features.free_games]
+trigger = "S"
+award = { 1 = 5 }
+retrigger = "capped"
+retrigger_award = {}
+max_total_spins = 2
+"""
+
+
+def test_exact_caps_the_first_award():
+    """Regression: "capped" binds the first award even when no retrigger can happen.
+
+    exact.expected_free_spins used to return the uncapped award here (rtp 6.0, not 3.0).
+    """
+    # every round: the base spin pays 1, then 2 free spins (5 asked, capped at 2) pay 1 each
+    game = Game.from_spec(parse_spec(CAPPED_NO_RETRIGGER, "cap.toml"))
+    outcome = play_round(game, game.max_bet, np.random.Generator(np.random.PCG64(0)))
+    assert (outcome.free_spins_played, outcome.total_win) == (2, 3)
+    rules = ref.rules_from_spec(game.spec)
+    assert ref.expected_round_win(rules, 1, 1) == 3
+    assert analyze(game).rtp == pytest.approx(3.0)
+    assert analyze(game).mean_free_spins == pytest.approx(2.0)
+
+
+def test_a_game_without_jackpot_never_reports_one_even_if_asked():
+    import numpy as np
+
+    from reelforge.engine.game import Game
+    from reelforge.engine.lines import evaluate_line
+    from reelforge.spec import parse_spec
+
+    text = """
+[game]
+id = "nojp-v1"
+name = "No jackpot"
+reels = 3
+rows = 1
+[symbols]
+A = { role = "regular" }
+W = { role = "wild" }
+[paytable]
+W = { 3 = 50 }
+[lines]
+paylines = [[0, 0, 0]]
+[reels.base]
+strips = ["A W", "A W", "A W"]
+[bet]
+max_bet_per_line = 1
+"""
+    game = Game.from_spec(parse_spec(text, "nojp"))
+    window = np.array([[1], [1], [1]], dtype=np.int16)
+    value, sym, count, mult, jackpot = evaluate_line(game.model, window, 0, 1, True)
+    assert (int(value), int(sym), int(count), int(mult), bool(jackpot)) == (50, 1, 3, 1, False)

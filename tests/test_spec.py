@@ -274,3 +274,55 @@ def test_any_negative_pay_is_refused_naming_its_key(entry, value):
     assert info.value.key == f"paytable.{symbol}.{count}"
     assert info.value.value == value
     assert f"paytable.{symbol}.{count} = {value}" in message
+
+
+CELLS_GAME = """
+[game]
+id = "cells-v1"
+name = "Cells"
+reels = 3
+rows = 1
+
+[symbols]
+A = { role = "regular" }
+W = { role = "wild" }
+S = { role = "scatter" }
+
+[paytable]
+A = { 3 = 5 }
+W = { 3 = 50 }
+
+[lines]
+paylines = [[0, 0, 0]]
+
+[scatter.S]
+counting = "cells"
+
+[reels.base]
+strips = ["A S W", "A S W", "A S W"]
+
+[bet]
+max_bet_per_line = 1
+
+[features.free_games]
+trigger = "S"
+award = { AWARD = 3 }
+"""
+
+
+def test_award_count_above_the_cells_in_view_is_refused():
+    from reelforge.errors import SpecError
+    from reelforge.spec import parse_spec
+
+    assert parse_spec(CELLS_GAME.replace("AWARD", "3"), "cells.toml").free_games.award == ((3, 3),)
+    with pytest.raises(SpecError) as info:
+        parse_spec(CELLS_GAME.replace("AWARD", "4"), "cells.toml")
+    assert "features.free_games.award.4" in str(info.value)
+
+
+def test_a_wild_without_a_wild_table_substitutes_for_all_at_multiplier_one():
+    from reelforge.spec import parse_spec
+
+    spec = parse_spec(CELLS_GAME.replace("AWARD", "3"), "cells.toml")
+    (wild,) = spec.wilds
+    assert wild.symbol == "W" and wild.multiplier == 1 and wild.substitutes == {"A"}

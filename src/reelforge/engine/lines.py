@@ -113,7 +113,7 @@ def evaluate_line(model, window, line, spin_multiplier, jackpot_eligible):
             else:
                 break
 
-    if jackpot_eligible and line == model.jackpot_line:
+    if jackpot_eligible and line == model.jackpot_line and model.jackpot_symbol >= 0:
         js, jc = model.jackpot_symbol, model.jackpot_count
         if (first == js and pure_count >= jc) or (target == js and sub_count >= jc):
             return 0, js, jc, 1, True

@@ -139,7 +139,7 @@ def _build(root: Table) -> GameSpec:
     bet = _bet(root.sub("bet"), len(paylines))
 
     features = root.sub("features", {})
-    free_games = _free_games(features.sub("free_games", None), ids, scatters, set_names, reels)
+    free_games = _free_games(features.sub("free_games", None), ids, scatters, set_names, reels, rows)
     jackpot = _jackpot(features.sub("progressive_jackpot", None), ids, len(paylines), reels)
     gamble = _gamble(features.sub("gamble", None))
     features.finish(FEATURES, "feature")
@@ -213,6 +213,11 @@ def _wilds(lines: Table, ids: set[str], roles: dict[str, str]) -> tuple[WildSpec
             chosen = {_symbol(entry, "substitutes", ids, s) for s in subs}
         out.append(WildSpec(sid, frozenset(chosen - set(excluded)), entry.int("multiplier", 1, low=1)))
         entry.finish()
+    configured = {w.symbol for w in out}
+    for sid in sorted(ids):  # a wild without a [lines.wild] table substitutes for all, multiplier 1
+        if roles[sid] == "wild" and sid not in configured:
+            chosen = {s for s in ids if roles[s] in ("regular", "wild") and s != sid}
+            out.append(WildSpec(sid, frozenset(chosen), 1))
     return tuple(out)
 
 
@@ -295,14 +300,14 @@ def _bet(table: Table, n_lines: int) -> BetSpec:
     return BetSpec(max_lines, max_bpl, tuple(denoms))
 
 
-def _free_games(table: Table | None, ids, scatters, set_names, reels) -> FreeGamesSpec | None:
+def _free_games(table: Table | None, ids, scatters, set_names, reels, rows) -> FreeGamesSpec | None:
     if table is None:
         return None
     trigger = _symbol(table, "trigger", ids)
     scatter = next((s for s in scatters if s.symbol == trigger), None)
     if scatter is None:
         raise table.fail("trigger", trigger, "needs a [scatter] entry for that symbol")
-    high = reels if scatter.counting == "reels" else 10_000
+    high = reels if scatter.counting == "reels" else reels * rows
     award = _counts(table, "award", high)
     retrigger = table.choice("retrigger", RETRIGGER_MODES, "unlimited")
     again = _counts(table, "retrigger_award", high) if "retrigger_award" in table.data else award
