@@ -167,8 +167,11 @@ def analyze(game: Game, bet: Bet | None = None) -> ExactResult:
     feature_p = mean_spins = free_ev = free_rtp = 0.0
     jackpots = base.jackpot_probability
     if m.fg_scatter >= 0:
-        free = spin_figures(game, m.fg_set, bet, m.fg_multiplier, eligible)
-        free_rtp = free.lines + free.scatter
+        weights = np.diff(np.concatenate(([0], m.fg_multiplier_cum))) / m.fg_multiplier_cum[-1]
+        by_multiplier = [spin_figures(game, m.fg_set, bet, int(mult), eligible)
+                         for mult in m.fg_multipliers]
+        free = by_multiplier[0]  # trigger counts and jackpots do not depend on the multiplier
+        free_rtp = float(sum(w * (f.lines + f.scatter) for w, f in zip(weights, by_multiplier)))
         for c, p in enumerate(base.trigger_distribution):
             if c < len(m.fg_award) and m.fg_award[c] > 0 and p > 0:
                 n = expected_free_spins(game, free.trigger_distribution, int(m.fg_award[c]))

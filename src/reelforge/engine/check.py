@@ -32,7 +32,7 @@ def max_round_win(game: Game, bet: Bet) -> int:
         spins = m.fg_max_total
     else:
         spins = m.spin_guard
-    return spin_top + spins * spin_top * m.fg_multiplier
+    return spin_top + spins * spin_top * int(m.fg_multipliers.max())
 
 
 def check_game(game: Game, rounds: int = 2000, seed: int = 0) -> None:

@@ -213,6 +213,19 @@ def play_spin(model, reel_set, lines, bet_per_line, total_bet, jackpot_eligible,
 
 
 @inline_kernel
+def draw_free_multiplier(model, rng):
+    """The multiplier of the next free spin: fixed, or drawn by integer weights."""
+    n = model.fg_multipliers.shape[0]
+    if n == 1:
+        return model.fg_multipliers[0]  # fixed: consumes no randomness
+    t = draw_below(rng, model.fg_multiplier_cum[n - 1])
+    i = 0
+    while model.fg_multiplier_cum[i] <= t:
+        i += 1
+    return model.fg_multipliers[i]
+
+
+@inline_kernel
 def grant_spins(model, requested, awarded_so_far):
     """Spins actually granted under the retrigger cap."""
     if model.fg_retrigger_mode == 2:
@@ -247,9 +260,10 @@ def play_round_kernel(model, lines, bet_per_line, jackpot_eligible, rng, stops, 
                 guard = True
                 break
             played += 1
+            multiplier = draw_free_multiplier(model, rng)
             lw, sw, again, jp, pos = play_spin(
                 model, model.fg_set, lines, bet_per_line, total_bet, jackpot_eligible,
-                model.fg_multiplier, rng, stops, window, tape, pos, record, played)
+                multiplier, rng, stops, window, tape, pos, record, played)
             fg_win += lw + sw
             jackpots += jp
             if model.fg_retrigger_mode != 0 and model.fg_retrigger_award[again] > 0:

@@ -44,7 +44,9 @@ class Model(NamedTuple):
     fg_retrigger_award: np.ndarray  # (max_count+1,) int64
     fg_retrigger_mode: int  # RETRIGGER_CODES
     fg_max_total: int
-    fg_multiplier: int
+    fg_multiplier: int  # fixed free-spin multiplier, used when fg_multipliers has one entry
+    fg_multipliers: np.ndarray  # (M,) int64 multipliers drawn per free spin
+    fg_multiplier_cum: np.ndarray  # (M,) int64 cumulative integer weights
     fg_set: int
     fg_exempt: np.ndarray  # (S, R+1) bool: line awards the free-game multiplier skips
     jackpot_symbol: int  # -1: no jackpot
@@ -103,6 +105,12 @@ def compile_model(spec: GameSpec) -> Model:
             fg_again[count] = spins
         for sid, count in fg.exempt:
             fg_exempt[index[sid], count] = True
+    if fg is not None and fg.multiplier_weights:
+        fg_mults = np.array([m for m, _ in fg.multiplier_weights], dtype=np.int64)
+        fg_cum = np.cumsum([w for _, w in fg.multiplier_weights]).astype(np.int64)
+    else:
+        fg_mults = np.array([1 if fg is None else fg.multiplier], dtype=np.int64)
+        fg_cum = np.ones(1, dtype=np.int64)
     jp = spec.jackpot
     return Model(
         n_reels=n_reels, n_rows=spec.rows, strips=strips, strip_len=strip_len, cum_weights=cum,
@@ -117,6 +125,7 @@ def compile_model(spec: GameSpec) -> Model:
         fg_retrigger_mode=RETRIGGER_CODES["none" if fg is None else fg.retrigger],
         fg_max_total=0 if fg is None else fg.max_total_spins,
         fg_multiplier=1 if fg is None else fg.multiplier,
+        fg_multipliers=fg_mults, fg_multiplier_cum=fg_cum,
         fg_set=set_index[spec.base_reel_set if fg is None else fg.reel_set], fg_exempt=fg_exempt,
         jackpot_symbol=-1 if jp is None else index[jp.symbol],
         jackpot_count=0 if jp is None else jp.count,

@@ -324,8 +324,17 @@ def _free_games(table: Table | None, ids, scatters, set_names, reels, rows) -> F
                 or not isinstance(count, int) or not 1 <= count <= reels:
             raise table.fail(f"exempt[{i}]", item, f"expected {{symbol = ..., count = 1..{reels}}}")
         exempt.append((_symbol(table, f"exempt[{i}]", ids, item["symbol"]), count))
+    weights = ()
+    if "multiplier_weights" in table.data:
+        if "multiplier" in table.data:
+            raise table.fail("multiplier", table.data["multiplier"],
+                             "give either a fixed multiplier or multiplier_weights, not both")
+        weights = _counts(table, "multiplier_weights", 1_000_000)
+        if not any(w for _, w in weights) or sum(w for _, w in weights) >= 2**32:
+            raise table.fail("multiplier_weights", dict(weights), "weights must sum to 1..2**32-1")
+        weights = tuple((m, w) for m, w in weights if w > 0)
     spec = FreeGamesSpec(trigger, award, again, retrigger, cap, table.int("multiplier", 1, low=1),
-                         reel_set, tuple(exempt))
+                         reel_set, tuple(exempt), weights)
     table.finish()
     return spec
 

@@ -49,6 +49,8 @@ class FreeGamesSpec:
     multiplier: int
     reel_set: str
     exempt: tuple[tuple[str, int], ...]  # (symbol, count) line awards never multiplied
+    # (multiplier, integer weight): a multiplier drawn before every free spin; () = fixed
+    multiplier_weights: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)
