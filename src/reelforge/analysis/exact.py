@@ -29,10 +29,16 @@ class SpinFigures:
     scatter: float
     jackpot_probability: float  # per spin, at this bet
     trigger_distribution: tuple[float, ...]  # P(trigger scatter count = c)
+    award_rtp: np.ndarray  # (S, R+1): expected win per paid (symbol, count), all lines
+    award_rate: np.ndarray  # (S, R+1): expected number of such line awards per spin
+    line_hit_probability: tuple[float, ...]  # per bet line: P(the line pays)
+    scatter_rtp: tuple[float, ...]  # expected scatter win by count
 
 
 @dataclass(frozen=True)
 class ExactResult:
+    """Exact figures of one game at one bet, in multiples of the total bet."""
+
     game_id: str
     bet: Bet
     rtp: float  # without the progressive jackpot, which the pool pays
@@ -43,11 +49,35 @@ class ExactResult:
     mean_free_spins: float  # given a trigger
     free_spin_rtp: float  # expected win of one free spin, multiples of the total bet
     jackpot_probability: float  # expected jackpot wins per round at this bet
+    free_spins_per_round: float = 0.0
+    symbols: tuple[str, ...] = ()
+    base: SpinFigures | None = None
+    free: SpinFigures | None = None  # at the mean free-spin multiplier (weights applied)
+
+    def award_table(self) -> list[dict]:
+        """RTP and frequency of every paid line award (symbol, count), base and free games."""
+        rows = []
+        for s, name in enumerate(self.symbols):
+            for c in range(self.base.award_rtp.shape[1]):
+                base_rtp, base_rate = self.base.award_rtp[s, c], self.base.award_rate[s, c]
+                free_rtp = free_rate = 0.0
+                if self.free is not None:
+                    free_rtp = self.free.award_rtp[s, c] * self.free_spins_per_round
+                    free_rate = self.free.award_rate[s, c] * self.free_spins_per_round
+                if base_rate or free_rate:
+                    rows.append({"symbol": name, "count": c, "base_rtp": float(base_rtp),
+                                 "free_games_rtp": float(free_rtp),
+                                 "per_round": float(base_rate + free_rate)})
+        return rows
 
     def to_dict(self) -> dict:
-        data = asdict(self)
+        data = {k: v for k, v in asdict(self).items() if k not in ("base", "free", "symbols")}
+        data = {k: float(v) if isinstance(v, (float, np.floating)) else v for k, v in data.items()}
         data["bet"] = {"lines": self.bet.lines, "bet_per_line": self.bet.bet_per_line}
         data["breakdown"] = {k: data[k] for k in ("base_lines", "base_scatter", "free_games")}
+        data["line_awards"] = self.award_table()
+        data["scatter_rtp_by_count"] = list(self.base.scatter_rtp) if self.base else []
+        data["line_hit_probability"] = list(self.base.line_hit_probability) if self.base else []
         return data
 
 
@@ -92,8 +122,12 @@ def scatter_count_distribution(game: Game, reel_set: int, k: int) -> np.ndarray:
 def spin_figures(game: Game, reel_set: int, bet: Bet, multiplier: int, eligible: bool) -> SpinFigures:
     m = game.model
     dist = row_distributions(game, reel_set)
-    cache: dict[bytes, tuple[float, float, float]] = {}
+    n_sym = m.line_pay.shape[0]
+    award_rtp = np.zeros((n_sym, m.n_reels + 1))
+    award_rate = np.zeros((n_sym, m.n_reels + 1))
+    cache: dict[bytes, tuple] = {}
     lines_ev = jackpot_p = 0.0
+    hits = []
     for line in range(bet.lines):
         rows = m.paylines[line]
         probs = np.stack([dist[r, rows[r]] for r in range(m.n_reels)])
@@ -107,20 +141,31 @@ def spin_figures(game: Game, reel_set: int, bet: Bet, multiplier: int, eligible:
                 symbols[r, : len(nz)], p[r, : len(nz)], counts[r] = nz, probs[r, nz], len(nz)
             window = np.zeros((m.n_reels, m.n_rows), dtype=np.int16)
             digit = np.zeros(m.n_reels, dtype=np.int64)
-            cache[key] = line_expectation(m, line, symbols, p, counts, multiplier, eligible,
-                                          window, digit)
-        ev, jp, _ = cache[key]
+            value = np.zeros((n_sym, m.n_reels + 1))
+            rate = np.zeros((n_sym, m.n_reels + 1))
+            result = line_expectation(m, line, symbols, p, counts, multiplier, eligible,
+                                      window, digit, value, rate)
+            cache[key] = (*result, value, rate)
+        ev, jp, hit, value, rate = cache[key]
         lines_ev += ev * bet.bet_per_line / bet.total
+        award_rtp += value * bet.bet_per_line / bet.total
+        award_rate += rate
         jackpot_p += jp
+        hits.append(float(hit))
     scatter_ev = 0.0
+    scatter_rtp: tuple[float, ...] = ()
     trigger = (1.0,)
     for k in range(len(m.scatter_symbol)):
         d = scatter_count_distribution(game, reel_set, k)
-        pays = m.scatter_pay[k, : len(d)]
-        scatter_ev += float(np.dot(d[: len(pays)], pays)) * multiplier
+        pays = m.scatter_pay[k]
+        d_paid = d[: len(pays)]
+        by_count = d_paid * pays[: len(d_paid)] * multiplier
+        scatter_ev += float(by_count.sum())
+        scatter_rtp = tuple(float(x) for x in by_count)
         if k == m.fg_scatter:
-            trigger = tuple(d)
-    return SpinFigures(lines_ev, scatter_ev, jackpot_p, trigger)
+            trigger = tuple(float(x) for x in d)
+    return SpinFigures(lines_ev, scatter_ev, jackpot_p, trigger, award_rtp, award_rate,
+                       tuple(hits), scatter_rtp)
 
 
 def expected_free_spins(game: Game, retrigger_distribution: tuple[float, ...], initial: int) -> float:
@@ -164,25 +209,46 @@ def analyze(game: Game, bet: Bet | None = None) -> ExactResult:
     m = game.model
     eligible = jackpot_eligible(game, bet)
     base = spin_figures(game, m.base_set, bet, 1, eligible)
-    feature_p = mean_spins = free_ev = free_rtp = 0.0
+    feature_p = spins_per_round = free_rtp = 0.0
     jackpots = base.jackpot_probability
+    free = None
     if m.fg_scatter >= 0:
         weights = np.diff(np.concatenate(([0], m.fg_multiplier_cum))) / m.fg_multiplier_cum[-1]
         by_multiplier = [spin_figures(game, m.fg_set, bet, int(mult), eligible)
                          for mult in m.fg_multipliers]
-        free = by_multiplier[0]  # trigger counts and jackpots do not depend on the multiplier
-        free_rtp = float(sum(w * (f.lines + f.scatter) for w, f in zip(weights, by_multiplier)))
+        free = _weighted(by_multiplier, weights)
+        free_rtp = free.lines + free.scatter
         for c, p in enumerate(base.trigger_distribution):
             if c < len(m.fg_award) and m.fg_award[c] > 0 and p > 0:
-                n = expected_free_spins(game, free.trigger_distribution, int(m.fg_award[c]))
                 feature_p += p
-                mean_spins += p * n
-                free_ev += p * n * free_rtp
-                jackpots += p * n * free.jackpot_probability
-        mean_spins = mean_spins / feature_p if feature_p else 0.0
+                spins_per_round += p * expected_free_spins(game, free.trigger_distribution,
+                                                           int(m.fg_award[c]))
+        jackpots += spins_per_round * free.jackpot_probability
+    free_ev = spins_per_round * free_rtp
     return ExactResult(
         game_id=game.id, bet=bet, rtp=base.lines + base.scatter + free_ev,
         base_lines=base.lines, base_scatter=base.scatter, free_games=free_ev,
-        feature_probability=feature_p, mean_free_spins=mean_spins, free_spin_rtp=free_rtp,
-        jackpot_probability=jackpots,
+        feature_probability=feature_p,
+        mean_free_spins=spins_per_round / feature_p if feature_p else 0.0,
+        free_spin_rtp=free_rtp, jackpot_probability=jackpots,
+        free_spins_per_round=spins_per_round, symbols=game.spec.symbol_ids, base=base, free=free,
+    )
+
+
+def _weighted(figures: list[SpinFigures], weights: np.ndarray) -> SpinFigures:
+    """Free-spin figures averaged over the multiplier drawn before each spin; trigger counts,
+    jackpots and line hits do not depend on the multiplier."""
+    first = figures[0]
+    if len(figures) == 1:
+        return first
+    return SpinFigures(
+        lines=float(sum(w * f.lines for w, f in zip(weights, figures))),
+        scatter=float(sum(w * f.scatter for w, f in zip(weights, figures))),
+        jackpot_probability=first.jackpot_probability,
+        trigger_distribution=first.trigger_distribution,
+        award_rtp=sum(w * f.award_rtp for w, f in zip(weights, figures)),
+        award_rate=first.award_rate,
+        line_hit_probability=first.line_hit_probability,
+        scatter_rtp=tuple(float(sum(w * f.scatter_rtp[i] for w, f in zip(weights, figures)))
+                          for i in range(len(first.scatter_rtp))),
     )

@@ -331,14 +331,15 @@ def simulate_kernel(model, lines, bet_per_line, jackpot_eligible, rng, n_rounds,
 
 @kernel
 def line_expectation(model, line, symbols, probs, counts, multiplier, jackpot_eligible, window,
-                     digit):
+                     digit, award_value, award_probability):
     """Exact expectation of one payline by enumerating every symbol combination it can show.
 
     symbols: (R, S) int64, the symbols reel r can show on this line's row (first counts[r]);
     probs: (R, S) float64, their probabilities. Uses `evaluate_line`, so the analysis pays
     exactly what play pays. Returns (expected win in multiples of the bet per line,
     probability of the jackpot, probability of a paying line). window (R, H) int16 and
-    digit (R,) int64 are work buffers.
+    digit (R,) int64 are work buffers; award_value and award_probability (S, R+1) float64
+    receive, per paid (symbol, count), its expected value and its probability.
     """
     n = model.n_reels
     digit[:] = 0
@@ -352,13 +353,15 @@ def line_expectation(model, line, symbols, probs, counts, multiplier, jackpot_el
         p = 1.0
         for r in range(n):
             p *= probs[r, digit[r]]
-        value, _s, _c, _m, jackpot = evaluate_line(model, window, line, multiplier,
-                                                   jackpot_eligible)
+        value, sym, count, _m, jackpot = evaluate_line(model, window, line, multiplier,
+                                                       jackpot_eligible)
         if jackpot:
             p_jackpot += p
         elif value > 0:
             expected += p * value
             p_win += p
+            award_value[sym, count] += p * value
+            award_probability[sym, count] += p
         r = n - 1  # next combination, odometer style
         while r >= 0:
             digit[r] += 1
