@@ -220,3 +220,9 @@ def test_draw_below_two_is_balanced():
     blacks = sum(int(draw_below(rng, 2)) for _ in range(n))
     se = math.sqrt(0.25 / n)
     assert abs(blacks / n - 0.5) < 5 * se
+
+
+@pytest.mark.parametrize("award", [2.5, True, "10"])
+def test_awards_that_are_not_whole_credits_are_refused(award):
+    with pytest.raises(InvalidAction, match="whole number of credits"):
+        start_gamble(GambleRules(), award)

@@ -159,7 +159,13 @@ def test_retriggers_stop_at_180_free_spins_in_total():
     granted = [a.spins_awarded for a in outcome.awards]
     assert sum(granted) == 180 and granted[0] == 15
     assert all(a.spins_requested == 15 for a in outcome.awards)
+    assert "free_spins_capped" in outcome.flags
     # every free spin pays the tripled 5-reel scatter: 3 x 100 x total bet
     free = [s for s in outcome.spins if s.mode == "free"]
     assert all(s.scatter_wins[0].win == 3 * 100 * 100 for s in free)
     assert outcome.breakdown.free_games == sum(s.win for s in free)
+
+
+def test_rounds_below_the_cap_are_not_flagged_capped():
+    game = cluedo_with_reels("BONUS ROPE DAGGER", "MJ MJ MJ")
+    assert "free_spins_capped" not in play_round(game, game.max_bet, live_generator(3)).flags

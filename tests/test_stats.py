@@ -59,3 +59,15 @@ def test_stats_at_different_bets_refuse_to_merge():
         assert "100" in str(exc) and "20" in str(exc)
     else:
         raise AssertionError("merge of different bets must fail")
+
+
+@given(st.lists(st.integers(0, 2**63 - 1), max_size=20))
+def test_the_kernels_128_bit_square_sum_is_exact(wins):
+    import numpy as np
+
+    from reelforge.engine.lines import add_square
+
+    acc = np.zeros(2, dtype=np.uint64)
+    for w in wins:
+        add_square(acc, w)
+    assert (int(acc[1]) << 64 | int(acc[0])) == sum(w * w for w in wins) % 2**128

@@ -23,3 +23,11 @@ class InvalidBet(ReelforgeError):
 
 class InvalidAction(ReelforgeError):
     """A player action that the current state does not allow (out of order, not offered)."""
+
+
+class UnboundedFeature(ReelforgeError):
+    """A feature's expected length is infinite (retriggers add a spin or more per spin)."""
+
+
+class InvalidArgument(ReelforgeError):
+    """A command or API argument out of its range: the message names it and its value."""

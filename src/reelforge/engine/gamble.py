@@ -75,6 +75,8 @@ class GambleState:
 
 def gamble_offered(rules: GambleRules, award: int, jackpot: bool = False) -> bool:
     """Offered after any award 0 < award < limit that is not a jackpot (jackpots never gamble)."""
+    if isinstance(award, bool) or not isinstance(award, int):
+        raise InvalidAction(f"gamble award {award!r}: must be a whole number of credits")
     return not jackpot and 0 < award < rules.limit_credits
 
 

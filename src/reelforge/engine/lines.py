@@ -240,7 +240,7 @@ def play_round_kernel(model, lines, bet_per_line, jackpot_eligible, rng, stops, 
     """The whole paid round: base spin, then every free spin it triggers.
 
     Returns (total win, base line win, base scatter win, free-game win, free spins played,
-    retriggers, jackpots, tape rows used, guard reached); wins in credits. A tape shorter than
+    retriggers, jackpots, tape rows used, guard reached, spins capped); wins in credits. A tape shorter than
     `tape rows used` means the caller must replay with a longer one.
     """
     total_bet = lines * bet_per_line
@@ -251,9 +251,11 @@ def play_round_kernel(model, lines, bet_per_line, jackpot_eligible, rng, stops, 
     played = 0
     retriggers = 0
     guard = False
+    capped = False
     if model.fg_scatter >= 0 and model.fg_award[trigger] > 0:
         requested = model.fg_award[trigger]
         awarded = grant_spins(model, requested, 0)
+        capped = awarded < requested
         pos = write_row(tape, pos, record, TAPE_AWARD, 0, awarded, requested, awarded, trigger, 0)
         while played < awarded:
             if played >= model.spin_guard:
@@ -269,13 +271,36 @@ def play_round_kernel(model, lines, bet_per_line, jackpot_eligible, rng, stops, 
             if model.fg_retrigger_mode != 0 and model.fg_retrigger_award[again] > 0:
                 requested = model.fg_retrigger_award[again]
                 extra = grant_spins(model, requested, awarded)
+                if extra < requested:
+                    capped = True
                 awarded += extra
                 if extra > 0:
                     retriggers += 1
                 pos = write_row(tape, pos, record, TAPE_AWARD, played, extra, requested, awarded,
                                 again, 0)
     total = line_win + scatter_win + fg_win
-    return total, line_win, scatter_win, fg_win, played, retriggers, jackpots, pos, guard
+    return (total, line_win, scatter_win, fg_win, played, retriggers, jackpots, pos, guard,
+            capped)
+
+
+@inline_kernel
+def add_square(square_sum, x):
+    """square_sum (2,) uint64 [low, high] += x**2, exactly, for 0 <= x < 2**63."""
+    mask = np.uint64(0xFFFFFFFF)
+    a = np.uint64(x) >> np.uint64(32)
+    b = np.uint64(x) & mask
+    parts_low = b * b  # < 2**64
+    cross = np.uint64(2) * a * b  # a < 2**31, b < 2**32: < 2**64
+    high = a * a + (cross >> np.uint64(32))
+    cross_low = (cross & mask) << np.uint64(32)
+    low = square_sum[0] + parts_low
+    if low < parts_low:
+        high += np.uint64(1)
+    low2 = low + cross_low
+    if low2 < cross_low:
+        high += np.uint64(1)
+    square_sum[0] = low2
+    square_sum[1] += high
 
 
 # Order of the counters `simulate_kernel` accumulates; `analysis.stats` reads them by name.
@@ -296,7 +321,7 @@ def simulate_kernel(model, lines, bet_per_line, jackpot_eligible, rng, n_rounds,
     """
     n_edges = band_edges.shape[0]
     for _ in range(n_rounds):
-        total, lw, sw, fw, played, again, jp, _pos, guard = play_round_kernel(
+        total, lw, sw, fw, played, again, jp, _pos, guard, _capped = play_round_kernel(
             model, lines, bet_per_line, jackpot_eligible, rng, stops, window, tape, False)
         counters[0] += 1
         counters[1] += total
@@ -322,11 +347,7 @@ def simulate_kernel(model, lines, bet_per_line, jackpot_eligible, rng, n_rounds,
             while band <= n_edges - 1 and total >= band_edges[band]:
                 band += 1
         bands[band] += 1
-        square = np.uint64(total) * np.uint64(total)
-        low = square_sum[0] + square
-        if low < square_sum[0]:
-            square_sum[1] += np.uint64(1)
-        square_sum[0] = low
+        add_square(square_sum, total)
 
 
 @kernel

@@ -66,6 +66,12 @@ def play_round(game, bet: Bet, rng: np.random.Generator, seed: int | None = None
     return _outcome(game, bet, result, tape[:used], seed)
 
 
+def warmup(game) -> None:
+    """Compile (or load from cache) every kernel a round uses, so that a server pays the cost
+    at start and not on a player's first spin."""
+    play_round(game, game.max_bet, np.random.Generator(np.random.PCG64(0)))
+
+
 def play_live(game, bet: Bet) -> Outcome:
     """A live round: a fresh 256-bit seed from os.urandom keys ChaCha20; the seed is kept."""
     seed = new_live_seed()
@@ -85,7 +91,7 @@ def replay(game, outcome: Outcome | dict) -> Outcome:
 
 
 def _outcome(game, bet: Bet, result, tape: np.ndarray, seed: int | None) -> Outcome:
-    total, line_win, scatter_win, fg_win, played, retriggers, _jp, _used, guard = result
+    total, line_win, scatter_win, fg_win, played, retriggers, _jp, _used, guard, capped = result
     spec, model = game.spec, game.model
     names = spec.symbol_ids
     set_names = [rs.name for rs in spec.reel_sets]
@@ -116,6 +122,8 @@ def _outcome(game, bet: Bet, result, tape: np.ndarray, seed: int | None) -> Outc
         flags.append("free_games")
     if jackpots:
         flags.append("jackpot")
+    if capped:
+        flags.append("free_spins_capped")
     if guard:
         flags.append("spin_guard")
     return Outcome(

@@ -92,6 +92,9 @@ def load_spec(path: str | Path) -> GameSpec:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise SpecError(str(path), "<file>", str(path), f"cannot be read ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:
+        raise SpecError(str(path), "<file>", exc.object[max(exc.start - 10, 0): exc.end + 10],
+                        f"not UTF-8 text (byte {exc.start})") from None
     return parse_spec(text, str(path))
 
 
@@ -351,6 +354,8 @@ def _jackpot(table: Table | None, ids, n_lines: int, reels: int) -> JackpotSpec 
         raise table.fail("line", line, f"no such payline (1..{n_lines})")
     spec = JackpotSpec(symbol, count, line, table.get("requires_max_bet", bool, True),
                        table.int("seed_amount"), table.int("contribution_bp"))
+    if spec.contribution_bp > 10_000:
+        raise table.fail("contribution_bp", spec.contribution_bp, "basis points must be 0..10000")
     table.finish()
     return spec
 
