@@ -143,6 +143,31 @@ def analyze(game: GameArg, lines: LinesOpt = None, bet_per_line: BplOpt = None, 
 
 
 @app.command()
+def par(
+    game: GameArg,
+    out_dir: Annotated[Path, typer.Option("--out", help="Folder for <id>-par.html and <id>-par.json")],
+    rounds: Annotated[str, typer.Option("--rounds", "-n", help="Simulated rounds, e.g. 2e6")] = "2000000",
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the simulated run")] = 1,
+    lines: LinesOpt = None,
+    bet_per_line: BplOpt = None,
+) -> None:
+    """PAR sheet: self-contained HTML page and JSON, exact and simulated figures labelled."""
+    from reelforge.analysis.par import build_par, write_par
+
+    try:
+        n = _count(rounds)
+        g = _game(game)
+        figures = build_par(g, g.bet(lines, bet_per_line), n, seed, ref=game)
+        paths = write_par(figures, out_dir)
+    except ReelforgeError as exc:
+        _fail(exc)
+    except OSError as exc:
+        _fail(ReelforgeError(f"--out {str(out_dir)!r}: {exc.strerror or exc}"))
+    for path in paths:
+        print(path)
+
+
+@app.command()
 def bench(
     game: GameArg,
     rounds: Annotated[str, typer.Option("--rounds", "-n", help="Rounds per repeat")] = "2000000",
