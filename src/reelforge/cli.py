@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from reelforge.errors import ReelforgeError
+from reelforge.errors import InvalidArgument, ReelforgeError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Slot games from math to play: define, prove, simulate, play.")
@@ -23,16 +23,25 @@ out = Console(width=None if sys.stdout.isatty() else 140)
 err = Console(stderr=True)
 
 
+MAX_ROUNDS = 10**15  # a trillion rounds per core-day: more is a typo, not a plan
+
+
 def _count(text: str, option: str = "--rounds") -> int:
     """Round counts like 10000000, 1e7 or 10_000_000."""
     clean = text.replace("_", "")
     try:
         value = float(clean) if any(c in clean.lower() for c in ".e") else int(clean)
     except ValueError:
-        raise ReelforgeError(f"{option} = {text!r}: not a number of rounds") from None
-    if value != int(value) or value < 1:
-        raise ReelforgeError(f"{option} = {text!r}: must be a positive whole number")
+        raise InvalidArgument(f"{option} = {text!r}: not a number of rounds") from None
+    if value != value or value in (float("inf"), float("-inf")) or value != int(value) \
+            or not 1 <= value <= MAX_ROUNDS:
+        raise InvalidArgument(f"{option} = {text!r}: must be a whole number 1..{MAX_ROUNDS:.0e}")
     return int(value)
+
+
+def _at_least(value: int | None, option: str, low: int = 1) -> None:
+    if value is not None and value < low:
+        raise InvalidArgument(f"{option} = {value!r}: must be >= {low}")
 
 
 def _fail(exc: ReelforgeError) -> None:
@@ -68,7 +77,7 @@ def simulate(
     game: GameArg,
     rounds: Annotated[str, typer.Option("--rounds", "-n", help="Rounds to play, e.g. 1e7")] = "1000000",
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run")] = 1,
-    chunk_size: Annotated[int, typer.Option("--chunk-size", help="Rounds per chunk")] = 1_000_000,
+    chunk_size: Annotated[int, typer.Option("--chunk-size", help="Rounds per chunk")] = 100_000,
     workers: Annotated[Optional[int], typer.Option("--workers", help="Processes (default: all cores)")] = None,
     lines: LinesOpt = None,
     bet_per_line: BplOpt = None,
@@ -80,6 +89,8 @@ def simulate(
     try:
         n = _count(rounds)
         _count(str(chunk_size), "--chunk-size")
+        _at_least(seed, "--seed", 0)
+        _at_least(workers, "--workers")
         g = _game(game)
         bet = g.bet(lines, bet_per_line)
         show = sys.stderr.isatty()
@@ -101,7 +112,8 @@ def simulate(
     table.add_row("RTP", f"{stats.rtp:.4%}  (95% CI {low:.4%} .. {high:.4%})")
     table.add_row("standard error", f"{stats.rtp_standard_error:.4%}")
     table.add_row("standard deviation per round", f"{stats.standard_deviation:.3f} x bet")
-    table.add_row("hit frequency", f"{stats.hit_frequency:.4%}  (1 in {1 / stats.hit_frequency:.2f})")
+    one_in = f"  (1 in {1 / stats.hit_frequency:.2f})" if stats.hits else ""
+    table.add_row("hit frequency", f"{stats.hit_frequency:.4%}{one_in}")
     for name, value in data["breakdown"].items():
         table.add_row(f"  RTP from {name.replace('_', ' ')}", f"{value:.4%}")
     if stats.feature_triggers:
@@ -109,6 +121,9 @@ def simulate(
         table.add_row("mean free-game award", f"{stats.mean_feature_award:.2f} x bet, {data['mean_free_spins']:.2f} spins")
     table.add_row("jackpot hits", f"{stats.jackpot_hits}")
     table.add_row("largest win", f"{stats.max_win_x:,.2f} x bet")
+    if stats.guard_hits:
+        table.add_row("[red]rounds cut at the spin guard[/red]",
+                      f"[red]{stats.guard_hits:,}: figures are not this game's[/red]")
     for label, count in data["win_distribution"].items():
         table.add_row(f"  wins {label}", f"{count:,}")
     out.print(table)
@@ -156,6 +171,7 @@ def par(
 
     try:
         n = _count(rounds)
+        _at_least(seed, "--seed", 0)
         g = _game(game)
         figures = build_par(g, g.bet(lines, bet_per_line), n, seed, ref=game)
         paths = write_par(figures, out_dir)
@@ -180,6 +196,7 @@ def bench(
 
     try:
         n = _count(rounds)
+        _at_least(repeats, "--repeats")
         g = _game(game)
     except ReelforgeError as exc:
         _fail(exc)
@@ -215,6 +232,7 @@ def check(game: GameArg, rounds: Annotated[int, typer.Option("--rounds", help="R
     from reelforge.engine.check import check_game
 
     try:
+        _at_least(rounds, "--rounds")
         g = _game(game)
         check_game(g, rounds=rounds)
     except ReelforgeError as exc:
@@ -245,7 +263,7 @@ def replay(outcome_file: Annotated[Path, typer.Argument(help="An Outcome JSON fi
     except (OSError, ValueError, KeyError, TypeError) as exc:
         _fail(ReelforgeError(f"{outcome_file}: not a stored outcome ({exc})"))
     except ReelforgeError as exc:
-        _fail(exc)
+        _fail(ReelforgeError(f"{outcome_file}: {exc}"))
     same = json.loads(again.to_json()) == stored
     print(again.to_json(indent=2))
     err.print("replay matches the stored outcome" if same else "REPLAY DIFFERS from the stored outcome")
@@ -264,16 +282,20 @@ def report(
 
     try:
         n = _count(rounds)
+        _at_least(seed, "--seed", 0)
     except ReelforgeError as exc:
         _fail(exc)
     table = Table(title=f"reelforge: shipped games at max bet ({n:,} simulated rounds each, seed {seed})")
     for col in ("game", "exact RTP", "simulated RTP (95% CI)", "hit frequency", "feature frequency", "largest win seen"):
         table.add_column(col, justify="left" if col == "game" else "right")
-    for game_id in shipped_games():
-        g = _game(game_id)
-        stats = run(game_id, g.max_bet, n, seed)
+    try:
+        rows = [(gid, _game(gid)) for gid in shipped_games()]
+        rows = [(gid, g, run(gid, g.max_bet, n, seed), exact(g)) for gid, g in rows]
+    except ReelforgeError as exc:
+        _fail(exc)
+    for game_id, g, stats, result in rows:
         low, high = stats.rtp_interval()
-        exact_rtp = f"{exact(g).rtp:.4%}"
+        exact_rtp = f"{result.rtp:.4%}"
         feature = f"1 in {1 / stats.feature_frequency:,.0f}" if stats.feature_triggers else "-"
         table.add_row(game_id, exact_rtp, f"{stats.rtp:.3%} ({low:.3%} .. {high:.3%})",
                       f"{stats.hit_frequency:.2%}", feature, f"{stats.max_win_x:,.1f} x bet")

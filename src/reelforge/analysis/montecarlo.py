@@ -21,8 +21,11 @@ from reelforge.engine.lines import SIM_FIELDS, TAPE_WIDTH, simulate_kernel
 from reelforge.engine.outcome import Bet
 from reelforge.engine.rng import chunk_generator
 from reelforge.engine.round import check_bet, jackpot_eligible
+from reelforge.errors import InvalidArgument
 
-DEFAULT_CHUNK = 1_000_000
+# Small enough that every core gets work and the progress bar moves on 1e6-round runs; fixed,
+# because a run repeats exactly only for the same seed and chunk size.
+DEFAULT_CHUNK = 100_000
 
 
 @dataclass(frozen=True)
@@ -66,7 +69,7 @@ def run_chunk(chunk: Chunk) -> Stats:
 
 def plan_chunks(game: str, bet: Bet, rounds: int, seed: int, chunk_size: int) -> list[Chunk]:
     if rounds < 1 or chunk_size < 1:
-        raise ValueError(f"rounds ({rounds}) and chunk size ({chunk_size}) must be positive")
+        raise InvalidArgument(f"rounds ({rounds}) and chunk size ({chunk_size}) must be positive")
     full, rest = divmod(rounds, chunk_size)
     sizes = [chunk_size] * full + ([rest] if rest else [])
     return [Chunk(game, bet, seed, i, n) for i, n in enumerate(sizes)]
