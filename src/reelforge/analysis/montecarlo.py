@@ -1,53 +1,102 @@
-"""Monte Carlo: chunks of rounds on independent streams, over processes, merged exactly.
+"""Monte Carlo: chunks of rounds on independent streams, over processes or a Dask cluster.
 
 Chunk i of a run with seed S always plays on `chunk_generator(S, i)` (SeedSequence spawn key
-i), so a run is reproducible from (seed, chunk size) whatever the number of workers: the
-merge of integer Stats is exact. Workers receive the game reference (an id or a file path),
-load and compile it themselves, and return Stats.
+i), so a run is reproducible from (seed, chunk size) whatever runs it: one process, a local
+pool, or any number of Dask workers. Results arrive in any order and merge into integer
+Stats, exactly, each chunk id counted once. A chunk carries its game as data (the TOML text
+and the name errors cite), never a compiled function; each process compiles a game once,
+cached by the text's SHA-256.
 """
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import os
+import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
-from functools import lru_cache
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
+from reelforge.analysis.checkpoint import (
+    Checkpoint,
+    FinishedChunks,
+    RunIdentity,
+    load_checkpoint,
+    save_checkpoint,
+)
 from reelforge.analysis.stats import BAND_EDGES_X, Stats
+from reelforge.engine.game import Game
 from reelforge.engine.lines import SIM_FIELDS, TAPE_WIDTH, simulate_kernel
 from reelforge.engine.outcome import Bet
 from reelforge.engine.rng import chunk_generator
 from reelforge.engine.round import check_bet, jackpot_eligible
 from reelforge.errors import InvalidArgument
+from reelforge.spec import parse_spec
 
 # Small enough that every core gets work and the progress bar moves on 1e6-round runs; fixed,
 # because a run repeats exactly only for the same seed and chunk size.
 DEFAULT_CHUNK = 100_000
+# Chunks submitted but not yet merged, per worker: keeps every worker fed while a 1e10-round
+# run holds a few dozen chunks in memory, not 1e5.
+IN_FLIGHT_PER_WORKER = 2
+# A checkpoint is saved after this many finished chunks or seconds, whichever comes first.
+CHECKPOINT_CHUNKS = 1000
+CHECKPOINT_SECONDS = 30.0
+
+
+@dataclass(frozen=True)
+class GameText:
+    """A game as data: the game file's TOML text and the name its errors cite."""
+
+    text: str = field(repr=False)
+    source: str
+    digest: str = field(init=False)  # SHA-256 of text: the per-process compile cache's key
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "digest", hashlib.sha256(self.text.encode("utf-8")).hexdigest())
+
+    @classmethod
+    def load(cls, ref: str) -> GameText:
+        """A shipped game id or a game file path, read as text; errors as `make(ref)` gives them."""
+        from reelforge.games import make, shipped_games
+
+        make(ref)  # one-line errors: unknown id, unreadable, non-UTF-8 or invalid file
+        path = shipped_games().get(ref) or Path(ref)
+        return cls(path.read_text(encoding="utf-8"), str(path))
+
+
+_COMPILED: dict[str, Game] = {}  # digest -> Game, in this process only
+_COMPILED_MAX = 8
+
+
+def compiled(game: GameText) -> Game:
+    """The game of `game`'s text, compiled once per process."""
+    found = _COMPILED.get(game.digest)
+    if found is None:
+        found = Game.from_spec(parse_spec(game.text, game.source))
+        if len(_COMPILED) >= _COMPILED_MAX:
+            del _COMPILED[next(iter(_COMPILED))]
+        _COMPILED[game.digest] = found
+    return found
 
 
 @dataclass(frozen=True)
 class Chunk:
-    game: str  # shipped id or path: data, never a compiled function
+    game: GameText  # data, never a compiled function
     bet: Bet
     seed: int
     index: int
     rounds: int
 
 
-@lru_cache(maxsize=8)
-def _game(ref: str):
-    from reelforge.games import make
-
-    return make(ref)
-
-
 def play_rounds(game, bet: Bet, rng: np.random.Generator, rounds: int) -> Stats:
     """Play `rounds` full rounds on one stream and return their Stats."""
     check_bet(game, bet)
-    m = game.model
+    m = game.model_for(bet)
     edges = np.array([x * bet.total for x in BAND_EDGES_X], dtype=np.int64)
     counters = np.zeros(len(SIM_FIELDS), dtype=np.int64)
     bands = np.zeros(len(edges) + 1, dtype=np.int64)
@@ -63,36 +112,134 @@ def play_rounds(game, bet: Bet, rng: np.random.Generator, rounds: int) -> Stats:
 
 
 def run_chunk(chunk: Chunk) -> Stats:
-    return play_rounds(_game(chunk.game), chunk.bet, chunk_generator(chunk.seed, chunk.index),
+    """Play one chunk on its own stream; what every backend runs on its workers."""
+    return play_rounds(compiled(chunk.game), chunk.bet, chunk_generator(chunk.seed, chunk.index),
                        chunk.rounds)
 
 
-def plan_chunks(game: str, bet: Bet, rounds: int, seed: int, chunk_size: int) -> list[Chunk]:
+def plan_chunks(game: GameText, bet: Bet, rounds: int, seed: int, chunk_size: int,
+                skip: FinishedChunks | None = None) -> Iterator[Chunk]:
+    """The run's chunks in index order, made lazily; ids in `skip` are left out."""
+    _check_sizes(rounds, chunk_size)
+    n_chunks = -(-rounds // chunk_size)
+    return (Chunk(game, bet, seed, i, min(chunk_size, rounds - i * chunk_size))
+            for i in range(n_chunks) if skip is None or i not in skip)
+
+
+def _check_sizes(rounds: int, chunk_size: int) -> None:
     if rounds < 1 or chunk_size < 1:
         raise InvalidArgument(f"rounds ({rounds}) and chunk size ({chunk_size}) must be positive")
-    full, rest = divmod(rounds, chunk_size)
-    sizes = [chunk_size] * full + ([rest] if rest else [])
-    return [Chunk(game, bet, seed, i, n) for i, n in enumerate(sizes)]
 
 
-def simulate(game: str, bet: Bet, rounds: int, seed: int, chunk_size: int = DEFAULT_CHUNK,
-             workers: int | None = None,
-             progress: Callable[[int], None] | None = None) -> Stats:
-    """Merged Stats of `rounds` rounds; `progress(n)` is told each finished chunk's size."""
-    check_bet(_game(game), bet)
-    chunks = plan_chunks(game, bet, rounds, seed, chunk_size)
-    workers = min(workers or os.cpu_count() or 1, len(chunks))
-    total = Stats.empty()
-    for stats in _results(chunks, workers):
-        total = total.merge(stats)
-        if progress:
-            progress(stats.rounds)
-    return total
+def simulate(game: str | GameText, bet: Bet, rounds: int, seed: int, chunk_size: int = DEFAULT_CHUNK,
+             workers: int | None = None, progress: Callable[[int], None] | None = None, *,
+             cluster: object = None, checkpoint: str | Path | None = None, resume: bool = False,
+             checkpoint_chunks: int = CHECKPOINT_CHUNKS,
+             checkpoint_seconds: float = CHECKPOINT_SECONDS) -> Stats:
+    """Merged Stats of `rounds` rounds in chunks of `chunk_size`, chunk i on stream (seed, i).
+
+    Where the chunks run; the Stats are the same, bit for bit, in every case:
+      cluster=None                 a local process pool of `workers` (default: one per core;
+                                   1 plays in this process);
+      cluster="local"              a Dask LocalCluster of `workers` processes (default: one
+                                   per core), started and closed here;
+      cluster="tcp://host:8786"    an existing Dask cluster, by its scheduler's address;
+      cluster=distributed.Client   that client, left open.
+    `progress(n)` is told the rounds of each chunk as it finishes (and first, on a resume,
+    the rounds already done). `checkpoint`: a file saved atomically at the start, every
+    `checkpoint_chunks` chunks or `checkpoint_seconds`, at the end, and when the run stops on
+    an exception (Ctrl-C included); it must not exist unless `resume`, which continues the
+    run it holds (refused if it belongs to another run) and plays only the missing chunks.
+    """
+    text = game if isinstance(game, GameText) else GameText.load(game)
+    g = compiled(text)
+    check_bet(g, bet)
+    _check_sizes(rounds, chunk_size)
+    identity = RunIdentity(g.id, text.digest, bet.lines, bet.bet_per_line, seed, chunk_size, rounds)
+    state = _start(identity, checkpoint, resume)
+    saver = _Saver(checkpoint, state, checkpoint_chunks, checkpoint_seconds)
+    saver.save()  # an unwritable path fails now, not after an hour of work
+    if progress and state.stats.rounds:
+        progress(state.stats.rounds)
+    todo = identity.n_chunks - len(state.finished)
+    chunks = plan_chunks(text, bet, rounds, seed, chunk_size, skip=state.finished)
+    if cluster is None:
+        results = _local_results(chunks, min(workers or os.cpu_count() or 1, todo))
+    else:
+        from reelforge.analysis.distributed import dask_results
+
+        results = dask_results(chunks, cluster, workers)
+    try:
+        for index, stats in results:
+            if index in state.finished:
+                continue  # recomputed after a lost worker, or already in the checkpoint
+            state.stats = state.stats.merge(stats)
+            state.finished.add(index)
+            if progress:
+                progress(stats.rounds)
+            saver.tick()
+    except BaseException:
+        saver.save()  # merged Stats and finished ids agree at every instant: resume plays the rest
+        raise
+    finally:
+        results.close()
+    saver.save()
+    return state.stats
 
 
-def _results(chunks: list[Chunk], workers: int) -> Iterator[Stats]:
+def _start(identity: RunIdentity, checkpoint: str | Path | None, resume: bool) -> Checkpoint:
+    if checkpoint is None:
+        if resume:
+            raise InvalidArgument("--resume needs --checkpoint FILE: the run to continue")
+    elif resume:
+        return load_checkpoint(Path(checkpoint), identity)
+    elif Path(checkpoint).exists():
+        raise InvalidArgument(f"--checkpoint {str(checkpoint)!r}: file exists; add --resume to "
+                              "continue its run, or remove it to start a new one")
+    return Checkpoint(identity, Stats.empty(), FinishedChunks())
+
+
+class _Saver:
+    """Saves `state` to `path` after `every_chunks` ticks or `every_seconds`; no-op without a path."""
+
+    def __init__(self, path: str | Path | None, state: Checkpoint, every_chunks: int,
+                 every_seconds: float):
+        self.path, self.state = path, state
+        self.every_chunks, self.every_seconds = every_chunks, every_seconds
+        self.ticks, self.last = 0, time.monotonic()
+
+    def tick(self) -> None:
+        self.ticks += 1
+        if self.ticks >= self.every_chunks or time.monotonic() - self.last >= self.every_seconds:
+            self.save()
+
+    def save(self) -> None:
+        if self.path is None:
+            return
+        try:
+            save_checkpoint(Path(self.path), self.state)
+        except OSError as exc:
+            raise InvalidArgument(f"--checkpoint {str(self.path)!r}: cannot write "
+                                  f"({exc.strerror or exc})") from None
+        self.ticks, self.last = 0, time.monotonic()
+
+
+def _local_results(chunks: Iterator[Chunk], workers: int) -> Iterator[tuple[int, Stats]]:
+    """(chunk id, Stats) as chunks finish: in this process, or a pool with bounded work queued."""
     if workers <= 1:
-        yield from map(run_chunk, chunks)
+        for chunk in chunks:
+            yield chunk.index, run_chunk(chunk)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(run_chunk, chunks)
+    pool = ProcessPoolExecutor(max_workers=workers)
+    try:
+        running = {pool.submit(run_chunk, c): c.index
+                   for c in itertools.islice(chunks, IN_FLIGHT_PER_WORKER * workers)}
+        while running:
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                index = running.pop(future)
+                for c in itertools.islice(chunks, 1):  # refill before yielding: workers stay busy
+                    running[pool.submit(run_chunk, c)] = c.index
+                yield index, future.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)

@@ -41,6 +41,11 @@ class Stats:
     jackpot_rounds: int = 0
     max_win: int = 0
     guard_hits: int = 0
+    base_collect_win: int = 0
+    bonus_win: int = 0
+    bonus_triggers: int = 0
+    bonus_spins: int = 0
+    cap_hits: int = 0
     bands: tuple[int, ...] = field(default=(0,) * (len(BAND_EDGES_X) + 1))
 
     @classmethod
@@ -132,7 +137,12 @@ class Stats:
                 "base_lines": self._ratio(self.base_line_win),
                 "base_scatter": self._ratio(self.base_scatter_win),
                 "free_games": self._ratio(self.feature_win),
+                "base_collect": self._ratio(self.base_collect_win),
+                "bonus": self._ratio(self.bonus_win),
             },
+            "bonus_frequency": self.bonus_triggers / self.rounds if self.rounds else None,
+            "mean_bonus_spins": self.bonus_spins / self.bonus_triggers if self.bonus_triggers else None,
+            "cap_hits": self.cap_hits,
             "win_distribution": dict(zip(band_labels(), self.bands)),
             "spin_guard_hits": self.guard_hits,
         }

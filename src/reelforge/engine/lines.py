@@ -30,6 +30,11 @@ TAPE_LINE = 2  # line, symbol, count, multiplier, win
 TAPE_SCATTER = 3  # symbol, count, multiplier, win
 TAPE_AWARD = 4  # spins awarded, spins the rules asked for, total awarded so far, trigger count
 TAPE_JACKPOT = 5  # line, symbol, count
+TAPE_CASH = 6  # reel, row, value (multiples of the stake)
+TAPE_COLLECT = 7  # collectors, value sum, multiplier, win
+TAPE_TRAIL = 8  # robber position, cop position, robbers, cops
+TAPE_PARADE = 9  # outcome (0 bert, 1 sid, 2 vic), robber position, cop position
+TAPE_BONUS = 10  # trigger count, starting multiplier
 TAPE_WIDTH = 7
 
 
@@ -82,7 +87,9 @@ def evaluate_line(model, window, line, spin_multiplier, jackpot_eligible):
     first = window[0, rows[0]]
     if n > 1 and not model.is_wild[first] and model.line_pay[first, 1] == 0:
         second = window[1, rows[1]]  # most lines end here: a run of one that pays nothing
-        if second != first and not model.substitutes[second, first]:
+        group = model.mixed_group[first]
+        if second != first and not model.substitutes[second, first] and (
+                group < 0 or model.mixed_group[second] != group):
             if not (jackpot_eligible and line == model.jackpot_line):
                 return 0, -1, 0, 1, False
     pure_count = 0
@@ -130,6 +137,32 @@ def evaluate_line(model, window, line, spin_multiplier, jackpot_eligible):
             sub_mult *= spin_multiplier
         sub_value = model.line_pay[target, sub_count] * sub_mult
 
+    if target >= 0 and model.mixed_group[target] >= 0:
+        # a mixed group: any of its symbols (or a wild standing in) counts towards the run
+        group = model.mixed_group[target]
+        mixed_count = 0
+        mixed_mult = 1
+        while mixed_count < n:
+            s = window[mixed_count, rows[mixed_count]]
+            if model.mixed_group[s] == group:
+                mixed_count += 1
+            elif model.substitutes[s, target]:
+                m = model.wild_multiplier[s]
+                if model.multiplier_product:
+                    mixed_mult *= m
+                elif m > mixed_mult:
+                    mixed_mult = m
+                mixed_count += 1
+            else:
+                break
+        mixed_mult *= spin_multiplier
+        mixed_value = model.mixed_pay[group, mixed_count] * mixed_mult
+        if mixed_value > sub_value:
+            sub_value = mixed_value
+            sub_mult = mixed_mult
+            sub_count = mixed_count
+            target = model.line_pay.shape[0] + group  # groups are named after the symbols
+
     rule = model.pure_wild_rule
     take_pure = pure_value > 0 and (
         rule == 1 or sub_value == 0 or (rule == 0 and pure_value >= sub_value)
@@ -174,11 +207,11 @@ def write_row(tape, pos, record, kind, spin, a, b, c, d, e):
 
 @inline_kernel
 def play_spin(model, reel_set, lines, bet_per_line, total_bet, jackpot_eligible, multiplier,
-              rng, stops, window, tape, pos, record, spin):
-    """One spin on a reel set: draw, pay lines 1..lines, pay scatters.
+              rng, stops, window, tape, pos, record, spin, collect):
+    """One spin on a reel set: draw, pay lines 1..lines, pay scatters, collect if asked.
 
-    Returns (line win, scatter win, trigger count, jackpots, next tape position); wins in
-    credits, trigger count of the free-game scatter (0 if none).
+    Returns (line win, scatter win, collected win, free-game trigger count, trail trigger
+    count, jackpots, next tape position); wins in credits.
     """
     draw_window(model, reel_set, rng, stops, window)
     if record and pos < tape.shape[0]:
@@ -199,17 +232,117 @@ def play_spin(model, reel_set, lines, bet_per_line, total_bet, jackpot_eligible,
             pos = write_row(tape, pos, record, TAPE_LINE, spin, line, sym, count, mult, win)
     scatter_win = 0
     trigger = 0
+    bonus = 0
     for k in range(model.scatter_symbol.shape[0]):
         count = count_scatter(model, window, k)
         if k == model.fg_scatter:
             trigger = count
+        if k == model.trail_scatter:
+            bonus = count
         pay = model.scatter_pay[k, count]
         if pay > 0:
             win = pay * total_bet * multiplier
             scatter_win += win
             pos = write_row(tape, pos, record, TAPE_SCATTER, spin, model.scatter_symbol[k],
                             count, multiplier, win, 0)
-    return line_win, scatter_win, trigger, jackpots, pos
+    collect_win = 0
+    if collect:
+        robbers, _cops, values, pos = read_cash(model, window, rng, tape, pos, record, spin)
+        if robbers > 0 and values > 0:
+            collect_win = robbers * values * total_bet * multiplier
+            pos = write_row(tape, pos, record, TAPE_COLLECT, spin, robbers, values, multiplier,
+                            collect_win, 0)
+    return line_win, scatter_win, collect_win, trigger, bonus, jackpots, pos
+
+
+@inline_kernel
+def draw_cash_value(model, rng):
+    """One cash value (multiples of the stake) by the integer weights."""
+    n = model.cash_values.shape[0]
+    t = draw_below(rng, model.cash_cum[n - 1])
+    i = 0
+    while model.cash_cum[i] <= t:
+        i += 1
+    return model.cash_values[i]
+
+
+@inline_kernel
+def read_cash(model, window, rng, tape, pos, record, spin):
+    """Collectors, cops and the cash values in view: a value is drawn for every cash symbol,
+    reel by reel, top to bottom. Returns (collectors, cops, value sum, next tape position)."""
+    robbers = 0
+    cops = 0
+    values = 0
+    for r in range(model.n_reels):
+        for h in range(model.n_rows):
+            s = window[r, h]
+            if s == model.collector:
+                robbers += 1
+            elif s == model.trail_cop:
+                cops += 1
+            elif model.is_cash[s]:
+                v = draw_cash_value(model, rng)
+                values += v
+                pos = write_row(tape, pos, record, TAPE_CASH, spin, r, h, v, 0, 0)
+    return robbers, cops, values, pos
+
+
+@inline_kernel
+def play_trail(model, start, lines, bet_per_line, total_bet, rng, stops, window, tape, pos,
+               record, spin, room):
+    """The chase bonus, decided whole: spins until the ID parade picks Bert.
+
+    Each robber in view moves the robber one position and collects the cash values in view at
+    the multiplier of his new position times the starting multiplier; then each cop moves the
+    cop one position; a cop reaching the robber means the ID parade. Stops early once the
+    win reaches `room` credits (the round's cap; 0 = none). Returns (line win, collected
+    win, spins, last spin index, tape position, guard reached).
+    """
+    robber = model.trail_robber_start
+    cop = model.trail_cop_start
+    last = model.trail_multiplier.shape[0] - 1
+    line_win = 0
+    collected = 0
+    spins = 0
+    guard = False
+    while True:
+        if spins >= model.spin_guard:
+            guard = True
+            break
+        spins += 1
+        spin += 1
+        lw, _sw, _cw, _t, _b, _jp, pos = play_spin(
+            model, model.trail_set, lines, bet_per_line, total_bet, False, 1, rng, stops,
+            window, tape, pos, record, spin, False)
+        line_win += lw
+        robbers, cops, values, pos = read_cash(model, window, rng, tape, pos, record, spin)
+        gained = 0
+        for _ in range(robbers):
+            if robber < last:
+                robber += 1
+            gained += values * model.trail_multiplier[robber] * start
+        if gained > 0:
+            win = gained * total_bet
+            collected += win
+            pos = write_row(tape, pos, record, TAPE_COLLECT, spin, robbers, values,
+                            model.trail_multiplier[robber] * start, win, 0)
+        cop += cops
+        pos = write_row(tape, pos, record, TAPE_TRAIL, spin, robber, min(cop, robber), robbers,
+                        cops, 0)
+        if room > 0 and line_win + collected >= room:
+            break
+        if cop >= robber:
+            cop = robber
+            t = draw_below(rng, model.trail_parade_cum[2])
+            outcome = 0 if t < model.trail_parade_cum[0] else (1 if t < model.trail_parade_cum[1] else 2)
+            if outcome == 2 and model.trail_next[robber] >= 0:
+                robber = model.trail_next[robber]  # Vic: the robber runs to the next multiplier
+            elif outcome >= 1:
+                cop = max(robber - model.trail_pushback, 0)  # Sid (or Vic with none ahead)
+            pos = write_row(tape, pos, record, TAPE_PARADE, spin, outcome, robber, cop, 0, 0)
+            if outcome == 0:
+                break  # Bert: the bonus ends and pays what was collected
+    return line_win, collected, spins, spin, pos, guard
 
 
 @inline_kernel
@@ -239,14 +372,16 @@ def play_round_kernel(model, lines, bet_per_line, jackpot_eligible, rng, stops, 
                       record):
     """The whole paid round: base spin, then every free spin it triggers.
 
+    Then the trail bonus, if the base spin triggers one, and the cap on the round's win.
     Returns (total win, base line win, base scatter win, free-game win, free spins played,
-    retriggers, jackpots, tape rows used, guard reached, spins capped); wins in credits. A tape shorter than
-    `tape rows used` means the caller must replay with a longer one.
+    retriggers, jackpots, tape rows used, guard reached, spins capped, base collected win,
+    bonus win, bonus spins, win capped); wins in credits, the total after the cap. A tape
+    shorter than `tape rows used` means the caller must replay with a longer one.
     """
     total_bet = lines * bet_per_line
-    line_win, scatter_win, trigger, jackpots, pos = play_spin(
+    line_win, scatter_win, collect_win, trigger, bonus, jackpots, pos = play_spin(
         model, model.base_set, lines, bet_per_line, total_bet, jackpot_eligible, 1, rng,
-        stops, window, tape, 0, record, 0)
+        stops, window, tape, 0, record, 0, model.collect)
     fg_win = 0
     played = 0
     retriggers = 0
@@ -263,10 +398,10 @@ def play_round_kernel(model, lines, bet_per_line, jackpot_eligible, rng, stops, 
                 break
             played += 1
             multiplier = draw_free_multiplier(model, rng)
-            lw, sw, again, jp, pos = play_spin(
+            lw, sw, cw, again, _b, jp, pos = play_spin(
                 model, model.fg_set, lines, bet_per_line, total_bet, jackpot_eligible,
-                multiplier, rng, stops, window, tape, pos, record, played)
-            fg_win += lw + sw
+                multiplier, rng, stops, window, tape, pos, record, played, False)
+            fg_win += lw + sw + cw
             jackpots += jp
             if model.fg_retrigger_mode != 0 and model.fg_retrigger_award[again] > 0:
                 requested = model.fg_retrigger_award[again]
@@ -278,9 +413,27 @@ def play_round_kernel(model, lines, bet_per_line, jackpot_eligible, rng, stops, 
                     retriggers += 1
                 pos = write_row(tape, pos, record, TAPE_AWARD, played, extra, requested, awarded,
                                 again, 0)
-    total = line_win + scatter_win + fg_win
+    total = line_win + scatter_win + collect_win + fg_win
+    bonus_win = 0
+    bonus_spins = 0
+    if model.trail_scatter >= 0 and model.trail_start[bonus] > 0:
+        start = model.trail_start[bonus]
+        pos = write_row(tape, pos, record, TAPE_BONUS, played, bonus, start, 0, 0, 0)
+        room = 0
+        if model.cap > 0:
+            room = max(model.cap - total, 1)
+        lw, cw, bonus_spins, _last, pos, g = play_trail(
+            model, start, lines, bet_per_line, total_bet, rng, stops, window, tape, pos, record,
+            played, room)
+        bonus_win = lw + cw
+        guard = guard or g
+        total += bonus_win
+    win_capped = False
+    if model.cap > 0 and total > model.cap:
+        total = model.cap
+        win_capped = True
     return (total, line_win, scatter_win, fg_win, played, retriggers, jackpots, pos, guard,
-            capped)
+            capped, collect_win, bonus_win, bonus_spins, win_capped)
 
 
 @inline_kernel
@@ -306,7 +459,8 @@ def add_square(square_sum, x):
 # Order of the counters `simulate_kernel` accumulates; `analysis.stats` reads them by name.
 SIM_FIELDS = ("rounds", "total_win", "hits", "base_line_win", "base_scatter_win",
               "feature_win", "feature_triggers", "feature_spins", "retriggers", "jackpot_hits",
-              "jackpot_rounds", "max_win", "guard_hits")
+              "jackpot_rounds", "max_win", "guard_hits", "base_collect_win", "bonus_win",
+              "bonus_triggers", "bonus_spins", "cap_hits")
 
 
 @kernel
@@ -321,8 +475,9 @@ def simulate_kernel(model, lines, bet_per_line, jackpot_eligible, rng, n_rounds,
     """
     n_edges = band_edges.shape[0]
     for _ in range(n_rounds):
-        total, lw, sw, fw, played, again, jp, _pos, guard, _capped = play_round_kernel(
-            model, lines, bet_per_line, jackpot_eligible, rng, stops, window, tape, False)
+        (total, lw, sw, fw, played, again, jp, _pos, guard, _capped, cw, bw, bspins,
+         win_capped) = play_round_kernel(model, lines, bet_per_line, jackpot_eligible, rng,
+                                         stops, window, tape, False)
         counters[0] += 1
         counters[1] += total
         if total > 0 or jp > 0:
@@ -341,6 +496,13 @@ def simulate_kernel(model, lines, bet_per_line, jackpot_eligible, rng, n_rounds,
             counters[11] = total
         if guard:
             counters[12] += 1
+        counters[13] += cw
+        counters[14] += bw
+        if bspins > 0:
+            counters[15] += 1
+        counters[16] += bspins
+        if win_capped:
+            counters[17] += 1
         band = 0
         if total > 0:
             band = 1

@@ -53,6 +53,25 @@ class Model(NamedTuple):
     jackpot_count: int
     jackpot_line: int  # 0-based payline index
     spin_guard: int
+    mixed_group: np.ndarray  # (S,) int64: mixed-pay group of each symbol, -1 none
+    mixed_pay: np.ndarray  # (G, R+1) int64: group pay by count, multiples of the bet per line
+    is_cash: np.ndarray  # (S,) bool: symbol carries a cash value
+    cash_values: np.ndarray  # (V,) int64 values in multiples of the total stake
+    cash_cum: np.ndarray  # (V,) int64 cumulative integer weights
+    collector: int  # symbol that collects cash values in view, -1 none
+    collect: bool  # collectors collect in the base game of the current mode
+    cap: int  # most credits one round pays, 0 = no cap (set per bet by Game.model_for)
+    trail_scatter: int  # index into scatter_symbol of the trail trigger, -1 no trail bonus
+    trail_start: np.ndarray  # (max_count+1,) int64 starting multiplier by trigger count, 0 none
+    trail_set: int
+    trail_robber: int
+    trail_cop: int
+    trail_robber_start: int
+    trail_cop_start: int
+    trail_multiplier: np.ndarray  # (length,) int64 multiplier at each position
+    trail_next: np.ndarray  # (length,) int64 next position with a higher multiplier, -1 none
+    trail_parade_cum: np.ndarray  # (3,) int64 cumulative weights of bert, sid, vic
+    trail_pushback: int
 
 
 def compile_model(spec: GameSpec) -> Model:
@@ -112,6 +131,37 @@ def compile_model(spec: GameSpec) -> Model:
         fg_mults = np.array([1 if fg is None else fg.multiplier], dtype=np.int64)
         fg_cum = np.ones(1, dtype=np.int64)
     jp = spec.jackpot
+    groups = spec.mixed
+    mixed_group = np.full(n_sym, -1, dtype=np.int64)
+    mixed_pay = np.zeros((max(len(groups), 1), n_reels + 1), dtype=np.int64)
+    for g, group in enumerate(groups):
+        for sid in group.symbols:
+            mixed_group[index[sid]] = g
+        for count, pay in group.pays:
+            mixed_pay[g, count] = pay
+    cash = spec.cash
+    is_cash = np.zeros(n_sym, dtype=np.bool_)
+    if cash is not None:
+        for sid in cash.symbols:
+            is_cash[index[sid]] = True
+    cash_values = np.array([v for v, _ in cash.values] if cash else [0], dtype=np.int64)
+    cash_cum = np.cumsum([w for _, w in cash.values] if cash else [1]).astype(np.int64)
+    trail = spec.trail
+    length = trail.length if trail else 1
+    trail_mult = np.ones(length, dtype=np.int64)
+    trail_next = np.full(length, -1, dtype=np.int64)
+    trail_start = np.zeros(max_count + 1, dtype=np.int64)
+    parade_cum = np.ones(3, dtype=np.int64)
+    if trail is not None:
+        for position, mult in sorted(trail.multipliers):
+            trail_mult[position:] = mult
+        for position in range(length):
+            ahead = [p for p, m in trail.multipliers if p > position and m > trail_mult[position]]
+            trail_next[position] = min(ahead) if ahead else -1
+        for count, mult in trail.start_multiplier:
+            trail_start[count] = mult
+        parade_cum = np.cumsum([w for _, w in trail.parade]).astype(np.int64)
+    scatter_ids = [s.symbol for s in spec.scatters]
     return Model(
         n_reels=n_reels, n_rows=spec.rows, strips=strips, strip_len=strip_len, cum_weights=cum,
         weighted=weighted, paylines=np.array(spec.paylines, dtype=np.int64), line_pay=line_pay,
@@ -130,4 +180,16 @@ def compile_model(spec: GameSpec) -> Model:
         jackpot_symbol=-1 if jp is None else index[jp.symbol],
         jackpot_count=0 if jp is None else jp.count,
         jackpot_line=0 if jp is None else jp.line - 1, spin_guard=SPIN_GUARD,
+        mixed_group=mixed_group, mixed_pay=mixed_pay, is_cash=is_cash, cash_values=cash_values,
+        cash_cum=cash_cum,
+        collector=-1 if cash is None or cash.collector is None else index[cash.collector],
+        collect=False, cap=0,
+        trail_scatter=-1 if trail is None else scatter_ids.index(trail.trigger),
+        trail_start=trail_start, trail_set=set_index[trail.reel_set] if trail else 0,
+        trail_robber=index[trail.robber] if trail else -1,
+        trail_cop=index[trail.cop] if trail else -1,
+        trail_robber_start=trail.robber_start if trail else 0,
+        trail_cop_start=trail.cop_start if trail else 0,
+        trail_multiplier=trail_mult, trail_next=trail_next, trail_parade_cum=parade_cum,
+        trail_pushback=trail.sid_pushback if trail else 0,
     )

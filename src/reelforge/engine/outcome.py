@@ -14,9 +14,12 @@ from dataclasses import asdict, dataclass, field
 class Bet:
     lines: int
     bet_per_line: int
+    mode: str = "base"  # the way to play the base game (e.g. "fortune"); see the game's modes
+    denomination: int | None = None  # currency minor units per credit; None: the game's first
 
     @property
     def total(self) -> int:
+        """The stake in credits: what the paytable's 'stake' multiples refer to."""
         return self.lines * self.bet_per_line
 
 
@@ -55,19 +58,47 @@ class FreeSpinsAward:
 
 
 @dataclass(frozen=True)
+class CashValue:
+    reel: int
+    row: int
+    value: int  # multiples of the stake
+
+
+@dataclass(frozen=True)
+class Collection:
+    collectors: int  # collector symbols in view, each collecting every value once
+    values: int  # sum of the cash values in view, multiples of the stake
+    multiplier: int
+    win: int  # credits
+
+
+@dataclass(frozen=True)
+class TrailStep:
+    robber: int  # positions on the trail after this spin
+    cop: int
+    robbers: int  # robber and cop symbols that landed
+    cops: int
+    parade: str | None = None  # "bert" | "sid" | "vic" when the cop caught the robber
+
+
+@dataclass(frozen=True)
 class Spin:
-    index: int  # 0 = base spin, 1.. = free spins in order
-    mode: str  # "base" | "free"
+    index: int  # 0 = base spin, then free spins, then bonus spins, in order
+    mode: str  # "base" | "free" | "bonus"
     reel_set: str
     multiplier: int
     stops: tuple[int, ...]  # strip position shown on the top row, per reel
     window: tuple[tuple[str, ...], ...]  # [reel][row] symbol ids, row 0 on top
     line_wins: tuple[LineWin, ...] = ()
     scatter_wins: tuple[ScatterWin, ...] = ()
+    cash: tuple[CashValue, ...] = ()
+    collection: Collection | None = None
+    trail: TrailStep | None = None
 
     @property
     def win(self) -> int:
-        return sum(w.win for w in self.line_wins) + sum(w.win for w in self.scatter_wins)
+        collected = self.collection.win if self.collection else 0
+        return sum(w.win for w in self.line_wins) + sum(w.win for w in self.scatter_wins) + collected
 
 
 @dataclass(frozen=True)
@@ -75,6 +106,15 @@ class Breakdown:
     base_lines: int
     base_scatter: int
     free_games: int
+    base_collect: int = 0
+    bonus: int = 0
+
+
+@dataclass(frozen=True)
+class BonusSummary:
+    trigger_count: int
+    start_multiplier: int
+    spins: int
 
 
 @dataclass(frozen=True)
@@ -93,6 +133,9 @@ class Outcome:
     spin_guard_reached: bool = False
     flags: tuple[str, ...] = field(default=())
     gamble_offered: bool = False  # the credit win may be gambled (the jackpot never is)
+    bonus: BonusSummary | None = None
+    win_capped: bool = False  # the round's win was cut to the game's cap
+    uncapped_win: int | None = None  # what the round would have paid without the cap
 
     @property
     def jackpot_won(self) -> bool:

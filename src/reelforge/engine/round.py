@@ -8,13 +8,17 @@ from reelforge.engine import lines as k
 from reelforge.engine.gamble import gamble_offered
 from reelforge.engine.outcome import (
     Bet,
+    BonusSummary,
     Breakdown,
+    CashValue,
+    Collection,
     FreeSpinsAward,
     JackpotWin,
     LineWin,
     Outcome,
     ScatterWin,
     Spin,
+    TrailStep,
 )
 from reelforge.engine.rng import live_generator, new_live_seed
 from reelforge.errors import InvalidBet, ReelforgeError
@@ -25,10 +29,19 @@ INITIAL_TAPE_ROWS = 256
 def check_bet(game, bet: Bet) -> Bet:
     """Refuse a bet outside the game's bet structure, naming the bad value."""
     limits = game.spec.bet
-    for name, value, high in (("lines", bet.lines, limits.max_lines),
-                              ("bet_per_line", bet.bet_per_line, limits.max_bet_per_line)):
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
-            raise InvalidBet(f"{game.spec.id}: bet {name} = {value!r}: must be an integer 1..{high}")
+    for name, value, low, high in (
+            ("lines", bet.lines, limits.min_lines, limits.max_lines),
+            ("bet_per_line", bet.bet_per_line, 1, limits.max_bet_per_line)):
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise InvalidBet(f"{game.spec.id}: bet {name} = {value!r}: must be an integer {low}..{high}")
+    try:
+        game.spec.mode(bet.mode)
+    except KeyError:
+        names = ", ".join(["base"] + [m.name for m in game.spec.modes if m.name != "base"])
+        raise InvalidBet(f"{game.spec.id}: bet mode = {bet.mode!r}: not a mode of this game ({names})") from None
+    if bet.denomination is not None and bet.denomination not in limits.denominations:
+        raise InvalidBet(f"{game.spec.id}: bet denomination = {bet.denomination!r}: "
+                         f"must be one of {list(limits.denominations)}")
     return bet
 
 
@@ -38,7 +51,8 @@ def jackpot_eligible(game, bet: Bet) -> bool:
         return False
     if not jp.requires_max_bet:
         return True
-    return bet == game.max_bet
+    top = game.max_bet
+    return (bet.lines, bet.bet_per_line) == (top.lines, top.bet_per_line)
 
 
 def play_round(game, bet: Bet, rng: np.random.Generator, seed: int | None = None) -> Outcome:
@@ -48,7 +62,7 @@ def play_round(game, bet: Bet, rng: np.random.Generator, seed: int | None = None
     tape. `seed` is recorded on the outcome when the caller built `rng` from it.
     """
     check_bet(game, bet)
-    model = game.model
+    model = game.model_for(bet)
     eligible = jackpot_eligible(game, bet)
     state = rng.bit_generator.state
     rows = INITIAL_TAPE_ROWS
@@ -86,17 +100,21 @@ def replay(game, outcome: Outcome | dict) -> Outcome:
     if data["game_id"] != game.spec.id:
         raise ReelforgeError(f"outcome is of game {data['game_id']!r}, not {game.spec.id!r}")
     seed = int(data["seed"], 16)
-    bet = Bet(data["bet"]["lines"], data["bet"]["bet_per_line"])
+    stored = data["bet"]
+    bet = Bet(stored["lines"], stored["bet_per_line"], stored.get("mode", "base"),
+              stored.get("denomination"))
     return play_round(game, bet, live_generator(seed), seed)
 
 
 def _outcome(game, bet: Bet, result, tape: np.ndarray, seed: int | None) -> Outcome:
-    total, line_win, scatter_win, fg_win, played, retriggers, _jp, _used, guard, capped = result
+    (total, line_win, scatter_win, fg_win, played, retriggers, _jp, _used, guard, capped,
+     collect_win, bonus_win, bonus_spins, win_capped) = result
     spec, model = game.spec, game.model
-    names = spec.symbol_ids
+    names = spec.symbol_ids + tuple(g.name for g in spec.mixed)
     set_names = [rs.name for rs in spec.reel_sets]
     spins: list[dict] = []
     jackpots, awards = [], []
+    bonus = None
     for row in tape.tolist():
         kind, spin = row[0], row[1]
         if kind == k.TAPE_SPIN:
@@ -106,9 +124,11 @@ def _outcome(game, bet: Bet, result, tape: np.ndarray, seed: int | None) -> Outc
                 tuple(names[model.strips[reel_set, r, (stop + h) % model.strip_len[reel_set, r]]]
                       for h in range(model.n_rows))
                 for r, stop in enumerate(stops))
-            spins.append(dict(index=spin, mode="base" if spin == 0 else "free",
+            mode = "base" if spin == 0 else ("free" if spin <= played else "bonus")
+            spins.append(dict(index=spin, mode=mode,
                               reel_set=set_names[reel_set], multiplier=row[3], stops=stops,
-                              window=window, line_wins=[], scatter_wins=[]))
+                              window=window, line_wins=[], scatter_wins=[], cash=[],
+                              collection=None, trail=None))
         elif kind == k.TAPE_LINE:
             spins[-1]["line_wins"].append(LineWin(row[2] + 1, names[row[3]], row[4], row[5], row[6]))
         elif kind == k.TAPE_SCATTER:
@@ -117,6 +137,18 @@ def _outcome(game, bet: Bet, result, tape: np.ndarray, seed: int | None) -> Outc
             jackpots.append(JackpotWin(spin, row[2] + 1, names[row[3]], row[4]))
         elif kind == k.TAPE_AWARD:
             awards.append(FreeSpinsAward(spin, row[5], row[2], row[3], row[4]))
+        elif kind == k.TAPE_CASH:
+            spins[-1]["cash"].append(CashValue(row[2], row[3], row[4]))
+        elif kind == k.TAPE_COLLECT:
+            spins[-1]["collection"] = Collection(row[2], row[3], row[4], row[5])
+        elif kind == k.TAPE_TRAIL:
+            spins[-1]["trail"] = TrailStep(row[2], row[3], row[4], row[5])
+        elif kind == k.TAPE_PARADE:
+            step = spins[-1]["trail"]
+            spins[-1]["trail"] = TrailStep(row[3], row[4], step.robbers, step.cops,
+                                           ("bert", "sid", "vic")[row[2]])
+        elif kind == k.TAPE_BONUS:
+            bonus = BonusSummary(row[2], row[3], int(bonus_spins))
     flags = []
     if played:
         flags.append("free_games")
@@ -124,17 +156,25 @@ def _outcome(game, bet: Bet, result, tape: np.ndarray, seed: int | None) -> Outc
         flags.append("jackpot")
     if capped:
         flags.append("free_spins_capped")
+    if bonus is not None:
+        flags.append("bonus")
+    if win_capped:
+        flags.append("win_capped")
     if guard:
         flags.append("spin_guard")
     return Outcome(
         game_id=spec.id, seed=None if seed is None else f"{seed:064x}", bet=bet,
         total_win=int(total),
-        breakdown=Breakdown(int(line_win), int(scatter_win), int(fg_win)),
+        breakdown=Breakdown(int(line_win), int(scatter_win), int(fg_win), int(collect_win),
+                            int(bonus_win)),
         free_games_triggered=bool(played), free_spins_played=int(played),
         retriggers=int(retriggers), jackpots=tuple(jackpots),
         spins=tuple(Spin(s["index"], s["mode"], s["reel_set"], s["multiplier"], s["stops"],
-                         s["window"], tuple(s["line_wins"]), tuple(s["scatter_wins"]))
+                         s["window"], tuple(s["line_wins"]), tuple(s["scatter_wins"]),
+                         tuple(s["cash"]), s["collection"], s["trail"])
                     for s in spins),
         awards=tuple(awards), spin_guard_reached=bool(guard), flags=tuple(flags),
         gamble_offered=game.gamble_rules is not None and gamble_offered(game.gamble_rules, int(total)),
+        bonus=bonus, win_capped=bool(win_capped),
+        uncapped_win=int(line_win + scatter_win + fg_win + collect_win + bonus_win) if win_capped else None,
     )

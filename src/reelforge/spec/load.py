@@ -19,18 +19,25 @@ from reelforge.spec.model import (
     ROLES,
     SCATTER_COUNTING,
     BetSpec,
+    CashSpec,
     FreeGamesSpec,
     GambleSpec,
     GameSpec,
     JackpotSpec,
+    MixedPaySpec,
+    ModeSpec,
     ReelSetSpec,
     ScatterSpec,
     SymbolSpec,
+    TrailSpec,
+    WheelGambleSpec,
     WildSpec,
 )
 
-KNOWN_SECTIONS = ("game", "symbols", "paytable", "lines", "scatter", "reels", "bet", "features")
-FEATURES = ("free_games", "progressive_jackpot", "gamble")
+KNOWN_SECTIONS = ("game", "symbols", "paytable", "lines", "scatter", "reels", "bet", "features",
+                  "cash", "modes")
+FEATURES = ("free_games", "progressive_jackpot", "gamble", "trail_bonus", "wheel_gamble")
+PARADE = ("bert", "sid", "vic")
 GAMBLE_KINDS = ("red_black",)
 _MISSING = object()
 
@@ -132,6 +139,7 @@ def _build(root: Table) -> GameSpec:
     combine = lines.choice("wild_multiplier_combine", MULTIPLIER_COMBINE, "max")
     pure_rule = lines.choice("pure_wild_vs_substituted", PURE_WILD_RULES, "highest")
     paylines = _paylines(lines, reels, rows)
+    mixed = _mixed(lines, ids, reels)
     lines.finish()
 
     scatters = _scatters(root.sub("scatter", {}), ids, roles, reels, rows)
@@ -140,19 +148,26 @@ def _build(root: Table) -> GameSpec:
     if "base" not in set_names:
         raise root.fail("reels", set_names, "needs a reel set named 'base'")
     bet = _bet(root.sub("bet"), len(paylines))
+    cash = _cash(root.sub("cash", None), ids)
+    modes = _modes(root.sub("modes", {}), set_names)
 
     features = root.sub("features", {})
     free_games = _free_games(features.sub("free_games", None), ids, scatters, set_names, reels, rows)
     jackpot = _jackpot(features.sub("progressive_jackpot", None), ids, len(paylines), reels)
     gamble = _gamble(features.sub("gamble", None))
+    trail = _trail(features.sub("trail_bonus", None), ids, scatters, set_names, reels, rows)
+    wheel = _wheel_gamble(features.sub("wheel_gamble", None))
     features.finish(FEATURES, "feature")
+    if trail is not None and (cash is None or cash.collector != trail.robber):
+        raise features.fail("trail_bonus", trail.robber, "the robber must be the [cash] collector")
 
     return GameSpec(
         id=game_id, name=name, source=root.source, reels=reels, rows=rows, symbols=symbols,
         paytable=paytable, wilds=wilds, wild_multiplier_combine=combine,
         pure_wild_vs_substituted=pure_rule, paylines=paylines, scatters=scatters,
         reel_sets=reel_sets, base_reel_set="base", bet=bet, free_games=free_games,
-        jackpot=jackpot, gamble=gamble, description=description,
+        jackpot=jackpot, gamble=gamble, description=description, mixed=mixed, cash=cash,
+        modes=modes, trail=trail, wheel_gamble=wheel,
     )
 
 
@@ -295,12 +310,16 @@ def _bet(table: Table, n_lines: int) -> BetSpec:
     max_lines = table.int("max_lines", n_lines, low=1)
     if max_lines > n_lines:
         raise table.fail("max_lines", max_lines, f"more than the {n_lines} paylines defined")
+    min_lines = table.int("min_lines", 1, low=1)
+    if min_lines > max_lines:
+        raise table.fail("min_lines", min_lines, f"more than max_lines ({max_lines})")
+    cap = table.int("max_win_minor", 0)
     max_bpl = table.int("max_bet_per_line", low=1)
     denoms = table.get("denominations", list, [1])
     if not denoms or any(isinstance(d, bool) or not isinstance(d, int) or d < 1 for d in denoms):
         raise table.fail("denominations", denoms, "expected positive integers (minor units per credit)")
     table.finish()
-    return BetSpec(max_lines, max_bpl, tuple(denoms))
+    return BetSpec(max_lines, max_bpl, tuple(denoms), min_lines, cap)
 
 
 def _free_games(table: Table | None, ids, scatters, set_names, reels, rows) -> FreeGamesSpec | None:
@@ -366,5 +385,99 @@ def _gamble(table: Table | None) -> GambleSpec | None:
     spec = GambleSpec(table.choice("kind", GAMBLE_KINDS), table.int("limit_credits", low=1),
                       table.int("max_wins", low=1), table.int("history_length", 14, low=1),
                       table.get("take_half", bool, True))
+    table.finish()
+    return spec
+
+
+def _symbol_list(table: Table, name: str, ids: set[str]) -> tuple[str, ...]:
+    value = table.get(name, list)
+    if not value:
+        raise table.fail(name, value, "expected a non-empty list of symbols")
+    return tuple(_symbol(table, name, ids, v) for v in value)
+
+
+def _mixed(lines: Table, ids: set[str], reels: int) -> tuple[MixedPaySpec, ...]:
+    groups = lines.sub("mixed", {})
+    out, seen = [], set()
+    for name in list(groups.data):
+        entry = groups.sub(name)
+        members = _symbol_list(entry, "symbols", ids)
+        if seen & set(members):
+            raise entry.fail("symbols", list(members), "a symbol can belong to one mixed group only")
+        seen |= set(members)
+        out.append(MixedPaySpec(name, members, _counts(entry, "pays", reels)))
+        entry.finish()
+    return tuple(out)
+
+
+def _cash(table: Table | None, ids: set[str]) -> CashSpec | None:
+    if table is None:
+        return None
+    symbols = _symbol_list(table, "symbols", ids)
+    values = _counts(table, "values", 1_000_000)
+    total = sum(w for _, w in values)
+    if not 0 < total < 2**32:
+        raise table.fail("values", dict(values), "weights must sum to 1..2**32-1")
+    collector = _symbol(table, "collector", ids) if "collector" in table.data else None
+    table.finish()
+    return CashSpec(symbols, tuple((v, w) for v, w in values if w > 0), collector)
+
+
+def _modes(table: Table, set_names: tuple[str, ...]) -> tuple[ModeSpec, ...]:
+    out = []
+    for name in list(table.data):
+        entry = table.sub(name)
+        reel_set = entry.get("reel_set", str)
+        if reel_set not in set_names:
+            raise entry.fail("reel_set", reel_set, f"unknown reel set; defined: {', '.join(set_names)}")
+        out.append(ModeSpec(name, reel_set, entry.int("price", 1, low=1),
+                            entry.get("collect", bool, False)))
+        entry.finish()
+    return tuple(out)
+
+
+def _trail(table: Table | None, ids, scatters, set_names, reels, rows) -> TrailSpec | None:
+    if table is None:
+        return None
+    trigger = _symbol(table, "trigger", ids)
+    if trigger not in {s.symbol for s in scatters}:
+        raise table.fail("trigger", trigger, "needs a [scatter] entry for that symbol")
+    start = _counts(table, "start_multiplier", reels * rows)
+    reel_set = table.get("reel_set", str)
+    if reel_set not in set_names:
+        raise table.fail("reel_set", reel_set, f"unknown reel set; defined: {', '.join(set_names)}")
+    length = table.int("length", low=2)
+    multipliers = _counts(table, "multipliers", 10_000)
+    for position, mult in multipliers:
+        if position >= length or mult < 1:
+            raise table.fail(f"multipliers.{position}", mult, f"position must be < length {length}, multiplier >= 1")
+    robber_start = table.int("robber_start", 1, low=1)
+    cop_start = table.int("cop_start", 0)
+    if not cop_start < robber_start < length:
+        raise table.fail("robber_start", robber_start, f"need cop_start ({cop_start}) < robber_start < length")
+    parade_table = table.sub("parade")
+    parade = tuple((who, parade_table.int(who)) for who in PARADE)
+    parade_table.finish(PARADE, "ID parade character")
+    if parade[0][1] == 0 or sum(w for _, w in parade) >= 2**32:
+        raise table.fail("parade", dict(parade), "bert needs a weight > 0 so the bonus ends; sum < 2**32")
+    spec = TrailSpec(trigger, start, reel_set, _symbol(table, "robber", ids), _symbol(table, "cop", ids),
+                     length, robber_start, cop_start, multipliers, parade,
+                     table.int("sid_pushback", 2, low=1))
+    table.finish()
+    return spec
+
+
+def _wheel_gamble(table: Table | None) -> WheelGambleSpec | None:
+    if table is None:
+        return None
+    targets = []
+    for i, item in enumerate(table.get("cash_targets", list), 1):
+        ok = isinstance(item, list) and len(item) == 2 and all(
+            isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in item)
+        if not ok or item[0] <= item[1]:
+            raise table.fail(f"cash_targets[{i}]", item, "expected [numerator, denominator] above 1")
+        targets.append((item[0], item[1]))
+    spec = WheelGambleSpec(table.int("limit_stake_multiple", low=1), table.int("limit_minor", low=1),
+                           tuple(targets))
     table.finish()
     return spec

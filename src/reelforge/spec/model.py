@@ -73,10 +73,64 @@ class GambleSpec:
 
 
 @dataclass(frozen=True)
+class MixedPaySpec:
+    """Symbols that pay together in any combination on a line (e.g. presents)."""
+
+    name: str
+    symbols: tuple[str, ...]
+    pays: tuple[tuple[int, int], ...]  # (count, pay in multiples of the bet per line)
+
+
+@dataclass(frozen=True)
+class CashSpec:
+    """Symbols that carry a cash value, drawn per symbol in view where a collector can take it."""
+
+    symbols: tuple[str, ...]
+    values: tuple[tuple[int, int], ...]  # (value in multiples of the total stake, weight)
+    collector: str | None  # the symbol that collects the values in view, once per instance
+
+
+@dataclass(frozen=True)
+class ModeSpec:
+    """A way to play the base game: its reel set, its price and whether collectors collect."""
+
+    name: str
+    reel_set: str
+    price: int  # cost of a round in multiples of the stake
+    collect: bool
+
+
+@dataclass(frozen=True)
+class TrailSpec:
+    """A chase bonus: collectors move a robber up a trail of multipliers, cops chase him."""
+
+    trigger: str  # scatter symbol counted to start the bonus
+    start_multiplier: tuple[tuple[int, int], ...]  # (trigger count, starting multiplier)
+    reel_set: str
+    robber: str
+    cop: str
+    length: int  # positions 0 .. length-1; the robber stops at the last
+    robber_start: int
+    cop_start: int
+    multipliers: tuple[tuple[int, int], ...]  # (position, multiplier from there on)
+    parade: tuple[tuple[str, int], ...]  # (bert|sid|vic, weight)
+    sid_pushback: int
+
+
+@dataclass(frozen=True)
+class WheelGambleSpec:
+    limit_stake_multiple: int  # gamble up to this many stakes ...
+    limit_minor: int  # ... or this much currency, whichever is lower
+    cash_targets: tuple[tuple[int, int], ...]  # target as a fraction (numerator, denominator)
+
+
+@dataclass(frozen=True)
 class BetSpec:
     max_lines: int
     max_bet_per_line: int
     denominations: tuple[int, ...]  # currency minor units per credit
+    min_lines: int = 1
+    max_win_minor: int = 0  # cap on one round's win in currency minor units, 0 = none
 
 
 @dataclass(frozen=True)
@@ -100,6 +154,11 @@ class GameSpec:
     jackpot: JackpotSpec | None = None
     gamble: GambleSpec | None = None
     description: str = field(default="", compare=False)
+    mixed: tuple[MixedPaySpec, ...] = ()
+    cash: CashSpec | None = None
+    modes: tuple[ModeSpec, ...] = ()
+    trail: TrailSpec | None = None
+    wheel_gamble: WheelGambleSpec | None = None
 
     @property
     def symbol_ids(self) -> tuple[str, ...]:
@@ -107,3 +166,12 @@ class GameSpec:
 
     def reel_set(self, name: str) -> ReelSetSpec:
         return next(r for r in self.reel_sets if r.name == name)
+
+    def mode(self, name: str) -> ModeSpec:
+        """The named way to play; "base" always exists (base reels, price 1, no collecting)."""
+        for m in self.modes:
+            if m.name == name:
+                return m
+        if name == "base":
+            return ModeSpec("base", self.base_reel_set, 1, False)
+        raise KeyError(name)
