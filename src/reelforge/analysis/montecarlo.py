@@ -155,7 +155,7 @@ def simulate(game: str | GameText, bet: Bet, rounds: int, seed: int, chunk_size:
     g = compiled(text)
     check_bet(g, bet)
     _check_sizes(rounds, chunk_size)
-    identity = RunIdentity(g.id, text.digest, bet.lines, bet.bet_per_line, seed, chunk_size, rounds)
+    identity = RunIdentity.of(g.id, text.digest, bet, seed, chunk_size, rounds)
     state = _start(identity, checkpoint, resume)
     saver = _Saver(checkpoint, state, checkpoint_chunks, checkpoint_seconds)
     saver.save()  # an unwritable path fails now, not after an hour of work
