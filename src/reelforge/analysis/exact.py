@@ -19,6 +19,7 @@ import numpy as np
 from reelforge.engine.game import Game
 from reelforge.engine.lines import line_expectation
 from reelforge.engine.outcome import Bet
+from reelforge.analysis.trail import collect_rtp, trail_figures
 from reelforge.engine.round import check_bet, jackpot_eligible
 from reelforge.errors import UnboundedFeature
 
@@ -52,6 +53,11 @@ class ExactResult:
     free_spin_rtp: float  # expected win of one free spin, multiples of the total bet
     jackpot_probability: float  # expected jackpot wins per round at this bet
     free_spins_per_round: float = 0.0
+    base_collect: float = 0.0  # cash collected in the base game (modes that collect)
+    bonus: float = 0.0  # the trail bonus
+    bonus_probability: float = 0.0
+    mean_bonus_spins: float = 0.0
+    price: int = 1  # a round costs price x stake; every RTP figure here is per cost
     symbols: tuple[str, ...] = ()
     base: SpinFigures | None = None
     free: SpinFigures | None = None  # at the mean free-spin multiplier (weights applied)
@@ -76,11 +82,19 @@ class ExactResult:
         data = {k: v for k, v in asdict(self).items() if k not in ("base", "free", "symbols")}
         data = {k: float(v) if isinstance(v, (float, np.floating)) else v for k, v in data.items()}
         data["bet"] = {"lines": self.bet.lines, "bet_per_line": self.bet.bet_per_line}
-        data["breakdown"] = {k: data[k] for k in ("base_lines", "base_scatter", "free_games")}
+        data["breakdown"] = {k: data[k] for k in ("base_lines", "base_scatter", "free_games",
+                                                   "base_collect", "bonus")}
         data["line_awards"] = self.award_table()
         data["scatter_rtp_by_count"] = list(self.base.scatter_rtp) if self.base else []
         data["line_hit_probability"] = list(self.base.line_hit_probability) if self.base else []
         return data
+
+
+def award_names(game: Game) -> tuple[str, ...]:
+    """Names of line awards by index: the symbols, then the mixed-pay groups (always one row
+    for them, named "mixed" when the game has none, which never pays)."""
+    groups = tuple(g.name for g in game.spec.mixed) or ("mixed",)
+    return game.spec.symbol_ids + groups
 
 
 def row_distributions(game: Game, reel_set: int) -> np.ndarray:
@@ -125,8 +139,9 @@ def spin_figures(game: Game, reel_set: int, bet: Bet, multiplier: int, eligible:
     m = game.model
     dist = row_distributions(game, reel_set)
     n_sym = m.line_pay.shape[0]
-    award_rtp = np.zeros((n_sym, m.n_reels + 1))
-    award_rate = np.zeros((n_sym, m.n_reels + 1))
+    n_awards = n_sym + m.mixed_pay.shape[0]  # mixed groups are reported after the symbols
+    award_rtp = np.zeros((n_awards, m.n_reels + 1))
+    award_rate = np.zeros((n_awards, m.n_reels + 1))
     cache: dict[bytes, tuple] = {}
     lines_ev = jackpot_p = 0.0
     hits = []
@@ -143,8 +158,8 @@ def spin_figures(game: Game, reel_set: int, bet: Bet, multiplier: int, eligible:
                 symbols[r, : len(nz)], p[r, : len(nz)], counts[r] = nz, probs[r, nz], len(nz)
             window = np.zeros((m.n_reels, m.n_rows), dtype=np.int16)
             digit = np.zeros(m.n_reels, dtype=np.int64)
-            value = np.zeros((n_sym, m.n_reels + 1))
-            rate = np.zeros((n_sym, m.n_reels + 1))
+            value = np.zeros((n_awards, m.n_reels + 1))
+            rate = np.zeros((n_awards, m.n_reels + 1))
             result = line_expectation(m, line, symbols, p, counts, multiplier, eligible,
                                       window, digit, value, rate)
             cache[key] = (*result, value, rate)
@@ -210,7 +225,7 @@ def expected_free_spins(game: Game, retrigger_distribution: tuple[float, ...], i
 def analyze(game: Game, bet: Bet | None = None) -> ExactResult:
     """Exact RTP and its breakdown at one bet (default: max bet, where the jackpot is live)."""
     bet = check_bet(game, bet or game.max_bet)
-    m = game.model
+    m = game.model_for(bet)
     eligible = jackpot_eligible(game, bet)
     base = spin_figures(game, m.base_set, bet, 1, eligible)
     feature_p = spins_per_round = free_rtp = 0.0
@@ -229,13 +244,29 @@ def analyze(game: Game, bet: Bet | None = None) -> ExactResult:
                                                            int(m.fg_award[c]))
         jackpots += spins_per_round * free.jackpot_probability
     free_ev = spins_per_round * free_rtp
+    collect = collect_rtp(game, m.base_set) if m.collect else 0.0
+    bonus_ev = bonus_p = bonus_spins = 0.0
+    if m.trail_scatter >= 0:
+        trail = trail_figures(game)
+        bonus_line_ev = spin_figures(game, m.trail_set, bet, 1, False).lines
+        counts = scatter_count_distribution(game, m.base_set, m.trail_scatter)
+        for c, p in enumerate(counts[: len(m.trail_start)]):
+            start = int(m.trail_start[c])
+            if start > 0 and p > 0:
+                bonus_p += p
+                bonus_ev += p * (start * trail.collected + trail.spins * bonus_line_ev)
+        bonus_spins = trail.spins
+    price = game.spec.mode(bet.mode).price
     return ExactResult(
-        game_id=game.id, bet=bet, rtp=base.lines + base.scatter + free_ev,
-        base_lines=base.lines, base_scatter=base.scatter, free_games=free_ev,
-        feature_probability=feature_p,
+        game_id=game.id, bet=bet,
+        rtp=(base.lines + base.scatter + free_ev + collect + bonus_ev) / price,
+        base_lines=base.lines / price, base_scatter=base.scatter / price,
+        free_games=free_ev / price, feature_probability=feature_p,
         mean_free_spins=spins_per_round / feature_p if feature_p else 0.0,
         free_spin_rtp=free_rtp, jackpot_probability=jackpots,
-        free_spins_per_round=spins_per_round, symbols=game.spec.symbol_ids, base=base, free=free,
+        free_spins_per_round=spins_per_round, base_collect=collect / price,
+        bonus=bonus_ev / price, bonus_probability=bonus_p, mean_bonus_spins=bonus_spins,
+        price=price, symbols=award_names(game), base=base, free=free,
     )
 
 
