@@ -97,7 +97,8 @@ def play_rounds(game, bet: Bet, rng: np.random.Generator, rounds: int) -> Stats:
     """Play `rounds` full rounds on one stream and return their Stats."""
     check_bet(game, bet)
     m = game.model_for(bet)
-    edges = np.array([x * bet.total for x in BAND_EDGES_X], dtype=np.int64)
+    cost = game.price(bet)  # what a round costs: RTP and win bands are relative to it
+    edges = np.array([x * cost for x in BAND_EDGES_X], dtype=np.int64)
     counters = np.zeros(len(SIM_FIELDS), dtype=np.int64)
     bands = np.zeros(len(edges) + 1, dtype=np.int64)
     squares = np.zeros(2, dtype=np.uint64)
@@ -107,7 +108,7 @@ def play_rounds(game, bet: Bet, rng: np.random.Generator, rounds: int) -> Stats:
     simulate_kernel(m, bet.lines, bet.bet_per_line, jackpot_eligible(game, bet), rng, rounds,
                     edges, counters, bands, squares, stops, window, tape)
     values = {name: int(v) for name, v in zip(SIM_FIELDS, counters)}
-    return Stats(total_bet=bet.total, win_squares=int(squares[1]) << 64 | int(squares[0]),
+    return Stats(total_bet=cost, win_squares=int(squares[1]) << 64 | int(squares[0]),
                  bands=tuple(int(b) for b in bands), **values)
 
 

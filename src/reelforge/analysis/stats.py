@@ -26,7 +26,7 @@ def band_labels() -> list[str]:
 
 @dataclass(frozen=True)
 class Stats:
-    total_bet: int = 0  # credits per round; 0 only for the empty identity
+    total_bet: int = 0  # what one round costs in credits (stake x mode price); 0: empty identity
     rounds: int = 0
     total_win: int = 0
     win_squares: int = 0  # sum of squared round wins, credits^2
