@@ -18,18 +18,23 @@ OUT = Path(__file__).parents[1] / "tests" / "golden"
 
 def interesting_seeds(game, bet):
     chosen = list(range(5))
-    wanted = {"free_games": None, "retrigger": None, "scatter": None}
+    tests = {
+        "free_games": lambda o: o.free_games_triggered,
+        "retrigger": lambda o: o.retriggers,
+        "scatter": lambda o: o.spins[0].scatter_wins,
+        "bonus": lambda o: o.bonus is not None,
+        "vic": lambda o: any(s.trail and s.trail.parade == "vic" for s in o.spins),
+        "collect": lambda o: o.breakdown.base_collect,
+    }
+    wanted = {name: None for name in tests}
     seed = 1000
-    while any(v is None for v in wanted.values()) and seed < 200_000:
+    while seed < 20_000 and any(v is None for v in wanted.values()):
         o = play_round(game, bet, live_generator(seed), seed)
-        if wanted["free_games"] is None and o.free_games_triggered:
-            wanted["free_games"] = seed
-        if wanted["retrigger"] is None and o.retriggers:
-            wanted["retrigger"] = seed
-        if wanted["scatter"] is None and o.spins[0].scatter_wins:
-            wanted["scatter"] = seed
+        for name, test in tests.items():
+            if wanted[name] is None and test(o):
+                wanted[name] = seed
         seed += 1
-    return chosen + [s for s in wanted.values() if s is not None]
+    return chosen + sorted({s for s in wanted.values() if s is not None})
 
 
 if __name__ == "__main__":
@@ -37,7 +42,10 @@ if __name__ == "__main__":
     for game_id in shipped_games():
         game = make(game_id)
         cases = []
-        for bet in (game.max_bet, game.bet(7, 2)):
+        low = game.spec.bet.min_lines
+        bets = [game.max_bet, game.bet(max(low, 7), 2)]
+        bets += [game.bet(low, 1, mode.name) for mode in game.spec.modes]
+        for bet in bets:
             for seed in interesting_seeds(game, bet):
                 cases.append(play_round(game, bet, live_generator(seed), seed).to_dict())
         (OUT / f"{game_id}.json").write_text(json.dumps(cases, indent=1, sort_keys=True) + "\n")

@@ -266,7 +266,7 @@ def check(game: GameArg, rounds: Annotated[int, typer.Option("--rounds", help="R
         check_game(g, rounds=rounds)
     except ReelforgeError as exc:
         _fail(exc)
-    out.print(f"{g.id}: ok ({rounds:,} rounds at max bet and at 1 x 1)")
+    out.print(f"{g.id}: ok ({rounds:,} rounds at max bet, at the lowest bet and in every mode)")
 
 
 @app.command()

@@ -110,3 +110,16 @@ def trail_figures(game: Game) -> TrailFigures:
     spins = np.linalg.solve(system, np.ones(n))[start]
     assert p_bert > 0
     return TrailFigures(float(collected), float(spins), n)
+
+
+def bonus_values(game: Game) -> dict[int, float]:
+    """Expected win of the trail bonus by starting multiplier, in multiples of the stake:
+    what the bonus wheel of the gamble prices each bonus at (exact up to float64 rounding of
+    the linear solve, relative error below 1e-12)."""
+    from reelforge.analysis.exact import spin_figures
+
+    m = game.model
+    figures = trail_figures(game)
+    lines = spin_figures(game, m.trail_set, game.max_bet, 1, False).lines
+    starts = sorted({int(s) for s in m.trail_start if s > 0})
+    return {s: s * figures.collected + figures.spins * lines for s in starts}

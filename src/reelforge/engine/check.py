@@ -17,11 +17,16 @@ class GameCheckFailed(ReelforgeError):
 def max_round_win(game: Game, bet: Bet) -> int:
     """An upper bound on one round's win in credits (every line at its top pay, every
     scatter at its top pay, every free spin awarded); infinite retriggers have no bound."""
-    m = game.model
+    m = game.model_for(bet)
+    if m.trail_scatter >= 0:  # the chase can last any number of spins: only the cap bounds it
+        return m.cap if m.cap > 0 else 2**63 - 1
     wild_mult = int(m.wild_multiplier.max())
     if m.multiplier_product:
         wild_mult = wild_mult ** m.n_reels
-    line_top = int(m.line_pay.max()) * wild_mult * bet.bet_per_line * bet.lines
+    line_top = max(int(m.line_pay.max()), int(m.mixed_pay.max())) * wild_mult * bet.bet_per_line * bet.lines
+    if m.collect:  # every collector collects every cash value in view
+        cells = m.n_reels * m.n_rows
+        line_top += (cells // 2) * (cells - cells // 2) * int(m.cash_values.max()) * bet.total
     scatter_top = int(m.scatter_pay.sum(axis=1).max(initial=0)) * bet.total
     spin_top = line_top + scatter_top
     if m.fg_scatter < 0:
@@ -46,7 +51,9 @@ def check_game(game: Game, rounds: int = 2000, seed: int = 0) -> None:
         values = [p for _, p in pays]
         if values != sorted(values):
             raise GameCheckFailed(f"{spec.id}: paytable {sid} pays less for more symbols: {dict(pays)}")
-    for bet in {game.max_bet, Bet(1, 1)}:
+    low = Bet(spec.bet.min_lines, 1)
+    bets = {game.max_bet, low} | {Bet(low.lines, 1, m.name) for m in spec.modes}
+    for bet in sorted(bets, key=repr):
         top = max_round_win(game, bet)
         a = np.random.Generator(np.random.PCG64(seed))
         b = np.random.Generator(np.random.PCG64(seed))
@@ -57,7 +64,9 @@ def check_game(game: Game, rounds: int = 2000, seed: int = 0) -> None:
             if not 0 <= first.total_win <= top:
                 raise GameCheckFailed(f"{spec.id}: round {i} won {first.total_win}, outside [0, {top}]")
             parts = first.breakdown
-            if parts.base_lines + parts.base_scatter + parts.free_games != first.total_win:
+            total = (parts.base_lines + parts.base_scatter + parts.free_games + parts.base_collect
+                     + parts.bonus)
+            if total != (first.uncapped_win if first.win_capped else first.total_win):
                 raise GameCheckFailed(f"{spec.id}: round {i} breakdown does not add up")
-            if sum(s.win for s in first.spins) != first.total_win:
+            if not first.win_capped and sum(s.win for s in first.spins) != first.total_win:
                 raise GameCheckFailed(f"{spec.id}: round {i} spins do not add up to the total")
