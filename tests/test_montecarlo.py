@@ -110,3 +110,68 @@ def test_a_run_is_identical_whatever_the_number_of_workers():
     assert one == two
     other_seed = simulate("cluedo-v1", game.max_bet, 300_000, seed=10, chunk_size=50_000, workers=1)
     assert other_seed != one
+
+
+def test_a_chunk_delivered_twice_is_merged_once(monkeypatch):
+    """A backend may hand back a chunk twice (Dask reruns a lost worker's work): merged once."""
+    from reelforge.analysis import montecarlo
+
+    game = make("cluedo-v1")
+    once = simulate("cluedo-v1", game.max_bet, 200_000, seed=4, chunk_size=50_000, workers=1)
+    real = montecarlo._local_results
+
+    def twice(chunks, workers):
+        for index, stats in real(chunks, workers):
+            yield index, stats
+            yield index, stats
+
+    monkeypatch.setattr(montecarlo, "_local_results", twice)
+    steps = []
+    again = simulate("cluedo-v1", game.max_bet, 200_000, seed=4, chunk_size=50_000, workers=1,
+                     progress=steps.append)
+    assert again == once and steps == [50_000] * 4
+
+
+def count_drawn(monkeypatch) -> list[int]:
+    """Patch `plan_chunks` so the returned list counts chunks taken from the plan so far."""
+    from reelforge.analysis import montecarlo
+
+    drawn, real = [0], montecarlo.plan_chunks
+
+    def counted(*args, **kwargs):
+        for chunk in real(*args, **kwargs):
+            drawn[0] += 1
+            yield chunk
+
+    monkeypatch.setattr(montecarlo, "plan_chunks", counted)
+    return drawn
+
+
+def test_the_pool_keeps_a_bounded_number_of_chunks_in_flight(monkeypatch):
+    from reelforge.analysis.montecarlo import IN_FLIGHT_PER_WORKER
+
+    drawn = count_drawn(monkeypatch)
+    finished, most = [], [0]
+
+    def progress(rounds):
+        finished.append(rounds)
+        most[0] = max(most[0], drawn[0] - len(finished))
+
+    game = make("cluedo-v1")
+    stats = simulate("cluedo-v1", game.max_bet, 400_000, seed=4, chunk_size=5_000, workers=2,
+                     progress=progress)
+    assert stats.rounds == 400_000 and len(finished) == 80
+    assert most[0] <= IN_FLIGHT_PER_WORKER * 2
+
+
+def test_a_game_from_text_needs_no_file(tmp_path):
+    from reelforge.analysis.montecarlo import GameText
+
+    path = tmp_path / "tiny.toml"
+    path.write_text(TINY)
+    text = GameText.load(str(path))
+    path.unlink()
+    game = Game.from_spec(parse_spec(TINY, "tiny"))
+    one = simulate(text, game.max_bet, 40_000, seed=1, chunk_size=10_000, workers=1)
+    assert simulate(text, game.max_bet, 40_000, seed=1, chunk_size=10_000, workers=2) == one
+    assert one.rounds == 40_000

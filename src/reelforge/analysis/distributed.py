@@ -55,7 +55,7 @@ def _client(distributed, cluster: Any, workers: int | None):
     if cluster == "local":
         n = workers or os.cpu_count() or 1
         with distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                      host="127.0.0.1", dashboard_address=None,
+                                      host="127.0.0.1", dashboard_address=":0",
                                       silence_logs=logging.ERROR) as local, \
                 distributed.Client(local, set_as_default=False) as client:
             yield client

@@ -1,0 +1,269 @@
+"""Monte Carlo on a real Dask LocalCluster (2 worker processes, loopback, one thread each):
+the same Stats as the process pool, a killed worker changes nothing, checkpoints resume
+exactly; and the `simulate` command's cluster and checkpoint options."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from distributed import Client, LocalCluster
+from typer.testing import CliRunner
+
+from reelforge.analysis.checkpoint import FinishedChunks, RunIdentity, load_checkpoint
+from reelforge.analysis.montecarlo import simulate
+from reelforge.cli import app
+from reelforge.errors import InvalidArgument
+from reelforge.games import make
+
+GAME = "cluedo-v1"
+BET = make(GAME).max_bet
+# 16 chunks of about 50 ms: long enough that a worker is mid-chunk when it is killed
+ROUNDS, CHUNK, SEED = 4_000_000, 250_000, 7
+
+
+def run(**kwargs):
+    return simulate(GAME, BET, ROUNDS, SEED, CHUNK, **kwargs)
+
+
+@pytest.fixture(scope="module")
+def client():
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=":0", silence_logs=logging.ERROR) as cluster, \
+            Client(cluster, set_as_default=False) as c:
+        c.wait_for_workers(2, timeout=60)
+        yield c
+
+
+@pytest.fixture(scope="module")
+def pool_stats():
+    """The reference: the local process pool, 2 workers."""
+    return run(workers=2)
+
+
+def test_dask_equals_the_process_pool_and_one_process(client, pool_stats):
+    assert run(cluster=client) == pool_stats
+    assert run(workers=1) == pool_stats
+    assert pool_stats.rounds == ROUNDS
+
+
+def test_a_local_cluster_of_one_worker_equals_two(pool_stats):
+    assert run(cluster="local", workers=1) == pool_stats
+
+
+def test_a_killed_worker_is_recomputed_and_counted_once(client, pool_stats):
+    pids = client.run(os.getpid)
+    killed = []
+
+    def kill_a_busy_worker(rounds):
+        if killed:
+            return
+        deadline = time.monotonic() + 10  # the scheduler may be between two assignments
+        while not (busy := [w for w, keys in client.processing().items() if keys]):
+            assert time.monotonic() < deadline, "no worker had a chunk in flight"
+            time.sleep(0.005)
+        os.kill(pids[busy[0]], signal.SIGKILL)
+        killed.append(busy[0])
+
+    seen = []
+    stats = run(cluster=client, progress=lambda n: (seen.append(n), kill_a_busy_worker(n)))
+    assert stats == pool_stats
+    assert stats.rounds == ROUNDS == sum(seen)
+    assert len(seen) == ROUNDS // CHUNK  # one progress step per chunk, none repeated
+    client.wait_for_workers(2, timeout=60)  # the nanny restarts it, at a new address
+    assert killed[0] not in client.nthreads()
+
+
+def test_dask_keeps_a_bounded_number_of_chunks_in_flight(client, monkeypatch):
+    from test_montecarlo import count_drawn
+
+    from reelforge.analysis.montecarlo import IN_FLIGHT_PER_WORKER
+
+    drawn, finished, most = count_drawn(monkeypatch), [], [0]
+
+    def progress(rounds):
+        finished.append(rounds)
+        most[0] = max(most[0], drawn[0] - len(finished))
+
+    stats = simulate(GAME, BET, 400_000, SEED, 10_000, cluster=client, progress=progress)
+    assert stats.rounds == 400_000 and len(finished) == 40
+    assert most[0] <= IN_FLIGHT_PER_WORKER * 2
+
+
+def test_workers_get_the_game_as_text_not_the_file(client, tmp_path):
+    from test_montecarlo import TINY
+
+    from reelforge.analysis.montecarlo import GameText
+
+    path = tmp_path / "tiny.toml"
+    path.write_text(TINY)
+    text = GameText.load(str(path))
+    path.unlink()  # the spawned workers could not read it now
+    bet = make_bet(text)
+    local = simulate(text, bet, 60_000, SEED, 10_000, workers=1)
+    assert simulate(text, bet, 60_000, SEED, 10_000, cluster=client) == local
+
+
+def make_bet(text):
+    from reelforge.analysis.montecarlo import compiled
+
+    return compiled(text).max_bet
+
+
+class Stop(Exception):
+    """Raised from the progress callback: a run interrupted after some chunks."""
+
+
+def stop_after(k: int):
+    seen = []
+
+    def progress(rounds):
+        seen.append(rounds)
+        if len(seen) == k:
+            raise Stop
+
+    return progress
+
+
+def test_interrupted_then_resumed_equals_uninterrupted(client, pool_stats, tmp_path):
+    path = tmp_path / "run.json"
+    with pytest.raises(Stop):
+        run(cluster=client, checkpoint=path, progress=stop_after(5))
+    saved = json.loads(path.read_text())
+    assert saved["chunks_done"] == 5 and saved["rounds_done"] == 5 * CHUNK
+    resumed = []
+    stats = run(cluster=client, checkpoint=path, resume=True, progress=resumed.append)
+    assert stats == pool_stats
+    assert resumed[0] == 5 * CHUNK and sum(resumed) == ROUNDS and len(resumed) == 1 + ROUNDS // CHUNK - 5
+    # a finished checkpoint resumes to its result and plays nothing
+    again = []
+    assert run(workers=1, checkpoint=path, resume=True, progress=again.append) == pool_stats
+    assert again == [ROUNDS]
+
+
+def test_a_killed_run_resumes_from_its_last_periodic_checkpoint(client, pool_stats, tmp_path):
+    """What a SIGKILLed run leaves: the periodic checkpoint, not the one saved on the way out."""
+    path, snapshot = tmp_path / "run.json", tmp_path / "snapshot.json"
+    seen = []
+
+    def progress(rounds):
+        seen.append(rounds)
+        if len(seen) == 8:
+            shutil.copy(path, snapshot)  # saved after chunk 6 (every 3 chunks)
+            raise Stop
+
+    with pytest.raises(Stop):
+        run(cluster=client, checkpoint=path, checkpoint_chunks=3, progress=progress)
+    assert json.loads(snapshot.read_text())["chunks_done"] == 6
+    assert json.loads(path.read_text())["chunks_done"] == 8
+    assert not list(tmp_path.glob("*.tmp"))  # temporary files replaced or removed
+    # resumed on the other backend: the chunks, not the backend, fix the result
+    assert run(workers=2, checkpoint=snapshot, resume=True) == pool_stats
+
+
+def test_resume_refuses_another_run(tmp_path):
+    path = tmp_path / "run.json"
+    with pytest.raises(Stop):
+        simulate(GAME, BET, 400_000, SEED, 100_000, workers=1, checkpoint=path, progress=stop_after(1))
+    with pytest.raises(InvalidArgument, match=r"seed 7 \(this run: 8\)"):
+        simulate(GAME, BET, 400_000, 8, 100_000, workers=1, checkpoint=path, resume=True)
+    with pytest.raises(InvalidArgument, match=r"chunk_size 100000 \(this run: 50000\)"):
+        simulate(GAME, BET, 400_000, SEED, 50_000, workers=1, checkpoint=path, resume=True)
+    with pytest.raises(InvalidArgument, match="file exists; add --resume"):
+        simulate(GAME, BET, 400_000, SEED, 100_000, workers=1, checkpoint=path)
+
+
+def test_checkpoint_file_round_trips_and_refuses_tampering(tmp_path):
+    path = tmp_path / "run.json"
+    stats = simulate(GAME, BET, 300_000, SEED, 100_000, workers=1, checkpoint=path)
+    data = json.loads(path.read_text())
+    assert data["finished"] == [[0, 3]] and isinstance(data["stats"]["win_squares"], str)
+    assert int(data["stats"]["win_squares"]) == stats.win_squares
+    identity = RunIdentity(**data["identity"])
+    assert identity == RunIdentity.of(GAME, identity.game_sha256, BET, SEED, 100_000, 300_000)
+    assert load_checkpoint(path, identity).stats == stats
+    data["stats"]["rounds"] += 1
+    path.write_text(json.dumps(data))
+    with pytest.raises(InvalidArgument, match="inconsistent"):
+        load_checkpoint(path, identity)
+    path.write_text("{not json")
+    with pytest.raises(InvalidArgument, match="not readable JSON"):
+        load_checkpoint(path, identity)
+
+
+def test_finished_chunks_ranges():
+    done = FinishedChunks([0, 1, 2, 5, 7, 8])
+    assert done.ranges() == [[0, 3], [5, 6], [7, 9]]
+    assert len(done) == 6 and 5 in done and 6 not in done
+    assert FinishedChunks.from_ranges(done.ranges(), 9).ranges() == done.ranges()
+    with pytest.raises(ValueError):
+        FinishedChunks.from_ranges([[0, 3], [2, 4]], 9)
+    with pytest.raises(ValueError):
+        FinishedChunks.from_ranges([[0, 10]], 9)
+
+
+# ---------------------------------------------------------------- the command
+
+runner = CliRunner()
+SIM = ["simulate", GAME, "--rounds", "400000", "--chunk-size", "50000", "--seed", "3", "--json"]
+
+
+def invoke(*args):
+    return runner.invoke(app, [*SIM, *args], catch_exceptions=False)
+
+
+def one_line_error(result) -> str:
+    assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    return lines[0]
+
+
+def test_command_gives_the_same_json_on_pool_local_dask_and_a_scheduler(client):
+    pool = invoke("--workers", "2")
+    assert pool.exit_code == 0, pool.stderr
+    local = invoke("--dask", "--workers", "2")
+    assert local.exit_code == 0, local.stderr
+    remote = invoke("--scheduler", client.scheduler.address)
+    assert remote.exit_code == 0, remote.stderr
+    assert pool.stdout == local.stdout == remote.stdout
+    assert json.loads(pool.stdout)["rounds"] == 400_000
+
+
+def test_command_checkpoint_and_resume(tmp_path):
+    path = str(tmp_path / "run.json")
+    first = invoke("--workers", "1", "--checkpoint", path)
+    assert first.exit_code == 0, first.stderr
+    again = invoke("--workers", "1", "--checkpoint", path, "--resume")
+    assert again.stdout == first.stdout
+    assert "file exists" in one_line_error(invoke("--checkpoint", path))
+    assert "(this run: 4)" in one_line_error(runner.invoke(
+        app, [*SIM[:-2], "4", "--json", "--checkpoint", path, "--resume"]))
+    assert "--resume needs --checkpoint" in one_line_error(invoke("--resume"))
+    assert "no such file" in one_line_error(invoke("--checkpoint", str(tmp_path / "nope.json"), "--resume"))
+    assert "cannot write" in one_line_error(invoke("--checkpoint", str(tmp_path / "no" / "dir.json")))
+    assert "--checkpoint-seconds" in one_line_error(invoke("--checkpoint", path, "--checkpoint-seconds", "0"))
+
+
+def test_command_cluster_errors_are_one_line():
+    start = time.perf_counter()
+    assert "cannot connect" in one_line_error(invoke("--scheduler", "tcp://127.0.0.1:1"))
+    assert "cannot connect" in one_line_error(invoke("--scheduler", "nonsense"))
+    assert time.perf_counter() - start < 10
+    assert "has its own workers" in one_line_error(invoke("--scheduler", "tcp://127.0.0.1:1", "--workers", "2"))
+
+
+def test_a_plain_run_never_imports_dask():
+    code = ("import sys; from reelforge.cli import app; from reelforge.analysis.montecarlo import simulate; "
+            "from reelforge.games import make; simulate('cluedo-v1', make('cluedo-v1').max_bet, 20000, 1, 5000, 2); "
+            "bad = [m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')]; "
+            "assert not bad, bad")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
