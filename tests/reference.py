@@ -398,3 +398,276 @@ def expected_round_win(rules: Rules, lines: int, bet_per_line: int) -> Fraction:
         if award is not None:
             total += p * expected_free_spins(rules, free_triggers, award[1]) * free
     return total
+
+
+# ---------------------------------------------------------------------------------------------
+# Mixed pays, cash values and the cop-and-robber trail bonus (Cops n Robbers, seed 001)
+#
+# Rules in words, from the seed and the interpretations its game file states:
+#
+# * Mixed pays: the symbols of a group pay together in any combination. When the first
+#   non-wild symbol on a line belongs to a group, the mixed run is the prefix from reel 0 of
+#   group members and of wilds that substitute for that first symbol; it pays
+#   group_pay[count] times the wild multiplier (as for substitution) times the spin
+#   multiplier. The line pays the best of the pure-wild, substituted and mixed candidates;
+#   substituted beats mixed on a tie, and the pure-wild rule decides between the pure-wild
+#   run and the better of the other two exactly as without mixed pays. A mixed award is
+#   named after its group.
+# * Cash: every cash symbol in view carries a value (multiples of the stake). A collector
+#   in view collects the sum of the values in view once per collector instance.
+# * Trail: positions 0 .. length-1; the multiplier at a position is the one of the last
+#   multiplier position at or before it (1 before the first). Each bonus spin: each robber
+#   symbol in view moves the robber one position (he stops at the last position) and
+#   collects the values in view at the multiplier of his new position times the starting
+#   multiplier; then each cop symbol moves the cop one position. The cop catches the robber
+#   when cop >= robber (the cop then stands on the robber), and the ID parade decides:
+#   Bert ends the bonus, Sid pushes the cop back `pushback` positions (not below 0), Vic
+#   runs the robber to the next position with a higher multiplier, the cop staying where
+#   he caught him (with no higher multiplier ahead Vic counts as Sid: the game's
+#   interpretation).
+
+
+@dataclass(frozen=True)
+class MixedGroup:
+    name: str
+    members: frozenset
+    pays: dict  # count -> pay in multiples of the bet per line
+
+
+def mixed_groups_from_spec(spec) -> list:
+    return [MixedGroup(g.name, frozenset(g.symbols), dict(g.pays)) for g in spec.mixed]
+
+
+def _wild_multiplier(rules: Rules, multipliers: list) -> int:
+    if not multipliers:
+        return 1
+    if rules.combine == "product":
+        out = 1
+        for m in multipliers:
+            out *= m
+        return out
+    return max(multipliers)
+
+
+def mixed_candidate(rules: Rules, groups: list, symbols: list):
+    """(group, count, wild multiplier) of the mixed run, or None when the line's first
+    non-wild symbol belongs to no group."""
+    first = next((s for s in symbols if not is_wild(rules, s)), None)
+    group = next((g for g in groups if first in g.members), None)
+    if group is None:
+        return None
+    count, multipliers = 0, []
+    for s in symbols:
+        if s in group.members:
+            count += 1
+        elif is_wild(rules, s) and first in rules.wilds[s][0]:
+            count += 1
+            multipliers.append(rules.wilds[s][1])
+        else:
+            break
+    return group, count, _wild_multiplier(rules, multipliers)
+
+
+def evaluate_line_mixed(rules: Rules, groups: list, window, line: int,
+                        spin_multiplier: int) -> LineResult:
+    """evaluate_line with mixed-pay groups (games without a jackpot)."""
+    assert rules.jackpot is None
+    symbols = line_symbols(rules, window, line)
+    pure = pure_wild_candidate(rules, symbols)
+    sub = substituted_candidate(rules, symbols)
+    mixed = mixed_candidate(rules, groups, symbols)
+    pure_result = other = None
+    if pure is not None:
+        w, count = pure
+        mult = spin_multiplier_for(rules, w, count, spin_multiplier)
+        pure_result = LineResult(pay(rules, w, count) * mult, w, count, mult, False)
+    if sub is not None:
+        target, count, wild_mult = sub
+        mult = wild_mult * spin_multiplier_for(rules, target, count, spin_multiplier)
+        other = LineResult(pay(rules, target, count) * mult, target, count, mult, False)
+    if mixed is not None:
+        group, count, wild_mult = mixed
+        mult = wild_mult * spin_multiplier
+        candidate = LineResult(group.pays.get(count, 0) * mult, group.name, count, mult, False)
+        if other is None or candidate.value > other.value:
+            other = candidate
+    pure_pays = pure_result is not None and pure_result.value > 0
+    other_pays = other is not None and other.value > 0
+    if pure_pays and other_pays:
+        if rules.pure_rule == "wild":
+            return pure_result
+        if rules.pure_rule == "substituted":
+            return other
+        return pure_result if pure_result.value >= other.value else other
+    if pure_pays:
+        return pure_result
+    if other_pays:
+        return other
+    return NO_WIN
+
+
+def line_wins_mixed(rules: Rules, groups: list, window, lines: int, bet_per_line: int,
+                    spin_multiplier: int) -> list:
+    """[(line 1-based, symbol or group, count, multiplier, credits)] of one spin's lines."""
+    out = []
+    for line in range(lines):
+        res = evaluate_line_mixed(rules, groups, window, line, spin_multiplier)
+        if res.value > 0:
+            out.append((line + 1, res.symbol, res.count, res.multiplier,
+                        res.value * bet_per_line))
+    return out
+
+
+def cash_cells(window, cash_symbols) -> list:
+    """(reel, row) of every cash symbol in view, reel by reel, top to bottom."""
+    return [(r, h) for r, reel in enumerate(window) for h, s in enumerate(reel)
+            if s in cash_symbols]
+
+
+def mean_cash_value(values: dict) -> Fraction:
+    """values: value -> weight."""
+    return Fraction(sum(v * w for v, w in values.items()), sum(values.values()))
+
+
+@dataclass(frozen=True)
+class Trail:
+    length: int  # positions 0 .. length-1
+    robber_start: int
+    cop_start: int
+    multipliers: dict  # position -> multiplier from that position on
+    pushback: int  # Sid: the cop goes back this many positions
+    parade: dict  # "bert" | "sid" | "vic" -> weight
+    start_multiplier: dict  # trigger count -> starting multiplier
+    trigger: str
+    robber: str
+    cop: str
+    reel_set: str
+
+
+def trail_from_spec(spec) -> Trail:
+    t = spec.trail
+    return Trail(t.length, t.robber_start, t.cop_start, dict(t.multipliers), t.sid_pushback,
+                 dict(t.parade), dict(t.start_multiplier), t.trigger, t.robber, t.cop,
+                 t.reel_set)
+
+
+def trail_multiplier(trail: Trail, position: int) -> int:
+    at = [p for p in trail.multipliers if p <= position]
+    return trail.multipliers[max(at)] if at else 1
+
+
+def next_multiplier_position(trail: Trail, position: int):
+    here = trail_multiplier(trail, position)
+    ahead = sorted(p for p, m in trail.multipliers.items() if p > position and m > here)
+    return ahead[0] if ahead else None
+
+
+def trail_move(trail: Trail, robber: int, cop: int, robbers: int, cops: int):
+    """One bonus spin's moves: (robber, cop, multiplier units, caught). The spin collects
+    value sum x multiplier units x starting multiplier; the cop stands at most on the robber."""
+    units = 0
+    for _ in range(robbers):
+        robber = min(robber + 1, trail.length - 1)
+        units += trail_multiplier(trail, robber)
+    cop += cops
+    return robber, min(cop, robber), units, cop >= robber
+
+
+def parade(trail: Trail, robber: int, cop: int, who: str):
+    """After a catch: (robber, cop, the bonus continues)."""
+    if who == "bert":
+        return robber, cop, False
+    if who == "vic":
+        ahead = next_multiplier_position(trail, robber)
+        if ahead is not None:
+            return ahead, cop, True
+    return robber, max(robber - trail.pushback, 0), True
+
+
+def count_distribution(rules: Rules, reel_set: str, classify) -> dict:
+    """P(sum over reels of classify(symbols a reel shows) = key), key a tuple of counts:
+    per-reel distributions over the stops (weights applied), convolved; exact fractions."""
+    strips, weights = rules.reel_sets[reel_set]
+    dist = None
+    for r in range(rules.reels):
+        strip = strips[r]
+        n = len(strip)
+        w = [1] * n if weights is None else weights[r]
+        per: dict = {}
+        for t in range(n):
+            key = classify([strip[(t + h) % n] for h in range(rules.rows)])
+            per[key] = per.get(key, 0) + Fraction(w[t], sum(w))
+        if dist is None:
+            dist = per
+            continue
+        new: dict = {}
+        for a, pa in dist.items():
+            for b, pb in per.items():
+                k = tuple(x + y for x, y in zip(a, b))
+                new[k] = new.get(k, 0) + pa * pb
+        dist = new
+    return dist
+
+
+def trail_chain(trail: Trail, spin_counts: dict, value: Fraction):
+    """The bonus as a Markov chain on (robber, cop), built from trail_move and parade.
+
+    spin_counts: (robbers, cops, cash symbols) -> probability of one bonus spin; value: the
+    mean cash value. Returns (states, transitions {state: {state: p}}, reward {state:
+    expected value collected by the next spin at starting multiplier 1}); the probability
+    missing from a state's transitions is Bert's.
+    """
+    total = sum(trail.parade.values())
+    odds = {who: Fraction(w, total) for who, w in trail.parade.items()}
+    start = (trail.robber_start, trail.cop_start)
+    states, todo = {start}, [start]
+    transitions, reward = {}, {}
+    while todo:
+        s = todo.pop()
+        out: dict = {}
+        gain = Fraction(0)
+        for (robbers, cops, cash), q in spin_counts.items():
+            robber, cop, units, caught = trail_move(trail, s[0], s[1], robbers, cops)
+            gain += q * cash * value * units
+            branches = [((robber, cop), Fraction(1))] if not caught else [
+                ((rb, cp), odds[who]) for who in ("sid", "vic")
+                for rb, cp, on in [parade(trail, robber, cop, who)] if on]
+            for nxt, p in branches:
+                out[nxt] = out.get(nxt, 0) + q * p
+                if nxt not in states:
+                    states.add(nxt)
+                    todo.append(nxt)
+        transitions[s], reward[s] = out, gain
+    return sorted(states), transitions, reward
+
+
+def solve_fractions(matrix: list, rhs: list) -> list:
+    """x with matrix x = rhs, by Gauss-Jordan elimination in exact fractions."""
+    n = len(rhs)
+    a = [list(row) + [b] for row, b in zip(matrix, rhs)]
+    for col in range(n):
+        pivot = next(r for r in range(col, n) if a[r][col] != 0)
+        a[col], a[pivot] = a[pivot], a[col]
+        inv = 1 / a[col][col]
+        a[col] = [x * inv for x in a[col]]
+        for r in range(n):
+            if r != col and a[r][col] != 0:
+                f = a[r][col]
+                a[r] = [x - f * y for x, y in zip(a[r], a[col])]
+    return [row[n] for row in a]
+
+
+def trail_expectation(trail: Trail, spin_counts: dict, value: Fraction):
+    """(expected value collected at starting multiplier 1, expected bonus spins), exact:
+    x = r + T x solved in fractions over the chain's states."""
+    states, transitions, reward = trail_chain(trail, spin_counts, value)
+    index = {s: i for i, s in enumerate(states)}
+    n = len(states)
+    matrix = [[Fraction(int(i == j)) for j in range(n)] for i in range(n)]
+    for s, out in transitions.items():
+        for t, p in out.items():
+            matrix[index[s]][index[t]] -= p
+    start = index[(trail.robber_start, trail.cop_start)]
+    collected = solve_fractions(matrix, [reward[s] for s in states])[start]
+    spins = solve_fractions(matrix, [Fraction(1)] * n)[start]
+    return collected, spins
