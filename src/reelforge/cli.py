@@ -60,6 +60,7 @@ GameArg = Annotated[str, typer.Argument(help="A shipped game id (see `reelforge 
 LinesOpt = Annotated[Optional[int], typer.Option("--lines", help="Lines bet (default: all)")]
 BplOpt = Annotated[Optional[int], typer.Option("--bet-per-line", help="Credits per line (default: max)")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object")]
+ModeOpt = Annotated[str, typer.Option("--mode", help="Way to play the base game (e.g. fortune)")]
 
 
 @app.command()
@@ -77,12 +78,15 @@ def simulate(
     game: GameArg,
     rounds: Annotated[str, typer.Option("--rounds", "-n", help="Rounds to play, e.g. 1e7")] = "1000000",
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run")] = 1,
-    chunk_size: Annotated[int, typer.Option("--chunk-size", help="Rounds per chunk (part of the run's identity)")] = 100_000,
+    chunk_size: Annotated[str, typer.Option(
+        "--chunk-size", help="Rounds per chunk, e.g. 1e7 on a cluster; with the seed it fixes "
+        "the result")] = "100000",
     workers: Annotated[Optional[int], typer.Option(
         "--workers", help="Worker processes: the local pool's, or with --dask the local Dask cluster's "
         "(default: one per core)")] = None,
     dask: Annotated[bool, typer.Option(
-        "--dask", help="Run on a local Dask cluster (one thread per worker process) instead of the process pool")] = False,
+        "--dask", help="Run on a local Dask cluster (one thread per worker process) instead of "
+        "the process pool")] = False,
     scheduler: Annotated[Optional[str], typer.Option(
         "--scheduler", help="Run on an existing Dask cluster, e.g. tcp://host:8786; its workers need "
         "this reelforge installed, not the game file")] = None,
@@ -99,14 +103,13 @@ def simulate(
 ) -> None:
     """Monte Carlo: RTP with its 95% CI, hit and feature frequency, win distribution.
 
-    The same seed and chunk size give the same figures, bit for bit, on one process, the
-    local pool, or any Dask cluster, interrupted and resumed or not.
+    A seed and chunk size give the same figures, bit for bit, on any backend, resumed or not.
     """
     from reelforge.analysis.montecarlo import simulate as run
 
     try:
         n = _count(rounds)
-        _count(str(chunk_size), "--chunk-size")
+        size = _count(chunk_size, "--chunk-size")
         _at_least(seed, "--seed", 0)
         _at_least(workers, "--workers")
         if scheduler is not None and workers is not None:
@@ -120,7 +123,7 @@ def simulate(
         with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.percentage:>5.1f}%"),
                       TimeRemainingColumn(), console=err, disable=not show) as bar:
             task = bar.add_task(f"{g.id}", total=n)
-            stats = run(game, bet, n, seed, chunk_size, workers, lambda k: bar.advance(task, k),
+            stats = run(game, bet, n, seed, size, workers, lambda k: bar.advance(task, k),
                         cluster=scheduler or ("local" if dask else None), checkpoint=checkpoint,
                         resume=resume, checkpoint_seconds=checkpoint_seconds)
     except ReelforgeError as exc:
@@ -129,7 +132,7 @@ def simulate(
         saved = f"; progress saved in {checkpoint}: add --resume to continue" if checkpoint else ""
         sys.stderr.write(f"interrupted{saved}\n")
         raise typer.Exit(130) from None
-    data = {"game": g.id, "seed": seed, "chunk_size": chunk_size,
+    data = {"game": g.id, "seed": seed, "chunk_size": size,
             "bet": {"lines": bet.lines, "bet_per_line": bet.bet_per_line}, **stats.to_dict()}
     if as_json:
         print(json.dumps(data))
@@ -159,25 +162,34 @@ def simulate(
 
 
 @app.command()
-def analyze(game: GameArg, lines: LinesOpt = None, bet_per_line: BplOpt = None, as_json: JsonOpt = False) -> None:
+def analyze(game: GameArg, lines: LinesOpt = None, bet_per_line: BplOpt = None, mode: ModeOpt = "base",
+            as_json: JsonOpt = False) -> None:
     """Exact RTP and its breakdown, computed combinatorially."""
     from reelforge.analysis.exact import analyze as exact
 
     try:
         g = _game(game)
-        result = exact(g, g.bet(lines, bet_per_line))
+        result = exact(g, g.bet(lines, bet_per_line, mode), cap_bound=True)
     except ReelforgeError as exc:
         _fail(exc)
     if as_json:
         print(json.dumps({"exact": True, **result.to_dict()}))
         return
-    table = Table(title=f"{g.spec.name} ({g.id}), exact, bet {result.bet.lines} x {result.bet.bet_per_line}")
+    title = f"{g.spec.name} ({g.id}), exact, bet {result.bet.lines} x {result.bet.bet_per_line}"
+    if mode != "base":
+        title += f", mode {mode} (price {result.price} x stake)"
+    table = Table(title=title)
     table.add_column("figure")
     table.add_column("value", justify="right")
-    table.add_row("RTP (without progressive)", f"{result.rtp:.6%}")
-    table.add_row("  base-game lines", f"{result.base_lines:.6%}")
-    table.add_row("  base-game scatter", f"{result.base_scatter:.6%}")
-    table.add_row("  free games", f"{result.free_games:.6%}")
+    table.add_row("RTP (without progressive)" if g.spec.jackpot else "RTP", f"{result.rtp:.6%}")
+    for name, value in result.to_dict()["breakdown"].items():
+        if value or name in ("base_lines",):
+            table.add_row(f"  {name.replace('_', ' ')}", f"{value:.6%}")
+    if result.cap_loss_bound:
+        table.add_row("round cap takes at most", f"{result.cap_loss_bound:.3e} (RTP >= {result.rtp - result.cap_loss_bound:.6%})")
+    if result.bonus_probability:
+        table.add_row("bonus frequency", f"1 in {1 / result.bonus_probability:,.2f}")
+        table.add_row("mean bonus spins", f"{result.mean_bonus_spins:.4f}")
     if result.feature_probability:
         table.add_row("free-game frequency", f"1 in {1 / result.feature_probability:,.2f}")
         table.add_row("mean free spins per trigger", f"{result.mean_free_spins:.4f}")

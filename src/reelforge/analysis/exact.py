@@ -19,7 +19,7 @@ import numpy as np
 from reelforge.engine.game import Game
 from reelforge.engine.lines import line_expectation
 from reelforge.engine.outcome import Bet
-from reelforge.analysis.trail import collect_rtp, trail_figures
+from reelforge.analysis.trail import cap_loss_bound, collect_rtp, trail_figures
 from reelforge.engine.round import check_bet, jackpot_eligible
 from reelforge.errors import UnboundedFeature
 
@@ -36,6 +36,8 @@ class SpinFigures:
     award_rate: np.ndarray  # (S, R+1): expected number of such line awards per spin
     line_hit_probability: tuple[float, ...]  # per bet line: P(the line pays)
     scatter_rtp: tuple[float, ...]  # expected scatter win by count
+    # per bet line: (probabilities, wins in multiples of the total bet) of its paying awards
+    line_wins: tuple[tuple[np.ndarray, np.ndarray], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,8 @@ class ExactResult:
     bonus_probability: float = 0.0
     mean_bonus_spins: float = 0.0
     price: int = 1  # a round costs price x stake; every RTP figure here is per cost
+    # upper bound on what the round cap takes from `rtp` (which is uncapped); None: not computed
+    cap_loss_bound: float | None = None
     symbols: tuple[str, ...] = ()
     base: SpinFigures | None = None
     free: SpinFigures | None = None  # at the mean free-spin multiplier (weights applied)
@@ -145,6 +149,7 @@ def spin_figures(game: Game, reel_set: int, bet: Bet, multiplier: int, eligible:
     cache: dict[bytes, tuple] = {}
     lines_ev = jackpot_p = 0.0
     hits = []
+    per_line: list[tuple[np.ndarray, np.ndarray]] = []
     for line in range(bet.lines):
         rows = m.paylines[line]
         probs = np.stack([dist[r, rows[r]] for r in range(m.n_reels)])
@@ -164,6 +169,8 @@ def spin_figures(game: Game, reel_set: int, bet: Bet, multiplier: int, eligible:
                                       window, digit, value, rate)
             cache[key] = (*result, value, rate)
         ev, jp, hit, value, rate = cache[key]
+        paid = rate > 0
+        per_line.append((rate[paid], value[paid] / rate[paid] * bet.bet_per_line / bet.total))
         lines_ev += ev * bet.bet_per_line / bet.total
         award_rtp += value * bet.bet_per_line / bet.total
         award_rate += rate
@@ -182,7 +189,7 @@ def spin_figures(game: Game, reel_set: int, bet: Bet, multiplier: int, eligible:
         if k == m.fg_scatter:
             trigger = tuple(float(x) for x in d)
     return SpinFigures(lines_ev, scatter_ev, jackpot_p, trigger, award_rtp, award_rate,
-                       tuple(hits), scatter_rtp)
+                       tuple(hits), scatter_rtp, tuple(per_line))
 
 
 def expected_free_spins(game: Game, retrigger_distribution: tuple[float, ...], initial: int) -> float:
@@ -222,8 +229,12 @@ def expected_free_spins(game: Game, retrigger_distribution: tuple[float, ...], i
     return spins(start, start)
 
 
-def analyze(game: Game, bet: Bet | None = None) -> ExactResult:
-    """Exact RTP and its breakdown at one bet (default: max bet, where the jackpot is live)."""
+def analyze(game: Game, bet: Bet | None = None, cap_bound: bool = False) -> ExactResult:
+    """Exact RTP and its breakdown at one bet (default: max bet, where the jackpot is live).
+
+    `rtp` ignores the round cap; with `cap_bound`, `cap_loss_bound` bounds what the cap takes
+    from it (seconds of work, so only on request), so the capped RTP lies in
+    [rtp - cap_loss_bound, rtp]."""
     bet = check_bet(game, bet or game.max_bet)
     m = game.model_for(bet)
     eligible = jackpot_eligible(game, bet)
@@ -267,6 +278,7 @@ def analyze(game: Game, bet: Bet | None = None) -> ExactResult:
         free_spins_per_round=spins_per_round, base_collect=collect / price,
         bonus=bonus_ev / price, bonus_probability=bonus_p, mean_bonus_spins=bonus_spins,
         price=price, symbols=award_names(game), base=base, free=free,
+        cap_loss_bound=cap_loss_bound(game, bet) if cap_bound else None,
     )
 
 

@@ -123,3 +123,128 @@ def bonus_values(game: Game) -> dict[int, float]:
     lines = spin_figures(game, m.trail_set, game.max_bet, 1, False).lines
     starts = sorted({int(s) for s in m.trail_start if s > 0})
     return {s: s * figures.collected + figures.spins * lines for s in starts}
+
+
+def cap_loss_bound(game: Game, bet) -> float:
+    """An upper bound on what the round cap takes from the RTP at this bet (per cost).
+
+    The cap only bites in the bonus: the base spin's largest possible win is far below it, so
+    the bonus must win more than `room` = cap - that. Split the bonus win into line wins L and
+    collections X: (L + X - room)+ <= (2L - room)+ + (2X - room)+, and for any s > 0,
+    E[(Y - room)+] <= E[exp(sY)] exp(-s room) / (e s). E[exp(uX)] is exact from the bonus
+    chain with tilted transitions (cash values are independent of everything else).
+    E[exp(uL)] is bounded through Hoelder: per spin E[exp(uL) g'] <= sqrt(E[exp(2uL)] E[g'^2]),
+    so its square solves the untilted chain scaled by K = E[exp(2uL)], itself bounded by
+    Hoelder across the lines from each line's exact win distribution. The best s on a grid
+    is kept. Returns 0 for a game without cap or bonus.
+    """
+    from reelforge.analysis.exact import scatter_count_distribution, spin_figures
+
+    m = game.model_for(bet)
+    if m.cap <= 0 or m.trail_scatter < 0:
+        return 0.0
+    price = game.spec.mode(bet.mode).price
+    room = (m.cap - _base_spin_max(game, m, bet)) / bet.total
+    if room <= 0:
+        return float("inf")
+    lines = spin_figures(game, m.trail_set, bet, 1, False).line_wins
+    values = np.array(m.cash_values, dtype=float)
+    weights = np.diff(np.concatenate(([0], m.cash_cum))) / m.cash_cum[-1]
+    chain = _Chain(m, window_counts(game, m.trail_set))
+    p_count = scatter_count_distribution(game, m.base_set, m.trail_scatter)
+    best = float("inf")
+    for s in np.geomspace(1e-4, 0.5, 49):
+        u = 2 * s
+        line_moment = chain.line_moment(_line_mgf(lines, 2 * u))
+        excess = 0.0
+        for c, start in enumerate(m.trail_start):
+            if start <= 0 or c >= len(p_count) or p_count[c] == 0:
+                continue
+            collect_moment = chain.collect_moment(values * start, weights, u)
+            excess += p_count[c] * (line_moment + collect_moment) * np.exp(-s * room) / (np.e * s)
+        if not np.isfinite(excess):
+            continue
+        best = min(best, excess)
+    return best / price
+
+
+def _base_spin_max(game: Game, m, bet) -> int:
+    """Largest win of the base spin alone (lines, scatter, collection), credits."""
+    from reelforge.engine.check import max_round_win
+
+    return max_round_win(type(game)(game.spec, m._replace(trail_scatter=-1)), bet)
+
+
+def _line_mgf(lines, u: float) -> float:
+    """Hoelder across the n lines of a spin: E exp(u sum L_i) <= prod_i E[exp(n u L_i)]^(1/n)."""
+    n = len(lines)
+    log = 0.0
+    for probs, wins in lines:
+        with np.errstate(over="ignore"):
+            log += np.log(1 - probs.sum() + np.dot(probs, np.exp(n * u * wins))) / n
+    return float(np.exp(log))
+
+
+class _Chain:
+    """The bonus chain's moves as arrays, for the exponential moments of its wins."""
+
+    def __init__(self, m, counts):
+        last = m.trail_multiplier.shape[0] - 1
+        cum = m.trail_parade_cum
+        p_bert, p_sid, p_vic = cum[0] / cum[2], (cum[1] - cum[0]) / cum[2], (cum[2] - cum[1]) / cum[2]
+        states = [(rob, cop) for rob in range(1, last + 1) for cop in range(rob)]
+        index = {st: i for i, st in enumerate(states)}
+        self.n = len(states)
+        self.start = index[(m.trail_robber_start, m.trail_cop_start)]
+        rows, cols, probs, cash, mults = [], [], [], [], []
+
+        def add(i, j, q, p, mult):
+            rows.append(i), cols.append(j), probs.append(q), cash.append(p), mults.append(mult)
+
+        outcomes = [(r, c, p, q) for (r, c, p), q in np.ndenumerate(counts) if q > 0]
+        for (rob, cop), i in index.items():
+            for r, c, p, q in outcomes:
+                new_rob, mult = rob, 0
+                for _ in range(r):
+                    new_rob = min(new_rob + 1, last)
+                    mult += int(m.trail_multiplier[new_rob])
+                new_cop = cop + c
+                if new_cop < new_rob:
+                    add(i, index[(new_rob, new_cop)], q, p, mult)
+                    continue
+                sid = index[(new_rob, max(new_rob - m.trail_pushback, 0))]
+                ahead = int(m.trail_next[new_rob])
+                add(i, -1, q * p_bert, p, mult)  # Bert: absorbed
+                add(i, sid, q * p_sid, p, mult)
+                add(i, index[(ahead, new_rob)] if ahead >= 0 else sid, q * p_vic, p, mult)
+        self.rows, self.cols = np.array(rows), np.array(cols)
+        self.probs, self.cash, self.mults = np.array(probs), np.array(cash), np.array(mults)
+
+    def _solve(self, weights: np.ndarray) -> float:
+        """g = a + M g, M[i, j] = sum of move weights i -> j, a[i] = weight of Bert from i;
+        inf when M's spectral radius is 1 or more (the moment is infinite)."""
+        inner = self.cols >= 0
+        matrix = np.zeros((self.n, self.n))
+        np.add.at(matrix, (self.rows[inner], self.cols[inner]), weights[inner])
+        absorbed = np.bincount(self.rows[~inner], weights[~inner], minlength=self.n)
+        if not np.isfinite(matrix).all():
+            return float("inf")
+        # For a non-negative M, (I - M) x = 1 has a solution x > 0 exactly when its spectral
+        # radius is below 1 (a left Perron vector y >= 0 gives (1 - rho) y.x = y.1 > 0).
+        try:
+            solved = np.linalg.solve(np.eye(self.n) - matrix, np.stack([absorbed, np.ones(self.n)], 1))
+        except np.linalg.LinAlgError:
+            return float("inf")
+        if not np.isfinite(solved).all() or (solved[:, 1] <= 0).any():
+            return float("inf")
+        return float(solved[self.start, 0])
+
+    def collect_moment(self, values, weights, u: float) -> float:
+        """E[exp(u X)], X the bonus's collected win (stake units), exactly."""
+        with np.errstate(over="ignore", invalid="ignore"):
+            phi = np.exp(u * self.mults[:, None] * values[None, :]) @ weights
+            return self._solve(self.probs * phi ** self.cash)
+
+    def line_moment(self, spin_moment: float) -> float:
+        """Upper bound on E[exp(u L)] given spin_moment >= E[exp(2u L_spin)] (Hoelder)."""
+        return float(np.sqrt(self._solve(self.probs * spin_moment)))
