@@ -26,9 +26,10 @@ def load(kind, ref):
 @pytest.mark.parametrize("kind,ref", GAMES, ids=[Path(r).stem for _, r in GAMES])
 def test_breakdown_adds_up(kind, ref):
     result = analyze(load(kind, ref))
-    assert result.rtp == pytest.approx(result.base_lines + result.base_scatter + result.free_games, rel=1e-12)
+    parts = result.base_lines + result.base_scatter + result.free_games + result.base_collect + result.bonus
+    assert result.rtp == pytest.approx(parts, rel=1e-12)
     awards = result.award_table()
-    assert sum(a["base_rtp"] for a in awards) == pytest.approx(result.base_lines, rel=1e-9)
+    assert sum(a["base_rtp"] for a in awards) / result.price == pytest.approx(result.base_lines, rel=1e-9)
     free_lines = result.free.lines * result.free_spins_per_round if result.free else 0.0
     assert sum(a["free_games_rtp"] for a in awards) == pytest.approx(free_lines, rel=1e-9, abs=1e-15)
     assert sum(result.base.scatter_rtp) == pytest.approx(result.base_scatter, rel=1e-12, abs=1e-15)

@@ -135,7 +135,8 @@ class Outcome:
     gamble_offered: bool = False  # the credit win may be gambled (the jackpot never is)
     bonus: BonusSummary | None = None
     win_capped: bool = False  # the round's win was cut to the game's cap
-    uncapped_win: int | None = None  # what the round would have paid without the cap
+    # the win when the round stopped, above the cap (a bonus stops as soon as it reaches it)
+    uncapped_win: int | None = None
 
     @property
     def jackpot_won(self) -> bool:
