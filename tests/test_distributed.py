@@ -5,7 +5,6 @@ exactly; and the `simulate` command's cluster and checkpoint options."""
 from __future__ import annotations
 
 import json
-import logging
 import os
 import shutil
 import signal
@@ -14,10 +13,15 @@ import sys
 import time
 
 import pytest
-from distributed import Client, LocalCluster
 from typer.testing import CliRunner
 
-from reelforge.analysis.checkpoint import FinishedChunks, RunIdentity, load_checkpoint
+from reelforge.analysis.checkpoint import (
+    FinishedChunks,
+    RunIdentity,
+    load_checkpoint,
+    stats_from_json,
+)
+from reelforge.analysis.distributed import local_client
 from reelforge.analysis.montecarlo import simulate
 from reelforge.cli import app
 from reelforge.errors import InvalidArgument
@@ -35,9 +39,8 @@ def run(**kwargs):
 
 @pytest.fixture(scope="module")
 def client():
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=":0", silence_logs=logging.ERROR) as cluster, \
-            Client(cluster, set_as_default=False) as c:
+    """2 worker processes on loopback, one thread each: what `--dask --workers 2` starts."""
+    with local_client(2) as c:
         c.wait_for_workers(2, timeout=60)
         yield c
 
@@ -265,5 +268,37 @@ def test_a_plain_run_never_imports_dask():
             "from reelforge.games import make; simulate('cluedo-v1', make('cluedo-v1').max_bet, 20000, 1, 5000, 2); "
             "bad = [m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')]; "
             "assert not bad, bad")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_command_chunk_size_takes_the_rounds_notation():
+    assert invoke("--workers", "1").stdout == runner.invoke(
+        app, [*SIM[:3], "4e5", "--chunk-size", "5e4", *SIM[6:], "--workers", "1"]).stdout
+
+
+def test_command_ctrl_c_saves_the_checkpoint_and_resume_finishes_the_run(tmp_path):
+    """The real thing: SIGINT to `reelforge simulate`, then `--resume` in a fresh process."""
+    path = tmp_path / "run.json"
+    args = [sys.executable, "-m", "reelforge.cli", "simulate", GAME, "-n", "1e7", "--chunk-size", "1e5",
+            "--seed", "5", "--workers", "1", "--json", "--checkpoint", str(path), "--checkpoint-seconds", "0.1"]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        time.sleep(0.02)
+        try:
+            if json.loads(path.read_text())["chunks_done"] >= 3:
+                break
+        except (OSError, ValueError):
+            pass  # not written yet: never half written, os.replace is atomic
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err.strip() == f"interrupted; progress saved in {path}: add --resume to continue"
+    done = json.loads(path.read_text())["chunks_done"]
+    assert 3 <= done < 100
+    resumed = subprocess.run([*args, "--resume"], check=False, capture_output=True, text=True, timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    whole = simulate(GAME, BET, 10_000_000, 5, 100_000, workers=2)
+    assert stats_from_json(json.loads(path.read_text())["stats"]) == whole
+    assert json.loads(resumed.stdout)["rtp"] == whole.rtp

@@ -48,16 +48,25 @@ def dask_results(chunks: Iterator[Chunk], cluster: Any, workers: int | None = No
 
 
 @contextmanager
+def local_client(workers: int | None = None):
+    """A Client of a LocalCluster on loopback: `workers` processes (default: one per core),
+    one thread each (numba kernels hold the GIL); both closed on exit."""
+    import distributed
+
+    with distributed.LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
+                                  processes=True, host="127.0.0.1", dashboard_address=":0",
+                                  silence_logs=logging.ERROR) as cluster, \
+            distributed.Client(cluster, set_as_default=False) as client:
+        yield client
+
+
+@contextmanager
 def _client(distributed, cluster: Any, workers: int | None):
     if isinstance(cluster, distributed.Client):
         yield cluster  # the caller's: left open
         return
     if cluster == "local":
-        n = workers or os.cpu_count() or 1
-        with distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                      host="127.0.0.1", dashboard_address=":0",
-                                      silence_logs=logging.ERROR) as local, \
-                distributed.Client(local, set_as_default=False) as client:
+        with local_client(workers) as client:
             yield client
         return
     if not isinstance(cluster, str):
@@ -105,7 +114,7 @@ def _check_workers(client) -> None:
     """Refuse workers without this reelforge: another engine could play other rounds."""
     try:
         versions = client.run(_engine_version)
-    except Exception as exc:  # a worker without reelforge cannot even unpickle the check
+    except Exception as exc:  # noqa: BLE001 - a worker without reelforge fails to unpickle the check
         raise ReelforgeError(f"Dask workers cannot run reelforge {__version__} "
                              f"({_first_line(exc)}); install it on every worker") from None
     wrong = {addr: v for addr, v in versions.items() if v != __version__}
@@ -144,7 +153,7 @@ def _bounded(distributed, client, chunks: Iterator[Chunk]) -> Iterator[tuple[int
                 stats = future.result()
             except ReelforgeError:
                 raise
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - KilledWorker, lost scheduler...: one line
                 raise ReelforgeError(f"chunk {index} failed on the Dask cluster "
                                      f"({_first_line(exc)})") from None
             del future  # the scheduler may forget the result once merged
