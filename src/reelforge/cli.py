@@ -229,6 +229,7 @@ def bench(
     game: GameArg,
     rounds: Annotated[str, typer.Option("--rounds", "-n", help="Rounds per repeat")] = "2000000",
     repeats: Annotated[int, typer.Option("--repeats", help="Timed repeats; the median is reported")] = 5,
+    mode: ModeOpt = "base",
     as_json: JsonOpt = False,
 ) -> None:
     """Full rounds per second on one core (median of repeats, compile excluded)."""
@@ -239,9 +240,9 @@ def bench(
         n = _count(rounds)
         _at_least(repeats, "--repeats")
         g = _game(game)
+        bet = g.bet(mode=mode)
     except ReelforgeError as exc:
         _fail(exc)
-    bet = g.max_bet
     play_rounds(g, bet, chunk_generator(0, 0), 1000)  # compile or load the cache
     rates = []
     for i in range(repeats):
@@ -252,18 +253,19 @@ def bench(
     median = statistics.median(rates)
     from reelforge.analysis.exact import analyze as exact
 
-    exact(g)  # warm
+    exact(g, bet)  # warm
     timings = []
     for _ in range(repeats):
         start = time.perf_counter()
-        exact(g)
+        exact(g, bet)
         timings.append(time.perf_counter() - start)
     exact_s = statistics.median(timings)
     if as_json:
-        print(json.dumps({"game": g.id, "rounds_per_second": median, "rounds": n, "repeats": repeats,
-                          "all_rates": rates, "exact_analysis_seconds": exact_s}))
+        print(json.dumps({"game": g.id, "mode": mode, "rounds_per_second": median, "rounds": n,
+                          "repeats": repeats, "all_rates": rates, "exact_analysis_seconds": exact_s}))
     else:
-        out.print(f"{g.id}: {median:,.0f} full rounds/s on one core (median of {repeats} x {n:,}); "
+        label = g.id if mode == "base" else f"{g.id} ({mode})"
+        out.print(f"{label}: {median:,.0f} full rounds/s on one core (median of {repeats} x {n:,}); "
                   f"exact analysis {exact_s:.3f} s (median)")
 
 
@@ -282,13 +284,13 @@ def check(game: GameArg, rounds: Annotated[int, typer.Option("--rounds", help="R
 
 
 @app.command()
-def play(game: GameArg, lines: LinesOpt = None, bet_per_line: BplOpt = None) -> None:
+def play(game: GameArg, lines: LinesOpt = None, bet_per_line: BplOpt = None, mode: ModeOpt = "base") -> None:
     """One live round (ChaCha20, fresh 256-bit seed); prints the Outcome JSON."""
     from reelforge.engine.round import play_live
 
     try:
         g = _game(game)
-        print(play_live(g, g.bet(lines, bet_per_line)).to_json(indent=2))
+        print(play_live(g, g.bet(lines, bet_per_line, mode)).to_json(indent=2))
     except ReelforgeError as exc:
         _fail(exc)
 
