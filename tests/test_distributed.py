@@ -278,11 +278,13 @@ def test_command_chunk_size_takes_the_rounds_notation():
 
 
 def test_command_ctrl_c_saves_the_checkpoint_and_resume_finishes_the_run(tmp_path):
-    """The real thing: SIGINT to `reelforge simulate`, then `--resume` in a fresh process."""
+    """The real thing: SIGINT to the command's process group, as a terminal sends it (pool
+    workers ignore it, no traceback), then `--resume` in a fresh process."""
     path = tmp_path / "run.json"
     args = [sys.executable, "-m", "reelforge.cli", "simulate", GAME, "-n", "1e7", "--chunk-size", "1e5",
-            "--seed", "5", "--workers", "1", "--json", "--checkpoint", str(path), "--checkpoint-seconds", "0.1"]
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            "--seed", "5", "--workers", "2", "--json", "--checkpoint", str(path), "--checkpoint-seconds", "0.1"]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         time.sleep(0.02)
@@ -291,7 +293,7 @@ def test_command_ctrl_c_saves_the_checkpoint_and_resume_finishes_the_run(tmp_pat
                 break
         except (OSError, ValueError):
             pass  # not written yet: never half written, os.replace is atomic
-    proc.send_signal(signal.SIGINT)
+    os.killpg(proc.pid, signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert err.strip() == f"interrupted; progress saved in {path}: add --resume to continue"

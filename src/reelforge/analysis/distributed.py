@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import socket
+import threading
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -50,14 +52,29 @@ def dask_results(chunks: Iterator[Chunk], cluster: Any, workers: int | None = No
 @contextmanager
 def local_client(workers: int | None = None):
     """A Client of a LocalCluster on loopback: `workers` processes (default: one per core),
-    one thread each (numba kernels hold the GIL); both closed on exit."""
+    one thread each, like the process pool; both closed on exit."""
     import distributed
 
-    with distributed.LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
-                                  processes=True, host="127.0.0.1", dashboard_address=":0",
-                                  silence_logs=logging.ERROR) as cluster, \
-            distributed.Client(cluster, set_as_default=False) as client:
+    with _children_ignore_ctrl_c():
+        cluster = distributed.LocalCluster(
+            n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
+            host="127.0.0.1", dashboard_address=":0", silence_logs=logging.ERROR)
+    with cluster, distributed.Client(cluster, set_as_default=False) as client:
         yield client
+
+
+@contextmanager
+def _children_ignore_ctrl_c():
+    """Processes started inside inherit an ignored SIGINT (kept across exec, and Python then
+    installs no handler): Ctrl-C reaches only this process, which saves and closes the cluster."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @contextmanager

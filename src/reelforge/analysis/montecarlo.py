@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import os
+import signal
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -164,7 +165,7 @@ def simulate(game: str | GameText, bet: Bet, rounds: int, seed: int, chunk_size:
         progress(state.stats.rounds)
     todo = identity.n_chunks - len(state.finished)
     chunks = plan_chunks(text, bet, rounds, seed, chunk_size, skip=state.finished)
-    if cluster is None:
+    if cluster is None or todo == 0:  # nothing left to play: no cluster to start
         results = _local_results(chunks, min(workers or os.cpu_count() or 1, todo))
     else:
         from reelforge.analysis.distributed import dask_results
@@ -225,13 +226,18 @@ class _Saver:
         self.ticks, self.last = 0, time.monotonic()
 
 
+def ignore_ctrl_c() -> None:
+    """In a worker process: Ctrl-C is the parent's to handle (save, shut the workers down)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _local_results(chunks: Iterator[Chunk], workers: int) -> Iterator[tuple[int, Stats]]:
     """(chunk id, Stats) as chunks finish: in this process, or a pool with bounded work queued."""
     if workers <= 1:
         for chunk in chunks:
             yield chunk.index, run_chunk(chunk)
         return
-    pool = ProcessPoolExecutor(max_workers=workers)
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=ignore_ctrl_c)
     try:
         running = {pool.submit(run_chunk, c): c.index
                    for c in itertools.islice(chunks, IN_FLIGHT_PER_WORKER * workers)}
