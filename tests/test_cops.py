@@ -724,3 +724,31 @@ def test_a_capped_round_pays_the_cap_and_its_bonus_stops_early():
 def test_capped_variant_passes_check_game():
     check_game(CAPPED, rounds=150)
     check_game(TINY_GAME, rounds=150)
+
+
+@pytest.mark.parametrize("start", [1, 2, 3])
+def test_a_bonus_won_on_the_gamble_wheel_is_worth_its_price(start):
+    """play_bonus plays the trail alone; its mean win must match bonus_values, the price the
+    bonus wheel charges (within 4 standard errors of the sample)."""
+    import statistics
+
+    from reelforge.analysis.trail import bonus_values
+    from reelforge.engine.rng import chunk_generator
+    from reelforge.engine.round import play_bonus
+
+    game = make("cops-n-robbers-v1")
+    bet = game.bet(10, 1)
+    rng = chunk_generator(2026, start)
+    wins = [play_bonus(game, bet, start, rng).total_win / bet.total for _ in range(15_000)]
+    se = statistics.pstdev(wins) / len(wins) ** 0.5
+    assert abs(statistics.mean(wins) - bonus_values(game)[start]) < 4 * se
+
+
+def test_play_bonus_refuses_a_start_multiplier_the_game_does_not_have():
+    from reelforge.engine.rng import live_generator
+    from reelforge.engine.round import play_bonus
+    from reelforge.errors import InvalidBet
+
+    game = make("cops-n-robbers-v1")
+    with pytest.raises(InvalidBet, match="4"):
+        play_bonus(game, game.bet(10, 1), 4, live_generator(1))

@@ -161,7 +161,8 @@ def cap_loss_bound(game: Game, bet) -> float:
             if start <= 0 or c >= len(p_count) or p_count[c] == 0:
                 continue
             collect_moment = chain.collect_moment(values * start, weights, u)
-            excess += p_count[c] * (line_moment + collect_moment) * np.exp(-s * room) / (np.e * s)
+            with np.errstate(invalid="ignore", over="ignore"):  # inf moments: s too large
+                excess += p_count[c] * (line_moment + collect_moment) * np.exp(-s * room) / (np.e * s)
         if not np.isfinite(excess):
             continue
         best = min(best, excess)

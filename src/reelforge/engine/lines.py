@@ -456,6 +456,25 @@ def add_square(square_sum, x):
     square_sum[1] += high
 
 
+@kernel
+def play_bonus_kernel(model, start, lines, bet_per_line, rng, stops, window, tape, record):
+    """The trail bonus alone, at a starting multiplier (won on the gamble's bonus wheel).
+
+    Returns the same tuple as `play_round_kernel` with only the bonus parts set.
+    """
+    total_bet = lines * bet_per_line
+    pos = write_row(tape, 0, record, TAPE_BONUS, 0, 0, start, 0, 0, 0)
+    lw, cw, spins, _last, pos, guard = play_trail(
+        model, start, lines, bet_per_line, total_bet, rng, stops, window, tape, pos, record, 0,
+        model.cap)
+    total = lw + cw
+    win_capped = False
+    if model.cap > 0 and total > model.cap:
+        total = model.cap
+        win_capped = True
+    return (total, 0, 0, 0, 0, 0, 0, pos, guard, False, 0, lw + cw, spins, win_capped)
+
+
 # Order of the counters `simulate_kernel` accumulates; `analysis.stats` reads them by name.
 SIM_FIELDS = ("rounds", "total_win", "hits", "base_line_win", "base_scatter_win",
               "feature_win", "feature_triggers", "feature_spins", "retriggers", "jackpot_hits",

@@ -55,6 +55,38 @@ def jackpot_eligible(game, bet: Bet) -> bool:
     return (bet.lines, bet.bet_per_line) == (top.lines, top.bet_per_line)
 
 
+def _play(game, bet: Bet, rng: np.random.Generator, seed: int | None, run) -> Outcome:
+    """Run a kernel with a tape long enough for the whole round, then build the Outcome."""
+    model = game.model_for(bet)
+    state = rng.bit_generator.state
+    rows = INITIAL_TAPE_ROWS
+    while True:
+        stops = np.zeros(model.n_reels, dtype=np.int64)
+        window = np.zeros((model.n_reels, model.n_rows), dtype=np.int16)
+        tape = np.zeros((rows, k.TAPE_WIDTH + model.n_reels), dtype=np.int64)
+        result = run(model, stops, window, tape)
+        used = result[7]
+        if used <= rows:
+            break
+        rows = used  # a long bonus: replay the same draws onto a tape that fits
+        rng.bit_generator.state = state
+    return _outcome(game, bet, result, tape[:used], seed)
+
+
+def play_bonus(game, bet: Bet, start_multiplier: int, rng: np.random.Generator,
+               seed: int | None = None) -> Outcome:
+    """Play the trail bonus alone at a starting multiplier: the prize of the gamble's bonus
+    wheel (Big, Super or Mega Big Money = 1, 2, 3). Same rules and cap as in a round."""
+    check_bet(game, bet)
+    model = game.model
+    starts = {int(x) for x in model.trail_start if x > 0}
+    if model.trail_scatter < 0 or start_multiplier not in starts:
+        raise InvalidBet(f"{game.spec.id}: bonus start multiplier = {start_multiplier!r}: "
+                         f"must be one of {sorted(starts)}")
+    return _play(game, bet, rng, seed, lambda m, stops, window, tape: k.play_bonus_kernel(
+        m, start_multiplier, bet.lines, bet.bet_per_line, rng, stops, window, tape, True))
+
+
 def play_round(game, bet: Bet, rng: np.random.Generator, seed: int | None = None) -> Outcome:
     """Decide the whole round at bet time: base spin and every free spin, with its event tape.
 
@@ -62,22 +94,9 @@ def play_round(game, bet: Bet, rng: np.random.Generator, seed: int | None = None
     tape. `seed` is recorded on the outcome when the caller built `rng` from it.
     """
     check_bet(game, bet)
-    model = game.model_for(bet)
     eligible = jackpot_eligible(game, bet)
-    state = rng.bit_generator.state
-    rows = INITIAL_TAPE_ROWS
-    while True:
-        stops = np.zeros(model.n_reels, dtype=np.int64)
-        window = np.zeros((model.n_reels, model.n_rows), dtype=np.int16)
-        tape = np.zeros((rows, k.TAPE_WIDTH + model.n_reels), dtype=np.int64)
-        result = k.play_round_kernel(model, bet.lines, bet.bet_per_line, eligible, rng, stops,
-                                     window, tape, True)
-        used = result[7]
-        if used <= rows:
-            break
-        rows = used  # a long bonus: replay the same draws onto a tape that fits
-        rng.bit_generator.state = state
-    return _outcome(game, bet, result, tape[:used], seed)
+    return _play(game, bet, rng, seed, lambda m, stops, window, tape: k.play_round_kernel(
+        m, bet.lines, bet.bet_per_line, eligible, rng, stops, window, tape, True))
 
 
 def warmup(game) -> None:
