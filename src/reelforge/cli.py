@@ -206,6 +206,7 @@ def par(
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the simulated run")] = 1,
     lines: LinesOpt = None,
     bet_per_line: BplOpt = None,
+    mode: ModeOpt = "base",
 ) -> None:
     """PAR sheet: self-contained HTML page and JSON, exact and simulated figures labelled."""
     from reelforge.analysis.par import build_par, write_par
@@ -214,7 +215,7 @@ def par(
         n = _count(rounds)
         _at_least(seed, "--seed", 0)
         g = _game(game)
-        figures = build_par(g, g.bet(lines, bet_per_line), n, seed, ref=game)
+        figures = build_par(g, g.bet(lines, bet_per_line, mode), n, seed, ref=game)
         paths = write_par(figures, out_dir)
     except ReelforgeError as exc:
         _fail(exc)

@@ -112,7 +112,8 @@ def build_par(game, bet: Bet, rounds: int, seed: int, ref: str | None = None) ->
     fg, jp = spec.free_games, spec.jackpot
     figures = {
         "game_id": spec.id, "game_name": spec.name, "description": spec.description,
-        "bet": {"lines": bet.lines, "bet_per_line": bet.bet_per_line, "total": bet.total},
+        "bet": {"lines": bet.lines, "bet_per_line": bet.bet_per_line, "total": bet.total,
+                "mode": bet.mode, "price": game.price(bet)},
         "generated": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "reelforge_version": __version__, "rounds": rounds, "seed": seed,
         "reproduce": ["reelforge", "par", ref or spec.id, "--rounds", str(rounds),
@@ -162,9 +163,10 @@ def _plots(f: dict) -> list[str]:
     ex, sim = f["exact"], f["simulated"]
     fig = Figure(figsize=(6, 3.2))
     ax = fig.add_subplot()
-    names = ["base lines", "base scatter", "free games", "total"]
-    vals = [100 * (ex[k] or 0) for k in ("base_lines", "base_scatter", "free_games", "rtp")]
-    ax.bar(names, vals, color=["#4c72b0", "#55a868", "#c44e52", "#333333"])
+    keys = [k for k in SOURCES if ex[k]] + ["rtp"]
+    names = [k.replace("_", " ") if k != "rtp" else "total" for k in keys]
+    vals = [100 * (ex[k] or 0) for k in keys]
+    ax.bar(names, vals, color=["#4c72b0", "#55a868", "#c44e52", "#8172b2", "#ccb974", "#333333"][-len(keys):])
     ax.bar_label(ax.containers[0], fmt="%.4f%%")
     ax.set(ylabel="RTP (% of total bet)", title="RTP by source (exact)")
     plots = [_png(fig)]
@@ -268,9 +270,12 @@ def _reel_tables(name: str, rs: dict) -> str:
             + _table(["symbol", *head], counts, f"Symbol counts per reel: {name}"))
 
 
+SOURCES = ("base_lines", "base_scatter", "free_games", "base_collect", "bonus")
+
+
 def render_html(f: dict) -> str:
     ex, sim = f["exact"], f["simulated"]
-    keys = ("base_lines", "base_scatter", "free_games")
+    keys = [k for k in SOURCES if ex[k] or k == "base_lines"]
     sources = [(k.replace("_", " "), _pct(ex[k], 6), _pct(sim["breakdown"][k])) for k in keys]
     sources.append(("total", _pct(ex["rtp"], 6), _pct(sim["rtp"])))
     awards = [(a["symbol"], a["count"], _pct(a["base_rtp"], 6), _pct(a["free_games_rtp"], 6),
@@ -295,7 +300,9 @@ def render_html(f: dict) -> str:
         f"<h1>{_e(f['game_name'])} — PAR sheet</h1><p>{_e(f['description'])}</p>",
         _table(["", ""], [
             ("game id", f["game_id"]),
-            ("bet", f"{bet['lines']} lines x {bet['bet_per_line']} = {bet['total']} credits"),
+            ("bet", f"{bet['lines']} lines x {bet['bet_per_line']} = {bet['total']} credits"
+                    + (f", mode {bet['mode']} at {bet['price']} credits a round"
+                       if bet.get("mode", "base") != "base" else "")),
             ("generated", f["generated"]), ("reelforge version", f["reelforge_version"]),
             ("Monte Carlo", f"{n:,} rounds, seed {f['seed']} (the streams of `reelforge simulate` "
                             "at its default chunk size)")]),
@@ -334,8 +341,10 @@ def write_par(figures: dict, out_dir) -> tuple[Path, Path]:
     out.mkdir(parents=True, exist_ok=True)
     figures = {**figures, "command": shlex.join(figures["reproduce"][:3] + ["--out", str(out)]
                                                 + figures["reproduce"][3:])}
-    html_path = out / f"{figures['game_id']}-par.html"
-    json_path = out / f"{figures['game_id']}-par.json"
+    mode = figures["bet"].get("mode", "base")
+    stem = figures["game_id"] if mode == "base" else f"{figures['game_id']}-{mode}"
+    html_path = out / f"{stem}-par.html"
+    json_path = out / f"{stem}-par.json"
     html_path.write_text(render_html(figures), encoding="utf-8")
     json_path.write_text(json.dumps(figures, indent=1, allow_nan=False), encoding="utf-8")
     return html_path, json_path
