@@ -82,7 +82,7 @@ def test_simulate_json_is_one_object_with_the_figures(sim_one_worker):
         assert key in data, key
     assert data["rounds"] == 20000
     assert data["game"] == "cluedo-v1" and data["seed"] == 3
-    assert data["bet"] == {"lines": 20, "bet_per_line": 5}
+    assert data["bet"] == {"lines": 20, "bet_per_line": 5, "mode": "base", "price": 100}
     from reelforge.analysis.exact import analyze
     from reelforge.games import make
 

@@ -99,6 +99,7 @@ def simulate(
         "--checkpoint-seconds", help="Seconds between checkpoints (also every 1000 chunks)")] = 30.0,
     lines: LinesOpt = None,
     bet_per_line: BplOpt = None,
+    mode: ModeOpt = "base",
     as_json: JsonOpt = False,
 ) -> None:
     """Monte Carlo: RTP with its 95% CI, hit and feature frequency, win distribution.
@@ -118,7 +119,7 @@ def simulate(
         if not 0 < checkpoint_seconds < float("inf"):
             raise InvalidArgument(f"--checkpoint-seconds = {checkpoint_seconds!r}: must be a positive number")
         g = _game(game)
-        bet = g.bet(lines, bet_per_line)
+        bet = g.bet(lines, bet_per_line, mode)
         show = sys.stderr.isatty()
         with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.percentage:>5.1f}%"),
                       TimeRemainingColumn(), console=err, disable=not show) as bar:
@@ -133,12 +134,14 @@ def simulate(
         sys.stderr.write(f"interrupted{saved}\n")
         raise typer.Exit(130) from None
     data = {"game": g.id, "seed": seed, "chunk_size": size,
-            "bet": {"lines": bet.lines, "bet_per_line": bet.bet_per_line}, **stats.to_dict()}
+            "bet": {"lines": bet.lines, "bet_per_line": bet.bet_per_line, "mode": bet.mode,
+                    "price": g.price(bet)}, **stats.to_dict()}
     if as_json:
         print(json.dumps(data))
         return
     low, high = stats.rtp_interval()
-    table = Table(title=f"{g.spec.name} ({g.id}), {n:,} rounds, seed {seed}")
+    played = f", mode {bet.mode} (price {g.price(bet) // bet.total} x stake)" if bet.mode != "base" else ""
+    table = Table(title=f"{g.spec.name} ({g.id}), {n:,} rounds, seed {seed}{played}")
     table.add_column("figure")
     table.add_column("value", justify="right")
     table.add_row("RTP", f"{stats.rtp:.4%}  (95% CI {low:.4%} .. {high:.4%})")
@@ -147,11 +150,18 @@ def simulate(
     one_in = f"  (1 in {1 / stats.hit_frequency:.2f})" if stats.hits else ""
     table.add_row("hit frequency", f"{stats.hit_frequency:.4%}{one_in}")
     for name, value in data["breakdown"].items():
-        table.add_row(f"  RTP from {name.replace('_', ' ')}", f"{value:.4%}")
+        if value or name == "base_lines":
+            table.add_row(f"  RTP from {name.replace('_', ' ')}", f"{value:.4%}")
     if stats.feature_triggers:
         table.add_row("free-game frequency", f"1 in {1 / stats.feature_frequency:,.1f}")
         table.add_row("mean free-game award", f"{stats.mean_feature_award:.2f} x bet, {data['mean_free_spins']:.2f} spins")
-    table.add_row("jackpot hits", f"{stats.jackpot_hits}")
+    if stats.bonus_triggers:
+        table.add_row("bonus frequency", f"1 in {stats.rounds / stats.bonus_triggers:,.1f}")
+        table.add_row("mean bonus spins", f"{data['mean_bonus_spins']:.2f}")
+    if stats.cap_hits:
+        table.add_row("rounds cut to the win cap", f"{stats.cap_hits:,}")
+    if g.spec.jackpot:
+        table.add_row("jackpot hits", f"{stats.jackpot_hits}")
     table.add_row("largest win", f"{stats.max_win_x:,.2f} x bet")
     if stats.guard_hits:
         table.add_row("[red]rounds cut at the spin guard[/red]",
