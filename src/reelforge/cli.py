@@ -340,18 +340,22 @@ def report(
     except ReelforgeError as exc:
         _fail(exc)
     table = Table(title=f"reelforge: shipped games at max bet ({n:,} simulated rounds each, seed {seed})")
-    for col in ("game", "exact RTP", "simulated RTP (95% CI)", "hit frequency", "feature frequency", "largest win seen"):
+    for col in ("game", "exact RTP", "simulated RTP (95% CI)", "hit frequency", "feature frequency",
+                "largest win seen"):
         table.add_column(col, justify="left" if col == "game" else "right")
     try:
-        rows = [(gid, _game(gid)) for gid in shipped_games()]
-        rows = [(gid, g, run(gid, g.max_bet, n, seed), exact(g)) for gid, g in rows]
+        games = [(gid, _game(gid)) for gid in shipped_games()]
+        bets = [(gid, g, g.bet(mode=mode)) for gid, g in games
+                for mode in ["base"] + [m.name for m in g.spec.modes if m.name != "base"]]
+        rows = [(gid, bet, run(gid, bet, n, seed), exact(g, bet)) for gid, g, bet in bets]
     except ReelforgeError as exc:
         _fail(exc)
-    for game_id, g, stats, result in rows:
+    for game_id, bet, stats, result in rows:
         low, high = stats.rtp_interval()
-        exact_rtp = f"{result.rtp:.4%}"
-        feature = f"1 in {1 / stats.feature_frequency:,.0f}" if stats.feature_triggers else "-"
-        table.add_row(game_id, exact_rtp, f"{stats.rtp:.3%} ({low:.3%} .. {high:.3%})",
+        triggers = stats.feature_triggers + stats.bonus_triggers  # free games or a bonus
+        feature = f"1 in {stats.rounds / triggers:,.0f}" if triggers else "-"
+        label = game_id if bet.mode == "base" else f"{game_id} ({bet.mode})"
+        table.add_row(label, f"{result.rtp:.4%}", f"{stats.rtp:.3%} ({low:.3%} .. {high:.3%})",
                       f"{stats.hit_frequency:.2%}", feature, f"{stats.max_win_x:,.1f} x bet")
     out.print(table)
 
