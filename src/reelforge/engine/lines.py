@@ -72,6 +72,29 @@ def draw_window(model, reel_set, rng, stops, window):
 
 
 @inline_kernel
+def substituted_run(model, window, rows, target, group):
+    """The run from reel 1 of `target` (or, with group >= 0, of any symbol of that mixed-pay
+    group), wilds that substitute for `target` standing in. Returns (length, the multiplier
+    of the wilds in it, combined by max or product)."""
+    count = 0
+    mult = 1
+    while count < model.n_reels:
+        s = window[count, rows[count]]
+        if s == target or (group >= 0 and model.mixed_group[s] == group):
+            count += 1
+        elif model.substitutes[s, target]:
+            m = model.wild_multiplier[s]
+            if model.multiplier_product:
+                mult *= m
+            elif m > mult:
+                mult = m
+            count += 1
+        else:
+            break
+    return count, mult
+
+
+@inline_kernel
 def evaluate_line(model, window, line, spin_multiplier, jackpot_eligible):
     """Best award of one payline, left to right from the leftmost reel.
 
@@ -106,19 +129,7 @@ def evaluate_line(model, window, line, spin_multiplier, jackpot_eligible):
     sub_count = 0
     wild_mult = 1
     if target >= 0:
-        while sub_count < n:
-            s = window[sub_count, rows[sub_count]]
-            if s == target:
-                sub_count += 1
-            elif model.substitutes[s, target]:
-                m = model.wild_multiplier[s]
-                if model.multiplier_product:
-                    wild_mult *= m
-                elif m > wild_mult:
-                    wild_mult = m
-                sub_count += 1
-            else:
-                break
+        sub_count, wild_mult = substituted_run(model, window, rows, target, -1)
 
     if jackpot_eligible and line == model.jackpot_line and model.jackpot_symbol >= 0:
         js, jc = model.jackpot_symbol, model.jackpot_count
@@ -140,21 +151,7 @@ def evaluate_line(model, window, line, spin_multiplier, jackpot_eligible):
     if target >= 0 and model.mixed_group[target] >= 0:
         # a mixed group: any of its symbols (or a wild standing in) counts towards the run
         group = model.mixed_group[target]
-        mixed_count = 0
-        mixed_mult = 1
-        while mixed_count < n:
-            s = window[mixed_count, rows[mixed_count]]
-            if model.mixed_group[s] == group:
-                mixed_count += 1
-            elif model.substitutes[s, target]:
-                m = model.wild_multiplier[s]
-                if model.multiplier_product:
-                    mixed_mult *= m
-                elif m > mixed_mult:
-                    mixed_mult = m
-                mixed_count += 1
-            else:
-                break
+        mixed_count, mixed_mult = substituted_run(model, window, rows, target, group)
         mixed_mult *= spin_multiplier
         mixed_value = model.mixed_pay[group, mixed_count] * mixed_mult
         if mixed_value > sub_value:
