@@ -18,7 +18,6 @@ import argparse
 import contextlib
 import os
 import platform
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -34,17 +33,8 @@ from reelforge.errors import ReelforgeError
 from reelforge.games import make, shipped_games
 
 sys.path.insert(0, str(Path(__file__).parent))
-from exact_timing import ROOT as CONFORMANCE
-
-
-def median_time(work, repeats: int) -> float:
-    work()  # warm: numba cache, compiled game
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+from exact_timing import ROOT as CONFORMANCE  # noqa: E402
+from exact_timing import median_seconds as median_time  # noqa: E402
 
 
 def conformance_games():

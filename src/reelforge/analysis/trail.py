@@ -76,40 +76,10 @@ class TrailFigures:
 def trail_figures(game: Game) -> TrailFigures:
     """Expected collection (per unit of starting multiplier) and length of the bonus."""
     m = game.model
-    counts = window_counts(game, m.trail_set)
-    last = m.trail_multiplier.shape[0] - 1
-    ev = mean_cash_value(game)
-    cum = m.trail_parade_cum
-    p_bert, p_sid, p_vic = cum[0] / cum[2], (cum[1] - cum[0]) / cum[2], (cum[2] - cum[1]) / cum[2]
-    states = [(rob, cop) for rob in range(1, last + 1) for cop in range(rob)]
-    index = {s: i for i, s in enumerate(states)}
-    n = len(states)
-    transition = np.zeros((n, n))
-    reward = np.zeros(n)
-    outcomes = [(r, c, p, q) for (r, c, p), q in np.ndenumerate(counts) if q > 0]
-    for (rob, cop), i in index.items():
-        for r, c, p, q in outcomes:
-            new_rob, gained = rob, 0.0
-            for _ in range(r):
-                new_rob = min(new_rob + 1, last)
-                gained += p * ev * m.trail_multiplier[new_rob]
-            reward[i] += q * gained
-            new_cop = cop + c
-            if new_cop < new_rob:
-                transition[i, index[(new_rob, new_cop)]] += q
-                continue
-            sid = (new_rob, max(new_rob - m.trail_pushback, 0))
-            transition[i, index[sid]] += q * p_sid
-            ahead = m.trail_next[new_rob]
-            vic = (int(ahead), new_rob) if ahead >= 0 else sid
-            transition[i, index[vic]] += q * p_vic
-            # Bert: absorbed, nothing more (p_bert of q leaves the chain)
-    system = np.eye(n) - transition
-    start = index[(m.trail_robber_start, m.trail_cop_start)]
-    collected = np.linalg.solve(system, reward)[start]
-    spins = np.linalg.solve(system, np.ones(n))[start]
-    assert p_bert > 0
-    return TrailFigures(float(collected), float(spins), n)
+    chain = _Chain(m, window_counts(game, m.trail_set))
+    assert m.trail_parade_cum[0] > 0  # Bert has weight, so the chain is absorbed
+    collected = chain.expected(chain.probs * chain.cash * chain.mults * mean_cash_value(game))
+    return TrailFigures(collected, chain.expected(chain.probs), chain.n)
 
 
 def bonus_values(game: Game) -> dict[int, float]:
@@ -239,6 +209,14 @@ class _Chain:
         if not np.isfinite(solved).all() or (solved[:, 1] <= 0).any():
             return float("inf")
         return float(solved[self.start, 0])
+
+    def expected(self, rewards: np.ndarray) -> float:
+        """Expected sum of the moves' rewards over the whole bonus, from the start state."""
+        inner = self.cols >= 0
+        matrix = np.zeros((self.n, self.n))
+        np.add.at(matrix, (self.rows[inner], self.cols[inner]), self.probs[inner])
+        per_state = np.bincount(self.rows, rewards, minlength=self.n)
+        return float(np.linalg.solve(np.eye(self.n) - matrix, per_state)[self.start])
 
     def collect_moment(self, values, weights, u: float) -> float:
         """E[exp(u X)], X the bonus's collected win (stake units), exactly."""
