@@ -1,4 +1,5 @@
-"""Kernels of the line game: window draw, line and scatter evaluation, the whole round.
+"""Kernels of the line game: window draw, line and scatter evaluation, cash collection, the
+trail bonus, the whole round.
 
 Everything here is `@njit` and also runs as plain Python (NUMBA_DISABLE_JIT=1). Kernels take a
 `Model` and a numpy `Generator`; they validate nothing (the Python layer did) and never raise.
