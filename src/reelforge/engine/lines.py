@@ -254,14 +254,14 @@ def play_spin(model, reel_set, lines, bet_per_line, total_bet, jackpot_eligible,
 
 
 @inline_kernel
-def draw_cash_value(model, rng):
-    """One cash value (multiples of the stake) by the integer weights."""
-    n = model.cash_values.shape[0]
-    t = draw_below(rng, model.cash_cum[n - 1])
+def draw_weighted(values, cumulative, rng):
+    """values[i] with probability weight_i / total, from cumulative integer weights."""
+    n = values.shape[0]
+    t = draw_below(rng, cumulative[n - 1])
     i = 0
-    while model.cash_cum[i] <= t:
+    while cumulative[i] <= t:
         i += 1
-    return model.cash_values[i]
+    return values[i]
 
 
 @inline_kernel
@@ -279,7 +279,7 @@ def read_cash(model, window, rng, tape, pos, record, spin):
             elif s == model.trail_cop:
                 cops += 1
             elif model.is_cash[s]:
-                v = draw_cash_value(model, rng)
+                v = draw_weighted(model.cash_values, model.cash_cum, rng)
                 values += v
                 pos = write_row(tape, pos, record, TAPE_CASH, spin, r, h, v, 0, 0)
     return robbers, cops, values, pos
@@ -346,14 +346,9 @@ def play_trail(model, start, lines, bet_per_line, total_bet, rng, stops, window,
 @inline_kernel
 def draw_free_multiplier(model, rng):
     """The multiplier of the next free spin: fixed, or drawn by integer weights."""
-    n = model.fg_multipliers.shape[0]
-    if n == 1:
+    if model.fg_multipliers.shape[0] == 1:
         return model.fg_multipliers[0]  # fixed: consumes no randomness
-    t = draw_below(rng, model.fg_multiplier_cum[n - 1])
-    i = 0
-    while model.fg_multiplier_cum[i] <= t:
-        i += 1
-    return model.fg_multipliers[i]
+    return draw_weighted(model.fg_multipliers, model.fg_multiplier_cum, rng)
 
 
 @inline_kernel
