@@ -1,0 +1,544 @@
+"""Kernels of the cluster game: grid draw, cluster search, the tumble, the whole paid spin.
+
+A cluster game shows a grid of `n_rows x n_cols` cells, row 0 on top (`grid[row, col]`).
+A cluster of symbol s is a group of cells joined horizontally or vertically (never
+diagonally), each showing s or a wild that stands in for s, with at least one cell showing s
+itself: wilds alone never form a cluster. It wins when its size (wilds included) is at least
+`min_size` and `pays[s, size]` is positive; a size beyond the table's last column pays the
+last column. Every winning cluster is paid; their wins add up (the seed's "only the highest
+win is paid per winning combination" holds trivially: a cluster has one size, so one pay).
+
+Wild sharing: one wild may serve clusters of several symbols. A wild joins every cluster it
+touches (through cells of that symbol or other wilds standing in for it) and counts in the
+size of each, so "A A W B B" with a minimum of 3 is an A cluster of 3 and a B cluster of 3,
+both paid. This is the common reading of "the wild substitutes for all symbols"; a player
+sees every cluster the wild completes paid, and no rule has to pick one of them.
+
+The tumble: the cells of every winning cluster (shared wilds included) disappear, the
+remaining symbols of each column fall to the bottom in their order, and the empty cells on
+top are refilled, either
+
+* from the column's reel strip: the column continues along its strip, so the k new cells are
+  the k strip positions before the current top (`stops[c]` is the position shown on row 0;
+  it moves back by k, wrapping), shown in strip order top to bottom; or
+* from the column's integer symbol weights, each new cell an independent weighted draw,
+  top to bottom.
+
+The initial grid comes from the same source: a uniform stop per column (strips) or a draw per
+cell (weights); columns left to right, cells top to bottom. Every draw goes through
+`rng.draw_below`. A paid spin repeats find -> pay -> tumble until no cluster wins, and pays
+the sum of all its wins once, after the last tumble.
+
+Like `lines.py`: every kernel compiles without numba's reference-counting runtime and never
+allocates (callers pass every buffer; `new_buffers` makes them), validates nothing
+(`build_cluster_model` did), never raises, and also runs as plain Python under
+NUMBA_DISABLE_JIT=1. Wins are integers in multiples of the bet (the game picks the bet unit).
+
+The spin writes an event tape when `record` is true: one int64 row per event, TAPE_WIDTH +
+n_rows * n_cols columns, `[kind, tumble, ...]`; simulation skips it.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numba
+import numpy as np
+
+from reelforge.engine.rng import draw_below
+from reelforge.errors import InvalidArgument
+
+# Same compilation flags as lines.py, for the same reasons (see its comment): no NRT, so no
+# allocation in kernels; per-spin helpers inlined so the model struct is not copied per call.
+kernel = numba.njit(cache=True, _nrt=False)
+inline_kernel = numba.njit(cache=True, _nrt=False, inline="always")
+
+# Tape row kinds, distinct from lines.py's; the columns after [kind, tumble] beside each.
+TAPE_GRID = 11  # cells refilled by the tumble that led here (0 for the drawn grid), 0, 0, 0;
+#                 then the grid, row-major, from column TAPE_WIDTH
+TAPE_CLUSTER = 12  # symbol, size (wilds included), wilds in it, win (multiples of the bet)
+TAPE_WIDTH = 6
+
+# A spin ends after this many tumbles even if the grid still wins (its win is paid, the flag
+# set). Reachable only by degenerate refills (one symbol always refilled, say); reported.
+TUMBLE_GUARD = 1_000
+
+# Order of the counters `simulate_cluster_spins` accumulates.
+SIM_FIELDS = ("spins", "total_win", "hits", "tumbles", "max_win", "max_tumbles", "guard_hits")
+
+
+class ClusterModel(NamedTuple):
+    """A compiled cluster game. S symbols, C = n_cols columns, cells row 0 on top.
+
+    n_rows, n_cols: grid size (7 x 7 in Candy Jar Clusters; any size >= 1 x 1).
+    min_size: smallest cluster that can win (>= 1); pays below it are ignored.
+    pays: (S, P) int64, pay of a cluster of symbol s and size n in multiples of the bet;
+        sizes >= P pay pays[s, P - 1]. Wild rows are ignored (wilds alone never pay).
+    is_wild: (S,) bool, wild symbols: they never start a cluster.
+    substitutes: (S, S) bool, [w, s] True when wild w stands in for symbol s.
+    from_weights: refill (and initial draw) from `weights_cum` rather than `strips`.
+    strips: (C, max_len) int16, -1 padded: the reel strip of each column (strip mode).
+    strip_len: (C,) int64, >= 1 (strip mode).
+    weights_cum: (C, S) int64, cumulative integer symbol weights per column, last > 0
+        (weights mode).
+    can_win: (S,) bool, non-wild symbols with a positive pay at some size >= min_size: the
+        only ones whose cells start a cluster search.
+    bitboard: search clusters on 64-bit boards (needs n_rows * (n_cols + 1) <= 64), else by
+        flood fill; the same answer either way, the boards several times faster.
+    tumble_guard: most tumbles in one spin (TUMBLE_GUARD).
+    """
+
+    n_rows: int
+    n_cols: int
+    min_size: int
+    pays: np.ndarray
+    is_wild: np.ndarray
+    substitutes: np.ndarray
+    from_weights: bool
+    strips: np.ndarray
+    strip_len: np.ndarray
+    weights_cum: np.ndarray
+    can_win: np.ndarray
+    bitboard: bool
+    tumble_guard: int
+
+
+class ClusterBuffers(NamedTuple):
+    """Work buffers of one spin (`new_buffers`); N = n_rows * n_cols, S symbols.
+
+    grid: (n_rows, n_cols) int16, the symbol in each cell, row 0 on top;
+    stops: (n_cols,) int64, the strip position shown on row 0 of each column (strip mode);
+    counts: (S,) int64, masks: (S,) uint64, seen: (n_rows, n_cols) int64, queue: (N, 2) int64:
+        cluster-search work;
+    winners: (n_rows, n_cols) bool, the cells of the winning clusters last found;
+    clusters: (N, 4) int64, rows [symbol, size, wilds in it, pay] of the clusters last found
+        (a cluster holds at least one non-wild cell of its own, so there are at most N);
+    tape: (T, TAPE_WIDTH + N) int64, event rows.
+    """
+
+    grid: np.ndarray
+    stops: np.ndarray
+    counts: np.ndarray
+    masks: np.ndarray
+    seen: np.ndarray
+    queue: np.ndarray
+    winners: np.ndarray
+    clusters: np.ndarray
+    tape: np.ndarray
+
+
+def build_cluster_model(n_rows, n_cols, pays, is_wild, min_size, *, substitutes=None,
+                        strips=None, weights=None, tumble_guard=TUMBLE_GUARD,
+                        bitboard=None) -> ClusterModel:
+    """Validate plain data and compile it into a `ClusterModel`.
+
+    pays: (S, P) integers >= 0, by cluster size; is_wild: S booleans; substitutes: (S, S)
+    booleans, default: every wild stands in for every non-wild symbol with a positive pay;
+    exactly one of strips (n_cols sequences of symbol indices) or weights ((n_cols, S)
+    integers >= 0, a positive sum per column); bitboard: None picks the boards whenever the
+    grid fits them. Raises InvalidArgument naming the bad value.
+    """
+    pays = np.asarray(pays, dtype=np.int64)
+    if pays.ndim != 2 or pays.shape[0] < 1 or pays.shape[1] < 1 or (pays < 0).any():
+        raise InvalidArgument(f"cluster pays {pays.tolist()!r}: need an (S, P) table of "
+                              "integers >= 0")
+    n_symbols = pays.shape[0]
+    for name, value in (("n_rows", n_rows), ("n_cols", n_cols), ("min_size", min_size),
+                        ("tumble_guard", tumble_guard)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise InvalidArgument(f"cluster {name} = {value!r}: must be an integer >= 1")
+    is_wild = np.asarray(is_wild, dtype=bool)
+    if is_wild.shape != (n_symbols,):
+        raise InvalidArgument(f"cluster is_wild {is_wild.tolist()!r}: need {n_symbols} flags")
+    if substitutes is None:
+        paying = (pays > 0).any(axis=1) & ~is_wild
+        substitutes = is_wild[:, None] & paying[None, :]
+    substitutes = np.asarray(substitutes, dtype=bool)
+    if substitutes.shape != (n_symbols, n_symbols):
+        raise InvalidArgument(f"cluster substitutes: shape {substitutes.shape}, need "
+                              f"({n_symbols}, {n_symbols})")
+    if (strips is None) == (weights is None):
+        raise InvalidArgument("cluster refill: give exactly one of strips and weights")
+    if strips is not None:
+        strips = [list(s) for s in strips]
+        if len(strips) != n_cols or any(
+                len(s) < 1 or any(not 0 <= int(x) < n_symbols for x in s) for s in strips):
+            raise InvalidArgument(f"cluster strips {strips!r}: need {n_cols} non-empty lists "
+                                  f"of symbol indices 0..{n_symbols - 1}")
+        strip_len = np.array([len(s) for s in strips], dtype=np.int64)
+        strip_array = np.full((n_cols, int(strip_len.max())), -1, dtype=np.int16)
+        for c, s in enumerate(strips):
+            strip_array[c, :len(s)] = s
+        weights_cum = np.zeros((n_cols, n_symbols), dtype=np.int64)
+    else:
+        w = np.asarray(weights, dtype=np.int64)
+        if w.shape != (n_cols, n_symbols) or (w < 0).any() or (w.sum(axis=1) <= 0).any() or (
+                w.sum(axis=1) >= 2**32).any():
+            raise InvalidArgument(f"cluster weights {w.tolist()!r}: need ({n_cols}, "
+                                  f"{n_symbols}) integers >= 0, each column summing to "
+                                  "1..2**32-1")
+        weights_cum = np.cumsum(w, axis=1)
+        strip_array = np.zeros((n_cols, 1), dtype=np.int16)
+        strip_len = np.ones(n_cols, dtype=np.int64)
+    fits = n_rows * (n_cols + 1) <= 64
+    if bitboard is None:
+        bitboard = fits
+    elif bitboard and not fits:
+        raise InvalidArgument(f"cluster grid {n_rows} x {n_cols}: too large for bitboards")
+    can_win = ~is_wild & (pays[:, min_size:] > 0).any(axis=1)
+    return ClusterModel(int(n_rows), int(n_cols), int(min_size), pays, is_wild, substitutes,
+                        weights is not None, strip_array, strip_len, weights_cum, can_win,
+                        bool(bitboard), int(tumble_guard))
+
+
+def new_buffers(model: ClusterModel, tape_rows: int = 1) -> ClusterBuffers:
+    """Fresh work buffers for `model`; a tape of `tape_rows` rows (1 when not recording)."""
+    n = model.n_rows * model.n_cols
+    n_symbols = model.pays.shape[0]
+    return ClusterBuffers(
+        grid=np.zeros((model.n_rows, model.n_cols), dtype=np.int16),
+        stops=np.zeros(model.n_cols, dtype=np.int64),
+        counts=np.zeros(n_symbols, dtype=np.int64),
+        masks=np.zeros(n_symbols, dtype=np.uint64),
+        seen=np.zeros((model.n_rows, model.n_cols), dtype=np.int64),
+        queue=np.zeros((n, 2), dtype=np.int64),
+        winners=np.zeros((model.n_rows, model.n_cols), dtype=np.bool_),
+        clusters=np.zeros((n, 4), dtype=np.int64),
+        tape=np.zeros((max(tape_rows, 1), TAPE_WIDTH + n), dtype=np.int64),
+    )
+
+
+@inline_kernel
+def draw_cell(model, col, rng):
+    """One symbol for a cell of column `col`, by the column's integer weights."""
+    n = model.weights_cum.shape[1]
+    t = draw_below(rng, model.weights_cum[col, n - 1])
+    s = 0
+    while model.weights_cum[col, s] <= t:  # first symbol whose cumulative weight exceeds t
+        s += 1
+    return s
+
+
+@inline_kernel
+def draw_grid(model, rng, grid, stops):
+    """Fill grid (n_rows, n_cols) int16 and, in strip mode, stops (n_cols,) int64.
+
+    Columns left to right; a uniform stop per column (row h shows strip[(stop + h) % len]),
+    or a weighted draw per cell, top to bottom.
+    """
+    for c in range(model.n_cols):
+        if model.from_weights:
+            for h in range(model.n_rows):
+                grid[h, c] = draw_cell(model, c, rng)
+        else:
+            n = model.strip_len[c]
+            at = draw_below(rng, n)
+            stops[c] = at
+            for h in range(model.n_rows):
+                grid[h, c] = model.strips[c, at]
+                at += 1
+                if at == n:
+                    at = 0
+
+
+@inline_kernel
+def popcount(x):
+    """Set bits of a uint64 (SWAR, no overflowing product: also exact as plain Python)."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    x = x + (x >> np.uint64(8))
+    x = x + (x >> np.uint64(16))
+    x = x + (x >> np.uint64(32))
+    return np.int64(x & np.uint64(0x7F))
+
+
+@inline_kernel
+def record_cluster(model, clusters, found, symbol, size, wilds):
+    """Write clusters[found] = [symbol, size, wilds, pay] if the cluster wins; returns its pay
+    (0: it does not win, nothing written)."""
+    if size < model.min_size:
+        return 0
+    top = model.pays.shape[1] - 1
+    pay = model.pays[symbol, min(size, top)]
+    if pay > 0:
+        clusters[found, 0] = symbol
+        clusters[found, 1] = size
+        clusters[found, 2] = wilds
+        clusters[found, 3] = pay
+    return pay
+
+
+@inline_kernel
+def find_clusters_bits(model, grid, masks, winners, clusters):
+    """`find_clusters` on bitboards (rows * (cols + 1) <= 64): cell (r, c) is bit
+    r * (cols + 1) + c, and the always-empty bit c = cols of each row stops a horizontal
+    shift from wrapping into the next row. A cluster grows from its first cell by repeated
+    shifts in the four directions, masked by the cells it may hold, until it stops growing."""
+    rows = model.n_rows
+    cols = model.n_cols
+    width = np.uint64(cols + 1)
+    one = np.uint64(1)
+    zero = np.uint64(0)
+    for s in range(masks.shape[0]):
+        masks[s] = zero
+    for r in range(rows):
+        for c in range(cols):
+            s = grid[r, c]
+            masks[s] |= one << np.uint64(r * (cols + 1) + c)
+    n_symbols = masks.shape[0]
+    wild_cells = zero
+    for w in range(n_symbols):
+        if model.is_wild[w]:
+            wild_cells |= masks[w]
+    n_wild = popcount(wild_cells)
+    won = zero
+    found = 0
+    total = 0
+    for symbol in range(n_symbols):
+        todo = masks[symbol]
+        if not model.can_win[symbol] or todo == zero or popcount(todo) + n_wild < model.min_size:
+            continue  # a wild, absent, or no cluster of it can be large enough to pay
+        helpers = zero
+        for w in range(n_symbols):
+            if model.is_wild[w] and model.substitutes[w, symbol]:
+                helpers |= masks[w]
+        area = todo | helpers
+        while todo != zero:
+            x = todo & (~todo + one)  # the first cell, row-major, not yet in a cluster
+            while True:
+                y = (x | (x << one) | (x >> one) | (x << width) | (x >> width)) & area
+                if y == x:
+                    break
+                x = y
+            todo &= ~x
+            pay = record_cluster(model, clusters, found, symbol, popcount(x),
+                                 popcount(x & helpers))
+            if pay > 0:
+                found += 1
+                total += pay
+                won |= x
+    for r in range(rows):
+        for c in range(cols):
+            winners[r, c] = (won >> np.uint64(r * (cols + 1) + c)) & one != zero
+    return found, total
+
+
+@inline_kernel
+def join(model, grid, seen, queue, tail, row, col, symbol, stamp):
+    """Queue cell (row, col) in the fill of `symbol` marked `stamp` if it is new to this fill
+    and shows the symbol or a wild standing in for it; returns the new queue tail."""
+    if seen[row, col] == stamp:
+        return tail
+    s = grid[row, col]
+    if s == symbol or (model.is_wild[s] and model.substitutes[s, symbol]):
+        seen[row, col] = stamp
+        queue[tail, 0] = row
+        queue[tail, 1] = col
+        return tail + 1
+    return tail
+
+
+@inline_kernel
+def find_clusters_fill(model, grid, counts, seen, queue, winners, clusters):
+    """`find_clusters` for any grid size: a breadth-first flood fill from each cell."""
+    rows = model.n_rows
+    cols = model.n_cols
+    for s in range(counts.shape[0]):
+        counts[s] = 0
+    wild_cells = 0
+    for r in range(rows):
+        for c in range(cols):
+            s = grid[r, c]
+            counts[s] += 1
+            if model.is_wild[s]:
+                wild_cells += 1
+            seen[r, c] = 0
+            winners[r, c] = False
+    found = 0
+    total = 0
+    stamp = 0
+    for symbol in range(counts.shape[0]):
+        if not model.can_win[symbol] or counts[symbol] + wild_cells < model.min_size:
+            continue  # a wild, or no cluster of it can be large enough to pay
+        for r0 in range(rows):
+            for c0 in range(cols):
+                if grid[r0, c0] != symbol or seen[r0, c0] != 0:
+                    continue  # a non-wild cell is only ever marked by a fill of its symbol
+                stamp += 1  # a fresh mark: wilds seen by earlier fills may join this one too
+                seen[r0, c0] = stamp
+                queue[0, 0] = r0
+                queue[0, 1] = c0
+                head = 0
+                tail = 1
+                wilds = 0
+                while head < tail:  # breadth first; queue[:tail] ends up holding the cluster
+                    r = queue[head, 0]
+                    c = queue[head, 1]
+                    head += 1
+                    if model.is_wild[grid[r, c]]:
+                        wilds += 1
+                    if r > 0:
+                        tail = join(model, grid, seen, queue, tail, r - 1, c, symbol, stamp)
+                    if r < rows - 1:
+                        tail = join(model, grid, seen, queue, tail, r + 1, c, symbol, stamp)
+                    if c > 0:
+                        tail = join(model, grid, seen, queue, tail, r, c - 1, symbol, stamp)
+                    if c < cols - 1:
+                        tail = join(model, grid, seen, queue, tail, r, c + 1, symbol, stamp)
+                pay = record_cluster(model, clusters, found, symbol, tail, wilds)
+                if pay > 0:
+                    found += 1
+                    total += pay
+                    for j in range(tail):
+                        winners[queue[j, 0], queue[j, 1]] = True
+    return found, total
+
+
+@inline_kernel
+def find_clusters(model, grid, work):
+    """Every winning cluster of grid (n_rows, n_cols) int16, by symbol index, then by the
+    first cell (row-major) of the cluster that shows the symbol itself.
+
+    Writes work.clusters[i] = [symbol, size (wilds included), wilds in it, pay in multiples
+    of the bet] for each winning cluster i, and work.winners (n_rows, n_cols) bool: True on
+    the cells of every winning cluster, wilds shared by several clusters included. Uses the
+    bitboard search when the model allows it (`model.bitboard`), else the flood fill; both
+    give the same answer. Returns (number of winning clusters, their total pay).
+    """
+    if model.bitboard:
+        return find_clusters_bits(model, grid, work.masks, work.winners, work.clusters)
+    return find_clusters_fill(model, grid, work.counts, work.seen, work.queue, work.winners,
+                              work.clusters)
+
+
+@inline_kernel
+def tumble(model, grid, winners, rng, stops):
+    """Remove the winners (n_rows, n_cols) bool from grid (n_rows, n_cols) int16, let each
+    column's remaining symbols fall to the bottom in order, and refill the empty cells on top:
+    from the strip (stops (n_cols,) int64 moves back by the cells removed, wrapping, and
+    the new cells show the strip from there, top to bottom) or by weighted draws (top to
+    bottom), columns left to right. Returns the number of cells refilled."""
+    rows = model.n_rows
+    refilled = 0
+    for c in range(model.n_cols):
+        write = rows - 1
+        for r in range(rows - 1, -1, -1):
+            if not winners[r, c]:
+                if write != r:
+                    grid[write, c] = grid[r, c]
+                write -= 1
+        k = write + 1  # rows 0..k-1 are empty
+        if k == 0:
+            continue
+        refilled += k
+        if model.from_weights:
+            for h in range(k):
+                grid[h, c] = draw_cell(model, c, rng)
+        else:
+            n = model.strip_len[c]
+            at = (stops[c] - k) % n
+            stops[c] = at
+            for h in range(k):
+                grid[h, c] = model.strips[c, at]
+                at += 1
+                if at == n:
+                    at = 0
+    return refilled
+
+
+@inline_kernel
+def write_grid(tape, pos, record, tumble_index, grid, refilled):
+    """Append a TAPE_GRID row (the grid row-major from column TAPE_WIDTH) if recording and
+    there is room; returns the next position."""
+    if record and pos < tape.shape[0]:
+        tape[pos, 0] = TAPE_GRID
+        tape[pos, 1] = tumble_index
+        tape[pos, 2] = refilled
+        tape[pos, 3] = 0
+        tape[pos, 4] = 0
+        tape[pos, 5] = 0
+        cols = grid.shape[1]
+        for r in range(grid.shape[0]):
+            for c in range(cols):
+                tape[pos, TAPE_WIDTH + r * cols + c] = grid[r, c]
+    return pos + 1
+
+
+@inline_kernel
+def write_cluster(tape, pos, record, tumble_index, symbol, size, wilds, win):
+    """Append a TAPE_CLUSTER row if recording and there is room; returns the next position."""
+    if record and pos < tape.shape[0]:
+        tape[pos, 0] = TAPE_CLUSTER
+        tape[pos, 1] = tumble_index
+        tape[pos, 2] = symbol
+        tape[pos, 3] = size
+        tape[pos, 4] = wilds
+        tape[pos, 5] = win
+        for j in range(TAPE_WIDTH, tape.shape[1]):
+            tape[pos, j] = 0
+    return pos + 1
+
+
+@inline_kernel
+def play_cluster_spin(model, rng, work, record):
+    """One paid spin: draw the grid, then find -> pay -> tumble until no cluster wins.
+
+    work: `ClusterBuffers`; the spin ends with the last grid in work.grid. The tape (if
+    `record`) gets a TAPE_GRID row for the drawn grid (tumble 0) and after each tumble t
+    (1, 2, ...), and a TAPE_CLUSTER row per winning cluster on the grid of tumble t.
+    Returns (win: every cluster win of the spin added, in multiples of the bet; tumbles
+    played; tape rows used; guard reached: the grid after `tumble_guard` tumbles still won,
+    was paid, and the spin stopped). A tape shorter than the rows used means the caller must
+    replay with a longer one.
+    """
+    grid = work.grid
+    tape = work.tape
+    draw_grid(model, rng, grid, work.stops)
+    pos = write_grid(tape, 0, record, 0, grid, 0)
+    win = 0
+    tumbles = 0
+    guard = False
+    while True:
+        found, pay = find_clusters(model, grid, work)
+        if found == 0:
+            break
+        for i in range(found):
+            c = work.clusters[i]
+            pos = write_cluster(tape, pos, record, tumbles, c[0], c[1], c[2], c[3])
+        win += pay
+        if tumbles >= model.tumble_guard:
+            guard = True
+            break
+        refilled = tumble(model, grid, work.winners, rng, work.stops)
+        tumbles += 1
+        pos = write_grid(tape, pos, record, tumbles, grid, refilled)
+    return win, tumbles, pos, guard
+
+
+@kernel
+def simulate_cluster_spins(model, rng, n_spins, work, counters):
+    """Play n_spins with `play_cluster_spin` (no tape) and add to counters (len(SIM_FIELDS),)
+    int64, in SIM_FIELDS order: wins in multiples of the bet; max_* are maxima."""
+    for _ in range(n_spins):
+        win, tumbles, _pos, guard = play_cluster_spin(model, rng, work, False)
+        counters[0] += 1
+        counters[1] += win
+        if win > 0:
+            counters[2] += 1
+        counters[3] += tumbles
+        counters[4] = max(counters[4], win)
+        counters[5] = max(counters[5], tumbles)
+        if guard:
+            counters[6] += 1
+
+
+def warmup() -> None:
+    """Compile (or load from cache) the cluster kernels, so a server pays it at start."""
+    for weights in (None, [[1, 1]]):
+        model = build_cluster_model(1, 1, [[0, 1], [0, 0]], [False, True], 1,
+                                    strips=None if weights else [[0, 1]], weights=weights)
+        b = new_buffers(model, 4)
+        rng = np.random.Generator(np.random.PCG64(0))
+        play_cluster_spin(model, rng, b, True)
+        simulate_cluster_spins(model, rng, 1, b, np.zeros(len(SIM_FIELDS), dtype=np.int64))
