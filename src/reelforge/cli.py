@@ -360,6 +360,89 @@ def report(
     out.print(table)
 
 
+@app.command()
+def tune(
+    game: GameArg,
+    rtp: Annotated[float, typer.Option("--rtp", help="Target RTP as a fraction, e.g. 0.94")],
+    mode: Annotated[Optional[list[str]], typer.Option(
+        "--mode", help="Tune only this mode's reels (repeatable; default: every mode)")] = None,
+    out_file: Annotated[Optional[Path], typer.Option("--out", help="The new game file (default: ./<id>.toml)")] = None,
+    new_id: Annotated[Optional[str], typer.Option("--id", help="The new game's id (default: <game>-<rtp>-vN, e.g. cluedo-94-v1)")] = None,
+    rounds: Annotated[str, typer.Option("--rounds", "-n", help="Simulated rounds per game and mode for the feel")] = "2000000",
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the feel's simulated runs")] = 1,
+) -> None:
+    """A variant at a target RTP: only reel weights change, exact RTP within 0.001 points.
+
+    Prints the feel side by side (source, tuned) against its bands; a figure outside its band
+    is a warning, a missed RTP an error (exit 1).
+    """
+    import shlex
+
+    from reelforge.analysis import tune as tuning
+    from reelforge.analysis.montecarlo import GameText
+    from reelforge.spec import load_spec
+
+    start = time.perf_counter()
+    try:
+        n = _count(rounds)
+        _at_least(seed, "--seed", 0)
+        source = GameText.load(game)
+        words = [game, "--rtp", repr(rtp)] + [w for m in mode or () for w in ("--mode", m)]
+        target_id = new_id or tuning.variant_id(load_spec(source.source).id, rtp)
+        command = "reelforge tune " + shlex.join(words + ["--id", target_id])
+        result = tuning.tune_text(source.text, source.source, rtp, target_id,
+                                  tuple(mode) if mode else None, command)
+        path = out_file or Path(f"{result.spec.id}.toml")
+        if path.resolve() == Path(source.source).resolve():
+            raise InvalidArgument(f"--out {str(path)!r}: that is the source game; write the variant elsewhere")
+        path.write_text(result.text, encoding="utf-8")
+        written = load_spec(path)
+        missed = [(row.mode, tuning.exact_rtp(written, row.mode)) for row in result.modes]
+        missed = [(m, r) for m, r in missed if abs(r - rtp) > tuning.TOLERANCE]
+        searched = time.perf_counter() - start
+        feel = tuning.compare_feel(result, n, seed)
+    except ReelforgeError as exc:
+        _fail(exc)
+    except OSError as exc:
+        _fail(ReelforgeError(f"--out {str(out_file)!r}: {exc.strerror or exc}"))
+    total = time.perf_counter() - start
+    table = Table(title=f"{result.source.id} -> {result.spec.id}: RTP {rtp:.4%} (exact, max bet)")
+    for col in ("mode", "figure", "source", "tuned", "change", "band", "check"):
+        table.add_column(col, justify="left" if col in ("mode", "figure") else "right")
+    for row in result.modes:
+        ok = abs(row.rtp - rtp) <= tuning.TOLERANCE
+        table.add_row(row.mode, "RTP (exact)", f"{row.source_rtp:.6%}", f"{row.rtp:.6%}",
+                      f"{(row.rtp - row.source_rtp) * 100:+.4f} pp", "±0.001 pp",
+                      "PASS" if ok else "[red]FAIL[/red]")
+    def shown(figure: str, value: float, ci) -> str:
+        if figure == "standard deviation":
+            return f"{value:.3f}"
+        text = f"1 in {1 / value:,.1f}" if figure != "hit frequency" else f"{value:.3%}"
+        return text + (f" ± {(ci[1] - ci[0]) / 2:.3%}" if ci else "")
+
+    for f in feel:
+        kind = "exact" if f.source_ci is None and f.figure != "standard deviation" else "simulated"
+        label = "SD per round, x cost" if f.figure == "standard deviation" else f.figure
+        table.add_row(f.mode, f"{label} ({kind})", shown(f.figure, f.source, f.source_ci),
+                      shown(f.figure, f.tuned, f.tuned_ci), f"{f.change:+.2%}", f"±{f.band:.0%}",
+                      "PASS" if f.passed else "[yellow]FAIL[/yellow]")
+    out.print(table)
+    for row in result.modes:
+        out.print(f"{row.mode}: [reels.{row.reel_set}] stops showing {', '.join(row.symbols)} weigh "
+                  f"{row.scale:,} x source {row.delta:+,}, the others {row.scale:,} x source "
+                  f"({row.evaluations} exact analyses)", markup=False, highlight=False)
+    out.print(f"time: {searched:.1f} s to tune and check, {total - searched:.1f} s to measure the feel "
+              f"({n:,} rounds x 2 per mode, seed {seed}); {total:.1f} s in all", highlight=False)
+    print(path)
+    outside = [f"{f.mode} {f.figure} {f.change:+.1%} (band ±{f.band:.0%})" for f in feel if not f.passed]
+    if outside:
+        sys.stderr.write(f"warning: the feel left its bands: {'; '.join(outside)}\n")
+    if missed:
+        sys.stderr.write("error: " + "; ".join(f"{path}: mode {m} is at {r:.6%}, not {rtp:.4%}"
+                                               for m, r in missed) + "\n")
+        raise typer.Exit(1)
+
+
 def main() -> None:  # pragma: no cover
     app()
 
