@@ -65,12 +65,19 @@ ModeOpt = Annotated[str, typer.Option("--mode", help="Way to play the base game 
 
 @app.command()
 def games() -> None:
-    """List the shipped game ids."""
+    """List the shipped game ids with their exact RTP (per base-game mode)."""
     from reelforge.games import shipped_games
     from reelforge.spec import load_spec
 
+    from reelforge.analysis.exact import analyze as exact
+
     for game_id, path in shipped_games().items():
-        out.print(f"{game_id}\t{load_spec(path).name}", markup=False, highlight=False)
+        g = _game(game_id)
+        modes = ["base"] + [m.name for m in g.spec.modes if m.name != "base"]
+        rtps = [f"{exact(g, g.bet(mode=mode)).rtp:.4%}" + ("" if mode == "base" else f" ({mode})")
+                for mode in modes]
+        out.print(f"{game_id}\t{load_spec(path).name}\tRTP {', '.join(rtps)}", markup=False,
+                  highlight=False)
 
 
 @app.command()
