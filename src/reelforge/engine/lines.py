@@ -111,9 +111,9 @@ def evaluate_line(model, window, line, spin_multiplier, jackpot_eligible):
     first = window[0, rows[0]]
     if n > 1 and not model.is_wild[first] and model.line_pay[first, 1] == 0:
         second = window[1, rows[1]]  # most lines end here: a run of one that pays nothing
-        group = model.mixed_group[first]
         if second != first and not model.substitutes[second, first] and (
-                group < 0 or model.mixed_group[second] != group):
+                not model.has_mixed or model.mixed_group[second] != model.mixed_group[first]
+                or model.mixed_group[first] < 0):
             if not (jackpot_eligible and line == model.jackpot_line):
                 return 0, -1, 0, 1, False
     pure_count = 0

@@ -55,6 +55,7 @@ class Model(NamedTuple):
     spin_guard: int
     mixed_group: np.ndarray  # (S,) int64: mixed-pay group of each symbol, -1 none
     mixed_pay: np.ndarray  # (G, R+1) int64: group pay by count, multiples of the bet per line
+    has_mixed: bool  # any mixed-pay group: lets games without one skip the group checks
     is_cash: np.ndarray  # (S,) bool: symbol carries a cash value
     cash_values: np.ndarray  # (V,) int64 values in multiples of the total stake
     cash_cum: np.ndarray  # (V,) int64 cumulative integer weights
@@ -180,7 +181,8 @@ def compile_model(spec: GameSpec) -> Model:
         jackpot_symbol=-1 if jp is None else index[jp.symbol],
         jackpot_count=0 if jp is None else jp.count,
         jackpot_line=0 if jp is None else jp.line - 1, spin_guard=SPIN_GUARD,
-        mixed_group=mixed_group, mixed_pay=mixed_pay, is_cash=is_cash, cash_values=cash_values,
+        mixed_group=mixed_group, mixed_pay=mixed_pay,
+        has_mixed=bool(groups), is_cash=is_cash, cash_values=cash_values,
         cash_cum=cash_cum,
         collector=-1 if cash is None or cash.collector is None else index[cash.collector],
         collect=False, cap=0,
