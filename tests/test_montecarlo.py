@@ -101,6 +101,10 @@ def test_cluedo_simulation_agrees_with_exact_within_four_standard_errors():
     assert abs(stats.base_scatter_win / (stats.rounds * 100) - mean) < 4 * se
     p = analyze(game).feature_probability
     assert abs(stats.feature_frequency - p) < 4 * math.sqrt(p * (1 - p) / stats.rounds)
+    # in Cluedo a round wins exactly when its base spin pays (3+ Mystery Bonus both trigger
+    # the free games and pay), so the exact base-spin hit frequency is the round's
+    h = analyze(game).base_hit_frequency
+    assert abs(stats.hit_frequency - h) < 4 * math.sqrt(h * (1 - h) / stats.rounds)
 
 
 def test_a_run_is_identical_whatever_the_number_of_workers():

@@ -204,6 +204,8 @@ def analyze(game: GameArg, lines: LinesOpt = None, bet_per_line: BplOpt = None, 
             table.add_row(f"  {name.replace('_', ' ')}", f"{value:.6%}")
     if result.cap_loss_bound:
         table.add_row("round cap takes at most", f"{result.cap_loss_bound:.3e} (RTP >= {result.rtp - result.cap_loss_bound:.6%})")
+    if result.base_hit_frequency is not None:
+        table.add_row("base-spin hit frequency", f"{result.base_hit_frequency:.6%}")
     if result.bonus_probability:
         table.add_row("bonus frequency", f"1 in {1 / result.bonus_probability:,.2f}")
         table.add_row("mean bonus spins", f"{result.mean_bonus_spins:.4f}")

@@ -17,7 +17,7 @@ from functools import lru_cache
 import numpy as np
 
 from reelforge.engine.game import Game
-from reelforge.engine.lines import line_expectation
+from reelforge.engine.lines import base_hit_probability, line_expectation
 from reelforge.engine.outcome import Bet
 from reelforge.analysis.trail import cap_loss_bound, collect_rtp, trail_figures
 from reelforge.engine.round import check_bet, jackpot_eligible
@@ -62,6 +62,7 @@ class ExactResult:
     price: int = 1  # a round costs price x stake; every RTP figure here is per cost
     # upper bound on what the round cap takes from `rtp` (which is uncapped); None: not computed
     cap_loss_bound: float | None = None
+    base_hit_frequency: float | None = None  # P(the base spin pays), exact; None: declined
     symbols: tuple[str, ...] = ()
     base: SpinFigures | None = None
     free: SpinFigures | None = None  # at the mean free-spin multiplier (weights applied)
@@ -279,6 +280,7 @@ def analyze(game: Game, bet: Bet | None = None, cap_bound: bool = False) -> Exac
         bonus=bonus_ev / price, bonus_probability=bonus_p, mean_bonus_spins=bonus_spins,
         price=price, symbols=award_names(game), base=base, free=free,
         cap_loss_bound=cap_loss_bound(game, bet) if cap_bound else None,
+        base_hit_frequency=base_hit_frequency(game, bet),
     )
 
 
@@ -299,3 +301,89 @@ def _weighted(figures: list[SpinFigures], weights: np.ndarray) -> SpinFigures:
         scatter_rtp=tuple(float(sum(w * f.scatter_rtp[i] for w, f in zip(weights, figures)))
                           for i in range(len(first.scatter_rtp))),
     )
+
+
+MAX_HIT_COMBINATIONS = 50_000_000  # stops of the enumerated reels, beyond which we decline
+
+
+def base_hit_frequency(game: Game, bet: Bet | None = None) -> float | None:
+    """P(the base spin pays anything), exactly; None where this method does not apply.
+
+    A line's fate is settled by the reel where its shortest paying run ends (`depth`), when
+    every award that pays keeps paying for longer runs; so only the first `depth` reels'
+    stops are enumerated (with a breaker symbol on the others), and the scatter's pay is
+    conditioned on its count there, the other reels' counts convolved. Declines (None) for a
+    mode that collects cash, more than one paying scatter, pays with gaps, or too many stops.
+    """
+    bet = check_bet(game, bet or game.max_bet)
+    m = game.model_for(bet)
+    if m.collect:
+        return None
+    depth = 1
+    for pays in list(m.line_pay) + list(m.mixed_pay):
+        paying = np.flatnonzero(pays[1:]) + 1
+        if len(paying) == 0:
+            continue
+        if paying[-1] - paying[0] + 1 != len(paying) or paying[-1] != m.n_reels:
+            return None  # a gap, or a run that stops paying when longer
+        depth = max(depth, int(paying[0]))
+    # A line led by wilds picks its target past them: settled within `depth` reels only when
+    # a run of the one wild on these reels pays by then; otherwise enumerate every reel.
+    shown = np.unique(m.strips[m.base_set][m.strips[m.base_set] >= 0])
+    wilds = [w for w in shown if m.is_wild[w]]
+    if len(wilds) > 1 or (wilds and not m.line_pay[wilds[0], 1: depth + 1].any()):
+        depth = m.n_reels
+    eligible = jackpot_eligible(game, bet)
+    js, jc = m.jackpot_symbol, m.jackpot_count
+    if eligible and not m.line_pay[js, 1: jc + 1].any():
+        depth = max(depth, jc)  # a jackpot that pays nothing shorter is seen only when complete
+    lengths = m.strip_len[m.base_set, :depth]
+    if int(np.prod(lengths)) > MAX_HIT_COMBINATIONS:
+        return None
+    paying_scatters = [k for k in range(len(m.scatter_symbol)) if m.scatter_pay[k].any()]
+    if len(paying_scatters) > 1:
+        return None
+    scatter = paying_scatters[0] if paying_scatters else -1
+    given = np.zeros(m.n_reels * m.n_rows + 1)
+    if scatter >= 0:
+        rest = _scatter_counts(game, m.base_set, scatter, range(depth, m.n_reels))
+        pays = m.scatter_pay[scatter] > 0
+        for c in range(len(given)):
+            reach = [c + extra for extra in range(len(rest))]
+            given[c] = sum(p for extra, p in enumerate(rest) if reach[extra] < len(pays) and pays[reach[extra]])
+    window = np.zeros((m.n_reels, m.n_rows), dtype=np.int16)
+    stops = np.zeros(m.n_reels, dtype=np.int64)
+    return float(base_hit_probability(_with_breaker(m), m.base_set, depth, bet.lines, eligible,
+                                      scatter, given, window, stops))
+
+
+def _scatter_counts(game: Game, reel_set: int, k: int, reels) -> np.ndarray:
+    """P(scatter k's count over the given reels = c)."""
+    m = game.model
+    sym = m.scatter_symbol[k]
+    total = np.array([1.0])
+    for r in reels:
+        n = m.strip_len[reel_set, r]
+        strip = m.strips[reel_set, r, :n]
+        if m.weighted[reel_set]:
+            w = np.diff(np.concatenate(([0], m.cum_weights[reel_set, r, :n]))).astype(float)
+        else:
+            w = np.ones(n)
+        per_reel = np.zeros(m.n_rows + 1)
+        for stop in range(n):
+            shown = sum(strip[(stop + h) % n] == sym for h in range(m.n_rows))
+            per_reel[shown if m.scatter_by_cells[k] else min(shown, 1)] += w[stop]
+        total = np.convolve(total, per_reel / w.sum())
+    return total
+
+
+def _with_breaker(m):
+    """The model with one more symbol that nothing matches, pays or substitutes."""
+    def grow(a, fill, axes):
+        pad = [(0, 1 if i in axes else 0) for i in range(a.ndim)]
+        return np.pad(a, pad, constant_values=fill)
+    return m._replace(
+        line_pay=grow(m.line_pay, 0, (0,)), is_wild=grow(m.is_wild, False, (0,)),
+        substitutes=grow(m.substitutes, False, (0, 1)),
+        wild_multiplier=grow(m.wild_multiplier, 1, (0,)), fg_exempt=grow(m.fg_exempt, False, (0,)),
+        mixed_group=grow(m.mixed_group, -1, (0,)), is_cash=grow(m.is_cash, False, (0,)))

@@ -241,8 +241,10 @@ def _summary(f: dict) -> list[tuple]:
         ("jackpot", "none" if jackpot is None else _n(jackpot, 0) + " rounds", "exact"),
         ("top award", "-" if top is None else f"{top['symbol']} x{top['count']} "
          f"({top['pay_per_line']} x bet per line): {_n(top['one_in'], 0)} rounds", "exact"),
-        ("hit frequency", f"{_pct(sim['hit_frequency'])} (95% CI {_pct(hlo)} .. {_pct(hhi)}, "
-         "binomial normal)", "simulated"),
+        ("hit frequency of the base spin", "-" if ex.get("base_hit_frequency") is None
+         else f"{_pct(ex['base_hit_frequency'], 6)}", "exact"),
+        ("hit frequency of the round", f"{_pct(sim['hit_frequency'])} (95% CI {_pct(hlo)} .. "
+         f"{_pct(hhi)}, binomial normal)", "simulated"),
         ("standard deviation per round", f"{sim['standard_deviation']:.4f} x total bet (no CI)",
          "simulated"),
         ("volatility index", f"{f['volatility_index']:.4f}; {f['volatility_definition']}",

@@ -570,3 +570,63 @@ def line_expectation(model, line, symbols, probs, counts, multiplier, jackpot_el
             for h in range(model.n_rows):
                 window[rr, h] = symbols[rr, digit[rr]]
     return expected, p_jackpot, p_win
+
+
+@kernel
+def base_hit_probability(model, reel_set, depth, lines, jackpot_eligible, scatter,
+                         scatter_pays_given, window, stops):
+    """P(the spin pays anything), exactly, by enumerating the stops of the first `depth` reels.
+
+    `model` must carry a breaker symbol (the last index) that nothing matches or substitutes;
+    reels from `depth` on show it, so a line pays here exactly when it pays at all, provided
+    every award that pays keeps paying for longer runs and no run needs more than `depth`
+    reels (the caller checks both). `scatter_pays_given[c]`: P(the scatters pay | c of them in
+    the first `depth` reels, counted as scatter index `scatter` counts; -1: no paying
+    scatter), from the other reels. window (R, H) int16, stops (R,) int64.
+    """
+    breaker = model.line_pay.shape[0] - 1
+    for r in range(model.n_reels):
+        for h in range(model.n_rows):
+            window[r, h] = breaker
+        stops[r] = 0
+    total = 0.0
+    while True:
+        p = 1.0
+        scatters = 0
+        for r in range(depth):
+            n = model.strip_len[reel_set, r]
+            if model.weighted[reel_set]:
+                before = model.cum_weights[reel_set, r, stops[r] - 1] if stops[r] > 0 else 0
+                p *= (model.cum_weights[reel_set, r, stops[r]] - before) / model.cum_weights[reel_set, r, n - 1]
+            else:
+                p /= n
+            at = stops[r]
+            on_reel = 0
+            for h in range(model.n_rows):
+                s = model.strips[reel_set, r, at]
+                window[r, h] = s
+                if scatter >= 0 and s == model.scatter_symbol[scatter]:
+                    on_reel += 1
+                at += 1
+                if at == n:
+                    at = 0
+            if scatter >= 0 and on_reel > 0:
+                scatters += on_reel if model.scatter_by_cells[scatter] else 1
+        pays = False
+        for line in range(lines):
+            value, _s, _c, _m, jackpot = evaluate_line(model, window, line, 1,
+                                                       jackpot_eligible)
+            if value > 0 or jackpot:
+                pays = True
+                break
+        total += p if pays else p * scatter_pays_given[scatters]
+        r = depth - 1  # next combination of stops, odometer style
+        while r >= 0:
+            stops[r] += 1
+            if stops[r] < model.strip_len[reel_set, r]:
+                break
+            stops[r] = 0
+            r -= 1
+        if r < 0:
+            break
+    return total
