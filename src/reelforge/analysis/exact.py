@@ -110,28 +110,32 @@ def row_distributions(game: Game, reel_set: int) -> np.ndarray:
     for r in range(m.n_reels):
         n = m.strip_len[reel_set, r]
         strip = m.strips[reel_set, r, :n].astype(np.int64)
-        if m.weighted[reel_set]:
-            w = np.diff(np.concatenate(([0], m.cum_weights[reel_set, r, :n]))).astype(float)
-        else:
-            w = np.ones(n)
+        w = stop_weights(game, reel_set, r)
         for h in range(m.n_rows):
             np.add.at(out[r, h], np.roll(strip, -h), w)
         out[r] /= w.sum()
     return out
 
 
-def scatter_count_distribution(game: Game, reel_set: int, k: int) -> np.ndarray:
-    """P(count of scatter k = c) for c = 0..max, per-reel distributions convolved."""
+def stop_weights(game: Game, reel_set: int, r: int) -> np.ndarray:
+    """Weight of every stop of one reel (1 each on an unweighted reel set), float64."""
+    m = game.model
+    n = m.strip_len[reel_set, r]
+    if m.weighted[reel_set]:
+        return np.diff(np.concatenate(([0], m.cum_weights[reel_set, r, :n]))).astype(float)
+    return np.ones(n)
+
+
+def scatter_count_distribution(game: Game, reel_set: int, k: int, reels=None) -> np.ndarray:
+    """P(count of scatter k = c) for c = 0..max over `reels` (default: all), per-reel
+    distributions convolved."""
     m = game.model
     sym = m.scatter_symbol[k]
     total = np.array([1.0])
-    for r in range(m.n_reels):
+    for r in range(m.n_reels) if reels is None else reels:
         n = m.strip_len[reel_set, r]
         strip = m.strips[reel_set, r, :n]
-        if m.weighted[reel_set]:
-            w = np.diff(np.concatenate(([0], m.cum_weights[reel_set, r, :n]))).astype(float)
-        else:
-            w = np.ones(n)
+        w = stop_weights(game, reel_set, r)
         per_reel = np.zeros(m.n_rows + 1)
         for stop in range(n):
             shown = sum(strip[(stop + h) % n] == sym for h in range(m.n_rows))
@@ -346,7 +350,7 @@ def base_hit_frequency(game: Game, bet: Bet | None = None) -> float | None:
     scatter = paying_scatters[0] if paying_scatters else -1
     given = np.zeros(m.n_reels * m.n_rows + 1)
     if scatter >= 0:
-        rest = _scatter_counts(game, m.base_set, scatter, range(depth, m.n_reels))
+        rest = scatter_count_distribution(game, m.base_set, scatter, range(depth, m.n_reels))
         pays = m.scatter_pay[scatter] > 0
         for c in range(len(given)):
             reach = [c + extra for extra in range(len(rest))]
@@ -355,26 +359,6 @@ def base_hit_frequency(game: Game, bet: Bet | None = None) -> float | None:
     stops = np.zeros(m.n_reels, dtype=np.int64)
     return float(base_hit_probability(_with_breaker(m), m.base_set, depth, bet.lines, eligible,
                                       scatter, given, window, stops))
-
-
-def _scatter_counts(game: Game, reel_set: int, k: int, reels) -> np.ndarray:
-    """P(scatter k's count over the given reels = c)."""
-    m = game.model
-    sym = m.scatter_symbol[k]
-    total = np.array([1.0])
-    for r in reels:
-        n = m.strip_len[reel_set, r]
-        strip = m.strips[reel_set, r, :n]
-        if m.weighted[reel_set]:
-            w = np.diff(np.concatenate(([0], m.cum_weights[reel_set, r, :n]))).astype(float)
-        else:
-            w = np.ones(n)
-        per_reel = np.zeros(m.n_rows + 1)
-        for stop in range(n):
-            shown = sum(strip[(stop + h) % n] == sym for h in range(m.n_rows))
-            per_reel[shown if m.scatter_by_cells[k] else min(shown, 1)] += w[stop]
-        total = np.convolve(total, per_reel / w.sum())
-    return total
 
 
 def _with_breaker(m):

@@ -17,16 +17,10 @@ import numpy as np
 from reelforge.engine.game import Game
 
 
-def _stop_weights(game: Game, reel_set: int, r: int) -> np.ndarray:
-    m = game.model
-    n = m.strip_len[reel_set, r]
-    if m.weighted[reel_set]:
-        return np.diff(np.concatenate(([0], m.cum_weights[reel_set, r, :n]))).astype(float)
-    return np.ones(n)
-
-
 def window_counts(game: Game, reel_set: int) -> np.ndarray:
     """P[R, C, P]: collectors R, cops C and cash symbols P in the whole window."""
+    from reelforge.analysis.exact import stop_weights
+
     m = game.model
     cells = m.n_reels * m.n_rows
     total = np.zeros((1, 1, 1))
@@ -34,7 +28,7 @@ def window_counts(game: Game, reel_set: int) -> np.ndarray:
     for r in range(m.n_reels):
         n = m.strip_len[reel_set, r]
         strip = m.strips[reel_set, r, :n]
-        w = _stop_weights(game, reel_set, r)
+        w = stop_weights(game, reel_set, r)
         per = np.zeros((m.n_rows + 1,) * 3)
         for stop in range(n):
             shown = [strip[(stop + h) % n] for h in range(m.n_rows)]
