@@ -17,8 +17,12 @@ rebuilds each column as a list. Its rules:
   sum;
 * the grid is drawn column by column, left to right: a uniform stop, or a draw per cell top
   to bottom; every bounded draw is `draw_below(rng, n)` on the same Generator;
+* a wild may carry a multiplier: a winning cluster holding such wilds pays its table pay
+  times the sum of their multipliers;
 * a spin repeats find -> pay -> tumble while something wins, at most `guard` tumbles (after
-  which a winning grid is paid and the spin stops), and pays the sum of all wins.
+  which a winning grid is paid and the spin stops), and pays the sum of all wins, times the
+  random multiplier drawn (by integer weights) right after the first winning find; a table
+  of one value draws nothing.
 """
 
 from __future__ import annotations
@@ -37,10 +41,13 @@ from hypothesis import strategies as st
 
 from reelforge.engine.clusters import (
     SIM_FIELDS,
+    NO_MULTIPLIER,
     TAPE_CLUSTER,
     TAPE_GRID,
+    TAPE_MULTIPLIER,
     build_cluster_model,
     find_clusters,
+    multiplier_table,
     new_buffers,
     play_cluster_spin,
     simulate_cluster_spins,
@@ -66,12 +73,17 @@ class Rules:
     strips: list | None  # [col] -> list of symbols
     weights: list | None  # [col][symbol] -> integer weight
     guard: int
+    wild_mult: list | None = None  # [symbol] -> multiplier of a wild (0: none)
+    multiplier: tuple = ((1,), (1,))  # random multiplier: (values, weights)
 
     def model(self, bitboard=None):
         return build_cluster_model(self.rows, self.cols, self.pays, self.wild, self.min_size,
                                    substitutes=self.substitutes, strips=self.strips,
                                    weights=self.weights, tumble_guard=self.guard,
-                                   bitboard=bitboard)
+                                   bitboard=bitboard, wild_multipliers=self.wild_mult)
+
+    def multiplier_table(self):
+        return multiplier_table(*self.multiplier)
 
 
 def ref_pay(rules, symbol, size):
@@ -82,7 +94,8 @@ def ref_pay(rules, symbol, size):
 
 
 def ref_clusters(rules, grid):
-    """[(symbol, size, wilds, pay)] of the winning clusters, and the set of winning cells."""
+    """[(symbol, size, wilds, pay, multiplier)] of the winning clusters, and the set of
+    winning cells."""
     cells = [(r, c) for r in range(rules.rows) for c in range(rules.cols)]
     wins, winning = [], set()
     for s in range(len(rules.pays)):
@@ -107,9 +120,11 @@ def ref_clusters(rules, grid):
                         todo.append(n)
             done |= component
             wilds = sum(1 for r, c in component if rules.wild[grid[r][c]])
+            mult = max(1, sum((rules.wild_mult or [0] * len(rules.wild))[grid[r][c]]
+                              for r, c in component))
             pay = ref_pay(rules, s, len(component))
             if pay > 0:
-                wins.append((s, len(component), wilds, pay))
+                wins.append((s, len(component), wilds, pay * mult, mult))
                 winning |= component
     return wins, winning
 
@@ -167,23 +182,28 @@ def flat(grid):
 def ref_spin(rules, rng):
     """(win, tumbles, guard reached, events) with events as the kernel's tape rows."""
     grid, stops = ref_draw(rules, rng)
-    events = [(TAPE_GRID, 0, 0, 0, 0, 0, *flat(grid))]
+    events = [(TAPE_GRID, 0, 0, 0, 0, 0, 0, *flat(grid))]
     win = tumbles = 0
+    multiplier = 1
     guard = False
+    values, weights = rules.multiplier
     while True:
         wins, winning = ref_clusters(rules, grid)
         if not wins:
             break
         blank = (0,) * (rules.rows * rules.cols)
         events += [(TAPE_CLUSTER, tumbles, *w, *blank) for w in wins]
+        if tumbles == 0 and len(values) > 1:
+            multiplier = values[ref_weighted(weights, int(draw_below(rng, sum(weights))))]
+            events.append((TAPE_MULTIPLIER, 0, multiplier, 0, 0, 0, 0, *blank))
         win += sum(w[3] for w in wins)
         if tumbles >= rules.guard:
             guard = True
             break
         grid, stops, refilled = ref_tumble(rules, grid, winning, rng, stops)
         tumbles += 1
-        events.append((TAPE_GRID, tumbles, refilled, 0, 0, 0, *flat(grid)))
-    return win, tumbles, guard, events
+        events.append((TAPE_GRID, tumbles, refilled, 0, 0, 0, 0, *flat(grid)))
+    return win * multiplier, tumbles, guard, events
 
 
 # ---------------------------------------------------------------------------------------------
@@ -193,7 +213,7 @@ def ref_spin(rules, rng):
 @st.composite
 def rules_strategy(draw, refill=None):
     rows, cols = draw(st.integers(3, 7)), draw(st.integers(3, 7))
-    n_plain, n_wild = draw(st.integers(3, 6)), draw(st.integers(0, 1))
+    n_plain, n_wild = draw(st.integers(3, 6)), draw(st.integers(0, 2))
     n = n_plain + n_wild
     min_size = draw(st.integers(3, 6))
     width = draw(st.integers(min_size, rows * cols)) + 1  # sizes above the table pay its top
@@ -211,8 +231,14 @@ def rules_strategy(draw, refill=None):
     else:
         weights = [draw(st.lists(st.integers(0, 5), min_size=n, max_size=n).filter(any))
                    for _ in range(cols)]
+    wild_mult = [0] * n_plain + draw(st.lists(st.integers(0, 3), min_size=n_wild,
+                                              max_size=n_wild))
+    values = draw(st.lists(st.integers(1, 100), min_size=1, max_size=4))
+    odds = draw(st.lists(st.integers(0, 4), min_size=len(values),
+                         max_size=len(values)).filter(any))
     return Rules(rows, cols, min_size, pays, wild, substitutes, strips, weights,
-                 guard=draw(st.integers(1, 12)))
+                 guard=draw(st.integers(1, 12)), wild_mult=wild_mult,
+                 multiplier=(tuple(values), tuple(odds)))
 
 
 def grid_strategy(rules):
@@ -268,7 +294,7 @@ def test_tumble_matches_reference(data, seed):
         winners[r, c] = True
     kernel_stops = np.array(stops, dtype=np.int64)
     rng_kernel, rng_ref = stream(seed), stream(seed)
-    refilled = tumble(model, g, winners, rng_kernel, kernel_stops)
+    refilled = tumble(model, 0, g, winners, rng_kernel, kernel_stops)
     expected, expected_stops, expected_refilled = ref_tumble(rules, grid, winning, rng_ref, stops)
     assert g.tolist() == expected
     assert refilled == expected_refilled == len(winning)
@@ -284,7 +310,8 @@ def test_spin_replays_the_reference(rules, seed, bitboard):
     n = rules.rows * rules.cols
     work = new_buffers(model, tape_rows=(rules.guard + 1) * (n + 1))
     rng_kernel, rng_ref = stream(seed), stream(seed)
-    win, tumbles, pos, guard = play_cluster_spin(model, rng_kernel, work, True)
+    win, tumbles, pos, guard, _m = play_cluster_spin(model, 0, *rules.multiplier_table(),
+                                                     rng_kernel, work, True)
     expected_win, expected_tumbles, expected_guard, events = ref_spin(rules, rng_ref)
     assert (win, tumbles, guard) == (expected_win, expected_tumbles, expected_guard)
     assert pos == len(events) <= work.tape.shape[0]
@@ -298,14 +325,16 @@ def test_simulate_equals_a_loop_of_spins(rules, seed):
     model = rules.model()
     work = new_buffers(model)
     counters = np.zeros(len(SIM_FIELDS), dtype=np.int64)
-    simulate_cluster_spins(model, stream(seed), 30, work, counters)
+    table = rules.multiplier_table()
+    simulate_cluster_spins(model, 0, *table, stream(seed), 30, work, counters)
     rng = stream(seed)
-    results = [play_cluster_spin(model, rng, work, False) for _ in range(30)]
+    results = [play_cluster_spin(model, 0, *table, rng, work, False) for _ in range(30)]
     wins = [r[0] for r in results]
     tumbles = [r[1] for r in results]
     expected = {"spins": 30, "total_win": sum(wins), "hits": sum(w > 0 for w in wins),
                 "tumbles": sum(tumbles), "max_win": max(wins), "max_tumbles": max(tumbles),
-                "guard_hits": sum(r[3] for r in results)}
+                "guard_hits": sum(r[3] for r in results),
+                "multiplied": sum(r[4] > 1 for r in results)}
     assert dict(zip(SIM_FIELDS, counters.tolist())) == expected
 
 
@@ -332,7 +361,7 @@ def test_plus_shape_is_one_cluster(bitboard):
             [C, D, A, D, C],
             [B, C, B, C, B]]
     wins, cells, total = kernel_clusters(hand_model(5, bitboard=bitboard), grid)
-    assert wins == [(A, 5, 0, PLAIN_PAYS[5])]
+    assert wins == [(A, 5, 0, PLAIN_PAYS[5], 1)]
     assert cells == {(1, 2), (2, 1), (2, 2), (2, 3), (3, 2)}
     assert total == PLAIN_PAYS[5]
 
@@ -351,7 +380,7 @@ def test_one_wild_serves_two_clusters(bitboard):
             [C, D, C, D, C],
             [D, C, D, C, D]]
     wins, cells, total = kernel_clusters(hand_model(3, wild=True, bitboard=bitboard), grid)
-    assert wins == [(A, 3, 1, PLAIN_PAYS[3]), (B, 3, 1, PLAIN_PAYS[3])]
+    assert wins == [(A, 3, 1, PLAIN_PAYS[3], 1), (B, 3, 1, PLAIN_PAYS[3], 1)]
     assert cells == {(0, 0), (0, 1), (0, 2), (0, 3), (0, 4)}
     assert total == 2 * PLAIN_PAYS[3]
 
@@ -364,7 +393,7 @@ def test_wilds_alone_never_pay_and_sizes_above_the_table_pay_its_top(bitboard):
             [C, D, C, D, C],
             [D, C, D, C, D]]
     wins, cells, _ = kernel_clusters(hand_model(3, wild=True, bitboard=bitboard), grid)
-    assert wins == [(A, 15, 5, PLAIN_PAYS[-1])]  # one cluster: the wild row joins the A's
+    assert wins == [(A, 15, 5, PLAIN_PAYS[-1], 1)]  # one cluster: the wild row joins the A's
     assert len(cells) == 15
 
 
@@ -377,15 +406,15 @@ def test_a_tumble_creates_a_new_cluster():
     work = new_buffers(model)
     work.grid[:] = grid
     assert find_clusters(model, work.grid, work) == (1, PLAIN_PAYS[3])
-    assert work.clusters[0].tolist() == [D, 3, 0, PLAIN_PAYS[3]]
+    assert work.clusters[0].tolist() == [D, 3, 0, PLAIN_PAYS[3], 1]
     stops = np.array([1, 1, 1], dtype=np.int64)
-    assert tumble(model, work.grid, work.winners, stream(0), stops) == 3
+    assert tumble(model, 0, work.grid, work.winners, stream(0), stops) == 3
     assert work.grid.tolist() == [[C, D, B],
                                   [B, A, C],
                                   [B, A, A]]
     assert stops.tolist() == [0, 0, 0]
     assert find_clusters(model, work.grid, work) == (1, PLAIN_PAYS[3])
-    assert work.clusters[0].tolist() == [A, 3, 0, PLAIN_PAYS[3]]
+    assert work.clusters[0].tolist() == [A, 3, 0, PLAIN_PAYS[3], 1]
 
 
 def test_a_column_is_refilled_from_its_strip_in_order():
@@ -394,13 +423,13 @@ def test_a_column_is_refilled_from_its_strip_in_order():
     grid = np.array([[5], [6], [7], [0]], dtype=np.int16)  # stop 5
     winners = np.array([[False], [True], [False], [True]])
     stops = np.array([5], dtype=np.int64)
-    tumble(model, grid, winners, stream(0), stops)
+    tumble(model, 0, grid, winners, stream(0), stops)
     assert grid[:, 0].tolist() == [3, 4, 5, 7]  # strip[3], strip[4] above the survivors
     assert stops.tolist() == [3]
     grid = np.array([[1], [2], [3], [4]], dtype=np.int16)  # stop 1; three removed wraps to 6
     winners = np.array([[True], [False], [True], [True]])
     stops = np.array([1], dtype=np.int64)
-    tumble(model, grid, winners, stream(0), stops)
+    tumble(model, 0, grid, winners, stream(0), stops)
     assert grid[:, 0].tolist() == [6, 7, 0, 2]
     assert stops.tolist() == [6]
 
@@ -410,7 +439,7 @@ def test_weights_refill_only_the_weighted_symbols():
                                 weights=[[0, 0, 4], [0, 7, 0]])
     grid = np.array([[0, 0], [1, 0], [0, 1]], dtype=np.int16)
     winners = np.array([[True, False], [True, True], [False, False]])
-    assert tumble(model, grid, winners, stream(0), np.zeros(2, dtype=np.int64)) == 3
+    assert tumble(model, 0, grid, winners, stream(0), np.zeros(2, dtype=np.int64)) == 3
     assert grid.tolist() == [[2, 1], [2, 0], [0, 1]]
 
 
@@ -418,8 +447,8 @@ def test_the_guard_ends_an_endless_spin():
     model = build_cluster_model(3, 3, [[0, 0, 0, 1]], [False], 3, weights=[[1]] * 3,
                                 tumble_guard=5)
     work = new_buffers(model, 64)
-    assert play_cluster_spin(model, stream(0), work, False)[:2] == (6, 5)
-    assert play_cluster_spin(model, stream(0), work, False)[3]
+    assert play_cluster_spin(model, 0, *NO_MULTIPLIER, stream(0), work, False)[:2] == (6, 5)
+    assert play_cluster_spin(model, 0, *NO_MULTIPLIER, stream(0), work, False)[3]
 
 
 def test_bad_models_are_refused():
@@ -434,6 +463,27 @@ def test_bad_models_are_refused():
     with pytest.raises(InvalidArgument, match="bitboards"):
         build_cluster_model(8, 8, [[0, 1]], [False], 1, weights=[[1]] * 8, bitboard=True)
     assert not build_cluster_model(8, 8, [[0, 1]], [False], 1, weights=[[1]] * 8).bitboard
+    with pytest.raises(InvalidArgument, match="wild multipliers"):
+        build_cluster_model(3, 3, [[0, 1], [0, 0]], [False, True], 1, weights=[[1, 1]] * 3,
+                            wild_multipliers=[2, 0])  # on a non-wild symbol
+    with pytest.raises(InvalidArgument, match="random multiplier"):
+        multiplier_table([1, 0], [1, 1])
+    with pytest.raises(InvalidArgument, match="kind"):
+        build_cluster_model(3, 3, [[0, 1]], [False], 1, sets=[("wheel", [[1]] * 3)])
+
+
+def test_each_reel_set_refills_its_own_symbols():
+    # set 0 shows only A, set 1 only B; a 3 x 3 grid of one symbol is one cluster of 9
+    model = build_cluster_model(3, 3, [[0] * 9 + [1]] * 2, [False, False], 3,
+                                sets=[("weights", [[1, 0]] * 3), ("strips", [[1]] * 3)],
+                                tumble_guard=2)
+    work = new_buffers(model, 16)
+    for rs, symbol in ((0, 0), (1, 1)):
+        win, tumbles, _pos, guard, _m = play_cluster_spin(model, rs, *NO_MULTIPLIER, stream(0),
+                                                          work, True)
+        assert (win, tumbles, guard) == (3, 2, True)
+        assert (work.grid == symbol).all()
+        assert work.tape[0, 3] == rs  # the TAPE_GRID row names its reel set
 
 
 # ---------------------------------------------------------------------------------------------
@@ -456,7 +506,8 @@ def spin_tapes(model, seed, spins):
     work = new_buffers(model, 512)
     out = []
     for _ in range(spins):
-        win, tumbles, pos, guard = play_cluster_spin(model, rng, work, True)
+        win, tumbles, pos, guard, _m = play_cluster_spin(model, 0, *NO_MULTIPLIER, rng, work,
+                                                         True)
         out.append((int(win), int(tumbles), bool(guard), work.tape[:pos].tolist()))
     return out
 

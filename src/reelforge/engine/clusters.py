@@ -24,6 +24,19 @@ top are refilled, either
 * from the column's integer symbol weights, each new cell an independent weighted draw,
   top to bottom.
 
+A game may have several refill sources ("reel sets": base game, free spins, super spin...),
+each strips or weights; every draw names the set it uses.
+
+Wild multipliers: a wild symbol may carry a multiplier (`wild_mult[w] > 0`, Candy Jar's Golden
+Wilds). A winning cluster holding such wilds pays its table pay times the sum of their
+multipliers; a cluster without one pays the table pay.
+
+Random multiplier: a spin may be given integer weights over multiplier values (value 1 = no
+multiplier). Once, right after the first find that wins, one value is drawn; it multiplies the
+sum of every win of the spin, earlier and later tumbles alike. A spin that never wins draws
+nothing, and a table with one value draws nothing either (a game without random multipliers
+keeps its draw stream).
+
 The initial grid comes from the same source: a uniform stop per column (strips) or a draw per
 cell (weights); columns left to right, cells top to bottom. Every draw goes through
 `rng.draw_below`. A paid spin repeats find -> pay -> tumble until no cluster wins, and pays
@@ -54,21 +67,27 @@ kernel = numba.njit(cache=True, _nrt=False)
 inline_kernel = numba.njit(cache=True, _nrt=False, inline="always")
 
 # Tape row kinds, distinct from lines.py's; the columns after [kind, tumble] beside each.
-TAPE_GRID = 11  # cells refilled by the tumble that led here (0 for the drawn grid), 0, 0, 0;
-#                 then the grid, row-major, from column TAPE_WIDTH
-TAPE_CLUSTER = 12  # symbol, size (wilds included), wilds in it, win (multiples of the bet)
-TAPE_WIDTH = 6
+TAPE_GRID = 11  # cells refilled by the tumble that led here (0 for the drawn grid), reel set,
+#                 0, 0, 0; then the grid, row-major, from column TAPE_WIDTH
+TAPE_CLUSTER = 12  # symbol, size (wilds included), wilds in it, win (multiples of the bet,
+#                    wild multipliers applied, the random one not), wild multiplier (1: none)
+TAPE_MULTIPLIER = 13  # the spin's random multiplier, drawn after its first win: value
+TAPE_WIDTH = 7
+
+# No random multiplier: one value, 1 (no draw is made).
+NO_MULTIPLIER = (np.ones(1, dtype=np.int64), np.ones(1, dtype=np.int64))
 
 # A spin ends after this many tumbles even if the grid still wins (its win is paid, the flag
 # set). Reachable only by degenerate refills (one symbol always refilled, say); reported.
 TUMBLE_GUARD = 1_000
 
 # Order of the counters `simulate_cluster_spins` accumulates.
-SIM_FIELDS = ("spins", "total_win", "hits", "tumbles", "max_win", "max_tumbles", "guard_hits")
+SIM_FIELDS = ("spins", "total_win", "hits", "tumbles", "max_win", "max_tumbles", "guard_hits",
+              "multiplied")
 
 
 class ClusterModel(NamedTuple):
-    """A compiled cluster game. S symbols, C = n_cols columns, cells row 0 on top.
+    """A compiled cluster game. S symbols, C = n_cols columns, K reel sets, cells row 0 on top.
 
     n_rows, n_cols: grid size (7 x 7 in Candy Jar Clusters; any size >= 1 x 1).
     min_size: smallest cluster that can win (>= 1); pays below it are ignored.
@@ -76,11 +95,12 @@ class ClusterModel(NamedTuple):
         sizes >= P pay pays[s, P - 1]. Wild rows are ignored (wilds alone never pay).
     is_wild: (S,) bool, wild symbols: they never start a cluster.
     substitutes: (S, S) bool, [w, s] True when wild w stands in for symbol s.
-    from_weights: refill (and initial draw) from `weights_cum` rather than `strips`.
-    strips: (C, max_len) int16, -1 padded: the reel strip of each column (strip mode).
-    strip_len: (C,) int64, >= 1 (strip mode).
-    weights_cum: (C, S) int64, cumulative integer symbol weights per column, last > 0
-        (weights mode).
+    wild_mult: (S,) int64, a wild's multiplier (0: none); has_wild_mult: any is positive.
+    from_weights: (K,) bool, set k refills (and draws) from `weights_cum[k]`, else `strips[k]`.
+    strips: (K, C, max_len) int16, -1 padded: the reel strip of each column (strip sets).
+    strip_len: (K, C) int64, >= 1.
+    weights_cum: (K, C, S) int64, cumulative integer symbol weights per column, last > 0
+        (weight sets).
     can_win: (S,) bool, non-wild symbols with a positive pay at some size >= min_size: the
         only ones whose cells start a cluster search.
     bitboard: search clusters on 64-bit boards (needs n_rows * (n_cols + 1) <= 64), else by
@@ -94,7 +114,9 @@ class ClusterModel(NamedTuple):
     pays: np.ndarray
     is_wild: np.ndarray
     substitutes: np.ndarray
-    from_weights: bool
+    wild_mult: np.ndarray
+    has_wild_mult: bool
+    from_weights: np.ndarray
     strips: np.ndarray
     strip_len: np.ndarray
     weights_cum: np.ndarray
@@ -107,12 +129,13 @@ class ClusterBuffers(NamedTuple):
     """Work buffers of one spin (`new_buffers`); N = n_rows * n_cols, S symbols.
 
     grid: (n_rows, n_cols) int16, the symbol in each cell, row 0 on top;
-    stops: (n_cols,) int64, the strip position shown on row 0 of each column (strip mode);
+    stops: (n_cols,) int64, the strip position shown on row 0 of each column (strip sets);
     counts: (S,) int64, masks: (S,) uint64, seen: (n_rows, n_cols) int64, queue: (N, 2) int64:
         cluster-search work;
     winners: (n_rows, n_cols) bool, the cells of the winning clusters last found;
-    clusters: (N, 4) int64, rows [symbol, size, wilds in it, pay] of the clusters last found
-        (a cluster holds at least one non-wild cell of its own, so there are at most N);
+    clusters: (N, 5) int64, rows [symbol, size, wilds in it, pay, wild multiplier] of the
+        clusters last found (a cluster holds at least one non-wild cell of its own, so there
+        are at most N);
     tape: (T, TAPE_WIDTH + N) int64, event rows.
     """
 
@@ -127,16 +150,39 @@ class ClusterBuffers(NamedTuple):
     tape: np.ndarray
 
 
+def _refill_set(kind, data, n_cols, n_symbols, index):
+    """(from_weights, strips as lists or None, weights array or None) of one checked set."""
+    where = f"cluster reel set {index}"
+    if kind == "strips":
+        strips = [list(s) for s in data]
+        if len(strips) != n_cols or any(
+                len(s) < 1 or any(not 0 <= int(x) < n_symbols for x in s) for s in strips):
+            raise InvalidArgument(f"{where} strips {strips!r}: need {n_cols} non-empty lists "
+                                  f"of symbol indices 0..{n_symbols - 1}")
+        return False, strips, None
+    if kind == "weights":
+        w = np.asarray(data, dtype=np.int64)
+        if w.shape != (n_cols, n_symbols) or (w < 0).any() or (w.sum(axis=1) <= 0).any() or (
+                w.sum(axis=1) >= 2**32).any():
+            raise InvalidArgument(f"{where} weights {w.tolist()!r}: need ({n_cols}, "
+                                  f"{n_symbols}) integers >= 0, each column summing to "
+                                  "1..2**32-1")
+        return True, None, w
+    raise InvalidArgument(f"{where} kind {kind!r}: must be 'strips' or 'weights'")
+
+
 def build_cluster_model(n_rows, n_cols, pays, is_wild, min_size, *, substitutes=None,
-                        strips=None, weights=None, tumble_guard=TUMBLE_GUARD,
-                        bitboard=None) -> ClusterModel:
+                        strips=None, weights=None, sets=None, wild_multipliers=None,
+                        tumble_guard=TUMBLE_GUARD, bitboard=None) -> ClusterModel:
     """Validate plain data and compile it into a `ClusterModel`.
 
     pays: (S, P) integers >= 0, by cluster size; is_wild: S booleans; substitutes: (S, S)
     booleans, default: every wild stands in for every non-wild symbol with a positive pay;
-    exactly one of strips (n_cols sequences of symbol indices) or weights ((n_cols, S)
-    integers >= 0, a positive sum per column); bitboard: None picks the boards whenever the
-    grid fits them. Raises InvalidArgument naming the bad value.
+    the refill: exactly one of strips (n_cols sequences of symbol indices), weights
+    ((n_cols, S) integers >= 0, a positive sum per column) or sets (a list of ("strips",
+    strips) and ("weights", weights) pairs, reel set k being the k-th); wild_multipliers: S
+    integers >= 0 (a multiplier on wilds only); bitboard: None picks the boards whenever
+    the grid fits them. Raises InvalidArgument naming the bad value.
     """
     pays = np.asarray(pays, dtype=np.int64)
     if pays.ndim != 2 or pays.shape[0] < 1 or pays.shape[1] < 1 or (pays < 0).any():
@@ -157,29 +203,34 @@ def build_cluster_model(n_rows, n_cols, pays, is_wild, min_size, *, substitutes=
     if substitutes.shape != (n_symbols, n_symbols):
         raise InvalidArgument(f"cluster substitutes: shape {substitutes.shape}, need "
                               f"({n_symbols}, {n_symbols})")
-    if (strips is None) == (weights is None):
-        raise InvalidArgument("cluster refill: give exactly one of strips and weights")
-    if strips is not None:
-        strips = [list(s) for s in strips]
-        if len(strips) != n_cols or any(
-                len(s) < 1 or any(not 0 <= int(x) < n_symbols for x in s) for s in strips):
-            raise InvalidArgument(f"cluster strips {strips!r}: need {n_cols} non-empty lists "
-                                  f"of symbol indices 0..{n_symbols - 1}")
-        strip_len = np.array([len(s) for s in strips], dtype=np.int64)
-        strip_array = np.full((n_cols, int(strip_len.max())), -1, dtype=np.int16)
-        for c, s in enumerate(strips):
-            strip_array[c, :len(s)] = s
-        weights_cum = np.zeros((n_cols, n_symbols), dtype=np.int64)
-    else:
-        w = np.asarray(weights, dtype=np.int64)
-        if w.shape != (n_cols, n_symbols) or (w < 0).any() or (w.sum(axis=1) <= 0).any() or (
-                w.sum(axis=1) >= 2**32).any():
-            raise InvalidArgument(f"cluster weights {w.tolist()!r}: need ({n_cols}, "
-                                  f"{n_symbols}) integers >= 0, each column summing to "
-                                  "1..2**32-1")
-        weights_cum = np.cumsum(w, axis=1)
-        strip_array = np.zeros((n_cols, 1), dtype=np.int16)
-        strip_len = np.ones(n_cols, dtype=np.int64)
+    wild_mult = np.zeros(n_symbols, dtype=np.int64)
+    if wild_multipliers is not None:
+        wild_mult = np.asarray(wild_multipliers, dtype=np.int64)
+        if wild_mult.shape != (n_symbols,) or (wild_mult < 0).any() or (
+                wild_mult[~is_wild] != 0).any():
+            raise InvalidArgument(f"cluster wild multipliers {wild_mult.tolist()!r}: need "
+                                  f"{n_symbols} integers >= 0, zero on non-wild symbols")
+    given = [x for x in (strips, weights, sets) if x is not None]
+    if len(given) != 1:
+        raise InvalidArgument("cluster refill: give exactly one of strips, weights and sets")
+    if sets is None:
+        sets = [("strips", strips)] if strips is not None else [("weights", weights)]
+    if len(sets) < 1:
+        raise InvalidArgument("cluster refill: sets is empty")
+    checked = [_refill_set(kind, data, n_cols, n_symbols, k)
+               for k, (kind, data) in enumerate(sets)]
+    longest = max([len(s) for _f, st, _w in checked if st for s in st] or [1])
+    strip_array = np.full((len(sets), n_cols, longest), -1, dtype=np.int16)
+    strip_len = np.ones((len(sets), n_cols), dtype=np.int64)
+    weights_cum = np.zeros((len(sets), n_cols, n_symbols), dtype=np.int64)
+    for k, (_from_w, st, w) in enumerate(checked):
+        if st is not None:
+            for c, strip in enumerate(st):
+                strip_array[k, c, :len(strip)] = strip
+                strip_len[k, c] = len(strip)
+        else:
+            weights_cum[k] = np.cumsum(w, axis=1)
+    from_weights = np.array([f for f, _s, _w in checked], dtype=bool)
     fits = n_rows * (n_cols + 1) <= 64
     if bitboard is None:
         bitboard = fits
@@ -187,8 +238,21 @@ def build_cluster_model(n_rows, n_cols, pays, is_wild, min_size, *, substitutes=
         raise InvalidArgument(f"cluster grid {n_rows} x {n_cols}: too large for bitboards")
     can_win = ~is_wild & (pays[:, min_size:] > 0).any(axis=1)
     return ClusterModel(int(n_rows), int(n_cols), int(min_size), pays, is_wild, substitutes,
-                        weights is not None, strip_array, strip_len, weights_cum, can_win,
-                        bool(bitboard), int(tumble_guard))
+                        wild_mult, bool((wild_mult > 0).any()), from_weights, strip_array,
+                        strip_len, weights_cum, can_win, bool(bitboard), int(tumble_guard))
+
+
+def multiplier_table(values, weights) -> tuple[np.ndarray, np.ndarray]:
+    """(values, cumulative weights) int64 arrays of a random multiplier, checked: values >= 1,
+    weights >= 0 with a positive sum below 2**32."""
+    v = np.asarray(values, dtype=np.int64)
+    w = np.asarray(weights, dtype=np.int64)
+    if v.ndim != 1 or v.shape != w.shape or len(v) < 1 or (v < 1).any() or (w < 0).any() or \
+            not 0 < w.sum() < 2**32:
+        raise InvalidArgument(f"random multiplier values {v.tolist()!r} weights {w.tolist()!r}: "
+                              "need equal lists, values >= 1, weights >= 0 summing to "
+                              "1..2**32-1")
+    return v, np.cumsum(w)
 
 
 def new_buffers(model: ClusterModel, tape_rows: int = 1) -> ClusterBuffers:
@@ -203,39 +267,44 @@ def new_buffers(model: ClusterModel, tape_rows: int = 1) -> ClusterBuffers:
         seen=np.zeros((model.n_rows, model.n_cols), dtype=np.int64),
         queue=np.zeros((n, 2), dtype=np.int64),
         winners=np.zeros((model.n_rows, model.n_cols), dtype=np.bool_),
-        clusters=np.zeros((n, 4), dtype=np.int64),
+        clusters=np.zeros((n, 5), dtype=np.int64),
         tape=np.zeros((max(tape_rows, 1), TAPE_WIDTH + n), dtype=np.int64),
     )
 
 
 @inline_kernel
-def draw_cell(model, col, rng):
-    """One symbol for a cell of column `col`, by the column's integer weights."""
-    n = model.weights_cum.shape[1]
-    t = draw_below(rng, model.weights_cum[col, n - 1])
-    s = 0
-    while model.weights_cum[col, s] <= t:  # first symbol whose cumulative weight exceeds t
-        s += 1
-    return s
+def draw_weighted(cum, rng):
+    """Index i drawn with probability (cum[i] - cum[i-1]) / cum[-1] (integer weights)."""
+    t = draw_below(rng, cum[cum.shape[0] - 1])
+    i = 0
+    while cum[i] <= t:  # the first index whose cumulative weight exceeds t
+        i += 1
+    return i
 
 
 @inline_kernel
-def draw_grid(model, rng, grid, stops):
-    """Fill grid (n_rows, n_cols) int16 and, in strip mode, stops (n_cols,) int64.
+def draw_cell(model, rs, col, rng):
+    """One symbol for a cell of column `col`, by reel set rs's integer weights."""
+    return draw_weighted(model.weights_cum[rs, col], rng)
+
+
+@inline_kernel
+def draw_grid(model, rs, rng, grid, stops):
+    """Fill grid (n_rows, n_cols) int16 from reel set rs and, for strips, stops (n_cols,).
 
     Columns left to right; a uniform stop per column (row h shows strip[(stop + h) % len]),
     or a weighted draw per cell, top to bottom.
     """
     for c in range(model.n_cols):
-        if model.from_weights:
+        if model.from_weights[rs]:
             for h in range(model.n_rows):
-                grid[h, c] = draw_cell(model, c, rng)
+                grid[h, c] = draw_cell(model, rs, c, rng)
         else:
-            n = model.strip_len[c]
+            n = model.strip_len[rs, c]
             at = draw_below(rng, n)
             stops[c] = at
             for h in range(model.n_rows):
-                grid[h, c] = model.strips[c, at]
+                grid[h, c] = model.strips[rs, c, at]
                 at += 1
                 if at == n:
                     at = 0
@@ -254,18 +323,23 @@ def popcount(x):
 
 
 @inline_kernel
-def record_cluster(model, clusters, found, symbol, size, wilds):
-    """Write clusters[found] = [symbol, size, wilds, pay] if the cluster wins; returns its pay
-    (0: it does not win, nothing written)."""
+def record_cluster(model, clusters, found, symbol, size, wilds, multiplier):
+    """Write clusters[found] = [symbol, size, wilds, pay, multiplier] if the cluster wins,
+    the pay times the wild multiplier (0: none, pays once); returns the pay (0: it does not
+    win, nothing written)."""
     if size < model.min_size:
         return 0
     top = model.pays.shape[1] - 1
     pay = model.pays[symbol, min(size, top)]
     if pay > 0:
+        if multiplier < 1:
+            multiplier = 1
+        pay *= multiplier
         clusters[found, 0] = symbol
         clusters[found, 1] = size
         clusters[found, 2] = wilds
         clusters[found, 3] = pay
+        clusters[found, 4] = multiplier
     return pay
 
 
@@ -312,8 +386,13 @@ def find_clusters_bits(model, grid, masks, winners, clusters):
                     break
                 x = y
             todo &= ~x
+            multiplier = 0
+            if model.has_wild_mult:
+                for w in range(n_symbols):
+                    if model.wild_mult[w] > 0 and model.substitutes[w, symbol]:
+                        multiplier += model.wild_mult[w] * popcount(x & masks[w])
             pay = record_cluster(model, clusters, found, symbol, popcount(x),
-                                 popcount(x & helpers))
+                                 popcount(x & helpers), multiplier)
             if pay > 0:
                 found += 1
                 total += pay
@@ -372,12 +451,14 @@ def find_clusters_fill(model, grid, counts, seen, queue, winners, clusters):
                 head = 0
                 tail = 1
                 wilds = 0
+                multiplier = 0
                 while head < tail:  # breadth first; queue[:tail] ends up holding the cluster
                     r = queue[head, 0]
                     c = queue[head, 1]
                     head += 1
                     if model.is_wild[grid[r, c]]:
                         wilds += 1
+                        multiplier += model.wild_mult[grid[r, c]]
                     if r > 0:
                         tail = join(model, grid, seen, queue, tail, r - 1, c, symbol, stamp)
                     if r < rows - 1:
@@ -386,7 +467,7 @@ def find_clusters_fill(model, grid, counts, seen, queue, winners, clusters):
                         tail = join(model, grid, seen, queue, tail, r, c - 1, symbol, stamp)
                     if c < cols - 1:
                         tail = join(model, grid, seen, queue, tail, r, c + 1, symbol, stamp)
-                pay = record_cluster(model, clusters, found, symbol, tail, wilds)
+                pay = record_cluster(model, clusters, found, symbol, tail, wilds, multiplier)
                 if pay > 0:
                     found += 1
                     total += pay
@@ -401,7 +482,8 @@ def find_clusters(model, grid, work):
     first cell (row-major) of the cluster that shows the symbol itself.
 
     Writes work.clusters[i] = [symbol, size (wilds included), wilds in it, pay in multiples
-    of the bet] for each winning cluster i, and work.winners (n_rows, n_cols) bool: True on
+    of the bet (wild multiplier applied), wild multiplier (1: none)] for each winning
+    cluster i, and work.winners (n_rows, n_cols) bool: True on
     the cells of every winning cluster, wilds shared by several clusters included. Uses the
     bitboard search when the model allows it (`model.bitboard`), else the flood fill; both
     give the same answer. Returns (number of winning clusters, their total pay).
@@ -413,12 +495,12 @@ def find_clusters(model, grid, work):
 
 
 @inline_kernel
-def tumble(model, grid, winners, rng, stops):
+def tumble(model, rs, grid, winners, rng, stops):
     """Remove the winners (n_rows, n_cols) bool from grid (n_rows, n_cols) int16, let each
-    column's remaining symbols fall to the bottom in order, and refill the empty cells on top:
-    from the strip (stops (n_cols,) int64 moves back by the cells removed, wrapping, and
-    the new cells show the strip from there, top to bottom) or by weighted draws (top to
-    bottom), columns left to right. Returns the number of cells refilled."""
+    column's remaining symbols fall to the bottom in order, and refill the empty cells on top
+    from reel set rs: from the strip (stops (n_cols,) int64 moves back by the cells removed,
+    wrapping, and the new cells show the strip from there, top to bottom) or by weighted
+    draws (top to bottom), columns left to right. Returns the number of cells refilled."""
     rows = model.n_rows
     refilled = 0
     for c in range(model.n_cols):
@@ -432,15 +514,15 @@ def tumble(model, grid, winners, rng, stops):
         if k == 0:
             continue
         refilled += k
-        if model.from_weights:
+        if model.from_weights[rs]:
             for h in range(k):
-                grid[h, c] = draw_cell(model, c, rng)
+                grid[h, c] = draw_cell(model, rs, c, rng)
         else:
-            n = model.strip_len[c]
+            n = model.strip_len[rs, c]
             at = (stops[c] - k) % n
             stops[c] = at
             for h in range(k):
-                grid[h, c] = model.strips[c, at]
+                grid[h, c] = model.strips[rs, c, at]
                 at += 1
                 if at == n:
                     at = 0
@@ -448,16 +530,28 @@ def tumble(model, grid, winners, rng, stops):
 
 
 @inline_kernel
-def write_grid(tape, pos, record, tumble_index, grid, refilled):
+def write_row(tape, pos, record, kind, tumble_index, a, b, c, d, e):
+    """Append a [kind, tumble, a, b, c, d, e, 0...] row if recording and there is room;
+    returns the next position."""
+    if record and pos < tape.shape[0]:
+        tape[pos, 0] = kind
+        tape[pos, 1] = tumble_index
+        tape[pos, 2] = a
+        tape[pos, 3] = b
+        tape[pos, 4] = c
+        tape[pos, 5] = d
+        tape[pos, 6] = e
+        for j in range(TAPE_WIDTH, tape.shape[1]):
+            tape[pos, j] = 0
+    return pos + 1
+
+
+@inline_kernel
+def write_grid(tape, pos, record, tumble_index, grid, refilled, rs):
     """Append a TAPE_GRID row (the grid row-major from column TAPE_WIDTH) if recording and
     there is room; returns the next position."""
     if record and pos < tape.shape[0]:
-        tape[pos, 0] = TAPE_GRID
-        tape[pos, 1] = tumble_index
-        tape[pos, 2] = refilled
-        tape[pos, 3] = 0
-        tape[pos, 4] = 0
-        tape[pos, 5] = 0
+        write_row(tape, pos, record, TAPE_GRID, tumble_index, refilled, rs, 0, 0, 0)
         cols = grid.shape[1]
         for r in range(grid.shape[0]):
             for c in range(cols):
@@ -466,62 +560,65 @@ def write_grid(tape, pos, record, tumble_index, grid, refilled):
 
 
 @inline_kernel
-def write_cluster(tape, pos, record, tumble_index, symbol, size, wilds, win):
-    """Append a TAPE_CLUSTER row if recording and there is room; returns the next position."""
-    if record and pos < tape.shape[0]:
-        tape[pos, 0] = TAPE_CLUSTER
-        tape[pos, 1] = tumble_index
-        tape[pos, 2] = symbol
-        tape[pos, 3] = size
-        tape[pos, 4] = wilds
-        tape[pos, 5] = win
-        for j in range(TAPE_WIDTH, tape.shape[1]):
-            tape[pos, j] = 0
-    return pos + 1
+def cascade(model, rs, mult_values, mult_cum, rng, work, record, pos):
+    """Pay the grid in work.grid: find -> pay -> tumble (refills from reel set rs) until no
+    cluster wins, with the random multiplier drawn from (mult_values, mult_cum) right after
+    the first win (no draw for a one-value table). The tape gets, from row `pos`, a
+    TAPE_CLUSTER row per winning cluster of the grid of tumble t, the TAPE_MULTIPLIER row,
+    and a TAPE_GRID row after each tumble t (1, 2, ...).
 
-
-@inline_kernel
-def play_cluster_spin(model, rng, work, record):
-    """One paid spin: draw the grid, then find -> pay -> tumble until no cluster wins.
-
-    work: `ClusterBuffers`; the spin ends with the last grid in work.grid. The tape (if
-    `record`) gets a TAPE_GRID row for the drawn grid (tumble 0) and after each tumble t
-    (1, 2, ...), and a TAPE_CLUSTER row per winning cluster on the grid of tumble t.
-    Returns (win: every cluster win of the spin added, in multiples of the bet; tumbles
-    played; tape rows used; guard reached: the grid after `tumble_guard` tumbles still won,
-    was paid, and the spin stopped). A tape shorter than the rows used means the caller must
-    replay with a longer one.
+    Returns (win: the spin's cluster wins added, times the random multiplier; tumbles;
+    next tape row; guard reached: the grid after `tumble_guard` tumbles still won, was paid,
+    and the spin stopped; random multiplier, 1 when none).
     """
     grid = work.grid
     tape = work.tape
-    draw_grid(model, rng, grid, work.stops)
-    pos = write_grid(tape, 0, record, 0, grid, 0)
     win = 0
     tumbles = 0
     guard = False
+    multiplier = 1
     while True:
         found, pay = find_clusters(model, grid, work)
         if found == 0:
             break
         for i in range(found):
             c = work.clusters[i]
-            pos = write_cluster(tape, pos, record, tumbles, c[0], c[1], c[2], c[3])
+            pos = write_row(tape, pos, record, TAPE_CLUSTER, tumbles, c[0], c[1], c[2], c[3],
+                            c[4])
+        if tumbles == 0 and mult_cum.shape[0] > 1:
+            multiplier = mult_values[draw_weighted(mult_cum, rng)]
+            pos = write_row(tape, pos, record, TAPE_MULTIPLIER, tumbles, multiplier, 0, 0, 0, 0)
         win += pay
         if tumbles >= model.tumble_guard:
             guard = True
             break
-        refilled = tumble(model, grid, work.winners, rng, work.stops)
+        refilled = tumble(model, rs, grid, work.winners, rng, work.stops)
         tumbles += 1
-        pos = write_grid(tape, pos, record, tumbles, grid, refilled)
-    return win, tumbles, pos, guard
+        pos = write_grid(tape, pos, record, tumbles, grid, refilled, rs)
+    return win * multiplier, tumbles, pos, guard, multiplier
+
+
+@inline_kernel
+def play_cluster_spin(model, rs, mult_values, mult_cum, rng, work, record):
+    """One paid spin on reel set rs: draw the grid, then `cascade`.
+
+    work: `ClusterBuffers`; the spin ends with the last grid in work.grid. The tape (if
+    `record`) starts with a TAPE_GRID row for the drawn grid (tumble 0). Returns `cascade`'s
+    (win, tumbles, tape rows used, guard reached, random multiplier). A tape shorter than the
+    rows used means the caller must replay with a longer one.
+    """
+    draw_grid(model, rs, rng, work.grid, work.stops)
+    pos = write_grid(work.tape, 0, record, 0, work.grid, 0, rs)
+    return cascade(model, rs, mult_values, mult_cum, rng, work, record, pos)
 
 
 @kernel
-def simulate_cluster_spins(model, rng, n_spins, work, counters):
+def simulate_cluster_spins(model, rs, mult_values, mult_cum, rng, n_spins, work, counters):
     """Play n_spins with `play_cluster_spin` (no tape) and add to counters (len(SIM_FIELDS),)
     int64, in SIM_FIELDS order: wins in multiples of the bet; max_* are maxima."""
     for _ in range(n_spins):
-        win, tumbles, _pos, guard = play_cluster_spin(model, rng, work, False)
+        win, tumbles, _pos, guard, multiplier = play_cluster_spin(
+            model, rs, mult_values, mult_cum, rng, work, False)
         counters[0] += 1
         counters[1] += win
         if win > 0:
@@ -531,14 +628,18 @@ def simulate_cluster_spins(model, rng, n_spins, work, counters):
         counters[5] = max(counters[5], tumbles)
         if guard:
             counters[6] += 1
+        if multiplier > 1:
+            counters[7] += 1
 
 
 def warmup() -> None:
     """Compile (or load from cache) the cluster kernels, so a server pays it at start."""
-    for weights in (None, [[1, 1]]):
-        model = build_cluster_model(1, 1, [[0, 1], [0, 0]], [False, True], 1,
-                                    strips=None if weights else [[0, 1]], weights=weights)
-        b = new_buffers(model, 4)
-        rng = np.random.Generator(np.random.PCG64(0))
-        play_cluster_spin(model, rng, b, True)
-        simulate_cluster_spins(model, rng, 1, b, np.zeros(len(SIM_FIELDS), dtype=np.int64))
+    model = build_cluster_model(1, 1, [[0, 1], [0, 0]], [False, True], 1,
+                                sets=[("strips", [[0, 1]]), ("weights", [[1, 1]])])
+    b = new_buffers(model, 4)
+    rng = np.random.Generator(np.random.PCG64(0))
+    values, cum = multiplier_table([1, 2], [1, 1])
+    for rs in (0, 1):
+        play_cluster_spin(model, rs, values, cum, rng, b, True)
+        simulate_cluster_spins(model, rs, values, cum, rng, 1, b,
+                               np.zeros(len(SIM_FIELDS), dtype=np.int64))
