@@ -30,7 +30,7 @@ from reelforge.analysis.checkpoint import (
     save_checkpoint,
 )
 from reelforge.analysis.stats import BAND_EDGES_X, Stats
-from reelforge.engine.game import Game
+from reelforge.engine.game import compile_game
 from reelforge.engine.lines import SIM_FIELDS, TAPE_WIDTH, simulate_kernel
 from reelforge.engine.outcome import Bet
 from reelforge.engine.rng import chunk_generator
@@ -70,15 +70,15 @@ class GameText:
         return cls(path.read_text(encoding="utf-8"), str(path))
 
 
-_COMPILED: dict[str, Game] = {}  # digest -> Game, in this process only
+_COMPILED: dict[str, object] = {}  # digest -> Game, in this process only
 _COMPILED_MAX = 8
 
 
-def compiled(game: GameText) -> Game:
+def compiled(game: GameText):
     """The game of `game`'s text, compiled once per process."""
     found = _COMPILED.get(game.digest)
     if found is None:
-        found = Game.from_spec(parse_spec(game.text, game.source))
+        found = compile_game(parse_spec(game.text, game.source))
         if len(_COMPILED) >= _COMPILED_MAX:
             del _COMPILED[next(iter(_COMPILED))]
         _COMPILED[game.digest] = found
@@ -97,8 +97,11 @@ class Chunk:
 def play_rounds(game, bet: Bet, rng: np.random.Generator, rounds: int) -> Stats:
     """Play `rounds` full rounds on one stream and return their Stats."""
     check_bet(game, bet)
-    m = game.model_for(bet)
-    cost = game.price(bet)  # what a round costs: RTP and win bands are relative to it
+    cost = game.price(bet)
+    if getattr(game, "family", "lines") == "clusters":
+        values, bands, square_sum = game.simulate(bet, rng, rounds, BAND_EDGES_X)
+        return Stats(total_bet=cost, win_squares=square_sum, bands=bands, **values)
+    m = game.model_for(bet)  # what a round costs: RTP and win bands are relative to it
     edges = np.array([x * cost for x in BAND_EDGES_X], dtype=np.int64)
     counters = np.zeros(len(SIM_FIELDS), dtype=np.int64)
     bands = np.zeros(len(edges) + 1, dtype=np.int64)

@@ -61,3 +61,12 @@ class Game:
         return check_bet(self, Bet(top.lines if lines is None else lines,
                                    top.bet_per_line if bet_per_line is None else bet_per_line,
                                    mode, denomination))
+
+
+def compile_game(spec):
+    """The playable game of a spec: `Game` for line games, `ClusterGame` for cluster games."""
+    if getattr(spec, "family", "lines") == "clusters":
+        from reelforge.engine.cluster_game import ClusterGame
+
+        return ClusterGame.from_spec(spec)
+    return Game.from_spec(spec)

@@ -94,6 +94,8 @@ def play_round(game, bet: Bet, rng: np.random.Generator, seed: int | None = None
     tape. `seed` is recorded on the outcome when the caller built `rng` from it.
     """
     check_bet(game, bet)
+    if getattr(game, "family", "lines") == "clusters":
+        return game.play(bet, rng, seed)
     eligible = jackpot_eligible(game, bet)
     return _play(game, bet, rng, seed, lambda m, stops, window, tape: k.play_round_kernel(
         m, bet.lines, bet.bet_per_line, eligible, rng, stops, window, tape, True))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from reelforge.engine.game import Game
+from reelforge.engine.game import compile_game
 from reelforge.errors import UnknownGame
 from reelforge.spec import load_spec
 
@@ -21,12 +21,12 @@ def shipped_games() -> dict[str, Path]:
 
 
 @lru_cache(maxsize=32)
-def make(ref: str) -> Game:
+def make(ref: str):
     """A shipped game by id, or any game file by path; compiled and ready to play."""
     games = shipped_games()
     if ref in games:
-        return Game.from_spec(load_spec(games[ref]))
+        return compile_game(load_spec(games[ref]))
     if Path(ref).is_file():
-        return Game.from_spec(load_spec(ref))
+        return compile_game(load_spec(ref))
     known = ", ".join(games) or "none"
     raise UnknownGame(f"game {ref!r} is neither a shipped id ({known}) nor a game file")

@@ -105,7 +105,7 @@ def load_spec(path: str | Path) -> GameSpec:
     return parse_spec(text, str(path))
 
 
-def parse_spec(text: str, source: str = "<string>") -> GameSpec:
+def parse_spec(text: str, source: str = "<string>"):
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -115,6 +115,13 @@ def parse_spec(text: str, source: str = "<string>") -> GameSpec:
         bad = lines[at - 1].strip() if 0 < at <= len(lines) else ""
         raise SpecError(source, f"<line {at}>", bad, f"not valid TOML ({exc})") from None
     root = Table(source, "", data)
+    game = data.get("game")
+    if isinstance(game, dict) and game.get("family") == "clusters":
+        from reelforge.spec.clusters import CLUSTER_SECTIONS, build_cluster_spec
+
+        spec = build_cluster_spec(root, source)
+        root.finish(CLUSTER_SECTIONS, "section")
+        return spec
     spec = _build(root)
     root.finish(KNOWN_SECTIONS, "section")
     return spec
@@ -127,6 +134,7 @@ def _build(root: Table) -> GameSpec:
         raise game.fail("id", game_id, "must carry a version, like 'cluedo-v1'")
     name = game.get("name", str)
     description = game.get("description", str, "")
+    game.choice("family", ("lines", "clusters"), "lines")
     reels, rows = game.int("reels", low=1), game.int("rows", low=1)
     game.finish()
 

@@ -1,0 +1,249 @@
+"""Candy Jar Clusters' [features] table: parsed into `CandyJarSpec`, compiled into `CandyModel`.
+
+The file's reel sets named by `free_spins_reel_set` and `super_spin_reel_set` hold the paying
+symbols and wilds of a free spin and of a super spin; this module composes from them the reel
+sets a spin actually uses, adding the EXTRA FREE SPIN symbol's weights when the FREE SPINS
+modifier is active and the five jackpot symbols' weights when the JACKPOTS modifier is:
+
+    0 base   1 free   2 free+extra   3 free+jackpots   4 free+extra+jackpots   5 super(+all)
+
+A super spin has every modifier active, so its set always carries both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from reelforge.engine.cluster_game import refill_set, reel_set_weights
+from reelforge.engine.clusters import multiplier_table
+
+MODIFIERS = ("wild", "free_spins", "jackpots")  # bit 1, 2, 4 of a round's modifier mask
+JACKPOTS = ("MINI", "MINOR", "MAJOR", "MAXI", "GRAND")
+SPIN_GUARD = 1_000  # most free and super spins in one round; reported, never reached by design
+
+
+@dataclass(frozen=True)
+class Weighted:
+    values: tuple[int, ...]
+    weights: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class JackpotSpec:
+    name: str  # MINI .. GRAND: also the symbol collected for it
+    collect: int  # symbols collected in one Free Spins round to win it
+    pays_x: int  # multiples of the total bet
+    weights: tuple[int, ...]  # per column, added to free (and super) reel sets with JACKPOTS
+
+
+@dataclass(frozen=True)
+class CandyJarSpec:
+    trigger_candies: int  # bonus candies collected in one base spin that trigger Free Spins
+    jars: tuple[tuple[str, str], ...]  # candy symbol -> the modifier its jar activates
+    free_spins: int
+    free_set: str
+    super_set: str
+    wild_count: Weighted  # WILD modifier: wilds placed on each spin
+    wild_symbols: tuple[str, ...]  # what a placed wild is (WILD or a Golden Wild)
+    wild_symbol_weights: tuple[int, ...]
+    extra_start: Weighted  # FREE SPINS modifier: spins added at the start
+    extra_symbol: str
+    extra_weights: tuple[int, ...]  # per column
+    extra_per_super_spin: int
+    jackpots: tuple[JackpotSpec, ...]
+    spin_guard: int
+
+
+def _weighted(table, name, low=1) -> Weighted:
+    sub = table.sub(name)
+    values, weights = sub.get("values", list), sub.get("weights", list)
+    ints = all(isinstance(x, int) and not isinstance(x, bool) for x in values + weights)
+    if not ints or len(values) != len(weights) or not values or min(values) < low or \
+            min(weights) < 0 or not 0 < sum(weights) < 2**32:
+        raise sub.fail("weights", weights, f"need as many integer weights >= 0 as values "
+                       f"(integers >= {low}), summing to 1..2**32-1")
+    sub.finish()
+    return Weighted(tuple(values), tuple(weights))
+
+
+def _columns(table, name, cols) -> tuple[int, ...]:
+    w = table.get(name, list)
+    if len(w) != cols or any(isinstance(x, bool) or not isinstance(x, int) or x < 0 for x in w):
+        raise table.fail(name, w, f"need {cols} integer weights >= 0, one per column")
+    return tuple(w)
+
+
+def parse_features(table, spec) -> CandyJarSpec:
+    """Read and check [features]; `spec` is the rest of the game, already checked."""
+    roles = {s.id: s.role for s in spec.symbols}
+    set_names = [rs.name for rs in spec.reel_sets]
+
+    def symbol(t, name, role, value=None):
+        sid = t.get(name, str) if value is None else value
+        if roles.get(sid) != role:
+            raise t.fail(name, sid, f"must be a {role} symbol of this game")
+        return sid
+
+    def reel_set(name):
+        value = table.get(name, str)
+        if value not in set_names[1:]:
+            raise table.fail(name, value, f"must name a reel set other than the base game's ({', '.join(set_names[1:])})")
+        if spec.reel_sets[set_names.index(value)].weights is None:
+            raise table.fail(name, value, "must be a weights reel set (modifiers add weights to it)")
+        return value
+
+    trigger = table.int("trigger_candies", low=1)
+    spins = table.int("spins", low=1)
+    free_set, super_set = reel_set("free_spins_reel_set"), reel_set("super_spin_reel_set")
+    guard = table.int("spin_guard", SPIN_GUARD, low=1)
+    jar_table = table.sub("jars")
+    jars = []
+    for candy in list(jar_table.data):
+        symbol(jar_table, candy, "bonus", candy)
+        jars.append((candy, jar_table.choice(candy, MODIFIERS)))
+    if sorted(m for _c, m in jars) != sorted(MODIFIERS):
+        raise jar_table.fail("", dict(jars), f"need one candy per modifier ({', '.join(MODIFIERS)})")
+    jar_table.finish()
+
+    wild = table.sub("wild")
+    count = _weighted(wild, "count")
+    placed = wild.get("symbols", list)
+    for i, sid in enumerate(placed):
+        symbol(wild, f"symbols[{i + 1}]", "wild", sid)
+    placed_weights = _columns(wild, "symbol_weights", len(placed))
+    if not placed or sum(placed_weights) <= 0:
+        raise wild.fail("symbol_weights", placed_weights, "need a positive weight")
+    if max(count.values) > spec.rows * spec.cols:
+        raise wild.fail("count", count.values, f"more wilds than the {spec.rows * spec.cols} cells")
+    wild.finish()
+
+    free = table.sub("free_spins")
+    extra_start = _weighted(free, "extra_start")
+    extra_symbol = symbol(free, "symbol", "bonus")
+    extra_weights = _columns(free, "weights", spec.cols)
+    per_super = free.int("per_super_spin", low=1)
+    free.finish()
+
+    jp_table = table.sub("jackpots")
+    jackpots = []
+    for name in JACKPOTS:
+        entry = jp_table.sub(name)
+        symbol(jp_table, name, "bonus", name)
+        jackpots.append(JackpotSpec(name, entry.int("collect", low=1), entry.int("pays_x", low=1),
+                                    _columns(entry, "weights", spec.cols)))
+        entry.finish()
+    jp_table.finish(JACKPOTS, "jackpot")
+    return CandyJarSpec(trigger, tuple(jars), spins, free_set, super_set, count, tuple(placed),
+                        placed_weights, extra_start, extra_symbol, extra_weights, per_super,
+                        tuple(jackpots), guard)
+
+
+class CandyModel(NamedTuple):
+    """The compiled rules (numba reads it). Reel set indices as in the module docstring."""
+
+    free_sets: np.ndarray  # (4,) int64: [extra? + 2 * jackpots?] -> reel set of a free spin
+    super_set: int
+    base_mult_values: np.ndarray
+    base_mult_cum: np.ndarray
+    free_mult_values: np.ndarray
+    free_mult_cum: np.ndarray
+    super_mult_values: np.ndarray
+    super_mult_cum: np.ndarray
+    candy_symbols: np.ndarray  # (3,) int64: the candy of the wild, free-spins, jackpots jar
+    trigger_candies: int
+    free_spins: int
+    wild_count_values: np.ndarray
+    wild_count_cum: np.ndarray
+    wild_symbols: np.ndarray
+    wild_symbol_cum: np.ndarray
+    extra_start_values: np.ndarray
+    extra_start_cum: np.ndarray
+    extra_symbol: int
+    extra_per_super: int
+    jackpot_symbols: np.ndarray  # (5,) int64
+    jackpot_collect: np.ndarray  # (5,) int64
+    jackpot_pays: np.ndarray  # (5,) int64, coins
+    cap: int  # coins; 0 = none
+    spin_guard: int
+
+
+def compose_sets(spec) -> list[tuple[str, object]]:
+    """The refill sets of `build_cluster_model` (see the module docstring), by symbol index."""
+    f = spec.features
+    ids = list(spec.symbol_ids)
+    by_name = {rs.name: rs for rs in spec.reel_sets}
+
+    def weights(rs, extra=False, jackpots=False):
+        w = reel_set_weights(spec, rs)
+        if extra:
+            w[:, ids.index(f.extra_symbol)] += f.extra_weights
+        if jackpots:
+            for jp in f.jackpots:
+                w[:, ids.index(jp.name)] += jp.weights
+        return w
+
+    sets = [refill_set(spec, spec.reel_sets[0])]
+    free = by_name[f.free_set]
+    for extra, jackpots in ((False, False), (True, False), (False, True), (True, True)):
+        sets.append(("weights", weights(free, extra, jackpots)))
+    sets.append(("weights", weights(by_name[f.super_set], True, True)))
+    return sets
+
+
+SET_NAMES = ("base", "free", "free+extra", "free+jackpots", "free+extra+jackpots", "super")
+
+
+def check_composition(spec) -> None:
+    """Refuse reel sets that show a symbol where the rules give it no meaning."""
+    from reelforge.errors import SpecError
+
+    f = spec.features
+    special = {f.extra_symbol} | {jp.name for jp in f.jackpots}
+    candies = {c for c, _m in f.jars}
+    for rs in spec.reel_sets:
+        shown = ({sid for sid, w in rs.weights if any(w)} if rs.weights is not None else
+                 {s for strip in rs.strips for s in strip})
+        wrong = shown & (special | (candies if rs.name != spec.reel_sets[0].name else set()))
+        if wrong:
+            raise SpecError(spec.source, f"reels.{rs.name}", sorted(wrong),
+                            "extra-spin and jackpot symbols come from [features]; candies only "
+                            "in the base game's reel set")
+
+
+def compile_candy(spec) -> CandyModel:
+    f = spec.features
+    ids = list(spec.symbol_ids)
+    check_composition(spec)
+    multipliers = {name: (values, weights) for name, values, weights in spec.random_multipliers}
+
+    def mult(name):
+        return multiplier_table(*multipliers.get(name, ((1,), (1,))))
+
+    base_mv, base_mc = mult(spec.reel_sets[0].name)
+    free_mv, free_mc = mult(f.free_set)
+    super_mv, super_mc = mult(f.super_set)
+    jar = {m: c for c, m in f.jars}
+    coins = spec.bet.max_lines
+
+    def arr(x):
+        return np.asarray(x, dtype=np.int64)
+
+    return CandyModel(
+        free_sets=arr([1, 2, 3, 4]), super_set=5,
+        base_mult_values=base_mv, base_mult_cum=base_mc, free_mult_values=free_mv,
+        free_mult_cum=free_mc, super_mult_values=super_mv, super_mult_cum=super_mc,
+        candy_symbols=arr([ids.index(jar[m]) for m in MODIFIERS]),
+        trigger_candies=f.trigger_candies, free_spins=f.free_spins,
+        wild_count_values=arr(f.wild_count.values), wild_count_cum=np.cumsum(arr(f.wild_count.weights)),
+        wild_symbols=arr([ids.index(s) for s in f.wild_symbols]),
+        wild_symbol_cum=np.cumsum(arr(f.wild_symbol_weights)),
+        extra_start_values=arr(f.extra_start.values),
+        extra_start_cum=np.cumsum(arr(f.extra_start.weights)),
+        extra_symbol=ids.index(f.extra_symbol), extra_per_super=f.extra_per_super_spin,
+        jackpot_symbols=arr([ids.index(jp.name) for jp in f.jackpots]),
+        jackpot_collect=arr([jp.collect for jp in f.jackpots]),
+        jackpot_pays=arr([jp.pays_x * coins for jp in f.jackpots]),
+        cap=spec.max_win_x * coins, spin_guard=f.spin_guard)

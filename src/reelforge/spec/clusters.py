@@ -1,0 +1,241 @@
+"""TOML -> ClusterGameSpec: the cluster-pays family (`family = "clusters"` in [game]).
+
+A standard cluster game is data only: grid, symbols, pays by cluster size, wilds, refill reel
+sets (integer weights per column, or strips), bet structure, a random multiplier per reel set
+and a win cap. A game whose round has more (jars, modifiers, jackpots) names its rules module
+in `[game] rules`; that module parses its own `[features]` table (errors in the same
+`file: key = value: problem` form) and plays the round.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any
+
+from reelforge.errors import SpecError
+from reelforge.spec.model import BetSpec, ModeSpec, SymbolSpec
+
+CLUSTER_SECTIONS = ("game", "symbols", "clusters", "bet", "reels", "random_multiplier",
+                    "features")
+CLUSTER_ROLES = ("regular", "wild", "bonus")
+# Rules modules by name: each exposes parse_features(table, spec) -> a frozen feature spec.
+RULES_MODULES = {"candy_jar": "reelforge.games.candy_jar_clusters.rules"}
+
+
+@dataclass(frozen=True)
+class ClusterReelSet:
+    name: str
+    weights: tuple[tuple[str, tuple[int, ...]], ...] | None  # symbol -> weight per column
+    strips: tuple[tuple[str, ...], ...] | None  # one strip per column, top to bottom
+
+
+@dataclass(frozen=True)
+class ClusterGameSpec:
+    id: str
+    name: str
+    source: str
+    description: str
+    rows: int
+    cols: int
+    symbols: tuple[SymbolSpec, ...]
+    wild_multipliers: tuple[tuple[str, int], ...]  # wild symbol -> multiplier it carries
+    substitutes: tuple[tuple[str, frozenset[str]], ...]  # wild symbol -> symbols it replaces
+    min_size: int
+    pays: tuple[tuple[str, tuple[tuple[int, int], ...]], ...]  # symbol -> (from size, pay)
+    bet: BetSpec  # lines = the coins a stake is made of (fixed), bet per line = coin value
+    max_win_x: int  # cap on one round's win in multiples of the total bet, 0 = none
+    reel_sets: tuple[ClusterReelSet, ...]
+    random_multipliers: tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...]  # set, values, weights
+    rules: str | None
+    features: Any  # the rules module's frozen spec, or None
+    family: str = "clusters"
+    modes: tuple = ()
+    jackpot: None = None
+    gamble: None = None
+
+    @property
+    def symbol_ids(self) -> tuple[str, ...]:
+        return tuple(s.id for s in self.symbols)
+
+    def mode(self, name: str) -> ModeSpec:
+        """Cluster games have one way to play: "base", price 1."""
+        if name == "base":
+            return ModeSpec("base", self.reel_sets[0].name, 1, False)
+        raise KeyError(name)
+
+    def reel_set_index(self, name: str) -> int:
+        return [rs.name for rs in self.reel_sets].index(name)
+
+
+def build_cluster_spec(root, source: str) -> ClusterGameSpec:
+    """Build from the root `Table` of a file whose [game] says family = "clusters"."""
+    from reelforge.spec.load import _symbols
+
+    game = root.sub("game")
+    game_id = game.get("id", str)
+    if "-v" not in game_id or not game_id.rsplit("-v", 1)[1].isdigit():
+        raise game.fail("id", game_id, "must carry a version, like 'candy-jar-clusters-v1'")
+    name = game.get("name", str)
+    description = game.get("description", str, "")
+    game.choice("family", ("clusters",))
+    rows, cols = game.int("rows", low=1), game.int("cols", low=1)
+    rules = game.get("rules", str, None)
+    if rules is not None and rules not in RULES_MODULES:
+        raise game.fail("rules", rules, f"unknown rules module; expected one of {', '.join(RULES_MODULES)}")
+    game.finish()
+
+    symbols_table = root.sub("symbols")
+    multipliers = {}
+    for sid in list(symbols_table.data):
+        entry = symbols_table.data[sid]
+        if isinstance(entry, dict) and "multiplier" in entry:
+            multipliers[sid] = entry.pop("multiplier")
+    symbols = _symbols(symbols_table)
+    for s in symbols:
+        if s.role not in CLUSTER_ROLES:
+            raise symbols_table.fail(f"{s.id}.role", s.role,
+                                     f"not a cluster-game role; expected one of {', '.join(CLUSTER_ROLES)}")
+    ids = {s.id for s in symbols}
+    roles = {s.id: s.role for s in symbols}
+    wild_mult = []
+    for sid, value in multipliers.items():
+        if roles[sid] != "wild" or isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise symbols_table.fail(f"{sid}.multiplier", value, "only a wild carries a multiplier, an integer >= 1")
+        wild_mult.append((sid, value))
+
+    clusters = root.sub("clusters")
+    min_size = clusters.int("min_size", low=1)
+    pays = _pays(clusters.sub("pays"), ids, roles, min_size, rows * cols)
+    paying = {sid for sid, _ in pays}
+    substitutes = []
+    wild_table = clusters.sub("wilds", {})
+    for s in symbols:
+        if s.role != "wild":
+            continue
+        entry = wild_table.sub(s.id, {})
+        excluded = entry.get("except", list, [])
+        for x in excluded:
+            if x not in ids:
+                raise entry.fail("except", x, "unknown symbol")
+        entry.finish()
+        substitutes.append((s.id, frozenset(paying - set(excluded))))
+    wild_table.finish([s.id for s in symbols if s.role == "wild"], "wild")
+    clusters.finish()
+
+    bet, max_win_x = _cluster_bet(root.sub("bet"))
+    reel_sets = _cluster_reel_sets(root.sub("reels"), ids, cols)
+    set_names = [rs.name for rs in reel_sets]
+    random_multipliers = _random_multipliers(root.sub("random_multiplier", {}), set_names)
+    spec = ClusterGameSpec(game_id, name, source, description, rows, cols, symbols,
+                           tuple(wild_mult), tuple(substitutes), min_size, pays, bet, max_win_x,
+                           reel_sets, random_multipliers, rules, None)
+    features = root.sub("features", None)
+    if rules is None:
+        if features is not None:
+            raise root.fail("features", list(features.data), "needs [game] rules naming the module that plays them")
+        return spec
+    if features is None:
+        raise root.fail("features", None, f"rules {rules!r} needs a [features] table")
+    parsed = importlib.import_module(RULES_MODULES[rules]).parse_features(features, spec)
+    features.finish()
+    return ClusterGameSpec(**{**spec.__dict__, "features": parsed})
+
+
+def _pays(table, ids, roles, min_size, cells):
+    """{SYMBOL = {6 = 5, 8 = 10, ...}}: a cluster of n pays the pay of the largest listed size
+    <= n (coins; the stake is [bet] coins coins), nothing below the smallest."""
+    out = []
+    for sid in list(table.data):
+        if sid not in ids:
+            raise table.fail(sid, table.data[sid], "unknown symbol")
+        if roles[sid] != "regular":
+            raise table.fail(sid, table.data[sid], f"a {roles[sid]} symbol cannot pay in clusters")
+        entry = table.sub(sid)
+        pairs = []
+        for key in list(entry.data):
+            if not key.isdigit() or not min_size <= int(key) <= cells:
+                raise entry.fail(key, entry.data[key], f"cluster size must be {min_size}..{cells}")
+            pay = entry.int(key, low=0)
+            pairs.append((int(key), pay))
+        pairs.sort()
+        if not pairs:
+            raise table.fail(sid, {}, "no pays")
+        for (_a, p), (b, q) in zip(pairs, pairs[1:]):
+            if q < p:
+                raise entry.fail(str(b), q, "pays must not fall as clusters grow")
+        entry.finish()
+        out.append((sid, tuple(pairs)))
+    if not out:
+        raise table.fail("", {}, "a cluster game needs pays")
+    return tuple(out)
+
+
+def _cluster_bet(table) -> tuple[BetSpec, int]:
+    """A stake is `coins` coins of a value 1..max_coin_value credits (Bet.lines is the coins,
+    fixed; Bet.bet_per_line the coin value); max_win_x caps a round in multiples of it."""
+    coins = table.int("coins", low=1)
+    max_coin = table.int("max_coin_value", low=1)
+    denoms = table.get("denominations", list, [1])
+    if not denoms or any(isinstance(d, bool) or not isinstance(d, int) or d < 1 for d in denoms):
+        raise table.fail("denominations", denoms, "expected positive integers (minor units per credit)")
+    cap = table.int("max_win_x", 0)
+    table.finish()
+    return BetSpec(coins, max_coin, tuple(denoms), coins, 0), cap
+
+
+def _cluster_reel_sets(table, ids, cols) -> tuple[ClusterReelSet, ...]:
+    out = []
+    for name in list(table.data):
+        entry = table.sub(name)
+        if ("weights" in entry.data) == ("strips" in entry.data):
+            raise entry.fail("", list(entry.data), "give exactly one of weights and strips")
+        if "weights" in entry.data:
+            w = entry.sub("weights")
+            pairs = []
+            for sid in list(w.data):
+                if sid not in ids:
+                    raise w.fail(sid, w.data[sid], "unknown symbol")
+                per_col = w.get(sid, list)
+                if len(per_col) != cols or any(isinstance(x, bool) or not isinstance(x, int) or x < 0
+                                               for x in per_col):
+                    raise w.fail(sid, per_col, f"need {cols} integer weights >= 0, one per column")
+                pairs.append((sid, tuple(per_col)))
+            for c in range(cols):
+                total = sum(p[1][c] for p in pairs)
+                if not 0 < total < 2**32:
+                    raise w.fail(f"<column {c + 1}>", total, "weights of a column must sum to 1..2**32-1")
+            out.append(ClusterReelSet(name, tuple(pairs), None))
+        else:
+            raw = entry.get("strips", list)
+            if len(raw) != cols:
+                raise entry.fail("strips", len(raw), f"expected one strip per column ({cols})")
+            strips = []
+            for i, s in enumerate(raw, 1):
+                if not isinstance(s, list) or not s or any(x not in ids for x in s):
+                    raise entry.fail(f"strips[{i}]", s, "need a non-empty list of known symbol ids")
+                strips.append(tuple(s))
+            out.append(ClusterReelSet(name, None, tuple(strips)))
+        entry.finish()
+    if not out:
+        raise table.fail("", {}, "a cluster game needs at least one reel set (the first is the base game's)")
+    return tuple(out)
+
+
+def _random_multipliers(table, set_names):
+    out = []
+    for name in list(table.data):
+        if name not in set_names:
+            raise table.fail(name, table.data[name], f"not a reel set ({', '.join(set_names)})")
+        entry = table.sub(name)
+        values = entry.get("values", list)
+        weights = entry.get("weights", list)
+        ok = len(values) == len(weights) >= 1 and all(
+            isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in values) and all(
+            isinstance(w, int) and not isinstance(w, bool) and w >= 0 for w in weights)
+        if not ok or not 0 < sum(weights) < 2**32:
+            raise entry.fail("weights", weights, "need as many integer weights >= 0 as values "
+                             "(integers >= 1; 1 = no multiplier), summing to 1..2**32-1")
+        entry.finish()
+        out.append((name, tuple(values), tuple(weights)))
+    return tuple(out)
