@@ -63,6 +63,21 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object")]
 ModeOpt = Annotated[str, typer.Option("--mode", help="Way to play the base game (e.g. fortune)")]
 
 
+def _published_rtp(game_id: str) -> str:
+    """'96.0012% (stratified MC, 95% CI ±0.048 pp)' from the game's published estimate."""
+    from reelforge.games import published_estimate
+
+    try:
+        data = published_estimate(game_id)
+    except ReelforgeError as exc:
+        _fail(exc)
+    if data is None:
+        return "not published (run reelforge estimate)"
+    f = data["figures"]
+    half = (f["rtp_ci95"][1] - f["rtp_ci95"][0]) / 2
+    return f"{f['rtp']:.4%} (stratified MC, 95% CI ±{half * 100:.3f} pp)"
+
+
 @app.command()
 def games() -> None:
     """List the shipped game ids with their exact RTP (per base-game mode)."""
@@ -73,9 +88,12 @@ def games() -> None:
 
     for game_id, path in shipped_games().items():
         g = _game(game_id)
-        modes = ["base"] + [m.name for m in g.spec.modes if m.name != "base"]
-        rtps = [f"{exact(g, g.bet(mode=mode)).rtp:.4%}" + ("" if mode == "base" else f" ({mode})")
-                for mode in modes]
+        if g.family == "clusters":
+            rtps = [_published_rtp(game_id)]
+        else:
+            modes = ["base"] + [m.name for m in g.spec.modes if m.name != "base"]
+            rtps = [f"{exact(g, g.bet(mode=mode)).rtp:.4%}" + ("" if mode == "base" else f" ({mode})")
+                    for mode in modes]
         out.print(f"{game_id}\t{load_spec(path).name}\tRTP {', '.join(rtps)}", markup=False,
                   highlight=False)
 
@@ -156,9 +174,10 @@ def simulate(
     table.add_row("standard deviation per round", f"{stats.standard_deviation:.3f} x bet")
     one_in = f"  (1 in {1 / stats.hit_frequency:.2f})" if stats.hits else ""
     table.add_row("hit frequency", f"{stats.hit_frequency:.4%}{one_in}")
+    names = {"base_lines": "base game", "free_games": "free spins"} if g.family == "clusters" else {}
     for name, value in data["breakdown"].items():
         if value or name == "base_lines":
-            table.add_row(f"  RTP from {name.replace('_', ' ')}", f"{value:.4%}")
+            table.add_row(f"  RTP from {names.get(name, name.replace('_', ' '))}", f"{value:.4%}")
     if stats.feature_triggers:
         table.add_row("free-game frequency", f"1 in {1 / stats.feature_frequency:,.1f}")
         table.add_row("mean free-game award", f"{stats.mean_feature_award:.2f} x bet, {data['mean_free_spins']:.2f} spins")
@@ -273,20 +292,23 @@ def bench(
     median = statistics.median(rates)
     from reelforge.analysis.exact import analyze as exact
 
-    exact(g, bet)  # warm
-    timings = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        exact(g, bet)
-        timings.append(time.perf_counter() - start)
-    exact_s = statistics.median(timings)
+    exact_s = None
+    if g.family == "lines":
+        exact(g, bet)  # warm
+        timings = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            exact(g, bet)
+            timings.append(time.perf_counter() - start)
+        exact_s = statistics.median(timings)
     if as_json:
         print(json.dumps({"game": g.id, "mode": mode, "rounds_per_second": median, "rounds": n,
                           "repeats": repeats, "all_rates": rates, "exact_analysis_seconds": exact_s}))
     else:
         label = g.id if mode == "base" else f"{g.id} ({mode})"
+        exact_text = "no exact analysis" if exact_s is None else f"exact analysis {exact_s:.3f} s (median)"
         out.print(f"{label}: {median:,.0f} full rounds/s on one core (median of {repeats} x {n:,}); "
-                  f"exact analysis {exact_s:.3f} s (median)")
+                  f"{exact_text}")
 
 
 @app.command()
@@ -349,24 +371,91 @@ def report(
     except ReelforgeError as exc:
         _fail(exc)
     table = Table(title=f"reelforge: shipped games at max bet ({n:,} simulated rounds each, seed {seed})")
-    for col in ("game", "exact RTP", "simulated RTP (95% CI)", "hit frequency", "feature frequency",
+    for col in ("game", "RTP (exact or published)", "simulated RTP (95% CI)", "hit frequency", "feature frequency",
                 "largest win seen"):
         table.add_column(col, justify="left" if col == "game" else "right")
     try:
         games = [(gid, _game(gid)) for gid in shipped_games()]
         bets = [(gid, g, g.bet(mode=mode)) for gid, g in games
                 for mode in ["base"] + [m.name for m in g.spec.modes if m.name != "base"]]
-        rows = [(gid, bet, run(gid, bet, n, seed), exact(g, bet)) for gid, g, bet in bets]
+        rows = [(gid, bet, run(gid, bet, n, seed),
+                 f"{exact(g, bet).rtp:.4%}" if g.family == "lines" else _published_rtp(gid).split(" (")[0] + " (strat.)")
+                for gid, g, bet in bets]
     except ReelforgeError as exc:
         _fail(exc)
-    for game_id, bet, stats, result in rows:
+    for game_id, bet, stats, figure in rows:
         low, high = stats.rtp_interval()
         triggers = stats.feature_triggers + stats.bonus_triggers  # free games or a bonus
         feature = f"1 in {stats.rounds / triggers:,.0f}" if triggers else "-"
         label = game_id if bet.mode == "base" else f"{game_id} ({bet.mode})"
-        table.add_row(label, f"{result.rtp:.4%}", f"{stats.rtp:.3%} ({low:.3%} .. {high:.3%})",
+        table.add_row(label, figure, f"{stats.rtp:.3%} ({low:.3%} .. {high:.3%})",
                       f"{stats.hit_frequency:.2%}", feature, f"{stats.max_win_x:,.1f} x bet")
     out.print(table)
+
+
+@app.command()
+def estimate(
+    game: GameArg,
+    ci: Annotated[float, typer.Option(
+        "--ci", help="Target half-width of the 95% CI, in multiples of the bet (0.0005 = ±0.05 pp)")] = 0.0005,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run (pilot included)")] = 1,
+    workers: Annotated[Optional[int], typer.Option("--workers", help="Worker processes (default: one per core)")] = None,
+    out_file: Annotated[Optional[Path], typer.Option(
+        "--out", help="Write the published estimate (figures, command, sample) to this JSON file")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Stratified Monte Carlo RTP of a game without an exact analysis (Candy Jar Clusters).
+
+    Base spins and each Free Spins class are sampled apart, sized from a pilot for the CI
+    asked; the trigger's drawn-grid part and the random multiplier are exact. See
+    analysis/stratified.py for the method.
+    """
+    import shlex
+
+    from reelforge.analysis.montecarlo import GameText
+    from reelforge.analysis.stratified import estimate as run, published
+
+    start = time.perf_counter()
+    try:
+        _at_least(seed, "--seed", 0)
+        _at_least(workers, "--workers")
+        text = GameText.load(game)
+        result = run(text, seed=seed, half_width=ci, workers=workers)
+    except ReelforgeError as exc:
+        _fail(exc)
+    seconds = time.perf_counter() - start
+    command = "reelforge estimate " + shlex.join([game, "--ci", repr(ci), "--seed", str(seed)])
+    data = published(text, result, command, seconds)
+    if out_file is not None:
+        try:
+            out_file.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        except OSError as exc:
+            _fail(ReelforgeError(f"--out {str(out_file)!r}: {exc.strerror or exc}"))
+    f = data["figures"]
+    if as_json:
+        print(json.dumps(f))
+        return
+    low, high = f["rtp_ci95"]
+    table = Table(title=f"{result.game_id}: stratified estimate, seed {seed}, {seconds:.0f} s")
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    table.add_row("RTP", f"{f['rtp']:.4%}  (95% CI {low:.4%} .. {high:.4%})")
+    table.add_row("bound on the method's bias", f"{f['bias_bound']:.2e} x bet")
+    table.add_row("base spins played", f"{f['base_spins']:,}")
+    table.add_row("  RTP from the base game", f"{f['rtp_base']:.4%}")
+    table.add_row("  base hit frequency", f"{f['base_hit_frequency']:.4%}")
+    table.add_row("Free Spins frequency", f"1 in {1 / f['feature_frequency']:,.1f}")
+    for name, rounds in f["feature_rounds"].items():
+        table.add_row(f"  {name}: 1 in {1 / f['trigger_probability'][name]:,.0f}, mean "
+                      f"{f['feature_mean_x'][name]:,.2f} x bet", f"RTP {f['rtp_features'][name]:.4%} "
+                      f"({rounds:,} rounds)")
+    table.add_row("standard deviation per round", f"{f['standard_deviation']:.2f} x bet")
+    table.add_row("volatility index (90%)", f"{f['volatility_index']:.2f}")
+    table.add_row("P(win >= 1000x)", f"1 in {1 / f['probability_1000x']:,.0f}" if f["probability_1000x"] else "-")
+    table.add_row("P(win cut to the cap)", f"1 in {1 / f['probability_cap']:,.0f}" if f["probability_cap"] else "-")
+    out.print(table)
+    if out_file is not None:
+        print(out_file)
 
 
 @app.command()

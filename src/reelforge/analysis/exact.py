@@ -21,7 +21,7 @@ from reelforge.engine.lines import base_hit_probability, line_expectation
 from reelforge.engine.outcome import Bet
 from reelforge.analysis.trail import cap_loss_bound, collect_rtp, trail_figures
 from reelforge.engine.round import check_bet, jackpot_eligible
-from reelforge.errors import UnboundedFeature
+from reelforge.errors import UnboundedFeature, InvalidArgument
 
 
 @dataclass(frozen=True)
@@ -240,6 +240,9 @@ def analyze(game: Game, bet: Bet | None = None, cap_bound: bool = False) -> Exac
     `rtp` ignores the round cap; with `cap_bound`, `cap_loss_bound` bounds what the cap takes
     from it (seconds of work, so only on request), so the capped RTP lies in
     [rtp - cap_loss_bound, rtp]."""
+    if game.family == "clusters":
+        raise InvalidArgument(f"{game.id}: a cluster game has no exact analysis (tumbles refill "
+                              f"the grid until nothing wins); estimate it: reelforge estimate {game.id}")
     bet = check_bet(game, bet or game.max_bet)
     m = game.model_for(bet)
     eligible = jackpot_eligible(game, bet)

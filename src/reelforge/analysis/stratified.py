@@ -351,3 +351,39 @@ def _collect(text, game, seed, key_base, base_spins, feature_rounds, tail, big, 
                     game.rules.feature_classes(game), base, features,
                     game.rules.initial_trigger_probabilities(game),
                     game.rules.base_multiplier(game))
+
+
+# -- a published estimate: figures, the command that made them, and the sample's state ---------
+def to_state(e: Estimate) -> dict:
+    """Everything the figures are computed from, as JSON-ready data."""
+    base = e.base
+    return {
+        "game": e.game_id, "seed": e.seed, "stake": e.stake, "cap": e.cap,
+        "class_names": {str(m): n for m, n in e.class_names.items()},
+        "p0": {str(m): p for m, p in e.p0.items()},
+        "multiplier": [list(e.multiplier[0]), list(e.multiplier[1])],
+        "base": {"spins": base.spins, "max_win": base.max_win, "hits": base.hits,
+                 "tumbles": base.tumbles, "multiplied": base.multiplied,
+                 "guard_hits": base.guard_hits, "big": base.big, "capped": base.capped,
+                 "by_pair": [[i, f, *row] for (i, f), row in sorted(base.by_pair.items())],
+                 "raw_hist": [[r, c] for r, c in sorted(base.raw_hist.items())]},
+        "features": {str(m): vars(f) for m, f in sorted(e.features.items())},
+    }
+
+
+def from_state(data: dict) -> Estimate:
+    b = data["base"]
+    base = BaseStratum(b["spins"], {(row[0], row[1]): list(row[2:]) for row in b["by_pair"]},
+                       {r: c for r, c in b["raw_hist"]}, b["max_win"], b["hits"], b["tumbles"],
+                       b["multiplied"], b["guard_hits"], b["big"], b["capped"])
+    return Estimate(data["game"], data["seed"], data["stake"], data["cap"],
+                    {int(m): n for m, n in data["class_names"].items()}, base,
+                    {int(m): FeatureStratum(**f) for m, f in data["features"].items()},
+                    {int(m): p for m, p in data["p0"].items()},
+                    (tuple(data["multiplier"][0]), tuple(data["multiplier"][1])))
+
+
+def published(game_text: GameText, estimate: Estimate, command: str, seconds: float) -> dict:
+    """The file `reelforge estimate --out` writes: tied to the game file by its SHA-256."""
+    return {"game_sha256": game_text.digest, "command": command, "seconds": round(seconds, 1),
+            "figures": estimate.to_dict(), "state": to_state(estimate)}

@@ -17,6 +17,8 @@ class GameCheckFailed(ReelforgeError):
 def max_round_win(game: Game, bet: Bet) -> int:
     """An upper bound on one round's win in credits (every line at its top pay, every
     scatter at its top pay, every free spin awarded); infinite retriggers have no bound."""
+    if game.family == "clusters":  # tumbles and extra spins have no bound but the cap
+        return game.cap_coins * bet.bet_per_line if game.cap_coins else 2**63 - 1
     m = game.model_for(bet)
     if m.trail_scatter >= 0:  # the chase can last any number of spins: only the cap bounds it
         return m.cap if m.cap > 0 else 2**63 - 1
@@ -42,6 +44,8 @@ def max_round_win(game: Game, bet: Bet) -> int:
 
 def check_game(game: Game, rounds: int = 2000, seed: int = 0) -> None:
     """Raise GameCheckFailed unless the game's data and a sample of rounds are sound."""
+    if game.family == "clusters":
+        return check_cluster_game(game, rounds, seed)
     spec = game.spec
     for rs in spec.reel_sets:
         for r, strip in enumerate(rs.strips, 1):
@@ -69,4 +73,30 @@ def check_game(game: Game, rounds: int = 2000, seed: int = 0) -> None:
             if total != (first.uncapped_win if first.win_capped else first.total_win):
                 raise GameCheckFailed(f"{spec.id}: round {i} breakdown does not add up")
             if not first.win_capped and sum(s.win for s in first.spins) != first.total_win:
+                raise GameCheckFailed(f"{spec.id}: round {i} spins do not add up to the total")
+
+
+def check_cluster_game(game, rounds: int = 2000, seed: int = 0) -> None:
+    """check_game for a cluster game: pays grow with the cluster, and every sampled round at
+    the largest and smallest coin value is deterministic, within [0, cap], its breakdown and
+    its spins adding up to its total."""
+    spec = game.spec
+    for sid, steps in spec.pays:
+        values = [p for _, p in steps]
+        if values != sorted(values):
+            raise GameCheckFailed(f"{spec.id}: pays of {sid} fall as clusters grow: {dict(steps)}")
+    for bet in (game.max_bet, Bet(spec.bet.max_lines, 1)):
+        top = max_round_win(game, bet)
+        a = np.random.Generator(np.random.PCG64(seed))
+        b = np.random.Generator(np.random.PCG64(seed))
+        for i in range(rounds):
+            first, second = play_round(game, bet, a), play_round(game, bet, b)
+            if first != second:
+                raise GameCheckFailed(f"{spec.id}: round {i} at seed {seed} is not deterministic")
+            if not 0 <= first.total_win <= top:
+                raise GameCheckFailed(f"{spec.id}: round {i} won {first.total_win}, outside [0, {top}]")
+            if sum(first.breakdown.values()) != first.total_win:
+                raise GameCheckFailed(f"{spec.id}: round {i} breakdown does not add up")
+            if first.spins[-1]["round_total"] != first.total_win or (
+                    not first.win_capped and sum(s["win"] for s in first.spins) != first.total_win):
                 raise GameCheckFailed(f"{spec.id}: round {i} spins do not add up to the total")

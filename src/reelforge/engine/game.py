@@ -14,6 +14,7 @@ from reelforge.spec.model import GameSpec
 class Game:
     spec: GameSpec
     model: Model
+    family = "lines"  # a class constant: ClusterGame's is "clusters"
 
     @classmethod
     def from_spec(cls, spec: GameSpec) -> Game:

@@ -30,3 +30,26 @@ def make(ref: str):
         return compile_game(load_spec(ref))
     known = ", ".join(games) or "none"
     raise UnknownGame(f"game {ref!r} is neither a shipped id ({known}) nor a game file")
+
+
+def published_estimate(ref: str) -> dict | None:
+    """The published stratified RTP of a shipped game without an exact analysis: the file
+    `<game file stem>.rtp.json` beside it (written by `reelforge estimate --out`), or None.
+    Its `game_sha256` must match the game file: a stale estimate is refused."""
+    import hashlib
+    import json
+
+    from reelforge.errors import ReelforgeError
+
+    path = shipped_games().get(ref)
+    if path is None:
+        return None
+    found = path.with_suffix(".rtp.json")
+    if not found.is_file():
+        return None
+    data = json.loads(found.read_text(encoding="utf-8"))
+    digest = hashlib.sha256(path.read_text(encoding="utf-8").encode("utf-8")).hexdigest()
+    if data.get("game_sha256") != digest:
+        raise ReelforgeError(f"{found}: estimate of another version of {path.name}; rerun: "
+                             f"{data.get('command', 'reelforge estimate')}")
+    return data

@@ -126,10 +126,10 @@ def base_spin(cm, cj, rng, work, record, pos, initial):
 
 
 @inline_kernel
-def free_spins(cm, cj, mask, headroom, rng, work, cells, meters, record, pos):
+def free_spins(cm, cj, mask, headroom, base, rng, work, cells, meters, record, pos):
     """A Free Spins round with the modifiers of `mask`, ending when its spins (and super
     spins) are played, or at once when its win reaches `headroom` coins (the cap less the
-    base spin's win), which it then pays.
+    base spin's win `base`, which the tape's running totals include), which it then pays.
 
     Returns (win, at most headroom; jackpot part of it (before the cap); free spins played;
     super spins played; EXTRA symbols collected; jackpots won; capped; guard reached;
@@ -212,8 +212,8 @@ def free_spins(cm, cj, mask, headroom, rng, work, cells, meters, record, pos):
         if total >= headroom:
             total = headroom
             capped = True
-        pos = write_row(tape, pos, record, TAPE_SPIN_WIN, index, win, total, 1 if capped else 0,
-                        0, 0)
+        pos = write_row(tape, pos, record, TAPE_SPIN_WIN, index, win, base + total,
+                        1 if capped else 0, 0, 0)
         if capped:
             break
     return total, jackpot_win, played, supers, extras, jackpots, capped, guard, pos
@@ -235,7 +235,7 @@ def play_round(cm, cj, rng, work, cells, meters, record):
     if mask > 0:
         headroom = cj.cap - base if cj.cap > 0 else np.int64(2**62)
         free, jackpot_win, played, supers, extras, jackpots, capped, fguard, pos = free_spins(
-            cm, cj, mask, headroom, rng, work, cells, meters, record, pos)
+            cm, cj, mask, headroom, base, rng, work, cells, meters, record, pos)
         guard = guard or fguard
     return (base + free, base, free, jackpot_win, mask, played, supers, extras, jackpots,
             capped, guard, pos)
@@ -331,7 +331,7 @@ def simulate_free_rounds(cm, cj, mask, rng, n_rounds, near, big, counters, squar
     coins; big: wins >= `big` coins); squares (2,) uint64, the 128-bit sum of squared wins."""
     for _ in range(n_rounds):
         win, jw, played, supers, _e, jackpots, capped, guard, _pos = free_spins(
-            cm, cj, mask, cj.cap if cj.cap > 0 else np.int64(2**62), rng, work, cells,
+            cm, cj, mask, cj.cap if cj.cap > 0 else np.int64(2**62), 0, rng, work, cells,
             meters, False, 0)
         counters[0] += 1
         counters[1] += win
