@@ -15,7 +15,8 @@ from reelforge.spec import load_spec
 CONFORMANCE = Path(__file__).parents[1] / "conformance"
 CONFORMANCE_FILES = sorted((CONFORMANCE / e["file"]) for e in
                            tomllib.loads((CONFORMANCE / "published.toml").read_text()).values())
-GAMES = [("shipped", gid) for gid in sorted(shipped_games())] + \
+GAMES = [("shipped", gid) for gid, path in sorted(shipped_games().items())
+         if load_spec(path).family == "lines"] + \
         [("conformance", str(p)) for p in CONFORMANCE_FILES]
 
 

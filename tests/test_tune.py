@@ -29,7 +29,8 @@ from reelforge.games import make, shipped_games
 from reelforge.spec import load_spec, parse_spec
 from reelforge.spec.model import ReelSetSpec
 
-GAMES = shipped_games()
+GAMES = {gid: path for gid, path in shipped_games().items()
+         if load_spec(path).family != "clusters"}  # tests/test_candy.py tunes the cluster game
 # The variants issue 6 asks for, by game: RTP labels in percent.
 WANTED = {"cluedo": {92, 94, 96}, "cops-n-robbers": {92, 94, 96}}
 TUNED_FROM = re.compile(r"^# Tuned variant (\S+) of (\S+), written by\n#   (reelforge tune .*)$", re.MULTILINE)

@@ -178,12 +178,17 @@ def simulate(
     for name, value in data["breakdown"].items():
         if value or name == "base_lines":
             table.add_row(f"  RTP from {names.get(name, name.replace('_', ' '))}", f"{value:.4%}")
+    clusters = g.family == "clusters"
+    feature, bonus = ("Free Spins", "super spins") if clusters else ("free-game", "bonus")
     if stats.feature_triggers:
-        table.add_row("free-game frequency", f"1 in {1 / stats.feature_frequency:,.1f}")
-        table.add_row("mean free-game award", f"{stats.mean_feature_award:.2f} x bet, {data['mean_free_spins']:.2f} spins")
+        table.add_row(f"{feature} frequency", f"1 in {1 / stats.feature_frequency:,.1f}")
+        table.add_row(f"mean {feature} award", f"{stats.mean_feature_award:.2f} x bet, {data['mean_free_spins']:.2f} spins")
     if stats.bonus_triggers:
-        table.add_row("bonus frequency", f"1 in {stats.rounds / stats.bonus_triggers:,.1f}")
-        table.add_row("mean bonus spins", f"{data['mean_bonus_spins']:.2f}")
+        table.add_row(f"rounds with {bonus}" if clusters else "bonus frequency",
+                      f"1 in {stats.rounds / stats.bonus_triggers:,.1f}")
+        table.add_row(f"mean {bonus}" + (" in those" if clusters else ""), f"{data['mean_bonus_spins']:.2f}")
+    if clusters:
+        table.add_row("fixed jackpots won", f"{stats.jackpot_hits:,} in {stats.jackpot_rounds:,} rounds")
     if stats.cap_hits:
         table.add_row("rounds cut to the win cap", f"{stats.cap_hits:,}")
     if g.spec.jackpot:
@@ -248,13 +253,18 @@ def par(
 ) -> None:
     """PAR sheet: self-contained HTML page and JSON, exact and simulated figures labelled."""
     from reelforge.analysis.par import build_par, write_par
+    from reelforge.analysis.par_clusters import build_cluster_par, write_cluster_par
 
     try:
         n = _count(rounds)
         _at_least(seed, "--seed", 0)
         g = _game(game)
-        figures = build_par(g, g.bet(lines, bet_per_line, mode), n, seed, ref=game)
-        paths = write_par(figures, out_dir)
+        if g.family == "clusters":
+            figures = build_cluster_par(g, g.bet(lines, bet_per_line, mode), n, seed, ref=game)
+            paths = write_cluster_par(figures, out_dir)
+        else:
+            figures = build_par(g, g.bet(lines, bet_per_line, mode), n, seed, ref=game)
+            paths = write_par(figures, out_dir)
     except ReelforgeError as exc:
         _fail(exc)
     except OSError as exc:
@@ -467,9 +477,17 @@ def tune(
     out_file: Annotated[Optional[Path], typer.Option("--out", help="The new game file (default: ./<id>.toml)")] = None,
     new_id: Annotated[Optional[str], typer.Option("--id", help="The new game's id (default: <game>-<rtp>-vN, e.g. cluedo-94-v1)")] = None,
     rounds: Annotated[str, typer.Option("--rounds", "-n", help="Simulated rounds per game and mode for the feel")] = "2000000",
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the feel's simulated runs")] = 1,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the feel's simulated runs "
+                                      "(cluster games: of the variant's verification estimate)")] = 1,
+    ci: Annotated[float, typer.Option(
+        "--ci", help="Cluster games: 95% CI half-width of the verification estimate")] = 0.0004,
 ) -> None:
-    """A variant at a target RTP: only reel weights change, exact RTP within 0.001 points.
+    """A variant at a target RTP: only weights change.
+
+    Line games: reel stop weights, exact RTP within 0.001 points. Cluster games (no exact
+    analysis): the base random multiplier's weights, solved exactly on the source's published
+    sample, then an independent stratified estimate of the variant (written beside it) whose
+    95% CI must lie within ±0.1 points of the target.
 
     Prints the feel side by side (source, tuned) against its bands; a figure outside its band
     is a warning, a missed RTP an error (exit 1).
@@ -485,6 +503,10 @@ def tune(
         n = _count(rounds)
         _at_least(seed, "--seed", 0)
         source = GameText.load(game)
+        if _game(game).family == "clusters":
+            if mode:
+                raise InvalidArgument(f"--mode {mode[0]!r}: a cluster game has one mode")
+            return _tune_cluster(game, source, rtp, out_file, new_id, ci, seed, start)
         words = [game, "--rtp", repr(rtp)] + [w for m in mode or () for w in ("--mode", m)]
         target_id = new_id or tuning.variant_id(load_spec(source.source).id, rtp)
         command = "reelforge tune " + shlex.join(words + ["--id", target_id])
@@ -538,6 +560,66 @@ def tune(
     if missed:
         sys.stderr.write("error: " + "; ".join(f"{path}: mode {m} is at {r:.6%}, not {rtp:.4%}"
                                                for m, r in missed) + "\n")
+        raise typer.Exit(1)
+
+
+def _tune_cluster(game: str, source, rtp: float, out_file, new_id, ci: float, seed: int, start: float):
+    import shlex
+
+    from reelforge.analysis import tune as tuning
+    from reelforge.analysis.montecarlo import GameText
+    from reelforge.analysis.stratified import estimate as run, from_state, published
+    from reelforge.analysis.tune_clusters import BAND, tune_cluster
+    from reelforge.games import published_estimate
+    from reelforge.spec import load_spec
+
+    try:
+        data = published_estimate(game)
+        if data is None:
+            raise InvalidArgument(f"{game}: tune needs the game's published estimate "
+                                  "(<game>.rtp.json beside a shipped game: reelforge estimate --out)")
+        target_id = new_id or tuning.variant_id(load_spec(source.source).id, rtp)
+        command = "reelforge tune " + shlex.join([game, "--rtp", repr(rtp), "--id", target_id])
+        result = tune_cluster(source.text, source.source, from_state(data["state"]), rtp, target_id, command)
+        path = out_file or Path(f"{target_id}.toml")
+        if path.resolve() == Path(source.source).resolve():
+            raise InvalidArgument(f"--out {str(path)!r}: that is the source game; write the variant elsewhere")
+        path.write_text(result.text, encoding="utf-8")
+        solved = time.perf_counter() - start
+        text = GameText(result.text, str(path))
+        check = run(text, seed=seed, half_width=ci)
+        seconds = time.perf_counter() - start
+        estimate_command = "reelforge estimate " + shlex.join([str(path), "--ci", repr(ci), "--seed", str(seed)])
+        record = published(text, check, estimate_command, seconds - solved)
+        estimate_path = path.with_suffix(".rtp.json")
+        estimate_path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    except ReelforgeError as exc:
+        _fail(exc)
+    except OSError as exc:
+        _fail(ReelforgeError(f"--out {str(out_file)!r}: {exc.strerror or exc}"))
+    source_f = data["figures"]
+    mine = record["figures"]
+    low, high = mine["rtp_ci95"]
+    inside = rtp - BAND <= low and high <= rtp + BAND
+    table = Table(title=f"{result.source_id} -> {result.new_id}: RTP {rtp:.4%} (stratified estimates)")
+    for col in ("figure", "source", "tuned (source sample)", "tuned (own run)"):
+        table.add_column(col, justify="left" if col == "figure" else "right")
+    tuned = result.sample.to_dict()
+    table.add_row("RTP", f"{source_f['rtp']:.4%}", f"{tuned['rtp']:.4%}",
+                  f"{mine['rtp']:.4%} ({low:.4%} .. {high:.4%}) " + ("PASS" if inside else "FAIL"))
+    for key, label in (("base_hit_frequency", "base hit frequency"), ("feature_frequency", "Free Spins frequency")):
+        table.add_row(label, f"{source_f[key]:.4%}", f"{tuned[key]:.4%}", f"{mine[key]:.4%}")
+    table.add_row("SD per round, x bet", f"{source_f['standard_deviation']:.2f}",
+                  f"{tuned['standard_deviation']:.2f}", f"{mine['standard_deviation']:.2f}")
+    out.print(table)
+    out.print(f"base multiplier weights {list(result.source_weights)} -> {list(result.weights)} "
+              f"(value 1 = no multiplier); solved in {solved:.1f} s, verified in {seconds - solved:.0f} s",
+              markup=False, highlight=False)
+    print(path)
+    print(estimate_path)
+    if not inside:
+        sys.stderr.write(f"error: {path}: its own estimate {low:.4%} .. {high:.4%} is not within "
+                         f"{rtp:.2%} ± {BAND:.1%}\n")
         raise typer.Exit(1)
 
 

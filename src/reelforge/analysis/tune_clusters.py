@@ -97,6 +97,8 @@ def tuned_cluster_text(text: str, source, new_id: str, base_set: str, weights, c
                       flags=re.MULTILINE)
     if n != 1:
         raise InvalidArgument(f"{source.source}: no id = \"...\" line in [game] to rewrite")
+    text = re.sub(r'^(description[ \t]*=.*)RTP \d+(\.\d+)?%', rf"\g<1>RTP {rtp:.2%}", text,
+                  count=1, flags=re.MULTILINE)
     header = [f"# Tuned variant {new_id} of {source.id}, written by", f"#   {command}",
               f"# Only the [random_multiplier.{base_set}] weights differ from the source "
               f"({source_rtp:.4%} -> {rtp:.4%} on the",

@@ -135,6 +135,7 @@ class BetSpec:
 
 @dataclass(frozen=True)
 class GameSpec:
+    family = "lines"  # a class constant; cluster games are spec.clusters.ClusterGameSpec
     id: str
     name: str
     source: str
