@@ -50,6 +50,7 @@ import numpy as np
 
 from reelforge.analysis.montecarlo import GameText, compiled, ignore_ctrl_c
 from reelforge.analysis.stats import Z95
+from reelforge.engine.rng import keyed_generator
 from reelforge.errors import InvalidArgument
 
 STREAM_BASE = 1_000_000
@@ -276,7 +277,7 @@ class Estimate:
 def _task(args) -> tuple[int, object]:
     text, stratum, key, rounds, tail, big = args
     game = compiled(text)
-    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(key[0], spawn_key=key[1:])))
+    rng = keyed_generator(*key)
     if stratum == 0:
         return stratum, game.rules.base_stratum(game, rng, rounds, tail, big)
     return stratum, game.rules.feature_stratum(game, stratum, rng, rounds, game.cap_coins - tail, big)

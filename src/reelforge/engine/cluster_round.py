@@ -9,7 +9,7 @@ Tape rows, [kind, spin, a, b, c, d, e], besides the cluster engine's:
 from __future__ import annotations
 
 from reelforge.engine.clusters import cascade, draw_grid, kernel, write_grid, write_row
-from reelforge.engine.lines import add_square
+from reelforge.engine.lines import add_win
 
 TAPE_SPIN = 20
 TAPE_SPIN_WIN = 25
@@ -36,7 +36,6 @@ def play_plain_round(cm, mult_values, mult_cum, cap, rng, work, record):
 def simulate_plain_rounds(cm, mult_values, mult_cum, cap, rng, n_rounds, band_edges, counters,
                           bands, square_sum, work):
     """As games' simulate_rounds: counters in lines.SIM_FIELDS order (base win as line win)."""
-    n_edges = band_edges.shape[0]
     for _ in range(n_rounds):
         win, _t, guard, _m, capped, _pos = play_plain_round(cm, mult_values, mult_cum, cap, rng,
                                                            work, False)
@@ -51,10 +50,4 @@ def simulate_plain_rounds(cm, mult_values, mult_cum, cap, rng, n_rounds, band_ed
             counters[12] += 1
         if capped:
             counters[17] += 1
-        band = 0
-        if win > 0:
-            band = 1
-            while band <= n_edges - 1 and win >= band_edges[band]:
-                band += 1
-        bands[band] += 1
-        add_square(square_sum, win)
+        add_win(bands, band_edges, square_sum, win)

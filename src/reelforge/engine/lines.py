@@ -475,6 +475,19 @@ SIM_FIELDS = ("rounds", "total_win", "hits", "base_line_win", "base_scatter_win"
               "bonus_triggers", "bonus_spins", "cap_hits")
 
 
+@inline_kernel
+def add_win(bands, band_edges, square_sum, total):
+    """Count a round's win in its band (0: no win; i: win < band_edges[i]; the last: beyond)
+    and add its square to the 128-bit square_sum."""
+    band = 0
+    if total > 0:
+        band = 1
+        while band <= band_edges.shape[0] - 1 and total >= band_edges[band]:
+            band += 1
+    bands[band] += 1
+    add_square(square_sum, total)
+
+
 @kernel
 def simulate_kernel(model, lines, bet_per_line, jackpot_eligible, rng, n_rounds, band_edges,
                     counters, bands, square_sum, stops, window, tape):
@@ -485,7 +498,6 @@ def simulate_kernel(model, lines, bet_per_line, jackpot_eligible, rng, n_rounds,
     square_sum: (2,) uint64, the low and high words of the 128-bit sum of squared wins;
     stops, window, tape: work buffers as for `play_round_kernel` (the tape is not written).
     """
-    n_edges = band_edges.shape[0]
     for _ in range(n_rounds):
         (total, lw, sw, fw, played, again, jp, _pos, guard, _capped, cw, bw, bspins,
          win_capped) = play_round_kernel(model, lines, bet_per_line, jackpot_eligible, rng,
@@ -515,13 +527,7 @@ def simulate_kernel(model, lines, bet_per_line, jackpot_eligible, rng, n_rounds,
         counters[16] += bspins
         if win_capped:
             counters[17] += 1
-        band = 0
-        if total > 0:
-            band = 1
-            while band <= n_edges - 1 and total >= band_edges[band]:
-                band += 1
-        bands[band] += 1
-        add_square(square_sum, total)
+        add_win(bands, band_edges, square_sum, total)
 
 
 @kernel

@@ -68,5 +68,10 @@ def simulation_generators(seed: int, n_streams: int) -> list[np.random.Generator
 
 def chunk_generator(seed: int, chunk_index: int) -> np.random.Generator:
     """The stream of one simulation chunk, identical to `simulation_generators(seed, n)[i]`."""
-    child = np.random.SeedSequence(seed, spawn_key=(chunk_index,))
-    return np.random.Generator(np.random.PCG64(child))
+    return keyed_generator(seed, chunk_index)
+
+
+def keyed_generator(seed: int, *key: int) -> np.random.Generator:
+    """The stream of SeedSequence(seed, spawn_key=key): `chunk_generator(seed, i)` is key (i,);
+    the stratified estimate's chunks use (stratum stream, i), disjoint from those."""
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=key)))

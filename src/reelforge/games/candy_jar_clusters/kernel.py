@@ -30,7 +30,7 @@ from reelforge.engine.clusters import (
     write_grid,
     write_row,
 )
-from reelforge.engine.lines import add_square
+from reelforge.engine.lines import add_square, add_win
 from reelforge.engine.rng import draw_below
 
 TAPE_CANDIES = 21
@@ -247,7 +247,6 @@ def simulate_rounds(cm, cj, rng, n_rounds, band_edges, counters, bands, square_s
     """Whole rounds into counters in lines.SIM_FIELDS order (base cluster wins as its line
     wins, Free Spins as its feature, super spins as its bonus spins), win bands and the 128-bit square sum
     (as lines.simulate_kernel, so one Stats serves every game)."""
-    n_edges = band_edges.shape[0]
     for _ in range(n_rounds):
         (total, base, free, _jw, mask, played, supers, extras, jackpots, capped,
          guard) = play_round(cm, cj, rng, work, cells, meters, False)[:11]
@@ -273,13 +272,7 @@ def simulate_rounds(cm, cj, rng, n_rounds, band_edges, counters, bands, square_s
         counters[16] += supers
         if capped:
             counters[17] += 1
-        band = 0
-        if total > 0:
-            band = 1
-            while band <= n_edges - 1 and total >= band_edges[band]:
-                band += 1
-        bands[band] += 1
-        add_square(square_sum, total)
+        add_win(bands, band_edges, square_sum, total)
 
 
 @kernel
