@@ -344,6 +344,15 @@ def test_published_estimate_is_current_and_inside_its_band(game_id):
 
 
 @pytest.mark.parametrize("game_id", VARIANTS)
+def test_every_variant_has_a_current_par_sheet(game_id):
+    par = Path(__file__).parents[1] / "docs" / "par"
+    assert (par / f"{game_id}-par.html").is_file()
+    sheet = json.loads((par / f"{game_id}-par.json").read_text())
+    assert sheet["game_id"] == game_id and sheet["kind"] == "clusters"
+    assert sheet["published"]["rtp"] == pytest.approx(published_estimate(game_id)["figures"]["rtp"], abs=1e-12)
+
+
+@pytest.mark.parametrize("game_id", VARIANTS)
 def test_published_rtp_is_confirmed_by_an_independent_smaller_run(game_id):
     data = published_estimate(game_id)
     mine = estimate(game_id, seed=99, half_width=0.006, pilot_spins=400_000, workers=2)

@@ -108,6 +108,7 @@ def tuned_cluster_text(text: str, source, new_id: str, base_set: str, weights, c
 
 def check_only_multiplier_changed(source, tuned) -> None:
     same = dataclasses.replace(tuned, id=source.id, source=source.source,
+                               description=source.description,
                                random_multipliers=source.random_multipliers)
     others = [r for r in tuned.random_multipliers if r[0] != source.reel_sets[0].name] == \
         [r for r in source.random_multipliers if r[0] != source.reel_sets[0].name]
