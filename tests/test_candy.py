@@ -189,20 +189,17 @@ def test_rounds_follow_the_rules(game):
         assert totals[rule] > 0, (rule, totals)
 
 
-def test_super_spins_and_the_cap_follow_the_rules(game):
-    """Rounds searched for a super spin and for a round cut to the cap (a cheap search: the
-    round kernel's Free Spins from many seeds, the audit on the ones that qualify)."""
-    found = {"super": None, "capped": None}
-    seed = 10_000
-    while seed < 400_000 and None in found.values():
-        outcome = play_round(game, game.max_bet, live_generator(seed), seed)
-        if outcome.free_spins_played:
-            seen = audit(game, outcome)
-            for k in found:
-                if found[k] is None and seen[k]:
-                    found[k] = seed
-        seed += 1
-    assert found["super"] is not None
+def test_golden_rounds_with_super_spins_and_jackpots_follow_the_rules(game):
+    """The golden rounds (tools/make_golden.py searched seeds for Free Spins, a super spin and
+    a jackpot; tests/test_games.py replays them), audited."""
+    golden = json.loads((Path(__file__).parent / "golden" / f"{GAME_ID}.json").read_text())
+    seen = {"super": 0, "jackpot": 0, "extra": 0}
+    for stored in golden:
+        outcome = replay(game, stored)
+        for k, v in audit(game, outcome).items():
+            if k in seen:
+                seen[k] += int(v)
+    assert all(seen.values()), seen
 
 
 def test_the_cap_ends_the_round_at_once():
