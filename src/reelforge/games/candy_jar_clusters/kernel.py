@@ -1,5 +1,9 @@
 """The Candy Jar Clusters round, compiled: base spin, jars, Free Spins with modifiers, super
-spins, fixed jackpots and the 10,000x cap. Live play, replay and every simulation (whole
+spins, fixed jackpots and the 10,000x cap.
+
+`base_spin`, `free_spins` and `play_round` are compiled once each and called (not inlined)
+by every simulator: inlining the whole round into each of four top-level kernels made a cold
+compile take minutes; the call costs a few percent at most (a round is microseconds). Live play, replay and every simulation (whole
 rounds and the stratified estimate's base-spin and Free-Spins strata) run these functions.
 
 Amounts are coins at one coin per coin of the stake (the stake is `coins` coins, 20 here);
@@ -92,7 +96,7 @@ def jar_mask(cj, counts):
     return (1 if y > 0 else 0) | (2 if r > 0 else 0) | (4 if g > 0 else 0)
 
 
-@inline_kernel
+@kernel
 def base_spin(cm, cj, rng, work, record, pos, initial):
     """The base spin and its jars. Returns (win in coins, capped at the cap; modifier mask,
     0 when Free Spins are not triggered; tape position; tumble guard reached; random
@@ -125,7 +129,7 @@ def base_spin(cm, cj, rng, work, record, pos, initial):
     return win, mask, pos, guard, multiplier, tumbles, capped, first, raw
 
 
-@inline_kernel
+@kernel
 def free_spins(cm, cj, mask, headroom, base, rng, work, cells, meters, record, pos):
     """A Free Spins round with the modifiers of `mask`, ending when its spins (and super
     spins) are played, or at once when its win reaches `headroom` coins (the cap less the
@@ -179,12 +183,10 @@ def free_spins(cm, cj, mask, headroom, base, rng, work, cells, meters, record, p
             placed, golden = place_wilds(cm, cj, rng, work.grid, cells)
         pos = write_row(tape, pos, record, TAPE_SPIN, index, kind, rs, placed, golden, 0)
         pos = write_grid(tape, pos, record, 0, work.grid, 0, rs)
-        if kind == SPIN_SUPER:
-            win, _t, pos, spin_guard, multiplier = cascade(
-                cm, rs, cj.super_mult_values, cj.super_mult_cum, rng, work, record, pos)
-        else:
-            win, _t, pos, spin_guard, multiplier = cascade(
-                cm, rs, cj.free_mult_values, cj.free_mult_cum, rng, work, record, pos)
+        mult_values = cj.super_mult_values if kind == SPIN_SUPER else cj.free_mult_values
+        mult_cum = cj.super_mult_cum if kind == SPIN_SUPER else cj.free_mult_cum
+        win, _t, pos, spin_guard, multiplier = cascade(cm, rs, mult_values, mult_cum, rng, work,
+                                                       record, pos)
         guard = guard or spin_guard
         count_symbols(work.grid, counts)
         e = counts[cj.extra_symbol]
@@ -219,7 +221,7 @@ def free_spins(cm, cj, mask, headroom, base, rng, work, cells, meters, record, p
     return total, jackpot_win, played, supers, extras, jackpots, capped, guard, pos
 
 
-@inline_kernel
+@kernel
 def play_round(cm, cj, rng, work, cells, meters, record):
     """One paid round. Returns (total, base win, free-spins win (total - base), jackpot win,
     modifier mask, free spins, super spins, EXTRA symbols, jackpots won, capped, guard,
