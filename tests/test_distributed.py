@@ -285,8 +285,11 @@ def test_command_ctrl_c_saves_the_checkpoint_and_resume_finishes_the_run(tmp_pat
     # even when the workers' start and the poll below are slowed by other load
     args = [sys.executable, "-m", "reelforge.cli", "simulate", GAME, "-n", "3e7", "--chunk-size", "1e5",
             "--seed", "5", "--workers", "2", "--json", "--checkpoint", str(path), "--checkpoint-seconds", "0.1"]
+    # SIG_DFL in the child: an ignored SIGINT is inherited across exec (and Python then
+    # installs no handler), so a test process that ever ran with it ignored must not pass that on
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+                            start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         time.sleep(0.02)
