@@ -157,6 +157,24 @@ def _png(fig) -> str:
     return '<img src="data:image/png;base64,' + base64.b64encode(buf.getvalue()).decode() + '">'
 
 
+def win_distribution_plot(sim: dict) -> str:
+    """Rounds per win band (log scale) with their 95% CI bars, as an <img> tag."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(7, 3.2))
+    ax = fig.add_subplot()
+    labels, counts = list(sim["win_distribution"]), list(sim["win_distribution"].values())
+    ci = np.array(sim["win_distribution_ci95"]) * sim["rounds"]
+    err = np.clip([np.array(counts) - ci[:, 0], ci[:, 1] - np.array(counts)], 0, None)
+    ax.bar(range(len(labels)), counts, yerr=err, capsize=2, color="#4c72b0")
+    ax.set_xticks(range(len(labels)), labels, rotation=45, ha="right", fontsize=8)
+    ax.set_yscale("log")
+    ax.set_ylim(bottom=0.5)
+    ax.set(ylabel="rounds", xlabel="win, multiples of total bet",
+           title=f"Win distribution by band (simulated, {sim['rounds']:,} rounds, 95% CI bars)")
+    return _png(fig)
+
+
 def _plots(f: dict) -> list[str]:
     from matplotlib.figure import Figure  # Agg canvas, no pyplot state
 
@@ -169,19 +187,7 @@ def _plots(f: dict) -> list[str]:
     ax.bar(names, vals, color=["#4c72b0", "#55a868", "#c44e52", "#8172b2", "#ccb974", "#333333"][-len(keys):])
     ax.bar_label(ax.containers[0], fmt="%.4f%%")
     ax.set(ylabel="RTP (% of total bet)", title="RTP by source (exact)")
-    plots = [_png(fig)]
-    fig = Figure(figsize=(7, 3.2))
-    ax = fig.add_subplot()
-    labels, counts = list(sim["win_distribution"]), list(sim["win_distribution"].values())
-    ci = np.array(sim["win_distribution_ci95"]) * sim["rounds"]
-    err = np.clip([np.array(counts) - ci[:, 0], ci[:, 1] - np.array(counts)], 0, None)
-    ax.bar(range(len(labels)), counts, yerr=err, capsize=2, color="#4c72b0")
-    ax.set_xticks(range(len(labels)), labels, rotation=45, ha="right", fontsize=8)
-    ax.set_yscale("log")
-    ax.set_ylim(bottom=0.5)
-    ax.set(ylabel="rounds", xlabel="win, multiples of total bet",
-           title=f"Win distribution by band (simulated, {sim['rounds']:,} rounds, 95% CI bars)")
-    plots.append(_png(fig))
+    plots = [_png(fig), win_distribution_plot(sim)]
     fig = Figure(figsize=(7, 3.6))
     ax = fig.add_subplot()
     n = np.array([c[0] for c in f["convergence"]], dtype=float)

@@ -14,11 +14,20 @@ import shlex
 from datetime import datetime, timezone
 from pathlib import Path
 
-import numpy as np
 
 from reelforge import __version__
 from reelforge.analysis.montecarlo import DEFAULT_CHUNK, play_rounds
-from reelforge.analysis.par import STYLE, _binomial_ci, _clean, _e, _n, _one_in, _pct, _png, _table
+from reelforge.analysis.par import (
+    STYLE,
+    _binomial_ci,
+    _clean,
+    _e,
+    _n,
+    _one_in,
+    _pct,
+    _table,
+    win_distribution_plot,
+)
 from reelforge.analysis.stats import Stats
 from reelforge.engine.rng import chunk_generator
 from reelforge.errors import InvalidArgument
@@ -59,24 +68,6 @@ def build_cluster_par(game, bet, rounds: int, seed: int, ref: str | None = None)
                                      for m, p in initial_trigger_probabilities(game).items()},
         "simulated": sim,
     })
-
-
-def _plot(f: dict) -> str:
-    from matplotlib.figure import Figure
-
-    sim = f["simulated"]
-    fig = Figure(figsize=(7, 3.2))
-    ax = fig.add_subplot()
-    labels, counts = list(sim["win_distribution"]), list(sim["win_distribution"].values())
-    ci = np.array(sim["win_distribution_ci95"]) * sim["rounds"]
-    err = np.clip([np.array(counts) - ci[:, 0], ci[:, 1] - np.array(counts)], 0, None)
-    ax.bar(range(len(labels)), counts, yerr=err, capsize=2, color="#4c72b0")
-    ax.set_xticks(range(len(labels)), labels, rotation=45, ha="right", fontsize=8)
-    ax.set_yscale("log")
-    ax.set_ylim(bottom=0.5)
-    ax.set(ylabel="rounds", xlabel="win, multiples of total bet",
-           title=f"Win distribution by band (simulated, {sim['rounds']:,} rounds, 95% CI bars)")
-    return _png(fig)
 
 
 def render_cluster_html(f: dict) -> str:
@@ -123,7 +114,7 @@ def render_cluster_html(f: dict) -> str:
             ("published estimate", f["published_command"])]),
         f"<p>Reproduce this sheet: <code>{_e(f['command'])}</code></p>",
         _table(["figure", "value", "basis"], summary, "Summary (RTP in % of total bet)"),
-        "<div>" + _plot(f) + "</div>",
+        "<div>" + win_distribution_plot(sim) + "</div>",
         _table(["modifiers", "trigger", "exact drawn-grid part", "mean win (x bet)", "RTP", "rounds sampled"],
                classes, "Free Spins by modifier set (stratified estimate)"),
         _table(["win band (x total bet)", "rounds", "share (95% CI)"], bands,

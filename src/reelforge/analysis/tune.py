@@ -300,18 +300,23 @@ def replace_reel_set(text: str, rs: ReelSetSpec, source: str) -> str:
     return text[:found.start()] + _reel_block(rs) + tail + text[end:]
 
 
+def relabel(text: str, source, new_id: str, target: float) -> str:
+    """The game file's text with the new id and the RTP named in its description (if any)."""
+    text, n = re.subn(r'^(id[ \t]*=[ \t]*)"[^"\n]*"', rf'\g<1>"{new_id}"', text, count=1,
+                      flags=re.MULTILINE)
+    if n != 1:
+        raise InvalidArgument(f"{source.source}: no id = \"...\" line in [game] to rewrite")
+    return re.sub(r'^(description[ \t]*=.*)RTP \d+(\.\d+)?%', rf"\g<1>RTP {target:.2%}", text,
+                  count=1, flags=re.MULTILINE)
+
+
 def tuned_text(text: str, source: GameSpec, tuned: GameSpec, new_id: str, target: float,
                report: tuple[ModeTuning, ...], command: str) -> str:
     """The source file's text with a new id, the RTP in its description, the tuned reel sets
     rewritten and a header saying how it was made."""
     for row in report:
         text = replace_reel_set(text, tuned.reel_set(row.reel_set), source.source)
-    text, n = re.subn(r'^(id[ \t]*=[ \t]*)"[^"\n]*"', rf'\g<1>"{new_id}"', text, count=1,
-                      flags=re.MULTILINE)
-    if n != 1:
-        raise InvalidArgument(f"{source.source}: no id = \"...\" line in [game] to rewrite")
-    text = re.sub(r'^(description[ \t]*=.*)RTP \d+(\.\d+)?%', rf"\g<1>RTP {target:.2%}", text,
-                  count=1, flags=re.MULTILINE)
+    text = relabel(text, source, new_id, target)
     lines = [f"# Tuned variant {new_id} of {source.id}, written by", f"#   {command}",
              "# Only these reel weights differ from the source (exact RTP per mode, max bet):"]
     for r in report:

@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass
 
 from reelforge.analysis.stratified import Estimate
+from reelforge.analysis.tune import relabel
 from reelforge.errors import InvalidArgument
 from reelforge.spec import parse_spec
 
@@ -93,12 +94,7 @@ def tuned_cluster_text(text: str, source, new_id: str, base_set: str, weights, c
     block = found.group(0)
     block = re.sub(r"weights[ \t]*=[ \t]*\[[^\]]*\]", f"weights = {list(weights)}", block)
     text = text[:found.start()] + block + text[found.end():]
-    text, n = re.subn(r'^(id[ \t]*=[ \t]*)"[^"\n]*"', rf'\g<1>"{new_id}"', text, count=1,
-                      flags=re.MULTILINE)
-    if n != 1:
-        raise InvalidArgument(f"{source.source}: no id = \"...\" line in [game] to rewrite")
-    text = re.sub(r'^(description[ \t]*=.*)RTP \d+(\.\d+)?%', rf"\g<1>RTP {rtp:.2%}", text,
-                  count=1, flags=re.MULTILINE)
+    text = relabel(text, source, new_id, rtp)
     header = [f"# Tuned variant {new_id} of {source.id}, written by", f"#   {command}",
               f"# Only the [random_multiplier.{base_set}] weights differ from the source "
               f"({source_rtp:.4%} -> {rtp:.4%} on the",
