@@ -193,8 +193,10 @@ def ref_spin(rules, rng):
             break
         blank = (0,) * (rules.rows * rules.cols)
         events += [(TAPE_CLUSTER, tumbles, *w, *blank) for w in wins]
-        if tumbles == 0 and len(values) > 1:
-            multiplier = values[ref_weighted(weights, int(draw_below(rng, sum(weights))))]
+        if tumbles == 0 and (len(values) > 1 or values[0] != 1):
+            multiplier = values[0]  # one value is certain: no draw
+            if len(values) > 1:
+                multiplier = values[ref_weighted(weights, int(draw_below(rng, sum(weights))))]
             events.append((TAPE_MULTIPLIER, 0, multiplier, 0, 0, 0, 0, *blank))
         win += sum(w[3] for w in wins)
         if tumbles >= rules.guard:

@@ -34,8 +34,8 @@ multipliers; a cluster without one pays the table pay.
 Random multiplier: a spin may be given integer weights over multiplier values (value 1 = no
 multiplier). Once, right after the first find that wins, one value is drawn; it multiplies the
 sum of every win of the spin, earlier and later tumbles alike. A spin that never wins draws
-nothing, and a table with one value draws nothing either (a game without random multipliers
-keeps its draw stream).
+nothing, and a table with one value draws nothing either: its value applies without a draw
+(a game without random multipliers, the table [1], keeps its draw stream and writes no row).
 
 The initial grid comes from the same source: a uniform stop per column (strips) or a draw per
 cell (weights); columns left to right, cells top to bottom. Every draw goes through
@@ -585,8 +585,11 @@ def cascade(model, rs, mult_values, mult_cum, rng, work, record, pos):
             c = work.clusters[i]
             pos = write_row(tape, pos, record, TAPE_CLUSTER, tumbles, c[0], c[1], c[2], c[3],
                             c[4])
-        if tumbles == 0 and mult_cum.shape[0] > 1:
-            multiplier = mult_values[draw_weighted(mult_cum, rng)]
+        if tumbles == 0 and (mult_cum.shape[0] > 1 or mult_values[0] != 1):
+            # a one-value table is certain: applied without a draw (the stream is unchanged)
+            multiplier = mult_values[0]
+            if mult_cum.shape[0] > 1:
+                multiplier = mult_values[draw_weighted(mult_cum, rng)]
             pos = write_row(tape, pos, record, TAPE_MULTIPLIER, tumbles, multiplier, 0, 0, 0, 0)
         win += pay
         if tumbles >= model.tumble_guard:
