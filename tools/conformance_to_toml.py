@@ -37,6 +37,13 @@ def one_scatter_per_window(strips, scatter, rows=3):
     return True
 
 
+def conformance_id(stem: str, key_text: str) -> str:
+    """The game id (and file stem) of one published reel set: 'p' for the decimal point, as
+    `reelforge tune` names variants, since an id holds only lowercase letters, digits and
+    hyphens."""
+    return f"{stem}-rtp{key_text.replace('.', 'p')}-v1"
+
+
 def game_file(data, stem, key_text, base_strips, free_strips):
     names = {s["id"]: s["name"].replace(" ", "_").replace("'", "") for s in data["symbols"]}
     roles = {s["id"]: s["role"] for s in data["symbols"]}
@@ -53,7 +60,7 @@ def game_file(data, stem, key_text, base_strips, free_strips):
         "# tools/conformance_to_toml.py from shared/conformance; see that folder's README.",
         "",
         "[game]",
-        f'id = "{stem}-rtp{key_text.replace(".", "_")}-v1"',
+        f'id = "{conformance_id(stem, key_text)}"',
         f'name = "{data["game"]} ({key_text})"',
         "reels = 5",
         "rows = 3",
@@ -107,7 +114,7 @@ def main():
         (OUT / stem).mkdir(exist_ok=True)
         for entry in keyed:
             text = game_file(data, stem, entry["rtp_key_text"], entry["strips"], free)
-            name = f"{stem}-rtp{entry['rtp_key_text'].replace('.', '_')}-v1"
+            name = conformance_id(stem, entry["rtp_key_text"])
             (OUT / stem / f"{name}.toml").write_text(text)
             published += [f'["{name}"]', f'file = "{stem}/{name}.toml"',
                           f'rtp_percent = "{entry["rtp_key_text"]}"',
