@@ -144,7 +144,8 @@ def games(draw, reels=st.integers(2, 5), rows=st.integers(1, 4), strip_len=(1, 8
     on_strips = st.sampled_from(list(ids) + scatter_ids * 2) if featured else sym
 
     def reel_set():
-        strips = [draw(st.lists(on_strips, min_size=strip_len[0], max_size=strip_len[1]))
+        # the loader refuses a strip shorter than the window (issue 11)
+        strips = [draw(st.lists(on_strips, min_size=max(strip_len[0], H), max_size=strip_len[1]))
                   for _ in range(R)]
         weights = None
         if draw(st.booleans()):

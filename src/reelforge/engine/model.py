@@ -11,12 +11,14 @@ from typing import NamedTuple
 
 import numpy as np
 
+from reelforge.spec.limits import LINE_SPIN_GUARD
 from reelforge.spec.model import GameSpec
 
 RETRIGGER_CODES = {"none": 0, "unlimited": 1, "capped": 2}
 # Unlimited retriggers have a finite mean but no bound: this guard ends a pathological bonus
-# and is flagged on the outcome; the analysis reports how often it is reached.
-SPIN_GUARD = 100_000
+# and is flagged on the outcome; the analysis reports how often it is reached. Defined in
+# spec.limits, where the loader refuses a max_total_spins above it.
+SPIN_GUARD = LINE_SPIN_GUARD
 
 
 class Model(NamedTuple):

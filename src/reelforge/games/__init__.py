@@ -14,9 +14,12 @@ GAMES_DIR = Path(__file__).parent
 
 def shipped_games() -> dict[str, Path]:
     """Game id -> file, for every game file shipped in this package."""
-    found = {}
+    found: dict[str, Path] = {}
     for path in sorted(GAMES_DIR.glob("*/*.toml")):
-        found[load_spec(path).id] = path
+        game_id = load_spec(path).id
+        if game_id in found:
+            raise UnknownGame(f"{path}: game id {game_id!r} is already the id of {found[game_id]}")
+        found[game_id] = path
     return found
 
 
@@ -26,8 +29,11 @@ def make(ref: str):
     games = shipped_games()
     if ref in games:
         return compile_game(load_spec(games[ref]))
-    if Path(ref).is_file():
+    path = Path(ref)
+    if path.is_file():
         return compile_game(load_spec(ref))
+    if path.exists():  # a directory, a device ...: load_spec's one line says which
+        load_spec(path)
     known = ", ".join(games) or "none"
     raise UnknownGame(f"game {ref!r} is neither a shipped id ({known}) nor a game file")
 
@@ -36,7 +42,6 @@ def published_estimate(ref: str) -> dict | None:
     """The published stratified RTP of a shipped game without an exact analysis: the file
     `<game file stem>.rtp.json` beside it (written by `reelforge estimate --out`), or None.
     Its `game_sha256` must match the game file: a stale estimate is refused."""
-    import hashlib
     import json
 
     from reelforge.errors import ReelforgeError
@@ -48,8 +53,7 @@ def published_estimate(ref: str) -> dict | None:
     if not found.is_file():
         return None
     data = json.loads(found.read_text(encoding="utf-8"))
-    digest = hashlib.sha256(path.read_text(encoding="utf-8").encode("utf-8")).hexdigest()
-    if data.get("game_sha256") != digest:
+    if data.get("game_sha256") != load_spec(path).sha256:
         raise ReelforgeError(f"{found}: estimate of another version of {path.name}; rerun: "
                              f"{data.get('command', 'reelforge estimate')}")
     return data

@@ -10,10 +10,12 @@ in `[game] rules`; that module parses its own `[features]` table (errors in the 
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from reelforge.errors import SpecError
+from reelforge.spec.limits import check_cluster_game
 from reelforge.spec.model import BetSpec, ModeSpec, SymbolSpec
 
 CLUSTER_SECTIONS = ("game", "symbols", "clusters", "bet", "reels", "random_multiplier",
@@ -53,6 +55,7 @@ class ClusterGameSpec:
     modes: tuple = ()
     jackpot: None = None
     gamble: None = None
+    sha256: str = field(default="", compare=False)  # of the file's bytes, as GameSpec.sha256
 
     @property
     def symbol_ids(self) -> tuple[str, ...]:
@@ -70,16 +73,14 @@ class ClusterGameSpec:
 
 def build_cluster_spec(root, source: str) -> ClusterGameSpec:
     """Build from the root `Table` of a file whose [game] says family = "clusters"."""
-    from reelforge.spec.load import _symbols
+    from reelforge.spec.load import _symbols, grid_side, read_game_id
 
     game = root.sub("game")
-    game_id = game.get("id", str)
-    if "-v" not in game_id or not game_id.rsplit("-v", 1)[1].isdigit():
-        raise game.fail("id", game_id, "must carry a version, like 'candy-jar-clusters-v1'")
+    game_id = read_game_id(game, "candy-jar-clusters-v1")
     name = game.get("name", str)
     description = game.get("description", str, "")
     game.choice("family", ("clusters",))
-    rows, cols = game.int("rows", low=1), game.int("cols", low=1)
+    rows, cols = grid_side(game, "rows"), grid_side(game, "cols")
     rules = game.get("rules", str, None)
     if rules is not None and rules not in RULES_MODULES:
         raise game.fail("rules", rules, f"unknown rules module; expected one of {', '.join(RULES_MODULES)}")
@@ -106,6 +107,9 @@ def build_cluster_spec(root, source: str) -> ClusterGameSpec:
 
     clusters = root.sub("clusters")
     min_size = clusters.int("min_size", low=1)
+    if min_size > rows * cols:
+        raise clusters.fail("min_size", min_size, f"larger than the grid: {rows} x {cols} has only "
+                            f"{rows * cols} cells")
     pays = _pays(clusters.sub("pays"), ids, roles, min_size, rows * cols)
     paying = {sid for sid, _ in pays}
     substitutes = []
@@ -134,12 +138,16 @@ def build_cluster_spec(root, source: str) -> ClusterGameSpec:
     if rules is None:
         if features is not None:
             raise root.fail("features", list(features.data), "needs [game] rules naming the module that plays them")
+        check_cluster_game(spec)
         return spec
     if features is None:
         raise root.fail("features", None, f"rules {rules!r} needs a [features] table")
-    parsed = importlib.import_module(RULES_MODULES[rules]).parse_features(features, spec)
+    module = importlib.import_module(RULES_MODULES[rules])
+    parsed = module.parse_features(features, spec)
     features.finish()
-    return ClusterGameSpec(**{**spec.__dict__, "features": parsed})
+    spec = ClusterGameSpec(**{**spec.__dict__, "features": parsed})
+    check_cluster_game(spec, module.round_win_bound(spec))
+    return spec
 
 
 def _pays(table, ids, roles, min_size, cells):
@@ -161,7 +169,7 @@ def _pays(table, ids, roles, min_size, cells):
         pairs.sort()
         if not pairs:
             raise table.fail(sid, {}, "no pays")
-        for (_a, p), (b, q) in zip(pairs, pairs[1:]):
+        for (_a, p), (b, q) in pairwise(pairs):
             if q < p:
                 raise entry.fail(str(b), q, "pays must not fall as clusters grow")
         entry.finish()
@@ -185,9 +193,11 @@ def _cluster_bet(table) -> tuple[BetSpec, int]:
 
 
 def _cluster_reel_sets(table, ids, cols) -> tuple[ClusterReelSet, ...]:
+    from reelforge.spec.load import read_name
+
     out = []
     for name in list(table.data):
-        entry = table.sub(name)
+        entry = table.sub(read_name(table, name, "reel set"))
         if ("weights" in entry.data) == ("strips" in entry.data):
             raise entry.fail("", list(entry.data), "give exactly one of weights and strips")
         if "weights" in entry.data:
@@ -225,8 +235,10 @@ def _cluster_reel_sets(table, ids, cols) -> tuple[ClusterReelSet, ...]:
 def _random_multipliers(table, set_names):
     out = []
     for name in list(table.data):
-        if name not in set_names:
-            raise table.fail(name, table.data[name], f"not a reel set ({', '.join(set_names)})")
+        if name not in set_names:  # blame the reel set the table names: a missing [reels.X]
+            raise SpecError(table.source, f"reels.{name}", None,
+                            f"is not a reel set of this file (missing), but [{table.key(name)}] "
+                            f"names it (reel sets: {', '.join(set_names)})")
         entry = table.sub(name)
         values = entry.get("values", list)
         weights = entry.get("weights", list)

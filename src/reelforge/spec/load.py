@@ -6,14 +6,25 @@ Errors are `SpecError(source, key, value, problem)`, printed by the CLI as one l
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import re
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from reelforge.errors import SpecError
+from reelforge.spec.limits import (
+    LINE_SPIN_GUARD,
+    MAX_GRID_SIDE,
+    MAX_SYMBOLS,
+    WIN_LIMIT,
+    check_line_game,
+)
 from reelforge.spec.model import (
+    GAME_ID_RULE,
     MULTIPLIER_COMBINE,
+    NAME_RULE,
     PURE_WILD_RULES,
     RETRIGGER_MODES,
     ROLES,
@@ -32,6 +43,8 @@ from reelforge.spec.model import (
     TrailSpec,
     WheelGambleSpec,
     WildSpec,
+    valid_game_id,
+    valid_name,
 )
 
 KNOWN_SECTIONS = ("game", "symbols", "paytable", "lines", "scatter", "reels", "bet", "features",
@@ -49,7 +62,8 @@ class Table:
         self.source, self.path = source, path
         if not isinstance(data, dict):
             raise SpecError(source, path or "<root>", data, "expected a table")
-        self.data, self.read = data, set()
+        self.data: dict = data
+        self.read: set[str] = set()
 
     def key(self, name: str) -> str:
         return f"{self.path}.{name}" if self.path else name
@@ -81,7 +95,15 @@ class Table:
             raise self.fail(name, value, f"unknown value; expected one of {', '.join(options)}")
         return value
 
+    @overload
+    def sub(self, name: str) -> Table: ...
+    @overload
+    def sub(self, name: str, default: dict) -> Table: ...
+    @overload
+    def sub(self, name: str, default: None) -> Table | None: ...
+
     def sub(self, name: str, default: Any = _MISSING) -> Table | None:
+        """The sub-table `name`: required, or `default` ({} or None) when absent."""
         value = self.get(name, dict, default)
         return None if value is None else Table(self.source, self.key(name), value)
 
@@ -92,50 +114,106 @@ class Table:
                 raise self.fail(name, self.data[name], f"unknown {what}{hint}")
 
 
-def load_spec(path: str | Path) -> GameSpec:
-    """Read and validate one game file."""
+def game_digest(text: str) -> str:
+    """SHA-256 of a game file, as `sha256sum` prints it, from its text as `read_game_text`
+    returns it (line ends kept, so the UTF-8 encoding is the file's bytes). The one digest
+    of a game file: GameSpec.sha256, outcomes, checkpoints and published estimates."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def read_game_text(path: str | Path) -> str:
+    """A game file's text, decoded from its bytes as they are (no newline translation:
+    `Path.read_text` would turn CRLF into LF and hash other bytes than the file's)."""
     path = Path(path)
+    if path.is_dir():
+        raise SpecError(str(path), "<file>", str(path), "is a directory, not a game file")
+    if path.exists() and not path.is_file():  # a FIFO would block the read forever
+        raise SpecError(str(path), "<file>", str(path), "is not a regular file")
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_bytes().decode("utf-8")
     except OSError as exc:
         raise SpecError(str(path), "<file>", str(path), f"cannot be read ({exc.strerror})") from None
     except UnicodeDecodeError as exc:
         raise SpecError(str(path), "<file>", exc.object[max(exc.start - 10, 0): exc.end + 10],
                         f"not UTF-8 text (byte {exc.start})") from None
-    return parse_spec(text, str(path))
+
+
+def load_spec(path: str | Path) -> GameSpec:
+    """Read and validate one game file."""
+    return parse_spec(read_game_text(path), str(path))
 
 
 def parse_spec(text: str, source: str = "<string>"):
     try:
         data = tomllib.loads(text)
+    except RecursionError:
+        raise SpecError(source, "<file>", text[:80], "values nested too deeply") from None
     except tomllib.TOMLDecodeError as exc:
         found = re.search(r"line (\d+)", str(exc))
         lines = text.splitlines()
         at = int(found.group(1)) if found else 0
         bad = lines[at - 1].strip() if 0 < at <= len(lines) else ""
         raise SpecError(source, f"<line {at}>", bad, f"not valid TOML ({exc})") from None
+    _refuse_huge_integers(source, data)
     root = Table(source, "", data)
     game = data.get("game")
+    spec: Any  # GameSpec, or a ClusterGameSpec (imported only for a cluster file)
     if isinstance(game, dict) and game.get("family") == "clusters":
         from reelforge.spec.clusters import CLUSTER_SECTIONS, build_cluster_spec
 
         spec = build_cluster_spec(root, source)
         root.finish(CLUSTER_SECTIONS, "section")
-        return spec
-    spec = _build(root)
-    root.finish(KNOWN_SECTIONS, "section")
-    return spec
+    else:
+        spec = _build(root)
+        root.finish(KNOWN_SECTIONS, "section")
+    return dataclasses.replace(spec, sha256=game_digest(text))
+
+
+def _refuse_huge_integers(source: str, data: dict) -> None:
+    """No integer of a file may reach the engine's int64 arithmetic with less than a factor
+    of two to spare: one walk over everything, before any key is read."""
+    stack: list[tuple[str, Any]] = [("", data)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((f"{path}.{k}" if path else k, v) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((f"{path}[{i}]", v) for i, v in enumerate(value, 1))
+        elif isinstance(value, int) and not isinstance(value, bool) and abs(value) >= WIN_LIMIT:
+            raise SpecError(source, path, value, "integer out of range: game files keep every "
+                            "integer below 2**62 in size")
+
+
+def read_game_id(game: Table, example: str) -> str:
+    """[game] id, checked against the one pattern every id follows (`valid_game_id`)."""
+    value = game.get("id", str)
+    if not valid_game_id(value):
+        raise game.fail("id", value, f"a game id is {GAME_ID_RULE}, like {example!r}")
+    return value
+
+
+def read_name(table: Table, name: str, what: str) -> str:
+    """The key `name` of `table`, refused unless it is a valid name (`valid_name`): mode and
+    reel-set names reach file names and command lines."""
+    if not valid_name(name):
+        raise table.fail(name, name, f"a {what} name is {NAME_RULE}, like 'base' or 'free'")
+    return name
+
+
+def grid_side(game: Table, name: str) -> int:
+    value = game.int(name, low=1)
+    if value > MAX_GRID_SIDE:
+        raise game.fail(name, value, f"must be 1..{MAX_GRID_SIDE}")
+    return value
 
 
 def _build(root: Table) -> GameSpec:
     game = root.sub("game")
-    game_id = game.get("id", str)
-    if "-v" not in game_id or not game_id.rsplit("-v", 1)[1].isdigit():
-        raise game.fail("id", game_id, "must carry a version, like 'cluedo-v1'")
+    game_id = read_game_id(game, "cluedo-v1")
     name = game.get("name", str)
     description = game.get("description", str, "")
     game.choice("family", ("lines", "clusters"), "lines")
-    reels, rows = game.int("reels", low=1), game.int("rows", low=1)
+    reels, rows = grid_side(game, "reels"), grid_side(game, "rows")
     game.finish()
 
     symbols = _symbols(root.sub("symbols"))
@@ -169,7 +247,7 @@ def _build(root: Table) -> GameSpec:
     if trail is not None and (cash is None or cash.collector != trail.robber):
         raise features.fail("trail_bonus", trail.robber, "the robber must be the [cash] collector")
 
-    return GameSpec(
+    spec = GameSpec(
         id=game_id, name=name, source=root.source, reels=reels, rows=rows, symbols=symbols,
         paytable=paytable, wilds=wilds, wild_multiplier_combine=combine,
         pure_wild_vs_substituted=pure_rule, paylines=paylines, scatters=scatters,
@@ -177,6 +255,8 @@ def _build(root: Table) -> GameSpec:
         jackpot=jackpot, gamble=gamble, description=description, mixed=mixed, cash=cash,
         modes=modes, trail=trail, wheel_gamble=wheel,
     )
+    check_line_game(spec)
+    return spec
 
 
 def _symbols(table: Table) -> tuple[SymbolSpec, ...]:
@@ -187,7 +267,9 @@ def _symbols(table: Table) -> tuple[SymbolSpec, ...]:
         out.append(SymbolSpec(sid, entry.get("name", str, sid), role))
         entry.finish()
     if not out:
-        raise table.fail("", {}, "a game needs at least one symbol")
+        raise SpecError(table.source, table.path, {}, "a game needs at least one symbol")
+    if len(out) > MAX_SYMBOLS:
+        raise SpecError(table.source, table.path, len(out), f"at most {MAX_SYMBOLS} symbols")
     return tuple(out)
 
 
@@ -290,7 +372,7 @@ def _strip(table: Table, key: str, value: Any, ids: set[str]) -> tuple[str, ...]
 def _reel_sets(table: Table, ids: set[str], reels: int, rows: int) -> tuple[ReelSetSpec, ...]:
     out = []
     for name in list(table.data):
-        entry = table.sub(name)
+        entry = table.sub(read_name(table, name, "reel set"))
         strips_raw = entry.get("strips", list)
         if len(strips_raw) != reels:
             raise entry.fail("strips", len(strips_raw), f"expected one strip per reel ({reels})")
@@ -309,6 +391,9 @@ def _reel_sets(table: Table, ids: set[str], reels: int, rows: int) -> tuple[Reel
         for i, s in enumerate(strips, 1):
             if len(s) >= 2**31:
                 raise entry.fail(f"strips[{i}]", len(s), "strip too long")
+            if len(s) < rows:  # the rule `reelforge check` applies, refused before anything runs
+                raise entry.fail(f"strips[{i}]", list(s), f"{len(s)} stops, fewer than the {rows} "
+                                 "rows of the window: a strip shows each stop at most once")
         out.append(ReelSetSpec(name, strips, weights))
         entry.finish()
     return tuple(out)
@@ -344,6 +429,9 @@ def _free_games(table: Table | None, ids, scatters, set_names, reels, rows) -> F
     cap = table.int("max_total_spins", 0)
     if retrigger == "capped" and cap < 1:
         raise table.fail("max_total_spins", cap, "retrigger 'capped' needs max_total_spins >= 1")
+    if cap > LINE_SPIN_GUARD:  # the engine would stop the bonus there, flagged as a guard hit
+        raise table.fail("max_total_spins", cap, f"above the engine's spin guard ({LINE_SPIN_GUARD:,} "
+                         "spins), the most free spins a round plays")
     reel_set = table.get("reel_set", str, "base")
     if reel_set not in set_names:
         raise table.fail("reel_set", reel_set, f"unknown reel set; defined: {', '.join(set_names)}")
@@ -354,7 +442,7 @@ def _free_games(table: Table | None, ids, scatters, set_names, reels, rows) -> F
                 or not isinstance(count, int) or not 1 <= count <= reels:
             raise table.fail(f"exempt[{i}]", item, f"expected {{symbol = ..., count = 1..{reels}}}")
         exempt.append((_symbol(table, f"exempt[{i}]", ids, item["symbol"]), count))
-    weights = ()
+    weights: tuple[tuple[int, int], ...] = ()
     if "multiplier_weights" in table.data:
         if "multiplier" in table.data:
             raise table.fail("multiplier", table.data["multiplier"],
@@ -406,7 +494,8 @@ def _symbol_list(table: Table, name: str, ids: set[str]) -> tuple[str, ...]:
 
 def _mixed(lines: Table, ids: set[str], reels: int) -> tuple[MixedPaySpec, ...]:
     groups = lines.sub("mixed", {})
-    out, seen = [], set()
+    out: list[MixedPaySpec] = []
+    seen: set[str] = set()
     for name in list(groups.data):
         entry = groups.sub(name)
         members = _symbol_list(entry, "symbols", ids)
@@ -434,7 +523,7 @@ def _cash(table: Table | None, ids: set[str]) -> CashSpec | None:
 def _modes(table: Table, set_names: tuple[str, ...]) -> tuple[ModeSpec, ...]:
     out = []
     for name in list(table.data):
-        entry = table.sub(name)
+        entry = table.sub(read_name(table, name, "mode"))
         reel_set = entry.get("reel_set", str)
         if reel_set not in set_names:
             raise entry.fail("reel_set", reel_set, f"unknown reel set; defined: {', '.join(set_names)}")
@@ -485,7 +574,12 @@ def _wheel_gamble(table: Table | None) -> WheelGambleSpec | None:
         if not ok or item[0] <= item[1]:
             raise table.fail(f"cash_targets[{i}]", item, "expected [numerator, denominator] above 1")
         targets.append((item[0], item[1]))
-    spec = WheelGambleSpec(table.int("limit_stake_multiple", low=1), table.int("limit_minor", low=1),
-                           tuple(targets))
+    limit = table.int("limit_minor", low=1)
+    if limit >= 2**32:  # the wheel draws a cash amount up to the limit below 2**32
+        raise table.fail("limit_minor", limit, "must be 1..2**32-1")
+    for i, (num, _den) in enumerate(targets, 1):
+        if num >= 2**32:
+            raise table.fail(f"cash_targets[{i}]", list(targets[i - 1]), "numbers must be below 2**32")
+    spec = WheelGambleSpec(table.int("limit_stake_multiple", low=1), limit, tuple(targets))
     table.finish()
     return spec

@@ -2,7 +2,38 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+
+# Game ids become file names (PAR sheets, estimates) and are read back from outcomes, so one
+# pattern everywhere: lowercase words of letters and digits joined by hyphens, then "-vN"
+# (a decimal point in an id is written "p": "cleopatra-rtp95p007187-v1", "cluedo-94p5-v1").
+# No dot, slash or space can appear, so an id is always a plain file name.
+# Anchored (\A, \Z: "$" would let a trailing newline through), so match, search and
+# fullmatch all test the whole text.
+GAME_ID_PATTERN = re.compile(r"\A[a-z0-9]+(?:-[a-z0-9]+)*-v[0-9]+\Z")
+GAME_ID_RULE = "lowercase letters, digits and hyphens, ending in -vN, at most 100 characters"
+GAME_ID_MAX_LENGTH = 100  # well under any file system's 255-byte name limit, with a suffix
+
+
+def valid_game_id(text: object) -> bool:
+    """True when `text` is a game id: GAME_ID_PATTERN, whole, and at most 100 characters."""
+    return (isinstance(text, str) and len(text) <= GAME_ID_MAX_LENGTH
+            and GAME_ID_PATTERN.fullmatch(text) is not None)
+
+
+# Mode and reel-set names reach file names too ("<id>-<mode>-par.html") and command lines
+# (--mode), so they follow the id's pattern without the version: no dot, slash or space.
+NAME_PATTERN = re.compile(r"\A[a-z0-9]+(?:-[a-z0-9]+)*\Z")
+NAME_MAX_LENGTH = 40  # an id (100) + "-" + a name + "-par.html" stays far below 255 bytes
+NAME_RULE = f"lowercase letters, digits and hyphens, at most {NAME_MAX_LENGTH} characters"
+
+
+def valid_name(text: object) -> bool:
+    """True when `text` is a mode or reel-set name: NAME_PATTERN, whole, at most 40 characters."""
+    return (isinstance(text, str) and len(text) <= NAME_MAX_LENGTH
+            and NAME_PATTERN.fullmatch(text) is not None)
+
 
 ROLES = ("regular", "wild", "scatter", "bonus")
 PURE_WILD_RULES = ("highest", "wild", "substituted")
@@ -160,6 +191,9 @@ class GameSpec:
     modes: tuple[ModeSpec, ...] = ()
     trail: TrailSpec | None = None
     wheel_gamble: WheelGambleSpec | None = None
+    # SHA-256 of the game file's UTF-8 text, set by parse_spec: outcomes record it, so replay
+    # can tell the file that played a round from another with the same id
+    sha256: str = field(default="", compare=False)
 
     @property
     def symbol_ids(self) -> tuple[str, ...]:

@@ -17,8 +17,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from reelforge.engine.cluster_game import refill_set, reel_set_weights
+from reelforge.engine.cluster_game import reel_set_weights, refill_set
 from reelforge.engine.clusters import multiplier_table
+from reelforge.errors import SpecError
 
 MODIFIERS = ("wild", "free_spins", "jackpots")  # bit 1, 2, 4 of a round's modifier mask
 JACKPOTS = ("MINI", "MINOR", "MAJOR", "MAXI", "GRAND")
@@ -57,6 +58,40 @@ class CandyJarSpec:
     spin_guard: int
 
 
+def round_win_bound(spec):
+    """An upper bound (`spec.limits.Bound`) on the coins one round adds up at a coin value of
+    1, as `kernel.play_round` adds them: the base spin, then at most `spin_guard` free and
+    super spins, each a cascade (placed wilds are wild symbols, so `cascade_bound` covers
+    them) plus every jackpot at once times the random multiplier and the placed wilds'
+    multiplier sum; a cap stops the spins once reached, one spin's win past it at most."""
+    from reelforge.spec.limits import (
+        Bound,
+        cascade_bound,
+        const,
+        factor,
+        largest,
+        product,
+        random_multiplier_top,
+        smaller,
+        total,
+    )
+
+    f = spec.features
+    multiplier = random_multiplier_top(spec)
+    base = cascade_bound(spec, multiplier)
+    wild = largest([(f"symbols.{sid}.multiplier", m) for sid, m in spec.wild_multipliers], const(0))
+    placed = max(f.wild_count.values)
+    golden = Bound(max(1, placed * wild.value), wild.key, wild.key_value)
+    coins = factor("bet.coins", spec.bet.max_lines)
+    jackpots = product(total(*(factor(f"features.jackpots.{jp.name}.pays_x", jp.pays_x)
+                               for jp in f.jackpots)), coins, multiplier, golden)
+    spin = total(base, jackpots)
+    free = product(factor("features.spin_guard", f.spin_guard), spin)
+    if spec.max_win_x:
+        free = smaller(free, total(product(factor("bet.max_win_x", spec.max_win_x), coins), spin))
+    return total(base, free)
+
+
 def _weighted(table, name, low=1) -> Weighted:
     sub = table.sub(name)
     values, weights = sub.get("values", list), sub.get("weights", list)
@@ -89,6 +124,9 @@ def parse_features(table, spec) -> CandyJarSpec:
 
     def reel_set(name):
         value = table.get(name, str)
+        if value == set_names[0]:
+            raise table.fail(name, value, "is the first reel set, which the base game plays: "
+                             "name another one (or put [reels.base] first)")
         if value not in set_names[1:]:
             raise table.fail(name, value, f"must name a reel set other than the base game's ({', '.join(set_names[1:])})")
         if spec.reel_sets[set_names.index(value)].weights is None:
@@ -114,8 +152,8 @@ def parse_features(table, spec) -> CandyJarSpec:
     for i, sid in enumerate(placed):
         symbol(wild, f"symbols[{i + 1}]", "wild", sid)
     placed_weights = _columns(wild, "symbol_weights", len(placed))
-    if not placed or sum(placed_weights) <= 0:
-        raise wild.fail("symbol_weights", placed_weights, "need a positive weight")
+    if not placed or not 0 < sum(placed_weights) < 2**32:
+        raise wild.fail("symbol_weights", placed_weights, "weights must sum to 1..2**32-1")
     if max(count.values) > spec.rows * spec.cols:
         raise wild.fail("count", count.values, f"more wilds than the {spec.rows * spec.cols} cells")
     wild.finish()
@@ -136,6 +174,16 @@ def parse_features(table, spec) -> CandyJarSpec:
                                     _columns(entry, "weights", spec.cols)))
         entry.finish()
     jp_table.finish(JACKPOTS, "jackpot")
+    # compose_sets adds the EXTRA and jackpot weights to the free and super sets' columns
+    added = [extra_weights[c] + sum(jp.weights[c] for jp in jackpots) for c in range(spec.cols)]
+    for name in (free_set, super_set):
+        rs = spec.reel_sets[set_names.index(name)]
+        for c in range(spec.cols):
+            column = sum(w[c] for _sid, w in rs.weights) + added[c]
+            if column >= 2**32:
+                raise SpecError(table.source, f"reels.{name}.weights", column,
+                                f"column {c + 1}, with the EXTRA and jackpot weights of "
+                                "[features] added, sums beyond 2**32-1")
     return CandyJarSpec(trigger, tuple(jars), spins, free_set, super_set, count, tuple(placed),
                         placed_weights, extra_start, extra_symbol, extra_weights, per_super,
                         tuple(jackpots), guard)
