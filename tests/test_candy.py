@@ -13,13 +13,12 @@ import json
 import math
 from pathlib import Path
 
-import numpy as np
 import pytest
 from test_clusters import Rules, ref_clusters
 from typer.testing import CliRunner
 
 from reelforge.analysis.montecarlo import GameText, play_rounds
-from reelforge.analysis.stratified import CHUNK, Z95, estimate, from_state
+from reelforge.analysis.stratified import CHUNK, estimate, from_state
 from reelforge.analysis.tune_clusters import BAND, check_only_multiplier_changed, solve_weights, tune_cluster
 from reelforge.cli import app
 from reelforge.engine.rng import chunk_generator, live_generator

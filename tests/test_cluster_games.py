@@ -116,3 +116,17 @@ def test_wild_multiplier_pays_in_the_cluster():
     rows = sorted(tuple(int(x) for x in work.clusters[i]) for i in range(found))
     assert rows == [(a, 4, 1, 20, 2), (c, 4, 0, 2, 1), (c, 6, 1, 4, 2)]
     assert total == 26
+
+
+def test_check_refuses_a_game_whose_tumbles_never_end_promptly():
+    # Every refill is A, so the grid is one cluster of A after every tumble: no round ends
+    # but at the engine's tumble guard. check must say so at the first round, not play
+    # thousands of guard-long rounds in silence.
+    from reelforge.engine.check import GameCheckFailed
+
+    forever = PLAIN.replace(
+        'strips = [["A", "B", "C", "A", "W"], ["B", "A", "C"], ["C", "C", "A", "B"], ["A", "B"]]',
+        'strips = [["A"], ["A"], ["A"], ["A"]]')
+    g = compile_game(parse_spec(forever, "forever.toml"))
+    with pytest.raises(GameCheckFailed, match="round 0 .*guard"):
+        check_game(g, rounds=2000)

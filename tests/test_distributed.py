@@ -190,11 +190,12 @@ def test_checkpoint_file_round_trips_and_refuses_tampering(tmp_path):
     assert data["finished"] == [[0, 3]] and isinstance(data["stats"]["win_squares"], str)
     assert int(data["stats"]["win_squares"]) == stats.win_squares
     identity = RunIdentity(**data["identity"])
-    assert identity == RunIdentity.of(GAME, identity.game_sha256, BET, SEED, 100_000, 300_000)
+    assert identity == RunIdentity.of(GAME, identity.game_sha256, BET, SEED, 100_000, 300_000,
+                                      price=BET.total)
     assert load_checkpoint(path, identity).stats == stats
     data["stats"]["rounds"] += 1
     path.write_text(json.dumps(data))
-    with pytest.raises(InvalidArgument, match="inconsistent"):
+    with pytest.raises(InvalidArgument, match="edited or corrupt"):
         load_checkpoint(path, identity)
     path.write_text("{not json")
     with pytest.raises(InvalidArgument, match="not readable JSON"):

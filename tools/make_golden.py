@@ -2,7 +2,9 @@
 
 Seeds are fixed 256-bit live keys: the first few seeds plus the first seeds (by search) whose
 round triggers free games, retriggers, and wins a jackpot-free top-line award, so the golden
-file covers the tape's every event kind that a modest search can reach.
+file covers the tape's every event kind that a modest search can reach. Each outcome records
+the SHA-256 of its game file's text, so any edit of a shipped game file (a comment too) means
+regenerating: then check that only `game_sha256` changed unless the math did.
   python tools/make_golden.py [GAME_ID ...]
 """
 

@@ -6,13 +6,21 @@ the previous checkpoint or the new one, never half of one. Every Stats counter i
 integer except `win_squares`, a decimal string: it can pass 2**64, which many JSON readers
 (not Python's) would round.
 
-A run resumes only under the same identity: game text (SHA-256), the whole bet, seed, chunk size,
-rounds and engine version. Those fix every chunk's stream and size, so the chunks still to
-play, merged into the saved Stats, give the uninterrupted run's Stats bit for bit.
+A run resumes only under the same identity: game file (SHA-256 of its bytes), the whole bet
+and what a round costs in its mode, seed, chunk size, rounds and engine version. Those fix
+every chunk's stream and size, so the chunks still to play, merged into the saved Stats, give
+the uninterrupted run's Stats bit for bit.
+
+The file records the SHA-256 of its own content (canonical JSON: sorted keys, no spaces), so
+an edited or damaged file is refused; it is no signature (anyone can recompute it), so a file
+whose digest matches is still checked for internal consistency: its rounds are its finished
+chunks' rounds, every round cost what this mode costs, its wins lie within what that many
+rounds can win, and its counters agree with one another.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
@@ -25,7 +33,10 @@ from reelforge.analysis.stats import Stats
 from reelforge.engine.outcome import Bet
 from reelforge.errors import InvalidArgument
 
-FORMAT = "reelforge-checkpoint-1"
+FORMAT = "reelforge-checkpoint-2"  # 2: the content's digest and the round's price
+# A checkpoint is a few kilobytes (finished chunks are kept as ranges); reading is capped so
+# that a device or a huge file given as --checkpoint (/dev/zero never ends) is refused, not read.
+MAX_BYTES = 64 * 2**20
 
 
 @dataclass(frozen=True)
@@ -33,7 +44,7 @@ class RunIdentity:
     """What fixes a run's result: two runs with equal identities play the same chunks."""
 
     game_id: str
-    game_sha256: str  # of the game file's text, as shipped to the workers
+    game_sha256: str  # of the game file (spec.game_digest), as shipped to the workers
     lines: int
     bet_per_line: int
     mode: str
@@ -41,13 +52,15 @@ class RunIdentity:
     seed: int
     chunk_size: int
     rounds: int
+    price: int  # credits one round costs in this mode (stake x mode price): Stats.total_bet
     engine: str = __version__
 
     @classmethod
     def of(cls, game_id: str, game_sha256: str, bet: Bet, seed: int, chunk_size: int,
-           rounds: int) -> RunIdentity:
-        return cls(game_id, game_sha256, bet.lines, bet.bet_per_line, bet.mode, bet.denomination,
-                   seed, chunk_size, rounds)
+           rounds: int, price: int) -> RunIdentity:
+        return cls(game_id=game_id, game_sha256=game_sha256, lines=bet.lines,
+                   bet_per_line=bet.bet_per_line, mode=bet.mode, denomination=bet.denomination,
+                   seed=seed, chunk_size=chunk_size, rounds=rounds, price=price)
 
     @property
     def n_chunks(self) -> int:
@@ -143,6 +156,13 @@ def stats_from_json(data: dict) -> Stats:
     return Stats(bands=tuple(data["bands"]), win_squares=int(squares), **values)
 
 
+def content_digest(data: dict) -> str:
+    """SHA-256 of a checkpoint's content (every key but "sha256") as canonical JSON."""
+    content = {k: v for k, v in data.items() if k != "sha256"}
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
 def save_checkpoint(path: Path, checkpoint: Checkpoint) -> None:
     """Replace `path` with `checkpoint`, atomically."""
     path = Path(path)
@@ -151,6 +171,7 @@ def save_checkpoint(path: Path, checkpoint: Checkpoint) -> None:
             "chunks_done": len(checkpoint.finished),
             "finished": checkpoint.finished.ranges(),
             "stats": stats_to_json(checkpoint.stats)}
+    data["sha256"] = content_digest(data)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -164,32 +185,118 @@ def save_checkpoint(path: Path, checkpoint: Checkpoint) -> None:
         raise
 
 
-def load_checkpoint(path: Path, expected: RunIdentity) -> Checkpoint:
-    """The checkpoint at `path`, refused unless it belongs to the run `expected` names."""
-    path = Path(path)
+def read_json(path: Path, where: str, max_bytes: int = MAX_BYTES) -> object:
+    """The JSON value in the regular file `path`, at most `max_bytes` long; every failure
+    (missing, a device or folder, too large, not UTF-8, not JSON, nested too deep) is one
+    InvalidArgument line starting with `where`."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InvalidArgument(f"--checkpoint {str(path)!r}: no such file to resume") from None
+        if not path.is_file():
+            raise InvalidArgument(f"{where}: no such file" if not path.exists() else
+                                  f"{where}: not a regular file")
+        with path.open("rb") as f:
+            raw = f.read(max_bytes + 1)
+        if len(raw) > max_bytes:
+            raise InvalidArgument(f"{where}: larger than {max_bytes:,} bytes: not what was expected")
+        return json.loads(raw.decode("utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise InvalidArgument(f"--checkpoint {str(path)!r}: not readable JSON ({exc})") from None
+        raise InvalidArgument(f"{where}: not readable JSON ({exc})") from None
+    except RecursionError:
+        raise InvalidArgument(f"{where}: not readable JSON (nested too deep)") from None
+
+
+def load_checkpoint(path: Path, expected: RunIdentity, max_round_win: int | None = None,
+                    max_round_spins: int | None = None) -> Checkpoint:
+    """The checkpoint at `path`, refused unless it belongs to the run `expected` names, its
+    digest matches its content and its figures are consistent (`max_round_win`: a bound on one
+    round's win in credits, `max_round_spins` on the free (or bonus) spins of one round, when
+    known)."""
+    path = Path(path)
+    where = f"--checkpoint {str(path)!r}"
+    data = read_json(path, where)
+    if not isinstance(data, dict):
+        raise InvalidArgument(f"{where}: not a reelforge checkpoint (a JSON {type(data).__name__}, "
+                              "not an object)")
+    if data.get("format") != FORMAT:
+        raise InvalidArgument(f"{where}: format {data.get('format')!r}, expected {FORMAT!r} "
+                              "(a file of another reelforge version, or not a checkpoint)")
+    recorded = data.get("sha256")
+    if recorded != content_digest(data):
+        raise InvalidArgument(f"{where}: edited or corrupt: its content's SHA-256 does not match "
+                              f"the recorded {recorded!r}")
     try:
-        if data.get("format") != FORMAT:
-            raise ValueError(f"format {data.get('format')!r}, expected {FORMAT!r}")
         identity = RunIdentity(**data["identity"])
         stats = stats_from_json(data["stats"])
         finished = FinishedChunks.from_ranges(data["finished"], identity.n_chunks)
     except (AttributeError, KeyError, TypeError, ValueError) as exc:
-        raise InvalidArgument(f"--checkpoint {str(path)!r}: not a reelforge checkpoint ({exc})") from None
+        raise InvalidArgument(f"{where}: not a reelforge checkpoint ({exc})") from None
     if identity != expected:
         diff = ", ".join(f"{f.name} {getattr(identity, f.name)!r} (this run: {getattr(expected, f.name)!r})"
                          for f in fields(RunIdentity)
                          if getattr(identity, f.name) != getattr(expected, f.name))
-        raise InvalidArgument(f"--checkpoint {str(path)!r}: saved by another run: {diff}")
+        raise InvalidArgument(f"{where}: saved by another run: {diff}")
+    problem = inconsistency(identity, stats, finished, max_round_win, max_round_spins)
+    if problem is None and (data.get("rounds_done"), data.get("chunks_done")) != (stats.rounds, len(finished)):
+        problem = (f"rounds_done {data.get('rounds_done')!r} and chunks_done {data.get('chunks_done')!r} "
+                   f"but the stats hold {stats.rounds} rounds of {len(finished)} chunks")
+    if problem is not None:
+        raise InvalidArgument(f"{where}: inconsistent: {problem}")
+    return Checkpoint(identity, stats, finished)
+
+
+def inconsistency(identity: RunIdentity, stats: Stats, finished: FinishedChunks,
+                  max_round_win: int | None = None, max_round_spins: int | None = None) -> str | None:
+    """Why these Stats cannot be the merged result of these finished chunks, or None.
+
+    Each check is a fact of any merge of played chunks: a chunk's rounds are fixed by its id,
+    every round costs the mode's price, a round wins at most `max_round_win`, and a sum of
+    squares lies between what the largest win and the total allow (Cauchy-Schwarz below).
+    The round's total is the sum of its parts unless the cap cut it; a round that counts a
+    trigger plays 1 to `max_round_spins` spins of it, and retriggers and jackpots come only
+    with what plays them.
+    """
     last = identity.n_chunks - 1
     rounds = len(finished) * identity.chunk_size \
         - (identity.chunk_size - identity.chunk_rounds(last) if last in finished else 0)
-    if rounds != stats.rounds or (stats.rounds and stats.total_bet != identity.lines * identity.bet_per_line):
-        raise InvalidArgument(f"--checkpoint {str(path)!r}: inconsistent: {len(finished)} chunks "
-                              f"finished but {stats.rounds} rounds at total bet {stats.total_bet}")
-    return Checkpoint(identity, stats, finished)
+    n = stats.rounds
+    if rounds != n:
+        return f"{len(finished)} chunks finished ({rounds} rounds) but the stats hold {n} rounds"
+    if n == 0:
+        return None if stats == Stats.empty() else "counters set but no chunk finished"
+    if stats.total_bet != identity.price:
+        return (f"{n} rounds at total bet {stats.total_bet}, but a round of this run costs "
+                f"{identity.price}")
+    if sum(stats.bands) != n:
+        return f"win bands count {sum(stats.bands)} rounds, not {n}"
+    for name in ("hits", "feature_triggers", "jackpot_rounds", "guard_hits", "bonus_triggers", "cap_hits"):
+        if getattr(stats, name) > n:
+            return f"{name} {getattr(stats, name)} in {n} rounds"
+    top, total, squares = stats.max_win, stats.total_win, stats.win_squares
+    if max_round_win is not None and top > max_round_win:
+        return f"largest win {top} above the most a round can win ({max_round_win})"
+    if not top <= total <= n * top:
+        return f"total win {total} outside [{top}, {n} x largest win {top}]"
+    if not (top * top <= squares <= top * total and total * total <= n * squares):
+        return f"sum of squared wins {squares} impossible for total win {total} and largest win {top}"
+    parts = (stats.base_line_win + stats.base_scatter_win + stats.base_collect_win
+             + stats.feature_win + stats.bonus_win)
+    if stats.cap_hits == 0 and total != parts:
+        return (f"total win {total} is not the sum of its parts {parts} (lines, scatters, "
+                "collections, free games, bonus) though no round was capped")
+    if total > parts:  # the cap only ever cuts a round's win
+        return f"total win {total} above the sum of its parts {parts}"
+    return _spin_counters(stats, max_round_spins)
+
+
+def _spin_counters(stats: Stats, max_round_spins: int | None) -> str | None:
+    """Why the trigger, spin, retrigger and jackpot counters cannot come from whole rounds."""
+    for triggers, spins in (("feature_triggers", "feature_spins"), ("bonus_triggers", "bonus_spins")):
+        t, s = getattr(stats, triggers), getattr(stats, spins)
+        high = None if max_round_spins is None else t * max_round_spins
+        if s < t or (high is not None and s > high):
+            bound = "" if high is None else f" and at most {max_round_spins:,} each"
+            return f"{spins} {s} in the {t} rounds of {triggers}: at least 1{bound}"
+    if stats.retriggers and not stats.feature_spins:
+        return f"retriggers {stats.retriggers} but no free spin played"
+    if stats.jackpot_rounds > stats.jackpot_hits or bool(stats.jackpot_rounds) != bool(stats.jackpot_hits):
+        return f"jackpot_hits {stats.jackpot_hits} in jackpot_rounds {stats.jackpot_rounds}"
+    return None

@@ -19,7 +19,7 @@ import signal
 import socket
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -33,7 +33,7 @@ CONNECT_TIMEOUT = f"{CONNECT_SECONDS}s"
 
 
 def dask_results(chunks: Iterator[Chunk], cluster: Any, workers: int | None = None
-                 ) -> Iterator[tuple[int, Stats]]:
+                 ) -> Generator[tuple[int, Stats], None, None]:
     """(chunk id, Stats) as chunks finish on Dask; see `montecarlo.simulate` for `cluster`.
 
     A chunk the cluster reruns (a worker died after finishing it) may come back twice; the

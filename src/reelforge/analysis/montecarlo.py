@@ -10,12 +10,11 @@ cached by the text's SHA-256.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import os
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,13 +29,14 @@ from reelforge.analysis.checkpoint import (
     save_checkpoint,
 )
 from reelforge.analysis.stats import BAND_EDGES_X, Stats
+from reelforge.engine.check import max_round_win
 from reelforge.engine.game import compile_game
 from reelforge.engine.lines import SIM_FIELDS, TAPE_WIDTH, simulate_kernel
 from reelforge.engine.outcome import Bet
 from reelforge.engine.rng import chunk_generator
 from reelforge.engine.round import check_bet, jackpot_eligible
-from reelforge.errors import InvalidArgument
-from reelforge.spec import parse_spec
+from reelforge.errors import InvalidArgument, UnboundedFeature
+from reelforge.spec import game_digest, parse_spec, read_game_text
 
 # Small enough that every core gets work and the progress bar moves on 1e6-round runs; fixed,
 # because a run repeats exactly only for the same seed and chunk size.
@@ -47,6 +47,26 @@ IN_FLIGHT_PER_WORKER = 2
 # A checkpoint is saved after this many finished chunks or seconds, whichever comes first.
 CHECKPOINT_CHUNKS = 1000
 CHECKPOINT_SECONDS = 30.0
+# Chunks are CPU-bound, so workers beyond the cores only queue; each is a process of about
+# 55 MB (numpy, numba, the compiled game), and 1000 of them filled this machine's memory.
+# A few per core leave room to share a node with other work; more is refused, not trimmed.
+WORKERS_PER_CPU = 4
+
+
+def max_workers() -> int:
+    return WORKERS_PER_CPU * (os.cpu_count() or 1)
+
+
+def check_workers(workers: int | None, option: str = "--workers") -> None:
+    """Refuse a worker count below 1 or above `max_workers()`, naming the limit and why."""
+    if workers is None:
+        return
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise InvalidArgument(f"{option} = {workers!r}: must be a whole number >= 1")
+    if workers > max_workers():
+        raise InvalidArgument(f"{option} = {workers}: at most {max_workers()} ({WORKERS_PER_CPU} per core "
+                              f"on this machine's {os.cpu_count() or 1}): chunks are CPU-bound, more "
+                              "processes only take memory")
 
 
 @dataclass(frozen=True)
@@ -55,10 +75,10 @@ class GameText:
 
     text: str = field(repr=False)
     source: str
-    digest: str = field(init=False)  # SHA-256 of text: the per-process compile cache's key
+    digest: str = field(init=False)  # the file's SHA-256 (game_digest): the compile cache's key
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "digest", hashlib.sha256(self.text.encode("utf-8")).hexdigest())
+        object.__setattr__(self, "digest", game_digest(self.text))
 
     @classmethod
     def load(cls, ref: str) -> GameText:
@@ -67,7 +87,7 @@ class GameText:
 
         make(ref)  # one-line errors: unknown id, unreadable, non-UTF-8 or invalid file
         path = shipped_games().get(ref) or Path(ref)
-        return cls(path.read_text(encoding="utf-8"), str(path))
+        return cls(read_game_text(path), str(path))
 
 
 _COMPILED: dict[str, object] = {}  # digest -> Game, in this process only
@@ -154,14 +174,19 @@ def simulate(game: str | GameText, bet: Bet, rounds: int, seed: int, chunk_size:
     the rounds already done). `checkpoint`: a file saved atomically at the start, every
     `checkpoint_chunks` chunks or `checkpoint_seconds`, at the end, and when the run stops on
     an exception (Ctrl-C included); it must not exist unless `resume`, which continues the
-    run it holds (refused if it belongs to another run) and plays only the missing chunks.
+    run it holds (refused if it belongs to another run, edited or inconsistent) and plays only
+    the missing chunks. A chunk with a round cut at the spin guard ends the run with
+    UnboundedFeature: such a round's win is not the game's, so neither is any figure. The
+    chunk is not merged, so a resume plays it again on the same stream and stops again.
     """
     text = game if isinstance(game, GameText) else GameText.load(game)
     g = compiled(text)
     check_bet(g, bet)
     _check_sizes(rounds, chunk_size)
-    identity = RunIdentity.of(g.id, text.digest, bet, seed, chunk_size, rounds)
-    state = _start(identity, checkpoint, resume)
+    if cluster is None or cluster == "local":  # a cluster given by address has its own workers
+        check_workers(workers)
+    identity = RunIdentity.of(g.id, text.digest, bet, seed, chunk_size, rounds, g.price(bet))
+    state = _start(identity, checkpoint, resume, max_round_win(g, bet), max_round_spins(g, bet))
     saver = _Saver(checkpoint, state, checkpoint_chunks, checkpoint_seconds)
     saver.save()  # an unwritable path fails now, not after an hour of work
     if progress and state.stats.rounds:
@@ -178,6 +203,14 @@ def simulate(game: str | GameText, bet: Bet, rounds: int, seed: int, chunk_size:
         for index, stats in results:
             if index in state.finished:
                 continue  # recomputed after a lost worker, or already in the checkpoint
+            if stats.guard_hits:  # not merged: the checkpoint keeps only figures of the game
+                endless = "free spins or tumbles" if g.family == "clusters" else "free games"
+                raise UnboundedFeature(
+                    f"{g.id}: the {endless} did not end: {stats.guard_hits:,} of chunk {index}'s "
+                    f"{stats.rounds:,} rounds reached the spin guard and were cut off, so no RTP "
+                    "or other figure of this game can be reported; the run stops at the first such "
+                    "chunk, and --resume replays it on the same stream and stops again: the game "
+                    "needs a cap on the feature (or rarer retriggers)")
             state.stats = state.stats.merge(stats)
             state.finished.add(index)
             if progress:
@@ -192,12 +225,20 @@ def simulate(game: str | GameText, bet: Bet, rounds: int, seed: int, chunk_size:
     return state.stats
 
 
-def _start(identity: RunIdentity, checkpoint: str | Path | None, resume: bool) -> Checkpoint:
+def max_round_spins(game, bet: Bet) -> int:
+    """Most spins of one feature (free games, bonus) one round plays: the engine's guard."""
+    if getattr(game, "family", "lines") == "clusters":
+        return int(game.max_round_spins)
+    return int(game.model_for(bet).spin_guard)
+
+
+def _start(identity: RunIdentity, checkpoint: str | Path | None, resume: bool,
+           round_bound: int, spin_bound: int) -> Checkpoint:
     if checkpoint is None:
         if resume:
             raise InvalidArgument("--resume needs --checkpoint FILE: the run to continue")
     elif resume:
-        return load_checkpoint(Path(checkpoint), identity)
+        return load_checkpoint(Path(checkpoint), identity, round_bound, spin_bound)
     elif Path(checkpoint).exists():
         raise InvalidArgument(f"--checkpoint {str(checkpoint)!r}: file exists; add --resume to "
                               "continue its run, or remove it to start a new one")
@@ -234,7 +275,7 @@ def ignore_ctrl_c() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _local_results(chunks: Iterator[Chunk], workers: int) -> Iterator[tuple[int, Stats]]:
+def _local_results(chunks: Iterator[Chunk], workers: int) -> Generator[tuple[int, Stats], None, None]:
     """(chunk id, Stats) as chunks finish: in this process, or a pool with bounded work queued."""
     if workers <= 1:
         for chunk in chunks:

@@ -42,6 +42,16 @@ def max_round_win(game: Game, bet: Bet) -> int:
     return spin_top + spins * spin_top * int(m.fg_multipliers.max())
 
 
+def _ends(game_id: str, i: int, seed: int, outcome) -> None:
+    """Refuse a round that stopped at the engine's guard: its free spins, chase or tumbles
+    would not have ended, so its win is an artefact of the guard, not of the rules (and such
+    rounds are slow: checking thousands of them would look like a hang)."""
+    if outcome.spin_guard_reached:
+        raise GameCheckFailed(f"{game_id}: round {i} at seed {seed} reached the engine's guard "
+                              "(free spins, tumbles or a chase that did not end): the rules "
+                              "let a round go on without end")
+
+
 def check_game(game: Game, rounds: int = 2000, seed: int = 0) -> None:
     """Raise GameCheckFailed unless the game's data and a sample of rounds are sound."""
     if game.family == "clusters":
@@ -65,6 +75,7 @@ def check_game(game: Game, rounds: int = 2000, seed: int = 0) -> None:
             first, second = play_round(game, bet, a), play_round(game, bet, b)
             if first != second:
                 raise GameCheckFailed(f"{spec.id}: round {i} at seed {seed} is not deterministic")
+            _ends(spec.id, i, seed, first)
             if not 0 <= first.total_win <= top:
                 raise GameCheckFailed(f"{spec.id}: round {i} won {first.total_win}, outside [0, {top}]")
             parts = first.breakdown
@@ -93,6 +104,7 @@ def check_cluster_game(game, rounds: int = 2000, seed: int = 0) -> None:
             first, second = play_round(game, bet, a), play_round(game, bet, b)
             if first != second:
                 raise GameCheckFailed(f"{spec.id}: round {i} at seed {seed} is not deterministic")
+            _ends(spec.id, i, seed, first)
             if not 0 <= first.total_win <= top:
                 raise GameCheckFailed(f"{spec.id}: round {i} won {first.total_win}, outside [0, {top}]")
             if sum(first.breakdown.values()) != first.total_win:

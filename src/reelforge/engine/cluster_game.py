@@ -41,6 +41,7 @@ class ClusterOutcome:
     """One round as the player saw it; amounts in credits (coins x coin value)."""
 
     game_id: str
+    game_sha256: str  # of the game file that played the round (spec.sha256, game_digest)
     seed: str | None
     bet: Bet
     total_win: int
@@ -110,6 +111,11 @@ class ClusterGame:
     @property
     def max_bet(self) -> Bet:
         return Bet(self.spec.bet.max_lines, self.spec.bet.max_bet_per_line)
+
+    @property
+    def max_round_spins(self) -> int:
+        """Most free and super spins one round plays: its rules' spin guard (0: no feature)."""
+        return 0 if self.rules_model is None else int(self.rules_model.spin_guard)
 
     @property
     def cap_coins(self) -> int:
@@ -220,7 +226,7 @@ class ClusterGame:
         total = int(summary["total"]) * scale
         breakdown = {k: int(v) * scale for k, v in summary["breakdown"].items()}
         return ClusterOutcome(
-            game_id=self.spec.id, seed=None if seed is None else f"{seed:064x}", bet=bet,
+            game_id=self.spec.id, game_sha256=self.spec.sha256, seed=None if seed is None else f"{seed:064x}", bet=bet,
             total_win=total, breakdown=breakdown, flags=tuple(flags),
             modifiers=tuple(summary["modifiers"]),
             free_spins_played=int(summary["played"]), super_spins_played=int(summary["supers"]),

@@ -120,6 +120,7 @@ class BonusSummary:
 @dataclass(frozen=True)
 class Outcome:
     game_id: str
+    game_sha256: str  # of the game file's text that played the round (GameSpec.sha256)
     seed: str | None  # hex of the 256-bit ChaCha20 key for live rounds; None for a caller's rng
     bet: Bet
     total_win: int  # credits, jackpots excluded (paid from the pool)

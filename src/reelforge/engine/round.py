@@ -114,17 +114,49 @@ def play_live(game, bet: Bet) -> Outcome:
 
 
 def replay(game, outcome: Outcome | dict) -> Outcome:
-    """Rebuild a live round from its stored seed and bet; equal to the original outcome."""
-    data = outcome.to_dict() if isinstance(outcome, Outcome) else outcome
+    """Rebuild a live round from its stored seed and bet; equal to the original outcome.
+
+    Refused unless `game` is the very game file that played it: the id alone does not say
+    (a variant, or an edited file, keeps its id), the recorded SHA-256 of the file's bytes
+    (as `sha256sum` prints it) does.
+    """
+    data = outcome if isinstance(outcome, dict) else outcome.to_dict()
     if data.get("seed") is None:
         raise ReelforgeError(f"outcome of {data.get('game_id')!r} has no seed to replay")
-    if data["game_id"] != game.spec.id:
-        raise ReelforgeError(f"outcome is of game {data['game_id']!r}, not {game.spec.id!r}")
-    seed = int(data["seed"], 16)
-    stored = data["bet"]
-    bet = Bet(stored["lines"], stored["bet_per_line"], stored.get("mode", "base"),
-              stored.get("denomination"))
-    return play_round(game, bet, live_generator(seed), seed)
+    if data.get("game_id") != game.spec.id:
+        raise ReelforgeError(f"outcome is of game {data.get('game_id')!r}, not {game.spec.id!r}")
+    recorded = data.get("game_sha256")
+    if recorded != game.spec.sha256:
+        raise ReelforgeError(
+            f"outcome of {data['game_id']!r} records no game_sha256: which game file played it is unknown"
+            if "game_sha256" not in data or recorded is None else
+            f"outcome of {data['game_id']!r} records an empty game_sha256: which game file played it "
+            "is unknown" if recorded == "" else
+            f"outcome of {data['game_id']!r} was played by the game file with SHA-256 {recorded!r}, "
+            f"not by {game.spec.source} (SHA-256 {game.spec.sha256!r})")
+    seed = _stored_seed(data["seed"])
+    return play_round(game, _stored_bet(data.get("bet")), live_generator(seed), seed)
+
+
+def _stored_seed(value: object) -> int:
+    """A stored outcome's seed: 1 to 64 hex digits (256 bits), as `_outcome` writes it."""
+    if not (isinstance(value, str) and 0 < len(value) <= 64 and value.isascii()
+            and all(c in "0123456789abcdefABCDEF" for c in value)):
+        raise ReelforgeError(f"outcome seed = {value!r}: expected up to 64 hexadecimal digits")
+    return int(value, 16)
+
+
+def _stored_bet(value: object) -> Bet:
+    """A stored outcome's bet, its types checked here (its range is `check_bet`'s; total_bet,
+    derived, is compared with the rest of the outcome after the replay)."""
+    if not isinstance(value, dict) or not {"lines", "bet_per_line"} <= set(value) \
+            or not set(value) <= {"lines", "bet_per_line", "mode", "denomination", "total_bet"}:
+        raise ReelforgeError(f"outcome bet = {value!r}: expected an object of lines, bet_per_line, "
+                             "mode, denomination and total_bet")
+    mode, denomination = value.get("mode", "base"), value.get("denomination")
+    if not isinstance(mode, str) or not (denomination is None or type(denomination) is int):
+        raise ReelforgeError(f"outcome bet = {value!r}: mode must be a string, denomination an integer")
+    return Bet(value["lines"], value["bet_per_line"], mode, denomination)
 
 
 def _outcome(game, bet: Bet, result, tape: np.ndarray, seed: int | None) -> Outcome:
@@ -184,7 +216,7 @@ def _outcome(game, bet: Bet, result, tape: np.ndarray, seed: int | None) -> Outc
     if guard:
         flags.append("spin_guard")
     return Outcome(
-        game_id=spec.id, seed=None if seed is None else f"{seed:064x}", bet=bet,
+        game_id=spec.id, game_sha256=spec.sha256, seed=None if seed is None else f"{seed:064x}", bet=bet,
         total_win=int(total),
         breakdown=Breakdown(int(line_win), int(scatter_win), int(fg_win), int(collect_win),
                             int(bonus_win)),
