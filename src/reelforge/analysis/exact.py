@@ -12,16 +12,15 @@ the rounding error is below n * 2**-53 relative, about 5e-11; tests compare at 1
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from functools import lru_cache
 
 import numpy as np
 
-from reelforge.engine.game import Game
-from reelforge.engine.lines import base_hit_probability, line_expectation
-from reelforge.engine.outcome import Bet
 from reelforge.analysis.trail import cap_loss_bound, collect_rtp, trail_figures
+from reelforge.engine.game import Game
+from reelforge.engine.lines import base_hit_probability, free_chain_moments, line_expectation
+from reelforge.engine.outcome import Bet
 from reelforge.engine.round import check_bet, jackpot_eligible
-from reelforge.errors import UnboundedFeature, InvalidArgument
+from reelforge.errors import InvalidArgument, ReelforgeError, UnboundedFeature
 
 
 @dataclass(frozen=True)
@@ -70,6 +69,7 @@ class ExactResult:
     def award_table(self) -> list[dict]:
         """RTP and frequency of every paid line award (symbol, count), base and free games."""
         rows = []
+        assert self.base is not None  # analyze always sets it
         for s, name in enumerate(self.symbols):
             for c in range(self.base.award_rtp.shape[1]):
                 base_rtp, base_rate = self.base.award_rtp[s, c], self.base.award_rate[s, c]
@@ -183,7 +183,7 @@ def spin_figures(game: Game, reel_set: int, bet: Bet, multiplier: int, eligible:
         hits.append(float(hit))
     scatter_ev = 0.0
     scatter_rtp: tuple[float, ...] = ()
-    trigger = (1.0,)
+    trigger: tuple[float, ...] = (1.0,)
     for k in range(len(m.scatter_symbol)):
         d = scatter_count_distribution(game, reel_set, k)
         pays = m.scatter_pay[k]
@@ -197,41 +197,88 @@ def spin_figures(game: Game, reel_set: int, bet: Bet, multiplier: int, eligible:
                        tuple(hits), scatter_rtp, tuple(per_line))
 
 
+class ChainTooLarge(ReelforgeError):
+    """An exact analysis would build a Markov chain too large to solve in reasonable time."""
+
+
+# Capped retriggers make a chain on (spins left, spins awarded): (cap+1)(cap+2)/2 states,
+# solved in a compiled loop at a few ns per state and trigger count. 20 million states (a cap
+# of about 6,300 spins) take well under a second; the work grows with the square of the cap,
+# so a cap of 10**9 would take centuries: refuse instead of running without end. The one
+# limit of every walk of this chain (moments, maximum, the free-spin distribution).
+MAX_CHAIN_STATES = 20_000_000
+
+
+def capped_chain_states(game: Game) -> int:
+    """States of the capped free-game chain, refusing one above MAX_CHAIN_STATES."""
+    cap = int(game.model.fg_max_total)
+    states = (cap + 1) * (cap + 2) // 2
+    if states > MAX_CHAIN_STATES:
+        raise ChainTooLarge(
+            f"{game.spec.source}: features.free_games.max_total_spins = {cap}: with retriggers "
+            f"the exact analysis solves a chain of (cap+1)(cap+2)/2 = {states:,} states, above "
+            f"its limit of {MAX_CHAIN_STATES:,} (a cap of about 6,300 spins); lower the cap")
+    return states
+
+
+def retrigger_awards(m, n_counts: int) -> np.ndarray:
+    """(n_counts,) int64: the spins a free spin's trigger count c adds (0 where none), the
+    retrigger table padded or cut to the counts a window can show."""
+    again = np.zeros(n_counts, dtype=np.int64)
+    n = min(n_counts, len(m.fg_retrigger_award))
+    again[:n] = m.fg_retrigger_award[:n]
+    return again
+
+
+def refuse_never_ending(game: Game, growth: float) -> None:
+    """Unlimited retriggers adding `growth` >= 1 spins per free spin on average: the bonus
+    never ends on average, so no exact figure exists. The loader refuses such a file with the
+    same words (`spec.limits.check_line_game`, exact fractions); this catches a model built
+    without it and float rounding at growth = 1."""
+    if growth >= 1:
+        fg = game.spec.free_games
+        raise UnboundedFeature(
+            f"{game.spec.source}: features.free_games.retrigger = 'unlimited': the free reels "
+            f"({fg.reel_set if fg else '?'}) award {growth:.4f} spins per free spin on average, "
+            "so a bonus never ends on average; use retrigger = 'capped' with max_total_spins, "
+            "or rarer triggers")
+
+
+def capped_chain_moments(game: Game, probs, win: float, win_by_count, win_square: float,
+                         starts) -> tuple[np.ndarray, np.ndarray]:
+    """First and second moments of the free-game win from each start (spins awarded at the
+    trigger, already capped), under capped retriggers: see `free_chain_moments`."""
+    m = game.model
+    capped_chain_states(game)
+    again = retrigger_awards(m, len(probs))
+    starts = np.asarray(starts, dtype=np.int64)
+    cap = int(m.fg_max_total)
+    ring = int(again.max(initial=0)) + 1
+    buffers = np.zeros((ring, cap + 1)), np.zeros((ring, cap + 1))
+    out1, out2 = np.zeros(len(starts)), np.zeros(len(starts))
+    free_chain_moments(np.asarray(probs, dtype=float), float(win),
+                       np.asarray(win_by_count, dtype=float), float(win_square), again, cap,
+                       int(starts.min()), starts, *buffers, out1, out2)
+    return out1, out2
+
+
 def expected_free_spins(game: Game, retrigger_distribution: tuple[float, ...], initial: int) -> float:
     """E[free spins played] from an initial award, under the game's retrigger rule."""
     m = game.model
-    again = [(p, int(m.fg_retrigger_award[c])) for c, p in enumerate(retrigger_distribution)
-             if c < len(m.fg_retrigger_award) and m.fg_retrigger_award[c] > 0 and p > 0]
+    awards = retrigger_awards(m, len(retrigger_distribution))
+    again = [(p, int(a)) for p, a in zip(retrigger_distribution, awards) if a > 0 and p > 0]
     if m.fg_retrigger_mode == 2:
         initial = min(initial, m.fg_max_total)  # the cap binds the first award too
     if m.fg_retrigger_mode == 0 or not again:
         return float(initial)
     if m.fg_retrigger_mode == 1:  # unlimited: each spin adds sum(p*award) spins on average
         growth = sum(p * a for p, a in again)
-        if growth >= 1:
-            raise UnboundedFeature(
-                f"{game.id}: free games retrigger {growth:.4f} spins per spin on average: with "
-                "unlimited retriggers the bonus never ends on average; cap it or lower the odds")
+        refuse_never_ending(game, growth)
         return initial / (1 - growth)
-    cap = m.fg_max_total
-    p_none = 1 - sum(p for p, _ in again)
-
-    @lru_cache(maxsize=None)
-    def spins(left: int, awarded: int) -> float:  # E[spins still to play]
-        if left == 0:
-            return 0.0
-        value = 1 + p_none * spins(left - 1, awarded)
-        for p, a in again:
-            extra = min(a, cap - awarded)
-            value += p * spins(left - 1 + extra, awarded + extra)
-        return value
-
-    start = min(initial, cap)
-    # fill the table bottom-up in `awarded` so the recursion stays shallow
-    for awarded in range(cap, start - 1, -1):
-        for left in range(0, awarded + 1):
-            spins(left, awarded)
-    return spins(start, start)
+    probs = np.asarray(retrigger_distribution, dtype=float)
+    # the spins played are the win of a spin that always wins 1
+    spins, _ = capped_chain_moments(game, probs, 1.0, probs, 1.0, [initial])
+    return float(spins[0])
 
 
 def analyze(game: Game, bet: Bet | None = None, cap_bound: bool = False) -> ExactResult:

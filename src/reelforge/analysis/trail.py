@@ -23,7 +23,7 @@ def window_counts(game: Game, reel_set: int) -> np.ndarray:
 
     m = game.model
     cells = m.n_reels * m.n_rows
-    total = np.zeros((1, 1, 1))
+    total: np.ndarray = np.zeros((1, 1, 1))
     total[0, 0, 0] = 1.0
     for r in range(m.n_reels):
         n = m.strip_len[reel_set, r]
@@ -133,6 +133,54 @@ def cap_loss_bound(game: Game, bet) -> float:
     return best / price
 
 
+def cap_second_moment_bound(game: Game, bet) -> float:
+    """An upper bound on how much the round cap changes the variance of the round's win, in
+    (multiples of the stake)^2, per stake (divide by price^2 for per cost).
+
+    The cap K changes W to min(W, K): the second moment falls by at most
+    d2 = E[W^2 1{W > K}] and the mean by at most d1 <= d2 / K, so the variance moves by at most
+    max(d2, 2 E[W] d1) = d2 (E[W] < K / 2). d2 = K^2 P(W > K) + int_K^inf 2x P(W > x) dx, and
+    only rounds with the bonus pass K, so with Chernoff, P(W > x | bonus) <= E[exp(tW)]
+    exp(-tx): d2 <= sum_c p_c E[exp(tW) | c] exp(-tK) (K^2 + 2K/t + 2/t^2) for any t > 0.
+    W <= base max + L + X (the bonus's line and collected wins), and
+    E[exp(t(L + X))] <= sqrt(E[exp(2tL)] E[exp(2tX)]) (Cauchy-Schwarz), the factors as in
+    `cap_loss_bound`. The best t on a grid is kept. 0 without cap or bonus.
+    """
+    from reelforge.analysis.exact import scatter_count_distribution, spin_figures
+
+    m = game.model_for(bet)
+    if m.cap <= 0 or m.trail_scatter < 0:
+        return 0.0
+    base_max = _base_spin_max(game, m, bet) / bet.total
+    cap = m.cap / bet.total
+    if base_max >= cap:
+        return float("inf")
+    lines = spin_figures(game, m.trail_set, bet, 1, False).line_wins
+    values = np.array(m.cash_values, dtype=float)
+    weights = np.diff(np.concatenate(([0], m.cash_cum))) / m.cash_cum[-1]
+    chain = _Chain(m, window_counts(game, m.trail_set))
+    p_count = scatter_count_distribution(game, m.base_set, m.trail_scatter)
+
+    def bound(t: float) -> float:
+        line_moment = chain.line_moment(_line_mgf(lines, 4 * t))  # >= E[exp(2t L)]
+        tail = np.exp(t * (base_max - cap)) * (cap * cap + 2 * cap / t + 2 / (t * t))
+        total = 0.0
+        for c, start in enumerate(m.trail_start):
+            if start <= 0 or c >= len(p_count) or p_count[c] == 0:
+                continue
+            collect_moment = chain.collect_moment(values * start, weights, 2 * t)
+            with np.errstate(invalid="ignore", over="ignore"):  # inf moments: t too large
+                total += p_count[c] * tail * np.sqrt(line_moment * collect_moment)
+        return float(total) if np.isfinite(total) else float("inf")
+
+    # any t gives a bound: a coarse grid, then a finer one around its best point
+    grid = np.geomspace(1e-6, 0.5, 24)
+    values_at = [bound(t) for t in grid]
+    i = int(np.argmin(values_at))
+    fine = np.geomspace(grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)], 10)
+    return min(values_at + [bound(t) for t in fine])
+
+
 def _base_spin_max(game: Game, m, bet) -> int:
     """Largest win of the base spin alone (lines, scatter, collection), credits."""
     from reelforge.engine.check import max_round_win
@@ -161,10 +209,11 @@ class _Chain:
         index = {st: i for i, st in enumerate(states)}
         self.n = len(states)
         self.start = index[(m.trail_robber_start, m.trail_cop_start)]
-        rows, cols, probs, cash, mults = [], [], [], [], []
+        rows, cols, probs, cash, mults, views = [], [], [], [], [], []
 
-        def add(i, j, q, p, mult):
+        def add(r, c, i, j, q, p, mult):
             rows.append(i), cols.append(j), probs.append(q), cash.append(p), mults.append(mult)
+            views.append((r, c))
 
         outcomes = [(r, c, p, q) for (r, c, p), q in np.ndenumerate(counts) if q > 0]
         for (rob, cop), i in index.items():
@@ -175,15 +224,17 @@ class _Chain:
                     mult += int(m.trail_multiplier[new_rob])
                 new_cop = cop + c
                 if new_cop < new_rob:
-                    add(i, index[(new_rob, new_cop)], q, p, mult)
+                    add(r, c, i, index[(new_rob, new_cop)], q, p, mult)
                     continue
                 sid = index[(new_rob, max(new_rob - m.trail_pushback, 0))]
                 ahead = int(m.trail_next[new_rob])
-                add(i, -1, q * p_bert, p, mult)  # Bert: absorbed
-                add(i, sid, q * p_sid, p, mult)
-                add(i, index[(ahead, new_rob)] if ahead >= 0 else sid, q * p_vic, p, mult)
+                add(r, c, i, -1, q * p_bert, p, mult)  # Bert: absorbed
+                add(r, c, i, sid, q * p_sid, p, mult)
+                add(r, c, i, index[(ahead, new_rob)] if ahead >= 0 else sid, q * p_vic, p, mult)
         self.rows, self.cols = np.array(rows), np.array(cols)
         self.probs, self.cash, self.mults = np.array(probs), np.array(cash), np.array(mults)
+        # the move's window: robbers and cops in view (its cash symbols are `cash`)
+        self.robbers, self.cops = (np.array([v[k] for v in views], dtype=np.int64) for k in (0, 1))
 
     def _solve(self, weights: np.ndarray) -> float:
         """g = a + M g, M[i, j] = sum of move weights i -> j, a[i] = weight of Bert from i;
