@@ -6,17 +6,23 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test install bench clean clean-cache
 
+# Each long step says what it is doing first: on a fresh clone the install alone takes minutes
+# and pip --quiet prints nothing meanwhile.
 $(BIN)/python:
+	@echo "make: creating the virtual environment $(VENV) ($(PYTHON) -m venv)"
 	$(PYTHON) -m venv $(VENV)
 
 $(STAMP): $(BIN)/python pyproject.toml
+	@echo "make: installing reelforge and its pinned dependencies into $(VENV) (pip; a few minutes on a fresh clone, quiet until done)"
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
+	@echo "make: installed"
 
 install: $(STAMP)
 
 run: $(STAMP)
+	@echo "make run: analysing every shipped game (the first run also compiles the numba kernels, minutes; later runs load them from the cache)"
 	$(BIN)/reelforge report
 
 test: $(STAMP)
@@ -25,6 +31,7 @@ test: $(STAMP)
 # One table: each shipped game's rounds/s on one core and on all cores, scaling efficiency,
 # exact-analysis times. A measurement: it never fails on time.
 bench: $(STAMP)
+	@echo "make bench: timing every shipped game (several minutes; the table comes at the end)"
 	$(BIN)/python benchmarks/suite.py
 
 clean:

@@ -43,7 +43,9 @@ from __future__ import annotations
 
 import math
 import os
-from concurrent.futures import ProcessPoolExecutor
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -52,6 +54,9 @@ from reelforge.analysis.montecarlo import GameText, compiled, ignore_ctrl_c
 from reelforge.analysis.stats import Z95
 from reelforge.engine.rng import keyed_generator
 from reelforge.errors import InvalidArgument
+
+# `reelforge.progress.Tasks`, spelled out: the analysis layer imports nothing of terminals
+Tasks = Callable[[str, float | None], Callable[[float], None]]
 
 STREAM_BASE = 1_000_000
 PILOT_BASE = 2_000_000
@@ -274,20 +279,40 @@ class Estimate:
         }
 
 
-def _task(args) -> tuple[int, object]:
+def _task(args) -> tuple[int, object, float]:
+    """(stratum, its counters, seconds the kernel took) of one chunk."""
     text, stratum, key, rounds, tail, big = args
     game = compiled(text)
     rng = keyed_generator(*key)
+    start = time.perf_counter()
     if stratum == 0:
-        return stratum, game.rules.base_stratum(game, rng, rounds, tail, big)
-    return stratum, game.rules.feature_stratum(game, stratum, rng, rounds, game.cap_coins - tail, big)
+        result = game.rules.base_stratum(game, rng, rounds, tail, big)
+    else:
+        result = game.rules.feature_stratum(game, stratum, rng, rounds, game.cap_coins - tail, big)
+    return stratum, result, time.perf_counter() - start
 
 
-def _run(tasks, workers) -> list:
+def _run(tasks, workers, finished: Callable[[int], None]) -> list:
+    """The tasks' results in task order (so a run merges, and rounds, the same way whatever
+    the workers' timing); `finished(i)` is told of each task as it ends."""
+    results: list = [None] * len(tasks)
     if workers <= 1:
-        return [_task(t) for t in tasks]
+        for i, t in enumerate(tasks):
+            results[i] = _task(t)
+            finished(i)
+        return results
     with ProcessPoolExecutor(max_workers=workers, initializer=ignore_ctrl_c) as pool:
-        return list(pool.map(_task, tasks, chunksize=1))
+        futures = {pool.submit(_task, t): i for i, t in enumerate(tasks)}
+        try:
+            for future in as_completed(futures):
+                i = futures[future]
+                results[i] = future.result()
+                finished(i)
+        except BaseException:  # Ctrl-C or a failed chunk: drop the queue, not wait it out
+            for future in futures:
+                future.cancel()
+            raise
+    return results
 
 
 def _sizes(pilot: Estimate, half_width: float) -> tuple[int, dict]:
@@ -299,17 +324,21 @@ def _sizes(pilot: Estimate, half_width: float) -> tuple[int, dict]:
         parts[m] = (max(pilot._p(m) ** 2 * f.variance, 1e-12), FEATURE_SPIN_COST * spins)
     target = (half_width * pilot.stake / Z95) ** 2
     scale = sum(math.sqrt(a * c) for a, c in parts.values()) / target
-    sizes = {s: max(int(math.ceil(scale * math.sqrt(a / c))), 1) for s, (a, c) in parts.items()}
+    sizes = {s: max(math.ceil(scale * math.sqrt(a / c)), 1) for s, (a, c) in parts.items()}
     return sizes.pop(0), sizes
 
 
 def estimate(game_ref: str | GameText, seed: int = 1, half_width: float = 0.0005,
              base_spins: int | None = None, feature_rounds: dict | None = None,
-             pilot_spins: int = 2_000_000, workers: int | None = None) -> Estimate:
+             pilot_spins: int = 2_000_000, workers: int | None = None,
+             progress: Tasks | None = None) -> Estimate:
     """Stratified RTP of a shipped game (or file) at its largest stake.
 
     Sizes: given (base_spins and feature_rounds {class: rounds}), or chosen from a pilot so
     the 95% CI half-width is about `half_width` (multiples of the bet: 0.0005 = 0.05 pp).
+    `progress(description, total)` is asked for one task per phase (pilot, run) and told
+    each chunk's share as it ends; the run's shares are the seconds the pilot measured per
+    base spin and per feature round of each class, so the time left it implies is honest.
     """
     text = game_ref if isinstance(game_ref, GameText) else GameText.load(game_ref)
     game = compiled(text)
@@ -322,18 +351,27 @@ def estimate(game_ref: str | GameText, seed: int = 1, half_width: float = 0.0005
     stake = game.spec.bet.max_lines
     tail, big = TAIL_X * stake, TAIL_X * stake
     classes = game.rules.feature_classes(game)
+    # a stand-in until a pilot has measured them: the cost model of `_sizes`
+    cost = {0: 1.0, **{m: FEATURE_SPIN_COST * 10.0 for m in classes}}
     if base_spins is None or feature_rounds is None:
         pilot_rounds = {m: max(pilot_spins // FEATURE_CHUNK_DIVISOR // 4, 1000) for m in classes}
-        pilot = _collect(text, game, seed, PILOT_BASE, pilot_spins, pilot_rounds, tail, big, workers)
+        pilot, cost = _collect(text, game, seed, PILOT_BASE, pilot_spins, pilot_rounds, tail, big,
+                               workers, cost, progress, f"{game.id}: pilot, sizing the run")
         base_spins, feature_rounds = _sizes(pilot, half_width)
     for name, value in [("base spins", base_spins)] + [(f"feature {m} rounds", v)
                                                         for m, v in feature_rounds.items()]:
         if value < 1:
             raise InvalidArgument(f"{name} = {value}: must be positive")
-    return _collect(text, game, seed, STREAM_BASE, base_spins, feature_rounds, tail, big, workers)
+    label = (f"{game.id}: {base_spins:,} base spins, "
+             f"{sum(feature_rounds.values()):,} feature rounds")
+    return _collect(text, game, seed, STREAM_BASE, base_spins, feature_rounds, tail, big, workers,
+                    cost, progress, label)[0]
 
 
-def _collect(text, game, seed, key_base, base_spins, feature_rounds, tail, big, workers) -> Estimate:
+def _collect(text, game, seed, key_base, base_spins, feature_rounds, tail, big, workers,
+             cost: dict, progress: Tasks | None, label: str) -> tuple[Estimate, dict]:
+    """The estimate of these sizes, and the seconds per base spin / feature round each
+    stratum took (the fastest chunk's: the first chunk on a worker also loads the kernels)."""
     tasks = []
     for i, start in enumerate(range(0, base_spins, CHUNK)):
         tasks.append((text, 0, (seed, key_base, i), min(CHUNK, base_spins - start), tail, big))
@@ -341,17 +379,27 @@ def _collect(text, game, seed, key_base, base_spins, feature_rounds, tail, big, 
     for m, rounds in sorted(feature_rounds.items()):
         for i, start in enumerate(range(0, rounds, feature_chunk)):
             tasks.append((text, m, (seed, key_base + m, i), min(feature_chunk, rounds - start), tail, big))
+    shares = [t[3] * cost.get(t[1], 1.0) for t in tasks]  # t[1]: stratum, t[3]: its size
+    advance = progress(label, sum(shares)) if progress is not None else None
+
+    def finished(i: int) -> None:
+        if advance is not None:
+            advance(shares[i])
+
     base = BaseStratum()
     features = {m: FeatureStratum() for m in feature_rounds}
-    for stratum, result in _run(tasks, min(workers, len(tasks))):
+    measured: dict = {}
+    for (stratum, result, seconds), task in zip(_run(tasks, min(workers, len(tasks)), finished), tasks):
         if stratum == 0:
             base.add(result)
         else:
             features[stratum].add(result)
-    return Estimate(game.id, seed, game.spec.bet.max_lines, game.cap_coins,
-                    game.rules.feature_classes(game), base, features,
-                    game.rules.initial_trigger_probabilities(game),
-                    game.rules.base_multiplier(game))
+        measured[stratum] = min(measured.get(stratum, math.inf), seconds / task[3])
+    estimate = Estimate(game.id, seed, game.spec.bet.max_lines, game.cap_coins,
+                        game.rules.feature_classes(game), base, features,
+                        game.rules.initial_trigger_probabilities(game),
+                        game.rules.base_multiplier(game))
+    return estimate, measured
 
 
 # -- a published estimate: figures, the command that made them, and the sample's state ---------

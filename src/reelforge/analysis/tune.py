@@ -45,11 +45,11 @@ from dataclasses import dataclass
 
 from reelforge.analysis.exact import analyze
 from reelforge.analysis.montecarlo import play_rounds
-from reelforge.analysis.stats import Z95
+from reelforge.analysis.stats import Z95, Stats
 from reelforge.engine.game import Game
 from reelforge.engine.rng import chunk_generator
 from reelforge.errors import InvalidArgument
-from reelforge.spec import parse_spec
+from reelforge.spec import GAME_ID_RULE, parse_spec, valid_game_id
 from reelforge.spec.model import GameSpec, ReelSetSpec
 
 TOLERANCE = 1e-5  # |exact RTP - target|, absolute: 0.001 percentage points
@@ -61,6 +61,15 @@ MAX_STEPS = 200  # exact analyses per knob; the search needs about 15
 # Feel bands: largest relative change from the source, per figure.
 BANDS = {"hit frequency": 0.15, "free-game frequency": 0.25, "bonus frequency": 0.25,
          "standard deviation": 0.25}
+
+
+# `reelforge.progress.Tasks`, spelled out: the analysis layer imports nothing of terminals
+Tasks = Callable[[str, float | None], Callable[[float], None]]
+FEEL_PIECE = 250_000  # rounds per piece of a feel run: the bar moves about once a second
+
+
+def _no_step(amount: float = 1) -> None:
+    return None
 
 
 # -- knobs -------------------------------------------------------------------------------------
@@ -91,7 +100,7 @@ def filler_tiers(spec: GameSpec, reel_set: str) -> list[tuple[str, ...]]:
     cash = spec.cash
     special = {w.symbol for w in spec.wilds} | {s.symbol for s in spec.scatters}
     if cash is not None:
-        special |= set(cash.symbols) | {cash.collector}
+        special |= set(cash.symbols) | ({cash.collector} if cash.collector else set())
     shown = {s for strip in spec.reel_set(reel_set).strips for s in strip}
     pays = {sid: sum(p for _, p in counts) for sid, counts in spec.paytable}
     for group in spec.mixed:
@@ -111,7 +120,8 @@ def knobs(spec: GameSpec, reel_set: str) -> list[Knob]:
     smallest = min(w for ws in source for w in ws if w)
     largest = max(sum(ws) for ws in source)
     scale = max(1, min(math.ceil(RESOLUTION / smallest), WEIGHT_LIMIT // (MAX_FACTOR * largest)))
-    tiers, out, chosen = filler_tiers(spec, reel_set), [], ()
+    tiers, out = filler_tiers(spec, reel_set), []
+    chosen: tuple[str, ...] = ()
     half = math.ceil(sum(len(t) for t in tiers) / 2)
     for tier in tiers:
         if chosen and len(chosen) + len(tier) > half:
@@ -226,8 +236,12 @@ class ModeTuning:
 
 
 def tune_spec(spec: GameSpec, target: float, modes: tuple[str, ...] | None = None,
-              solver: Solver = solve_exact) -> tuple[GameSpec, tuple[ModeTuning, ...]]:
-    """The spec with each mode's own reel set reweighted so that mode's exact RTP is `target`."""
+              solver: Solver = solve_exact, progress: Tasks | None = None,
+              ) -> tuple[GameSpec, tuple[ModeTuning, ...]]:
+    """The spec with each mode's own reel set reweighted so that mode's exact RTP is `target`.
+
+    `progress(description, None)` is asked for one task per mode and told of each game the
+    search builds (one exact analysis each); how many it needs is not known in advance."""
     if not 0 < target < 1:
         raise InvalidArgument(f"--rtp = {target!r}: a target RTP is a fraction below 1, e.g. 0.94")
     names = ("base",) + tuple(m.name for m in spec.modes)
@@ -241,10 +255,14 @@ def tune_spec(spec: GameSpec, target: float, modes: tuple[str, ...] | None = Non
                               "tune one at a time")
     tuned, report = spec, []
     for mode, reel_set in zip(modes, sets):
+        step = progress(f"{spec.id}: tuning mode {mode}, exact analyses", None) if progress else _no_step
         source_rtp = exact_rtp(tuned, mode)
+        step(1)
         low, high, used = source_rtp, source_rtp, 0
         for knob in knobs(tuned, reel_set):
-            def spec_at(delta: int, knob: Knob = knob, base: GameSpec = tuned) -> GameSpec:
+            def spec_at(delta: int, knob: Knob = knob, base: GameSpec = tuned,
+                        step: Callable[[float], None] = step) -> GameSpec:
+                step(1)
                 return with_weights(base, knob.reel_set, knob.weights(delta))
 
             found = solver(spec_at, mode, knob, target)
@@ -350,16 +368,18 @@ class Tuning:
 
 
 def tune_text(text: str, source_name: str, target: float, new_id: str | None = None,
-              modes: tuple[str, ...] | None = None, command: str = "reelforge tune") -> Tuning:
+              modes: tuple[str, ...] | None = None, command: str = "reelforge tune",
+              progress: Tasks | None = None) -> Tuning:
     """Tune the game file `text` to `target`; the new file's text, parsed and checked."""
     start = time.perf_counter()
-    if new_id is not None and not re.fullmatch(r"[A-Za-z0-9][\w.\-]*-v\d+", new_id):
-        raise InvalidArgument(f"--id = {new_id!r}: an id ends in -vN, like 'cluedo-94-v1'")
+    if new_id is not None and not valid_game_id(new_id):
+        raise InvalidArgument(f"--id = {new_id!r}: not a game id ({GAME_ID_RULE}), like "
+                              "'cluedo-94-v1'")
     source = parse_spec(text, source_name)
     new_id = new_id or variant_id(source.id, target)
     if new_id == source.id:
         raise InvalidArgument(f"--id = {new_id!r}: the tuned game needs an id of its own")
-    spec, report = tune_spec(source, target, modes)
+    spec, report = tune_spec(source, target, modes, progress=progress)
     out = tuned_text(text, source, spec, new_id, target, report, command)
     parsed = parse_spec(out, f"<tuned {new_id}>")
     check_only_reels_changed(source, parsed)
@@ -390,11 +410,15 @@ class FeelRow:
         return abs(self.change) <= self.band
 
 
-def _feel(spec: GameSpec, mode: str, rounds: int, seed: int) -> dict:
+def _feel(spec: GameSpec, mode: str, rounds: int, seed: int, played: Callable[[float], None]) -> dict:
     game = Game.from_spec(spec)
     bet = game.bet(mode=mode)
     exact = analyze(game, bet)
-    stats = play_rounds(game, bet, chunk_generator(seed, 0), rounds)
+    rng, stats = chunk_generator(seed, 0), Stats.empty()
+    for start in range(0, rounds, FEEL_PIECE):  # one stream, played on in pieces: the same rounds
+        piece = min(FEEL_PIECE, rounds - start)
+        stats = stats.merge(play_rounds(game, bet, rng, piece))
+        played(piece)
     p = stats.hit_frequency
     half = Z95 * math.sqrt(p * (1 - p) / stats.rounds)
     return {"hit frequency": (p, (p - half, p + half)),
@@ -403,13 +427,19 @@ def _feel(spec: GameSpec, mode: str, rounds: int, seed: int) -> dict:
             "standard deviation": (stats.standard_deviation, None)}
 
 
-def compare_feel(tuning: Tuning, rounds: int = 2_000_000, seed: int = 1) -> list[FeelRow]:
+def compare_feel(tuning: Tuning, rounds: int = 2_000_000, seed: int = 1,
+                 progress: Tasks | None = None) -> list[FeelRow]:
     """Source against tuned, per tuned mode, on the same seed: figures the source has (a zero
-    frequency, a feature the game lacks, is left out)."""
+    frequency, a feature the game lacks, is left out). `progress` gets one task over every
+    round simulated."""
+    played: Callable[[float], None] = _no_step
+    if progress is not None:
+        played = progress(f"{tuning.spec.id}: feel, {len(tuning.modes) * 2} x {rounds:,} rounds",
+                          2 * rounds * len(tuning.modes))
     rows = []
     for row in tuning.modes:
-        before = _feel(tuning.source, row.mode, rounds, seed)
-        after = _feel(tuning.spec, row.mode, rounds, seed)
+        before = _feel(tuning.source, row.mode, rounds, seed, played)
+        after = _feel(tuning.spec, row.mode, rounds, seed, played)
         for figure, band in BANDS.items():
             (s, s_ci), (t, t_ci) = before[figure], after[figure]
             if s > 0:

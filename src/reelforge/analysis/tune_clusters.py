@@ -96,8 +96,8 @@ def tuned_cluster_text(text: str, source, new_id: str, base_set: str, weights, c
     text = text[:found.start()] + block + text[found.end():]
     text = relabel(text, source, new_id, rtp)
     header = [f"# Tuned variant {new_id} of {source.id}, written by", f"#   {command}",
-              f"# Only the [random_multiplier.{base_set}] weights differ from the source "
-              f"({source_rtp:.4%} -> {rtp:.4%} on the",
+              (f"# Only the [random_multiplier.{base_set}] weights differ from the source "
+               f"({source_rtp:.4%} -> {rtp:.4%} on the"),
               "# source's published sample); the variant's own estimate is beside this file."]
     return "\n".join(header) + "\n#\n" + text
 
