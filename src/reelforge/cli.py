@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import math
+import os
 import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, NoReturn, Optional
 
 import typer
 from rich.console import Console
@@ -15,11 +17,29 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from reelforge.errors import InvalidArgument, ReelforgeError
+from reelforge.progress import bars
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Slot games from math to play: define, prove, simulate, play.")
+# Exit status when the reader of standard output left early (`reelforge ... | head`): what a
+# shell reports for a program that SIGPIPE ended (128 + 13), as `cat` or `grep` would be. Not 0,
+# which would say the whole output was written; not 1 or 2, which mean "replay differs" and
+# "error". Without `set -o pipefail` a pipeline's status is the reader's anyway.
+READER_GONE = 141
+
+
+class _Out(Console):
+    """Standard output's console: a broken pipe ends the program with READER_GONE (rich's
+    own answer is exit 1)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        _silence_stdout()
+        raise SystemExit(READER_GONE)
+
+
 # Tables keep one row per line when piped (CI logs): rich would wrap them at 80 columns.
-out = Console(width=None if sys.stdout.isatty() else 140)
+out = _Out(width=None if sys.stdout.isatty() else 140)
 err = Console(stderr=True)
 
 
@@ -33,8 +53,7 @@ def _count(text: str, option: str = "--rounds") -> int:
         value = float(clean) if any(c in clean.lower() for c in ".e") else int(clean)
     except ValueError:
         raise InvalidArgument(f"{option} = {text!r}: not a number of rounds") from None
-    if value != value or value in (float("inf"), float("-inf")) or value != int(value) \
-            or not 1 <= value <= MAX_ROUNDS:
+    if not math.isfinite(value) or value != int(value) or not 1 <= value <= MAX_ROUNDS:
         raise InvalidArgument(f"{option} = {text!r}: must be a whole number 1..{MAX_ROUNDS:.0e}")
     return int(value)
 
@@ -44,7 +63,7 @@ def _at_least(value: int | None, option: str, low: int = 1) -> None:
         raise InvalidArgument(f"{option} = {value!r}: must be >= {low}")
 
 
-def _fail(exc: ReelforgeError) -> None:
+def _fail(exc: ReelforgeError) -> NoReturn:
     # plain write, not rich: one line however narrow the terminal
     sys.stderr.write(f"error: {exc}\n")
     raise typer.Exit(2)
@@ -131,13 +150,14 @@ def simulate(
 
     A seed and chunk size give the same figures, bit for bit, on any backend, resumed or not.
     """
+    from reelforge.analysis.montecarlo import check_workers
     from reelforge.analysis.montecarlo import simulate as run
 
     try:
         n = _count(rounds)
         size = _count(chunk_size, "--chunk-size")
         _at_least(seed, "--seed", 0)
-        _at_least(workers, "--workers")
+        check_workers(workers)
         if scheduler is not None and workers is not None:
             raise InvalidArgument(f"--workers = {workers}: the cluster at --scheduler has its own workers; "
                                   "drop one of the two")
@@ -194,9 +214,6 @@ def simulate(
     if g.spec.jackpot:
         table.add_row("jackpot hits", f"{stats.jackpot_hits}")
     table.add_row("largest win", f"{stats.max_win_x:,.2f} x bet")
-    if stats.guard_hits:
-        table.add_row("[red]rounds cut at the spin guard[/red]",
-                      f"[red]{stats.guard_hits:,}: figures are not this game's[/red]")
     for label, count in data["win_distribution"].items():
         table.add_row(f"  wins {label}", f"{count:,}")
     out.print(table)
@@ -205,16 +222,41 @@ def simulate(
 @app.command()
 def analyze(game: GameArg, lines: LinesOpt = None, bet_per_line: BplOpt = None, mode: ModeOpt = "base",
             as_json: JsonOpt = False) -> None:
-    """Exact RTP and its breakdown, computed combinatorially."""
+    """Exact RTP and its breakdown, computed combinatorially; exact SD, volatility and maximum win."""
     from reelforge.analysis.exact import analyze as exact
+    from reelforge.analysis.moments import UNBOUNDED, NotExact, exact_moments, max_round_win
 
+    moments, reason, top, note = None, None, None, None
     try:
         g = _game(game)
-        result = exact(g, g.bet(lines, bet_per_line, mode), cap_bound=True)
+        bet = g.bet(lines, bet_per_line, mode)
+        result = exact(g, bet, cap_bound=True)
+        try:
+            moments = exact_moments(g, bet)
+        except NotExact as exc:
+            reason = str(exc)
+            try:  # the maximum may still be exact where the moments are not
+                top = max_round_win(g, bet)
+                note = "exact" if top is not None else UNBOUNDED
+            except NotExact:
+                pass
     except ReelforgeError as exc:
         _fail(exc)
+    cost = result.bet.total * result.price
+    if moments is not None:
+        top, note = moments.max_round_win, moments.max_round_win_note
+        figures = moments.to_dict()
+        extra = {k: figures[k] for k in ("standard_deviation", "volatility_index",
+                                         "base_standard_deviation", "base_volatility_index",
+                                         "max_round_win", "max_round_win_x", "max_round_win_note",
+                                         "max_base_win", "max_base_win_x")}
+        extra["moments"] = figures
+    else:
+        extra = {"standard_deviation": None, "volatility_index": None,
+                 "max_round_win": top, "max_round_win_x": None if top is None else top / cost,
+                 "max_round_win_note": note, "moments": {"label": "not exact", "reason": reason}}
     if as_json:
-        print(json.dumps({"exact": True, **result.to_dict()}))
+        print(json.dumps({"exact": True, **result.to_dict(), **extra}))
         return
     title = f"{g.spec.name} ({g.id}), exact, bet {result.bet.lines} x {result.bet.bet_per_line}"
     if mode != "base":
@@ -238,7 +280,26 @@ def analyze(game: GameArg, lines: LinesOpt = None, bet_per_line: BplOpt = None, 
         table.add_row("mean free spins per trigger", f"{result.mean_free_spins:.4f}")
     if result.jackpot_probability:
         table.add_row("jackpot", f"1 in {1 / result.jackpot_probability:,.0f} rounds")
+    unit = "total bet" if result.price == 1 else "cost"
+    if moments is not None:
+        label = moments.sd_label  # "exact (uncapped round)" where the round cap can bind
+        table.add_row("standard deviation per round", f"{moments.round_standard_deviation:.4f} x {unit} ({label})")
+        table.add_row("volatility index (1.645 SD)", f"{moments.volatility_index():.4f} ({label})")
+        table.add_row("base-spin standard deviation", f"{moments.base_standard_deviation:.4f} x {unit} (exact)")
+        table.add_row("base-spin volatility index", f"{moments.base_volatility_index():.4f} (exact)")
+        if moments.cap_variance_bound:
+            table.add_row("  (uncapped; the round cap moves the variance by at most)",
+                          f"{moments.cap_variance_bound:.3g} (x {unit})^2")
+        table.add_row("maximum base-spin win", f"{moments.max_base_win:,} credits "
+                                               f"({moments.max_base_win / cost:,.2f} x {unit}, exact)")
+    if top is not None:
+        how = "exact" if note == "exact" else f"exact: {note}"
+        table.add_row("maximum round win", f"{top:,} credits ({top / cost:,.2f} x {unit}, {how})")
+    elif note == UNBOUNDED:
+        table.add_row("maximum round win", "unbounded (guard only)")
     out.print(table)
+    if reason is not None:
+        out.print(f"standard deviation: not exact: {reason}", markup=False, highlight=False)
 
 
 @app.command()
@@ -259,12 +320,13 @@ def par(
         n = _count(rounds)
         _at_least(seed, "--seed", 0)
         g = _game(game)
-        if g.family == "clusters":
-            figures = build_cluster_par(g, g.bet(lines, bet_per_line, mode), n, seed, ref=game)
-            paths = write_cluster_par(figures, out_dir)
-        else:
-            figures = build_par(g, g.bet(lines, bet_per_line, mode), n, seed, ref=game)
-            paths = write_par(figures, out_dir)
+        build, write = ((build_cluster_par, write_cluster_par) if g.family == "clusters"
+                        else (build_par, write_par))
+        with bars() as progress:
+            figures = build(g, g.bet(lines, bet_per_line, mode), n, seed, ref=game, tasks=progress)
+            writing = progress(f"{g.id}: writing the HTML page and JSON (plots)", 1)
+            paths = write(figures, out_dir)
+            writing(1)
     except ReelforgeError as exc:
         _fail(exc)
     except OSError as exc:
@@ -292,25 +354,34 @@ def bench(
         bet = g.bet(mode=mode)
     except ReelforgeError as exc:
         _fail(exc)
-    play_rounds(g, bet, chunk_generator(0, 0), 1000)  # compile or load the cache
-    rates = []
-    for i in range(repeats):
-        rng = chunk_generator(i + 1, 0)
-        start = time.perf_counter()
-        play_rounds(g, bet, rng, n)
-        rates.append(n / (time.perf_counter() - start))
-    median = statistics.median(rates)
     from reelforge.analysis.exact import analyze as exact
 
-    exact_s = None
-    if g.family == "lines":
-        exact(g, bet)  # warm
-        timings = []
-        for _ in range(repeats):
+    with bars(quiet=as_json) as progress:
+        # the bar moves between timed repeats only: nothing of it runs inside a timing
+        loading = progress(f"{g.id}: compiling or loading the kernels", 1)
+        play_rounds(g, bet, chunk_generator(0, 0), 1000)
+        loading(1)
+        played = progress(f"{g.id}: {repeats} x {n:,} rounds", repeats * n)
+        rates = []
+        for i in range(repeats):
+            rng = chunk_generator(i + 1, 0)
             start = time.perf_counter()
-            exact(g, bet)
-            timings.append(time.perf_counter() - start)
-        exact_s = statistics.median(timings)
+            play_rounds(g, bet, rng, n)
+            rates.append(n / (time.perf_counter() - start))
+            played(n)
+        exact_s = None
+        if g.family == "lines":
+            analysed = progress(f"{g.id}: exact analysis, 1 + {repeats} runs", repeats + 1)
+            exact(g, bet)  # warm
+            analysed(1)
+            timings = []
+            for _ in range(repeats):
+                start = time.perf_counter()
+                exact(g, bet)
+                timings.append(time.perf_counter() - start)
+                analysed(1)
+            exact_s = statistics.median(timings)
+    median = statistics.median(rates)
     if as_json:
         print(json.dumps({"game": g.id, "mode": mode, "rounds_per_second": median, "rounds": n,
                           "repeats": repeats, "all_rates": rates, "exact_analysis_seconds": exact_s}))
@@ -348,17 +419,43 @@ def play(game: GameArg, lines: LinesOpt = None, bet_per_line: BplOpt = None, mod
 
 
 @app.command()
-def replay(outcome_file: Annotated[Path, typer.Argument(help="An Outcome JSON file")]) -> None:
-    """Replay a stored live round from its seed; exit 1 if it differs from the file."""
+def replay(
+    outcome_file: Annotated[Path, typer.Argument(help="An Outcome JSON file")],
+    game_file: Annotated[Optional[Path], typer.Option(
+        "--game", help="The game file that played the round (default: the shipped game of the "
+        "outcome's game_id)")] = None,
+) -> None:
+    """Replay a stored live round from its seed; exit 1 if it differs from the file.
+
+    The game is found only among the shipped games, or at the path given with --game: never
+    at a path taken from the outcome. It must be the very file that played the round (its
+    SHA-256, recorded on the outcome).
+    """
+    from reelforge.analysis.checkpoint import read_json
     from reelforge.engine.round import replay as redo
+    from reelforge.errors import quote
+    from reelforge.games import shipped_games
+    from reelforge.spec import valid_game_id
 
     try:
-        stored = json.loads(outcome_file.read_text())
-        again = redo(_game(stored["game_id"]), stored)
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        _fail(ReelforgeError(f"{outcome_file}: not a stored outcome ({exc})"))
+        stored = read_json(outcome_file, str(outcome_file))
+        if not isinstance(stored, dict):
+            raise ReelforgeError(f"{outcome_file}: not a stored outcome (a JSON {type(stored).__name__}, "
+                                 "not an object)")
+        game_id = stored.get("game_id")
+        if not valid_game_id(game_id):  # refused before anything is opened by its name
+            raise ReelforgeError(f"{outcome_file}: game_id = {quote(game_id)}: not a game id "
+                                 "like 'cluedo-v1'; nothing was opened")
+        if game_file is not None:
+            g = _game(str(game_file))
+        elif game_id in shipped_games():
+            g = _game(game_id)
+        else:
+            raise ReelforgeError(f"{outcome_file}: game_id = {game_id!r}: not a shipped game; give "
+                                 "the game file that played it with --game FILE")
+        again = redo(g, stored)  # checks every field it reads: a malformed one is a ReelforgeError
     except ReelforgeError as exc:
-        _fail(ReelforgeError(f"{outcome_file}: {exc}"))
+        _fail(exc if str(exc).startswith(f"{outcome_file}:") else ReelforgeError(f"{outcome_file}: {exc}"))
     same = json.loads(again.to_json()) == stored
     print(again.to_json(indent=2))
     err.print("replay matches the stored outcome" if same else "REPLAY DIFFERS from the stored outcome")
@@ -388,9 +485,13 @@ def report(
         games = [(gid, _game(gid)) for gid in shipped_games()]
         bets = [(gid, g, g.bet(mode=mode)) for gid, g in games
                 for mode in ["base"] + [m.name for m in g.spec.modes if m.name != "base"]]
-        rows = [(gid, bet, run(gid, bet, n, seed),
-                 f"{exact(g, bet).rtp:.4%}" if g.family == "lines" else _published_rtp(gid).split(" (")[0] + " (strat.)")
-                for gid, g, bet in bets]
+        rows = []
+        with bars() as progress:
+            for i, (gid, g, bet) in enumerate(bets, 1):
+                label = gid if bet.mode == "base" else f"{gid} ({bet.mode})"
+                stats = run(gid, bet, n, seed, progress=progress(f"{i}/{len(bets)} {label}", n))
+                rows.append((gid, bet, stats, f"{exact(g, bet).rtp:.4%}" if g.family == "lines"
+                             else _published_rtp(gid).split(" (")[0] + " (strat.)"))
     except ReelforgeError as exc:
         _fail(exc)
     for game_id, bet, stats, figure in rows:
@@ -401,6 +502,19 @@ def report(
         table.add_row(label, figure, f"{stats.rtp:.3%} ({low:.3%} .. {high:.3%})",
                       f"{stats.hit_frequency:.2%}", feature, f"{stats.max_win_x:,.1f} x bet")
     out.print(table)
+
+
+def _check_writable(path: Path, option: str = "--out") -> None:
+    """Refuse, before a long run, an output file that could not be written after it."""
+    import os
+
+    folder = path.parent
+    if path.is_dir():
+        raise InvalidArgument(f"{option} = {str(path)!r}: is a folder; give a file name")
+    if not folder.is_dir():
+        raise InvalidArgument(f"{option} = {str(path)!r}: folder {str(folder)!r} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise InvalidArgument(f"{option} = {str(path)!r}: not writable")
 
 
 @app.command()
@@ -422,15 +536,18 @@ def estimate(
     """
     import shlex
 
-    from reelforge.analysis.montecarlo import GameText
+    from reelforge.analysis.montecarlo import GameText, check_workers
     from reelforge.analysis.stratified import estimate as run, published
 
     start = time.perf_counter()
     try:
         _at_least(seed, "--seed", 0)
-        _at_least(workers, "--workers")
+        check_workers(workers)
+        if out_file is not None:
+            _check_writable(out_file)
         text = GameText.load(game)
-        result = run(text, seed=seed, half_width=ci, workers=workers)
+        with bars(quiet=as_json) as progress:
+            result = run(text, seed=seed, half_width=ci, workers=workers, progress=progress)
     except ReelforgeError as exc:
         _fail(exc)
     seconds = time.perf_counter() - start
@@ -502,6 +619,8 @@ def tune(
     try:
         n = _count(rounds)
         _at_least(seed, "--seed", 0)
+        if out_file is not None:
+            _check_writable(out_file)
         source = GameText.load(game)
         if _game(game).family == "clusters":
             if mode:
@@ -510,17 +629,18 @@ def tune(
         words = [game, "--rtp", repr(rtp)] + [w for m in mode or () for w in ("--mode", m)]
         target_id = new_id or tuning.variant_id(load_spec(source.source).id, rtp)
         command = "reelforge tune " + shlex.join(words + ["--id", target_id])
-        result = tuning.tune_text(source.text, source.source, rtp, target_id,
-                                  tuple(mode) if mode else None, command)
-        path = out_file or Path(f"{result.spec.id}.toml")
-        if path.resolve() == Path(source.source).resolve():
-            raise InvalidArgument(f"--out {str(path)!r}: that is the source game; write the variant elsewhere")
-        path.write_text(result.text, encoding="utf-8")
-        written = load_spec(path)
-        missed = [(row.mode, tuning.exact_rtp(written, row.mode)) for row in result.modes]
-        missed = [(m, r) for m, r in missed if abs(r - rtp) > tuning.TOLERANCE]
-        searched = time.perf_counter() - start
-        feel = tuning.compare_feel(result, n, seed)
+        with bars() as progress:
+            result = tuning.tune_text(source.text, source.source, rtp, target_id,
+                                      tuple(mode) if mode else None, command, progress=progress)
+            path = out_file or Path(f"{result.spec.id}.toml")
+            if path.resolve() == Path(source.source).resolve():
+                raise InvalidArgument(f"--out {str(path)!r}: that is the source game; write the variant elsewhere")
+            path.write_text(result.text, encoding="utf-8")
+            written = load_spec(path)
+            missed = [(row.mode, tuning.exact_rtp(written, row.mode)) for row in result.modes]
+            missed = [(m, r) for m, r in missed if abs(r - rtp) > tuning.TOLERANCE]
+            searched = time.perf_counter() - start
+            feel = tuning.compare_feel(result, n, seed, progress=progress)
     except ReelforgeError as exc:
         _fail(exc)
     except OSError as exc:
@@ -584,14 +704,16 @@ def _tune_cluster(game: str, source, rtp: float, out_file, new_id, ci: float, se
         path = out_file or Path(f"{target_id}.toml")
         if path.resolve() == Path(source.source).resolve():
             raise InvalidArgument(f"--out {str(path)!r}: that is the source game; write the variant elsewhere")
+        estimate_path = path.with_suffix(".rtp.json")
+        _check_writable(estimate_path, "--out (its estimate beside it)")
         path.write_text(result.text, encoding="utf-8")
         solved = time.perf_counter() - start
         text = GameText(result.text, str(path))
-        check = run(text, seed=seed, half_width=ci)
+        with bars() as progress:
+            check = run(text, seed=seed, half_width=ci, progress=progress)
         seconds = time.perf_counter() - start
         estimate_command = "reelforge estimate " + shlex.join([str(path), "--ci", repr(ci), "--seed", str(seed)])
         record = published(text, check, estimate_command, seconds - solved)
-        estimate_path = path.with_suffix(".rtp.json")
         estimate_path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     except ReelforgeError as exc:
         _fail(exc)
@@ -623,8 +745,41 @@ def _tune_cluster(game: str, source, rtp: float, out_file, new_id, ci: float, se
         raise typer.Exit(1)
 
 
-def main() -> None:  # pragma: no cover
-    app()
+def _silence_stdout() -> None:
+    """Point stdout at the null device: what it still buffers cannot be written, and the
+    interpreter's last flush would fail again and print its own message."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def main() -> None:
+    """The `reelforge` program: `app`, and one line instead of a traceback when the output
+    cannot be written (a full disk, a closed device) or another file operation fails. A
+    reader that left (a broken pipe) is no error: the program ends quietly, READER_GONE."""
+    stdout = sys.stdout
+    try:
+        try:
+            app()
+        finally:
+            sys.stdout.flush()  # a full disk shows here, while it can still be told
+    except SystemExit:
+        # typer answers a broken pipe met inside a command by swapping stdout for a wrapper
+        # that ignores it and exiting 1: the same event, so the same status
+        if sys.stdout is not stdout:
+            sys.stdout = stdout
+            _silence_stdout()
+            raise SystemExit(READER_GONE) from None
+        raise
+    except BrokenPipeError:
+        _silence_stdout()
+        raise SystemExit(READER_GONE) from None
+    except OSError as exc:
+        what = exc.filename if exc.filename is not None else "standard output"
+        sys.stderr.write(f"error: {what}: {exc.strerror or exc}\n")
+        _silence_stdout()
+        raise SystemExit(2) from None
 
 
 if __name__ == "__main__":  # pragma: no cover
