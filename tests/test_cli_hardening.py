@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tiny_games import ALWAYS_RETRIGGER
 
 from reelforge.analysis.montecarlo import max_workers
 from reelforge.games import shipped_games
@@ -297,34 +298,7 @@ def test_a_broken_pipe_met_inside_a_command_also_ends_with_141():
 
 # ---------------------------------------------------------------- the capped 1e9 file, par paths
 
-HUGE_CAP = """
-[game]
-id = "hang-v1"
-name = "Hang"
-reels = 3
-rows = 1
-[symbols]
-A = { role = "regular" }
-S = { role = "scatter" }
-[paytable]
-A = { 3 = 5 }
-[lines]
-paylines = [[0, 0, 0]]
-[scatter.S]
-pays = { 3 = 1 }
-[reels.base]
-strips = ["A S A", "A S A", "A S A"]
-[reels.free]
-strips = ["S", "S", "S"]
-[bet]
-max_bet_per_line = 1
-[features.free_games]
-trigger = "S"
-award = { 3 = 10 }
-reel_set = "free"
-retrigger = "capped"
-max_total_spins = 1000000000
-"""
+HUGE_CAP = ALWAYS_RETRIGGER + 'retrigger = "capped"\nmax_total_spins = 1000000000\n'
 
 
 @pytest.mark.parametrize("command", [["check"], ["par", "--out", "OUT"], ["analyze"],

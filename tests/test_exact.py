@@ -4,6 +4,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from tiny_games import ALWAYS_RETRIGGER
 
 from reelforge.analysis.exact import analyze
 from reelforge.analysis.montecarlo import play_rounds
@@ -46,32 +47,7 @@ def test_monte_carlo_of_the_live_round_agrees_with_exact(kind, ref):
 
 # Issue 11, "Hang" and "Accepted nonsense": analyses that could not end refuse in one line.
 
-HANG = """
-[game]
-id = "hang-v1"
-name = "Hang"
-reels = 3
-rows = 1
-[symbols]
-A = { role = "regular" }
-S = { role = "scatter" }
-[paytable]
-A = { 3 = 5 }
-[lines]
-paylines = [[0, 0, 0]]
-[scatter.S]
-pays = { 3 = 1 }
-[reels.base]
-strips = ["A S A", "A S A", "A S A"]
-[reels.free]
-strips = ["S", "S", "S"]
-[bet]
-max_bet_per_line = 1
-[features.free_games]
-trigger = "S"
-award = { 3 = 10 }
-reel_set = "free"
-"""
+HANG = ALWAYS_RETRIGGER
 
 
 def _analyze_cli(tmp_path, text: str) -> str:

@@ -21,6 +21,7 @@ import reference as ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_kernels import HEALTH, bets, games
+from tiny_games import ALWAYS_RETRIGGER
 
 from reelforge.analysis import moments as moments_module
 from reelforge.analysis.exact import ChainTooLarge, analyze
@@ -437,34 +438,7 @@ def test_cluedo_figures():
 # The hang of issue 11: a capped chain too large to solve is refused at once
 
 
-HANG = """
-[game]
-id = "hang-v1"
-name = "Hang"
-reels = 3
-rows = 1
-[symbols]
-A = { role = "regular" }
-S = { role = "scatter" }
-[paytable]
-A = { 3 = 5 }
-[lines]
-paylines = [[0, 0, 0]]
-[scatter.S]
-pays = { 3 = 1 }
-[reels.base]
-strips = ["A S A", "A S A", "A S A"]
-[reels.free]
-strips = ["S", "S", "S"]
-[bet]
-max_bet_per_line = 1
-[features.free_games]
-trigger = "S"
-award = { 3 = 10 }
-retrigger = "capped"
-max_total_spins = 100000
-reel_set = "free"
-"""
+HANG = ALWAYS_RETRIGGER + 'retrigger = "capped"\nmax_total_spins = 100000\n'
 
 
 def test_a_huge_capped_chain_is_refused_before_any_work():
