@@ -56,7 +56,7 @@ def audit(game, outcome) -> dict:
     value = outcome.bet.bet_per_line
     cap = spec.max_win_x * COINS * value
     seen = {"clusters": 0, "tumbles": 0, "multiplied": 0, "placed": 0, "golden": 0, "extra": 0,
-            "super": 0, "jackpot": 0, "capped": outcome.win_capped}
+            "super": 0, "jackpot": 0, "capped": outcome.win_capped, "cut": 0}
     candies = {c: m for c, m in f.jars}
     meters = dict.fromkeys(JACKPOTS, 0)
     extras = toward = supers_due = 0
@@ -158,7 +158,11 @@ def audit(game, outcome) -> dict:
             assert paid == expected
             seen["jackpot"] += len(paid)
             spin_win += sum(e["win"] for e in paid)
-        assert spin["win"] == spin_win or (outcome.win_capped and spin is outcome.spins[-1])
+        # the spin that reaches the cap shows only what it added up to the cap
+        shown = min(spin_win, cap - total)
+        assert spin["win"] == shown
+        if shown < spin_win:
+            seen["cut"] += 1
         total += spin_win
         assert spin["round_total"] == min(total, cap)
     free = [s for s in outcome.spins if s["kind"] == "free"]
@@ -170,6 +174,7 @@ def audit(game, outcome) -> dict:
             assert len(free) == awarded == outcome.free_spins_played
             assert supers_due == 0
     assert sum(outcome.breakdown.values()) == outcome.total_win
+    assert sum(spin["win"] for spin in outcome.spins) == outcome.total_win
     return seen
 
 
@@ -208,18 +213,20 @@ def test_the_cap_ends_the_round_at_once():
 
     assert "max_win_x = 10000" in TEXT
     low = compile_game(parse_spec(TEXT.replace("max_win_x = 10000", "max_win_x = 20"), "low-cap.toml"))
-    capped = {"base": 0, "free": 0}
+    capped = {"base": 0, "free": 0, "free_cut": 0}
     for seed in range(6000):
         outcome = play_round(low, low.max_bet, live_generator(seed), seed)
         if outcome.win_capped or outcome.free_spins_played:
-            audit(low, outcome)
+            seen = audit(low, outcome)
         if outcome.win_capped:
             assert outcome.total_win == 20 * low.max_bet.total
             capped["free" if len(outcome.spins) > 1 else "base"] += 1
             if len(outcome.spins) > 1:  # ended at once: nothing after the spin that reached it
                 assert outcome.spins[-1]["round_total"] == outcome.total_win
                 assert outcome.spins[-2]["round_total"] < outcome.total_win
-    assert capped["base"] > 0 and capped["free"] > 0, capped
+                capped["free_cut"] += seen["cut"]
+    # free or super spins that won past the cap, each showing only its part up to it
+    assert capped["base"] > 0 and capped["free_cut"] > 0, capped
 
 
 def test_same_seed_same_round_and_replay(game):

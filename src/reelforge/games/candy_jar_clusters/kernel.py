@@ -18,6 +18,8 @@ the base spin and 1, 2, ... the free and super spins in play order:
   TAPE_EXTRA    EXTRA symbols collected this spin, spins now awarded, toward the next super
                 spin, super spins awarded now
   TAPE_JACKPOT  jackpot index (0 MINI .. 4 GRAND), its pay (coins), multiplier, win
+A spin's TAPE_SPIN_WIN win is what it added to the round: the spin that reaches the cap
+shows only the part up to the cap (its clusters and jackpots show what they paid).
 """
 
 from __future__ import annotations
@@ -212,6 +214,8 @@ def free_spins(cm, cj, mask, headroom, base, rng, work, cells, meters, record, p
                                 times, jw, 0)
         total += win
         if total >= headroom:
+            # the spin shows what it added up to the cap, so the spins add up to the round
+            win -= total - headroom
             total = headroom
             capped = True
         pos = write_row(tape, pos, record, TAPE_SPIN_WIN, index, win, base + total,
