@@ -53,9 +53,9 @@ def test_wheel_config_from_the_game():
 
 
 @pytest.mark.parametrize("bad", [
-    dict(offer="sometimes"), dict(limit_stake_multiple=0), dict(limit_minor=-1),
-    dict(targets=((1, 1),)), dict(targets=((2, 0),)), dict(prices={1: Fraction(5), 2: Fraction(3)}),
-    dict(prices={1: 70.0}), dict(prices={0: Fraction(5)}),
+    {"offer": "sometimes"}, {"limit_stake_multiple": 0}, {"limit_minor": -1},
+    {"targets": ((1, 1),)}, {"targets": ((2, 0),)}, {"prices": {1: Fraction(5), 2: Fraction(3)}},
+    {"prices": {1: 70.0}}, {"prices": {0: Fraction(5)}},
 ])
 def test_config_rejects_bad_values(bad):
     with pytest.raises(ValueError):
@@ -113,13 +113,48 @@ def test_part_of_the_win_is_banked():
             g.choose_amount(state, bad)
 
 
-def test_four_thirds_needs_whole_credits():
+def test_four_thirds_is_offered_on_every_amount_rounded_down():
+    """Issue 12: 4/3 was withheld unless the amount was a multiple of 3. The target is the
+    largest whole t with 3t <= 4 x amount, won with probability amount / t; only 1 and 2
+    credits (t = amount) are left without it."""
+    cfg = config()  # limit 25,000 at stake 10: no 4/3 target up to 2,999 reaches it
+    withheld = []
+    for amount in range(1, 3000):
+        state = g.start_gamble(cfg, amount, 10)
+        t = max(t for t in range(amount, 2 * amount + 1) if 3 * t <= 4 * amount)
+        if t == amount:
+            withheld.append(amount)
+            assert g.cash_target(cfg, state, 0) is None and ("cash", 0) not in g.options(cfg, state)
+            continue
+        assert g.cash_target(cfg, state, 0) == t and ("cash", 0) in g.options(cfg, state)
+        assert g.cash_chance(cfg, state, 0) == Fraction(amount, t)
+        assert g.resolve_cash(cfg, state, 0, True).amount == t
+    assert withheld == [1, 2]
+    with pytest.raises(InvalidAction, match="cash target 0 not offered for amount 2"):
+        g.spin_cash(cfg, g.start_gamble(cfg, 2, 10), 0, live_generator(1))
+
+
+@pytest.mark.parametrize("amount,target", [(4, 5), (5, 6), (10, 13), (2998, 3997), (2999, 3998)])
+def test_rounded_four_thirds_wins_on_exactly_amount_of_target_draws(amount, target, monkeypatch):
     cfg = config()
-    state = g.start_gamble(cfg, 10, 10)
-    assert g.cash_target(cfg, state, 0) is None and g.cash_target(cfg, state, 1) == 20
-    with pytest.raises(InvalidAction, match="cash target 0 not offered for amount 10"):
-        g.spin_cash(cfg, state, 0, live_generator(1))
-    assert g.cash_target(cfg, g.choose_amount(state, 9), 0) == 12
+    state = g.start_gamble(cfg, amount, 10)
+    outcomes = []
+    for d in range(target):
+        fake = FakeDraws([d])
+        monkeypatch.setattr(g, "draw_below", fake)
+        outcomes.append(g.spin_cash(cfg, state, 0, rng=None).amount)
+        assert fake.asked == [target]
+    assert outcomes == [target] * amount + [0] * (target - amount)
+
+
+def test_four_thirds_near_the_limit_rounds_below_it_and_caps_past_it():
+    cfg = config(limit_stake_multiple=100)  # limit 1000 credits at stake 10
+    below = g.start_gamble(cfg, 749, 10)  # 4/3 x 749 = 998.67
+    assert g.cash_target(cfg, below, 0) == 998 and g.cash_chance(cfg, below, 0) == Fraction(749, 998)
+    assert not g.resolve_cash(cfg, below, 0, True).finished
+    past = g.start_gamble(cfg, 751, 10)  # 4/3 x 751 = 1001.33
+    assert g.cash_target(cfg, past, 0) == 1000 and g.cash_chance(cfg, past, 0) == Fraction(751, 1000)
+    assert g.resolve_cash(cfg, past, 0, True).finished
 
 
 @pytest.mark.parametrize("index,num,den", [(0, 4, 3), (1, 2, 1), (2, 3, 1)])
@@ -160,7 +195,7 @@ def test_once_mega_is_reached_only_the_cash_wheel_is_offered():
     lowered = g.choose_amount(state, 100)
     assert not any(g.bonus_offered(cfg, lowered, b) for b in (1, 2, 3))
     assert [a for a in g.options(cfg, lowered) if a[0] == "bonus"] == []
-    assert [a for a in g.options(cfg, lowered) if a[0] == "cash"] == [("cash", 1), ("cash", 2)]
+    assert [a for a in g.options(cfg, lowered) if a[0] == "cash"] == [("cash", i) for i in range(3)]
 
 
 def test_bonus_past_the_limit_is_not_offered():
@@ -210,11 +245,22 @@ def double_up(state):
     return ("cash", 1)
 
 
-@pytest.mark.parametrize("policy", [collect_now, double_up])
-@pytest.mark.parametrize("win", [1, 7, 9, 499, 1849, 24_999])
+def four_thirds_up(state):
+    return ("cash", 0) if g.cash_target(config(), state, 0) is not None else ("collect",)
+
+
+@pytest.mark.parametrize("policy", [collect_now, double_up, four_thirds_up])
+@pytest.mark.parametrize("win", [1, 7, 9, 499, 1849, 24_998, 24_999])
 def test_payback_simple_policies(policy, win):
     cfg = config()
     assert g.expected_payout(cfg, g.start_gamble(cfg, win, 10), policy) == win
+
+
+def test_payback_of_four_thirds_up_to_the_limit_is_exact_for_every_amount():
+    """Taking 4/3 until the limit passes through rounded targets almost every time."""
+    cfg = config(limit_stake_multiple=300)  # limit 3,000 credits at stake 10
+    for win in range(1, 3000):
+        assert g.expected_payout(cfg, g.start_gamble(cfg, win, 10), four_thirds_up) == win
 
 
 prices = st.lists(st.fractions(min_value=Fraction(1, 7), max_value=Fraction(400)), min_size=1,
@@ -249,6 +295,12 @@ def test_payback_is_exactly_the_win_for_any_policy(data, prices, targets, stake,
                 action = ("amount", data.draw(st.integers(1, state.amount - 1)))
             chosen[state] = action
             event(f"action {action[0]}")
+            if action[0] == "cash":
+                num, den = cfg.cash_targets[action[1]]
+                target = g.cash_target(cfg, state, action[1])
+                event("cash target " + ("capped" if target == state.limit - state.collected
+                                        else "exact" if target * den == state.amount * num
+                                        else "rounded down"))
         return chosen[state]
 
     state = g.start_gamble(cfg, win, stake, denomination)
@@ -296,13 +348,18 @@ def test_actions_after_the_end_are_refused():
         g.payout(cfg, g.start_gamble(cfg, 40, 10))
 
 
-def test_live_cash_frequency_is_within_five_standard_errors():
+@pytest.mark.parametrize("amount,target", [(30, 40), (10, 13), (1000, 1333)])
+def test_live_four_thirds_frequency_is_within_five_standard_errors(amount, target):
+    """Exact (30 -> 40, 3/4) and rounded-down targets. With n seeded spins the win count is
+    Binomial(n, amount / target); 5 standard deviations would fail a correct draw with
+    probability below 6e-7 (normal tail; n p (1 - p) > 3,900 here)."""
     cfg = config()
-    state = g.start_gamble(cfg, 30, 10)
+    state = g.start_gamble(cfg, amount, 10)
+    assert g.cash_target(cfg, state, 0) == target
     rng, n = live_generator(7), 20_000
     wins = sum(g.spin_cash(cfg, state, 0, rng).amount > 0 for _ in range(n))
-    p = 3 / 4
-    assert abs(wins - n * p) < 5 * (n * p * (1 - p)) ** 0.5
+    p = Fraction(amount, target)
+    assert abs(wins - n * p) < 5 * float(n * p * (1 - p)) ** 0.5
 
 
 # --- Spin Chance -----------------------------------------------------------------------------

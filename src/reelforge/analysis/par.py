@@ -490,10 +490,12 @@ def rules_in_words(game, bet: Bet) -> list[dict]:
             "After a win the player may gamble it on one of two wheels, up to "
             f"{wg.limit_stake_multiple:,} stakes or {wg.limit_minor:,} currency minor units, "
             "whichever is lower. The cash wheel multiplies the amount by a target (table), "
-            "won with probability amount / target exactly; the bonus wheel wins a trail bonus "
+            "rounded down to whole credits (and capped at the limit), won with probability "
+            "amount / target exactly; the bonus wheel wins a trail bonus "
             "priced at its exact expected win, with probability amount / price. Payback "
             "exactly 100%; a loss loses the amount gambled."],
-            ("Cash wheel targets", ["target (x amount gambled)", "win probability"],
+            ("Cash wheel targets", ["target (x amount gambled)",
+                                    "win probability (where the target is whole credits)"],
              [[t, f"{d}/{n}" if n != d else "1"] for t, (n, d) in zip(targets, wg.cash_targets)])))
     return out
 

@@ -9,10 +9,12 @@ Big Money), an adjustable amount, up to min(2500 x stake, 250,000.00) then colle
   follows); it must bank at least one credit, so every action makes progress.
 - Limit L = min(limit_stake_multiple x stake, limit_minor // denomination) credits, on the whole
   win, collected + amount: a win of L or more is not offered; reaching L ends the gamble.
-- Cash target num/den: won with probability den/num, exactly `draw_below(num) < den`; offered
-  only where the target is whole credits (4/3 wants a multiple of 3: lower the amount first).
-  A target past L is capped at L - collected and won with probability amount / capped target,
-  exactly `draw_below(capped) < amount`.
+- Cash target num/den: amount x num / den rounded down to whole credits, offered on every
+  amount except where that equals the amount (no gamble: 4/3 of 1 or 2 credits). Won with
+  probability amount / target exactly: `draw_below(num) < den` where the target is exact,
+  `draw_below(target) < amount` where it was rounded down (4/3 of an amount not a multiple
+  of 3), so the payback stays 100%. A target past L is capped at L - collected and won with
+  probability amount / capped target, exactly `draw_below(capped) < amount`.
 - Bonus b costs bonus_values[b] x stake credits: `trail.bonus_values` rounded to the nearest 1e-9
   stake (5e-10 stake at most, on top of the analysis' relative 1e-12: below 1e-11 relative to
   the true bonus value for this game's 70 to 185 stakes). It is won with
@@ -26,9 +28,9 @@ Big Money), an adjustable amount, up to min(2500 x stake, 250,000.00) then colle
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Callable
 
 from reelforge.engine.rng import draw_below
 from reelforge.errors import InvalidAction
@@ -126,14 +128,17 @@ def choose_amount(state: WheelState, amount: int) -> WheelState:
 
 
 def cash_target(config: WheelConfig, state: WheelState, index: int) -> int | None:
-    """Credits a cash spin wins, capped at limit - collected; None where not offered."""
+    """Credits a cash spin wins: amount x num / den rounded down, capped at limit - collected;
+    None where not offered, including where the rounded target is the amount itself (4/3 of 1
+    or 2 credits), which would be no gamble at all."""
     if state.finished or not _whole(index) or not 0 <= index < len(config.cash_targets):
         return None
     num, den = config.cash_targets[index]
     room = state.limit - state.collected
     if state.amount * num >= room * den:
-        return room
-    return state.amount * num // den if state.amount * num % den == 0 else None
+        return room  # room > amount while the gamble is open, so a capped target is a gamble
+    target = state.amount * num // den
+    return target if target > state.amount else None
 
 
 def bonus_price(config: WheelConfig, state: WheelState, which: int) -> Fraction:
@@ -175,8 +180,10 @@ def resolve_cash(config: WheelConfig, state: WheelState, index: int, won: bool) 
 def spin_cash(config: WheelConfig, state: WheelState, index: int, rng) -> WheelState:
     target = _target(config, state, index)
     num, den = config.cash_targets[index]
-    uncapped = target * den == state.amount * num
-    won = draw_below(rng, num) < den if uncapped else draw_below(rng, target) < state.amount
+    # an exact target keeps its short draw (and the existing draw stream); a capped or rounded
+    # one draws over the target itself, which makes the chance amount / target exactly
+    exact = target * den == state.amount * num
+    won = draw_below(rng, num) < den if exact else draw_below(rng, target) < state.amount
     return resolve_cash(config, state, index, bool(won))
 
 
