@@ -13,7 +13,6 @@ from typing import Annotated, NoReturn, Optional
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from reelforge.errors import InvalidArgument, ReelforgeError
@@ -165,11 +164,8 @@ def simulate(
             raise InvalidArgument(f"--checkpoint-seconds = {checkpoint_seconds!r}: must be a positive number")
         g = _game(game)
         bet = g.bet(lines, bet_per_line, mode)
-        show = sys.stderr.isatty()
-        with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.percentage:>5.1f}%"),
-                      TimeRemainingColumn(), console=err, disable=not show) as bar:
-            task = bar.add_task(f"{g.id}", total=n)
-            stats = run(game, bet, n, seed, size, workers, lambda k: bar.advance(task, k),
+        with bars() as progress:
+            stats = run(game, bet, n, seed, size, workers, progress(g.id, n),
                         cluster=scheduler or ("local" if dask else None), checkpoint=checkpoint,
                         resume=resume, checkpoint_seconds=checkpoint_seconds)
     except ReelforgeError as exc:
@@ -506,8 +502,6 @@ def report(
 
 def _check_writable(path: Path, option: str = "--out") -> None:
     """Refuse, before a long run, an output file that could not be written after it."""
-    import os
-
     folder = path.parent
     if path.is_dir():
         raise InvalidArgument(f"{option} = {str(path)!r}: is a folder; give a file name")

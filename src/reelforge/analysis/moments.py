@@ -183,13 +183,12 @@ def _as_arrays(per_reel: list[dict], width: int):
     return outcomes, probs, counts
 
 
-def _count_joint(game: Game, m, reel_set: int) -> dict:
-    """{(count of scatter 0, count of scatter 1, ...): probability} for the whole window."""
-    n_scatter = len(m.scatter_symbol)
-    total = {(0,) * n_scatter: 1.0}
+def _window_joint(game: Game, m, reel_set: int, counts, width: int) -> dict:
+    """{window counts: probability}: counts(column) is a tuple of `width` counts a reel shows,
+    added over the reels (the reels' distributions convolved)."""
+    total = {(0,) * width: 1.0}
     for r in range(m.n_reels):
-        per = _reel_joint(game, m, reel_set, r,
-                          lambda col: tuple(_scatter_on(m, k, col) for k in range(n_scatter)))
+        per = _reel_joint(game, m, reel_set, r, counts)
         new: dict = {}
         for a, pa in total.items():
             for b, pb in per.items():
@@ -197,6 +196,14 @@ def _count_joint(game: Game, m, reel_set: int) -> dict:
                 new[key] = new.get(key, 0.0) + pa * pb
         total = new
     return total
+
+
+def _count_joint(game: Game, m, reel_set: int) -> dict:
+    """{(count of scatter 0, count of scatter 1, ...): probability} for the whole window."""
+    n_scatter = len(m.scatter_symbol)
+    return _window_joint(game, m, reel_set,
+                         lambda col: tuple(_scatter_on(m, k, col) for k in range(n_scatter)),
+                         n_scatter)
 
 
 def _lines_square(game: Game, m, reel_set: int, bet: Bet, multiplier: int, eligible: bool) -> float:
@@ -324,16 +331,8 @@ def spin_moments(game: Game, m, reel_set: int, bet: Bet, multiplier: int, eligib
             return (c * radix + robbers) * radix + cash
 
         lines = bpl * _lines_by_code(game, m, reel_set, bet, multiplier, eligible, code, radix ** 3)
-        window = {(0, 0, 0): 1.0}
-        for r in range(n_reels):
-            per = _reel_joint(game, m, reel_set, r, lambda col: (
-                _scatter_on(m, cond, col) if cond >= 0 else 0, *_cash_on(m, col)[::2]))
-            new: dict = {}
-            for a, pa in window.items():
-                for b, pb in per.items():
-                    key = tuple(x + y for x, y in zip(a, b))
-                    new[key] = new.get(key, 0.0) + pa * pb
-            window = new
+        window = _window_joint(game, m, reel_set, lambda col: (
+            _scatter_on(m, cond, col) if cond >= 0 else 0, *_cash_on(m, col)[::2]), 3)
         for (c, robbers, cash), p in window.items():
             q_mean = unit * robbers * cash * v_mean
             mean += p * q_mean
