@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install bench clean clean-cache
+.PHONY: run test test-fast lint install bench clean clean-cache
 
 # Each long step says what it is doing first: on a fresh clone the install alone takes minutes
 # and pip --quiet prints nothing meanwhile.
@@ -15,7 +15,7 @@ $(BIN)/python:
 $(STAMP): $(BIN)/python pyproject.toml
 	@echo "make: installing reelforge and its pinned dependencies into $(VENV) (pip; a few minutes on a fresh clone, quiet until done)"
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -e '.[dev,distributed,plots]'
 	touch $(STAMP)
 	@echo "make: installed"
 
@@ -25,8 +25,18 @@ run: $(STAMP)
 	@echo "make run: analysing every shipped game (the first run also compiles the numba kernels, minutes; later runs load them from the cache)"
 	$(BIN)/reelforge report
 
-test: $(STAMP)
+# Lint first: seconds, where the suite takes minutes. The rule set is in pyproject.toml.
+lint: $(STAMP)
+	$(BIN)/ruff check src tests tools benchmarks
+	$(BIN)/mypy
+
+test: lint
 	$(BIN)/python -m pytest -q
+
+# Day-to-day: the suite less the tests marked slow (Dask clusters, subprocess runs, long
+# simulations), under 3 minutes here once numba's cache is warm.
+test-fast: lint
+	$(BIN)/python -m pytest -q -m "not slow"
 
 # One table: each shipped game's rounds/s on one core and on all cores, scaling efficiency,
 # exact-analysis times. A measurement: it never fails on time.

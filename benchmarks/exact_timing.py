@@ -9,7 +9,7 @@ import tomllib
 from pathlib import Path
 
 from reelforge.analysis.exact import analyze
-from reelforge.engine.game import Game
+from reelforge.engine.game import LineGame
 from reelforge.games import make
 from reelforge.spec import load_spec
 
@@ -29,7 +29,7 @@ def median_seconds(work, repeats=5):
 def main():
     cluedo = make("cluedo-v1")
     published = tomllib.loads((ROOT / "published.toml").read_text())
-    games = [Game.from_spec(load_spec(ROOT / e["file"])) for e in published.values()]
+    games = [LineGame.from_spec(load_spec(ROOT / e["file"])) for e in published.values()]
     print(f"cluedo-v1 exact analysis: {median_seconds(lambda: analyze(cluedo)):.3f} s (median of 5)")
     total = median_seconds(lambda: [analyze(g) for g in games])
     print(f"38 conformance figures: {total:.3f} s together (median of 5; game files parsed once)")

@@ -545,7 +545,7 @@ class Trail:
 
 
 def trail_from_spec(spec) -> Trail:
-    t = spec.trail
+    t = spec.features  # the "cops_trail" rules' TrailSpec
     return Trail(t.length, t.robber_start, t.cop_start, dict(t.multipliers), t.sid_pushback,
                  dict(t.parade), dict(t.start_multiplier), t.trigger, t.robber, t.cop,
                  t.reel_set)

@@ -19,14 +19,20 @@ from typer.testing import CliRunner
 
 from reelforge.analysis.montecarlo import GameText, play_rounds
 from reelforge.analysis.stratified import CHUNK, estimate, from_state
-from reelforge.analysis.tune_clusters import BAND, check_only_multiplier_changed, solve_weights, tune_cluster
+from reelforge.analysis.tune_clusters import (
+    BAND,
+    check_only_multiplier_changed,
+    solve_weights,
+    tune_cluster,
+)
 from reelforge.cli import app
+from reelforge.engine.outcome import Jackpot, Jars
 from reelforge.engine.rng import chunk_generator, live_generator
 from reelforge.engine.round import play_round, replay
 from reelforge.errors import InvalidBet, SpecError
 from reelforge.games import make, published_estimate, shipped_games
 from reelforge.games.candy_jar_clusters.game import initial_trigger_probabilities
-from reelforge.games.candy_jar_clusters.rules import JACKPOTS
+from reelforge.games.candy_jar_clusters.spec import JACKPOTS
 from reelforge.spec import load_spec, parse_spec
 
 GAME_ID = "candy-jar-clusters-v1"
@@ -48,6 +54,11 @@ def rules_of(game) -> Rules:
 
 
 # -- the audit -----------------------------------------------------------------------------
+def rows_of(symbols) -> list[list[str]]:
+    """An outcome's grid, [column][row], as the rows the reference searches, top first."""
+    return [list(row) for row in zip(*symbols)]
+
+
 def audit(game, outcome) -> dict:
     """Check one round against the rules; returns what it saw (for coverage)."""
     spec, f = game.spec, game.spec.features
@@ -61,80 +72,86 @@ def audit(game, outcome) -> dict:
     meters = dict.fromkeys(JACKPOTS, 0)
     extras = toward = supers_due = 0
     awarded = None
-    total = 0
+    total = shown_so_far = 0
     for spin in outcome.spins:
-        grids = spin["grids"]
-        assert grids[0]["tumble"] == 0
+        assert spin.stops == ()  # a grid drawn cell by cell has none
+        grids = spin.grids
+        assert grids[0].tumble == 0
         cluster_win = 0
         for t, g in enumerate(grids):
-            assert g["tumble"] == t
-            grid = [[ids.index(s) for s in row] for row in g["grid"]]
+            assert g.tumble == t
+            shown = rows_of(g.symbols)
+            grid = [[ids.index(s) for s in row] for row in shown]
             wins, winning = ref_clusters(rules, grid)
-            found = [c for c in spin["clusters"] if c["tumble"] == t]
-            assert [(ids.index(c["symbol"]), c["size"], c["wilds"], c["win"] // value,
-                     c["wild_multiplier"]) for c in found] == wins
-            cluster_win += sum(c["win"] for c in found)
+            found = [c for c in spin.cluster_wins if c.tumble == t]
+            assert [(ids.index(c.symbol), c.size, c.wilds, c.win // value,
+                     c.wild_multiplier) for c in found] == wins
+            cluster_win += sum(c.win for c in found)
             seen["clusters"] += len(found)
             if t + 1 < len(grids):  # the tumble: winners gone, the rest fallen in order
                 assert wins, "a tumble after a grid that does not win"
-                after = grids[t + 1]["grid"]
+                after = rows_of(grids[t + 1].symbols)
                 for c in range(spec.cols):
-                    kept = [g["grid"][r][c] for r in range(spec.rows) if (r, c) not in winning]
+                    kept = [shown[r][c] for r in range(spec.rows) if (r, c) not in winning]
                     assert [after[r][c] for r in range(spec.rows - len(kept), spec.rows)] == kept
-                assert grids[t + 1]["refilled"] == len(winning)
+                assert grids[t + 1].refilled == len(winning)
                 seen["tumbles"] += 1
             else:
                 assert not wins, "the last grid still wins"
-        if spin["random_multiplier"] > 1:
+        # one random multiplier at most, drawn after the first grid's win; the spin's own
+        drawn = spin.events_of("random_multiplier")
+        assert len(drawn) <= 1 and spin.multiplier == (drawn[0].value if drawn else 1)
+        assert not drawn or (drawn[0].tumble == 0 and cluster_win > 0)
+        if spin.multiplier > 1:
             assert cluster_win > 0
             seen["multiplied"] += 1
-        final = spin["grids"][-1]["grid"]
+        final = rows_of(grids[-1].symbols)
         counts = {s: sum(row.count(s) for row in final) for s in ids}
-        first = spin["grids"][0]["grid"]
+        first = rows_of(grids[0].symbols)
         placed_ids = set(f.wild_symbols)
-        if spin["kind"] == "base":
-            assert spin["wilds_placed"] == 0
+        placed = spin.event("wilds_placed")
+        if spin.kind == "base":
+            assert placed is None
             assert not any(s in row for row in final for s in ["EXTRA", *JACKPOTS])
             got = {candies[c]: counts[c] for c in candies}
-            trigger = sum(got.values()) >= f.trigger_candies and spin["win"] < cap  # the cap ends it
-            jars = [e for e in spin["events"] if e["event"] == "jars"]
-            assert jars == [dict(event="jars", wild=got["wild"], free_spins=got["free_spins"],
-                                 jackpots=got["jackpots"], triggered=trigger)]
+            trigger = sum(got.values()) >= f.trigger_candies and spin.win < cap  # the cap ends it
+            assert spin.events_of("jars") == (Jars(wild=got["wild"], free_spins=got["free_spins"],
+                                                   jackpots=got["jackpots"], triggered=trigger),)
             mods = tuple(m for m in ("wild", "free_spins", "jackpots") if got[m] > 0) if trigger else ()
             assert outcome.modifiers == mods
-            spin_win = cluster_win * spin["random_multiplier"]
-            starts = [e for e in spin["events"] if e["event"] == "free_spins_triggered"]
+            spin_win = cluster_win * spin.multiplier
+            starts = spin.events_of("free_spins_triggered")
             if trigger:
-                extra = starts[0]["extra_spins_at_start"]
+                extra = starts[0].extra_spins_at_start
                 assert (extra in (1, 2, 3, 4)) == ("free_spins" in mods) and (extra == 0) == ("free_spins" not in mods)
                 awarded = f.free_spins + extra
-                assert starts[0]["spins"] == awarded
+                assert starts[0].spins == awarded and starts[0].modifiers == mods
             else:
                 assert not starts
         else:
             mods = outcome.modifiers
-            is_super = spin["kind"] == "super"
+            is_super = spin.kind == "super"
             if is_super:
                 assert supers_due > 0
                 supers_due -= 1
                 seen["super"] += 1
                 assert all(ids.index(s) in (ids.index("CUPCAKE"), ids.index("LOLLIPOP"), ids.index("BONBON"))
                            or s in placed_ids or s == "EXTRA" or s in JACKPOTS
-                           for g in spin["grids"] for row in g["grid"] for s in row)
+                           for g in grids for reel in g.symbols for s in reel)
             if "wild" in mods or is_super:
-                assert 6 <= spin["wilds_placed"] <= 12
-                assert sum(s in placed_ids for row in first for s in row) >= spin["wilds_placed"]
+                assert placed is not None and 6 <= placed.count <= 12
+                assert sum(s in placed_ids for row in first for s in row) >= placed.count
                 seen["placed"] += 1
             else:
-                assert spin["wilds_placed"] == 0
-            golden = spin["golden_wild_multiplier"]
+                assert placed is None
+            golden = placed.golden_multiplier if placed else 0
             if golden:
                 seen["golden"] += 1
             if "free_spins" not in mods and not is_super:
                 assert counts["EXTRA"] == 0
             if "jackpots" not in mods and not is_super:
                 assert not any(counts[j] for j in JACKPOTS)
-            spin_win = cluster_win * spin["random_multiplier"]
+            spin_win = cluster_win * spin.multiplier
             if counts["EXTRA"]:
                 extras += counts["EXTRA"]
                 awarded += counts["EXTRA"]
@@ -143,38 +160,44 @@ def audit(game, outcome) -> dict:
                 toward -= new * f.extra_per_super_spin
                 supers_due += new
                 seen["extra"] += counts["EXTRA"]
-                [e] = [e for e in spin["events"] if e["event"] == "extra_free_spins"]
-                assert (e["collected"], e["spins_awarded"], e["toward_super_spin"],
-                        e["super_spins_awarded"]) == (counts["EXTRA"], awarded, toward, new)
-            paid = [e for e in spin["events"] if e["event"] == "jackpot"]
+                [e] = spin.events_of("extra_free_spins")
+                assert (e.collected, e.spins_awarded, e.toward_super_spin,
+                        e.super_spins_awarded) == (counts["EXTRA"], awarded, toward, new)
+            else:
+                assert not spin.events_of("extra_free_spins")
+            paid = spin.events_of("jackpot")
             expected = []
             for j, jp in zip(JACKPOTS, f.jackpots):
                 meters[j] += counts[j]
                 if meters[j] >= jp.collect:
                     meters[j] = 0
-                    times = spin["random_multiplier"] * (golden if golden else 1)
-                    expected.append(dict(event="jackpot", jackpot=j, pays=jp.pays_x * COINS * value,
-                                         multiplier=times, win=jp.pays_x * COINS * value * times))
-            assert paid == expected
+                    times = spin.multiplier * (golden if golden else 1)
+                    expected.append(Jackpot(jackpot=j, pays=jp.pays_x * COINS * value,
+                                            multiplier=times, win=jp.pays_x * COINS * value * times))
+            assert paid == tuple(expected)
             seen["jackpot"] += len(paid)
-            spin_win += sum(e["win"] for e in paid)
+            spin_win += sum(e.win for e in paid)
         # the spin that reaches the cap shows only what it added up to the cap
         shown = min(spin_win, cap - total)
-        assert spin["win"] == shown
+        assert spin.win == shown
         if shown < spin_win:
             seen["cut"] += 1
         total += spin_win
-        assert spin["round_total"] == min(total, cap)
-    free = [s for s in outcome.spins if s["kind"] == "free"]
+        shown_so_far += spin.win
+        assert shown_so_far == min(total, cap)
+    free = [s for s in outcome.spins if s.kind == "free"]
     if outcome.win_capped:
         assert outcome.total_win == cap and "win_capped" in outcome.flags
+        assert outcome.uncapped_win == total >= cap  # the win when the cap ended the round
     else:
-        assert outcome.total_win == total
+        assert outcome.total_win == total and outcome.uncapped_win is None
         if awarded is not None:
-            assert len(free) == awarded == outcome.free_spins_played
+            assert len(free) == awarded == outcome.counters.free_spins_played
             assert supers_due == 0
+    assert outcome.counters.super_spins_played == seen["super"]
+    assert outcome.counters.retriggers == extras  # each EXTRA symbol: one more free spin
     assert sum(outcome.breakdown.values()) == outcome.total_win
-    assert sum(spin["win"] for spin in outcome.spins) == outcome.total_win
+    assert sum(spin.win for spin in outcome.spins) == outcome.total_win
     return seen
 
 
@@ -184,7 +207,7 @@ def test_rounds_follow_the_rules(game):
     rounds = 0
     for seed in range(3000):
         outcome = play_round(game, game.bet(bet_per_line=1 + seed % 20), live_generator(seed), seed)
-        if seed < 400 or outcome.free_spins_played:
+        if seed < 400 or outcome.counters.free_spins_played:
             for k, v in audit(game, outcome).items():
                 totals[k] = totals.get(k, 0) + int(v)
             rounds += 1
@@ -209,21 +232,21 @@ def test_golden_rounds_with_super_spins_and_jackpots_follow_the_rules(game):
 def test_the_cap_ends_the_round_at_once():
     """The same game with the cap at 20x: many rounds reach it, in the base spin or in Free
     Spins, and each is audited (it pays the cap, forfeits the rest, adds up)."""
-    from reelforge.engine.game import compile_game
+    from reelforge.engine.families import compile_game
 
     assert "max_win_x = 10000" in TEXT
     low = compile_game(parse_spec(TEXT.replace("max_win_x = 10000", "max_win_x = 20"), "low-cap.toml"))
     capped = {"base": 0, "free": 0, "free_cut": 0}
     for seed in range(6000):
         outcome = play_round(low, low.max_bet, live_generator(seed), seed)
-        if outcome.win_capped or outcome.free_spins_played:
+        if outcome.win_capped or outcome.counters.free_spins_played:
             seen = audit(low, outcome)
         if outcome.win_capped:
             assert outcome.total_win == 20 * low.max_bet.total
             capped["free" if len(outcome.spins) > 1 else "base"] += 1
             if len(outcome.spins) > 1:  # ended at once: nothing after the spin that reached it
-                assert outcome.spins[-1]["round_total"] == outcome.total_win
-                assert outcome.spins[-2]["round_total"] < outcome.total_win
+                assert sum(s.win for s in outcome.spins) == outcome.total_win
+                assert sum(s.win for s in outcome.spins[:-1]) < outcome.total_win
                 capped["free_cut"] += seen["cut"]
     # free or super spins that won past the cap, each showing only its part up to it
     assert capped["base"] > 0 and capped["free_cut"] > 0, capped
@@ -260,7 +283,7 @@ def test_bad_game_files_are_one_clear_error(old, new, says):
     assert old in TEXT
     with pytest.raises(SpecError) as err:
         make_text = TEXT.replace(old, new, 1)
-        from reelforge.engine.game import compile_game
+        from reelforge.engine.families import compile_game
 
         compile_game(parse_spec(make_text, "candy.toml"))
     assert says in str(err.value) and "candy.toml" in str(err.value)
@@ -280,6 +303,7 @@ def plain(game):
     return play_rounds(game, game.bet(bet_per_line=1), chunk_generator(77, 0), 1_500_000)
 
 
+@pytest.mark.slow
 def test_exact_drawn_grid_trigger_matches_the_sample(game, small_estimate):
     p0 = initial_trigger_probabilities(game)
     n = small_estimate.base.spins
@@ -290,6 +314,7 @@ def test_exact_drawn_grid_trigger_matches_the_sample(game, small_estimate):
     assert sum(p0.values()) > 0.001
 
 
+@pytest.mark.slow
 def test_estimate_agrees_with_plain_monte_carlo(small_estimate, plain):
     e = small_estimate
     # the trigger probability: exact part + simulated difference, against plain counting
@@ -355,6 +380,7 @@ def test_every_variant_has_a_current_par_sheet(game_id):
     assert sheet["published"]["rtp"] == pytest.approx(published_estimate(game_id)["figures"]["rtp"], abs=1e-12)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", VARIANTS)
 def test_published_rtp_is_confirmed_by_an_independent_smaller_run(game_id):
     data = published_estimate(game_id)
@@ -404,7 +430,7 @@ def test_round_kernel_runs_as_plain_python(game):
     import sys
 
     golden = json.loads((Path(__file__).parent / "golden" / f"{GAME_ID}.json").read_text())
-    seeds = [0, 1] + [int(o["seed"], 16) for o in golden if o["free_spins_played"]][:1]
+    seeds = [0, 1] + [int(o["seed"], 16) for o in golden if o["counters"]["free_spins_played"]][:1]
     assert len(seeds) == 3, "the golden rounds include Free Spins"
     script = ("import json; from reelforge.games import make; from reelforge.engine.round import play_round;"
               "from reelforge.engine.rng import live_generator; g = make('candy-jar-clusters-v1');"

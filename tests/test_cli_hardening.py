@@ -24,7 +24,7 @@ def cli(*args: str, stdout=subprocess.PIPE) -> subprocess.CompletedProcess:
     """The real program (`main`, as installed) in a fresh interpreter."""
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
     return subprocess.run([sys.executable, "-m", "reelforge.cli", *args], stdout=stdout,
-                          stderr=subprocess.PIPE, text=True, timeout=300, env=env)
+                          stderr=subprocess.PIPE, text=True, timeout=300, env=env, check=False)
 
 
 def invoke(*args: str) -> subprocess.CompletedProcess:
@@ -85,6 +85,7 @@ def test_a_checkpoint_that_cannot_be_written_or_read_is_one_line(where):
 
 # ---------------------------------------------------------------- output to a full disk
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [["play", "cluedo-v1"],
                                   ["simulate", "cluedo-v1", "-n", "2000", "--workers", "1"],
                                   ["simulate", "cluedo-v1", "-n", "2000", "--workers", "1", "--json"]],
@@ -278,6 +279,7 @@ def closed_pipe_run(args: list[str], code: str | None = None) -> subprocess.Comp
         os.close(write)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [["games"], ["play", "cluedo-v1"],
                                   ["simulate", "cluedo-v1", "-n", "2000", "--workers", "1", "--json"]],
                          ids=["rich-table", "print", "json"])

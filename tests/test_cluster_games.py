@@ -4,13 +4,14 @@ replays and checks like any game, and its bad files get one clear error."""
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import pytest
 
 from reelforge.analysis.montecarlo import GameText, simulate
 from reelforge.engine.check import check_game
-from reelforge.engine.game import compile_game
+from reelforge.engine.families import compile_game
 from reelforge.engine.rng import live_generator
 from reelforge.engine.round import play_round, replay
 from reelforge.errors import SpecError
@@ -66,7 +67,7 @@ def test_a_plain_cluster_game_plays_and_replays():
         assert 0 <= outcome.total_win <= 50 * 50
         assert outcome.breakdown == {"base_game": outcome.total_win}
         seen_win |= outcome.total_win > 0
-        seen_tumble |= len(outcome.spins[0]["grids"]) > 1
+        seen_tumble |= len(outcome.spins[0].grids) > 1
     assert seen_win and seen_tumble
 
 
@@ -94,6 +95,7 @@ def test_a_plain_cluster_game_checks_and_simulates_the_same_as_it_plays():
     ("weights = [8, 1, 1]", "weights = [8, 1]", "random_multiplier.base.weights"),
     ("[random_multiplier.base]", "[random_multiplier.free]", "not a reel set"),
     ("[clusters]", "[features]\nx = 1\n\n[clusters]", "needs [game] rules"),
+    ('family = "clusters"', 'family = "clusters"\nrules = "cops_trail"', "not rules of a cluster game"),
 ])
 def test_bad_cluster_files_are_one_clear_error(old, new, says):
     assert old in PLAIN
@@ -130,3 +132,55 @@ def test_check_refuses_a_game_whose_tumbles_never_end_promptly():
     g = compile_game(parse_spec(forever, "forever.toml"))
     with pytest.raises(GameCheckFailed, match="round 0 .*guard"):
         check_game(g, rounds=2000)
+
+
+def test_the_plain_base_stratum_plays_the_rounds_draws():
+    # cluster_strata.base_stratum must play the round itself: on one stream it sees the hits,
+    # largest win and capped rounds that whole rounds on the same stream see.
+    from reelforge.engine.rng import chunk_generator
+
+    g = game()
+    seen = g.strata.base_stratum(g, chunk_generator(4, 0), 20_000, 10**9, 10**9)
+    values, _bands, _squares = g.simulate(g.bet(bet_per_line=1), chunk_generator(4, 0), 20_000, [])
+    assert seen["spins"] == values["rounds"] == 20_000
+    assert (seen["hits"], seen["max_win"], seen["capped"]) == (
+        values["hits"], values["max_win"], values["cap_hits"])
+    assert seen["capped"] > 0 and g.strata.feature_classes(g) == {}
+
+
+def test_estimate_works_on_a_plain_cluster_game_and_agrees_with_simulate(tmp_path):
+    # analyze sends a cluster game file to estimate; estimate must take it. Its round is the
+    # base spin, so the estimate is the base stratum's mean and CI, checked against an
+    # independent plain Monte Carlo (other streams): their difference must lie within its
+    # 95% CI, 1.96 sqrt(se_estimate^2 + se_simulate^2).
+    from typer.testing import CliRunner
+
+    from reelforge.cli import app
+
+    path = tmp_path / "tiny.toml"
+    path.write_text(PLAIN, encoding="utf-8")
+    runner = CliRunner()
+    refused = runner.invoke(app, ["analyze", str(path)])
+    assert refused.exit_code == 2 and f"reelforge estimate {path}\n" in refused.output
+    est = runner.invoke(app, ["estimate", str(path), "--ci", "0.03", "--seed", "5", "--workers",
+                              "1", "--json"])
+    assert est.exit_code == 0, est.output
+    e = json.loads(est.output.strip().splitlines()[-1])
+    sim = runner.invoke(app, ["simulate", str(path), "--rounds", "200000", "--seed", "6",
+                              "--workers", "1", "--json"])
+    assert sim.exit_code == 0, sim.output
+    s = json.loads(sim.output.strip().splitlines()[-1])
+    assert e["feature_rounds"] == {} and e["feature_frequency"] == 0 and e["bias_bound"] == 0
+    assert e["rtp"] == e["rtp_base"]
+    low, high = e["rtp_ci95"]
+    assert low < e["rtp"] < high and high - low < 2 * 0.03
+    combined = math.hypot(e["rtp_standard_error"], s["rtp_standard_error"])
+    assert abs(e["rtp"] - s["rtp"]) <= 1.96 * combined, (e["rtp"], s["rtp"], combined)
+    # the cap (50x) binds in about 1 round in 85: both must see the same share
+    p = s["cap_hits"] / s["rounds"]
+    assert abs(e["probability_cap"] - p) <= 1.96 * math.sqrt(p * (1 - p) / s["rounds"]
+                                                             + p * (1 - p) / e["base_spins"])
+    # and the table form runs too (no Free Spins row to divide by zero)
+    table = runner.invoke(app, ["estimate", str(path), "--ci", "0.05", "--seed", "5",
+                                "--workers", "1"])
+    assert table.exit_code == 0 and "none (the round is the base spin)" in table.output

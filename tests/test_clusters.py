@@ -40,11 +40,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from reelforge.engine.clusters import (
-    SIM_FIELDS,
     NO_MULTIPLIER,
-    TAPE_CLUSTER,
-    TAPE_GRID,
-    TAPE_MULTIPLIER,
+    SIM_FIELDS,
     build_cluster_model,
     find_clusters,
     multiplier_table,
@@ -54,6 +51,7 @@ from reelforge.engine.clusters import (
     tumble,
 )
 from reelforge.engine.rng import draw_below
+from reelforge.engine.tape import TapeKind
 from reelforge.errors import InvalidArgument
 
 HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large]
@@ -182,7 +180,7 @@ def flat(grid):
 def ref_spin(rules, rng):
     """(win, tumbles, guard reached, events) with events as the kernel's tape rows."""
     grid, stops = ref_draw(rules, rng)
-    events = [(TAPE_GRID, 0, 0, 0, 0, 0, 0, *flat(grid))]
+    events = [(TapeKind.GRID, 0, 0, 0, 0, 0, 0, *flat(grid))]
     win = tumbles = 0
     multiplier = 1
     guard = False
@@ -192,19 +190,19 @@ def ref_spin(rules, rng):
         if not wins:
             break
         blank = (0,) * (rules.rows * rules.cols)
-        events += [(TAPE_CLUSTER, tumbles, *w, *blank) for w in wins]
+        events += [(TapeKind.CLUSTER, tumbles, *w, *blank) for w in wins]
         if tumbles == 0 and (len(values) > 1 or values[0] != 1):
             multiplier = values[0]  # one value is certain: no draw
             if len(values) > 1:
                 multiplier = values[ref_weighted(weights, int(draw_below(rng, sum(weights))))]
-            events.append((TAPE_MULTIPLIER, 0, multiplier, 0, 0, 0, 0, *blank))
+            events.append((TapeKind.MULTIPLIER, 0, multiplier, 0, 0, 0, 0, *blank))
         win += sum(w[3] for w in wins)
         if tumbles >= rules.guard:
             guard = True
             break
         grid, stops, refilled = ref_tumble(rules, grid, winning, rng, stops)
         tumbles += 1
-        events.append((TAPE_GRID, tumbles, refilled, 0, 0, 0, 0, *flat(grid)))
+        events.append((TapeKind.GRID, tumbles, refilled, 0, 0, 0, 0, *flat(grid)))
     return win * multiplier, tumbles, guard, events
 
 
@@ -267,6 +265,7 @@ def stream(seed):
 # Kernels against the reference
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=HEALTH)
 @given(data=st.data())
 def test_find_clusters_matches_reference(data):
@@ -280,6 +279,7 @@ def test_find_clusters_matches_reference(data):
         assert total == sum(w[3] for w in expected)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=HEALTH)
 @given(data=st.data(), seed=st.integers(0, 2**32))
 def test_tumble_matches_reference(data, seed):
@@ -485,7 +485,7 @@ def test_each_reel_set_refills_its_own_symbols():
                                                           work, True)
         assert (win, tumbles, guard) == (3, 2, True)
         assert (work.grid == symbol).all()
-        assert work.tape[0, 3] == rs  # the TAPE_GRID row names its reel set
+        assert work.tape[0, 3] == rs  # the GRID row names its reel set
 
 
 # ---------------------------------------------------------------------------------------------

@@ -13,20 +13,20 @@ from __future__ import annotations
 import math
 import statistics
 from fractions import Fraction
-from functools import lru_cache, reduce
+from functools import cache, reduce
 
 import numpy as np
 import pytest
-
 import reference as ref
+
 from reelforge.analysis.exact import analyze, spin_figures
 from reelforge.analysis.montecarlo import play_rounds
 from reelforge.analysis.stats import Stats
 from reelforge.analysis.trail import bonus_values, trail_figures
 from reelforge.engine.check import check_game
-from reelforge.engine.game import Game
+from reelforge.engine.game import LineGame
 from reelforge.engine.lines import evaluate_line
-from reelforge.engine.outcome import BonusSummary, Bet, Collection, TrailStep
+from reelforge.engine.outcome import Bet, Bonus, Collection, Parade, Trail
 from reelforge.engine.rng import chunk_generator, live_generator
 from reelforge.engine.round import play_round
 from reelforge.errors import InvalidBet
@@ -44,7 +44,7 @@ MODES = ("base", "fortune")
 class Reference:
     """The reference's view of a game: line rules, mixed groups, cash and the trail."""
 
-    def __init__(self, game: Game):
+    def __init__(self, game: LineGame):
         spec = game.spec
         self.game = game
         self.rules = ref.rules_from_spec(spec)
@@ -58,11 +58,11 @@ class Reference:
 COPS_REF = Reference(COPS)
 
 
-def variant(old: str, new: str, game_id: str) -> Game:
+def variant(old: str, new: str, game_id: str) -> LineGame:
     """The Cops game file with one line rewritten (and its own id)."""
     assert TEXT.count(old) == 1, old
     text = TEXT.replace(old, new).replace('id = "cops-n-robbers-v1"', f'id = "{game_id}"')
-    return Game.from_spec(parse_spec(text, f"{game_id}.toml"))
+    return LineGame.from_spec(parse_spec(text, f"{game_id}.toml"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -79,7 +79,8 @@ def test_game_file_follows_the_seed():
     assert {c: p / 10 for c, p in group.pays} == {3: 1, 4: 5, 5: 20}
     assert spec.cash.collector == "ROBBER" and set(spec.cash.symbols) == set(PRESENTS)
     assert {v for v, _ in spec.cash.values} == {1, 2, 5, 10, 25, 50, 100}
-    trail = spec.trail
+    assert spec.rules == "cops_trail"
+    trail = spec.features
     assert dict(trail.start_multiplier) == {3: 1, 4: 2, 5: 3}
     assert dict(trail.multipliers) == SEED_MULTIPLIERS
     assert (trail.robber, trail.cop, trail.sid_pushback) == ("ROBBER", "COP", 2)
@@ -131,7 +132,7 @@ def present_classifier(r: Reference):
     return classify
 
 
-@lru_cache(maxsize=None)
+@cache
 def cops_chain():
     """The real game's bonus chain from the reference's moves: (collected, E[spins],
     Var[spins]) at starting multiplier 1, by value iteration in floats."""
@@ -173,7 +174,7 @@ def test_exact_parts_against_independent_computation(mode):
     triggers = bonus_count_distribution(r, reel_set)
     p_bonus = sum(p for c, p in triggers.items() if c in r.trail.start_multiplier)
     assert exact.bonus_probability == pytest.approx(float(p_bonus), rel=1e-12)
-    line_ev = spin_figures(COPS, COPS.model.trail_set, bet, 1, False).lines
+    line_ev = spin_figures(COPS, COPS.rules_model.reel_set, bet, 1, False).lines
     bonus = sum(float(p) * (r.trail.start_multiplier[c] * collected + spins * line_ev)
                 for c, p in triggers.items() if c in r.trail.start_multiplier)
     assert exact.bonus * exact.price == pytest.approx(bonus, rel=1e-9)
@@ -191,7 +192,7 @@ MC_SEEDS = {"base": 20261201, "fortune": 20261202}
 MC_CHUNKS, MC_CHUNK = 30, 100_000
 
 
-@lru_cache(maxsize=None)
+@cache
 def monte_carlo(mode: str) -> tuple:
     bet = Bet(10, 1, mode)
     return tuple(play_rounds(COPS, bet, chunk_generator(MC_SEEDS[mode], i), MC_CHUNK)
@@ -204,6 +205,7 @@ def batch_se(chunks, field: str, cost: int) -> tuple[float, float]:
     return statistics.fmean(means), statistics.stdev(means) / math.sqrt(len(means))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", MODES)
 def test_monte_carlo_of_the_live_round_agrees_with_exact(mode):
     bet = Bet(10, 1, mode)
@@ -260,18 +262,19 @@ def replay_round(r: Reference, outcome, cap: int = 0) -> dict:
     recorded win, step and flag must agree. Returns what happened, for coverage checks."""
     game, trail = r.game, r.trail
     bet = outcome.bet
-    stake = bet.total
+    stake = bet.stake
     mode = game.spec.mode(bet.mode)
     seen: dict = {"parades": [], "positions": set(), "robbers": 0, "collectors": 0}
     base = outcome.spins[0]
-    assert (base.index, base.mode, base.reel_set, base.multiplier) == (0, "base", mode.reel_set, 1)
+    assert (base.index, base.kind, base.reel_set, base.multiplier) == (0, "base", mode.reel_set, 1)
     window, base_lines = check_spin_lines(r, base, bet.lines, bet.bet_per_line)
     robbers = sum(s == r.collector for reel in window for s in reel)
     base_collect = 0
     if mode.collect:  # every robber in view collects every value in view once
         values = check_cash(r, base, window)
         base_collect = robbers * values * stake
-        want = Collection(robbers, values, 1, base_collect) if base_collect else None
+        want = Collection(collectors=robbers, values=values, multiplier=1,
+                          win=base_collect) if base_collect else None
         assert base.collection == want, base
         seen["collectors"] = robbers if base_collect else 0
     else:  # the normal base game draws no values and collects nothing
@@ -284,13 +287,15 @@ def replay_round(r: Reference, outcome, cap: int = 0) -> dict:
     if start == 0:
         assert outcome.bonus is None and bonus_spins == (), outcome
     else:
-        assert outcome.bonus == BonusSummary(triggers, start, len(bonus_spins)), outcome
+        assert outcome.bonus == Bonus(trigger_count=triggers, start_multiplier=start), outcome
+        assert base.event("bonus") == outcome.bonus  # shown after the spin that triggers it
+        assert outcome.counters.bonus_spins == len(bonus_spins), outcome
         seen["start"] = start
         robber, cop = trail.robber_start, trail.cop_start
         ongoing = True
         for i, spin in enumerate(bonus_spins, 1):
             assert ongoing, f"spin {i} after the bonus ended: {outcome}"
-            assert (spin.index, spin.mode, spin.reel_set, spin.multiplier) == (
+            assert (spin.index, spin.kind, spin.reel_set, spin.multiplier) == (
                 i, "bonus", trail.reel_set, 1), spin
             window, line_win = check_spin_lines(r, spin, bet.lines, bet.bet_per_line)
             values = check_cash(r, spin, window)
@@ -298,25 +303,27 @@ def replay_round(r: Reference, outcome, cap: int = 0) -> dict:
             cops = sum(s == trail.cop for reel in window for s in reel)
             robber, cop, units, caught = ref.trail_move(trail, robber, cop, robbers, cops)
             gained = values * units * start * stake
-            want = (Collection(robbers, values, ref.trail_multiplier(trail, robber) * start,
-                               gained) if gained else None)
+            want = (Collection(collectors=robbers, values=values, win=gained,
+                               multiplier=ref.trail_multiplier(trail, robber) * start)
+                    if gained else None)
             assert spin.collection == want, spin
             bonus_win += line_win + gained
             seen["robbers"] = max(seen["robbers"], robbers)
+            assert spin.trail == Trail(robber=robber, cop=cop, robbers=robbers, cops=cops), spin
             who = None
             if cap and bonus_win > 0 and base_lines + base_collect + bonus_win >= cap:
                 ongoing = False  # the round's win reached the cap: the bonus stops here
             elif caught:
-                who = spin.trail.parade if spin.trail else None
+                who = spin.parade.result if spin.parade else None
                 assert who in ("bert", "sid", "vic"), spin
                 seen["parades"].append((who, robber))
                 robber, cop, ongoing = ref.parade(trail, robber, cop, who)
-            assert spin.trail == TrailStep(robber, cop, robbers, cops, who), spin
+            # the parade's pick and the positions after it
+            assert spin.parade == (Parade(result=who, robber=robber, cop=cop) if who else None), spin
             seen["positions"].add(robber)
         assert not ongoing, f"the bonus stopped without Bert or the cap: {outcome}"
-    parts = outcome.breakdown
-    assert (parts.base_lines, parts.base_scatter, parts.free_games, parts.base_collect,
-            parts.bonus) == (base_lines, 0, 0, base_collect, bonus_win), outcome
+    assert outcome.breakdown == {"base_lines": base_lines, "base_scatter": 0, "free_games": 0,
+                                 "base_collect": base_collect, "bonus": bonus_win}, outcome
     total = base_lines + base_collect + bonus_win
     if cap and total > cap:
         assert (outcome.total_win, outcome.win_capped, outcome.uncapped_win) == (cap, True, total)
@@ -339,11 +346,11 @@ RARE_SEEDS = {30125: ("fortune", 1), 36712: ("fortune", 1), 87640: ("fortune", 1
               24405: ("base", 1)}
 
 
-@lru_cache(maxsize=None)
+@cache
 def cops_bonus_rounds():
     """Live rounds of the real game with a bonus: fortune and base mode, assorted stakes."""
     found = []
-    for mode, seeds in (("fortune", range(0, 6000)), ("base", range(0, 3000))):
+    for mode, seeds in (("fortune", range(6000)), ("base", range(3000))):
         for seed in seeds:
             bet = Bet(10, (1, 2, 50)[seed % 3], mode)
             outcome = play_round(COPS, bet, live_generator(seed), seed)
@@ -356,7 +363,7 @@ def cops_bonus_rounds():
     return found
 
 
-TRAIL_END = COPS.spec.trail.length - 1
+TRAIL_END = COPS.spec.features.length - 1
 
 
 def test_bonus_rounds_replay_step_by_step():
@@ -402,6 +409,7 @@ id = "tiny-trail-v1"
 name = "Tiny trail"
 reels = 3
 rows = 2
+rules = "cops_trail"
 
 [symbols]
 R = { role = "wild" }
@@ -468,7 +476,7 @@ strips = ["B X P1 R", "X B P2", "B P1 X R P2"]
 strips = ["R C X X P1 X", "C P2 X X R", "R X P1 X C P2 X"]
 weights = [[2, 1, 1, 1, 1, 1], [1, 1, 2, 1, 1], [1, 1, 1, 1, 1, 1, 1]]
 """
-TINY_GAME = Game.from_spec(parse_spec(TINY, "tiny-trail.toml"))
+TINY_GAME = LineGame.from_spec(parse_spec(TINY, "tiny-trail.toml"))
 TINY_REF = Reference(TINY_GAME)
 
 
@@ -482,7 +490,7 @@ def brute_line_ev(r: Reference, reel_set: str, lines: int) -> Fraction:
     return total / lines
 
 
-@lru_cache(maxsize=None)
+@cache
 def tiny_exact(mode: str) -> dict:
     """The tiny game's figures at Bet(2, 1, mode), exact fractions, multiples of the cost."""
     r = TINY_REF
@@ -648,7 +656,7 @@ def test_fortune_spins_collect_and_the_base_game_does_not():
         shown = {s for reel in base.window for s in reel}
         base_with_both += "ROBBER" in shown and bool(shown & set(PRESENTS))
         assert base.cash == () and base.collection is None
-        assert outcome.breakdown.base_collect == 0
+        assert outcome.breakdown["base_collect"] == 0
     assert collectors >= 2 and drawn_without_robber > 0 and base_with_both > 20
 
 
@@ -709,12 +717,13 @@ def test_a_capped_round_pays_the_cap_and_its_bonus_stops_early():
             plain = seed
             assert full.total_win == outcome.uncapped_win  # the same seed without the cap
             assert full.spins == outcome.spins
-        if outcome.bonus is not None and full.bonus.spins > outcome.bonus.spins and stopped is None:
+        if (outcome.bonus is not None and full.counters.bonus_spins > outcome.counters.bonus_spins
+                and stopped is None):
             stopped = seed
             # the same draws up to the stop, and the last one no Bert: the cap ended it
             n = len(outcome.spins)
             assert full.spins[:n - 1] == outcome.spins[:n - 1]
-            assert outcome.spins[-1].trail.parade is None
+            assert outcome.spins[-1].parade is None
             assert outcome.uncapped_win == sum(s.win for s in full.spins[:n])
         if plain is not None and stopped is not None:
             break
@@ -726,6 +735,7 @@ def test_capped_variant_passes_check_game():
     check_game(TINY_GAME, rounds=150)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("start", [1, 2, 3])
 def test_a_bonus_won_on_the_gamble_wheel_is_worth_its_price(start):
     """play_bonus plays the trail alone; its mean win must match bonus_values, the price the

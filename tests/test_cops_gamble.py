@@ -270,6 +270,7 @@ targets = st.lists(st.integers(1, 5).flatmap(lambda den: st.tuples(st.integers(d
                    min_size=1, max_size=3)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(data=st.data(), prices=prices, targets=targets, stake=st.integers(1, 50),
        limit_multiple=st.integers(2, 3000), denomination=st.sampled_from([1, 2, 100]),

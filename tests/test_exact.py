@@ -8,7 +8,7 @@ from tiny_games import ALWAYS_RETRIGGER
 
 from reelforge.analysis.exact import analyze
 from reelforge.analysis.montecarlo import play_rounds
-from reelforge.engine.game import Game
+from reelforge.engine.game import LineGame
 from reelforge.engine.rng import chunk_generator
 from reelforge.games import make, shipped_games
 from reelforge.spec import load_spec
@@ -22,7 +22,7 @@ GAMES = [("shipped", gid) for gid, path in sorted(shipped_games().items())
 
 
 def load(kind, ref):
-    return make(ref) if kind == "shipped" else Game.from_spec(load_spec(ref))
+    return make(ref) if kind == "shipped" else LineGame.from_spec(load_spec(ref))
 
 
 @pytest.mark.parametrize("kind,ref", GAMES, ids=[Path(r).stem for _, r in GAMES])
@@ -37,6 +37,7 @@ def test_breakdown_adds_up(kind, ref):
     assert sum(result.base.scatter_rtp) == pytest.approx(result.base_scatter, rel=1e-12, abs=1e-15)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind,ref", GAMES, ids=[Path(r).stem for _, r in GAMES])
 def test_monte_carlo_of_the_live_round_agrees_with_exact(kind, ref):
     game = load(kind, ref)
@@ -92,7 +93,7 @@ def test_the_never_ending_check_is_the_loaders_wording():
     text = HANG + 'retrigger = "unlimited"\n'
     with pytest.raises(ReelforgeError) as loader:
         parse_spec(text, "hang.toml")
-    game = Game.from_spec(parse_spec(HANG + 'retrigger = "none"\n', "hang.toml"))
+    game = LineGame.from_spec(parse_spec(HANG + 'retrigger = "none"\n', "hang.toml"))
     with pytest.raises(UnboundedFeature) as analysis:
         refuse_never_ending(game, 10.0)
     assert str(analysis.value) == str(loader.value)
@@ -103,6 +104,6 @@ def test_the_capped_chain_below_the_limit_is_exact():
     spin retriggers (10 spins each) plays exactly 2,000 spins."""
     from reelforge.spec import parse_spec
 
-    game = Game.from_spec(parse_spec(HANG + 'retrigger = "capped"\nmax_total_spins = 2000\n', "cap.toml"))
+    game = LineGame.from_spec(parse_spec(HANG + 'retrigger = "capped"\nmax_total_spins = 2000\n', "cap.toml"))
     result = analyze(game)
     assert result.mean_free_spins == pytest.approx(2000, rel=1e-12)

@@ -11,8 +11,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reelforge.engine.gamble import (
-    GambleRules, GambleState, can_take_half, card_from_draw, expected_payout, gamble_offered,
-    guess, resolve_guess, start_gamble, take_half, take_win,
+    GambleRules,
+    GambleState,
+    can_take_half,
+    card_from_draw,
+    expected_payout,
+    gamble_offered,
+    guess,
+    resolve_guess,
+    start_gamble,
+    take_half,
+    take_win,
 )
 from reelforge.engine.rng import draw_below, live_generator
 from reelforge.errors import InvalidAction

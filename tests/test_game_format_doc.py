@@ -35,10 +35,11 @@ DOC = ROOT / "docs" / "game-format.md"
 GAME_FILES = sorted((ROOT / "src" / "reelforge" / "games").glob("*/*.toml")) + sorted(
     (ROOT / "conformance").glob("*/*.toml"))
 # Every module that reads a game file's keys: the line loader, the cluster loader and the
-# rules module of each cluster game with [features].
+# spec part of every registered rules module (each reads its own [features] tables).
 LOADER_SOURCES = [ROOT / "src" / "reelforge" / "spec" / "load.py",
                   ROOT / "src" / "reelforge" / "spec" / "clusters.py",
-                  ROOT / "src" / "reelforge" / "games" / "candy_jar_clusters" / "rules.py"]
+                  ROOT / "src" / "reelforge" / "games" / "candy_jar_clusters" / "spec.py",
+                  ROOT / "src" / "reelforge" / "games" / "cops_n_robbers" / "spec.py"]
 FAMILIES = ("lines", "clusters")
 
 # Optional branches that no shipped or conformance file takes: a wild with a list of

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from reelforge.engine.check import check_game, max_round_win
 from reelforge.engine.lines import evaluate_line
 from reelforge.engine.outcome import Bet
-from reelforge.engine.round import play_live, play_round, replay
 from reelforge.engine.rng import live_generator
+from reelforge.engine.round import play_live, play_round, replay
 from reelforge.errors import InvalidBet
 from reelforge.games import make, shipped_games
 
@@ -128,13 +128,13 @@ def test_jackpot_eligibility_needs_max_bet_and_reaches_free_spins():
 
 def cluedo_with_reels(base: str, golden: str):
     """Cluedo's rules with every stop of every base / golden reel set to one symbol."""
-    from reelforge.engine.game import Game
+    from reelforge.engine.game import LineGame
     from reelforge.spec import parse_spec
 
     head = CLUEDO.spec.source
     text = Path(head).read_text().split("# --- reels")[0]
     text += f'[reels.base]\nstrips = {[base] * 5!r}\n[reels.golden]\nstrips = {[golden] * 5!r}\n'
-    return Game.from_spec(parse_spec(text.replace("'", '"'), "cluedo-forced"))
+    return LineGame.from_spec(parse_spec(text.replace("'", '"'), "cluedo-forced"))
 
 
 def test_free_spins_keep_jackpot_eligibility_and_never_triple_five_megajackpots():
@@ -142,28 +142,28 @@ def test_free_spins_keep_jackpot_eligibility_and_never_triple_five_megajackpots(
     max_bet = play_round(game, game.max_bet, live_generator(3))
     # base: Mystery Bonus on 5 reels pays 100 x total bet and awards 15 spins; each free spin
     # shows MJ x5 on every line: line 1 is the jackpot, lines 2-20 the untripled top award
-    assert max_bet.breakdown.base_scatter == 100 * 100
-    assert max_bet.free_spins_played == 15
+    assert max_bet.breakdown["base_scatter"] == 100 * 100
+    assert max_bet.counters.free_spins_played == 15
     assert len(max_bet.jackpots) == 15 and {j.line for j in max_bet.jackpots} == {1}
-    assert max_bet.breakdown.free_games == 15 * 19 * 10000 * 5
+    assert max_bet.breakdown["free_games"] == 15 * 19 * 10000 * 5
     lower = play_round(game, Bet(20, 4), live_generator(3))
     assert not lower.jackpots
-    assert lower.breakdown.free_games == 15 * 20 * 10000 * 4
+    assert lower.breakdown["free_games"] == 15 * 20 * 10000 * 4
 
 
 def test_retriggers_stop_at_180_free_spins_in_total():
     game = cluedo_with_reels("BONUS ROPE DAGGER", "BONUS ROPE DAGGER")
     outcome = play_round(game, game.max_bet, live_generator(5))
-    assert outcome.free_spins_played == 180
+    assert outcome.counters.free_spins_played == 180
     assert outcome.awards[-1].total_awarded == 180
     granted = [a.spins_awarded for a in outcome.awards]
     assert sum(granted) == 180 and granted[0] == 15
     assert all(a.spins_requested == 15 for a in outcome.awards)
     assert "free_spins_capped" in outcome.flags
     # every free spin pays the tripled 5-reel scatter: 3 x 100 x total bet
-    free = [s for s in outcome.spins if s.mode == "free"]
+    free = [s for s in outcome.spins if s.kind == "free"]
     assert all(s.scatter_wins[0].win == 3 * 100 * 100 for s in free)
-    assert outcome.breakdown.free_games == sum(s.win for s in free)
+    assert outcome.breakdown["free_games"] == sum(s.win for s in free)
 
 
 def test_rounds_below_the_cap_are_not_flagged_capped():

@@ -192,7 +192,7 @@ def test_the_bound_is_reached_by_a_game_that_always_pays_its_top_win():
     assert line_round_bound(spec).value == 5 * 3**4 * 2
     import numpy as np
 
-    from reelforge.engine.game import compile_game
+    from reelforge.engine.families import compile_game
     from reelforge.engine.round import play_round
 
     game = compile_game(spec)
@@ -238,7 +238,7 @@ def test_the_cluster_bound_is_reached_by_a_spin_that_tumbles_to_the_guard():
     assert cluster_round_bound(spec).value == expected
     import numpy as np
 
-    from reelforge.engine.game import compile_game
+    from reelforge.engine.families import compile_game
     from reelforge.engine.round import play_round
 
     game = compile_game(spec)
@@ -593,6 +593,50 @@ def test_a_chase_whose_reels_show_no_cop_is_refused(tmp_path):
     bonus = COPS.split("[reels.bonus]\nstrips = [\n")[1].split("]")[0]
     error = refused(tmp_path, COPS.replace(bonus, bonus.replace(" COP", " TEN")))
     names(error, "features.trail_bonus.reel_set", "'bonus'")
+
+
+RULES_LINE = 'rules = "cops_trail"  # the trail bonus: games/cops_n_robbers/spec.py, game.py\n'
+
+
+@pytest.mark.parametrize(("new", "problem"), [
+    ('rules = "heist"\n', "unknown rules module"),
+    ('rules = "candy_jar"\n', "not rules of a line game"),
+])
+def test_a_line_game_names_registered_line_rules(tmp_path, new, problem):
+    error = refused(tmp_path, mutate(COPS, RULES_LINE, new))
+    names(error, "game.rules", repr(new.split('"')[1]))
+    assert problem in str(error)
+
+
+def test_the_trail_bonus_is_read_only_by_its_rules(tmp_path):
+    """Without `rules = "cops_trail"` the generic loader knows no [features.trail_bonus]; with
+    it, the rules need the table."""
+    error = refused(tmp_path, mutate(COPS, RULES_LINE, ""))
+    assert error.key == "features.trail_bonus" and "unknown feature" in str(error)
+    start = COPS.index("[features.trail_bonus]\n")
+    end = COPS.index("[features.wheel_gamble]")
+    parade = COPS.index("[features.trail_bonus.parade]")
+    text = COPS[:start] + COPS[end:parade]
+    error = refused(tmp_path, text)
+    names(error, "features.trail_bonus", "None")
+    assert "is required" in str(error)
+
+
+@pytest.mark.parametrize("cop", ["ROBBER", "PRESENT_RED"])
+def test_a_cop_that_collects_or_carries_cash_is_refused(tmp_path, cop):
+    # the engine's cash collection counts collectors and values only: the cop is neither
+    error = refused(tmp_path, mutate(COPS, 'cop = "COP"\n', f'cop = "{cop}"\n'))
+    names(error, "features.trail_bonus.cop", repr(cop))
+
+
+def test_loading_cops_reads_its_rules_spec_part_without_numba():
+    script = ("import sys; from reelforge.spec import load_spec; "
+              f"s = load_spec({str(GAMES / 'cops_n_robbers' / 'cops-n-robbers-v1.toml')!r}); "
+              "print(s.rules, type(s.features).__module__, 'numba' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=60, check=False)
+    assert out.stdout.split() == ["cops_trail", "reelforge.games.cops_n_robbers.spec", "False"], \
+        out.stderr
 
 
 def test_reading_a_line_game_imports_no_numba():

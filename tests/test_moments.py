@@ -34,7 +34,7 @@ from reelforge.analysis.moments import (
     spin_moments,
 )
 from reelforge.analysis.montecarlo import play_rounds
-from reelforge.engine.game import Game
+from reelforge.engine.game import LineGame
 from reelforge.engine.rng import chunk_generator
 from reelforge.engine.round import jackpot_eligible
 from reelforge.games import make, shipped_games
@@ -50,8 +50,8 @@ SHIPPED_LINES = sorted(gid for gid, path in shipped_games().items()
 SMALL = {"reels": st.integers(2, 5), "rows": st.integers(1, 3), "strip_len": (2, 4)}
 
 
-def load(ref_: str) -> Game:
-    return Game.from_spec(load_spec(ref_)) if ref_.endswith(".toml") else make(ref_)
+def load(ref_: str) -> LineGame:
+    return LineGame.from_spec(load_spec(ref_)) if ref_.endswith(".toml") else make(ref_)
 
 
 @cache
@@ -87,7 +87,7 @@ def brute_spin(rules, reel_set: str, lines: int, bpl: int, eligible: bool, mult:
 @settings(max_examples=80, deadline=None, suppress_health_check=HEALTH)
 @given(case=games(**SMALL), data=st.data())
 def test_spin_moments_and_maximum_equal_brute_force(case, data):
-    game = Game.from_spec(parse_spec(case.toml, "generated.toml"))
+    game = LineGame.from_spec(parse_spec(case.toml, "generated.toml"))
     bet = data.draw(bets(case.rules))
     m = game.model_for(bet)
     eligible = jackpot_eligible(game, bet)
@@ -261,6 +261,7 @@ def with_extras(case, data) -> tuple[str, dict | None, int]:
     return text, weights, cap
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rule", ["none", "capped", "unlimited"])
 @settings(max_examples=80, deadline=None, suppress_health_check=HEALTH)
 @given(data=st.data())
@@ -271,7 +272,7 @@ def test_round_moments_and_maximum_equal_brute_force(rule, data):
     case = data.draw(games(reels=st.integers(2, 5), rows=st.integers(1, 2), strip_len=(2, 3),
                            modes=(rule,)).filter(lambda c: c.rules.free_games is not None))
     text, weights, cap = with_extras(case, data)
-    game = Game.from_spec(parse_spec(text, "generated.toml"))
+    game = LineGame.from_spec(parse_spec(text, "generated.toml"))
     bet = data.draw(bets(case.rules))
     mean, square, top = brute_round(case.rules, bet.lines, bet.bet_per_line, weights)
     got = exact_moments(game, bet)
@@ -318,6 +319,7 @@ MODES = [(g, "base") for g in SHIPPED_LINES + CONFORMANCE_FILES] + \
     [(g, "fortune") for g in SHIPPED_LINES if g.startswith("cops")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ref_,mode", MODES, ids=lambda r: Path(r).stem)
 def test_round_mean_equals_exact_rtp(ref_, mode):
     game = load(ref_)
@@ -333,7 +335,7 @@ def test_round_mean_equals_exact_rtp(ref_, mode):
         assert got.max_round_win_note == UNBOUNDED
     else:
         assert line_round_bound(game.spec).value >= got.max_round_win >= got.max_base_win > 0
-    if game.spec.trail is not None:  # the chase has no bound but the cap
+    if game.spec.rules == "cops_trail":  # the chase has no bound but the cap
         assert got.max_round_win == game.model_for(game.max_bet).cap
         assert got.cap_variance_bound is not None
 
@@ -342,6 +344,7 @@ SIMULATED = [(g, "base") for g in SHIPPED_LINES] + [("cops-n-robbers-v1", "fortu
     [(g, "base") for g in CONFORMANCE_FILES[::9]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ref_,mode", SIMULATED, ids=lambda r: Path(r).stem)
 def test_simulated_sd_agrees_with_exact(ref_, mode):
     """1,000,000 simulated rounds in 20 independent batches of 50,000 (chunk streams 0..19 of
@@ -373,7 +376,7 @@ def test_trail_game_moments_against_brute_force_and_simulation():
     from reelforge.engine.outcome import Bet
 
     assert TINY.count("max_bet_per_line = 2\n") == 1
-    TINY_GAME = Game.from_spec(parse_spec(TINY.replace(
+    TINY_GAME = LineGame.from_spec(parse_spec(TINY.replace(
         "max_bet_per_line = 2\n", "max_bet_per_line = 2\ndenominations = [1]\nmax_win_minor = 10000000\n"),
         "tiny-capped.toml"))
     r = TINY_REF
@@ -398,8 +401,8 @@ def test_trail_game_moments_against_brute_force_and_simulation():
                            + bet.total ** 2 * robbers ** 2 * (cash * v_var + cash * cash * v_mean ** 2))
             c = cells.count("B")
             by_count[c] = by_count.get(c, 0) + p * (lines + q)
-        got = spin_moments(TINY_GAME, m, m.base_set, bet, 1, False, cond=m.trail_scatter,
-                           collect=collect)
+        got = spin_moments(TINY_GAME, m, m.base_set, bet, 1, False,
+                           cond=TINY_GAME.rules_model.trigger, collect=collect)
         assert close(got.mean, mean, mean) and close(got.square, square, square), mode
         for c, value in by_count.items():
             assert close(got.mean_by_count[c], value, mean), (mode, c)
@@ -448,7 +451,7 @@ def test_a_huge_capped_chain_is_refused_before_any_work():
     free-spin distribution, before any of them walks the chain."""
     from reelforge.analysis.free_games import free_spin_distribution
 
-    game = Game.from_spec(parse_spec(HANG, "hang.toml"))
+    game = LineGame.from_spec(parse_spec(HANG, "hang.toml"))
     states = 100_001 * 100_002 // 2
     for figure in (analyze, exact_moments, max_round_win, free_spin_distribution):
         with pytest.raises(ChainTooLarge) as err:
@@ -465,11 +468,11 @@ def test_unlimited_retriggers_that_can_win_for_ever_have_no_maximum():
     text = HANG.replace('strips = ["S", "S", "S"]', 'strips = ["A S A", "A S A", "A S A"]') \
         .replace('retrigger = "capped"\nmax_total_spins = 100000\n', 'retrigger = "unlimited"\n')
     assert 'retrigger = "unlimited"' in text
-    got = exact_moments(Game.from_spec(parse_spec(text, "unlimited.toml")))
+    got = exact_moments(LineGame.from_spec(parse_spec(text, "unlimited.toml")))
     assert got.max_round_win is None and got.max_round_win_note == UNBOUNDED
     assert got.to_dict()["max_round_win_x"] is None and got.sd_label == "exact"
     capped = text.replace("max_bet_per_line = 1\n", "max_bet_per_line = 1\nmax_win_minor = 500\n")
-    got = exact_moments(Game.from_spec(parse_spec(capped, "unlimited-capped.toml")))
+    got = exact_moments(LineGame.from_spec(parse_spec(capped, "unlimited-capped.toml")))
     assert got.max_round_win == 500 and got.sd_label == "exact (uncapped round)"
 
 
@@ -496,7 +499,7 @@ strips = ["A B A B A B", "A B A B A B", "A B A B A B", "A B A B A B", "A B A B A
 [bet]
 max_bet_per_line = 1
 """
-    game = Game.from_spec(parse_spec(text, "many.toml"))
+    game = LineGame.from_spec(parse_spec(text, "many.toml"))
     with pytest.raises(NotExact, match=re.escape("read 60,030,000 reel stops (2000 lines, so 2,001,000 "
                                                  "pairs, x 30 stops), above its limit of 2,000,000")):
         exact_moments(game)
@@ -521,10 +524,11 @@ def test_the_loaders_round_bound_holds_the_exact_maximum(case):
     """Soundness of `spec.limits.line_round_bound`, the bound the loader refuses files by:
     never below the exact, attainable maximum round win at max bet (none where unbounded)."""
     spec = parse_spec(case.toml, "generated.toml")
-    top = max_round_win(Game.from_spec(spec))
+    top = max_round_win(LineGame.from_spec(spec))
     assert top is None or line_round_bound(spec).value >= top, (line_round_bound(spec), top)
 
 
+@pytest.mark.slow
 def test_cops_fortune_maximum_base_win_is_attainable():
     """The paid Fortune Spin's maximum collects too: the window it names, with every cash value
     drawn at its largest, wins exactly that (reference rules)."""

@@ -8,7 +8,7 @@ import pytest
 
 from reelforge.analysis.exact import analyze, scatter_count_distribution
 from reelforge.analysis.montecarlo import play_rounds, simulate
-from reelforge.engine.game import Game
+from reelforge.engine.game import LineGame
 from reelforge.engine.rng import chunk_generator
 from reelforge.games import make
 from reelforge.spec import parse_spec
@@ -81,7 +81,7 @@ def tiny_brute_force_rtp():
 
 
 def test_tiny_game_simulation_matches_brute_force():
-    game = Game.from_spec(parse_spec(TINY, "tiny"))
+    game = LineGame.from_spec(parse_spec(TINY, "tiny"))
     rtp = tiny_brute_force_rtp()
     assert analyze(game).rtp == pytest.approx(rtp, rel=1e-12)
     stats = play_rounds(game, game.max_bet, chunk_generator(5, 0), 400_000)
@@ -176,7 +176,7 @@ def test_a_game_from_text_needs_no_file(tmp_path):
     path.write_text(TINY)
     text = GameText.load(str(path))
     path.unlink()
-    game = Game.from_spec(parse_spec(TINY, "tiny"))
+    game = LineGame.from_spec(parse_spec(TINY, "tiny"))
     one = simulate(text, game.max_bet, 40_000, seed=1, chunk_size=10_000, workers=1)
     assert simulate(text, game.max_bet, 40_000, seed=1, chunk_size=10_000, workers=2) == one
     assert one.rounds == 40_000
@@ -350,14 +350,13 @@ def test_real_runs_of_every_family_pass_the_counter_checks(game_id, mode):
     """The checks refuse no real run: a trail bonus (cops) and a cluster game with free and
     super spins and jackpots (candy), against each game's own spin guard."""
     from reelforge.analysis.checkpoint import FinishedChunks, RunIdentity, inconsistency
-    from reelforge.analysis.montecarlo import max_round_spins
 
     game = make(game_id)
     bet = game.bet(mode=mode)
     stats = play_rounds(game, bet, chunk_generator(4, 0), 20_000)
     assert stats.bonus_spins > 0 and (game.family == "lines" or stats.jackpot_hits > 0)
     identity = RunIdentity.of(game_id, "0" * 64, bet, 4, 20_000, 20_000, price=game.price(bet))
-    assert inconsistency(identity, stats, FinishedChunks([0]), None, max_round_spins(game, bet)) is None
+    assert inconsistency(identity, stats, FinishedChunks([0]), None, game.max_round_spins(bet)) is None
 
 
 def test_a_checkpoint_with_counters_and_no_chunks_is_refused(tmp_path):
@@ -427,7 +426,7 @@ def test_a_run_whose_free_games_reach_the_spin_guard_reports_nothing(tmp_path):
     from reelforge.errors import UnboundedFeature
 
     text = GameText(ALMOST_ENDLESS, "almost-endless-v1.toml")
-    game = Game.from_spec(parse_spec(ALMOST_ENDLESS, "almost-endless-v1.toml"))
+    game = LineGame.from_spec(parse_spec(ALMOST_ENDLESS, "almost-endless-v1.toml"))
     path = tmp_path / "run.json"
     with pytest.raises(UnboundedFeature, match="the free games did not end: .* spin guard"):
         simulate(text, game.max_bet, 100, seed=1, chunk_size=10, workers=1, checkpoint=path)

@@ -79,7 +79,7 @@ def test_symbol_counts_sum_to_strip_lengths(sheet):
 
 
 def test_convergence_ends_at_the_simulated_run(sheet):
-    game, _, json_path = sheet
+    _, _, json_path = sheet
     data = _no_nan(json_path.read_text(encoding="utf-8"))
     curve = data["convergence"]
     assert [n for n, _ in curve] == sorted({n for n, _ in curve})
@@ -106,6 +106,7 @@ def test_errors_are_one_line_exit_2(args, tmp_path):
     assert not list(tmp_path.iterdir())
 
 
+@pytest.mark.slow
 def test_weighted_reels_show_weights(tmp_path):
     """A weighted reel set: strips carry their weights and counts their weight totals."""
     import tomllib
@@ -154,7 +155,7 @@ def _rules_text(page: str) -> str:
     """The visible text of every rules section of a page."""
     import html as html_lib
 
-    sections = re.findall(r'<section class="rules">(.*?)</section>', page, flags=re.S)
+    sections = re.findall(r'<section class="rules">(.*?)</section>', page, flags=re.DOTALL)
     assert sections, "the page has rules sections"
     return html_lib.unescape(re.sub(r"<[^>]+>", " ", " ".join(sections)))
 
@@ -257,6 +258,7 @@ def cops_fortune():
     return game, build_par(game, game.bet(mode="fortune"), 20_000, 3)
 
 
+@pytest.mark.slow
 def test_cops_sheet_has_rules_in_words_units_and_its_figures(cops_fortune):
     from reelforge.analysis.par import render_html
 
@@ -323,17 +325,17 @@ RULES = {"capped": 'retrigger = "capped"\nmax_total_spins = 9', "unlimited": 're
 
 
 def _tiny(rule: str):
-    from reelforge.engine.game import Game
+    from reelforge.engine.game import LineGame
     from reelforge.spec import parse_spec
 
-    return Game.from_spec(parse_spec(TINY.replace("RULE", RULES[rule]), "tiny.toml"))
+    return LineGame.from_spec(parse_spec(TINY.replace("RULE", RULES[rule]), "tiny.toml"))
 
 
 def _brute_force(game, horizon: int) -> dict:
     """P(n free spins | trigger) for n <= horizon, in fractions, by enumerating every stop
     combination of every spin (tests/reference.py), along every path of the bonus."""
     from fractions import Fraction
-    from functools import lru_cache
+    from functools import cache
 
     import reference as ref
 
@@ -341,7 +343,7 @@ def _brute_force(game, horizon: int) -> dict:
     _, base = ref.spin_expectation(rules, "base", 1, 1, False, 1)
     _, free = ref.spin_expectation(rules, "free", 1, 1, False, 1)
 
-    @lru_cache(maxsize=None)
+    @cache
     def ends(left: int, awarded: int) -> tuple:  # ((n, P(the bonus ends at n)), ...)
         if awarded > horizon:
             return ()
@@ -410,10 +412,10 @@ def test_free_spin_distribution_sums_to_one_and_its_mean_is_expected_free_spins(
 
 def test_free_spin_distribution_matches_simulated_counts_on_a_tiny_game():
     """Played rounds land on the exact distribution: every count within 4.5 binomial SEs."""
+    import numpy as np
+
     from reelforge.analysis.free_games import free_spin_distribution
     from reelforge.engine.round import play_round
-
-    import numpy as np
 
     game = _tiny("capped")
     fsd = free_spin_distribution(game)
@@ -423,7 +425,8 @@ def test_free_spin_distribution_matches_simulated_counts_on_a_tiny_game():
     for _ in range(6000):
         outcome = play_round(game, game.max_bet, rng)
         if outcome.free_games_triggered:
-            counts[outcome.free_spins_played] = counts.get(outcome.free_spins_played, 0) + 1
+            played = outcome.counters.free_spins_played
+            counts[played] = counts.get(played, 0) + 1
     n = sum(counts.values())
     assert n > 1500 and set(counts) <= set(dist)
     for spins, p in dist.items():

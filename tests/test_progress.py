@@ -105,6 +105,7 @@ def fake_terminal(monkeypatch) -> io.StringIO:
     return buffer
 
 
+@pytest.mark.slow
 def test_report_draws_a_bar_per_game_and_mode_on_a_terminal_and_prints_the_same_table(monkeypatch):
     piped = runner.invoke(app, ["report", "--rounds", "1000"])
     assert piped.exit_code == 0, piped.output

@@ -17,6 +17,7 @@ from reelforge.engine.rng import (
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bits", [4, 8, 12])
 def test_bounded_mapping_is_exactly_uniform_over_every_input(bits):
     # Enumerate every `bits`-bit input: each output must be hit by the same number of
@@ -41,6 +42,7 @@ def test_random_doubles_carry_53_exact_bits(make):
     assert abs(low - 0.5) < 5 * 0.5 / np.sqrt(len(x))
 
 
+@pytest.mark.slow
 def test_draw_below_chi_square_on_a_reel_length():
     n, draws = 37, 370_000
     rng = chunk_generator(11, 0)

@@ -243,13 +243,13 @@ def test_load_spec_names_the_path(tmp_path):
 
 _PAYTABLE = tomllib.loads(CLUEDO)["paytable"]
 PAY_ENTRIES = [(sym, count) for sym, pays in _PAYTABLE.items() for count in pays]
-_SECTION = re.search(r"^\[paytable\]\n(.*?)\n\n", CLUEDO, re.S | re.M)
+_SECTION = re.search(r"^\[paytable\]\n(.*?)\n\n", CLUEDO, re.DOTALL | re.MULTILINE)
 
 
 def with_pay(symbol: str, count: str, value: int) -> str:
     start, end = _SECTION.span(1)
     section = _SECTION.group(1)
-    line_re = re.compile(rf"^({re.escape(symbol)} = \{{.*?\b{count} = )(\d+)", re.M)
+    line_re = re.compile(rf"^({re.escape(symbol)} = \{{.*?\b{count} = )(\d+)", re.MULTILINE)
     new_section, n = line_re.subn(lambda m: f"{m.group(1)}{value}", section, count=1)
     assert n == 1, (symbol, count)
     return CLUEDO[:start] + new_section + CLUEDO[end:]

@@ -100,6 +100,7 @@ def test_the_tuned_variants_are_the_ones_wanted():
     assert len(TUNED) == 5
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", TUNED)
 def test_a_shipped_variant_is_what_its_command_writes_and_differs_only_in_weights(game_id):
     text = GAMES[game_id].read_text(encoding="utf-8")
@@ -116,6 +117,7 @@ def test_a_shipped_variant_is_what_its_command_writes_and_differs_only_in_weight
 runner = CliRunner()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game_id", "target"), [("cluedo-v1", 0.9512), ("cops-n-robbers-v1", 0.93)])
 def test_tune_writes_a_game_at_the_target_that_differs_only_in_reel_weights(tmp_path, game_id, target):
     source_path = tmp_path / "source.toml"
@@ -131,7 +133,7 @@ def test_tune_writes_a_game_at_the_target_that_differs_only_in_reel_weights(tmp_
         assert abs(analyze(game, game.bet(mode=mode)).rtp - target) <= TOLERANCE, mode
     # the game itself is unchanged: symbols, paytable, paylines, wilds, scatters, features, bet
     for field in ("symbols", "paytable", "paylines", "wilds", "scatters", "mixed", "cash", "modes",
-                  "free_games", "jackpot", "gamble", "trail", "wheel_gamble", "bet"):
+                  "free_games", "jackpot", "gamble", "rules", "features", "wheel_gamble", "bet"):
         assert getattr(tuned, field) == getattr(source, field), field
     assert dataclasses.replace(tuned, id=source.id, source=source.source,
                                reel_sets=source.reel_sets) == source
@@ -144,6 +146,7 @@ def test_tune_writes_a_game_at_the_target_that_differs_only_in_reel_weights(tmp_
     assert "RTP (exact)" in result.stdout and "FAIL" not in result.stdout
 
 
+@pytest.mark.slow
 def test_tune_one_mode_leaves_the_other_alone(tmp_path):
     out = tmp_path / "fortune.toml"
     result = runner.invoke(app, ["tune", "cops-n-robbers-v1", "--rtp", "0.93", "--mode", "fortune",

@@ -70,10 +70,10 @@ def reels_text(bert, blank_weight):
 
 def rtp(head, bert, blank_weight, mode):
     from reelforge.analysis.exact import analyze
-    from reelforge.engine.game import Game
+    from reelforge.engine.game import LineGame
     from reelforge.spec import parse_spec
 
-    game = Game.from_spec(parse_spec(f"{head}{MARKER}\n{reels_text(bert, blank_weight)}\n", "design"))
+    game = LineGame.from_spec(parse_spec(f"{head}{MARKER}\n{reels_text(bert, blank_weight)}\n", "design"))
     return analyze(game, game.bet(10, 1, mode)).rtp
 
 

@@ -9,7 +9,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, NoReturn, Optional
+from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
@@ -75,43 +75,40 @@ def _game(ref: str):
 
 
 GameArg = Annotated[str, typer.Argument(help="A shipped game id (see `reelforge games`) or a game file")]
-LinesOpt = Annotated[Optional[int], typer.Option("--lines", help="Lines bet (default: all)")]
-BplOpt = Annotated[Optional[int], typer.Option("--bet-per-line", help="Credits per line (default: max)")]
+LinesOpt = Annotated[int | None, typer.Option("--lines", help="Lines bet (default: all)")]
+BplOpt = Annotated[int | None, typer.Option("--bet-per-line", help="Credits per line (default: max)")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object")]
 ModeOpt = Annotated[str, typer.Option("--mode", help="Way to play the base game (e.g. fortune)")]
 
 
-def _published_rtp(game_id: str) -> str:
-    """'96.0012% (stratified MC, 95% CI ±0.048 pp)' from the game's published estimate."""
-    from reelforge.games import published_estimate
+def _figures(g) -> dict:
+    """The game's RTP figures by mode (`Game.rtp()`: exact, or a published estimate)."""
+    import reelforge.analysis  # noqa: F401 - importing the analysis registers its exact figures
 
     try:
-        data = published_estimate(game_id)
+        return {f.mode: f for f in g.rtp()}
     except ReelforgeError as exc:
         _fail(exc)
-    if data is None:
-        return "not published (run reelforge estimate)"
-    f = data["figures"]
-    half = (f["rtp_ci95"][1] - f["rtp_ci95"][0]) / 2
-    return f"{f['rtp']:.4%} (stratified MC, 95% CI ±{half * 100:.3f} pp)"
+
+
+def _figure_text(f) -> str:
+    """'96.1234%' (exact) or '96.0012% (stratified MC, 95% CI ±0.048 pp)' (estimate)."""
+    if f.source == "exact":
+        return f"{f.value:.4%}"
+    return f"{f.value:.4%} (stratified MC, 95% CI ±{f.ci95 * 100:.3f} pp)"
 
 
 @app.command()
 def games() -> None:
-    """List the shipped game ids with their exact RTP (per base-game mode)."""
+    """List the shipped game ids with their RTP per base-game mode: exact, or the published
+    estimate of a game without an exact analysis."""
     from reelforge.games import shipped_games
     from reelforge.spec import load_spec
 
-    from reelforge.analysis.exact import analyze as exact
-
     for game_id, path in shipped_games().items():
         g = _game(game_id)
-        if g.family == "clusters":
-            rtps = [_published_rtp(game_id)]
-        else:
-            modes = ["base"] + [m.name for m in g.spec.modes if m.name != "base"]
-            rtps = [f"{exact(g, g.bet(mode=mode)).rtp:.4%}" + ("" if mode == "base" else f" ({mode})")
-                    for mode in modes]
+        rtps = [_figure_text(f) + ("" if mode == "base" else f" ({mode})")
+                for mode, f in _figures(g).items()] or ["not published (run reelforge estimate)"]
         out.print(f"{game_id}\t{load_spec(path).name}\tRTP {', '.join(rtps)}", markup=False,
                   highlight=False)
 
@@ -124,16 +121,16 @@ def simulate(
     chunk_size: Annotated[str, typer.Option(
         "--chunk-size", help="Rounds per chunk, e.g. 1e7 on a cluster; with the seed it fixes "
         "the result")] = "100000",
-    workers: Annotated[Optional[int], typer.Option(
+    workers: Annotated[int | None, typer.Option(
         "--workers", help="Worker processes: the local pool's, or with --dask the local Dask cluster's "
         "(default: one per core)")] = None,
     dask: Annotated[bool, typer.Option(
         "--dask", help="Run on a local Dask cluster (one thread per worker process) instead of "
         "the process pool")] = False,
-    scheduler: Annotated[Optional[str], typer.Option(
+    scheduler: Annotated[str | None, typer.Option(
         "--scheduler", help="Run on an existing Dask cluster, e.g. tcp://host:8786; its workers need "
         "this reelforge installed, not the game file")] = None,
-    checkpoint: Annotated[Optional[Path], typer.Option(
+    checkpoint: Annotated[Path | None, typer.Option(
         "--checkpoint", help="Save progress to this JSON file (replaced atomically) as the run goes "
         "and when it stops")] = None,
     resume: Annotated[bool, typer.Option(
@@ -190,20 +187,17 @@ def simulate(
     table.add_row("standard deviation per round", f"{stats.standard_deviation:.3f} x bet")
     one_in = f"  (1 in {1 / stats.hit_frequency:.2f})" if stats.hits else ""
     table.add_row("hit frequency", f"{stats.hit_frequency:.4%}{one_in}")
-    names = {"base_lines": "base game", "free_games": "free spins"} if g.family == "clusters" else {}
+    words = g.labels
     for name, value in data["breakdown"].items():
         if value or name == "base_lines":
-            table.add_row(f"  RTP from {names.get(name, name.replace('_', ' '))}", f"{value:.4%}")
-    clusters = g.family == "clusters"
-    feature, bonus = ("Free Spins", "super spins") if clusters else ("free-game", "bonus")
+            table.add_row(f"  RTP from {words.breakdown.get(name, name.replace('_', ' '))}", f"{value:.4%}")
     if stats.feature_triggers:
-        table.add_row(f"{feature} frequency", f"1 in {1 / stats.feature_frequency:,.1f}")
-        table.add_row(f"mean {feature} award", f"{stats.mean_feature_award:.2f} x bet, {data['mean_free_spins']:.2f} spins")
+        table.add_row(f"{words.feature} frequency", f"1 in {1 / stats.feature_frequency:,.1f}")
+        table.add_row(f"mean {words.feature} award", f"{stats.mean_feature_award:.2f} x bet, {data['mean_free_spins']:.2f} spins")
     if stats.bonus_triggers:
-        table.add_row(f"rounds with {bonus}" if clusters else "bonus frequency",
-                      f"1 in {stats.rounds / stats.bonus_triggers:,.1f}")
-        table.add_row(f"mean {bonus}" + (" in those" if clusters else ""), f"{data['mean_bonus_spins']:.2f}")
-    if clusters:
+        table.add_row(words.bonus_frequency, f"1 in {stats.rounds / stats.bonus_triggers:,.1f}")
+        table.add_row(words.bonus_mean, f"{data['mean_bonus_spins']:.2f}")
+    if words.fixed_jackpots:
         table.add_row("fixed jackpots won", f"{stats.jackpot_hits:,} in {stats.jackpot_rounds:,} rounds")
     if stats.cap_hits:
         table.add_row("rounds cut to the win cap", f"{stats.cap_hits:,}")
@@ -219,12 +213,17 @@ def simulate(
 def analyze(game: GameArg, lines: LinesOpt = None, bet_per_line: BplOpt = None, mode: ModeOpt = "base",
             as_json: JsonOpt = False) -> None:
     """Exact RTP and its breakdown, computed combinatorially; exact SD, volatility and maximum win."""
+    import shlex
+
     from reelforge.analysis.exact import analyze as exact
     from reelforge.analysis.moments import UNBOUNDED, NotExact, exact_moments, max_round_win
 
     moments, reason, top, note = None, None, None, None
     try:
         g = _game(game)
+        if not g.exact_available:  # the command as it can be run: a file's id is no argument
+            raise InvalidArgument(f"{g.id}: {g.no_exact_reason}; estimate it: "
+                                  f"reelforge estimate {shlex.quote(game)}")
         bet = g.bet(lines, bet_per_line, mode)
         result = exact(g, bet, cap_bound=True)
         try:
@@ -309,15 +308,21 @@ def par(
     mode: ModeOpt = "base",
 ) -> None:
     """PAR sheet: self-contained HTML page and JSON, exact and simulated figures labelled."""
-    from reelforge.analysis.par import build_par, write_par
-    from reelforge.analysis.par_clusters import build_cluster_par, write_cluster_par
+    import importlib
+
+    from reelforge.analysis.par import PLOTS_MISSING
 
     try:
         n = _count(rounds)
         _at_least(seed, "--seed", 0)
+        try:  # the sheet's plots are drawn last: without the extra, say so before the run
+            importlib.import_module("matplotlib.figure")
+        except ImportError:
+            raise ReelforgeError(PLOTS_MISSING) from None
         g = _game(game)
-        build, write = ((build_cluster_par, write_cluster_par) if g.family == "clusters"
-                        else (build_par, write_par))
+        # the game names its PAR sheet's builder and writer ("module:function")
+        build, write = (getattr(importlib.import_module(module), name)
+                        for module, name in (ref.split(":") for ref in g.par_sheet))
         with bars() as progress:
             figures = build(g, g.bet(lines, bet_per_line, mode), n, seed, ref=game, tasks=progress)
             writing = progress(f"{g.id}: writing the HTML page and JSON (plots)", 1)
@@ -366,7 +371,7 @@ def bench(
             rates.append(n / (time.perf_counter() - start))
             played(n)
         exact_s = None
-        if g.family == "lines":
+        if g.exact_available:
             analysed = progress(f"{g.id}: exact analysis, 1 + {repeats} runs", repeats + 1)
             exact(g, bet)  # warm
             analysed(1)
@@ -417,7 +422,7 @@ def play(game: GameArg, lines: LinesOpt = None, bet_per_line: BplOpt = None, mod
 @app.command()
 def replay(
     outcome_file: Annotated[Path, typer.Argument(help="An Outcome JSON file")],
-    game_file: Annotated[Optional[Path], typer.Option(
+    game_file: Annotated[Path | None, typer.Option(
         "--game", help="The game file that played the round (default: the shipped game of the "
         "outcome's game_id)")] = None,
 ) -> None:
@@ -459,12 +464,36 @@ def replay(
 
 
 @app.command()
+def schema(
+    name: Annotated[str, typer.Argument(help="The schema: outcome")],
+    out_file: Annotated[Path | None, typer.Option("--out", help="Write it to this file")] = None,
+) -> None:
+    """Print a published JSON Schema: `outcome`, what every stored round satisfies (the
+    server and the client validate against it)."""
+    from reelforge.engine.outcome import outcome_json_schema
+
+    try:
+        if name != "outcome":
+            raise InvalidArgument(f"schema = {name!r}: the schemas are: outcome")
+        text = json.dumps(outcome_json_schema(), indent=2) + "\n"
+        if out_file is None:
+            print(text, end="")
+            return
+        _check_writable(out_file)
+        out_file.write_text(text, encoding="utf-8")
+    except ReelforgeError as exc:
+        _fail(exc)
+    except OSError as exc:
+        _fail(ReelforgeError(f"--out = {str(out_file)!r}: {exc.strerror}"))
+    err.print(f"wrote {out_file}")
+
+
+@app.command()
 def report(
     rounds: Annotated[str, typer.Option("--rounds", "-n", help="Rounds per game")] = "10000000",
     seed: Annotated[int, typer.Option("--seed", "-s")] = 1,
 ) -> None:
     """The main job: analyse every shipped game and print one table."""
-    from reelforge.analysis.exact import analyze as exact
     from reelforge.analysis.montecarlo import simulate as run
     from reelforge.games import shipped_games
 
@@ -479,15 +508,16 @@ def report(
         table.add_column(col, justify="left" if col == "game" else "right")
     try:
         games = [(gid, _game(gid)) for gid in shipped_games()]
-        bets = [(gid, g, g.bet(mode=mode)) for gid, g in games
-                for mode in ["base"] + [m.name for m in g.spec.modes if m.name != "base"]]
+        figures = {gid: _figures(g) for gid, g in games}
+        bets = [(gid, g, g.bet(mode=mode.name)) for gid, g in games for mode in g.modes]
         rows = []
         with bars() as progress:
             for i, (gid, g, bet) in enumerate(bets, 1):
                 label = gid if bet.mode == "base" else f"{gid} ({bet.mode})"
                 stats = run(gid, bet, n, seed, progress=progress(f"{i}/{len(bets)} {label}", n))
-                rows.append((gid, bet, stats, f"{exact(g, bet).rtp:.4%}" if g.family == "lines"
-                             else _published_rtp(gid).split(" (")[0] + " (strat.)"))
+                f = figures[gid].get(bet.mode)
+                rows.append((gid, bet, stats, "not published" if f is None else f"{f.value:.4%}"
+                             + ("" if f.source == "exact" else " (strat.)")))
     except ReelforgeError as exc:
         _fail(exc)
     for game_id, bet, stats, figure in rows:
@@ -517,21 +547,22 @@ def estimate(
     ci: Annotated[float, typer.Option(
         "--ci", help="Target half-width of the 95% CI, in multiples of the bet (0.0005 = ±0.05 pp)")] = 0.0005,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run (pilot included)")] = 1,
-    workers: Annotated[Optional[int], typer.Option("--workers", help="Worker processes (default: one per core)")] = None,
-    out_file: Annotated[Optional[Path], typer.Option(
+    workers: Annotated[int | None, typer.Option("--workers", help="Worker processes (default: one per core)")] = None,
+    out_file: Annotated[Path | None, typer.Option(
         "--out", help="Write the published estimate (figures, command, sample) to this JSON file")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Stratified Monte Carlo RTP of a game without an exact analysis (Candy Jar Clusters).
+    """Stratified Monte Carlo RTP of a game without an exact analysis: any cluster game.
 
     Base spins and each Free Spins class are sampled apart, sized from a pilot for the CI
-    asked; the trigger's drawn-grid part and the random multiplier are exact. See
-    analysis/stratified.py for the method.
+    asked; the trigger's drawn-grid part and the random multiplier are exact. A cluster game
+    without a feature is its base game alone. See analysis/stratified.py for the method.
     """
     import shlex
 
     from reelforge.analysis.montecarlo import GameText, check_workers
-    from reelforge.analysis.stratified import estimate as run, published
+    from reelforge.analysis.stratified import estimate as run
+    from reelforge.analysis.stratified import published
 
     start = time.perf_counter()
     try:
@@ -565,7 +596,10 @@ def estimate(
     table.add_row("base spins played", f"{f['base_spins']:,}")
     table.add_row("  RTP from the base game", f"{f['rtp_base']:.4%}")
     table.add_row("  base hit frequency", f"{f['base_hit_frequency']:.4%}")
-    table.add_row("Free Spins frequency", f"1 in {1 / f['feature_frequency']:,.1f}")
+    if f["feature_frequency"]:
+        table.add_row("Free Spins frequency", f"1 in {1 / f['feature_frequency']:,.1f}")
+    elif not f["feature_rounds"]:
+        table.add_row("Free Spins", "none (the round is the base spin)")
     for name, rounds in f["feature_rounds"].items():
         table.add_row(f"  {name}: 1 in {1 / f['trigger_probability'][name]:,.0f}, mean "
                       f"{f['feature_mean_x'][name]:,.2f} x bet", f"RTP {f['rtp_features'][name]:.4%} "
@@ -583,10 +617,10 @@ def estimate(
 def tune(
     game: GameArg,
     rtp: Annotated[float, typer.Option("--rtp", help="Target RTP as a fraction, e.g. 0.94")],
-    mode: Annotated[Optional[list[str]], typer.Option(
+    mode: Annotated[list[str] | None, typer.Option(
         "--mode", help="Tune only this mode's reels (repeatable; default: every mode)")] = None,
-    out_file: Annotated[Optional[Path], typer.Option("--out", help="The new game file (default: ./<id>.toml)")] = None,
-    new_id: Annotated[Optional[str], typer.Option("--id", help="The new game's id (default: <game>-<rtp>-vN, e.g. cluedo-94-v1)")] = None,
+    out_file: Annotated[Path | None, typer.Option("--out", help="The new game file (default: ./<id>.toml)")] = None,
+    new_id: Annotated[str | None, typer.Option("--id", help="The new game's id (default: <game>-<rtp>-vN, e.g. cluedo-94-v1)")] = None,
     rounds: Annotated[str, typer.Option("--rounds", "-n", help="Simulated rounds per game and mode for the feel")] = "2000000",
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the feel's simulated runs "
                                       "(cluster games: of the variant's verification estimate)")] = 1,
@@ -616,7 +650,7 @@ def tune(
         if out_file is not None:
             _check_writable(out_file)
         source = GameText.load(game)
-        if _game(game).family == "clusters":
+        if not _game(game).exact_available:  # tuned against its published estimate
             if mode:
                 raise InvalidArgument(f"--mode {mode[0]!r}: a cluster game has one mode")
             return _tune_cluster(game, source, rtp, out_file, new_id, ci, seed, start)
@@ -682,7 +716,8 @@ def _tune_cluster(game: str, source, rtp: float, out_file, new_id, ci: float, se
 
     from reelforge.analysis import tune as tuning
     from reelforge.analysis.montecarlo import GameText
-    from reelforge.analysis.stratified import estimate as run, from_state, published
+    from reelforge.analysis.stratified import estimate as run
+    from reelforge.analysis.stratified import from_state, published
     from reelforge.analysis.tune_clusters import BAND, tune_cluster
     from reelforge.games import published_estimate
     from reelforge.spec import load_spec

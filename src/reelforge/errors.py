@@ -44,6 +44,10 @@ class InvalidBet(ReelforgeError):
     """A bet outside the game's bet structure."""
 
 
+class InvalidOutcome(ReelforgeError):
+    """A stored outcome that does not satisfy the Outcome schema: the message names the field."""
+
+
 class InvalidAction(ReelforgeError):
     """A player action that the current state does not allow (out of order, not offered)."""
 

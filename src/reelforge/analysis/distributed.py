@@ -7,8 +7,9 @@ the game once and returns `Stats`. At most a few chunks per worker thread are in
 a 1e10-round run never holds 1e5 futures. When a worker dies, the scheduler reruns its
 chunks; `simulate` merges each chunk id once, so nothing is counted twice.
 
-dask and distributed are imported inside the functions: a plain local run never pays for
-them. Workers need this same reelforge installed (checked on connecting), not the game file.
+dask and distributed are an optional extra, imported inside the functions: a plain local run
+never pays for them, and an install without them says in one line which extra to add. Workers
+need this same reelforge installed (checked on connecting), not the game file.
 """
 
 from __future__ import annotations
@@ -30,6 +31,16 @@ from reelforge.errors import InvalidArgument, ReelforgeError
 
 CONNECT_SECONDS = 10
 CONNECT_TIMEOUT = f"{CONNECT_SECONDS}s"
+MISSING = "Dask runs need the optional extra 'distributed': pip install 'reelforge[distributed]'"
+
+
+def _distributed():
+    """The `distributed` package, or one line naming the extra that installs it."""
+    try:
+        import distributed
+    except ImportError:
+        raise ReelforgeError(MISSING) from None
+    return distributed
 
 
 def dask_results(chunks: Iterator[Chunk], cluster: Any, workers: int | None = None
@@ -39,11 +50,7 @@ def dask_results(chunks: Iterator[Chunk], cluster: Any, workers: int | None = No
     A chunk the cluster reruns (a worker died after finishing it) may come back twice; the
     caller keeps the first.
     """
-    try:
-        import distributed
-    except ImportError:
-        raise ReelforgeError("Dask runs need the packages dask and distributed "
-                             "(pip install dask distributed)") from None
+    distributed = _distributed()
     with _client(distributed, cluster, workers) as client:
         _check_workers(client)
         yield from _bounded(distributed, client, chunks)
@@ -53,7 +60,7 @@ def dask_results(chunks: Iterator[Chunk], cluster: Any, workers: int | None = No
 def local_client(workers: int | None = None):
     """A Client of a LocalCluster on loopback: `workers` processes (default: one per core),
     one thread each, like the process pool; both closed on exit."""
-    import distributed
+    distributed = _distributed()
 
     with _children_ignore_ctrl_c():
         cluster = distributed.LocalCluster(

@@ -15,28 +15,19 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from reelforge.analysis.trail import cap_loss_bound, collect_rtp, trail_figures
-from reelforge.engine.game import Game
-from reelforge.engine.lines import base_hit_probability, free_chain_moments, line_expectation
+from reelforge.analysis.spin import (  # noqa: F401 (row_distributions, stop_weights: re-exported)
+    SpinFigures,
+    row_distributions,
+    scatter_count_distribution,
+    spin_figures,
+    stop_weights,
+)
+from reelforge.analysis.trail import cap_loss_bound, collect_rtp, trail_figures, trail_of
+from reelforge.engine.game import LineGame
+from reelforge.engine.lines import base_hit_probability, free_chain_moments
 from reelforge.engine.outcome import Bet
 from reelforge.engine.round import check_bet, jackpot_eligible
 from reelforge.errors import InvalidArgument, ReelforgeError, UnboundedFeature
-
-
-@dataclass(frozen=True)
-class SpinFigures:
-    """Expectations of one spin on one reel set, in multiples of the total bet."""
-
-    lines: float
-    scatter: float
-    jackpot_probability: float  # per spin, at this bet
-    trigger_distribution: tuple[float, ...]  # P(trigger scatter count = c)
-    award_rtp: np.ndarray  # (S, R+1): expected win per paid (symbol, count), all lines
-    award_rate: np.ndarray  # (S, R+1): expected number of such line awards per spin
-    line_hit_probability: tuple[float, ...]  # per bet line: P(the line pays)
-    scatter_rtp: tuple[float, ...]  # expected scatter win by count
-    # per bet line: (probabilities, wins in multiples of the total bet) of its paying awards
-    line_wins: tuple[tuple[np.ndarray, np.ndarray], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -95,106 +86,11 @@ class ExactResult:
         return data
 
 
-def award_names(game: Game) -> tuple[str, ...]:
+def award_names(game: LineGame) -> tuple[str, ...]:
     """Names of line awards by index: the symbols, then the mixed-pay groups (always one row
     for them, named "mixed" when the game has none, which never pays)."""
     groups = tuple(g.name for g in game.spec.mixed) or ("mixed",)
     return game.spec.symbol_ids + groups
-
-
-def row_distributions(game: Game, reel_set: int) -> np.ndarray:
-    """(R, H, S) probability that reel r shows symbol s on row h."""
-    m = game.model
-    n_sym = m.line_pay.shape[0]
-    out = np.zeros((m.n_reels, m.n_rows, n_sym))
-    for r in range(m.n_reels):
-        n = m.strip_len[reel_set, r]
-        strip = m.strips[reel_set, r, :n].astype(np.int64)
-        w = stop_weights(game, reel_set, r)
-        for h in range(m.n_rows):
-            np.add.at(out[r, h], np.roll(strip, -h), w)
-        out[r] /= w.sum()
-    return out
-
-
-def stop_weights(game: Game, reel_set: int, r: int) -> np.ndarray:
-    """Weight of every stop of one reel (1 each on an unweighted reel set), float64."""
-    m = game.model
-    n = m.strip_len[reel_set, r]
-    if m.weighted[reel_set]:
-        return np.diff(np.concatenate(([0], m.cum_weights[reel_set, r, :n]))).astype(float)
-    return np.ones(n)
-
-
-def scatter_count_distribution(game: Game, reel_set: int, k: int, reels=None) -> np.ndarray:
-    """P(count of scatter k = c) for c = 0..max over `reels` (default: all), per-reel
-    distributions convolved."""
-    m = game.model
-    sym = m.scatter_symbol[k]
-    total = np.array([1.0])
-    for r in range(m.n_reels) if reels is None else reels:
-        n = m.strip_len[reel_set, r]
-        strip = m.strips[reel_set, r, :n]
-        w = stop_weights(game, reel_set, r)
-        per_reel = np.zeros(m.n_rows + 1)
-        for stop in range(n):
-            shown = sum(strip[(stop + h) % n] == sym for h in range(m.n_rows))
-            per_reel[(min(shown, 1) if not m.scatter_by_cells[k] else shown)] += w[stop]
-        total = np.convolve(total, per_reel / w.sum())
-    return total
-
-
-def spin_figures(game: Game, reel_set: int, bet: Bet, multiplier: int, eligible: bool) -> SpinFigures:
-    m = game.model
-    dist = row_distributions(game, reel_set)
-    n_sym = m.line_pay.shape[0]
-    n_awards = n_sym + m.mixed_pay.shape[0]  # mixed groups are reported after the symbols
-    award_rtp = np.zeros((n_awards, m.n_reels + 1))
-    award_rate = np.zeros((n_awards, m.n_reels + 1))
-    cache: dict[bytes, tuple] = {}
-    lines_ev = jackpot_p = 0.0
-    hits = []
-    per_line: list[tuple[np.ndarray, np.ndarray]] = []
-    for line in range(bet.lines):
-        rows = m.paylines[line]
-        probs = np.stack([dist[r, rows[r]] for r in range(m.n_reels)])
-        key = probs.tobytes() + bytes([line == m.jackpot_line])
-        if key not in cache:
-            symbols = np.zeros(probs.shape, dtype=np.int64)
-            p = np.zeros(probs.shape)
-            counts = np.zeros(m.n_reels, dtype=np.int64)
-            for r in range(m.n_reels):
-                nz = np.flatnonzero(probs[r])
-                symbols[r, : len(nz)], p[r, : len(nz)], counts[r] = nz, probs[r, nz], len(nz)
-            window = np.zeros((m.n_reels, m.n_rows), dtype=np.int16)
-            digit = np.zeros(m.n_reels, dtype=np.int64)
-            value = np.zeros((n_awards, m.n_reels + 1))
-            rate = np.zeros((n_awards, m.n_reels + 1))
-            result = line_expectation(m, line, symbols, p, counts, multiplier, eligible,
-                                      window, digit, value, rate)
-            cache[key] = (*result, value, rate)
-        ev, jp, hit, value, rate = cache[key]
-        paid = rate > 0
-        per_line.append((rate[paid], value[paid] / rate[paid] * bet.bet_per_line / bet.total))
-        lines_ev += ev * bet.bet_per_line / bet.total
-        award_rtp += value * bet.bet_per_line / bet.total
-        award_rate += rate
-        jackpot_p += jp
-        hits.append(float(hit))
-    scatter_ev = 0.0
-    scatter_rtp: tuple[float, ...] = ()
-    trigger: tuple[float, ...] = (1.0,)
-    for k in range(len(m.scatter_symbol)):
-        d = scatter_count_distribution(game, reel_set, k)
-        pays = m.scatter_pay[k]
-        d_paid = d[: len(pays)]
-        by_count = d_paid * pays[: len(d_paid)] * multiplier
-        scatter_ev += float(by_count.sum())
-        scatter_rtp = tuple(float(x) for x in by_count)
-        if k == m.fg_scatter:
-            trigger = tuple(float(x) for x in d)
-    return SpinFigures(lines_ev, scatter_ev, jackpot_p, trigger, award_rtp, award_rate,
-                       tuple(hits), scatter_rtp, tuple(per_line))
 
 
 class ChainTooLarge(ReelforgeError):
@@ -209,7 +105,7 @@ class ChainTooLarge(ReelforgeError):
 MAX_CHAIN_STATES = 20_000_000
 
 
-def capped_chain_states(game: Game) -> int:
+def capped_chain_states(game: LineGame) -> int:
     """States of the capped free-game chain, refusing one above MAX_CHAIN_STATES."""
     cap = int(game.model.fg_max_total)
     states = (cap + 1) * (cap + 2) // 2
@@ -230,7 +126,7 @@ def retrigger_awards(m, n_counts: int) -> np.ndarray:
     return again
 
 
-def refuse_never_ending(game: Game, growth: float) -> None:
+def refuse_never_ending(game: LineGame, growth: float) -> None:
     """Unlimited retriggers adding `growth` >= 1 spins per free spin on average: the bonus
     never ends on average, so no exact figure exists. The loader refuses such a file with the
     same words (`spec.limits.check_line_game`, exact fractions); this catches a model built
@@ -244,7 +140,7 @@ def refuse_never_ending(game: Game, growth: float) -> None:
             "or rarer triggers")
 
 
-def capped_chain_moments(game: Game, probs, win: float, win_by_count, win_square: float,
+def capped_chain_moments(game: LineGame, probs, win: float, win_by_count, win_square: float,
                          starts) -> tuple[np.ndarray, np.ndarray]:
     """First and second moments of the free-game win from each start (spins awarded at the
     trigger, already capped), under capped retriggers: see `free_chain_moments`."""
@@ -262,7 +158,7 @@ def capped_chain_moments(game: Game, probs, win: float, win_by_count, win_square
     return out1, out2
 
 
-def expected_free_spins(game: Game, retrigger_distribution: tuple[float, ...], initial: int) -> float:
+def expected_free_spins(game: LineGame, retrigger_distribution: tuple[float, ...], initial: int) -> float:
     """E[free spins played] from an initial award, under the game's retrigger rule."""
     m = game.model
     awards = retrigger_awards(m, len(retrigger_distribution))
@@ -281,15 +177,15 @@ def expected_free_spins(game: Game, retrigger_distribution: tuple[float, ...], i
     return float(spins[0])
 
 
-def analyze(game: Game, bet: Bet | None = None, cap_bound: bool = False) -> ExactResult:
+def analyze(game: LineGame, bet: Bet | None = None, cap_bound: bool = False) -> ExactResult:
     """Exact RTP and its breakdown at one bet (default: max bet, where the jackpot is live).
 
     `rtp` ignores the round cap; with `cap_bound`, `cap_loss_bound` bounds what the cap takes
     from it (seconds of work, so only on request), so the capped RTP lies in
     [rtp - cap_loss_bound, rtp]."""
-    if game.family == "clusters":
-        raise InvalidArgument(f"{game.id}: a cluster game has no exact analysis (tumbles refill "
-                              f"the grid until nothing wins); estimate it: reelforge estimate {game.id}")
+    if not game.exact_available:
+        raise InvalidArgument(f"{game.id}: {game.no_exact_reason}; estimate it: "
+                              f"reelforge estimate {game.id}")
     bet = check_bet(game, bet or game.max_bet)
     m = game.model_for(bet)
     eligible = jackpot_eligible(game, bet)
@@ -312,12 +208,13 @@ def analyze(game: Game, bet: Bet | None = None, cap_bound: bool = False) -> Exac
     free_ev = spins_per_round * free_rtp
     collect = collect_rtp(game, m.base_set) if m.collect else 0.0
     bonus_ev = bonus_p = bonus_spins = 0.0
-    if m.trail_scatter >= 0:
+    chase = trail_of(game)
+    if chase is not None:
         trail = trail_figures(game)
-        bonus_line_ev = spin_figures(game, m.trail_set, bet, 1, False).lines
-        counts = scatter_count_distribution(game, m.base_set, m.trail_scatter)
-        for c, p in enumerate(counts[: len(m.trail_start)]):
-            start = int(m.trail_start[c])
+        bonus_line_ev = spin_figures(game, chase.reel_set, bet, 1, False).lines
+        counts = scatter_count_distribution(game, m.base_set, chase.trigger)
+        for c, p in enumerate(counts[: len(chase.start_multiplier)]):
+            start = int(chase.start_multiplier[c])
             if start > 0 and p > 0:
                 bonus_p += p
                 bonus_ev += p * (start * trail.collected + trail.spins * bonus_line_ev)
@@ -360,7 +257,7 @@ def _weighted(figures: list[SpinFigures], weights: np.ndarray) -> SpinFigures:
 MAX_HIT_COMBINATIONS = 50_000_000  # stops of the enumerated reels, beyond which we decline
 
 
-def base_hit_frequency(game: Game, bet: Bet | None = None) -> float | None:
+def base_hit_frequency(game: LineGame, bet: Bet | None = None) -> float | None:
     """P(the base spin pays anything), exactly; None where this method does not apply.
 
     A line's fate is settled by the reel where its shortest paying run ends (`depth`), when

@@ -43,9 +43,10 @@ from reelforge.analysis.exact import (
     capped_chain_states,
     refuse_never_ending,
     retrigger_awards,
-    stop_weights,
 )
-from reelforge.engine.game import Game
+from reelforge.analysis.spin import stop_weights
+from reelforge.analysis.trail import _Chain, cap_second_moment_bound, trail_of, window_counts
+from reelforge.engine.game import LineGame
 from reelforge.engine.lines import free_chain_max, line_count_moment, line_pair_moment, max_spin_win
 from reelforge.engine.outcome import Bet
 from reelforge.engine.round import check_bet, jackpot_eligible
@@ -139,16 +140,15 @@ class SpinMoments:
     mean_by_count: np.ndarray  # E[X 1{trigger count = c}]
 
 
-def _refuse_unsupported(game: Game, m) -> None:
-    if game.family == "clusters":
-        raise NotExact(f"{game.id}: a cluster game has no exact analysis (tumbles refill the grid "
-                       "until nothing wins); its SD is estimated: reelforge estimate")
-    if m.trail_scatter >= 0 and m.fg_scatter >= 0:
+def _refuse_unsupported(game: LineGame, m) -> None:
+    if not game.exact_available:
+        raise NotExact(f"{game.id}: {game.no_exact_reason}; its SD is estimated: reelforge estimate")
+    if trail_of(game) is not None and m.fg_scatter >= 0:
         raise NotExact(f"{game.id}: free games and a trail bonus in one round are not covered "
                        "by the exact second moment (the round would need both counts jointly)")
 
 
-def _reel_joint(game: Game, m, reel_set: int, r: int, key) -> dict:
+def _reel_joint(game: LineGame, m, reel_set: int, r: int, key) -> dict:
     """{key(column): probability} over the stops of reel r; key maps the column shown
     (rows top to bottom) to a hashable outcome."""
     n = int(m.strip_len[reel_set, r])
@@ -183,7 +183,7 @@ def _as_arrays(per_reel: list[dict], width: int):
     return outcomes, probs, counts
 
 
-def _window_joint(game: Game, m, reel_set: int, counts, width: int) -> dict:
+def _window_joint(game: LineGame, m, reel_set: int, counts, width: int) -> dict:
     """{window counts: probability}: counts(column) is a tuple of `width` counts a reel shows,
     added over the reels (the reels' distributions convolved)."""
     total = {(0,) * width: 1.0}
@@ -198,7 +198,7 @@ def _window_joint(game: Game, m, reel_set: int, counts, width: int) -> dict:
     return total
 
 
-def _count_joint(game: Game, m, reel_set: int) -> dict:
+def _count_joint(game: LineGame, m, reel_set: int) -> dict:
     """{(count of scatter 0, count of scatter 1, ...): probability} for the whole window."""
     n_scatter = len(m.scatter_symbol)
     return _window_joint(game, m, reel_set,
@@ -206,7 +206,7 @@ def _count_joint(game: Game, m, reel_set: int) -> dict:
                          n_scatter)
 
 
-def _lines_square(game: Game, m, reel_set: int, bet: Bet, multiplier: int, eligible: bool) -> float:
+def _lines_square(game: LineGame, m, reel_set: int, bet: Bet, multiplier: int, eligible: bool) -> float:
     """E[(sum of the line values)^2], values in multiples of the bet per line."""
     mb = _with_breaker(m)
     window = np.full((m.n_reels, m.n_rows), mb.line_pay.shape[0] - 1, dtype=np.int16)
@@ -234,7 +234,7 @@ def _lines_square(game: Game, m, reel_set: int, bet: Bet, multiplier: int, eligi
     return total
 
 
-def _lines_by_code(game: Game, m, reel_set: int, bet: Bet, multiplier: int, eligible: bool,
+def _lines_by_code(game: LineGame, m, reel_set: int, bet: Bet, multiplier: int, eligible: bool,
                    code, n_codes: int) -> np.ndarray:
     """E[(sum of the line values) 1{code = x}] for x < n_codes, values in multiples of the
     bet per line; code(column) is what a reel adds to a window-wide code (a count, or counts
@@ -261,11 +261,12 @@ def _lines_by_code(game: Game, m, reel_set: int, bet: Bet, multiplier: int, elig
     return out
 
 
-def _cash_on(m, column) -> tuple[int, int, int]:
-    """(collectors, cops, cash symbols) a column shows, classified as `read_cash` does."""
+def _cash_on(m, column, cop: int = -1) -> tuple[int, int, int]:
+    """(collectors, cops, cash symbols) a column shows, classified as `read_cash` does; `cop`
+    the trail's cop symbol (-1: none)."""
     robbers = sum(s == m.collector for s in column)
-    cops = sum(s == m.trail_cop and s != m.collector for s in column)
-    cash = sum(bool(m.is_cash[s]) and s != m.collector and s != m.trail_cop for s in column)
+    cops = sum(s == cop and s != m.collector for s in column)
+    cash = sum(bool(m.is_cash[s]) and s != m.collector and s != cop for s in column)
     return int(robbers), int(cops), int(cash)
 
 
@@ -277,7 +278,7 @@ def _cash_value_moments(m) -> tuple[float, float]:
     return mean, float(np.dot(weights, values * values)) - mean * mean
 
 
-def spin_moments(game: Game, m, reel_set: int, bet: Bet, multiplier: int, eligible: bool,
+def spin_moments(game: LineGame, m, reel_set: int, bet: Bet, multiplier: int, eligible: bool,
                  cond: int | None = None, collect: bool = False) -> SpinMoments:
     """Exact E[X], E[X^2] and E[X 1{count = c}] of one spin at one multiplier, c the count of
     scatter `cond` (default: the free-game trigger; none: c = 0). With `collect`, X also
@@ -342,7 +343,7 @@ def spin_moments(game: Game, m, reel_set: int, bet: Bet, multiplier: int, eligib
     return SpinMoments(mean, square, count_probability, mean_by_count)
 
 
-def _bonus_moments(game: Game, m, bet: Bet) -> dict[int, tuple[float, float]]:
+def _bonus_moments(game: LineGame, m, bet: Bet) -> dict[int, tuple[float, float]]:
     """{starting multiplier: (E[Z], E[Z^2])} of the trail bonus's uncapped win Z, credits.
 
     The chain of `trail._Chain` on (robber, cop); a spin wins Y = L + s x stake x mult x V
@@ -350,19 +351,18 @@ def _bonus_moments(game: Game, m, bet: Bet) -> dict[int, tuple[float, float]]:
     everything else; mult the trail multipliers the robbers' moves reach), so per move,
     with E[L 1{robbers, cops, cash}] from `_lines_by_code`: m1 = r1 + T m1 and
     m2 = E[L^2] + sum_moves (E[Y^2 - L^2; move] + 2 E[Y; move] m1(next)) + T m2."""
-    from reelforge.analysis.trail import _Chain, window_counts
-
-    counts = window_counts(game, m.trail_set)
-    chain = _Chain(m, counts)
+    trail = trail_of(game)
+    counts = window_counts(game, trail.reel_set)
+    chain = _Chain(trail, counts)
     radix = m.n_reels * m.n_rows + 1
     bpl, stake = bet.bet_per_line, bet.total
 
     def code(col):
-        robbers, cops, cash = _cash_on(m, col)
+        robbers, cops, cash = _cash_on(m, col, trail.cop)
         return (robbers * radix + cops) * radix + cash
 
-    lines = bpl * _lines_by_code(game, m, m.trail_set, bet, 1, False, code, radix ** 3)
-    lines_square = bpl * bpl * _lines_square(game, m, m.trail_set, bet, 1, False)
+    lines = bpl * _lines_by_code(game, m, trail.reel_set, bet, 1, False, code, radix ** 3)
+    lines_square = bpl * bpl * _lines_square(game, m, trail.reel_set, bet, 1, False)
     v_mean, v_var = _cash_value_moments(m)
     w, cash, mults = chain.probs, chain.cash.astype(float), chain.mults.astype(float)
     q = counts[chain.robbers, chain.cops, chain.cash]
@@ -372,7 +372,7 @@ def _bonus_moments(game: Game, m, bet: Bet) -> dict[int, tuple[float, float]]:
     np.add.at(matrix, (chain.rows[inner], chain.cols[inner]), w[inner])
     system = np.eye(chain.n) - matrix
     out = {}
-    for start in sorted({int(x) for x in m.trail_start if x > 0}):
+    for start in sorted({int(x) for x in trail.start_multiplier if x > 0}):
         unit = start * stake * mults  # credits per unit of collected value, per move
         first = line_part + unit * cash * v_mean * w
         extra = 2 * unit * cash * v_mean * line_part + unit ** 2 * (cash * v_var + cash ** 2 * v_mean ** 2) * w
@@ -384,7 +384,7 @@ def _bonus_moments(game: Game, m, bet: Bet) -> dict[int, tuple[float, float]]:
     return out
 
 
-def _free_spin_moments(game: Game, m, bet: Bet, eligible: bool) -> SpinMoments:
+def _free_spin_moments(game: LineGame, m, bet: Bet, eligible: bool) -> SpinMoments:
     """One free spin, its multiplier drawn first: the moments mixed over the multipliers."""
     weights = np.diff(np.concatenate(([0], m.fg_multiplier_cum))) / m.fg_multiplier_cum[-1]
     parts = [(w, spin_moments(game, m, m.fg_set, bet, int(mult), eligible))
@@ -394,7 +394,7 @@ def _free_spin_moments(game: Game, m, bet: Bet, eligible: bool) -> SpinMoments:
                        first.count_probability, sum(w * s.mean_by_count for w, s in parts))
 
 
-def _free_game_moments(game: Game, m, free: SpinMoments, starts: list[int]) -> dict[int, tuple[float, float]]:
+def _free_game_moments(game: LineGame, m, free: SpinMoments, starts: list[int]) -> dict[int, tuple[float, float]]:
     """{initial award: (E[F], E[F^2])} of the free games' win F, per the retrigger rule."""
     again = retrigger_awards(m, len(free.count_probability))
     retriggers = m.fg_retrigger_mode != 0 and bool((free.count_probability[again > 0] > 0).any())
@@ -420,11 +420,11 @@ def _initial_award(m, c: int) -> int:
     return min(award, int(m.fg_max_total)) if m.fg_retrigger_mode == 2 else award
 
 
-def exact_moments(game: Game, bet: Bet | None = None) -> ExactMoments:
+def exact_moments(game: LineGame, bet: Bet | None = None) -> ExactMoments:
     """Exact mean, SD and maximum win of the base spin and of the whole round; raises
     NotExact with the reason where this method does not apply."""
     start_time = time.perf_counter()
-    if game.family == "clusters":
+    if not game.exact_available:
         _refuse_unsupported(game, None)
     bet = check_bet(game, bet or game.max_bet)
     m = game.model_for(bet)
@@ -433,7 +433,8 @@ def exact_moments(game: Game, bet: Bet | None = None) -> ExactMoments:
     eligible = jackpot_eligible(game, bet)
     price = game.spec.mode(bet.mode).price
     cost = bet.total * price
-    cond = m.fg_scatter if m.fg_scatter >= 0 else m.trail_scatter
+    trail = trail_of(game)
+    cond = m.fg_scatter if m.fg_scatter >= 0 else (-1 if trail is None else trail.trigger)
     base = spin_moments(game, m, m.base_set, bet, 1, eligible, cond=cond, collect=bool(m.collect))
     mean, square = base.mean, base.square
     if m.fg_scatter >= 0:
@@ -455,10 +456,10 @@ def exact_moments(game: Game, bet: Bet | None = None) -> ExactMoments:
               "line with the scatter count, reel by reel until settled; the free games' second "
               "moment by recursion over their retrigger chain; the maximum by branch and bound "
               "over the stops; progressive jackpot excluded (the pool pays it)")
-    if m.trail_scatter >= 0:
+    if trail is not None:
         bonus = _bonus_moments(game, m, bet)
         for c, p in enumerate(base.count_probability):
-            start = int(m.trail_start[c]) if c < len(m.trail_start) else 0
+            start = int(trail.start_multiplier[c]) if c < len(trail.start_multiplier) else 0
             if p > 0 and start > 0:
                 first, second = bonus[start]
                 mean += p * first
@@ -470,12 +471,10 @@ def exact_moments(game: Game, bet: Bet | None = None) -> ExactMoments:
                   "cap changes the variance by at most cap_variance_bound (an exponential-moment "
                   "bound); the maximum round win is the cap")
         if m.cap > 0:
-            from reelforge.analysis.trail import cap_second_moment_bound
-
             cap_bound = cap_second_moment_bound(game, bet) / price ** 2
     top_base, top_round, note, stops, uncapped = _maxima(game, m, bet, eligible)
     sd_label = "exact"
-    if cap_bound or (m.cap > 0 and m.trail_scatter < 0 and (uncapped is None or uncapped > m.cap)):
+    if cap_bound or (m.cap > 0 and trail is None and (uncapped is None or uncapped > m.cap)):
         # the figures are the uncapped round's (as the exact RTP): the cap can bind
         sd_label = "exact (uncapped round)"
     return ExactMoments(
@@ -488,11 +487,12 @@ def exact_moments(game: Game, bet: Bet | None = None) -> ExactMoments:
         cap_variance_bound=cap_bound, sd_label=sd_label, max_round_win_note=note)
 
 
-def _refuse_too_much_work(game: Game, m, bet: Bet) -> None:
+def _refuse_too_much_work(game: LineGame, m, bet: Bet) -> None:
     """NotExact, before any work, where the Python side would visit too many stops: each pair
     of bet lines reads every stop of every reel of each reel set enumerated."""
+    trail = trail_of(game)
     sets = {m.base_set} | ({m.fg_set} if m.fg_scatter >= 0 else set()) | \
-        ({m.trail_set} if m.trail_scatter >= 0 else set())
+        ({trail.reel_set} if trail is not None else set())
     stops = sum(int(m.strip_len[s, : m.n_reels].sum()) for s in sets)
     steps = bet.lines * (bet.lines + 1) // 2 * stops
     if steps > MAX_PYTHON_STEPS:
@@ -506,7 +506,7 @@ def _refuse_too_much_work(game: Game, m, bet: Bet) -> None:
 # Maximum win
 
 
-def max_spin_by_count(game: Game, m, reel_set: int, bet: Bet, multiplier: int, eligible: bool,
+def max_spin_by_count(game: LineGame, m, reel_set: int, bet: Bet, multiplier: int, eligible: bool,
                       collect: bool = False):
     """(best (T,), stops (T, R)): the largest spin win (lines + scatters, and the collection
     when `collect`, credits) for each trigger count (one entry without free games), -1 where
@@ -595,7 +595,7 @@ def _unlimited_max(m, best_free: np.ndarray, start: int) -> tuple[int | None, in
     return (None if unbounded else start * w_plain), within
 
 
-def _maxima(game: Game, m, bet: Bet, eligible: bool
+def _maxima(game: LineGame, m, bet: Bet, eligible: bool
             ) -> tuple[int, int | None, str, tuple[int, ...], int | None]:
     """(max base-spin win, max round win or None (unbounded), its note, stops of a base window
     winning the former, the max round win before the cap or None)."""
@@ -604,7 +604,7 @@ def _maxima(game: Game, m, bet: Bet, eligible: bool
     c_top = int(np.argmax(base_best))
     top_base = int(base_best[c_top])
     stops = tuple(int(x) for x in base_stops[c_top])
-    if m.trail_scatter >= 0:
+    if trail_of(game) is not None:
         top = max_round_win(game, bet)
         return top_base, top, "the round cap: a long enough chase reaches it", stops, None
     top_round: int | None = top_base
@@ -634,7 +634,7 @@ def _maxima(game: Game, m, bet: Bet, eligible: bool
     return top_base, top_round, note, stops, uncapped
 
 
-def _free_max(game: Game, m, best_free: np.ndarray, starts: list[int]
+def _free_max(game: LineGame, m, best_free: np.ndarray, starts: list[int]
               ) -> dict[int, tuple[int | None, int]]:
     """{initial award: (the largest free-game win from it or None: unbounded, the largest
     within the spin guard)}, credits."""
@@ -657,14 +657,14 @@ def _free_max(game: Game, m, best_free: np.ndarray, starts: list[int]
     return {k: (int(v),) * 2 for k, v in zip(starts, out)}
 
 
-def max_round_win(game: Game, bet: Bet | None = None) -> int | None:
+def max_round_win(game: LineGame, bet: Bet | None = None) -> int | None:
     """The theoretical maximum win of one round, credits, exact (attainable); None where the
     rules set no bound (unlimited retriggers that can win for ever: only the guard stops them)."""
-    if game.family == "clusters":
-        raise InvalidArgument(f"{game.id}: a cluster game has no exact maximum win here")
+    if not game.exact_available:
+        raise InvalidArgument(f"{game.id}: no exact maximum win here: {game.no_exact_reason}")
     bet = check_bet(game, bet or game.max_bet)
     m = game.model_for(bet)
-    if m.trail_scatter >= 0:
+    if trail_of(game) is not None:
         # The chase lasts until the parade picks Bert: any number of spins, each of which can
         # collect, so only the cap bounds the round, and a long enough chase reaches it.
         if m.cap <= 0:

@@ -29,12 +29,9 @@ from reelforge.analysis.checkpoint import (
     save_checkpoint,
 )
 from reelforge.analysis.stats import BAND_EDGES_X, Stats
-from reelforge.engine.check import max_round_win
-from reelforge.engine.game import compile_game
-from reelforge.engine.lines import SIM_FIELDS, TAPE_WIDTH, simulate_kernel
+from reelforge.engine.families import compile_game
 from reelforge.engine.outcome import Bet
 from reelforge.engine.rng import chunk_generator
-from reelforge.engine.round import check_bet, jackpot_eligible
 from reelforge.errors import InvalidArgument, UnboundedFeature
 from reelforge.spec import game_digest, parse_spec, read_game_text
 
@@ -115,25 +112,11 @@ class Chunk:
 
 
 def play_rounds(game, bet: Bet, rng: np.random.Generator, rounds: int) -> Stats:
-    """Play `rounds` full rounds on one stream and return their Stats."""
-    check_bet(game, bet)
-    cost = game.price(bet)
-    if getattr(game, "family", "lines") == "clusters":
-        values, bands, square_sum = game.simulate(bet, rng, rounds, BAND_EDGES_X)
-        return Stats(total_bet=cost, win_squares=square_sum, bands=bands, **values)
-    m = game.model_for(bet)  # what a round costs: RTP and win bands are relative to it
-    edges = np.array([x * cost for x in BAND_EDGES_X], dtype=np.int64)
-    counters = np.zeros(len(SIM_FIELDS), dtype=np.int64)
-    bands = np.zeros(len(edges) + 1, dtype=np.int64)
-    squares = np.zeros(2, dtype=np.uint64)
-    stops = np.zeros(m.n_reels, dtype=np.int64)
-    window = np.zeros((m.n_reels, m.n_rows), dtype=np.int16)
-    tape = np.zeros((1, TAPE_WIDTH + m.n_reels), dtype=np.int64)
-    simulate_kernel(m, bet.lines, bet.bet_per_line, jackpot_eligible(game, bet), rng, rounds,
-                    edges, counters, bands, squares, stops, window, tape)
-    values = {name: int(v) for name, v in zip(SIM_FIELDS, counters)}
-    return Stats(total_bet=cost, win_squares=int(squares[1]) << 64 | int(squares[0]),
-                 bands=tuple(int(b) for b in bands), **values)
+    """Play `rounds` full rounds on one stream and return their Stats (RTP and win bands
+    relative to what a round costs)."""
+    game.check_bet(bet)
+    values, bands, square_sum = game.simulate(bet, rng, rounds, BAND_EDGES_X)
+    return Stats(total_bet=game.price(bet), win_squares=square_sum, bands=bands, **values)
 
 
 def run_chunk(chunk: Chunk) -> Stats:
@@ -181,12 +164,12 @@ def simulate(game: str | GameText, bet: Bet, rounds: int, seed: int, chunk_size:
     """
     text = game if isinstance(game, GameText) else GameText.load(game)
     g = compiled(text)
-    check_bet(g, bet)
+    g.check_bet(bet)
     _check_sizes(rounds, chunk_size)
     if cluster is None or cluster == "local":  # a cluster given by address has its own workers
         check_workers(workers)
     identity = RunIdentity.of(g.id, text.digest, bet, seed, chunk_size, rounds, g.price(bet))
-    state = _start(identity, checkpoint, resume, max_round_win(g, bet), max_round_spins(g, bet))
+    state = _start(identity, checkpoint, resume, g.max_round_win(bet), g.max_round_spins(bet))
     saver = _Saver(checkpoint, state, checkpoint_chunks, checkpoint_seconds)
     saver.save()  # an unwritable path fails now, not after an hour of work
     if progress and state.stats.rounds:
@@ -204,9 +187,8 @@ def simulate(game: str | GameText, bet: Bet, rounds: int, seed: int, chunk_size:
             if index in state.finished:
                 continue  # recomputed after a lost worker, or already in the checkpoint
             if stats.guard_hits:  # not merged: the checkpoint keeps only figures of the game
-                endless = "free spins or tumbles" if g.family == "clusters" else "free games"
                 raise UnboundedFeature(
-                    f"{g.id}: the {endless} did not end: {stats.guard_hits:,} of chunk {index}'s "
+                    f"{g.id}: the {g.labels.endless} did not end: {stats.guard_hits:,} of chunk {index}'s "
                     f"{stats.rounds:,} rounds reached the spin guard and were cut off, so no RTP "
                     "or other figure of this game can be reported; the run stops at the first such "
                     "chunk, and --resume replays it on the same stream and stops again: the game "
@@ -223,13 +205,6 @@ def simulate(game: str | GameText, bet: Bet, rounds: int, seed: int, chunk_size:
         results.close()
     saver.save()
     return state.stats
-
-
-def max_round_spins(game, bet: Bet) -> int:
-    """Most spins of one feature (free games, bonus) one round plays: the engine's guard."""
-    if getattr(game, "family", "lines") == "clusters":
-        return int(game.max_round_spins)
-    return int(game.model_for(bet).spin_guard)
 
 
 def _start(identity: RunIdentity, checkpoint: str | Path | None, resume: bool,

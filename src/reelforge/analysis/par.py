@@ -26,7 +26,7 @@ import re
 import shlex
 from collections.abc import Callable
 from dataclasses import asdict
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -175,7 +175,7 @@ def _binomial_ci(k: int, n: int) -> list[float]:
 def _play(game, bet: Bet, rounds: int, seed: int, points: int = 40, batch: int = BATCH,
           advance: Callable[[float], None] | None = None):
     """(merged Stats, [[rounds, running RTP], ...], [Stats of each full batch]) of one run."""
-    checks = {int(round(x)) for x in np.geomspace(min(1000, rounds), rounds, points)}
+    checks = {round(x) for x in np.geomspace(min(1000, rounds), rounds, points)}
     ends = sorted(checks | set(range(DEFAULT_CHUNK, rounds, DEFAULT_CHUNK))
                   | set(range(batch, rounds + 1, batch)) | {rounds})
     total, batch_stats, done, curve, batches = Stats.empty(), Stats.empty(), 0, [], []
@@ -359,7 +359,7 @@ def build_par(game, bet: Bet, rounds: int, seed: int, ref: str | None = None,
         "game_id": spec.id, "game_name": spec.name, "description": spec.description,
         "bet": {"lines": bet.lines, "bet_per_line": bet.bet_per_line, "total": bet.total,
                 "mode": bet.mode, "price": cost},
-        "generated": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "generated": datetime.now(UTC).isoformat(timespec="seconds"),
         "reelforge_version": __version__, "rounds": rounds, "seed": seed,
         "reproduce": reproduce,
         "exact": {"label": "exact", **result.to_dict()},
@@ -470,7 +470,7 @@ def rules_in_words(game, bet: Bet) -> list[dict]:
             f"{who}. Mean value {mean:.4f} x stake."],
             ("Cash values", ["value (x stake)", "weight", "probability"],
              [[v, w, p] for (v, w), p in zip(cash.values, _share(weights))])))
-    tr = spec.trail
+    tr = _trail_spec(spec)
     if tr is not None:
         out.append(_trail_section(spec, tr))
     if spec.gamble is not None:
@@ -535,6 +535,20 @@ def _free_game_section(spec, m, fg) -> dict:
     return _section("Free games", text, *tables)
 
 
+# What a rules' parsed [features] must carry to be described as a trail bonus (Cops n Robbers'
+# TrailSpec): read by these field names, never by importing a game's package.
+TRAIL_SPEC_FIELDS = ("trigger", "start_multiplier", "reel_set", "robber", "cop", "length",
+                     "robber_start", "cop_start", "multipliers", "parade", "sid_pushback")
+
+
+def _trail_spec(spec):
+    """The trail bonus the spec's rules parsed from its [features], or None."""
+    found = getattr(spec, "features", None)
+    if found is None or not all(hasattr(found, name) for name in TRAIL_SPEC_FIELDS):
+        return None
+    return found
+
+
 def _trail_section(spec, tr) -> dict:
     start = ", ".join(f"{c} {tr.trigger}: x{x}" for c, x in tr.start_multiplier)
     names = {"bert": "Bert: the bonus ends and pays what it collected",
@@ -559,6 +573,19 @@ def _trail_section(spec, tr) -> dict:
 
 # -- plots and page ---------------------------------------------------------------------------
 
+PLOTS_MISSING = "PAR sheet plots need the optional extra 'plots': pip install 'reelforge[plots]'"
+
+
+def _figure(width: float, height: float):
+    """A matplotlib Figure on its own Agg canvas (no pyplot state). matplotlib is an optional
+    extra, imported here only: a server playing games never loads it."""
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise ReelforgeError(PLOTS_MISSING) from None
+    return Figure(figsize=(width, height))
+
+
 def _png(fig) -> str:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=100, bbox_inches="tight", metadata={"Software": None})
@@ -567,9 +594,7 @@ def _png(fig) -> str:
 
 def win_distribution_plot(sim: dict) -> str:
     """Rounds per win band (log scale) with their 95% CI bars, as an <img> tag."""
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(7, 3.2))
+    fig = _figure(7, 3.2)
     ax = fig.add_subplot()
     labels, counts = list(sim["win_distribution"]), list(sim["win_distribution"].values())
     ci = np.array(sim["win_distribution_ci95"]) * sim["rounds"]
@@ -584,10 +609,8 @@ def win_distribution_plot(sim: dict) -> str:
 
 
 def _plots(f: dict) -> list[str]:
-    from matplotlib.figure import Figure  # Agg canvas, no pyplot state
-
     ex, sim = f["exact"], f["simulated"]
-    fig = Figure(figsize=(6, 3.2))
+    fig = _figure(6, 3.2)
     ax = fig.add_subplot()
     keys = [k for k in SOURCES if ex[k]] + ["rtp"]
     names = [k.replace("_", " ") if k != "rtp" else "total" for k in keys]
@@ -596,7 +619,7 @@ def _plots(f: dict) -> list[str]:
     ax.bar_label(ax.containers[0], fmt="%.4f%%")
     ax.set(ylabel="RTP (% of the cost of a round)", title="RTP by source (exact)")
     plots = [_png(fig), win_distribution_plot(sim)]
-    fig = Figure(figsize=(7, 3.6))
+    fig = _figure(7, 3.6)
     ax = fig.add_subplot()
     n = np.array([c[0] for c in f["convergence"]], dtype=float)
     rtp = np.array([np.nan if c[1] is None else 100 * c[1] for c in f["convergence"]])

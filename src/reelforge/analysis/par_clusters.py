@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import json
 import shlex
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-
 
 from reelforge import __version__
 from reelforge.analysis.montecarlo import DEFAULT_CHUNK, play_rounds
@@ -35,9 +34,9 @@ from reelforge.analysis.par import (
     _one_in,
     _pct,
     _rules_html,
-    _table,
     _section,
     _share,
+    _table,
     _x,
     par_paths,
     win_distribution_plot,
@@ -45,7 +44,6 @@ from reelforge.analysis.par import (
 from reelforge.analysis.stats import Stats
 from reelforge.engine.rng import chunk_generator
 from reelforge.errors import InvalidArgument
-
 
 UNITS: dict[str, str] = {
     "seed": "none (seed of the simulated run)", "bet.coins": "coins (a stake)",
@@ -180,10 +178,16 @@ def _candy_rules(f) -> list[dict]:
     ]
 
 
+def _drawn_grid_trigger(game) -> dict[str, float]:
+    """P(the drawn base grid alone triggers each feature class), exactly, by class name: the
+    game's strata compute it (a standard cluster game has no feature, so no classes)."""
+    names = game.strata.feature_classes(game)
+    return {names[m]: p for m, p in game.strata.initial_trigger_probabilities(game).items()}
+
+
 def build_cluster_par(game, bet, rounds: int, seed: int, ref: str | None = None, tasks=None) -> dict:
     """`tasks` (optional, as `build_par`'s) starts a progress task and returns its advance."""
     from reelforge.games import published_estimate
-    from reelforge.games.candy_jar_clusters.game import initial_trigger_probabilities
 
     data = published_estimate(ref or game.id)
     if data is None:
@@ -202,7 +206,7 @@ def build_cluster_par(game, bet, rounds: int, seed: int, ref: str | None = None,
     features = spec.features
     return _clean({
         "kind": "clusters", "game_id": spec.id, "game_name": spec.name, "description": spec.description,
-        "generated": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "reelforge_version": __version__, "seed": seed,
         "reproduce": ["reelforge", "par", ref or spec.id, "--rounds", str(rounds), "--seed", str(seed)],
         "bet": {"coins": bet.lines, "coin_value": bet.bet_per_line, "total": bet.total},
@@ -214,9 +218,7 @@ def build_cluster_par(game, bet, rounds: int, seed: int, ref: str | None = None,
         "random_multipliers": {name: dict(zip(v, w)) for name, v, w in spec.random_multipliers},
         "features": json.loads(json.dumps(features, default=lambda o: getattr(o, "__dict__", str(o)))),
         "published": data["figures"], "published_command": data["command"],
-        "exact_drawn_grid_trigger": {"+".join(n for b, n in enumerate(("wild", "free_spins", "jackpots"))
-                                              if m >> b & 1): p
-                                     for m, p in initial_trigger_probabilities(game).items()},
+        "exact_drawn_grid_trigger": _drawn_grid_trigger(game),
         "simulated": sim,
         "max_win": _max_win(game, bet, data, stats),
         "rules": _cluster_rules(game),

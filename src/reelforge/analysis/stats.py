@@ -7,6 +7,7 @@ were grouped. Wins are credits at one total bet; ratios are taken only when repo
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field, fields, replace
 
@@ -18,7 +19,7 @@ Z95 = 1.959963984540054
 def band_labels() -> list[str]:
     labels = ["0"]
     edges = BAND_EDGES_X
-    for lo, hi in zip(edges, edges[1:]):
+    for lo, hi in itertools.pairwise(edges):
         labels.append(f"({lo}x, {hi}x)" if lo == 0 else f"[{lo}x, {hi}x)")
     labels.append(f">= {edges[-1]}x")
     return labels

@@ -22,7 +22,7 @@ Exact parts, computed exactly and used to cut the variance:
   The base stratum keeps the spins' raw wins (before the multiplier) as a histogram, so the
   same sample gives the figures for any multiplier table exactly: `tune` solves for one;
 * the trigger: P(m) = P0(m) + E[1(final mask = m) - 1(drawn-grid mask = m)], where P0 is the
-  exact probability that the drawn grid's candies alone trigger m (the game module computes
+  exact probability that the drawn grid's candies alone trigger m (the game's strata compute
   it) and the difference, non-zero only when tumbles bring candies, is simulated (a control
   variate: the trigger lottery's variance is gone too).
 
@@ -37,6 +37,11 @@ run repeats exactly from its seed).
 
 Chunk i of stratum s plays on SeedSequence(seed, spawn_key=(STREAM_BASE + s, i)); the pilot
 on (PILOT_BASE + s, i). Every counter is an integer; chunks merge by addition.
+
+The strata are `game.strata` (a cluster game's: its rules' game part, or `engine.cluster_strata`
+for a standard game): feature_classes, initial_trigger_probabilities, base_multiplier,
+base_stratum and feature_stratum. A standard cluster game has no feature: its round is the
+base spin, so the estimate is the base stratum alone, with its CI.
 """
 
 from __future__ import annotations
@@ -47,11 +52,13 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 import numpy as np
 
 from reelforge.analysis.montecarlo import GameText, compiled, ignore_ctrl_c
 from reelforge.analysis.stats import Z95
+from reelforge.engine.cluster_strata import BaseField
 from reelforge.engine.rng import keyed_generator
 from reelforge.errors import InvalidArgument
 
@@ -69,7 +76,7 @@ FEATURE_SPIN_COST = 3
 @dataclass
 class BaseStratum:
     spins: int = 0
-    by_pair: dict = field(default_factory=dict)  # (drawn mask, final mask) -> BASE_FIELDS sums
+    by_pair: dict = field(default_factory=dict)  # (drawn mask, final mask) -> sums by BaseField
     raw_hist: dict = field(default_factory=dict)  # win before the multiplier -> spins
     max_win: int = 0
     hits: int = 0
@@ -137,7 +144,7 @@ class Estimate:
     game_id: str
     seed: int
     stake: int
-    cap: int
+    cap: int  # 0: none
     class_names: dict  # class -> name
     base: BaseStratum
     features: dict  # class -> FeatureStratum
@@ -154,7 +161,9 @@ class Estimate:
         count = np.array([self.base.raw_hist[int(r)] for r in raw], dtype=np.float64)
         values = np.array(self.multiplier[0], dtype=np.float64)
         pi = np.array(self.multiplier[1], dtype=np.float64) / sum(self.multiplier[1])
-        wins = np.minimum(raw[:, None] * values[None, :], self.cap)
+        wins = raw[:, None] * values[None, :]
+        if self.cap:
+            wins = np.minimum(wins, self.cap)
         rb = wins @ pi
         b2 = (wins ** 2) @ pi
         n = self.base.spins
@@ -176,13 +185,13 @@ class Estimate:
 
     def _p(self, m) -> float:
         """P(the base spin triggers m): exact drawn-grid part plus the simulated difference."""
-        moved = sum(row[0] * ((f == m) - (i == m)) for (i, f), row in self._pairs())
+        moved = sum(row[BaseField.SPINS] * ((f == m) - (i == m)) for (i, f), row in self._pairs())
         return self.p0.get(m, 0.0) + moved / self.base.spins
 
     def _b_in(self, m) -> float:
         """E[b 1(final = m)]; the cap is left out (triggering spins that reach it are
         counted in the bias bound)."""
-        raw = sum(row[1] for (_i, f), row in self._pairs() if f == m)
+        raw = sum(row[BaseField.RAW_WIN] for (_i, f), row in self._pairs() if f == m)
         return raw * self._mean_multiplier / self.base.spins
 
     @property
@@ -195,8 +204,9 @@ class Estimate:
         em = self._mean_multiplier
         for (i, f), row in self._pairs():
             step = self._mu(f) - self._mu(i)
-            ey += row[0] * step / n
-            ey2 += (row[0] * step * step + 2 * step * row[1] * em) / n
+            spins, raw = row[BaseField.SPINS], row[BaseField.RAW_WIN]
+            ey += spins * step / n
+            ey2 += (spins * step * step + 2 * step * raw * em) / n
         return ey, ey2
 
     @property
@@ -225,9 +235,11 @@ class Estimate:
         biggest = max((f.mean for f in self.features.values()), default=0.0)
         for m, f in self.features.items():
             b_all = self._b_in(m)
-            b_tail = sum(row[2] for (_i, g), row in self._pairs() if g == m) / self.base.spins
+            b_tail = sum(row[BaseField.WIN_ABOVE_THRESHOLD]
+                         for (_i, g), row in self._pairs() if g == m) / self.base.spins
             total += (b_all - b_tail) * (f.near_cap / f.rounds if f.rounds else 1.0) + b_tail
-        sensitive = sum(row[3] for (_i, f), row in self._pairs() if f) / self.base.spins
+        sensitive = sum(row[BaseField.CAP_SENSITIVE]
+                        for (_i, f), row in self._pairs() if f) / self.base.spins
         return (total + sensitive * biggest) / self.stake
 
     @property
@@ -279,17 +291,28 @@ class Estimate:
         }
 
 
-def _task(args) -> tuple[int, object, float]:
+class Chunk(NamedTuple):
+    """One chunk of one stratum (0: the base stratum, else a feature class)."""
+
+    text: GameText
+    stratum: int
+    key: tuple[int, int, int]  # keyed_generator's (seed, stream, chunk)
+    rounds: int  # base spins, or feature rounds
+    tail: int  # T of the bias bound, coins
+    big: int  # the "big win" line, coins
+
+
+def _task(chunk: Chunk) -> tuple[int, object, float]:
     """(stratum, its counters, seconds the kernel took) of one chunk."""
-    text, stratum, key, rounds, tail, big = args
-    game = compiled(text)
-    rng = keyed_generator(*key)
+    game = compiled(chunk.text)
+    rng = keyed_generator(*chunk.key)
     start = time.perf_counter()
-    if stratum == 0:
-        result = game.rules.base_stratum(game, rng, rounds, tail, big)
+    if chunk.stratum == 0:
+        result = game.strata.base_stratum(game, rng, chunk.rounds, chunk.tail, chunk.big)
     else:
-        result = game.rules.feature_stratum(game, stratum, rng, rounds, game.cap_coins - tail, big)
-    return stratum, result, time.perf_counter() - start
+        result = game.strata.feature_stratum(game, chunk.stratum, rng, chunk.rounds,
+                                             game.cap_coins - chunk.tail, chunk.big)
+    return chunk.stratum, result, time.perf_counter() - start
 
 
 def _run(tasks, workers, finished: Callable[[int], None]) -> list:
@@ -332,7 +355,7 @@ def estimate(game_ref: str | GameText, seed: int = 1, half_width: float = 0.0005
              base_spins: int | None = None, feature_rounds: dict | None = None,
              pilot_spins: int = 2_000_000, workers: int | None = None,
              progress: Tasks | None = None) -> Estimate:
-    """Stratified RTP of a shipped game (or file) at its largest stake.
+    """Stratified RTP of a shipped cluster game (or file) at its largest stake.
 
     Sizes: given (base_spins and feature_rounds {class: rounds}), or chosen from a pilot so
     the 95% CI half-width is about `half_width` (multiples of the bet: 0.0005 = 0.05 pp).
@@ -342,15 +365,16 @@ def estimate(game_ref: str | GameText, seed: int = 1, half_width: float = 0.0005
     """
     text = game_ref if isinstance(game_ref, GameText) else GameText.load(game_ref)
     game = compiled(text)
-    if getattr(game, "rules", None) is None or not hasattr(game.rules, "base_stratum"):
-        raise InvalidArgument(f"{game.id}: no stratified estimate (its round is not a base spin "
-                              "plus a triggered feature); use `reelforge simulate`")
+    strata = getattr(game, "strata", None)
+    if strata is None:
+        raise InvalidArgument(f"{game.id}: no stratified estimate; its RTP is computed exactly: "
+                              "reelforge analyze")
     if not 0 < half_width < 1:
         raise InvalidArgument(f"--ci = {half_width!r}: a half-width in multiples of the bet, 0..1")
     workers = workers or os.cpu_count() or 1
     stake = game.spec.bet.max_lines
     tail, big = TAIL_X * stake, TAIL_X * stake
-    classes = game.rules.feature_classes(game)
+    classes = strata.feature_classes(game)
     # a stand-in until a pilot has measured them: the cost model of `_sizes`
     cost = {0: 1.0, **{m: FEATURE_SPIN_COST * 10.0 for m in classes}}
     if base_spins is None or feature_rounds is None:
@@ -374,12 +398,13 @@ def _collect(text, game, seed, key_base, base_spins, feature_rounds, tail, big, 
     stratum took (the fastest chunk's: the first chunk on a worker also loads the kernels)."""
     tasks = []
     for i, start in enumerate(range(0, base_spins, CHUNK)):
-        tasks.append((text, 0, (seed, key_base, i), min(CHUNK, base_spins - start), tail, big))
+        tasks.append(Chunk(text, 0, (seed, key_base, i), min(CHUNK, base_spins - start), tail, big))
     feature_chunk = CHUNK // FEATURE_CHUNK_DIVISOR
     for m, rounds in sorted(feature_rounds.items()):
         for i, start in enumerate(range(0, rounds, feature_chunk)):
-            tasks.append((text, m, (seed, key_base + m, i), min(feature_chunk, rounds - start), tail, big))
-    shares = [t[3] * cost.get(t[1], 1.0) for t in tasks]  # t[1]: stratum, t[3]: its size
+            tasks.append(Chunk(text, m, (seed, key_base + m, i), min(feature_chunk, rounds - start),
+                               tail, big))
+    shares = [t.rounds * cost.get(t.stratum, 1.0) for t in tasks]
     advance = progress(label, sum(shares)) if progress is not None else None
 
     def finished(i: int) -> None:
@@ -394,11 +419,11 @@ def _collect(text, game, seed, key_base, base_spins, feature_rounds, tail, big, 
             base.add(result)
         else:
             features[stratum].add(result)
-        measured[stratum] = min(measured.get(stratum, math.inf), seconds / task[3])
+        measured[stratum] = min(measured.get(stratum, math.inf), seconds / task.rounds)
+    strata = game.strata
     estimate = Estimate(game.id, seed, game.spec.bet.max_lines, game.cap_coins,
-                        game.rules.feature_classes(game), base, features,
-                        game.rules.initial_trigger_probabilities(game),
-                        game.rules.base_multiplier(game))
+                        strata.feature_classes(game), base, features,
+                        strata.initial_trigger_probabilities(game), strata.base_multiplier(game))
     return estimate, measured
 
 

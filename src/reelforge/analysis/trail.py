@@ -1,4 +1,4 @@
-"""Exact figures of cash collection and of the cop-and-robber trail bonus.
+"""Exact figures of cash collection and of a cop-and-robber trail bonus.
 
 Per reel, the window's counts of (collectors, cops, cash symbols) have a joint distribution
 over the reel's stops; reels are independent, so the window's totals are the convolution.
@@ -6,6 +6,9 @@ Cash values are drawn independently of positions, so a spin collects, in expecta
 collectors x cash symbols x E[value] (times the trail multipliers). The bonus is a Markov
 chain on (robber, cop) positions, absorbed when the ID parade picks Bert; expected collected
 value and expected spins solve (I - T) x = b. No simulation anywhere.
+
+A game has such a trail when its rules model carries one (`trail_of`): read by the field names
+of TRAIL_FIELDS (Cops n Robbers' `TrailModel`), never by importing a game's package.
 """
 
 from __future__ import annotations
@@ -14,14 +17,32 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from reelforge.engine.game import Game
+from reelforge.analysis.spin import scatter_count_distribution, spin_figures, stop_weights
+from reelforge.engine.check import plain_max_round_win
+from reelforge.engine.game import LineGame
+
+# What a rules model must carry to be read as a trail: the scatter index that starts it and
+# its starting multiplier by count, its reel set, the cop symbol, the start positions, the
+# multiplier by position and the next higher one, the ID parade's cumulative weights (bert,
+# sid, vic) and Sid's pushback.
+TRAIL_FIELDS = ("trigger", "start_multiplier", "reel_set", "cop", "robber_start", "cop_start",
+                "multiplier", "next_higher", "parade_cum", "pushback")
 
 
-def window_counts(game: Game, reel_set: int) -> np.ndarray:
-    """P[R, C, P]: collectors R, cops C and cash symbols P in the whole window."""
-    from reelforge.analysis.exact import stop_weights
+def trail_of(game):
+    """The game's trail (its rules model), or None for a game without one."""
+    found = getattr(game, "rules_model", None)
+    if found is None or not all(hasattr(found, name) for name in TRAIL_FIELDS):
+        return None
+    return found
 
+
+def window_counts(game: LineGame, reel_set: int) -> np.ndarray:
+    """P[R, C, P]: collectors R, cops C (0 without a trail) and cash symbols P in the whole
+    window."""
     m = game.model
+    trail = trail_of(game)
+    cop = -1 if trail is None else trail.cop
     cells = m.n_reels * m.n_rows
     total: np.ndarray = np.zeros((1, 1, 1))
     total[0, 0, 0] = 1.0
@@ -33,8 +54,8 @@ def window_counts(game: Game, reel_set: int) -> np.ndarray:
         for stop in range(n):
             shown = [strip[(stop + h) % n] for h in range(m.n_rows)]
             robbers = sum(s == m.collector for s in shown)
-            cops = sum(s == m.trail_cop and s != m.collector for s in shown)
-            cash = sum(bool(m.is_cash[s]) and s != m.collector and s != m.trail_cop for s in shown)
+            cops = sum(s == cop and s != m.collector for s in shown)
+            cash = sum(bool(m.is_cash[s]) and s != m.collector and s != cop for s in shown)
             per[robbers, cops, cash] += w[stop]
         per /= w.sum()
         out = np.zeros(tuple(a + b - 1 for a, b in zip(total.shape, per.shape)))
@@ -46,13 +67,13 @@ def window_counts(game: Game, reel_set: int) -> np.ndarray:
     return total
 
 
-def mean_cash_value(game: Game) -> float:
+def mean_cash_value(game: LineGame) -> float:
     m = game.model
     weights = np.diff(np.concatenate(([0], m.cash_cum)))
     return float(np.dot(weights, m.cash_values) / m.cash_cum[-1])
 
 
-def collect_rtp(game: Game, reel_set: int) -> float:
+def collect_rtp(game: LineGame, reel_set: int) -> float:
     """Expected collected win of one spin that collects, multiples of the stake."""
     counts = window_counts(game, reel_set)
     robbers = np.arange(counts.shape[0])[:, None, None]
@@ -67,29 +88,27 @@ class TrailFigures:
     states: int
 
 
-def trail_figures(game: Game) -> TrailFigures:
+def trail_figures(game: LineGame) -> TrailFigures:
     """Expected collection (per unit of starting multiplier) and length of the bonus."""
-    m = game.model
-    chain = _Chain(m, window_counts(game, m.trail_set))
-    assert m.trail_parade_cum[0] > 0  # Bert has weight, so the chain is absorbed
+    trail = trail_of(game)
+    chain = _Chain(trail, window_counts(game, trail.reel_set))
+    assert trail.parade_cum[0] > 0  # Bert has weight, so the chain is absorbed
     collected = chain.expected(chain.probs * chain.cash * chain.mults * mean_cash_value(game))
     return TrailFigures(collected, chain.expected(chain.probs), chain.n)
 
 
-def bonus_values(game: Game) -> dict[int, float]:
+def bonus_values(game: LineGame) -> dict[int, float]:
     """Expected win of the trail bonus by starting multiplier, in multiples of the stake:
     what the bonus wheel of the gamble prices each bonus at (exact up to float64 rounding of
     the linear solve, relative error below 1e-12)."""
-    from reelforge.analysis.exact import spin_figures
-
-    m = game.model
+    trail = trail_of(game)
     figures = trail_figures(game)
-    lines = spin_figures(game, m.trail_set, game.max_bet, 1, False).lines
-    starts = sorted({int(s) for s in m.trail_start if s > 0})
+    lines = spin_figures(game, trail.reel_set, game.max_bet, 1, False).lines
+    starts = sorted({int(s) for s in trail.start_multiplier if s > 0})
     return {s: s * figures.collected + figures.spins * lines for s in starts}
 
 
-def cap_loss_bound(game: Game, bet) -> float:
+def cap_loss_bound(game: LineGame, bet) -> float:
     """An upper bound on what the round cap takes from the RTP at this bet (per cost).
 
     The cap only bites in the bonus: the base spin's largest possible win is far below it, so
@@ -102,26 +121,25 @@ def cap_loss_bound(game: Game, bet) -> float:
     Hoelder across the lines from each line's exact win distribution. The best s on a grid
     is kept. Returns 0 for a game without cap or bonus.
     """
-    from reelforge.analysis.exact import scatter_count_distribution, spin_figures
-
     m = game.model_for(bet)
-    if m.cap <= 0 or m.trail_scatter < 0:
+    trail = trail_of(game)
+    if m.cap <= 0 or trail is None:
         return 0.0
     price = game.spec.mode(bet.mode).price
-    room = (m.cap - _base_spin_max(game, m, bet)) / bet.total
+    room = (m.cap - plain_max_round_win(m, bet)) / bet.total
     if room <= 0:
         return float("inf")
-    lines = spin_figures(game, m.trail_set, bet, 1, False).line_wins
+    lines = spin_figures(game, trail.reel_set, bet, 1, False).line_wins
     values = np.array(m.cash_values, dtype=float)
     weights = np.diff(np.concatenate(([0], m.cash_cum))) / m.cash_cum[-1]
-    chain = _Chain(m, window_counts(game, m.trail_set))
-    p_count = scatter_count_distribution(game, m.base_set, m.trail_scatter)
+    chain = _Chain(trail, window_counts(game, trail.reel_set))
+    p_count = scatter_count_distribution(game, m.base_set, trail.trigger)
     best = float("inf")
     for s in np.geomspace(1e-4, 0.5, 49):
         u = 2 * s
         line_moment = chain.line_moment(_line_mgf(lines, 2 * u))
         excess = 0.0
-        for c, start in enumerate(m.trail_start):
+        for c, start in enumerate(trail.start_multiplier):
             if start <= 0 or c >= len(p_count) or p_count[c] == 0:
                 continue
             collect_moment = chain.collect_moment(values * start, weights, u)
@@ -133,7 +151,7 @@ def cap_loss_bound(game: Game, bet) -> float:
     return best / price
 
 
-def cap_second_moment_bound(game: Game, bet) -> float:
+def cap_second_moment_bound(game: LineGame, bet) -> float:
     """An upper bound on how much the round cap changes the variance of the round's win, in
     (multiples of the stake)^2, per stake (divide by price^2 for per cost).
 
@@ -146,26 +164,25 @@ def cap_second_moment_bound(game: Game, bet) -> float:
     E[exp(t(L + X))] <= sqrt(E[exp(2tL)] E[exp(2tX)]) (Cauchy-Schwarz), the factors as in
     `cap_loss_bound`. The best t on a grid is kept. 0 without cap or bonus.
     """
-    from reelforge.analysis.exact import scatter_count_distribution, spin_figures
-
     m = game.model_for(bet)
-    if m.cap <= 0 or m.trail_scatter < 0:
+    trail = trail_of(game)
+    if m.cap <= 0 or trail is None:
         return 0.0
-    base_max = _base_spin_max(game, m, bet) / bet.total
+    base_max = plain_max_round_win(m, bet) / bet.total
     cap = m.cap / bet.total
     if base_max >= cap:
         return float("inf")
-    lines = spin_figures(game, m.trail_set, bet, 1, False).line_wins
+    lines = spin_figures(game, trail.reel_set, bet, 1, False).line_wins
     values = np.array(m.cash_values, dtype=float)
     weights = np.diff(np.concatenate(([0], m.cash_cum))) / m.cash_cum[-1]
-    chain = _Chain(m, window_counts(game, m.trail_set))
-    p_count = scatter_count_distribution(game, m.base_set, m.trail_scatter)
+    chain = _Chain(trail, window_counts(game, trail.reel_set))
+    p_count = scatter_count_distribution(game, m.base_set, trail.trigger)
 
     def bound(t: float) -> float:
         line_moment = chain.line_moment(_line_mgf(lines, 4 * t))  # >= E[exp(2t L)]
         tail = np.exp(t * (base_max - cap)) * (cap * cap + 2 * cap / t + 2 / (t * t))
         total = 0.0
-        for c, start in enumerate(m.trail_start):
+        for c, start in enumerate(trail.start_multiplier):
             if start <= 0 or c >= len(p_count) or p_count[c] == 0:
                 continue
             collect_moment = chain.collect_moment(values * start, weights, 2 * t)
@@ -181,13 +198,6 @@ def cap_second_moment_bound(game: Game, bet) -> float:
     return min(values_at + [bound(t) for t in fine])
 
 
-def _base_spin_max(game: Game, m, bet) -> int:
-    """Largest win of the base spin alone (lines, scatter, collection), credits."""
-    from reelforge.engine.check import max_round_win
-
-    return max_round_win(type(game)(game.spec, m._replace(trail_scatter=-1)), bet)
-
-
 def _line_mgf(lines, u: float) -> float:
     """Hoelder across the n lines of a spin: E exp(u sum L_i) <= prod_i E[exp(n u L_i)]^(1/n)."""
     n = len(lines)
@@ -199,16 +209,17 @@ def _line_mgf(lines, u: float) -> float:
 
 
 class _Chain:
-    """The bonus chain's moves as arrays, for the exponential moments of its wins."""
+    """The bonus chain's moves as arrays, for the exponential moments of its wins; `trail`
+    as `trail_of` returns it, `counts` from `window_counts` on its reel set."""
 
-    def __init__(self, m, counts):
-        last = m.trail_multiplier.shape[0] - 1
-        cum = m.trail_parade_cum
+    def __init__(self, trail, counts):
+        last = trail.multiplier.shape[0] - 1
+        cum = trail.parade_cum
         p_bert, p_sid, p_vic = cum[0] / cum[2], (cum[1] - cum[0]) / cum[2], (cum[2] - cum[1]) / cum[2]
         states = [(rob, cop) for rob in range(1, last + 1) for cop in range(rob)]
         index = {st: i for i, st in enumerate(states)}
         self.n = len(states)
-        self.start = index[(m.trail_robber_start, m.trail_cop_start)]
+        self.start = index[(trail.robber_start, trail.cop_start)]
         rows, cols, probs, cash, mults, views = [], [], [], [], [], []
 
         def add(r, c, i, j, q, p, mult):
@@ -221,13 +232,13 @@ class _Chain:
                 new_rob, mult = rob, 0
                 for _ in range(r):
                     new_rob = min(new_rob + 1, last)
-                    mult += int(m.trail_multiplier[new_rob])
+                    mult += int(trail.multiplier[new_rob])
                 new_cop = cop + c
                 if new_cop < new_rob:
                     add(r, c, i, index[(new_rob, new_cop)], q, p, mult)
                     continue
-                sid = index[(new_rob, max(new_rob - m.trail_pushback, 0))]
-                ahead = int(m.trail_next[new_rob])
+                sid = index[(new_rob, max(new_rob - trail.pushback, 0))]
+                ahead = int(trail.next_higher[new_rob])
                 add(r, c, i, -1, q * p_bert, p, mult)  # Bert: absorbed
                 add(r, c, i, sid, q * p_sid, p, mult)
                 add(r, c, i, index[(ahead, new_rob)] if ahead >= 0 else sid, q * p_vic, p, mult)

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from reelforge.analysis.exact import analyze
 from reelforge.analysis.montecarlo import play_rounds
 from reelforge.analysis.stats import Z95, Stats
-from reelforge.engine.game import Game
+from reelforge.engine.game import LineGame
 from reelforge.engine.rng import chunk_generator
 from reelforge.errors import InvalidArgument
 from reelforge.spec import GAME_ID_RULE, parse_spec, valid_game_id
@@ -148,7 +148,7 @@ def with_weights(spec: GameSpec, reel_set: str, weights: tuple[tuple[int, ...], 
 
 def exact_rtp(spec: GameSpec, mode: str) -> float:
     """Exact RTP per cost at max bet (the bet of `analyze` and the PAR sheet)."""
-    game = Game.from_spec(spec)
+    game = LineGame.from_spec(spec)
     return float(analyze(game, game.bet(mode=mode)).rtp)
 
 
@@ -411,7 +411,7 @@ class FeelRow:
 
 
 def _feel(spec: GameSpec, mode: str, rounds: int, seed: int, played: Callable[[float], None]) -> dict:
-    game = Game.from_spec(spec)
+    game = LineGame.from_spec(spec)
     bet = game.bet(mode=mode)
     exact = analyze(game, bet)
     rng, stats = chunk_generator(seed, 0), Stats.empty()

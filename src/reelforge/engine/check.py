@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from reelforge.engine.game import Game
+from reelforge.engine.game import LineGame
 from reelforge.engine.outcome import Bet
 from reelforge.engine.round import play_round
 from reelforge.errors import ReelforgeError
@@ -14,14 +14,32 @@ class GameCheckFailed(ReelforgeError):
     """A game broke an invariant of check_game: the message says which and where."""
 
 
-def max_round_win(game: Game, bet: Bet) -> int:
-    """An upper bound on one round's win in credits (every line at its top pay, every
-    scatter at its top pay, every free spin awarded); infinite retriggers have no bound."""
-    if game.family == "clusters":  # tumbles and extra spins have no bound but the cap
-        return game.cap_coins * bet.bet_per_line if game.cap_coins else 2**63 - 1
+def max_round_win(game, bet: Bet) -> int:
+    """An upper bound on one round's win in credits at `bet`: the game's own (`Game.max_round_win`)."""
+    return game.max_round_win(bet)
+
+
+def check_game(game, rounds: int = 2000, seed: int = 0) -> None:
+    """Raise GameCheckFailed unless the game's data and a sample of rounds are sound (each
+    family checks its own: `Game.check`)."""
+    game.check(rounds, seed)
+
+
+def line_max_round_win(game: LineGame, bet: Bet) -> int:
+    """An upper bound on one line-game round's win in credits (every line at its top pay,
+    every scatter at its top pay, every free spin awarded); infinite retriggers have no bound.
+    A game with rules answers through its rules' `max_round_win(game, model, bet)` where they
+    have one (Cops n Robbers' chase: only the cap bounds it)."""
     m = game.model_for(bet)
-    if m.trail_scatter >= 0:  # the chase can last any number of spins: only the cap bounds it
-        return m.cap if m.cap > 0 else 2**63 - 1
+    rules = getattr(game, "rules", None)
+    if rules is not None and hasattr(rules, "max_round_win"):
+        return rules.max_round_win(game, m, bet)
+    return plain_max_round_win(m, bet)
+
+
+def plain_max_round_win(m, bet: Bet) -> int:
+    """`line_max_round_win` of the generic round alone (base spin and free games) of the
+    line `Model` m as `bet` plays it, credits."""
     wild_mult = int(m.wild_multiplier.max())
     if m.multiplier_product:
         wild_mult = wild_mult ** m.n_reels
@@ -52,10 +70,10 @@ def _ends(game_id: str, i: int, seed: int, outcome) -> None:
                               "let a round go on without end")
 
 
-def check_game(game: Game, rounds: int = 2000, seed: int = 0) -> None:
-    """Raise GameCheckFailed unless the game's data and a sample of rounds are sound."""
-    if game.family == "clusters":
-        return check_cluster_game(game, rounds, seed)
+def check_line_game(game: LineGame, rounds: int = 2000, seed: int = 0) -> None:
+    """check_game for a line game: strips cover the window, pays grow with the count, and
+    every sampled round at the largest and smallest bet and in every mode is deterministic,
+    within [0, bound], its breakdown and its spins adding up to its total."""
     spec = game.spec
     for rs in spec.reel_sets:
         for r, strip in enumerate(rs.strips, 1):
@@ -68,7 +86,7 @@ def check_game(game: Game, rounds: int = 2000, seed: int = 0) -> None:
     low = Bet(spec.bet.min_lines, 1)
     bets = {game.max_bet, low} | {Bet(low.lines, 1, m.name) for m in spec.modes}
     for bet in sorted(bets, key=repr):
-        top = max_round_win(game, bet)
+        top = game.max_round_win(bet)
         a = np.random.Generator(np.random.PCG64(seed))
         b = np.random.Generator(np.random.PCG64(seed))
         for i in range(rounds):
@@ -78,9 +96,7 @@ def check_game(game: Game, rounds: int = 2000, seed: int = 0) -> None:
             _ends(spec.id, i, seed, first)
             if not 0 <= first.total_win <= top:
                 raise GameCheckFailed(f"{spec.id}: round {i} won {first.total_win}, outside [0, {top}]")
-            parts = first.breakdown
-            total = (parts.base_lines + parts.base_scatter + parts.free_games + parts.base_collect
-                     + parts.bonus)
+            total = sum(first.breakdown.values())
             if total != (first.uncapped_win if first.win_capped else first.total_win):
                 raise GameCheckFailed(f"{spec.id}: round {i} breakdown does not add up")
             if not first.win_capped and sum(s.win for s in first.spins) != first.total_win:
@@ -97,7 +113,7 @@ def check_cluster_game(game, rounds: int = 2000, seed: int = 0) -> None:
         if values != sorted(values):
             raise GameCheckFailed(f"{spec.id}: pays of {sid} fall as clusters grow: {dict(steps)}")
     for bet in (game.max_bet, Bet(spec.bet.max_lines, 1)):
-        top = max_round_win(game, bet)
+        top = game.max_round_win(bet)
         a = np.random.Generator(np.random.PCG64(seed))
         b = np.random.Generator(np.random.PCG64(seed))
         for i in range(rounds):
@@ -109,6 +125,5 @@ def check_cluster_game(game, rounds: int = 2000, seed: int = 0) -> None:
                 raise GameCheckFailed(f"{spec.id}: round {i} won {first.total_win}, outside [0, {top}]")
             if sum(first.breakdown.values()) != first.total_win:
                 raise GameCheckFailed(f"{spec.id}: round {i} breakdown does not add up")
-            if first.spins[-1]["round_total"] != first.total_win or (
-                    sum(s["win"] for s in first.spins) != first.total_win):
+            if sum(s.win for s in first.spins) != first.total_win:
                 raise GameCheckFailed(f"{spec.id}: round {i} spins do not add up to the total")

@@ -1,83 +1,79 @@
 """ClusterGame: a cluster-family spec compiled, with the round, its Outcome and simulation.
 
-It offers what `Game` offers the rest of the platform (id, spec, bet(), max_bet, price(),
-gamble_rules) plus `play` (one round with its tape -> ClusterOutcome) and `simulate` (the
-counters of n rounds), which `engine.round` and `analysis.montecarlo` call for this family.
+It satisfies the `Game` protocol (engine/protocol.py): the bet structure, offers and figures
+come from `CommonGame`; this class adds `play` (one round with its tape -> Outcome),
+`simulate` (the counters of n rounds), `check` and the bounds. A bet's lines are the coins a
+stake is made of (fixed), its bet per line the coin value.
 A standard cluster game plays `cluster_round.play_plain_round`; a game with a rules module
 (`[game] rules`) plays that module's round.
 """
 
 from __future__ import annotations
 
-import importlib
-import json
-from dataclasses import asdict, dataclass
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, ClassVar
 
 import numpy as np
 
 from reelforge.engine import cluster_round as cr
+from reelforge.engine import cluster_strata
 from reelforge.engine.clusters import (
-    TAPE_CLUSTER,
-    TAPE_GRID,
-    TAPE_MULTIPLIER,
-    TAPE_WIDTH,
     ClusterModel,
     build_cluster_model,
     multiplier_table,
     new_buffers,
 )
-from reelforge.engine.lines import SIM_FIELDS
-from reelforge.engine.outcome import Bet
+from reelforge.engine.common import UNBOUNDED, CommonGame
+from reelforge.engine.lines import SIM_FIELDS, Sim
+from reelforge.engine.outcome import (
+    SCHEMA_VERSION,
+    Bet,
+    BetRecord,
+    ClusterWin,
+    Counters,
+    Flag,
+    Grid,
+    Outcome,
+    RandomMultiplier,
+    Spin,
+    WildsPlaced,
+)
+from reelforge.engine.protocol import Labels
+from reelforge.engine.tape import TAPE_WIDTH, TapeKind
+from reelforge.spec.rules import rules_module
 
 INITIAL_TAPE_ROWS = 512
-# The game package that plays each rules module's round: compile(spec) -> (sets, rules model),
-# and play/simulate functions (see games/candy_jar_clusters/game.py).
-RULES_GAMES = {"candy_jar": "reelforge.games.candy_jar_clusters.game"}
-
-
-@dataclass(frozen=True)
-class ClusterOutcome:
-    """One round as the player saw it; amounts in credits (coins x coin value)."""
-
-    game_id: str
-    game_sha256: str  # of the game file that played the round (spec.sha256, game_digest)
-    seed: str | None
-    bet: Bet
-    total_win: int
-    breakdown: dict  # source -> credits; adds up to total_win
-    flags: tuple[str, ...]
-    modifiers: tuple[str, ...]
-    free_spins_played: int
-    super_spins_played: int
-    spins: tuple[dict, ...]  # in play order: base spin, then free and super spins
-    win_capped: bool
-    spin_guard_reached: bool
-
-    def to_dict(self) -> dict:
-        data = asdict(self)
-        data["bet"]["total_bet"] = self.bet.total
-        return data
-
-    def to_json(self, indent: int | None = None) -> str:
-        return json.dumps(self.to_dict(), indent=indent, sort_keys=True)
 
 
 @dataclass(frozen=True, eq=False)
-class ClusterGame:
+class ClusterGame(CommonGame):
     spec: Any  # ClusterGameSpec
     model: ClusterModel
     rules: Any  # the rules game module, or None
     rules_model: Any  # its compiled model, or None
     mult: tuple[np.ndarray, np.ndarray]  # the base set's random multiplier (plain games)
-    family: str = "clusters"
+    settings: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}), compare=False)
+    family: ClassVar[str] = "clusters"
+    exact_available: ClassVar[bool] = False
+    no_exact_reason: ClassVar[str] = ("a cluster game has no exact analysis (tumbles refill the "
+                                      "grid until nothing wins)")
+    labels: ClassVar[Labels] = Labels({"base_lines": "base game", "free_games": "free spins"},
+                                      "free spins or tumbles", "Free Spins",
+                                      "rounds with super spins", "mean super spins in those", True)
+    # the PAR sheet's builder and writer, named: analysis imports the engine, never the reverse
+    par_sheet: ClassVar[tuple[str, str]] = ("reelforge.analysis.par_clusters:build_cluster_par",
+                                            "reelforge.analysis.par_clusters:write_cluster_par")
 
     @classmethod
     def from_spec(cls, spec) -> ClusterGame:
         ids = list(spec.symbol_ids)
         rules = rules_model = None
         if spec.rules is not None:
-            rules = importlib.import_module(RULES_GAMES[spec.rules])
+            # the rules' game part: compile(spec) -> (refill sets, rules model), play,
+            # simulate, decode_row (games/candy_jar_clusters/game.py)
+            rules = rules_module(spec.rules, "game")
             sets, rules_model = rules.compile(spec)
         else:
             sets = [refill_set(spec, rs) for rs in spec.reel_sets]
@@ -100,57 +96,50 @@ class ClusterGame:
         mult = multiplier_table(*table.get(spec.reel_sets[0].name, ((1,), (1,))))
         return cls(spec, model, rules, rules_model, mult)
 
-    @property
-    def id(self) -> str:
-        return self.spec.id
-
-    @property
-    def gamble_rules(self):
-        return None
-
-    @property
-    def max_bet(self) -> Bet:
-        return Bet(self.spec.bet.max_lines, self.spec.bet.max_bet_per_line)
-
-    @property
-    def max_round_spins(self) -> int:
+    def max_round_spins(self, bet: Bet | None = None) -> int:
         """Most free and super spins one round plays: its rules' spin guard (0: no feature)."""
         return 0 if self.rules_model is None else int(self.rules_model.spin_guard)
+
+    def round_cap(self, bet: Bet) -> int:
+        return self.cap_coins * bet.bet_per_line
+
+    def max_round_win(self, bet: Bet) -> int:
+        """Tumbles and extra spins have no bound but the cap."""
+        return self.round_cap(bet) or UNBOUNDED
+
+    def check(self, rounds: int = 2000, seed: int = 0) -> None:
+        from reelforge.engine.check import check_cluster_game
+
+        check_cluster_game(self, rounds, seed)
+
+    @property
+    def strata(self):
+        """What `analysis.stratified` samples: the rules' game part, or for a standard game
+        (its round one base spin) `cluster_strata`, the base game alone."""
+        return cluster_strata if self.rules is None else self.rules
 
     @property
     def cap_coins(self) -> int:
         return self.spec.max_win_x * self.spec.bet.max_lines
 
-    def bet(self, lines: int | None = None, bet_per_line: int | None = None, mode: str = "base",
-            denomination: int | None = None) -> Bet:
-        """A checked bet; `bet_per_line` is the coin value (default: the largest)."""
-        from reelforge.engine.round import check_bet
-
-        top = self.max_bet
-        return check_bet(self, Bet(top.lines if lines is None else lines,
-                                   top.bet_per_line if bet_per_line is None else bet_per_line,
-                                   mode, denomination))
-
-    def price(self, bet: Bet) -> int:
-        return bet.total
-
     def model_for(self, bet: Bet) -> ClusterModel:
         return self.model
 
     # -- play ------------------------------------------------------------------------------
-    def play(self, bet: Bet, rng: np.random.Generator, seed: int | None = None) -> ClusterOutcome:
+    def play(self, bet: Bet, rng: np.random.Generator, seed: int | None = None) -> Outcome:
         """One round with its tape; the tape grows (and the round replays on the same draws)
         until it holds the whole round."""
+        self.check_bet(bet)
         state = rng.bit_generator.state
         rows = INITIAL_TAPE_ROWS
         while True:
             work = new_buffers(self.model, rows)
             if self.rules is None:
                 result = cr.play_plain_round(self.model, *self.mult, self.cap_coins, rng, work, True)
-                used = result[-1]
-                summary = dict(total=result[0], capped=result[4], guard=result[2], mask=0,
-                               played=0, supers=0, breakdown={"base_game": result[0]},
-                               modifiers=())
+                used = result.tape_rows
+                summary = {"total": result.win, "capped": result.capped,
+                           "guard": result.guard, "mask": 0, "played": 0, "supers": 0,
+                           "breakdown": {"base_game": result.win}, "modifiers": ()}
             else:
                 summary, used = self.rules.play(self, rng, work)
             if used <= rows:
@@ -166,7 +155,7 @@ class ClusterGame:
         coins = bet.lines
         scale = bet.bet_per_line  # kernels count coins at a coin value of 1
         edges = np.array([x * coins for x in band_edges_x], dtype=np.int64)
-        counters = np.zeros(len(SIM_FIELDS), dtype=np.int64)
+        counters = np.zeros(len(Sim), dtype=np.int64)
         bands = np.zeros(len(edges) + 1, dtype=np.int64)
         squares = np.zeros(2, dtype=np.uint64)
         work = new_buffers(self.model)
@@ -181,57 +170,58 @@ class ClusterGame:
         square_sum = (int(squares[1]) << 64 | int(squares[0])) * scale * scale
         return values, tuple(int(b) for b in bands), square_sum
 
-    def _outcome(self, bet: Bet, seed: int | None, summary: dict, tape: np.ndarray) -> ClusterOutcome:
+    def _outcome(self, bet: Bet, seed: int | None, summary: dict, tape: np.ndarray) -> Outcome:
+        """The Outcome from the round's summary and tape: each row an event of its spin; the
+        rules module decodes its own rows (`decode_row`)."""
         ids = self.spec.symbol_ids
         names = self.set_names()
         scale = bet.bet_per_line
-        cols = self.spec.cols
+        rows, cols = self.spec.rows, self.spec.cols
         spins: list[dict] = []
         decode = self.rules.decode_row if self.rules is not None else None
         for row in tape.tolist():
             kind = row[0]
-            if kind == cr.TAPE_SPIN:
-                spins.append(dict(index=row[1], kind=("base", "free", "super")[row[2]],
-                                  reel_set=names[row[3]], wilds_placed=row[4],
-                                  golden_wild_multiplier=row[5], grids=[], clusters=[],
-                                  random_multiplier=1, events=[], win=0))
-            elif kind == TAPE_GRID:
+            if kind == TapeKind.CLUSTER_SPIN:
+                spins.append({"index": row[1], "kind": ("base", "free", "super")[row[2]],
+                              "reel_set": names[row[3]], "multiplier": 1, "stops": (), "win": 0,
+                              "events": [WildsPlaced(count=row[4], golden_multiplier=row[5])]
+                              if row[4] or row[5] else []})
+                continue
+            spin = spins[-1]
+            if kind == TapeKind.GRID:
                 cells = row[TAPE_WIDTH:]
-                spins[-1]["grids"].append(dict(
-                    tumble=row[1], refilled=row[2],
-                    grid=[[ids[cells[r * cols + c]] for c in range(cols)]
-                          for r in range(self.spec.rows)]))
-            elif kind == TAPE_CLUSTER:
-                spins[-1]["clusters"].append(dict(tumble=row[1], symbol=ids[row[2]], size=row[3],
-                                                  wilds=row[4], win=row[5] * scale,
-                                                  wild_multiplier=row[6]))
-            elif kind == TAPE_MULTIPLIER:
-                spins[-1]["random_multiplier"] = row[2]
-            elif kind == cr.TAPE_SPIN_WIN:
-                spins[-1]["win"] = row[2] * scale
-                spins[-1]["round_total"] = row[3] * scale
+                spin["events"].append(Grid(tumble=row[1], refilled=row[2], symbols=tuple(
+                    tuple(ids[cells[r * cols + c]] for r in range(rows)) for c in range(cols))))
+            elif kind == TapeKind.CLUSTER:
+                spin["events"].append(ClusterWin(tumble=row[1], symbol=ids[row[2]], size=row[3],
+                                                 wilds=row[4], wild_multiplier=row[6],
+                                                 win=row[5] * scale))
+            elif kind == TapeKind.MULTIPLIER:
+                spin["multiplier"] = row[2]
+                spin["events"].append(RandomMultiplier(tumble=row[1], value=row[2]))
+            elif kind == TapeKind.SPIN_WIN:
+                spin["win"] = row[2] * scale  # the round's running total (row[3]) is the sum
             elif decode is not None:
-                spins[-1]["events"].append(decode(self, row, scale))
-        flags = []
-        if summary["mask"]:
-            flags.append("free_spins")
-        if summary["supers"]:
-            flags.append("super_spins")
-        if summary["capped"]:
-            flags.append("win_capped")
-        if summary["guard"]:
-            flags.append("spin_guard")
-        if summary.get("jackpots"):
-            flags.append("jackpot")
-        total = int(summary["total"]) * scale
-        breakdown = {k: int(v) * scale for k, v in summary["breakdown"].items()}
-        return ClusterOutcome(
-            game_id=self.spec.id, game_sha256=self.spec.sha256, seed=None if seed is None else f"{seed:064x}", bet=bet,
-            total_win=total, breakdown=breakdown, flags=tuple(flags),
+                spin["events"].append(decode(self, row, scale))
+            else:
+                raise ValueError(f"unknown tape row kind {kind}")
+        flagged: tuple[tuple[Flag, object], ...] = (
+            ("free_spins", summary["mask"]), ("super_spins", summary["supers"]),
+            ("win_capped", summary["capped"]), ("spin_guard", summary["guard"]),
+            ("jackpot", summary.get("jackpots")))
+        done = tuple(Spin(**{**s, "events": tuple(s["events"])}) for s in spins)
+        return Outcome(
+            schema_version=SCHEMA_VERSION, game_id=self.spec.id, game_sha256=self.spec.sha256,
+            seed=None if seed is None else f"{seed:064x}", bet=BetRecord.of(bet, self.price(bet)),
+            total_win=int(summary["total"]) * scale, win_capped=bool(summary["capped"]),
+            uncapped_win=sum(map(uncapped_spin_win, done)) if summary["capped"] else None,
+            breakdown={k: int(v) * scale for k, v in summary["breakdown"].items()},
+            flags=tuple(name for name, on in flagged if on),
             modifiers=tuple(summary["modifiers"]),
-            free_spins_played=int(summary["played"]), super_spins_played=int(summary["supers"]),
-            spins=tuple(spins), win_capped=bool(summary["capped"]),
-            spin_guard_reached=bool(summary["guard"]))
+            counters=Counters(free_spins_played=int(summary["played"]),
+                              super_spins_played=int(summary["supers"]),
+                              retriggers=int(summary.get("extras", 0)), bonus_spins=0),
+            spins=done)
 
     def set_names(self) -> list[str]:
         if self.rules is not None:
@@ -254,3 +244,10 @@ def refill_set(spec, rs) -> tuple[str, object]:
         return "weights", reel_set_weights(spec, rs)
     ids = list(spec.symbol_ids)
     return "strips", [[ids.index(s) for s in strip] for strip in rs.strips]
+
+
+def uncapped_spin_win(spin: Spin) -> int:
+    """What a cluster spin paid before the round's cap cut it: its cluster wins times its
+    random multiplier, and its fixed jackpots (each with its multiplier applied)."""
+    clusters = sum(e.win for e in spin.events if e.type == "cluster_win")
+    return clusters * spin.multiplier + sum(e.win for e in spin.events if e.type == "jackpot")

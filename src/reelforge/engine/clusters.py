@@ -53,26 +53,20 @@ n_rows * n_cols columns, `[kind, tumble, ...]`; simulation skips it.
 
 from __future__ import annotations
 
+from enum import IntEnum
 from typing import NamedTuple
 
 import numba
 import numpy as np
 
 from reelforge.engine.rng import draw_below
+from reelforge.engine.tape import TAPE_WIDTH, TapeKind
 from reelforge.errors import InvalidArgument
 
 # Same compilation flags as lines.py, for the same reasons (see its comment): no NRT, so no
 # allocation in kernels; per-spin helpers inlined so the model struct is not copied per call.
-kernel = numba.njit(cache=True, _nrt=False)
-inline_kernel = numba.njit(cache=True, _nrt=False, inline="always")
-
-# Tape row kinds, distinct from lines.py's; the columns after [kind, tumble] beside each.
-TAPE_GRID = 11  # cells refilled by the tumble that led here (0 for the drawn grid), reel set,
-#                 0, 0, 0; then the grid, row-major, from column TAPE_WIDTH
-TAPE_CLUSTER = 12  # symbol, size (wilds included), wilds in it, win (multiples of the bet,
-#                    wild multipliers applied, the random one not), wild multiplier (1: none)
-TAPE_MULTIPLIER = 13  # the spin's random multiplier, drawn after its first win: value
-TAPE_WIDTH = 7
+kernel = numba.njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+inline_kernel = numba.njit(cache=True, _nrt=False, inline="always")  # type: ignore[call-overload]
 
 # No random multiplier: one value, 1 (no draw is made).
 NO_MULTIPLIER = (np.ones(1, dtype=np.int64), np.ones(1, dtype=np.int64))
@@ -81,9 +75,31 @@ NO_MULTIPLIER = (np.ones(1, dtype=np.int64), np.ones(1, dtype=np.int64))
 # set). Reachable only by degenerate refills (one symbol always refilled, say); reported.
 TUMBLE_GUARD = 1_000
 
-# Order of the counters `simulate_cluster_spins` accumulates.
-SIM_FIELDS = ("spins", "total_win", "hits", "tumbles", "max_win", "max_tumbles", "guard_hits",
-              "multiplied")
+
+class ClusterSim(IntEnum):
+    """Index of each counter `simulate_cluster_spins` accumulates (SIM_FIELDS names them)."""
+
+    SPINS = 0
+    TOTAL_WIN = 1
+    HITS = 2
+    TUMBLES = 3
+    MAX_WIN = 4  # a maximum
+    MAX_TUMBLES = 5  # a maximum
+    GUARD_HITS = 6
+    MULTIPLIED = 7  # spins with a random multiplier above 1
+
+
+SIM_FIELDS = tuple(f.name.lower() for f in ClusterSim)
+
+
+class CascadeResult(NamedTuple):
+    """One paid spin (`cascade`, `play_cluster_spin`)."""
+
+    win: int  # the spin's cluster wins added, times the random multiplier (multiples of the bet)
+    tumbles: int
+    tape_rows: int  # the tape rows written so far, the next row's index
+    guard: bool  # the grid after `tumble_guard` tumbles still won, was paid, and the spin stopped
+    multiplier: int  # the random multiplier, 1 when none
 
 
 class ClusterModel(NamedTuple):
@@ -332,8 +348,7 @@ def record_cluster(model, clusters, found, symbol, size, wilds, multiplier):
     top = model.pays.shape[1] - 1
     pay = model.pays[symbol, min(size, top)]
     if pay > 0:
-        if multiplier < 1:
-            multiplier = 1
+        multiplier = max(multiplier, 1)
         pay *= multiplier
         clusters[found, 0] = symbol
         clusters[found, 1] = size
@@ -548,10 +563,10 @@ def write_row(tape, pos, record, kind, tumble_index, a, b, c, d, e):
 
 @inline_kernel
 def write_grid(tape, pos, record, tumble_index, grid, refilled, rs):
-    """Append a TAPE_GRID row (the grid row-major from column TAPE_WIDTH) if recording and
+    """Append a GRID row (the grid row-major from column TAPE_WIDTH) if recording and
     there is room; returns the next position."""
     if record and pos < tape.shape[0]:
-        write_row(tape, pos, record, TAPE_GRID, tumble_index, refilled, rs, 0, 0, 0)
+        write_row(tape, pos, record, TapeKind.GRID, tumble_index, refilled, rs, 0, 0, 0)
         cols = grid.shape[1]
         for r in range(grid.shape[0]):
             for c in range(cols):
@@ -564,12 +579,8 @@ def cascade(model, rs, mult_values, mult_cum, rng, work, record, pos):
     """Pay the grid in work.grid: find -> pay -> tumble (refills from reel set rs) until no
     cluster wins, with the random multiplier drawn from (mult_values, mult_cum) right after
     the first win (no draw for a one-value table). The tape gets, from row `pos`, a
-    TAPE_CLUSTER row per winning cluster of the grid of tumble t, the TAPE_MULTIPLIER row,
-    and a TAPE_GRID row after each tumble t (1, 2, ...).
-
-    Returns (win: the spin's cluster wins added, times the random multiplier; tumbles;
-    next tape row; guard reached: the grid after `tumble_guard` tumbles still won, was paid,
-    and the spin stopped; random multiplier, 1 when none).
+    CLUSTER row per winning cluster of the grid of tumble t, the MULTIPLIER row, and a GRID
+    row after each tumble t (1, 2, ...). Returns a `CascadeResult`.
     """
     grid = work.grid
     tape = work.tape
@@ -583,14 +594,15 @@ def cascade(model, rs, mult_values, mult_cum, rng, work, record, pos):
             break
         for i in range(found):
             c = work.clusters[i]
-            pos = write_row(tape, pos, record, TAPE_CLUSTER, tumbles, c[0], c[1], c[2], c[3],
-                            c[4])
+            pos = write_row(tape, pos, record, TapeKind.CLUSTER, tumbles, c[0], c[1], c[2],
+                            c[3], c[4])
         if tumbles == 0 and (mult_cum.shape[0] > 1 or mult_values[0] != 1):
             # a one-value table is certain: applied without a draw (the stream is unchanged)
             multiplier = mult_values[0]
             if mult_cum.shape[0] > 1:
                 multiplier = mult_values[draw_weighted(mult_cum, rng)]
-            pos = write_row(tape, pos, record, TAPE_MULTIPLIER, tumbles, multiplier, 0, 0, 0, 0)
+            pos = write_row(tape, pos, record, TapeKind.MULTIPLIER, tumbles, multiplier, 0, 0,
+                            0, 0)
         win += pay
         if tumbles >= model.tumble_guard:
             guard = True
@@ -598,7 +610,8 @@ def cascade(model, rs, mult_values, mult_cum, rng, work, record, pos):
         refilled = tumble(model, rs, grid, work.winners, rng, work.stops)
         tumbles += 1
         pos = write_grid(tape, pos, record, tumbles, grid, refilled, rs)
-    return win * multiplier, tumbles, pos, guard, multiplier
+    return CascadeResult(win=win * multiplier, tumbles=tumbles, tape_rows=pos, guard=guard,
+                         multiplier=multiplier)
 
 
 @inline_kernel
@@ -606,9 +619,9 @@ def play_cluster_spin(model, rs, mult_values, mult_cum, rng, work, record):
     """One paid spin on reel set rs: draw the grid, then `cascade`.
 
     work: `ClusterBuffers`; the spin ends with the last grid in work.grid. The tape (if
-    `record`) starts with a TAPE_GRID row for the drawn grid (tumble 0). Returns `cascade`'s
-    (win, tumbles, tape rows used, guard reached, random multiplier). A tape shorter than the
-    rows used means the caller must replay with a longer one.
+    `record`) starts with a GRID row for the drawn grid (tumble 0). Returns `cascade`'s
+    `CascadeResult`. A tape shorter than its `tape_rows` means the caller must replay with a
+    longer one.
     """
     draw_grid(model, rs, rng, work.grid, work.stops)
     pos = write_grid(work.tape, 0, record, 0, work.grid, 0, rs)
@@ -617,22 +630,21 @@ def play_cluster_spin(model, rs, mult_values, mult_cum, rng, work, record):
 
 @kernel
 def simulate_cluster_spins(model, rs, mult_values, mult_cum, rng, n_spins, work, counters):
-    """Play n_spins with `play_cluster_spin` (no tape) and add to counters (len(SIM_FIELDS),)
-    int64, in SIM_FIELDS order: wins in multiples of the bet; max_* are maxima."""
+    """Play n_spins with `play_cluster_spin` (no tape) and add to counters (len(ClusterSim),)
+    int64, indexed by `ClusterSim`: wins in multiples of the bet."""
     for _ in range(n_spins):
-        win, tumbles, _pos, guard, multiplier = play_cluster_spin(
-            model, rs, mult_values, mult_cum, rng, work, False)
-        counters[0] += 1
-        counters[1] += win
-        if win > 0:
-            counters[2] += 1
-        counters[3] += tumbles
-        counters[4] = max(counters[4], win)
-        counters[5] = max(counters[5], tumbles)
-        if guard:
-            counters[6] += 1
-        if multiplier > 1:
-            counters[7] += 1
+        spin = play_cluster_spin(model, rs, mult_values, mult_cum, rng, work, False)
+        counters[ClusterSim.SPINS] += 1
+        counters[ClusterSim.TOTAL_WIN] += spin.win
+        if spin.win > 0:
+            counters[ClusterSim.HITS] += 1
+        counters[ClusterSim.TUMBLES] += spin.tumbles
+        counters[ClusterSim.MAX_WIN] = max(counters[ClusterSim.MAX_WIN], spin.win)
+        counters[ClusterSim.MAX_TUMBLES] = max(counters[ClusterSim.MAX_TUMBLES], spin.tumbles)
+        if spin.guard:
+            counters[ClusterSim.GUARD_HITS] += 1
+        if spin.multiplier > 1:
+            counters[ClusterSim.MULTIPLIED] += 1
 
 
 def warmup() -> None:
@@ -645,4 +657,4 @@ def warmup() -> None:
     for rs in (0, 1):
         play_cluster_spin(model, rs, values, cum, rng, b, True)
         simulate_cluster_spins(model, rs, values, cum, rng, 1, b,
-                               np.zeros(len(SIM_FIELDS), dtype=np.int64))
+                               np.zeros(len(ClusterSim), dtype=np.int64))

@@ -11,9 +11,9 @@ enumerate both cards instead of sampling.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Callable
 
 from reelforge.engine.rng import draw_below
 from reelforge.errors import InvalidAction
@@ -38,7 +38,8 @@ class GambleRules:
             if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
                 raise ValueError(f"GambleRules.{name} = {value!r}: must be a positive integer")
         if not isinstance(self.take_half, bool):
-            raise ValueError(f"GambleRules.take_half = {self.take_half!r}: must be a bool")
+            raise ValueError(  # noqa: TRY004 - as every field's check: one kind of error to catch
+                f"GambleRules.take_half = {self.take_half!r}: must be a bool")
 
 
 @dataclass(frozen=True)

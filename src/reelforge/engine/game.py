@@ -1,28 +1,51 @@
-"""Game: a validated spec with its compiled model, and the bet checks that belong to it."""
+"""LineGame: a line-family spec with its compiled model, satisfying the `Game` protocol."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, ClassVar
 
+import numpy as np
+
+from reelforge.engine import lines as k
+from reelforge.engine.choices import RedBlackGamble
+from reelforge.engine.common import CommonGame
 from reelforge.engine.gamble import GambleRules
 from reelforge.engine.model import Model, compile_model
 from reelforge.engine.outcome import Bet
+from reelforge.engine.protocol import ChoiceStep, Labels
+from reelforge.engine.tape import TAPE_WIDTH
 from reelforge.spec.model import GameSpec
+from reelforge.spec.rules import rules_module
 
 
 @dataclass(frozen=True, eq=False)
-class Game:
+class LineGame(CommonGame):
     spec: GameSpec
     model: Model
-    family = "lines"  # a class constant: ClusterGame's is "clusters"
+    settings: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}), compare=False)
+    # the rules' game part (`[game] rules`: compile, play, simulate, e.g.
+    # games/cops_n_robbers/game.py) and its compiled model; None for a game without rules
+    rules: Any = field(default=None, compare=False)
+    rules_model: Any = field(default=None, compare=False)
+    family: ClassVar[str] = "lines"
+    exact_available: ClassVar[bool] = True
+    no_exact_reason: ClassVar[str] = ""
+    labels: ClassVar[Labels] = Labels({}, "free games", "free-game", "bonus frequency",
+                                      "mean bonus", False)
+    # the PAR sheet's builder and writer, named: analysis imports the engine, never the reverse
+    par_sheet: ClassVar[tuple[str, str]] = ("reelforge.analysis.par:build_par",
+                                            "reelforge.analysis.par:write_par")
 
     @classmethod
-    def from_spec(cls, spec: GameSpec) -> Game:
-        return cls(spec, compile_model(spec))
-
-    @property
-    def id(self) -> str:
-        return self.spec.id
+    def from_spec(cls, spec: GameSpec) -> LineGame:
+        model = compile_model(spec)
+        if spec.rules is None:
+            return cls(spec, model)
+        rules = rules_module(spec.rules, "game")
+        return cls(spec, model, rules=rules, rules_model=rules.compile(spec, model))
 
     @property
     def gamble_rules(self) -> GambleRules | None:
@@ -30,6 +53,10 @@ class Game:
         if g is None:
             return None
         return GambleRules(g.limit_credits, g.max_wins, g.history_length, g.take_half)
+
+    def own_choice_steps(self) -> tuple[ChoiceStep, ...]:
+        rules = self.gamble_rules
+        return () if rules is None else (RedBlackGamble(rules),)
 
     def model_for(self, bet: Bet) -> Model:
         """The model as this bet plays it: the mode's reel set and collecting, and the round
@@ -45,29 +72,52 @@ class Game:
             return self.model
         return self.model._replace(base_set=set_index, collect=mode.collect, cap=cap)
 
-    def price(self, bet: Bet) -> int:
-        """What the round costs in credits: the stake times the mode's price."""
-        return bet.total * self.spec.mode(bet.mode).price
+    # -- play --------------------------------------------------------------------------------
+    def play(self, bet: Bet, rng: np.random.Generator, seed: int | None = None):
+        """One round, decided whole at bet time, with its event tape (engine.round)."""
+        from reelforge.engine.round import play_lines
 
-    @property
-    def max_bet(self) -> Bet:
-        return Bet(self.spec.bet.max_lines, self.spec.bet.max_bet_per_line)
+        return play_lines(self, bet, rng, seed)
 
-    def bet(self, lines: int | None = None, bet_per_line: int | None = None, mode: str = "base",
-            denomination: int | None = None) -> Bet:
-        """A checked bet; missing parts default to the maximum (BET MAX)."""
-        from reelforge.engine.round import check_bet
+    def simulate(self, bet: Bet, rng: np.random.Generator, rounds: int,
+                 band_edges_x) -> tuple[dict, tuple[int, ...], int]:
+        """n rounds without a tape: (counters by lines.SIM_FIELDS name, win-band counts, sum
+        of squared wins), credits; band edges in multiples of what a round costs."""
+        from reelforge.engine.round import jackpot_eligible
 
-        top = self.max_bet
-        return check_bet(self, Bet(top.lines if lines is None else lines,
-                                   top.bet_per_line if bet_per_line is None else bet_per_line,
-                                   mode, denomination))
+        cost = self.price(bet)
+        m = self.model_for(bet)
+        edges = np.array([x * cost for x in band_edges_x], dtype=np.int64)
+        counters = np.zeros(len(k.Sim), dtype=np.int64)
+        bands = np.zeros(len(edges) + 1, dtype=np.int64)
+        squares = np.zeros(2, dtype=np.uint64)
+        stops = np.zeros(m.n_reels, dtype=np.int64)
+        window = np.zeros((m.n_reels, m.n_rows), dtype=np.int16)
+        tape = np.zeros((1, TAPE_WIDTH + m.n_reels), dtype=np.int64)
+        eligible = jackpot_eligible(self, bet)
+        if self.rules is None:
+            k.simulate_kernel(m, bet.lines, bet.bet_per_line, eligible, rng, rounds, edges,
+                              counters, bands, squares, stops, window, tape)
+        else:
+            self.rules.simulate(self, m, bet, eligible, rng, rounds, edges, counters, bands,
+                                squares, stops, window, tape)
+        values = {name: int(v) for name, v in zip(k.SIM_FIELDS, counters)}
+        return values, tuple(int(b) for b in bands), int(squares[1]) << 64 | int(squares[0])
 
+    # -- bounds and checks -------------------------------------------------------------------
+    def round_cap(self, bet: Bet) -> int:
+        return int(self.model_for(bet).cap)
 
-def compile_game(spec):
-    """The playable game of a spec: `Game` for line games, `ClusterGame` for cluster games."""
-    if getattr(spec, "family", "lines") == "clusters":
-        from reelforge.engine.cluster_game import ClusterGame
+    def max_round_win(self, bet: Bet) -> int:
+        from reelforge.engine.check import line_max_round_win
 
-        return ClusterGame.from_spec(spec)
-    return Game.from_spec(spec)
+        return line_max_round_win(self, bet)
+
+    def max_round_spins(self, bet: Bet) -> int:
+        """Most spins of one feature (free games, bonus) one round plays: the engine's guard."""
+        return int(self.model_for(bet).spin_guard)
+
+    def check(self, rounds: int = 2000, seed: int = 0) -> None:
+        from reelforge.engine.check import check_line_game
+
+        check_line_game(self, rounds, seed)

@@ -1,5 +1,7 @@
-"""Kernels of the line game: window draw, line and scatter evaluation, cash collection, the
-trail bonus, the whole round.
+"""Kernels of the line game: window draw, line and scatter evaluation, cash collection, free
+games, the cap, the whole round; and the pieces a rules module's kernel composes its own round
+from (`play_spin`, `read_cash`, `play_base_game`, `cap_round`, `add_round`: see
+games/cops_n_robbers/kernel.py).
 
 Everything here is `@njit` and also runs as plain Python (NUMBA_DISABLE_JIT=1). Kernels take a
 `Model` and a numpy `Generator`; they validate nothing (the Python layer did) and never raise.
@@ -11,32 +13,98 @@ columns, `kind` first. The Python layer turns it into an `Outcome`; simulation s
 
 from __future__ import annotations
 
+from enum import IntEnum
+from typing import NamedTuple
+
 import numba
 import numpy as np
 
 from reelforge.engine.rng import draw_below
+from reelforge.engine.tape import TAPE_WIDTH, TapeKind
 
 # Kernels compile without numba's reference-counting runtime (`_nrt=False`): with it, every
 # read of an array field of the Model inside a branchy loop costs an atomic incref/decref
 # pair, which made a round about 9x slower. So kernels never allocate: callers pass every
 # buffer. The per-spin helpers are also inlined at numba's IR level: a call that is not
 # inlined copies the whole Model struct (about 200 words), which cost more than drawing the
-# window. Figures in benchmarks/RESULTS.md.
-kernel = numba.njit(cache=True, _nrt=False)
-inline_kernel = numba.njit(cache=True, _nrt=False, inline="always")
+# window. Figures in benchmarks/RESULTS.md. `_nrt` is private, so numba's type stubs do not
+# list it: hence the narrow ignores.
+kernel = numba.njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+inline_kernel = numba.njit(cache=True, _nrt=False, inline="always")  # type: ignore[call-overload]
 
-# Tape row kinds; the columns after [kind, spin] are listed beside each.
-TAPE_SPIN = 1  # reel_set, multiplier, stops[0..R-1] from column TAPE_WIDTH
-TAPE_LINE = 2  # line, symbol, count, multiplier, win
-TAPE_SCATTER = 3  # symbol, count, multiplier, win
-TAPE_AWARD = 4  # spins awarded, spins the rules asked for, total awarded so far, trigger count
-TAPE_JACKPOT = 5  # line, symbol, count
-TAPE_CASH = 6  # reel, row, value (multiples of the stake)
-TAPE_COLLECT = 7  # collectors, value sum, multiplier, win
-TAPE_TRAIL = 8  # robber position, cop position, robbers, cops
-TAPE_PARADE = 9  # outcome (0 bert, 1 sid, 2 vic), robber position, cop position
-TAPE_BONUS = 10  # trigger count, starting multiplier
-TAPE_WIDTH = 7
+
+class LineAward(NamedTuple):
+    """One payline's best award (`evaluate_line`)."""
+
+    win: int  # multiples of the bet per line, multipliers applied; 0 for the jackpot
+    symbol: int  # -1: none; a mixed group is S + its index
+    length: int  # of the paid run, from reel 1 (the tape's "count")
+    multiplier: int
+    jackpot: bool  # the line shows the progressive jackpot and the bet is eligible
+
+
+# What the round's kernels return, by name (numba builds and returns these NamedTuples in
+# nopython mode; a field keeps one type across every place that builds it). Wins in credits;
+# tape_rows: the tape rows written so far, the next row's index.
+class SpinResult(NamedTuple):
+    """One spin (`play_spin`)."""
+
+    line_win: int
+    scatter_win: int
+    collect_win: int
+    trigger: int  # count of the free-game trigger scatter
+    watched: int  # count of the scatter a rules module watches (0 when it watches none)
+    jackpots: int
+    tape_rows: int
+
+
+class FreeGamesResult(NamedTuple):
+    """The free spins a paid spin awards (`play_free_games`)."""
+
+    win: int
+    played: int
+    retriggers: int
+    jackpots: int
+    tape_rows: int
+    guard: bool  # the spin guard stopped them
+    capped: bool  # the retrigger cap granted fewer spins than the rules asked for
+
+
+class BaseGameResult(NamedTuple):
+    """The paid spin and its free spins (`play_base_game`)."""
+
+    line_win: int
+    scatter_win: int
+    collect_win: int
+    free_win: int
+    played: int  # free spins
+    retriggers: int
+    jackpots: int  # the paid spin's and the free spins'
+    tape_rows: int
+    guard: bool
+    spins_capped: bool
+    watched: int  # the paid spin's count of the watched scatter
+
+
+class RoundResult(NamedTuple):
+    """A whole paid round (`play_round_kernel`, and a rules module's round with its bonus in
+    the bonus fields): the base game's line, scatter and collected wins, the free games',
+    the bonus', and the total after the cap on the round's win."""
+
+    total: int
+    line_win: int
+    scatter_win: int
+    free_win: int
+    played: int
+    retriggers: int
+    jackpots: int
+    tape_rows: int
+    guard: bool
+    spins_capped: bool
+    collect_win: int
+    bonus_win: int
+    bonus_spins: int
+    win_capped: bool
 
 
 @inline_kernel
@@ -101,10 +169,9 @@ def evaluate_line(model, window, line, spin_multiplier, jackpot_eligible):
 
     Two candidates compete: the run of the wild on reel 1 paid as itself, and the run of the
     first non-wild symbol with wilds substituting (times the wild multiplier if one completes
-    it). Values include the spin multiplier unless the award is exempt. Returns
-    (win in multiples of the bet per line, symbol, count, multiplier, jackpot) where jackpot
-    is True when the line shows the jackpot combination and the bet is eligible: then the
-    win is 0 because the jackpot is paid by the pool, never in credits.
+    it). Values include the spin multiplier unless the award is exempt. Returns a
+    `LineAward`, its win 0 for the jackpot: the pool pays it, never in credits. (Every return
+    builds the same field types: numba does not unify two kinds of one NamedTuple.)
     """
     n = model.n_reels
     rows = model.paylines[line]
@@ -113,9 +180,9 @@ def evaluate_line(model, window, line, spin_multiplier, jackpot_eligible):
         second = window[1, rows[1]]  # most lines end here: a run of one that pays nothing
         if second != first and not model.substitutes[second, first] and (
                 not model.has_mixed or model.mixed_group[second] != model.mixed_group[first]
-                or model.mixed_group[first] < 0):
-            if not (jackpot_eligible and line == model.jackpot_line):
-                return 0, -1, 0, 1, False
+                or model.mixed_group[first] < 0) and not (
+                jackpot_eligible and line == model.jackpot_line):
+            return LineAward(0, -1, 0, 1, False)
     pure_count = 0
     if model.is_wild[first]:
         pure_count = 1
@@ -135,7 +202,7 @@ def evaluate_line(model, window, line, spin_multiplier, jackpot_eligible):
     if jackpot_eligible and line == model.jackpot_line and model.jackpot_symbol >= 0:
         js, jc = model.jackpot_symbol, model.jackpot_count
         if (first == js and pure_count >= jc) or (target == js and sub_count >= jc):
-            return 0, js, jc, 1, True
+            return LineAward(0, js, jc, 1, True)
 
     pure_value = 0
     pure_mult = 1
@@ -166,10 +233,10 @@ def evaluate_line(model, window, line, spin_multiplier, jackpot_eligible):
         rule == 1 or sub_value == 0 or (rule == 0 and pure_value >= sub_value)
     )
     if take_pure:
-        return pure_value, first, pure_count, pure_mult, False
+        return LineAward(pure_value, np.int64(first), pure_count, pure_mult, False)
     if sub_value > 0:
-        return sub_value, target, sub_count, sub_mult, False
-    return 0, -1, 0, 1, False
+        return LineAward(sub_value, target, sub_count, sub_mult, False)
+    return LineAward(0, -1, 0, 1, False)
 
 
 @inline_kernel
@@ -205,52 +272,54 @@ def write_row(tape, pos, record, kind, spin, a, b, c, d, e):
 
 @inline_kernel
 def play_spin(model, reel_set, lines, bet_per_line, total_bet, jackpot_eligible, multiplier,
-              rng, stops, window, tape, pos, record, spin, collect):
+              rng, stops, window, tape, pos, record, spin, collect, watch):
     """One spin on a reel set: draw, pay lines 1..lines, pay scatters, collect if asked.
 
-    Returns (line win, scatter win, collected win, free-game trigger count, trail trigger
-    count, jackpots, next tape position); wins in credits.
+    `watch`: the scatter whose count a rules module reads (its trigger; -1: none). Returns
+    a `SpinResult`.
     """
     draw_window(model, reel_set, rng, stops, window)
     if record and pos < tape.shape[0]:
         for r in range(model.n_reels):
             tape[pos, TAPE_WIDTH + r] = stops[r]
-    pos = write_row(tape, pos, record, TAPE_SPIN, spin, reel_set, multiplier, 0, 0, 0)
+    pos = write_row(tape, pos, record, TapeKind.SPIN, spin, reel_set, multiplier, 0, 0, 0)
     line_win = 0
     jackpots = 0
     for line in range(lines):
-        value, sym, count, mult, jackpot = evaluate_line(model, window, line, multiplier,
-                                                         jackpot_eligible)
-        if jackpot:
+        award = evaluate_line(model, window, line, multiplier, jackpot_eligible)
+        if award.jackpot:
             jackpots += 1
-            pos = write_row(tape, pos, record, TAPE_JACKPOT, spin, line, sym, count, 0, 0)
-        elif value > 0:
-            win = value * bet_per_line
+            pos = write_row(tape, pos, record, TapeKind.PROGRESSIVE_JACKPOT, spin, line,
+                            award.symbol, award.length, 0, 0)
+        elif award.win > 0:
+            win = award.win * bet_per_line
             line_win += win
-            pos = write_row(tape, pos, record, TAPE_LINE, spin, line, sym, count, mult, win)
+            pos = write_row(tape, pos, record, TapeKind.LINE, spin, line, award.symbol,
+                            award.length, award.multiplier, win)
     scatter_win = 0
     trigger = 0
-    bonus = 0
+    watched = 0
     for k in range(model.scatter_symbol.shape[0]):
         count = count_scatter(model, window, k)
         if k == model.fg_scatter:
             trigger = count
-        if k == model.trail_scatter:
-            bonus = count
+        if k == watch:
+            watched = count
         pay = model.scatter_pay[k, count]
         if pay > 0:
             win = pay * total_bet * multiplier
             scatter_win += win
-            pos = write_row(tape, pos, record, TAPE_SCATTER, spin, model.scatter_symbol[k],
+            pos = write_row(tape, pos, record, TapeKind.SCATTER, spin, model.scatter_symbol[k],
                             count, multiplier, win, 0)
     collect_win = 0
     if collect:
-        robbers, _cops, values, pos = read_cash(model, window, rng, tape, pos, record, spin)
-        if robbers > 0 and values > 0:
-            collect_win = robbers * values * total_bet * multiplier
-            pos = write_row(tape, pos, record, TAPE_COLLECT, spin, robbers, values, multiplier,
-                            collect_win, 0)
-    return line_win, scatter_win, collect_win, trigger, bonus, jackpots, pos
+        collectors, values, pos = read_cash(model, window, rng, tape, pos, record, spin)
+        if collectors > 0 and values > 0:
+            collect_win = collectors * values * total_bet * multiplier
+            pos = write_row(tape, pos, record, TapeKind.COLLECT, spin, collectors, values,
+                            multiplier, collect_win, 0)
+    return SpinResult(line_win=line_win, scatter_win=scatter_win, collect_win=collect_win,
+                      trigger=trigger, watched=watched, jackpots=jackpots, tape_rows=pos)
 
 
 @inline_kernel
@@ -266,81 +335,31 @@ def draw_weighted(values, cumulative, rng):
 
 @inline_kernel
 def read_cash(model, window, rng, tape, pos, record, spin):
-    """Collectors, cops and the cash values in view: a value is drawn for every cash symbol,
-    reel by reel, top to bottom. Returns (collectors, cops, value sum, next tape position)."""
-    robbers = 0
-    cops = 0
+    """Collectors and the cash values in view: a value is drawn for every cash symbol, reel by
+    reel, top to bottom. Returns (collectors, value sum, next tape position)."""
+    collectors = 0
     values = 0
     for r in range(model.n_reels):
         for h in range(model.n_rows):
             s = window[r, h]
             if s == model.collector:
-                robbers += 1
-            elif s == model.trail_cop:
-                cops += 1
+                collectors += 1
             elif model.is_cash[s]:
                 v = draw_weighted(model.cash_values, model.cash_cum, rng)
                 values += v
-                pos = write_row(tape, pos, record, TAPE_CASH, spin, r, h, v, 0, 0)
-    return robbers, cops, values, pos
+                pos = write_row(tape, pos, record, TapeKind.CASH, spin, r, h, v, 0, 0)
+    return collectors, values, pos
 
 
 @inline_kernel
-def play_trail(model, start, lines, bet_per_line, total_bet, rng, stops, window, tape, pos,
-               record, spin, room):
-    """The chase bonus, decided whole: spins until the ID parade picks Bert.
-
-    Each robber in view moves the robber one position and collects the cash values in view at
-    the multiplier of his new position times the starting multiplier; then each cop moves the
-    cop one position; a cop reaching the robber means the ID parade. Stops early once the
-    win reaches `room` credits (the round's cap; 0 = none). Returns (line win, collected
-    win, spins, last spin index, tape position, guard reached).
-    """
-    robber = model.trail_robber_start
-    cop = model.trail_cop_start
-    last = model.trail_multiplier.shape[0] - 1
-    line_win = 0
-    collected = 0
-    spins = 0
-    guard = False
-    while True:
-        if spins >= model.spin_guard:
-            guard = True
-            break
-        spins += 1
-        spin += 1
-        lw, _sw, _cw, _t, _b, _jp, pos = play_spin(
-            model, model.trail_set, lines, bet_per_line, total_bet, False, 1, rng, stops,
-            window, tape, pos, record, spin, False)
-        line_win += lw
-        robbers, cops, values, pos = read_cash(model, window, rng, tape, pos, record, spin)
-        gained = 0
-        for _ in range(robbers):
-            if robber < last:
-                robber += 1
-            gained += values * model.trail_multiplier[robber] * start
-        if gained > 0:
-            win = gained * total_bet
-            collected += win
-            pos = write_row(tape, pos, record, TAPE_COLLECT, spin, robbers, values,
-                            model.trail_multiplier[robber] * start, win, 0)
-        cop += cops
-        pos = write_row(tape, pos, record, TAPE_TRAIL, spin, robber, min(cop, robber), robbers,
-                        cops, 0)
-        if room > 0 and line_win + collected >= room:
-            break
-        if cop >= robber:
-            cop = robber
-            t = draw_below(rng, model.trail_parade_cum[2])
-            outcome = 0 if t < model.trail_parade_cum[0] else (1 if t < model.trail_parade_cum[1] else 2)
-            if outcome == 2 and model.trail_next[robber] >= 0:
-                robber = model.trail_next[robber]  # Vic: the robber runs to the next multiplier
-            elif outcome >= 1:
-                cop = max(robber - model.trail_pushback, 0)  # Sid (or Vic with none ahead)
-            pos = write_row(tape, pos, record, TAPE_PARADE, spin, outcome, robber, cop, 0, 0)
-            if outcome == 0:
-                break  # Bert: the bonus ends and pays what was collected
-    return line_win, collected, spins, spin, pos, guard
+def count_symbol(model, window, symbol):
+    """How many cells of the window show `symbol`."""
+    n = 0
+    for r in range(model.n_reels):
+        for h in range(model.n_rows):
+            if window[r, h] == symbol:
+                n += 1
+    return n
 
 
 @inline_kernel
@@ -361,41 +380,37 @@ def grant_spins(model, requested, awarded_so_far):
 
 
 @inline_kernel
-def play_round_kernel(model, lines, bet_per_line, jackpot_eligible, rng, stops, window, tape,
-                      record):
-    """The whole paid round: base spin, then every free spin it triggers.
+def play_free_games(model, trigger, lines, bet_per_line, total_bet, jackpot_eligible, rng, stops,
+                    window, tape, pos, record):
+    """The free spins a paid spin's trigger count awards, retriggers included.
 
-    Then the trail bonus, if the base spin triggers one, and the cap on the round's win.
-    Returns (total win, base line win, base scatter win, free-game win, free spins played,
-    retriggers, jackpots, tape rows used, guard reached, spins capped, base collected win,
-    bonus win, bonus spins, win capped); wins in credits, the total after the cap. A tape
-    shorter than `tape rows used` means the caller must replay with a longer one.
+    Returns a `FreeGamesResult`. Spin i (1-based) is tape spin i.
     """
-    total_bet = lines * bet_per_line
-    line_win, scatter_win, collect_win, trigger, bonus, jackpots, pos = play_spin(
-        model, model.base_set, lines, bet_per_line, total_bet, jackpot_eligible, 1, rng,
-        stops, window, tape, 0, record, 0, model.collect)
     fg_win = 0
     played = 0
     retriggers = 0
+    jackpots = 0
     guard = False
     capped = False
     if model.fg_scatter >= 0 and model.fg_award[trigger] > 0:
         requested = model.fg_award[trigger]
         awarded = grant_spins(model, requested, 0)
         capped = awarded < requested
-        pos = write_row(tape, pos, record, TAPE_AWARD, 0, awarded, requested, awarded, trigger, 0)
+        pos = write_row(tape, pos, record, TapeKind.AWARD, 0, awarded, requested, awarded,
+                        trigger, 0)
         while played < awarded:
             if played >= model.spin_guard:
                 guard = True
                 break
             played += 1
             multiplier = draw_free_multiplier(model, rng)
-            lw, sw, cw, again, _b, jp, pos = play_spin(
+            spin = play_spin(
                 model, model.fg_set, lines, bet_per_line, total_bet, jackpot_eligible,
-                multiplier, rng, stops, window, tape, pos, record, played, False)
-            fg_win += lw + sw + cw
-            jackpots += jp
+                multiplier, rng, stops, window, tape, pos, record, played, False, -1)
+            pos = spin.tape_rows
+            fg_win += spin.line_win + spin.scatter_win + spin.collect_win
+            jackpots += spin.jackpots
+            again = spin.trigger
             if model.fg_retrigger_mode != 0 and model.fg_retrigger_award[again] > 0:
                 requested = model.fg_retrigger_award[again]
                 extra = grant_spins(model, requested, awarded)
@@ -404,29 +419,61 @@ def play_round_kernel(model, lines, bet_per_line, jackpot_eligible, rng, stops, 
                 awarded += extra
                 if extra > 0:
                     retriggers += 1
-                pos = write_row(tape, pos, record, TAPE_AWARD, played, extra, requested, awarded,
-                                again, 0)
-    total = line_win + scatter_win + collect_win + fg_win
-    bonus_win = 0
-    bonus_spins = 0
-    if model.trail_scatter >= 0 and model.trail_start[bonus] > 0:
-        start = model.trail_start[bonus]
-        pos = write_row(tape, pos, record, TAPE_BONUS, played, bonus, start, 0, 0, 0)
-        room = 0
-        if model.cap > 0:
-            room = max(model.cap - total, 1)
-        lw, cw, bonus_spins, _last, pos, g = play_trail(
-            model, start, lines, bet_per_line, total_bet, rng, stops, window, tape, pos, record,
-            played, room)
-        bonus_win = lw + cw
-        guard = guard or g
-        total += bonus_win
-    win_capped = False
+                pos = write_row(tape, pos, record, TapeKind.AWARD, played, extra, requested,
+                                awarded, again, 0)
+    return FreeGamesResult(win=fg_win, played=played, retriggers=retriggers, jackpots=jackpots,
+                           tape_rows=pos, guard=guard, capped=capped)
+
+
+@inline_kernel
+def play_base_game(model, lines, bet_per_line, jackpot_eligible, rng, stops, window, tape,
+                   record, watch):
+    """The generic part of every line round: the paid spin (tape spin 0, collecting when the
+    mode does), then every free spin it triggers.
+
+    Returns a `BaseGameResult`, its `watched` the paid spin's count of scatter `watch` (a
+    rules module's trigger; -1: none).
+    """
+    total_bet = lines * bet_per_line
+    spin = play_spin(model, model.base_set, lines, bet_per_line, total_bet, jackpot_eligible, 1,
+                     rng, stops, window, tape, 0, record, 0, model.collect, watch)
+    free = play_free_games(model, spin.trigger, lines, bet_per_line, total_bet, jackpot_eligible,
+                           rng, stops, window, tape, spin.tape_rows, record)
+    return BaseGameResult(
+        line_win=spin.line_win, scatter_win=spin.scatter_win, collect_win=spin.collect_win,
+        free_win=free.win, played=free.played, retriggers=free.retriggers,
+        jackpots=spin.jackpots + free.jackpots, tape_rows=free.tape_rows, guard=free.guard,
+        spins_capped=free.capped, watched=spin.watched)
+
+
+@inline_kernel
+def cap_round(model, total):
+    """(the round's win after the cap on one round's win, whether the cap took any)."""
     if model.cap > 0 and total > model.cap:
-        total = model.cap
-        win_capped = True
-    return (total, line_win, scatter_win, fg_win, played, retriggers, jackpots, pos, guard,
-            capped, collect_win, bonus_win, bonus_spins, win_capped)
+        return model.cap, True
+    return total, False
+
+
+@inline_kernel
+def play_round_kernel(model, lines, bet_per_line, jackpot_eligible, rng, stops, window, tape,
+                      record):
+    """The whole paid round of a line game without rules: base spin, every free spin it
+    triggers, then the cap on the round's win.
+
+    Returns a `RoundResult` (a rules module's round returns the same, its bonus in the bonus
+    fields: 0 here). A tape shorter than its `tape_rows` means the caller must replay with a
+    longer one.
+    """
+    base = play_base_game(model, lines, bet_per_line, jackpot_eligible, rng, stops, window, tape,
+                          record, -1)
+    total, win_capped = cap_round(
+        model, base.line_win + base.scatter_win + base.collect_win + base.free_win)
+    return RoundResult(
+        total=total, line_win=base.line_win, scatter_win=base.scatter_win,
+        free_win=base.free_win, played=base.played, retriggers=base.retriggers,
+        jackpots=base.jackpots, tape_rows=base.tape_rows, guard=base.guard,
+        spins_capped=base.spins_capped, collect_win=base.collect_win, bonus_win=0,
+        bonus_spins=0, win_capped=win_capped)
 
 
 @inline_kernel
@@ -449,30 +496,31 @@ def add_square(square_sum, x):
     square_sum[1] += high
 
 
-@kernel
-def play_bonus_kernel(model, start, lines, bet_per_line, rng, stops, window, tape, record):
-    """The trail bonus alone, at a starting multiplier (won on the gamble's bonus wheel).
+class Sim(IntEnum):
+    """Index of each counter `simulate_kernel` (and every game's round simulator) accumulates
+    in its (len(Sim),) int64 array; Python reads them by SIM_FIELDS name (`analysis.stats`)."""
 
-    Returns the same tuple as `play_round_kernel` with only the bonus parts set.
-    """
-    total_bet = lines * bet_per_line
-    pos = write_row(tape, 0, record, TAPE_BONUS, 0, 0, start, 0, 0, 0)
-    lw, cw, spins, _last, pos, guard = play_trail(
-        model, start, lines, bet_per_line, total_bet, rng, stops, window, tape, pos, record, 0,
-        model.cap)
-    total = lw + cw
-    win_capped = False
-    if model.cap > 0 and total > model.cap:
-        total = model.cap
-        win_capped = True
-    return (total, 0, 0, 0, 0, 0, 0, pos, guard, False, 0, lw + cw, spins, win_capped)
+    ROUNDS = 0
+    TOTAL_WIN = 1
+    HITS = 2  # rounds that win, or hit the progressive jackpot
+    BASE_LINE_WIN = 3
+    BASE_SCATTER_WIN = 4
+    FEATURE_WIN = 5
+    FEATURE_TRIGGERS = 6
+    FEATURE_SPINS = 7
+    RETRIGGERS = 8
+    JACKPOT_HITS = 9
+    JACKPOT_ROUNDS = 10
+    MAX_WIN = 11  # a maximum, not a sum
+    GUARD_HITS = 12
+    BASE_COLLECT_WIN = 13
+    BONUS_WIN = 14
+    BONUS_TRIGGERS = 15
+    BONUS_SPINS = 16
+    CAP_HITS = 17
 
 
-# Order of the counters `simulate_kernel` accumulates; `analysis.stats` reads them by name.
-SIM_FIELDS = ("rounds", "total_win", "hits", "base_line_win", "base_scatter_win",
-              "feature_win", "feature_triggers", "feature_spins", "retriggers", "jackpot_hits",
-              "jackpot_rounds", "max_win", "guard_hits", "base_collect_win", "bonus_win",
-              "bonus_triggers", "bonus_spins", "cap_hits")
+SIM_FIELDS = tuple(f.name.lower() for f in Sim)
 
 
 @inline_kernel
@@ -488,46 +536,50 @@ def add_win(bands, band_edges, square_sum, total):
     add_square(square_sum, total)
 
 
+@inline_kernel
+def add_round(counters, bands, band_edges, square_sum, result):
+    """Add one round's `RoundResult` to the statistics arrays of `simulate_kernel`."""
+    total = result.total
+    counters[Sim.ROUNDS] += 1
+    counters[Sim.TOTAL_WIN] += total
+    if total > 0 or result.jackpots > 0:
+        counters[Sim.HITS] += 1
+    counters[Sim.BASE_LINE_WIN] += result.line_win
+    counters[Sim.BASE_SCATTER_WIN] += result.scatter_win
+    counters[Sim.FEATURE_WIN] += result.free_win
+    if result.played > 0:
+        counters[Sim.FEATURE_TRIGGERS] += 1
+    counters[Sim.FEATURE_SPINS] += result.played
+    counters[Sim.RETRIGGERS] += result.retriggers
+    counters[Sim.JACKPOT_HITS] += result.jackpots
+    if result.jackpots > 0:
+        counters[Sim.JACKPOT_ROUNDS] += 1
+    counters[Sim.MAX_WIN] = max(counters[Sim.MAX_WIN], total)
+    if result.guard:
+        counters[Sim.GUARD_HITS] += 1
+    counters[Sim.BASE_COLLECT_WIN] += result.collect_win
+    counters[Sim.BONUS_WIN] += result.bonus_win
+    if result.bonus_spins > 0:
+        counters[Sim.BONUS_TRIGGERS] += 1
+    counters[Sim.BONUS_SPINS] += result.bonus_spins
+    if result.win_capped:
+        counters[Sim.CAP_HITS] += 1
+    add_win(bands, band_edges, square_sum, total)
+
+
 @kernel
 def simulate_kernel(model, lines, bet_per_line, jackpot_eligible, rng, n_rounds, band_edges,
                     counters, bands, square_sum, stops, window, tape):
     """Play n_rounds with `play_round_kernel` and add their statistics to the arrays given.
 
-    counters: (len(SIM_FIELDS),) int64, in SIM_FIELDS order; bands: (len(band_edges)+1,)
+    counters: (len(Sim),) int64, indexed by `Sim`; bands: (len(band_edges)+1,)
     int64, rounds per win band, band 0 = no win, band i = win < band_edges[i] (credits);
     square_sum: (2,) uint64, the low and high words of the 128-bit sum of squared wins;
     stops, window, tape: work buffers as for `play_round_kernel` (the tape is not written).
     """
     for _ in range(n_rounds):
-        (total, lw, sw, fw, played, again, jp, _pos, guard, _capped, cw, bw, bspins,
-         win_capped) = play_round_kernel(model, lines, bet_per_line, jackpot_eligible, rng,
-                                         stops, window, tape, False)
-        counters[0] += 1
-        counters[1] += total
-        if total > 0 or jp > 0:
-            counters[2] += 1
-        counters[3] += lw
-        counters[4] += sw
-        counters[5] += fw
-        if played > 0:
-            counters[6] += 1
-        counters[7] += played
-        counters[8] += again
-        counters[9] += jp
-        if jp > 0:
-            counters[10] += 1
-        if total > counters[11]:
-            counters[11] = total
-        if guard:
-            counters[12] += 1
-        counters[13] += cw
-        counters[14] += bw
-        if bspins > 0:
-            counters[15] += 1
-        counters[16] += bspins
-        if win_capped:
-            counters[17] += 1
-        add_win(bands, band_edges, square_sum, total)
+        add_round(counters, bands, band_edges, square_sum, play_round_kernel(
+            model, lines, bet_per_line, jackpot_eligible, rng, stops, window, tape, False))
 
 
 @kernel
@@ -554,15 +606,14 @@ def line_expectation(model, line, symbols, probs, counts, multiplier, jackpot_el
         p = 1.0
         for r in range(n):
             p *= probs[r, digit[r]]
-        value, sym, count, _m, jackpot = evaluate_line(model, window, line, multiplier,
-                                                       jackpot_eligible)
-        if jackpot:
+        award = evaluate_line(model, window, line, multiplier, jackpot_eligible)
+        if award.jackpot:
             p_jackpot += p
-        elif value > 0:
-            expected += p * value
+        elif award.win > 0:
+            expected += p * award.win
             p_win += p
-            award_value[sym, count] += p * value
-            award_probability[sym, count] += p
+            award_value[award.symbol, award.length] += p * award.win
+            award_probability[award.symbol, award.length] += p
         r = n - 1  # next combination, odometer style
         while r >= 0:
             digit[r] += 1
@@ -620,9 +671,8 @@ def base_hit_probability(model, reel_set, depth, lines, jackpot_eligible, scatte
                 scatters += on_reel if model.scatter_by_cells[scatter] else 1
         pays = False
         for line in range(lines):
-            value, _s, _c, _m, jackpot = evaluate_line(model, window, line, 1,
-                                                       jackpot_eligible)
-            if value > 0 or jackpot:
+            award = evaluate_line(model, window, line, 1, jackpot_eligible)
+            if award.win > 0 or award.jackpot:
                 pays = True
                 break
         total += p if pays else p * scatter_pays_given[scatters]
@@ -728,9 +778,9 @@ def line_pair_moment(model, line_a, line_b, syms_a, syms_b, probs, counts, multi
         value_a = 1
         value_b = 1
         if reach_a <= d:
-            value_a = evaluate_line(model, window, line_a, multiplier, jackpot_eligible)[0]
+            value_a = evaluate_line(model, window, line_a, multiplier, jackpot_eligible).win
         if reach_b <= d:
-            value_b = evaluate_line(model, window, line_b, multiplier, jackpot_eligible)[0]
+            value_b = evaluate_line(model, window, line_b, multiplier, jackpot_eligible).win
         if value_a == 0 or value_b == 0:
             digit[depth] += 1
         elif reach_a <= d and reach_b <= d:
@@ -775,7 +825,7 @@ def line_count_moment(model, line, syms, adds, probs, counts, multiplier, jackpo
         d = depth + 1
         reach, _t, _at = line_reach(model, window, line)
         if reach <= d:
-            value = evaluate_line(model, window, line, multiplier, jackpot_eligible)[0]
+            value = evaluate_line(model, window, line, multiplier, jackpot_eligible).win
             if value > 0:
                 for x in range(rest.shape[1]):
                     if rest[d, x] > 0 and c + x < out.shape[0]:
@@ -858,7 +908,7 @@ def max_spin_win(model, reel_set, lines, bet_per_line, multiplier, jackpot_eligi
             reach, target, t_at = line_reach(model, window, line)
             if reach <= d:
                 bound += evaluate_line(model, window, line, multiplier,
-                                       jackpot_eligible)[0] * bet_per_line
+                                       jackpot_eligible).win * bet_per_line
                 continue
             first = window[0, model.paylines[line, 0]]
             top = top_pure[first] if model.is_wild[first] else 0
@@ -879,7 +929,7 @@ def max_spin_win(model, reel_set, lines, bet_per_line, multiplier, jackpot_eligi
                 s = window[depth, h]
                 if s == model.collector:
                     robbers += 1
-                elif s != model.trail_cop and model.is_cash[s]:
+                elif model.is_cash[s]:
                     values += 1
             cash[0, d] = cash[0, depth] + robbers
             cash[1, d] = cash[1, depth] + values

@@ -64,17 +64,6 @@ class Model(NamedTuple):
     collector: int  # symbol that collects cash values in view, -1 none
     collect: bool  # collectors collect in the base game of the current mode
     cap: int  # most credits one round pays, 0 = no cap (set per bet by Game.model_for)
-    trail_scatter: int  # index into scatter_symbol of the trail trigger, -1 no trail bonus
-    trail_start: np.ndarray  # (max_count+1,) int64 starting multiplier by trigger count, 0 none
-    trail_set: int
-    trail_robber: int
-    trail_cop: int
-    trail_robber_start: int
-    trail_cop_start: int
-    trail_multiplier: np.ndarray  # (length,) int64 multiplier at each position
-    trail_next: np.ndarray  # (length,) int64 next position with a higher multiplier, -1 none
-    trail_parade_cum: np.ndarray  # (3,) int64 cumulative weights of bert, sid, vic
-    trail_pushback: int
 
 
 def compile_model(spec: GameSpec) -> Model:
@@ -111,8 +100,8 @@ def compile_model(spec: GameSpec) -> Model:
     scatter_symbol = np.array([index[s.symbol] for s in spec.scatters], dtype=np.int64)
     scatter_cells = np.array([s.counting == "cells" for s in spec.scatters], dtype=np.bool_)
     scatter_pay = np.zeros((len(spec.scatters), max_count + 1), dtype=np.int64)
-    for c, s in enumerate(spec.scatters):
-        for count, pay in s.pays:
+    for c, scatter in enumerate(spec.scatters):
+        for count, pay in scatter.pays:
             scatter_pay[c, count] = pay
 
     fg = spec.free_games
@@ -149,22 +138,6 @@ def compile_model(spec: GameSpec) -> Model:
             is_cash[index[sid]] = True
     cash_values = np.array([v for v, _ in cash.values] if cash else [0], dtype=np.int64)
     cash_cum = np.cumsum([w for _, w in cash.values] if cash else [1]).astype(np.int64)
-    trail = spec.trail
-    length = trail.length if trail else 1
-    trail_mult = np.ones(length, dtype=np.int64)
-    trail_next = np.full(length, -1, dtype=np.int64)
-    trail_start = np.zeros(max_count + 1, dtype=np.int64)
-    parade_cum = np.ones(3, dtype=np.int64)
-    if trail is not None:
-        for position, mult in sorted(trail.multipliers):
-            trail_mult[position:] = mult
-        for position in range(length):
-            ahead = [p for p, m in trail.multipliers if p > position and m > trail_mult[position]]
-            trail_next[position] = min(ahead) if ahead else -1
-        for count, mult in trail.start_multiplier:
-            trail_start[count] = mult
-        parade_cum = np.cumsum([w for _, w in trail.parade]).astype(np.int64)
-    scatter_ids = [s.symbol for s in spec.scatters]
     return Model(
         n_reels=n_reels, n_rows=spec.rows, strips=strips, strip_len=strip_len, cum_weights=cum,
         weighted=weighted, paylines=np.array(spec.paylines, dtype=np.int64), line_pay=line_pay,
@@ -188,12 +161,4 @@ def compile_model(spec: GameSpec) -> Model:
         cash_cum=cash_cum,
         collector=-1 if cash is None or cash.collector is None else index[cash.collector],
         collect=False, cap=0,
-        trail_scatter=-1 if trail is None else scatter_ids.index(trail.trigger),
-        trail_start=trail_start, trail_set=set_index[trail.reel_set] if trail else 0,
-        trail_robber=index[trail.robber] if trail else -1,
-        trail_cop=index[trail.cop] if trail else -1,
-        trail_robber_start=trail.robber_start if trail else 0,
-        trail_cop_start=trail.cop_start if trail else 0,
-        trail_multiplier=trail_mult, trail_next=trail_next, trail_parade_cum=parade_cum,
-        trail_pushback=trail.sid_pushback if trail else 0,
     )

@@ -1,17 +1,39 @@
 """The Outcome of a round: what the server stores, the client renders and `replay` rebuilds.
 
+One envelope for every game, line or cluster (`schema_version` 1), published as JSON Schema
+(`outcome_json_schema()`, `reelforge schema outcome`). A round is its spins in play order,
+each with the ordered events a screen shows: what the reels show, then each win, cash value,
+collection, trail move, award and jackpot as the round decided it.
+
 Fields are named for people. Money is integer credits (the game's smallest unit of the bet);
-the server converts with the denomination.
+the server converts with the denomination. Every screen of symbols, a line game's window as
+a cluster game's grid, is `symbols[reel][row]`: one tuple per reel (a cluster grid's column),
+left to right, each from the top row down.
+
+Models are frozen and refuse unknown fields; `Outcome.from_dict` validates a stored outcome
+strictly (JSON types: no "10" for 10) and names the first bad field in one line.
 """
 
 from __future__ import annotations
 
+import copy
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
+from functools import cache
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from reelforge.errors import InvalidOutcome, quote
+
+SCHEMA_VERSION: Literal[1] = 1
+SCHEMA_ID = f"https://reelforge.dev/schema/outcome-{SCHEMA_VERSION}.json"
 
 
 @dataclass(frozen=True)
 class Bet:
+    """What the player asks to play: the input of `play`; the outcome records it as `BetRecord`."""
+
     lines: int
     bet_per_line: int
     mode: str = "base"  # the way to play the base game (e.g. "fortune"); see the game's modes
@@ -23,131 +45,430 @@ class Bet:
         return self.lines * self.bet_per_line
 
 
-@dataclass(frozen=True)
-class LineWin:
-    line: int  # 1-based payline number
+Count = Annotated[int, Field(ge=0)]
+Credits = Annotated[int, Field(ge=0)]
+Symbols = tuple[tuple[str, ...], ...]
+
+
+class Record(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True,
+                              use_attribute_docstrings=True,
+                              json_schema_serialization_defaults_required=True)
+
+
+# -- events ---------------------------------------------------------------------------------
+class Window(Record):
+    """What a line game's spin shows once the reels stop."""
+
+    type: Literal["window"] = "window"
+    symbols: Symbols
+    """Symbol ids, [reel][row], row 0 on top."""
+
+
+class Grid(Record):
+    """A cluster game's grid: as drawn (tumble 0), then after each tumble."""
+
+    type: Literal["grid"] = "grid"
+    tumble: Count
+    refilled: Count
+    """Cells the tumble that led here refilled (0 for the drawn grid)."""
+    symbols: Symbols
+    """Symbol ids, [column][row], row 0 on top."""
+
+
+class LineWin(Record):
+    type: Literal["line_win"] = "line_win"
+    line: Annotated[int, Field(ge=1)]
+    """1-based payline number."""
     symbol: str
-    count: int  # reels from the leftmost
-    multiplier: int  # wild and free-game multipliers applied
-    win: int  # credits
+    count: Count
+    """Reels from the leftmost."""
+    multiplier: Count
+    """Wild and free-game multipliers applied."""
+    win: Credits
 
 
-@dataclass(frozen=True)
-class ScatterWin:
+class ScatterWin(Record):
+    type: Literal["scatter_win"] = "scatter_win"
     symbol: str
-    count: int
-    multiplier: int
-    win: int  # credits
+    count: Count
+    multiplier: Count
+    win: Credits
 
 
-@dataclass(frozen=True)
-class JackpotWin:
-    spin: int
-    line: int  # 1-based payline number
+class ProgressiveJackpot(Record):
+    """A jackpot line: paid from the jackpot pool, never in credits (adds 0 to the round)."""
+
+    type: Literal["progressive_jackpot"] = "progressive_jackpot"
+    line: Annotated[int, Field(ge=1)]
     symbol: str
-    count: int
+    count: Count
 
 
-@dataclass(frozen=True)
-class FreeSpinsAward:
-    spin: int  # spin that triggered it (0 = base spin)
-    trigger_count: int
-    spins_awarded: int  # after the cap on total spins
-    spins_requested: int  # what the award table gives before the cap
-    total_awarded: int  # in this bonus so far
+class Cash(Record):
+    """A cash value drawn for a cash symbol in view."""
+
+    type: Literal["cash"] = "cash"
+    reel: Count
+    row: Count
+    value: Count
+    """Multiples of the stake."""
 
 
-@dataclass(frozen=True)
-class CashValue:
-    reel: int
-    row: int
-    value: int  # multiples of the stake
+class Collection(Record):
+    """Collectors in view collect the cash values in view."""
+
+    type: Literal["collection"] = "collection"
+    collectors: Count
+    values: Count
+    """Sum of the cash values collected, multiples of the stake."""
+    multiplier: Count
+    win: Credits
 
 
-@dataclass(frozen=True)
-class Collection:
-    collectors: int  # collector symbols in view, each collecting every value once
-    values: int  # sum of the cash values in view, multiples of the stake
-    multiplier: int
-    win: int  # credits
+class Trail(Record):
+    """The chase after a bonus spin's robbers and cops moved."""
+
+    type: Literal["trail"] = "trail"
+    robber: Count
+    """Trail positions after the moves."""
+    cop: Count
+    robbers: Count
+    """Robber and cop symbols that landed."""
+    cops: Count
 
 
-@dataclass(frozen=True)
-class TrailStep:
-    robber: int  # positions on the trail after this spin
-    cop: int
-    robbers: int  # robber and cop symbols that landed
-    cops: int
-    parade: str | None = None  # "bert" | "sid" | "vic" when the cop caught the robber
+class Parade(Record):
+    """The ID parade when the cop caught the robber: positions after it."""
+
+    type: Literal["parade"] = "parade"
+    result: Literal["bert", "sid", "vic"]
+    """Bert ends the bonus; Sid pushes the cop back; Vic lets the robber run ahead."""
+    robber: Count
+    cop: Count
 
 
-@dataclass(frozen=True)
-class Spin:
-    index: int  # 0 = base spin, then free spins, then bonus spins, in order
-    mode: str  # "base" | "free" | "bonus"
+class Bonus(Record):
+    """The trail bonus starts (its spins follow, kind "bonus")."""
+
+    type: Literal["bonus"] = "bonus"
+    trigger_count: Count
+    start_multiplier: Count
+
+
+class FreeSpinsAward(Record):
+    """Free spins awarded by this spin's scatters (first award or retrigger)."""
+
+    type: Literal["free_spins_award"] = "free_spins_award"
+    trigger_count: Count
+    spins_awarded: Count
+    """After the cap on total spins."""
+    spins_requested: Count
+    """What the award table gives before the cap."""
+    total_awarded: Count
+    """In this round so far."""
+
+
+class ClusterWin(Record):
+    type: Literal["cluster_win"] = "cluster_win"
+    tumble: Count
+    """The grid (by tumble) the cluster is in."""
+    symbol: str
+    size: Count
+    """Cells, wilds included."""
+    wilds: Count
+    wild_multiplier: Count
+    """Sum of its wilds' multipliers (1: none); applied in `win`, the spin's multiplier not."""
+    win: Credits
+
+
+class RandomMultiplier(Record):
+    """The spin's random multiplier, drawn after its first win: it multiplies every cluster
+    win of the spin (the spin's `multiplier`)."""
+
+    type: Literal["random_multiplier"] = "random_multiplier"
+    tumble: Count
+    value: Count
+
+
+class WildsPlaced(Record):
+    """Wilds placed on the drawn grid (the grid shows them)."""
+
+    type: Literal["wilds_placed"] = "wilds_placed"
+    count: Count
+    golden_multiplier: Count
+    """Sum of the multipliers of the golden wilds among them (0: none)."""
+
+
+class Jars(Record):
+    """Candies of the spin's final grid collected into the jars."""
+
+    type: Literal["jars"] = "jars"
+    wild: Count
+    free_spins: Count
+    jackpots: Count
+    triggered: bool
+    """Free Spins triggered, with the modifiers of the jars that got candies."""
+
+
+class FreeSpinsTriggered(Record):
+    type: Literal["free_spins_triggered"] = "free_spins_triggered"
+    modifiers: tuple[str, ...]
+    spins: Count
+    extra_spins_at_start: Count
+
+
+class ExtraFreeSpins(Record):
+    """EXTRA symbols collected: one more free spin each, and super spins every so many."""
+
+    type: Literal["extra_free_spins"] = "extra_free_spins"
+    collected: Count
+    spins_awarded: Count
+    """Free spins awarded in the round so far."""
+    toward_super_spin: Count
+    super_spins_awarded: Count
+    """Super spins awarded by this collection."""
+
+
+class Jackpot(Record):
+    """A fixed jackpot, paid in credits as part of the spin's win."""
+
+    type: Literal["jackpot"] = "jackpot"
+    jackpot: str
+    pays: Credits
+    multiplier: Count
+    win: Credits
+
+
+Event = Annotated[
+    Window | Grid | LineWin | ScatterWin | ProgressiveJackpot | Cash | Collection | Trail | Parade
+    | Bonus | FreeSpinsAward | ClusterWin | RandomMultiplier | WildsPlaced | Jars
+    | FreeSpinsTriggered | ExtraFreeSpins | Jackpot,
+    Field(discriminator="type")]
+
+
+# -- the round ------------------------------------------------------------------------------
+class Spin(Record):
+    index: Count
+    """0 = the base spin, then free, super and bonus spins in play order."""
+    kind: Literal["base", "free", "bonus", "super"]
     reel_set: str
-    multiplier: int
-    stops: tuple[int, ...]  # strip position shown on the top row, per reel
-    window: tuple[tuple[str, ...], ...]  # [reel][row] symbol ids, row 0 on top
-    line_wins: tuple[LineWin, ...] = ()
-    scatter_wins: tuple[ScatterWin, ...] = ()
-    cash: tuple[CashValue, ...] = ()
-    collection: Collection | None = None
-    trail: TrailStep | None = None
+    multiplier: Count
+    """A line game's free-game multiplier; a cluster game's random multiplier (1: none)."""
+    stops: tuple[Count, ...]
+    """Strip position shown on the top row, per reel (empty: a cluster game's grid)."""
+    win: Credits
+    """What the spin added to the round (a capped round's last spin: a cluster game shows
+    the part up to the cap, a line game its whole win)."""
+    events: tuple[Event, ...]
+
+    def events_of(self, *types: str) -> tuple[Event, ...]:
+        return tuple(e for e in self.events if e.type in types)
+
+    def event(self, type: str) -> Event | None:
+        """The spin's first event of this type, or None."""
+        return next((e for e in self.events if e.type == type), None)
 
     @property
-    def win(self) -> int:
-        collected = self.collection.win if self.collection else 0
-        return sum(w.win for w in self.line_wins) + sum(w.win for w in self.scatter_wins) + collected
+    def window(self) -> Symbols | None:
+        """What the spin showed first: a line game's window, a cluster game's drawn grid."""
+        shown = self.events_of("window", "grid")
+        return shown[0].symbols if shown else None  # type: ignore[union-attr]
+
+    @property
+    def grids(self) -> tuple[Grid, ...]:
+        return self.events_of("grid")  # type: ignore[return-value]
+
+    @property
+    def line_wins(self) -> tuple[LineWin, ...]:
+        return self.events_of("line_win")  # type: ignore[return-value]
+
+    @property
+    def scatter_wins(self) -> tuple[ScatterWin, ...]:
+        return self.events_of("scatter_win")  # type: ignore[return-value]
+
+    @property
+    def cluster_wins(self) -> tuple[ClusterWin, ...]:
+        return self.events_of("cluster_win")  # type: ignore[return-value]
+
+    @property
+    def cash(self) -> tuple[Cash, ...]:
+        return self.events_of("cash")  # type: ignore[return-value]
+
+    @property
+    def collection(self) -> Collection | None:
+        return self.event("collection")  # type: ignore[return-value]
+
+    @property
+    def trail(self) -> Trail | None:
+        return self.event("trail")  # type: ignore[return-value]
+
+    @property
+    def parade(self) -> Parade | None:
+        return self.event("parade")  # type: ignore[return-value]
 
 
-@dataclass(frozen=True)
-class Breakdown:
-    base_lines: int
-    base_scatter: int
-    free_games: int
-    base_collect: int = 0
-    bonus: int = 0
+class BetRecord(Record):
+    """The bet as played, with what it staked and cost."""
+
+    lines: Count
+    """Paylines played (a cluster game: coins)."""
+    bet_per_line: Count
+    """Credits per line (a cluster game: the coin value)."""
+    mode: str
+    denomination: Count | None
+    """Currency minor units per credit; null: the game's first."""
+    stake: Credits
+    """lines x bet_per_line: what the paytable's 'stake' multiples refer to."""
+    cost: Credits
+    """What the player paid for the round: the stake times the mode's price."""
+
+    @classmethod
+    def of(cls, bet: Bet, cost: int) -> BetRecord:
+        return cls(lines=bet.lines, bet_per_line=bet.bet_per_line, mode=bet.mode,
+                   denomination=bet.denomination, stake=bet.total, cost=cost)
+
+    def to_bet(self) -> Bet:
+        return Bet(self.lines, self.bet_per_line, self.mode, self.denomination)
 
 
-@dataclass(frozen=True)
-class BonusSummary:
-    trigger_count: int
-    start_multiplier: int
-    spins: int
+class Counters(Record):
+    free_spins_played: Count
+    super_spins_played: Count
+    retriggers: Count
+    """Free-spin awards after the first (Candy Jar: EXTRA symbols collected, a spin each)."""
+    bonus_spins: Count
 
 
-@dataclass(frozen=True)
-class Outcome:
+Flag = Literal["free_spins", "free_spins_capped", "super_spins", "bonus", "jackpot",
+               "win_capped", "spin_guard"]
+
+
+class Outcome(Record):
+    """One round of a reelforge game, decided whole at bet time."""
+
+    schema_version: Literal[1]
     game_id: str
-    game_sha256: str  # of the game file's text that played the round (GameSpec.sha256)
-    seed: str | None  # hex of the 256-bit ChaCha20 key for live rounds; None for a caller's rng
-    bet: Bet
-    total_win: int  # credits, jackpots excluded (paid from the pool)
-    breakdown: Breakdown
-    free_games_triggered: bool
-    free_spins_played: int
-    retriggers: int
-    jackpots: tuple[JackpotWin, ...]
+    game_sha256: Annotated[str, Field(pattern="^[0-9a-f]{64}$")]
+    """SHA-256 of the game file's text that played the round (as sha256sum prints it)."""
+    seed: Annotated[str, Field(pattern="^[0-9a-fA-F]{1,64}$")] | None
+    """Hex of the 256-bit ChaCha20 key of a live round; null for a caller's generator."""
+    bet: BetRecord
+    total_win: Credits
+    """Credits paid, after the cap; progressive jackpots excluded (paid from the pool)."""
+    win_capped: bool
+    """The round's win was cut to the game's cap."""
+    uncapped_win: Credits | None
+    """The win when the round stopped, above the cap (null unless capped): a bonus or Free
+    Spins round stops as soon as it reaches the cap."""
+    breakdown: dict[str, Credits]
+    """Credits by source. Adds up to total_win; in a capped line game, to uncapped_win."""
+    flags: tuple[Flag, ...]
+    modifiers: tuple[str, ...]
+    """Candy Jar's Free Spins modifiers (wild, free_spins, jackpots); empty elsewhere."""
+    counters: Counters
     spins: tuple[Spin, ...]
-    awards: tuple[FreeSpinsAward, ...] = ()
-    spin_guard_reached: bool = False
-    flags: tuple[str, ...] = field(default=())
-    gamble_offered: bool = False  # the credit win may be gambled (the jackpot never is)
-    bonus: BonusSummary | None = None
-    win_capped: bool = False  # the round's win was cut to the game's cap
-    # the win when the round stopped, above the cap (a bonus stops as soon as it reaches it)
-    uncapped_win: int | None = None
+
+    # -- read-only views -----------------------------------------------------------------
+    def events_of(self, *types: str) -> tuple[Event, ...]:
+        """Every event of these types, in play order."""
+        return tuple(e for s in self.spins for e in s.events if e.type in types)
 
     @property
-    def jackpot_won(self) -> bool:
-        return bool(self.jackpots)
+    def jackpots(self) -> tuple[ProgressiveJackpot | Jackpot, ...]:
+        return self.events_of("progressive_jackpot", "jackpot")  # type: ignore[return-value]
 
+    @property
+    def awards(self) -> tuple[FreeSpinsAward, ...]:
+        return self.events_of("free_spins_award")  # type: ignore[return-value]
+
+    @property
+    def bonus(self) -> Bonus | None:
+        found = self.events_of("bonus")
+        return found[0] if found else None  # type: ignore[return-value]
+
+    @property
+    def free_games_triggered(self) -> bool:
+        return self.counters.free_spins_played > 0
+
+    @property
+    def spin_guard_reached(self) -> bool:
+        return "spin_guard" in self.flags
+
+    # -- JSON ------------------------------------------------------------------------------
     def to_dict(self) -> dict:
-        data = asdict(self)
-        data["bet"]["total_bet"] = self.bet.total
-        data["jackpot_won"] = self.jackpot_won
-        return data
+        """JSON-ready: lists for tuples, null for None."""
+        return self.model_dump(mode="json")
 
     def to_json(self, indent: int | None = None) -> str:
-        return json.dumps(self.to_dict(), indent=indent, sort_keys=True)
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_dict(cls, data: object) -> Outcome:
+        """A stored outcome, validated: InvalidOutcome names the first bad field."""
+        try:
+            text = json.dumps(data, allow_nan=False)
+        except (TypeError, ValueError, RecursionError) as exc:
+            raise InvalidOutcome(f"outcome: not JSON data ({exc})") from None
+        try:
+            return cls.model_validate_json(text)
+        except ValidationError as exc:
+            raise InvalidOutcome(_problem(exc, data)) from None
+
+
+def _problem(exc: ValidationError, data: object) -> str:
+    """One line: where the first error is (as `spins[0].events[2].win`), its value, what is
+    wrong, and how many more there are."""
+    errors = exc.errors(include_url=False)
+    first = errors[0]
+    where = _path(first["loc"], data)
+    more = f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""
+    kind = first["type"]
+    if kind == "union_tag_invalid":
+        tags = first.get("ctx", {}).get("expected_tags", "")
+        return (f"outcome {where}.type = {quote(first['ctx']['tag'])}: not an event type "
+                f"(one of {tags}){more}")
+    if kind == "union_tag_not_found":
+        return f"outcome {where}.type: missing: every event names its type{more}"
+    if kind == "missing":
+        return f"outcome {where}: missing{more}"
+    if kind == "extra_forbidden":
+        return f"outcome {where}: not a field of outcome schema {SCHEMA_VERSION}{more}"
+    return f"outcome {where} = {quote(first['input'])}: {first['msg']}{more}"
+
+
+def _path(loc: tuple, data: object) -> str:
+    """`loc` as a path into the data, without the union tags pydantic inserts after an event's
+    index."""
+    text, node, after_index = "", data, False
+    for key in loc:
+        if isinstance(key, int):
+            text += f"[{key}]"
+            node = node[key] if isinstance(node, list) and 0 <= key < len(node) else None
+            after_index = True
+            continue
+        if after_index and isinstance(node, dict) and node.get("type") == key:
+            after_index = False
+            continue  # the tag of a discriminated union, not a field
+        text += f".{key}" if text else str(key)
+        node = node.get(key) if isinstance(node, dict) else None
+        after_index = False
+    return text or "(the outcome itself)"
+
+
+@cache
+def _schema() -> dict:
+    schema = Outcome.model_json_schema(mode="serialization")
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": SCHEMA_ID,
+            "title": f"reelforge Outcome, schema version {SCHEMA_VERSION}",
+            "description": (
+                "One round of a reelforge game, line or cluster, decided whole at bet time: the "
+                "bet, the win in integer credits, its breakdown by source, and the spins in "
+                "play order, each with the ordered events a screen shows. Symbols are "
+                "[reel][row], row 0 on top, for windows and cluster grids alike."),
+            **{k: v for k, v in schema.items() if k not in ("title", "description")}}
+
+
+def outcome_json_schema() -> dict:
+    """The JSON Schema (draft 2020-12) every stored outcome satisfies."""
+    return copy.deepcopy(_schema())

@@ -20,7 +20,8 @@ TWO_POW_53 = 9007199254740992.0
 SEED_BITS = 256
 
 
-@numba.njit(cache=True, _nrt=False)
+# numba's type stubs do not list its private `_nrt` flag (see lines.py), hence the ignores.
+@numba.njit(cache=True, _nrt=False)  # type: ignore[call-overload]
 def lemire_map(x, n, bits):
     """Map a uniform `bits`-bit integer x to [0, n): (accepted, value).
 
@@ -38,7 +39,7 @@ def lemire_map(x, n, bits):
     return True, np.int64(m >> np.uint64(bits))
 
 
-@numba.njit(cache=True, _nrt=False)
+@numba.njit(cache=True, _nrt=False)  # type: ignore[call-overload]
 def draw_below(rng, n):
     """Unbiased integer in [0, n) for 1 <= n < 2**32."""
     while True:

@@ -5,23 +5,29 @@ from __future__ import annotations
 import numpy as np
 
 from reelforge.engine import lines as k
-from reelforge.engine.gamble import gamble_offered
 from reelforge.engine.outcome import (
+    SCHEMA_VERSION,
     Bet,
-    BonusSummary,
-    Breakdown,
-    CashValue,
+    BetRecord,
+    Bonus,
+    Cash,
     Collection,
+    Counters,
+    Event,
+    Flag,
     FreeSpinsAward,
-    JackpotWin,
     LineWin,
     Outcome,
+    Parade,
+    ProgressiveJackpot,
     ScatterWin,
     Spin,
-    TrailStep,
+    Trail,
+    Window,
 )
 from reelforge.engine.rng import live_generator, new_live_seed
-from reelforge.errors import InvalidBet, ReelforgeError
+from reelforge.engine.tape import TAPE_WIDTH, TapeKind
+from reelforge.errors import InvalidBet, ReelforgeError, quote
 
 INITIAL_TAPE_ROWS = 256
 
@@ -55,50 +61,65 @@ def jackpot_eligible(game, bet: Bet) -> bool:
     return (bet.lines, bet.bet_per_line) == (top.lines, top.bet_per_line)
 
 
-def _play(game, bet: Bet, rng: np.random.Generator, seed: int | None, run) -> Outcome:
-    """Run a kernel with a tape long enough for the whole round, then build the Outcome."""
+def _play(game, bet: Bet, rng: np.random.Generator, seed: int | None, run, cost: int) -> Outcome:
+    """Run a kernel with a tape long enough for the whole round, then build the Outcome
+    (`cost`: what the player paid for it)."""
     model = game.model_for(bet)
     state = rng.bit_generator.state
     rows = INITIAL_TAPE_ROWS
     while True:
         stops = np.zeros(model.n_reels, dtype=np.int64)
         window = np.zeros((model.n_reels, model.n_rows), dtype=np.int16)
-        tape = np.zeros((rows, k.TAPE_WIDTH + model.n_reels), dtype=np.int64)
+        tape = np.zeros((rows, TAPE_WIDTH + model.n_reels), dtype=np.int64)
         result = run(model, stops, window, tape)
-        used = result[7]
+        used = result.tape_rows
         if used <= rows:
             break
         rows = used  # a long bonus: replay the same draws onto a tape that fits
         rng.bit_generator.state = state
-    return _outcome(game, bet, result, tape[:used], seed)
+    return _outcome(game, bet, result, tape[:used], seed, cost)
 
 
 def play_bonus(game, bet: Bet, start_multiplier: int, rng: np.random.Generator,
                seed: int | None = None) -> Outcome:
     """Play the trail bonus alone at a starting multiplier: the prize of the gamble's bonus
-    wheel (Big, Super or Mega Big Money = 1, 2, 3). Same rules and cap as in a round."""
+    wheel (Big, Super or Mega Big Money = 1, 2, 3). Same rules and cap as in a round; the
+    outcome's cost is 0 (the prize was paid for by the gambled win). The game's rules play
+    it (`bonus_starts`, `play_bonus`: games/cops_n_robbers/game.py); a game whose rules have
+    no such bonus has no start multiplier to offer."""
     check_bet(game, bet)
-    model = game.model
-    starts = {int(x) for x in model.trail_start if x > 0}
-    if model.trail_scatter < 0 or start_multiplier not in starts:
+    rules = getattr(game, "rules", None)
+    starts: tuple[int, ...] = ()
+    if rules is not None and hasattr(rules, "bonus_starts"):
+        starts = rules.bonus_starts(game)
+    if rules is None or start_multiplier not in starts:
         raise InvalidBet(f"{game.spec.id}: bonus start multiplier = {start_multiplier!r}: "
                          f"must be one of {sorted(starts)}")
-    return _play(game, bet, rng, seed, lambda m, stops, window, tape: k.play_bonus_kernel(
-        m, start_multiplier, bet.lines, bet.bet_per_line, rng, stops, window, tape, True))
+    return _play(game, bet, rng, seed, lambda m, stops, window, tape: rules.play_bonus(
+        game, m, bet, start_multiplier, rng, stops, window, tape, True), 0)
 
 
 def play_round(game, bet: Bet, rng: np.random.Generator, seed: int | None = None) -> Outcome:
-    """Decide the whole round at bet time: base spin and every free spin, with its event tape.
+    """Decide the whole round at bet time, with its event tape: the game's own `play`.
+    `seed` is recorded on the outcome when the caller built `rng` from it."""
+    return game.play(bet, rng, seed)
+
+
+def play_lines(game, bet: Bet, rng: np.random.Generator, seed: int | None = None) -> Outcome:
+    """A line game's round (`LineGame.play`): base spin and every free spin or bonus spin.
 
     Simulation runs the same `play_round_kernel` without recording; this wrapper only adds the
-    tape. `seed` is recorded on the outcome when the caller built `rng` from it.
+    tape.
     """
     check_bet(game, bet)
-    if getattr(game, "family", "lines") == "clusters":
-        return game.play(bet, rng, seed)
     eligible = jackpot_eligible(game, bet)
+    rules = getattr(game, "rules", None)
+    if rules is not None:  # the rules' round: the generic one and what they add
+        return _play(game, bet, rng, seed, lambda m, stops, window, tape: rules.play(
+            game, m, bet, eligible, rng, stops, window, tape, True), game.price(bet))
     return _play(game, bet, rng, seed, lambda m, stops, window, tape: k.play_round_kernel(
-        m, bet.lines, bet.bet_per_line, eligible, rng, stops, window, tape, True))
+        m, bet.lines, bet.bet_per_line, eligible, rng, stops, window, tape, True),
+        game.price(bet))
 
 
 def warmup(game) -> None:
@@ -116,11 +137,15 @@ def play_live(game, bet: Bet) -> Outcome:
 def replay(game, outcome: Outcome | dict) -> Outcome:
     """Rebuild a live round from its stored seed and bet; equal to the original outcome.
 
-    Refused unless `game` is the very game file that played it: the id alone does not say
-    (a variant, or an edited file, keeps its id), the recorded SHA-256 of the file's bytes
-    (as `sha256sum` prints it) does.
+    `outcome` is an Outcome or its dict (`to_dict`, or its JSON read back): each field replay
+    reads is checked where it is read, then the whole dict against the schema
+    (`Outcome.from_dict`). Refused unless `game` is the very game file that played it: the id
+    alone does not say (a variant, or an edited file, keeps its id), the recorded SHA-256 of
+    the file's bytes (as `sha256sum` prints it) does.
     """
-    data = outcome if isinstance(outcome, dict) else outcome.to_dict()
+    data = outcome.to_dict() if isinstance(outcome, Outcome) else outcome
+    if not isinstance(data, dict):
+        raise ReelforgeError(f"outcome = {quote(data)}: expected an Outcome or its dict")
     if data.get("seed") is None:
         raise ReelforgeError(f"outcome of {data.get('game_id')!r} has no seed to replay")
     if data.get("game_id") != game.spec.id:
@@ -135,7 +160,10 @@ def replay(game, outcome: Outcome | dict) -> Outcome:
             f"outcome of {data['game_id']!r} was played by the game file with SHA-256 {recorded!r}, "
             f"not by {game.spec.source} (SHA-256 {game.spec.sha256!r})")
     seed = _stored_seed(data["seed"])
-    return play_round(game, _stored_bet(data.get("bet")), live_generator(seed), seed)
+    bet = check_bet(game, _stored_bet(data.get("bet")))
+    if not isinstance(outcome, Outcome):
+        Outcome.from_dict(data)
+    return play_round(game, bet, live_generator(seed), seed)
 
 
 def _stored_seed(value: object) -> int:
@@ -147,87 +175,93 @@ def _stored_seed(value: object) -> int:
 
 
 def _stored_bet(value: object) -> Bet:
-    """A stored outcome's bet, its types checked here (its range is `check_bet`'s; total_bet,
-    derived, is compared with the rest of the outcome after the replay)."""
+    """A stored outcome's bet, its types checked here (its range is `check_bet`'s; stake and
+    cost, derived, are compared with the rest of the outcome after the replay)."""
     if not isinstance(value, dict) or not {"lines", "bet_per_line"} <= set(value) \
-            or not set(value) <= {"lines", "bet_per_line", "mode", "denomination", "total_bet"}:
+            or not set(value) <= {"lines", "bet_per_line", "mode", "denomination", "stake", "cost"}:
         raise ReelforgeError(f"outcome bet = {value!r}: expected an object of lines, bet_per_line, "
-                             "mode, denomination and total_bet")
+                             "mode, denomination, stake and cost")
     mode, denomination = value.get("mode", "base"), value.get("denomination")
     if not isinstance(mode, str) or not (denomination is None or type(denomination) is int):
         raise ReelforgeError(f"outcome bet = {value!r}: mode must be a string, denomination an integer")
     return Bet(value["lines"], value["bet_per_line"], mode, denomination)
 
 
-def _outcome(game, bet: Bet, result, tape: np.ndarray, seed: int | None) -> Outcome:
-    (total, line_win, scatter_win, fg_win, played, retriggers, _jp, _used, guard, capped,
-     collect_win, bonus_win, bonus_spins, win_capped) = result
+def _outcome(game, bet: Bet, result: k.RoundResult, tape: np.ndarray, seed: int | None,
+             cost: int) -> Outcome:
+    """The Outcome of a line-game round from its kernel result and tape: each row becomes an
+    event of the spin before it (a row before any spin, the bonus alone's start, goes to the
+    first spin)."""
+    played = result.played
     spec, model = game.spec, game.model
     names = spec.symbol_ids + tuple(g.name for g in spec.mixed)
     set_names = [rs.name for rs in spec.reel_sets]
+    rows = tape.tolist()
     spins: list[dict] = []
-    jackpots, awards = [], []
-    bonus = None
-    for row in tape.tolist():
+    pending: list = []
+    for row in rows:
         kind, spin = row[0], row[1]
-        if kind == k.TAPE_SPIN:
-            stops = tuple(row[k.TAPE_WIDTH:])
+        if kind == TapeKind.SPIN:
+            stops = tuple(row[TAPE_WIDTH:])
             reel_set = row[2]
             window = tuple(
                 tuple(names[model.strips[reel_set, r, (stop + h) % model.strip_len[reel_set, r]]]
                       for h in range(model.n_rows))
                 for r, stop in enumerate(stops))
-            mode = "base" if spin == 0 else ("free" if spin <= played else "bonus")
-            spins.append(dict(index=spin, mode=mode,
-                              reel_set=set_names[reel_set], multiplier=row[3], stops=stops,
-                              window=window, line_wins=[], scatter_wins=[], cash=[],
-                              collection=None, trail=None))
-        elif kind == k.TAPE_LINE:
-            spins[-1]["line_wins"].append(LineWin(row[2] + 1, names[row[3]], row[4], row[5], row[6]))
-        elif kind == k.TAPE_SCATTER:
-            spins[-1]["scatter_wins"].append(ScatterWin(names[row[2]], row[3], row[4], row[5]))
-        elif kind == k.TAPE_JACKPOT:
-            jackpots.append(JackpotWin(spin, row[2] + 1, names[row[3]], row[4]))
-        elif kind == k.TAPE_AWARD:
-            awards.append(FreeSpinsAward(spin, row[5], row[2], row[3], row[4]))
-        elif kind == k.TAPE_CASH:
-            spins[-1]["cash"].append(CashValue(row[2], row[3], row[4]))
-        elif kind == k.TAPE_COLLECT:
-            spins[-1]["collection"] = Collection(row[2], row[3], row[4], row[5])
-        elif kind == k.TAPE_TRAIL:
-            spins[-1]["trail"] = TrailStep(row[2], row[3], row[4], row[5])
-        elif kind == k.TAPE_PARADE:
-            step = spins[-1]["trail"]
-            spins[-1]["trail"] = TrailStep(row[3], row[4], step.robbers, step.cops,
-                                           ("bert", "sid", "vic")[row[2]])
-        elif kind == k.TAPE_BONUS:
-            bonus = BonusSummary(row[2], row[3], int(bonus_spins))
-    flags = []
-    if played:
-        flags.append("free_games")
-    if jackpots:
-        flags.append("jackpot")
-    if capped:
-        flags.append("free_spins_capped")
-    if bonus is not None:
-        flags.append("bonus")
-    if win_capped:
-        flags.append("win_capped")
-    if guard:
-        flags.append("spin_guard")
+            spins.append({"index": spin, "kind": _line_spin_kind(spin, played),
+                          "reel_set": set_names[reel_set], "multiplier": row[3], "stops": stops,
+                          "events": [*pending, Window(symbols=window)]})
+            pending = []
+            continue
+        event: Event
+        if kind == TapeKind.LINE:
+            event = LineWin(line=row[2] + 1, symbol=names[row[3]], count=row[4], multiplier=row[5],
+                            win=row[6])
+        elif kind == TapeKind.SCATTER:
+            event = ScatterWin(symbol=names[row[2]], count=row[3], multiplier=row[4], win=row[5])
+        elif kind == TapeKind.PROGRESSIVE_JACKPOT:
+            event = ProgressiveJackpot(line=row[2] + 1, symbol=names[row[3]], count=row[4])
+        elif kind == TapeKind.AWARD:
+            event = FreeSpinsAward(trigger_count=row[5], spins_awarded=row[2],
+                                   spins_requested=row[3], total_awarded=row[4])
+        elif kind == TapeKind.CASH:
+            event = Cash(reel=row[2], row=row[3], value=row[4])
+        elif kind == TapeKind.COLLECT:
+            event = Collection(collectors=row[2], values=row[3], multiplier=row[4], win=row[5])
+        elif kind == TapeKind.TRAIL:
+            event = Trail(robber=row[2], cop=row[3], robbers=row[4], cops=row[5])
+        elif kind == TapeKind.PARADE:
+            event = Parade(result=("bert", "sid", "vic")[row[2]], robber=row[3], cop=row[4])
+        elif kind == TapeKind.BONUS:
+            event = Bonus(trigger_count=row[2], start_multiplier=row[3])
+        else:
+            raise ValueError(f"unknown tape row kind {kind}")
+        (spins[-1]["events"] if spins else pending).append(event)
+    kinds = {row[0] for row in rows}
+    flagged: tuple[tuple[Flag, object], ...] = (
+        ("free_spins", played), ("jackpot", TapeKind.PROGRESSIVE_JACKPOT in kinds),
+        ("free_spins_capped", result.spins_capped), ("bonus", TapeKind.BONUS in kinds),
+        ("win_capped", result.win_capped), ("spin_guard", result.guard))
+    breakdown = {"base_lines": int(result.line_win), "base_scatter": int(result.scatter_win),
+                 "free_games": int(result.free_win), "base_collect": int(result.collect_win),
+                 "bonus": int(result.bonus_win)}
     return Outcome(
-        game_id=spec.id, game_sha256=spec.sha256, seed=None if seed is None else f"{seed:064x}", bet=bet,
-        total_win=int(total),
-        breakdown=Breakdown(int(line_win), int(scatter_win), int(fg_win), int(collect_win),
-                            int(bonus_win)),
-        free_games_triggered=bool(played), free_spins_played=int(played),
-        retriggers=int(retriggers), jackpots=tuple(jackpots),
-        spins=tuple(Spin(s["index"], s["mode"], s["reel_set"], s["multiplier"], s["stops"],
-                         s["window"], tuple(s["line_wins"]), tuple(s["scatter_wins"]),
-                         tuple(s["cash"]), s["collection"], s["trail"])
-                    for s in spins),
-        awards=tuple(awards), spin_guard_reached=bool(guard), flags=tuple(flags),
-        gamble_offered=game.gamble_rules is not None and gamble_offered(game.gamble_rules, int(total)),
-        bonus=bonus, win_capped=bool(win_capped),
-        uncapped_win=int(line_win + scatter_win + fg_win + collect_win + bonus_win) if win_capped else None,
-    )
+        schema_version=SCHEMA_VERSION, game_id=spec.id, game_sha256=spec.sha256,
+        seed=None if seed is None else f"{seed:064x}", bet=BetRecord.of(bet, int(cost)),
+        total_win=int(result.total), win_capped=bool(result.win_capped),
+        uncapped_win=sum(breakdown.values()) if result.win_capped else None, breakdown=breakdown,
+        flags=tuple(name for name, on in flagged if on), modifiers=(),
+        counters=Counters(free_spins_played=int(played), super_spins_played=0,
+                          retriggers=int(result.retriggers),
+                          bonus_spins=int(result.bonus_spins)),
+        spins=tuple(Spin(win=_line_spin_win(s["events"]), **{**s, "events": tuple(s["events"])})
+                    for s in spins))
+
+
+def _line_spin_kind(index: int, free_spins: int) -> str:
+    return "base" if index == 0 else ("free" if index <= free_spins else "bonus")
+
+
+def _line_spin_win(events: list) -> int:
+    """A line-game spin's credits: its line and scatter wins and its collection."""
+    return sum(e.win for e in events if e.type in ("line_win", "scatter_win", "collection"))

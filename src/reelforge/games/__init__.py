@@ -1,11 +1,14 @@
-"""The shipped games: `make("cluedo-v1")` like gymnasium's `make`, or a path to a game file."""
+"""The shipped games: `make("cluedo-v1")` like gymnasium's `make`, or a path to a game file.
+
+The engine is imported inside `make`, not here: importing a game package's spec part (as the
+spec loader does for a rules module) must not load numba.
+"""
 
 from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
 
-from reelforge.engine.game import compile_game
 from reelforge.errors import UnknownGame
 from reelforge.spec import load_spec
 
@@ -25,7 +28,12 @@ def shipped_games() -> dict[str, Path]:
 
 @lru_cache(maxsize=32)
 def make(ref: str):
-    """A shipped game by id, or any game file by path; compiled and ready to play."""
+    """A shipped game by id, or any game file by path: a `Game` (engine/protocol.py),
+    compiled and ready to play."""
+    from reelforge.engine.families import compile_game
+    from reelforge.engine.protocol import register_rtp_source
+
+    register_rtp_source(published_figures)
     games = shipped_games()
     if ref in games:
         return compile_game(load_spec(games[ref]))
@@ -42,13 +50,17 @@ def published_estimate(ref: str) -> dict | None:
     """The published stratified RTP of a shipped game without an exact analysis: the file
     `<game file stem>.rtp.json` beside it (written by `reelforge estimate --out`), or None.
     Its `game_sha256` must match the game file: a stale estimate is refused."""
+    path = shipped_games().get(ref)
+    return None if path is None else estimate_beside(path)
+
+
+def estimate_beside(path: Path) -> dict | None:
+    """The published estimate `<stem>.rtp.json` beside the game file `path`, or None; refused
+    when it belongs to another version of the file."""
     import json
 
     from reelforge.errors import ReelforgeError
 
-    path = shipped_games().get(ref)
-    if path is None:
-        return None
     found = path.with_suffix(".rtp.json")
     if not found.is_file():
         return None
@@ -57,3 +69,18 @@ def published_estimate(ref: str) -> dict | None:
         raise ReelforgeError(f"{found}: estimate of another version of {path.name}; rerun: "
                              f"{data.get('command', 'reelforge estimate')}")
     return data
+
+
+def published_figures(game) -> tuple:
+    """The RTP source of published estimates (registered by `make`): the estimate shipped
+    beside the game's file, as an RtpFigure of its base mode; () where there is none."""
+    from reelforge.engine.protocol import RtpFigure
+
+    path = Path(game.spec.source)
+    data = estimate_beside(path) if path.is_file() else None
+    if data is None:
+        return ()
+    f = data["figures"]
+    low, high = f["rtp_ci95"]
+    return (RtpFigure("base", f["rtp"], "estimate", (high - low) / 2,
+                      data.get("command", "reelforge estimate")),)

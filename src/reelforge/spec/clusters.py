@@ -2,14 +2,14 @@
 
 A standard cluster game is data only: grid, symbols, pays by cluster size, wilds, refill reel
 sets (integer weights per column, or strips), bet structure, a random multiplier per reel set
-and a win cap. A game whose round has more (jars, modifiers, jackpots) names its rules module
-in `[game] rules`; that module parses its own `[features]` table (errors in the same
-`file: key = value: problem` form) and plays the round.
+and a win cap. A game whose round has more (jars, modifiers, jackpots) names its rules in
+`[game] rules` (registered in `spec.rules`): their spec part parses its own `[features]` table
+(errors in the same `file: key = value: problem` form) and bounds a round's win; their game
+part, which the engine loads, plays the round.
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
@@ -17,12 +17,11 @@ from typing import Any
 from reelforge.errors import SpecError
 from reelforge.spec.limits import check_cluster_game
 from reelforge.spec.model import BetSpec, ModeSpec, SymbolSpec
+from reelforge.spec.rules import RULES_PACKAGES, rules_module
 
 CLUSTER_SECTIONS = ("game", "symbols", "clusters", "bet", "reels", "random_multiplier",
                     "features")
 CLUSTER_ROLES = ("regular", "wild", "bonus")
-# Rules modules by name: each exposes parse_features(table, spec) -> a frozen feature spec.
-RULES_MODULES = {"candy_jar": "reelforge.games.candy_jar_clusters.rules"}
 
 
 @dataclass(frozen=True)
@@ -82,8 +81,11 @@ def build_cluster_spec(root, source: str) -> ClusterGameSpec:
     game.choice("family", ("clusters",))
     rows, cols = grid_side(game, "rows"), grid_side(game, "cols")
     rules = game.get("rules", str, None)
-    if rules is not None and rules not in RULES_MODULES:
-        raise game.fail("rules", rules, f"unknown rules module; expected one of {', '.join(RULES_MODULES)}")
+    if rules is not None and rules not in RULES_PACKAGES:
+        raise game.fail("rules", rules, f"unknown rules module; expected one of {', '.join(RULES_PACKAGES)}")
+    module = None if rules is None else rules_module(rules, part="spec")  # plain Python, no engine
+    if module is not None and getattr(module, "FAMILY", None) != "clusters":
+        raise game.fail("rules", rules, "not rules of a cluster game")
     game.finish()
 
     symbols_table = root.sub("symbols")
@@ -135,14 +137,13 @@ def build_cluster_spec(root, source: str) -> ClusterGameSpec:
                            tuple(wild_mult), tuple(substitutes), min_size, pays, bet, max_win_x,
                            reel_sets, random_multipliers, rules, None)
     features = root.sub("features", None)
-    if rules is None:
+    if module is None:
         if features is not None:
             raise root.fail("features", list(features.data), "needs [game] rules naming the module that plays them")
         check_cluster_game(spec)
         return spec
     if features is None:
         raise root.fail("features", None, f"rules {rules!r} needs a [features] table")
-    module = importlib.import_module(RULES_MODULES[rules])
     parsed = module.parse_features(features, spec)
     features.finish()
     spec = ClusterGameSpec(**{**spec.__dict__, "features": parsed})

@@ -86,32 +86,49 @@ def refuse_above_limit(source: str, bound: Bound, unit: str, denominations: tupl
 # ---------------------------------------------------------------- line games
 
 
-def line_round_bound(spec) -> Bound:
-    """Most credits one round of a line game (`GameSpec`) can add up at max bet, in the
-    order `engine.lines.play_round_kernel` adds them: base spin, free spins, trail bonus,
-    then the cap. Jackpots are paid from the pool, in currency units; the seed is added per
-    spin that can win it, so a pool no larger than its seed fits too."""
+def _stake(spec) -> Bound:
+    return product(factor("bet.max_lines", spec.bet.max_lines),
+                   factor("bet.max_bet_per_line", spec.bet.max_bet_per_line))
+
+
+def line_win_bound(spec) -> Bound:
+    """Most credits the lines of one spin pay at max bet: every line at the top pay, times
+    the wilds' multiplier (a product over reels - 1 wilds where wilds multiply)."""
     bet = spec.bet
-    bpl = factor("bet.max_bet_per_line", bet.max_bet_per_line)
-    stake = product(factor("bet.max_lines", bet.max_lines), bpl)
-    cells = spec.reels * spec.rows
-    # r collectors and cells - r cash symbols: at most cells**2 / 4 value-collections a spin
-    pairs = const(cells * cells // 4)
     top_pay = largest([(f"paytable.{sid}.{c}", p) for sid, pays in spec.paytable for c, p in pays]
                       + [(f"lines.mixed.{g.name}.pays.{c}", p) for g in spec.mixed for c, p in g.pays],
                       const(0))
     wild = largest([(f"lines.wild.{w.symbol}.multiplier", w.multiplier) for w in spec.wilds], const(1))
     if spec.wild_multiplier_combine == "product":  # a paying run has a non-wild: reels - 1 wilds
         wild = Bound(wild.value ** max(spec.reels - 1, 0), wild.key, wild.key_value)
-    line = product(top_pay, wild, factor("bet.max_lines", bet.max_lines), bpl)
-    scatter = product(total(const(0), *(
-        largest([(f"scatter.{s.symbol}.pays.{c}", p) for c, p in s.pays], const(0))
-        for s in spec.scatters)), stake)
+    return product(top_pay, wild, factor("bet.max_lines", bet.max_lines),
+                   factor("bet.max_bet_per_line", bet.max_bet_per_line))
+
+
+def collect_bound(spec, *multipliers: Bound) -> Bound:
+    """Most credits one spin's collection pays at max bet, times `multipliers`: r collectors
+    and cells - r cash symbols make at most cells**2 / 4 value-collections, each at the top
+    cash value x the stake."""
+    cells = spec.reels * spec.rows
     cash = spec.cash
     cash_top = largest([(f"cash.values.{v}", v) for v, _ in cash.values] if cash else [], const(0))
+    return product(const(cells * cells // 4), cash_top, *multipliers, _stake(spec))
+
+
+def line_round_bound(spec) -> Bound:
+    """Most credits one round of a line game (`GameSpec`) can add up at max bet, in the
+    order the kernels add them: base spin, free spins, what its rules add (their spec
+    part's `round_win_bound`: Cops n Robbers' trail bonus), then the cap. Jackpots are paid
+    from the pool, in currency units; the seed is added per spin that can win it, so a pool
+    no larger than its seed fits too."""
+    line = line_win_bound(spec)
+    scatter = product(total(const(0), *(
+        largest([(f"scatter.{s.symbol}.pays.{c}", p) for c, p in s.pays], const(0))
+        for s in spec.scatters)), _stake(spec))
     collect = const(0)
+    cash = spec.cash
     if cash is not None and cash.collector is not None and any(m.collect for m in spec.modes):
-        collect = product(pairs, cash_top, stake)
+        collect = collect_bound(spec)
     parts = [total(line, scatter, collect)]
     spins = const(0)
     fg = spec.free_games
@@ -127,27 +144,17 @@ def line_round_bound(spec) -> Bound:
             spins = largest([(f"features.free_games.award.{c}", n) for c, n in fg.award], const(0))
         spins = smaller(spins, const(LINE_SPIN_GUARD))
         parts.append(product(spins, total(line, scatter), multiplier))  # free spins never collect
-    trail = spec.trail
-    if trail is not None:
-        gained = product(pairs, cash_top,
-                         largest([(f"features.trail_bonus.multipliers.{p}", m) for p, m in trail.multipliers],
-                                 const(1)),
-                         largest([(f"features.trail_bonus.start_multiplier.{c}", m)
-                                  for c, m in trail.start_multiplier], const(1)),
-                         stake)
-        trail_spin = total(line, gained)  # a trail spin's scatter pays are not paid
-        chase = product(const(LINE_SPIN_GUARD), trail_spin)
-        if bet.max_win_minor:  # the chase stops once the round reaches the cap: one spin more
-            cap = factor("bet.max_win_minor", bet.max_win_minor // min(bet.denominations))
-            chase = smaller(chase, total(cap, trail_spin))
-        parts.append(chase)
+    if spec.rules is not None:
+        from reelforge.spec.rules import rules_module
+
+        parts.append(rules_module(spec.rules, "spec").round_win_bound(spec))
     if spec.jackpot is not None:
         parts.append(product(factor("features.progressive_jackpot.seed_amount",
                                     spec.jackpot.seed_amount), const(1 + spins.value)))
     return total(*parts)
 
 
-def _visible_counts(strip, weights, rows: int, symbol: str) -> dict[int, Fraction]:
+def visible_counts(strip, weights, rows: int, symbol: str) -> dict[int, Fraction]:
     """P(the window of one reel shows `symbol` on k of its rows), k -> probability; the
     window is `rows` stops from a stop drawn by `weights` (None: uniform)."""
     n = len(strip)
@@ -176,7 +183,7 @@ def expected_retrigger(spec) -> Fraction:
     dist: dict[int, Fraction] = {0: Fraction(1)}
     for r, strip in enumerate(reel_set.strips):
         weights = None if reel_set.weights is None else reel_set.weights[r]
-        per_reel = _visible_counts(strip, weights, spec.rows, fg.trigger)
+        per_reel = visible_counts(strip, weights, spec.rows, fg.trigger)
         if counting == "reels":
             per_reel = {0: per_reel[0], 1: 1 - per_reel[0]}
         nxt: dict[int, Fraction] = defaultdict(Fraction)
@@ -198,15 +205,6 @@ def check_line_game(spec) -> None:
                             f"the free reels ({fg.reel_set}) award {float(growth):.4f} spins per "
                             "free spin on average, so a bonus never ends on average; use "
                             "retrigger = 'capped' with max_total_spins, or rarer triggers")
-    trail = spec.trail
-    if trail is not None:
-        reels = spec.reel_set(trail.reel_set)
-        no_cop = all(_visible_counts(s, None if reels.weights is None else reels.weights[r],
-                                     spec.rows, trail.cop)[0] == 1
-                     for r, s in enumerate(reels.strips))
-        if no_cop:
-            raise SpecError(spec.source, "features.trail_bonus.reel_set", trail.reel_set,
-                            f"its reels never show the cop {trail.cop}, so the chase never ends")
     bound = line_round_bound(spec)
     if spec.gamble is not None:
         # the card gamble is offered below limit_credits and doubles: it can pay up to twice that

@@ -10,6 +10,7 @@ import dataclasses
 import hashlib
 import re
 import tomllib
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, overload
 
@@ -40,7 +41,6 @@ from reelforge.spec.model import (
     ReelSetSpec,
     ScatterSpec,
     SymbolSpec,
-    TrailSpec,
     WheelGambleSpec,
     WildSpec,
     valid_game_id,
@@ -49,8 +49,7 @@ from reelforge.spec.model import (
 
 KNOWN_SECTIONS = ("game", "symbols", "paytable", "lines", "scatter", "reels", "bet", "features",
                   "cash", "modes")
-FEATURES = ("free_games", "progressive_jackpot", "gamble", "trail_bonus", "wheel_gamble")
-PARADE = ("bert", "sid", "vic")
+FEATURES = ("free_games", "progressive_jackpot", "gamble", "wheel_gamble")
 GAMBLE_KINDS = ("red_black",)
 _MISSING = object()
 
@@ -214,6 +213,7 @@ def _build(root: Table) -> GameSpec:
     description = game.get("description", str, "")
     game.choice("family", ("lines", "clusters"), "lines")
     reels, rows = grid_side(game, "reels"), grid_side(game, "rows")
+    rules, rules_spec = _rules(game)
     game.finish()
 
     symbols = _symbols(root.sub("symbols"))
@@ -241,11 +241,7 @@ def _build(root: Table) -> GameSpec:
     free_games = _free_games(features.sub("free_games", None), ids, scatters, set_names, reels, rows)
     jackpot = _jackpot(features.sub("progressive_jackpot", None), ids, len(paylines), reels)
     gamble = _gamble(features.sub("gamble", None))
-    trail = _trail(features.sub("trail_bonus", None), ids, scatters, set_names, reels, rows)
     wheel = _wheel_gamble(features.sub("wheel_gamble", None))
-    features.finish(FEATURES, "feature")
-    if trail is not None and (cash is None or cash.collector != trail.robber):
-        raise features.fail("trail_bonus", trail.robber, "the robber must be the [cash] collector")
 
     spec = GameSpec(
         id=game_id, name=name, source=root.source, reels=reels, rows=rows, symbols=symbols,
@@ -253,10 +249,28 @@ def _build(root: Table) -> GameSpec:
         pure_wild_vs_substituted=pure_rule, paylines=paylines, scatters=scatters,
         reel_sets=reel_sets, base_reel_set="base", bet=bet, free_games=free_games,
         jackpot=jackpot, gamble=gamble, description=description, mixed=mixed, cash=cash,
-        modes=modes, trail=trail, wheel_gamble=wheel,
+        modes=modes, rules=rules, wheel_gamble=wheel,
     )
+    if rules_spec is not None:  # the rules parse their own [features] tables
+        spec = dataclasses.replace(spec, features=rules_spec.parse_features(features, spec))
+    features.finish(FEATURES + getattr(rules_spec, "FEATURES", ()), "feature")
     check_line_game(spec)
     return spec
+
+
+def _rules(game: Table):
+    """[game] rules: (the registered name, their spec part), or (None, None)."""
+    from reelforge.spec.rules import RULES_PACKAGES, rules_module
+
+    name = game.get("rules", str, None)
+    if name is None:
+        return None, None
+    if name not in RULES_PACKAGES:
+        raise game.fail("rules", name, f"unknown rules module; expected one of {', '.join(RULES_PACKAGES)}")
+    module = rules_module(name, part="spec")
+    if getattr(module, "FAMILY", None) != "lines":
+        raise game.fail("rules", name, "not rules of a line game")
+    return name, module
 
 
 def _symbols(table: Table) -> tuple[SymbolSpec, ...]:
@@ -533,37 +547,6 @@ def _modes(table: Table, set_names: tuple[str, ...]) -> tuple[ModeSpec, ...]:
     return tuple(out)
 
 
-def _trail(table: Table | None, ids, scatters, set_names, reels, rows) -> TrailSpec | None:
-    if table is None:
-        return None
-    trigger = _symbol(table, "trigger", ids)
-    if trigger not in {s.symbol for s in scatters}:
-        raise table.fail("trigger", trigger, "needs a [scatter] entry for that symbol")
-    start = _counts(table, "start_multiplier", reels * rows)
-    reel_set = table.get("reel_set", str)
-    if reel_set not in set_names:
-        raise table.fail("reel_set", reel_set, f"unknown reel set; defined: {', '.join(set_names)}")
-    length = table.int("length", low=2)
-    multipliers = _counts(table, "multipliers", 10_000)
-    for position, mult in multipliers:
-        if position >= length or mult < 1:
-            raise table.fail(f"multipliers.{position}", mult, f"position must be < length {length}, multiplier >= 1")
-    robber_start = table.int("robber_start", 1, low=1)
-    cop_start = table.int("cop_start", 0)
-    if not cop_start < robber_start < length:
-        raise table.fail("robber_start", robber_start, f"need cop_start ({cop_start}) < robber_start < length")
-    parade_table = table.sub("parade")
-    parade = tuple((who, parade_table.int(who)) for who in PARADE)
-    parade_table.finish(PARADE, "ID parade character")
-    if parade[0][1] == 0 or sum(w for _, w in parade) >= 2**32:
-        raise table.fail("parade", dict(parade), "bert needs a weight > 0 so the bonus ends; sum < 2**32")
-    spec = TrailSpec(trigger, start, reel_set, _symbol(table, "robber", ids), _symbol(table, "cop", ids),
-                     length, robber_start, cop_start, multipliers, parade,
-                     table.int("sid_pushback", 2, low=1))
-    table.finish()
-    return spec
-
-
 def _wheel_gamble(table: Table | None) -> WheelGambleSpec | None:
     if table is None:
         return None
@@ -580,6 +563,24 @@ def _wheel_gamble(table: Table | None) -> WheelGambleSpec | None:
     for i, (num, _den) in enumerate(targets, 1):
         if num >= 2**32:
             raise table.fail(f"cash_targets[{i}]", list(targets[i - 1]), "numbers must be below 2**32")
-    spec = WheelGambleSpec(table.int("limit_stake_multiple", low=1), limit, tuple(targets))
+    spec = WheelGambleSpec(table.int("limit_stake_multiple", low=1), limit, tuple(targets),
+                           _bonus_prices(table))
     table.finish()
     return spec
+
+
+PRICE_PATTERN = re.compile(r"\A[1-9][0-9]{0,17}/[1-9][0-9]{0,17}\Z")  # "num/den", each < 10**18
+
+
+def _bonus_prices(table: Table) -> tuple[Fraction, ...]:
+    """bonus_prices = ["num/den", ...]: the bonus wheel's price of each bonus (starting
+    multiplier 1, 2, ...) in stakes, exact, rising."""
+    prices: list[Fraction] = []
+    for i, text in enumerate(table.get("bonus_prices", list), 1):  # no bonus wheel without its prices
+        if not isinstance(text, str) or PRICE_PATTERN.fullmatch(text) is None:
+            raise table.fail(f"bonus_prices[{i}]", text, 'expected "numerator/denominator" in '
+                             'stakes, like "70478383154/1000000000"')
+        prices.append(Fraction(text))
+        if len(prices) > 1 and prices[-1] <= prices[-2]:
+            raise table.fail(f"bonus_prices[{i}]", text, "prices must rise with the starting multiplier")
+    return tuple(prices)

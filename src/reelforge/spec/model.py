@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
 
 # Game ids become file names (PAR sheets, estimates) and are read back from outcomes, so one
 # pattern everywhere: lowercase words of letters and digits joined by hyphens, then "-vN"
@@ -132,27 +134,14 @@ class ModeSpec:
 
 
 @dataclass(frozen=True)
-class TrailSpec:
-    """A chase bonus: collectors move a robber up a trail of multipliers, cops chase him."""
-
-    trigger: str  # scatter symbol counted to start the bonus
-    start_multiplier: tuple[tuple[int, int], ...]  # (trigger count, starting multiplier)
-    reel_set: str
-    robber: str
-    cop: str
-    length: int  # positions 0 .. length-1; the robber stops at the last
-    robber_start: int
-    cop_start: int
-    multipliers: tuple[tuple[int, int], ...]  # (position, multiplier from there on)
-    parade: tuple[tuple[str, int], ...]  # (bert|sid|vic, weight)
-    sid_pushback: int
-
-
-@dataclass(frozen=True)
 class WheelGambleSpec:
     limit_stake_multiple: int  # gamble up to this many stakes ...
     limit_minor: int  # ... or this much currency, whichever is lower
     cash_targets: tuple[tuple[int, int], ...]  # target as a fraction (numerator, denominator)
+    # price of the bonus started at multiplier 1, 2, ..., in stakes: exact rationals computed
+    # once by the game's exact analysis and carried here (tests recompute them), never solved
+    # during play
+    bonus_prices: tuple[Fraction, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -189,7 +178,10 @@ class GameSpec:
     mixed: tuple[MixedPaySpec, ...] = ()
     cash: CashSpec | None = None
     modes: tuple[ModeSpec, ...] = ()
-    trail: TrailSpec | None = None
+    # the rules registered as `rules` (spec.rules) and their parse of the file's [features]
+    # tables (for "cops_trail", games/cops_n_robbers/spec.py's TrailSpec), or None
+    rules: str | None = None
+    features: Any = None
     wheel_gamble: WheelGambleSpec | None = None
     # SHA-256 of the game file's UTF-8 text, set by parse_spec: outcomes record it, so replay
     # can tell the file that played a round from another with the same id

@@ -1,4 +1,7 @@
-"""What `ClusterGame` asks of a rules module: compile, play one round, simulate, decode tape."""
+"""The game part of the candy_jar rules (`spec.rules.rules_module("candy_jar", "game")`): what
+`ClusterGame` asks of it (compile, play one round, simulate, decode tape) and the strata of
+`analysis.stratified`.
+"""
 
 from __future__ import annotations
 
@@ -6,15 +9,19 @@ from fractions import Fraction
 
 import numpy as np
 
-from reelforge.engine.clusters import new_buffers
-
-from reelforge.games.candy_jar_clusters import kernel as k
-from reelforge.games.candy_jar_clusters.rules import (
-    JACKPOTS,
-    MODIFIERS,
-    compile_candy,
-    compose_sets,
+from reelforge.engine.cluster_strata import (
+    BASE_EXTRA,
+    FREE_FIELDS,
+    BaseExtra,
+    BaseField,
+    FreeField,
 )
+from reelforge.engine.clusters import new_buffers
+from reelforge.engine.outcome import ExtraFreeSpins, FreeSpinsTriggered, Jackpot, Jars
+from reelforge.engine.tape import TapeKind
+from reelforge.games.candy_jar_clusters import kernel as k
+from reelforge.games.candy_jar_clusters.rules import compile_candy, compose_sets
+from reelforge.games.candy_jar_clusters.spec import JACKPOTS, MODIFIERS
 
 
 def compile(spec):
@@ -41,15 +48,15 @@ def buffers(game):
 def play(game, rng, work):
     """(summary of the round for the Outcome, tape rows used)."""
     cells, meters = buffers(game)
-    (total, base, free, jackpot_win, mask, played, supers, extras, jackpots, capped, guard,
-     used) = k.play_round(game.model, game.rules_model, rng, work, cells, meters, True)
-    jackpot_part = min(jackpot_win, free)  # a capped round may end below its jackpots
-    summary = dict(total=total, capped=capped, guard=guard, mask=mask, played=played,
-                   supers=supers, jackpots=jackpots, extras=extras,
-                   breakdown={"base_game": base, "free_spins": free - jackpot_part,
-                              "jackpots": jackpot_part},
-                   modifiers=modifier_names(mask))
-    return summary, used
+    r = k.play_round(game.model, game.rules_model, rng, work, cells, meters, True)
+    jackpot_part = min(r.jackpot_win, r.free_win)  # a capped round may end below its jackpots
+    summary = {"total": r.total, "capped": r.capped, "guard": r.guard, "mask": r.mask,
+               "played": r.played, "supers": r.supers, "jackpots": r.jackpots,
+               "extras": r.extras,
+               "breakdown": {"base_game": r.base_win, "free_spins": r.free_win - jackpot_part,
+                             "jackpots": jackpot_part},
+               "modifiers": modifier_names(r.mask)}
+    return summary, r.tape_rows
 
 
 def simulate(game, rng, rounds, edges, counters, bands, squares, work):
@@ -58,20 +65,20 @@ def simulate(game, rng, rounds, edges, counters, bands, squares, work):
                       work, cells, meters)
 
 
-def decode_row(game, row, scale) -> dict:
+def decode_row(game, row, scale):
+    """The typed Outcome event of one of the rules' tape rows (amounts in credits)."""
     kind = row[0]
-    if kind == k.TAPE_CANDIES:
-        return dict(event="jars", wild=row[2], free_spins=row[3], jackpots=row[4],
-                    triggered=bool(row[5]))
-    if kind == k.TAPE_TRIGGER:
-        return dict(event="free_spins_triggered", modifiers=list(modifier_names(row[2])),
-                    spins=row[3], extra_spins_at_start=row[4])
-    if kind == k.TAPE_EXTRA:
-        return dict(event="extra_free_spins", collected=row[2], spins_awarded=row[3],
-                    toward_super_spin=row[4], super_spins_awarded=row[5])
-    if kind == k.TAPE_JACKPOT:
-        return dict(event="jackpot", jackpot=JACKPOTS[row[2]], pays=row[3] * scale,
-                    multiplier=row[4], win=row[5] * scale)
+    if kind == TapeKind.CANDIES:
+        return Jars(wild=row[2], free_spins=row[3], jackpots=row[4], triggered=bool(row[5]))
+    if kind == TapeKind.TRIGGER:
+        return FreeSpinsTriggered(modifiers=modifier_names(row[2]), spins=row[3],
+                                  extra_spins_at_start=row[4])
+    if kind == TapeKind.EXTRA:
+        return ExtraFreeSpins(collected=row[2], spins_awarded=row[3], toward_super_spin=row[4],
+                              super_spins_awarded=row[5])
+    if kind == TapeKind.JACKPOT:
+        return Jackpot(jackpot=JACKPOTS[row[2]], pays=row[3] * scale, multiplier=row[4],
+                       win=row[5] * scale)
     raise ValueError(f"unknown tape row kind {kind}")
 
 
@@ -94,7 +101,7 @@ def initial_trigger_probabilities(game) -> dict[int, float]:
     candies = [ids[int(s)] for s in cj.candy_symbols]
     state = {(0, 0): Fraction(1)}  # (mask of colours seen, candies capped at need) -> probability
     for c in range(spec.cols):
-        weights = dict((sid, w[c]) for sid, w in base.weights)
+        weights = {sid: w[c] for sid, w in base.weights}
         total = sum(weights.values())
         probs = [Fraction(weights.get(sid, 0), total) for sid in candies]
         other = 1 - sum(probs)
@@ -117,16 +124,16 @@ def initial_trigger_probabilities(game) -> dict[int, float]:
 def base_stratum(game, rng, spins, threshold, big) -> dict:
     work = new_buffers(game.model)
     n = k.N_MASKS
-    by_pair = np.zeros((n, n, len(k.BASE_FIELDS)), dtype=np.int64)
+    by_pair = np.zeros((n, n, len(BaseField)), dtype=np.int64)
     raw_hist = np.zeros(game.cap_coins + 1, dtype=np.int64)
-    extra = np.zeros(len(k.BASE_EXTRA), dtype=np.int64)
+    extra = np.zeros(len(BaseExtra), dtype=np.int64)
     k.simulate_base_spins(game.model, game.rules_model, rng, spins, threshold, big, by_pair,
                           raw_hist, extra, work)
-    out = {name: int(v) for name, v in zip(k.BASE_EXTRA, extra)}
+    out: dict[str, object] = {name: int(v) for name, v in zip(BASE_EXTRA, extra)}
     nonzero = np.flatnonzero(raw_hist)
     out.update(spins=spins, raw_hist={int(r): int(raw_hist[r]) for r in nonzero},
                by_pair={(i, f): [int(x) for x in by_pair[i, f]]
-                        for i in range(n) for f in range(n) if by_pair[i, f, 0]})
+                        for i in range(n) for f in range(n) if by_pair[i, f, BaseField.SPINS]})
     return out
 
 
@@ -140,10 +147,10 @@ def base_multiplier(game) -> tuple[tuple[int, ...], tuple[int, ...]]:
 def feature_stratum(game, mask, rng, rounds, near, big) -> dict:
     work = new_buffers(game.model)
     cells, meters = buffers(game)
-    counters = np.zeros(len(k.FREE_FIELDS), dtype=np.int64)
+    counters = np.zeros(len(FreeField), dtype=np.int64)
     squares = np.zeros(2, dtype=np.uint64)
     k.simulate_free_rounds(game.model, game.rules_model, mask, rng, rounds, near, big, counters,
                            squares, work, cells, meters)
-    out = {name: int(v) for name, v in zip(k.FREE_FIELDS, counters)}
+    out = {name: int(v) for name, v in zip(FREE_FIELDS, counters)}
     out["squares"] = int(squares[1]) << 64 | int(squares[0])
     return out

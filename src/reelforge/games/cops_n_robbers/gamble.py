@@ -15,9 +15,10 @@ Big Money), an adjustable amount, up to min(2500 x stake, 250,000.00) then colle
   `draw_below(target) < amount` where it was rounded down (4/3 of an amount not a multiple
   of 3), so the payback stays 100%. A target past L is capped at L - collected and won with
   probability amount / capped target, exactly `draw_below(capped) < amount`.
-- Bonus b costs bonus_values[b] x stake credits: `trail.bonus_values` rounded to the nearest 1e-9
-  stake (5e-10 stake at most, on top of the analysis' relative 1e-12: below 1e-11 relative to
-  the true bonus value for this game's 70 to 185 stakes). It is won with
+- Bonus b costs bonus_values[b] x stake credits: the game file's exact `bonus_prices`, which
+  are `analysis.trail.bonus_values` rounded to the nearest 1e-9 stake (5e-10 stake at most, on
+  top of the analysis' relative 1e-12: below 1e-11 relative to the true bonus value for this
+  game's 70 to 185 stakes), computed once and checked by a test, never solved during play. It is won with
   probability amount / price exactly (`bernoulli`), so |payback - 1| = 0 against that price;
   offered when amount < price and collected + price <= L. A won bonus ends the gamble with
   `bonus_won` set: the caller plays that bonus.
@@ -70,14 +71,14 @@ class WheelConfig:
 
 
 def wheel_config(game, offer: str) -> WheelConfig:
-    """The game's `[features.wheel_gamble]`, bonus prices from the trail analysis (1e-9 stake)."""
-    from reelforge.analysis.trail import bonus_values
-
+    """The game's `[features.wheel_gamble]`, with the exact bonus prices the file carries
+    (`bonus_prices`, the bonus started at multiplier 1, 2, ...)."""
     spec = game.spec.wheel_gamble
     if spec is None:
         raise InvalidAction(f"{game.spec.id}: no [features.wheel_gamble] in the game file")
-    prices = {b: Fraction(round(Fraction(v) * PRICE_SCALE), PRICE_SCALE)
-              for b, v in bonus_values(game).items()}
+    if not spec.bonus_prices:
+        raise InvalidAction(f"{game.spec.id}: [features.wheel_gamble] has no bonus_prices")
+    prices = {b: price for b, price in enumerate(spec.bonus_prices, 1)}
     return WheelConfig(offer, spec.limit_stake_multiple, spec.limit_minor,
                        tuple(tuple(t) for t in spec.cash_targets), prices)
 

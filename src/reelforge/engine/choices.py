@@ -1,0 +1,69 @@
+"""The red/black card gamble (engine/gamble.py) as a `ChoiceStep`: offered after a win below
+the limit that is no jackpot; choices "red", "black", "half" (take half) and "collect".
+
+A thin adapter: every rule stays in engine/gamble.py's pure functions; this only says which
+round ends offer it and routes a choice to the function that plays it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from reelforge.engine import gamble as rb
+from reelforge.engine.protocol import ChoiceState, Offer, RoundEnd
+from reelforge.errors import InvalidAction
+
+
+def check_offer(kind: str, offer: Offer) -> None:
+    if not isinstance(offer, Offer) or offer.kind != kind:
+        raise InvalidAction(f"offer {offer!r}: not a {kind} offer")
+
+
+@dataclass(frozen=True)
+class RedBlackGamble:
+    rules: rb.GambleRules
+    kind: ClassVar[str] = "gamble"
+    settings: ClassVar[tuple[str, ...]] = ()
+
+    def offer(self, end: RoundEnd) -> Offer | None:
+        if not rb.gamble_offered(self.rules, end.win, end.jackpot):
+            return None
+        r = self.rules
+        limits = {"limit_credits": r.limit_credits, "max_wins": r.max_wins,
+                  "history_length": r.history_length, "take_half": r.take_half}
+        return Offer(self.kind, end.win, end.stake, end.denomination, limits, Fraction(1))
+
+    def start(self, offer: Offer, history: tuple[str, ...] = ()) -> ChoiceState:
+        """Open the gamble on the offered win; `history` carries the card display over."""
+        check_offer(self.kind, offer)
+        state = rb.start_gamble(self.rules, offer.amount, False, history)
+        return ChoiceState(offer, state, state.finished)
+
+    def choices(self, state: ChoiceState) -> tuple[str, ...]:
+        s = state.state
+        if s.finished:
+            return ()
+        return rb.COLOURS + (("half",) if rb.can_take_half(self.rules, s) else ()) + ("collect",)
+
+    def step(self, state: ChoiceState, choice: Any, rng) -> ChoiceState:
+        s = state.state
+        if choice in rb.COLOURS:
+            after = rb.guess(self.rules, s, choice, rng)
+        elif choice == "half":
+            after = rb.take_half(self.rules, s)
+        elif choice == "collect":
+            after = rb.take_win(s)
+        else:
+            raise InvalidAction(f"gamble choice {choice!r}: not one of {rb.ACTIONS}")
+        return ChoiceState(state.offer, after, after.finished)
+
+    def paid(self, state: ChoiceState) -> Fraction:
+        return Fraction(state.state.paid)
+
+    def expected_payout(self, state: ChoiceState, policy: Callable[[ChoiceState], Any]) -> Fraction:
+        offer = state.offer
+        return rb.expected_payout(self.rules, state.state,
+                                  lambda s: policy(ChoiceState(offer, s, s.finished)))

@@ -1,0 +1,191 @@
+"""What the family classes share of the `Game` protocol: the bet structure as data, modes,
+replay, the offers after a round and their choice steps, RTP figures, the maximum win.
+
+One level of inheritance: `LineGame` and `ClusterGame` derive from `CommonGame` and fill its
+named hooks (`spec`, `settings`, `own_choice_steps`, `round_cap`, `max_round_win`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+from functools import cached_property
+from types import MappingProxyType
+from typing import Any, ClassVar, cast
+
+from reelforge.engine.outcome import Bet, Outcome
+from reelforge.engine.protocol import (
+    BetOption,
+    ChoiceState,
+    ChoiceStep,
+    MaxWin,
+    ModeInfo,
+    Offer,
+    RoundEnd,
+    RtpFigure,
+    exact_max_round_win,
+    rtp_figures,
+)
+from reelforge.errors import InvalidAction, InvalidArgument
+from reelforge.spec.rules import optional_rules_module
+
+UNBOUNDED = 2**63 - 1  # what max_round_win answers where only the spin guard ends a round
+
+
+class CommonGame:
+    family: ClassVar[str]
+    spec: Any
+    settings: Mapping[str, str]  # operator settings of the choice steps, e.g. gamble_offer
+
+    # -- identity and bet structure ----------------------------------------------------------
+    @property
+    def id(self) -> str:
+        return self.spec.id
+
+    @property
+    def title(self) -> str:
+        return self.spec.name
+
+    @property
+    def modes(self) -> tuple[ModeInfo, ...]:
+        names = ["base"] + [m.name for m in self.spec.modes if m.name != "base"]
+        return tuple(ModeInfo(n, n, self.spec.mode(n).price) for n in names)
+
+    @property
+    def min_bet(self) -> Bet:
+        return Bet(self.spec.bet.min_lines, 1)
+
+    @property
+    def max_bet(self) -> Bet:
+        return Bet(self.spec.bet.max_lines, self.spec.bet.max_bet_per_line)
+
+    def bets(self) -> tuple[BetOption, ...]:
+        """Every valid stake (lines x bet per line; a cluster game's fixed coins x each coin
+        value), smallest lines first, with its cost in every mode."""
+        limits, modes = self.spec.bet, self.modes
+        return tuple(
+            BetOption(Bet(lines, per_line), lines * per_line,
+                      tuple((m.name, lines * per_line * m.price) for m in modes))
+            for lines in range(limits.min_lines, limits.max_lines + 1)
+            for per_line in range(1, limits.max_bet_per_line + 1))
+
+    def check_bet(self, bet: Bet) -> Bet:
+        from reelforge.engine.round import check_bet
+
+        return check_bet(self, bet)
+
+    def bet(self, lines: int | None = None, bet_per_line: int | None = None, mode: str = "base",
+            denomination: int | None = None) -> Bet:
+        """A checked bet; missing parts default to the maximum (BET MAX)."""
+        top = self.max_bet
+        return self.check_bet(Bet(top.lines if lines is None else lines,
+                                  top.bet_per_line if bet_per_line is None else bet_per_line,
+                                  mode, denomination))
+
+    def price(self, bet: Bet) -> int:
+        """What the round costs in credits: the stake times the mode's price."""
+        return bet.total * self.spec.mode(bet.mode).price
+
+    def replay(self, outcome):
+        """The round `outcome` records, played again from its seed (engine.round.replay)."""
+        from reelforge.engine.round import replay
+
+        return replay(self, outcome)
+
+    # -- after the round: offers and their choice steps --------------------------------------
+    def own_choice_steps(self) -> tuple[ChoiceStep, ...]:
+        """Hook: the family's generic choice steps (a line game's red/black gamble)."""
+        return ()
+
+    @cached_property
+    def choice_steps(self) -> tuple[ChoiceStep, ...]:
+        """The family's steps, then its rules package's (`choices` part, where it has one)."""
+        steps = self.own_choice_steps()
+        rules = getattr(self.spec, "rules", None)
+        module = None if rules is None else optional_rules_module(rules, "choices")
+        return steps + (() if module is None else tuple(module.choice_steps(self)))
+
+    def configure(self, **settings: str) -> CommonGame:
+        """This game with operator settings for its choice steps (e.g. gamble_offer="5x");
+        the game itself is shared, not recompiled."""
+        known = {name for step in self.choice_steps for name in step.settings}
+        for name, value in settings.items():
+            if name not in known:
+                raise InvalidArgument(f"{self.id}: setting {name} = {value!r}: not a setting of "
+                                      f"this game ({', '.join(sorted(known)) or 'none'})")
+        game = dataclasses.replace(cast(Any, self),
+                                   settings=MappingProxyType({**self.settings, **settings}))
+        game.choice_steps  # noqa: B018 - builds the steps now, so a bad value fails here
+        return game
+
+    def offers(self, outcome: Outcome | dict, balance: int | None = None) -> tuple[Offer, ...]:
+        """What the player may take after `outcome` (an Outcome or its dict), given `balance`
+        credits left (where the caller knows it: Spin Chance depends on it)."""
+        if isinstance(outcome, dict):
+            outcome = Outcome.from_dict(outcome)
+        if outcome.game_id != self.id:
+            raise InvalidAction(f"offers for an outcome of {outcome.game_id!r}, not {self.id!r}")
+        if balance is not None and (isinstance(balance, bool) or not isinstance(balance, int)
+                                    or balance < 0):
+            raise InvalidAction(f"balance {balance!r}: must be whole credits >= 0")
+        played = outcome.bet
+        bet = Bet(played.lines, played.bet_per_line, played.mode, played.denomination)
+        end = RoundEnd(bet, bet.total, self.price(bet),
+                       bet.denomination or self.spec.bet.denominations[0],
+                       int(outcome.total_win), "jackpot" in outcome.flags, balance)
+        found = (step.offer(end) for step in self.choice_steps)
+        return tuple(offer for offer in found if offer is not None)
+
+    def _step_of(self, kind: str) -> ChoiceStep:
+        for step in self.choice_steps:
+            if step.kind == kind:
+                return step
+        raise InvalidAction(f"{self.id}: offer kind {kind!r} is not offered by this game")
+
+    def start(self, offer: Offer, **options) -> ChoiceState:
+        """Open the choice `offer` (one of `offers(...)`)."""
+        return self._step_of(offer.kind).start(offer, **options)
+
+    def choices(self, state: ChoiceState) -> tuple:
+        return self._step_of(state.offer.kind).choices(state)
+
+    def step(self, state: ChoiceState, choice, rng) -> ChoiceState:
+        """One pure step: the next state; `state` is unchanged, `rng` the only thing used up."""
+        return self._step_of(state.offer.kind).step(state, choice, rng)
+
+    def paid(self, state: ChoiceState) -> Fraction:
+        return self._step_of(state.offer.kind).paid(state)
+
+    def expected_payout(self, state: ChoiceState, policy: Callable[[ChoiceState], Any]) -> Fraction:
+        """Exact expected credits' worth paid from `state` on under `policy`."""
+        return self._step_of(state.offer.kind).expected_payout(state, policy)
+
+    # -- figures -----------------------------------------------------------------------------
+    def rtp(self) -> tuple[RtpFigure, ...]:
+        """The game's RTP figures with their source, from every registered source (the exact
+        analysis registers itself when `reelforge.analysis` is imported; `reelforge.games`
+        registers the published estimates shipped beside a game file)."""
+        return rtp_figures(self)
+
+    def round_cap(self, bet: Bet) -> int:
+        """Hook: the cap on one round's win in credits at `bet`; 0 = none."""
+        return 0
+
+    def max_round_win(self, bet: Bet) -> int:
+        raise NotImplementedError
+
+    def max_win(self, bet: Bet | None = None) -> MaxWin:
+        """The most one round pays at `bet` (default: the maximum bet): the cap where the
+        rules can reach it, else their exact maximum (from a registered source: the exact
+        analysis) or, where none is known, the engine's upper bound."""
+        bet = self.check_bet(bet or self.max_bet)
+        cap, exact = self.round_cap(bet), exact_max_round_win(self, bet)
+        bound = self.max_round_win(bet) if exact is None else exact
+        if cap and bound >= cap:
+            credits, how = cap, "cap"
+        elif exact is not None:
+            credits, how = exact, "exact"
+        else:
+            credits, how = bound, ("unbounded" if bound >= UNBOUNDED else "bound")
+        return MaxWin(bet, credits, Fraction(credits, bet.total), how)  # type: ignore[arg-type]

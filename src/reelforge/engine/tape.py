@@ -1,0 +1,49 @@
+"""The event tape: the kind of every row any round writes, numbered here and nowhere else.
+
+A round that records writes one int64 row per event: `[kind, spin, a, b, c, d, e]`, then
+(for some kinds) cells from column TAPE_WIDTH on. The kernels write `TapeKind` members (numba
+freezes them as compile-time integers); the outcome builders (engine/round.py for line games,
+engine/cluster_game.py and a rules module's `decode_row` for cluster games) turn the rows back
+into events. Renumbering a kind needs a cleared numba cache: a cached kernel keeps the number
+it was compiled with.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum, unique
+
+TAPE_WIDTH = 7  # the columns [kind, spin, a, b, c, d, e]; a row's cells follow
+
+
+@unique
+class TapeKind(IntEnum):
+    """Row kinds; beside each, what columns a, b, c, d, e hold (spin: the spin's index, or
+    for cluster spin rows the tumble)."""
+
+    # the line round (engine/lines.py)
+    SPIN = 1  # reel_set, multiplier; stops[0..R-1] from column TAPE_WIDTH
+    LINE = 2  # line, symbol, count, multiplier, win
+    SCATTER = 3  # symbol, count, multiplier, win
+    AWARD = 4  # spins awarded, spins the rules asked for, total awarded so far, trigger count
+    PROGRESSIVE_JACKPOT = 5  # line, symbol, count
+    CASH = 6  # reel, row, value (multiples of the stake)
+    COLLECT = 7  # collectors, value sum, multiplier, win
+    # the "cops_trail" rules' chase (games/cops_n_robbers/kernel.py)
+    TRAIL = 8  # robber position, cop position, robbers, cops
+    PARADE = 9  # outcome (0 bert, 1 sid, 2 vic), robber position, cop position
+    BONUS = 10  # trigger count, starting multiplier
+    # the cluster spin (engine/clusters.py); spin = the tumble
+    GRID = 11  # cells refilled by the tumble that led here (0 for the drawn grid), reel set;
+    #            then the grid, row-major, from column TAPE_WIDTH
+    CLUSTER = 12  # symbol, size (wilds included), wilds in it, win (multiples of the bet, wild
+    #               multipliers applied, the random one not), wild multiplier (1: none)
+    MULTIPLIER = 13  # the spin's random multiplier, drawn after its first win: value
+    # the cluster round (engine/cluster_round.py)
+    CLUSTER_SPIN = 20  # kind (0 base, 1 free, 2 super), reel set, wilds placed, golden sum
+    SPIN_WIN = 25  # the spin's win (coins), the round's total so far, capped (0/1)
+    # the "candy_jar" rules (games/candy_jar_clusters/kernel.py)
+    CANDIES = 21  # candies into the wild, free-spins and jackpots jars, triggered (0/1)
+    TRIGGER = 22  # modifier mask (1 wild, 2 free spins, 4 jackpots), spins awarded, extra start
+    EXTRA = 23  # EXTRA symbols collected, spins now awarded, toward the next super spin,
+    #             super spins awarded now
+    JACKPOT = 24  # jackpot index (0 MINI .. 4 GRAND), its pay (coins), multiplier, win

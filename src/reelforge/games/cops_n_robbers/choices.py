@@ -1,0 +1,151 @@
+"""The choices after a Cops n Robbers round, as `ChoiceStep`s (engine/protocol.py): the two-wheel
+gamble (gamble.py) and Spin Chance (spin_chance.py). The `choices` part of the "cops_trail"
+rules: the family class loads it by name (spec.rules), so the engine imports no game.
+
+Thin adapters: every rule stays in the two pure modules; these say which round ends offer
+them, route a choice to the function that plays it, and report payouts exactly.
+- Wheel gamble: offered per the operator setting `gamble_offer` ("on", "5x" or "off"; default
+  "on", `Game.configure`). Choices ("collect",), ("amount", n), ("cash", i), ("bonus", b). A
+  won bonus ends the gamble with `state.state.bonus_won` set: the caller plays that bonus
+  (`engine.round.play_bonus`); `paid` counts it at its price.
+- Spin Chance: offered when 0 < balance < the price of a round at the bet. Choices "play" and
+  "decline"; `paid` is the credit kept, or one round's price where the spin was won (the spin
+  the player would have bought), so the payback is exactly 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from reelforge.engine.choices import check_offer
+from reelforge.engine.protocol import ChoiceState, Offer, RoundEnd
+from reelforge.errors import InvalidAction, InvalidArgument
+from reelforge.games.cops_n_robbers import gamble as wg
+from reelforge.games.cops_n_robbers import spin_chance as sc
+
+
+def choice_steps(game) -> tuple:
+    """The game's steps: the wheel gamble where its file has one, and Spin Chance."""
+    steps: list = []
+    if game.spec.wheel_gamble is not None:
+        setting = game.settings.get("gamble_offer", "on")
+        if setting not in wg.OFFERS:
+            raise InvalidArgument(f"{game.id}: setting gamble_offer = {setting!r}: must be one "
+                                  f"of {', '.join(wg.OFFERS)}")
+        steps.append(WheelGamble(wg.wheel_config(game, setting)))
+    return (*steps, SpinChance())
+
+
+@dataclass(frozen=True)
+class WheelGamble:
+    config: wg.WheelConfig
+    kind: ClassVar[str] = "wheel_gamble"
+    settings: ClassVar[tuple[str, ...]] = ("gamble_offer",)
+
+    def offer(self, end: RoundEnd) -> Offer | None:
+        c = self.config
+        if end.win <= 0 or not wg.gamble_offered(c, end.win, end.stake, end.denomination):
+            return None
+        limits = {"offer": c.offer, "limit": wg.gamble_limit(c, end.stake, end.denomination),
+                  "cash_targets": c.cash_targets,
+                  "bonus_prices": {b: v * end.stake for b, v in sorted(c.bonus_values.items())}}
+        return Offer(self.kind, end.win, end.stake, end.denomination, limits, Fraction(1))
+
+    def start(self, offer: Offer) -> ChoiceState:
+        check_offer(self.kind, offer)
+        state = wg.start_gamble(self.config, offer.amount, offer.stake, offer.denomination)
+        return ChoiceState(offer, state, state.finished)
+
+    def choices(self, state: ChoiceState) -> tuple:
+        return tuple(wg.options(self.config, state.state))
+
+    def step(self, state: ChoiceState, choice: Any, rng) -> ChoiceState:
+        s, c = state.state, self.config
+        kind, arg = _action(choice)
+        if kind == "collect" and arg is None:
+            after = wg.collect(s)
+        elif kind == "amount":
+            after = wg.choose_amount(s, arg)
+        elif kind == "cash":
+            after = wg.spin_cash(c, s, arg, rng)
+        elif kind == "bonus":
+            after = wg.spin_bonus(c, s, arg, rng)
+        else:
+            raise InvalidAction(f"wheel gamble choice {choice!r}: not one of {wg.ACTIONS}")
+        return ChoiceState(state.offer, after, after.finished)
+
+    def paid(self, state: ChoiceState) -> Fraction:
+        s = state.state
+        return wg.payout(self.config, s) if s.finished else Fraction(s.collected)
+
+    def expected_payout(self, state: ChoiceState, policy: Callable[[ChoiceState], Any]) -> Fraction:
+        offer = state.offer
+        return wg.expected_payout(self.config, state.state,
+                                  lambda s: _as_tuple(policy(ChoiceState(offer, s, s.finished))))
+
+
+class SpinChance:
+    kind: ClassVar[str] = "spin_chance"
+    settings: ClassVar[tuple[str, ...]] = ()
+    CHOICES = ("play", "decline")
+
+    def offer(self, end: RoundEnd) -> Offer | None:
+        if end.balance is None or not sc.spin_chance_offered(end.balance, end.price):
+            return None
+        return Offer(self.kind, end.balance, end.price, end.denomination,
+                     {"price": end.price}, Fraction(1))
+
+    def start(self, offer: Offer) -> ChoiceState:
+        """Open Spin Chance; its state is None until played or declined (then the
+        SpinChanceResult)."""
+        check_offer(self.kind, offer)
+        sc.win_chance(offer.amount, offer.stake)  # refuses an offer that is not one
+        return ChoiceState(offer, None, False)
+
+    def choices(self, state: ChoiceState) -> tuple[str, ...]:
+        return () if state.finished else self.CHOICES
+
+    def step(self, state: ChoiceState, choice: Any, rng) -> ChoiceState:
+        if state.finished:
+            raise InvalidAction(f"spin chance choice {choice!r} after it finished")
+        offer = state.offer
+        if choice == "play":
+            result = sc.play_spin_chance(offer.amount, offer.stake, rng)
+        elif choice == "decline":
+            result = sc.decline(offer.amount, offer.stake)
+        else:
+            raise InvalidAction(f"spin chance choice {choice!r}: not one of {self.CHOICES}")
+        return ChoiceState(offer, result, True)
+
+    def paid(self, state: ChoiceState) -> Fraction:
+        """Credits' worth: the credit kept, plus one round's price for a spin won."""
+        result = state.state
+        if result is None:
+            return Fraction(0)
+        return Fraction(result.kept + result.spins_won * result.stake)
+
+    def expected_payout(self, state: ChoiceState, policy: Callable[[ChoiceState], Any]) -> Fraction:
+        """Exact: "play" averages `paid` over every one of the `stake` equally likely draws."""
+        if state.finished:
+            return self.paid(state)
+        offer = state.offer
+        choice = policy(state)
+        if choice == "decline":
+            return self.paid(ChoiceState(offer, sc.decline(offer.amount, offer.stake), True))
+        if choice != "play":
+            raise InvalidAction(f"spin chance choice {choice!r}: not one of {self.CHOICES}")
+        total = sum(self.paid(ChoiceState(offer, sc.resolve_spin_chance(offer.amount, offer.stake, d),
+                                          True)) for d in range(offer.stake))
+        return Fraction(total, offer.stake)
+
+
+def _action(choice: Any) -> tuple[str, Any]:
+    kind, *rest = _as_tuple(choice)
+    return kind, (rest[0] if rest else None)
+
+
+def _as_tuple(choice: Any) -> tuple:
+    return choice if isinstance(choice, tuple) and choice else (choice,)
