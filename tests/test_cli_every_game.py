@@ -59,6 +59,7 @@ def test_check_passes_for_every_game(game_id):
     assert result.stdout.startswith(f"{game_id}: ok")
 
 
+@pytest.mark.slow  # an exact analysis per id: about 30 s for the nine
 @pytest.mark.parametrize("game_id", IDS)
 def test_analyze_gives_the_exact_rtp_or_names_the_command_that_estimates_it(game_id):
     game = make(game_id)
