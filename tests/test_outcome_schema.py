@@ -208,3 +208,59 @@ def test_reelforge_schema_outcome_prints_the_schema(tmp_path):
     assert json.loads(path.read_text(encoding="utf-8")) == outcome_json_schema()
     result = runner.invoke(app, ["schema", "wallet"], catch_exceptions=False)
     assert result.exit_code == 2 and "schema = 'wallet'" in result.stderr
+
+
+# --- bounds and invariants the engine always writes ------------------------------------------
+
+def _stored() -> dict:
+    """A golden round's dict, to spoil one field at a time."""
+    return json.loads((GOLDEN / "cops-n-robbers-v1.json").read_text())[0]
+
+
+def test_amounts_are_bounded_by_the_loaders_limit_in_model_and_schema():
+    data = _stored()
+    data["total_win"] = 10**40
+    with pytest.raises(InvalidOutcome, match="total_win = 1000000000000000000000000000000000000000"):
+        Outcome.from_dict(data)
+    data["total_win"] = 2**62 + 1
+    with pytest.raises(InvalidOutcome, match="total_win"):
+        Outcome.from_dict(data)
+    props = outcome_json_schema()["properties"]
+    assert props["total_win"]["maximum"] == 2**62
+    assert outcome_json_schema()["$defs"]["Spin"]["properties"]["win"]["maximum"] == 2**62
+
+
+@pytest.mark.parametrize("spoil, problem", [
+    (lambda d: d["bet"].update(stake=d["bet"]["stake"] + 1), "outcome bet: stake = "),
+    (lambda d: d["bet"].update(denomination=0), "bet.denomination = 0"),
+    (lambda d: d.update(win_capped=True, flags=[*d["flags"], "win_capped"], uncapped_win=None),
+     "win_capped with uncapped_win = None"),
+    (lambda d: d.update(win_capped=True, flags=[*d["flags"], "win_capped"],
+                        uncapped_win=d["total_win"] - 1 if d["total_win"] else None),
+     "win_capped with uncapped_win"),
+    (lambda d: d.update(win_capped=True), "win_capped = true but flags"),
+    (lambda d: d.update(uncapped_win=5), "uncapped_win = 5 in a round not capped"),
+    (lambda d: d.update(flags=["bonus", "bonus"]), "bonus more than once"),
+    (lambda d: d.update(seed="ABC123"), "seed = 'ABC123'"),
+])
+def test_inconsistent_outcomes_are_refused_in_one_line(spoil, problem):
+    data = _stored()
+    data["seed"] = "abc123"  # lowercase hex, as the engine writes it
+    Outcome.from_dict(data)
+    spoil(data)
+    with pytest.raises(InvalidOutcome, match=problem) as info:
+        Outcome.from_dict(data)
+    assert "\n" not in str(info.value) and len(str(info.value)) < 300
+
+
+def test_a_capped_round_may_reach_the_cap_exactly():
+    data = _stored()
+    data.update(win_capped=True, flags=[*data["flags"], "win_capped"],
+                uncapped_win=data["total_win"])
+    assert Outcome.from_dict(data).win_capped
+
+
+def test_every_golden_round_keeps_the_invariants():
+    for path in sorted(GOLDEN.glob("*.json")):
+        for stored in json.loads(path.read_text()):
+            Outcome.from_dict(stored)

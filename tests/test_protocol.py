@@ -18,7 +18,7 @@ import reelforge.analysis  # noqa: F401 - registers the exact figures behind rtp
 from reelforge.engine.outcome import Bet
 from reelforge.engine.protocol import BetOption, ChoiceState, Game, Offer
 from reelforge.engine.rng import live_generator
-from reelforge.errors import InvalidAction, InvalidArgument, InvalidBet
+from reelforge.errors import InvalidAction, InvalidArgument, InvalidBet, InvalidOutcome
 from reelforge.games import make, shipped_games
 from reelforge.spec import parse_spec, read_game_text
 
@@ -138,7 +138,26 @@ def test_cluedo_offers_the_card_gamble_below_its_limit_and_never_on_a_jackpot():
     for win in (0, limit, limit + 1, 10**6):
         assert game.offers(crafted(outcome, win)) == ()
     assert game.offers(crafted(outcome, 40, jackpot=True)) == ()
-    assert game.offers(json.loads(crafted(outcome, 40).to_json()))[0].amount == 40
+    # a dict comes from outside: replayed, and refused where it is not what its seed plays
+    assert game.offers(json.loads(outcome.to_json())) == game.offers(outcome)
+    with pytest.raises(InvalidOutcome, match="outcome total_win = 40: not what its seed plays"):
+        game.offers(json.loads(crafted(outcome, 40).to_json()))
+
+
+def test_offers_check_the_bet_of_an_outcome():
+    game = make(CLUEDO)
+    outcome = round_of(game)
+    bad = outcome.model_copy(update={"bet": outcome.bet.model_copy(
+        update={"lines": game.spec.bet.max_lines + 1})})
+    with pytest.raises(InvalidBet, match="lines"):
+        game.offers(bad)
+    zero = outcome.model_copy(update={"bet": outcome.bet.model_copy(update={"denomination": 0})})
+    with pytest.raises(InvalidBet, match="denomination = 0"):
+        game.offers(zero)
+    data = json.loads(outcome.to_json())
+    data["bet"]["denomination"] = 0
+    with pytest.raises(InvalidOutcome, match="bet.denomination = 0"):
+        game.offers(data)
 
 
 @pytest.mark.parametrize("game_id", COPS)
@@ -185,8 +204,14 @@ def test_spin_chance_is_offered_only_for_a_balance_between_zero_and_the_price(mo
         assert bool(found) == offered, balance
         if found:
             assert (found[0].amount, found[0].stake, found[0].payback) == (balance, price, 1)
+    # never both on the same credits: while the win may be gambled Spin Chance waits, and is
+    # evaluated once the gamble is settled, on the balance then
     kinds = [o.kind for o in game.offers(crafted(outcome, 50), balance=1)]
-    assert kinds == ["wheel_gamble", "spin_chance"]
+    assert kinds == ["wheel_gamble"]
+    settled = game.offers(crafted(outcome, 50), balance=1, gamble_settled=True)
+    assert [(o.kind, o.amount) for o in settled] == [("spin_chance", 1)]
+    off = game.configure(gamble_offer="off")
+    assert [o.kind for o in off.offers(crafted(outcome, 50), balance=1)] == ["spin_chance"]
     with pytest.raises(InvalidAction):
         game.offers(lost, balance=-1)
 
@@ -200,6 +225,44 @@ def test_candy_offers_nothing(game_id):
             assert game.offers(crafted(outcome, win), balance) == ()
 
 
+def test_spin_chance_is_offered_for_a_losing_round_below_the_price():
+    game = make(COPS[0])
+    outcome = crafted(round_of(game), 0)
+    price = game.price(outcome.bet.to_bet())
+    for balance in (1, price // 2, price - 1):
+        (offer,) = game.offers(outcome, balance)
+        assert (offer.kind, offer.amount, offer.stake) == ("spin_chance", balance, price)
+
+
+def test_wheel_gamble_choices_need_their_exact_arity():
+    game = make(COPS[0])
+    (offer,) = game.offers(crafted(round_of(game), 700))
+    state = game.start(offer)
+    for bad in (("cash", 0, 5), ("amount",), ("collect", 1), (), [], ("nope", 1), 7, None,
+                [["cash"], 0], ("bonus", 1, 2)):
+        with pytest.raises(InvalidAction, match="wheel gamble choice"):
+            game.step(state, bad, live_generator(1))
+    for a, b in ((["cash", 0], ("cash", 0)), (["amount", 350], ("amount", 350)),
+                 (["collect"], "collect"), (("collect",), "collect")):
+        assert game.step(state, a, live_generator(3)) == game.step(state, b, live_generator(3))
+
+
+def test_offer_limits_and_wheel_prices_are_read_only_and_json_ready():
+    game = make(COPS[0])
+    (offer,) = game.offers(crafted(round_of(game), 700))
+    config = game.choice_steps[0].config
+    for mapping in (offer.limits, offer.limits["bonus_prices"], config.bonus_values):
+        with pytest.raises(TypeError):
+            mapping[1] = Fraction(1)  # type: ignore[index]
+    assert offer == copy.deepcopy(offer) and offer.limits == dict(offer.limits)
+    data = offer.to_dict()
+    assert json.loads(json.dumps(data)) == data
+    assert data["payback"] == "1/1" and data["kind"] == "wheel_gamble"
+    first = config.bonus_values[1] * offer.stake
+    assert data["limits"]["bonus_prices"]["1"] == f"{first.numerator}/{first.denominator}"
+    assert data["limits"]["cash_targets"] == [list(t) for t in config.cash_targets]
+
+
 def test_offers_refuse_another_games_outcome():
     with pytest.raises(InvalidAction, match="cluedo-v1"):
         make(COPS[0]).offers(round_of(make(CLUEDO)))
@@ -211,7 +274,7 @@ def offers_of_every_kind() -> list[tuple[str, int, int]]:
     """(game id, win, balance) whose offers cover every kind at a few amounts."""
     return [(CLUEDO, 1, None), (CLUEDO, 77, None), (CLUEDO, 2999, None),
             (COPS[0], 1, 1), (COPS[0], 3, 499), (COPS[0], 700, 250), (COPS[0], 40_000, 7),
-            (COPS[0], 1_249_999, None)]
+            (COPS[0], 1_249_999, None), (COPS[0], 0, 1), (COPS[0], 0, 250)]  # Spin Chance: lost
 
 
 def all_offers():

@@ -27,7 +27,7 @@ from reelforge.engine.protocol import (
     exact_max_round_win,
     rtp_figures,
 )
-from reelforge.errors import InvalidAction, InvalidArgument
+from reelforge.errors import InvalidAction, InvalidArgument, InvalidOutcome, quote
 from reelforge.spec.rules import optional_rules_module
 
 UNBOUNDED = 2**63 - 1  # what max_round_win answers where only the spin guard ends a round
@@ -119,21 +119,32 @@ class CommonGame:
         game.choice_steps  # noqa: B018 - builds the steps now, so a bad value fails here
         return game
 
-    def offers(self, outcome: Outcome | dict, balance: int | None = None) -> tuple[Offer, ...]:
+    def offers(self, outcome: Outcome | dict, balance: int | None = None, *,
+               gamble_settled: bool = False) -> tuple[Offer, ...]:
         """What the player may take after `outcome` (an Outcome or its dict), given `balance`
-        credits left (where the caller knows it: Spin Chance depends on it)."""
-        if isinstance(outcome, dict):
-            outcome = Outcome.from_dict(outcome)
+        credits (where the caller knows them: Spin Chance depends on it). `balance` excludes
+        the round's win while a gamble on it may be offered; once the player has settled that
+        gamble (or declined it), `gamble_settled=True` asks again with nothing at stake.
+
+        A dict is a stored round from outside: it is replayed and must equal its replay. The
+        bet is checked against this game's bet structure either way."""
+        data = outcome if isinstance(outcome, dict) else None
+        outcome = Outcome.from_dict(data) if data is not None else cast(Outcome, outcome)
         if outcome.game_id != self.id:
             raise InvalidAction(f"offers for an outcome of {outcome.game_id!r}, not {self.id!r}")
+        if data is not None:
+            _check_replay(outcome, self.replay(data))
         if balance is not None and (isinstance(balance, bool) or not isinstance(balance, int)
                                     or balance < 0):
             raise InvalidAction(f"balance {balance!r}: must be whole credits >= 0")
-        played = outcome.bet
-        bet = Bet(played.lines, played.bet_per_line, played.mode, played.denomination)
-        end = RoundEnd(bet, bet.total, self.price(bet),
-                       bet.denomination or self.spec.bet.denominations[0],
-                       int(outcome.total_win), "jackpot" in outcome.flags, balance)
+        bet = self.check_bet(outcome.bet.to_bet())
+        if outcome.bet.stake != bet.total or outcome.bet.cost != self.price(bet):
+            raise InvalidOutcome(f"outcome bet: stake {outcome.bet.stake} and cost "
+                                 f"{outcome.bet.cost} are not {bet.total} and {self.price(bet)}")
+        denomination = self.spec.bet.denominations[0] if bet.denomination is None else bet.denomination
+        win = 0 if gamble_settled else int(outcome.total_win)
+        end = RoundEnd(bet, bet.total, self.price(bet), denomination, win,
+                       "jackpot" in outcome.flags, balance)
         found = (step.offer(end) for step in self.choice_steps)
         return tuple(offer for offer in found if offer is not None)
 
@@ -189,3 +200,14 @@ class CommonGame:
         else:
             credits, how = bound, ("unbounded" if bound >= UNBOUNDED else "bound")
         return MaxWin(bet, credits, Fraction(credits, bet.total), how)  # type: ignore[arg-type]
+
+
+def _check_replay(stored: Outcome, replayed: Outcome) -> None:
+    """Refuse a stored outcome that is not what its seed and bet play, naming the first field
+    (in schema order) where they differ."""
+    if stored == replayed:
+        return
+    a, b = stored.to_dict(), replayed.to_dict()
+    where = next(k for k in a if a[k] != b[k])
+    raise InvalidOutcome(f"outcome {where} = {quote(a[where])}: not what its seed plays "
+                         f"({quote(b[where])})")

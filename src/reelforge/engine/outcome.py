@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from reelforge.errors import InvalidOutcome, quote
 
@@ -45,8 +45,9 @@ class Bet:
         return self.lines * self.bet_per_line
 
 
-Count = Annotated[int, Field(ge=0)]
-Credits = Annotated[int, Field(ge=0)]
+INT_LIMIT = 2**62  # the game-file loader's bound on every amount (spec/limits.py WIN_LIMIT)
+Count = Annotated[int, Field(ge=0, le=INT_LIMIT)]
+Credits = Annotated[int, Field(ge=0, le=INT_LIMIT)]
 Symbols = tuple[tuple[str, ...], ...]
 
 
@@ -316,12 +317,19 @@ class BetRecord(Record):
     bet_per_line: Count
     """Credits per line (a cluster game: the coin value)."""
     mode: str
-    denomination: Count | None
+    denomination: Annotated[int, Field(ge=1, le=INT_LIMIT)] | None
     """Currency minor units per credit; null: the game's first."""
     stake: Credits
     """lines x bet_per_line: what the paytable's 'stake' multiples refer to."""
     cost: Credits
     """What the player paid for the round: the stake times the mode's price."""
+
+    @model_validator(mode="after")
+    def _stake_is_lines_times_bet_per_line(self) -> BetRecord:
+        if self.stake != self.lines * self.bet_per_line:
+            raise ValueError(f"stake = {self.stake}: not lines x bet_per_line = "
+                             f"{self.lines} x {self.bet_per_line}")
+        return self
 
     @classmethod
     def of(cls, bet: Bet, cost: int) -> BetRecord:
@@ -351,8 +359,9 @@ class Outcome(Record):
     game_id: str
     game_sha256: Annotated[str, Field(pattern="^[0-9a-f]{64}$")]
     """SHA-256 of the game file's text that played the round (as sha256sum prints it)."""
-    seed: Annotated[str, Field(pattern="^[0-9a-fA-F]{1,64}$")] | None
-    """Hex of the 256-bit ChaCha20 key of a live round; null for a caller's generator."""
+    seed: Annotated[str, Field(pattern="^[0-9a-f]{1,64}$")] | None
+    """Lowercase hex of the 256-bit ChaCha20 key of a live round (as the engine writes it);
+    null for a caller's generator."""
     bet: BetRecord
     total_win: Credits
     """Credits paid, after the cap; progressive jackpots excluded (paid from the pool)."""
@@ -368,6 +377,25 @@ class Outcome(Record):
     """Candy Jar's Free Spins modifiers (wild, free_spins, jackpots); empty elsewhere."""
     counters: Counters
     spins: tuple[Spin, ...]
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Outcome:
+        """What the engine always writes: no flag twice; `win_capped` agrees with its flag and
+        comes with an uncapped win at least the total (a cluster round that reaches the cap
+        exactly counts as capped), `uncapped_win` null otherwise."""
+        if len(set(self.flags)) != len(self.flags):
+            twice = sorted({f for f in self.flags if self.flags.count(f) > 1})
+            raise ValueError(f"flags = {list(self.flags)}: {', '.join(twice)} more than once")
+        if self.win_capped != ("win_capped" in self.flags):
+            raise ValueError(f"win_capped = {str(self.win_capped).lower()} but flags = "
+                             f"{list(self.flags)}")
+        if self.win_capped and (self.uncapped_win is None or self.uncapped_win < self.total_win):
+            raise ValueError(f"win_capped with uncapped_win = {self.uncapped_win}: must be at "
+                             f"least total_win = {self.total_win}")
+        if not self.win_capped and self.uncapped_win is not None:
+            raise ValueError(f"uncapped_win = {self.uncapped_win} in a round not capped: must "
+                             "be null")
+        return self
 
     # -- read-only views -----------------------------------------------------------------
     def events_of(self, *types: str) -> tuple[Event, ...]:
@@ -432,6 +460,8 @@ def _problem(exc: ValidationError, data: object) -> str:
         return f"outcome {where}.type: missing: every event names its type{more}"
     if kind == "missing":
         return f"outcome {where}: missing{more}"
+    if kind == "value_error" and isinstance(first["input"], dict):  # a model's own check
+        return f"outcome {where}: {first['ctx']['error']}{more}"
     if kind == "extra_forbidden":
         return f"outcome {where}: not a field of outcome schema {SCHEMA_VERSION}{more}"
     return f"outcome {where} = {quote(first['input'])}: {first['msg']}{more}"

@@ -11,7 +11,7 @@ returning the next one (states are frozen; the rng is the only thing a step cons
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
@@ -21,6 +21,39 @@ import numpy as np
 from reelforge.engine.outcome import Bet, Outcome
 
 FigureSource = Literal["exact", "estimate"]
+
+
+class FrozenMap(Mapping):
+    """A read-only mapping, for data held by frozen objects that sessions share (an offer's
+    limits, a game's wheel prices). Compares equal to any mapping with the same items; unlike
+    `types.MappingProxyType` it copies and pickles. Nested dicts are frozen too."""
+
+    __slots__ = ("_items",)
+    _items: dict
+
+    def __init__(self, items: Mapping = ()) -> None:  # type: ignore[assignment]
+        object.__setattr__(self, "_items", {k: FrozenMap(v) if isinstance(v, Mapping) else v
+                                            for k, v in dict(items).items()})
+
+    def __getitem__(self, key: Any) -> Any:
+        return self._items[key]
+
+    def __iter__(self) -> Iterator:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __repr__(self) -> str:
+        return repr(self._items)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"FrozenMap is read-only: cannot set {name}")
+
+    def __reduce__(self):
+        return FrozenMap, (self._items,)
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 @dataclass(frozen=True)
@@ -96,9 +129,11 @@ class RoundEnd:
     stake: int  # credits: lines x bet per line
     price: int  # credits one round at this bet costs (the stake x the mode's price)
     denomination: int  # currency minor units per credit
-    win: int  # the round's total win, credits
+    win: int  # credits the round won still at stake: its total win; 0 once a gamble is settled
     jackpot: bool  # a jackpot was won (never gambled)
-    balance: int | None  # the player's credits after the round, where the caller knows them
+    # The player's credits where the caller knows them, excluding `win` (a win offered to
+    # gamble is not yet the player's); after a settled gamble, including what it paid.
+    balance: int | None
 
 
 @dataclass(frozen=True)
@@ -111,8 +146,28 @@ class Offer:
     amount: int  # credits at stake: the win to gamble, or the balance for Spin Chance
     stake: int  # credits of the bet it refers to (Spin Chance: the price of one round)
     denomination: int
-    limits: Mapping[str, Any] = field(hash=False)
+    limits: Mapping[str, Any] = field(hash=False)  # read-only (a FrozenMap)
     payback: Fraction = Fraction(1)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.limits, FrozenMap):
+            object.__setattr__(self, "limits", FrozenMap(self.limits))
+
+    def to_dict(self) -> dict:
+        """JSON-ready: lists for tuples, string keys, Fractions as "num/den" strings."""
+        return {"kind": self.kind, "amount": self.amount, "stake": self.stake,
+                "denomination": self.denomination, "limits": _json(self.limits),
+                "payback": _json(self.payback)}
+
+
+def _json(value: Any) -> Any:
+    if isinstance(value, Fraction):
+        return f"{value.numerator}/{value.denominator}"
+    if isinstance(value, Mapping):
+        return {str(k): _json(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list)):
+        return [_json(v) for v in value]
+    return value
 
 
 @dataclass(frozen=True)
@@ -181,7 +236,8 @@ class Game(Protocol):
     def price(self, bet: Bet) -> int: ...
     def play(self, bet: Bet, rng: np.random.Generator, seed: int | None = None) -> Outcome: ...
     def replay(self, outcome: Outcome | dict) -> Outcome: ...
-    def offers(self, outcome: Outcome | dict, balance: int | None = None) -> tuple[Offer, ...]: ...
+    def offers(self, outcome: Outcome | dict, balance: int | None = None, *,
+               gamble_settled: bool = False) -> tuple[Offer, ...]: ...
     def start(self, offer: Offer) -> ChoiceState: ...
     def choices(self, state: ChoiceState) -> tuple: ...
     def step(self, state: ChoiceState, choice: Any, rng: np.random.Generator) -> ChoiceState: ...

@@ -45,7 +45,8 @@ def check_bet(game, bet: Bet) -> Bet:
     except KeyError:
         names = ", ".join(["base"] + [m.name for m in game.spec.modes if m.name != "base"])
         raise InvalidBet(f"{game.spec.id}: bet mode = {bet.mode!r}: not a mode of this game ({names})") from None
-    if bet.denomination is not None and bet.denomination not in limits.denominations:
+    if bet.denomination is not None and (isinstance(bet.denomination, bool)
+                                         or bet.denomination not in limits.denominations):
         raise InvalidBet(f"{game.spec.id}: bet denomination = {bet.denomination!r}: "
                          f"must be one of {list(limits.denominations)}")
     return bet

@@ -8,8 +8,10 @@ them, route a choice to the function that plays it, and report payouts exactly.
   "on", `Game.configure`). Choices ("collect",), ("amount", n), ("cash", i), ("bonus", b). A
   won bonus ends the gamble with `state.state.bonus_won` set: the caller plays that bonus
   (`engine.round.play_bonus`); `paid` counts it at its price.
-- Spin Chance: offered when 0 < balance < the price of a round at the bet. Choices "play" and
-  "decline"; `paid` is the credit kept, or one round's price where the spin was won (the spin
+- Spin Chance: offered when 0 < balance < the price of a round at the bet, and no gamble is
+  open on the round's win: the two are never offered on the same credits. After a gamble is
+  settled, `offers(outcome, balance, gamble_settled=True)` evaluates it on the balance then
+  (`balance` never counts a win still at stake). Choices "play" and "decline"; `paid` is the credit kept, or one round's price where the spin was won (the spin
   the player would have bought), so the payback is exactly 1.
 """
 
@@ -36,7 +38,7 @@ def choice_steps(game) -> tuple:
             raise InvalidArgument(f"{game.id}: setting gamble_offer = {setting!r}: must be one "
                                   f"of {', '.join(wg.OFFERS)}")
         steps.append(WheelGamble(wg.wheel_config(game, setting)))
-    return (*steps, SpinChance())
+    return (*steps, SpinChance((*game.own_choice_steps(), *steps)))
 
 
 @dataclass(frozen=True)
@@ -65,16 +67,14 @@ class WheelGamble:
     def step(self, state: ChoiceState, choice: Any, rng) -> ChoiceState:
         s, c = state.state, self.config
         kind, arg = _action(choice)
-        if kind == "collect" and arg is None:
+        if kind == "collect":
             after = wg.collect(s)
         elif kind == "amount":
             after = wg.choose_amount(s, arg)
         elif kind == "cash":
             after = wg.spin_cash(c, s, arg, rng)
-        elif kind == "bonus":
-            after = wg.spin_bonus(c, s, arg, rng)
         else:
-            raise InvalidAction(f"wheel gamble choice {choice!r}: not one of {wg.ACTIONS}")
+            after = wg.spin_bonus(c, s, arg, rng)
         return ChoiceState(state.offer, after, after.finished)
 
     def paid(self, state: ChoiceState) -> Fraction:
@@ -87,14 +87,18 @@ class WheelGamble:
                                   lambda s: _as_tuple(policy(ChoiceState(offer, s, s.finished))))
 
 
+@dataclass(frozen=True)
 class SpinChance:
+    gambles: tuple = ()  # the game's gamble steps: while one is offered, Spin Chance is not
     kind: ClassVar[str] = "spin_chance"
     settings: ClassVar[tuple[str, ...]] = ()
-    CHOICES = ("play", "decline")
+    CHOICES: ClassVar[tuple[str, ...]] = ("play", "decline")
 
     def offer(self, end: RoundEnd) -> Offer | None:
         if end.balance is None or not sc.spin_chance_offered(end.balance, end.price):
             return None
+        if any(step.offer(end) is not None for step in self.gambles):
+            return None  # the win is at stake: Spin Chance waits until the gamble is settled
         return Offer(self.kind, end.balance, end.price, end.denomination,
                      {"price": end.price}, Fraction(1))
 
@@ -142,10 +146,20 @@ class SpinChance:
         return Fraction(total, offer.stake)
 
 
+ARITY = {"collect": 1, "amount": 2, "cash": 2, "bonus": 2}  # elements of each action
+
+
 def _action(choice: Any) -> tuple[str, Any]:
-    kind, *rest = _as_tuple(choice)
-    return kind, (rest[0] if rest else None)
+    """(kind, argument or None) of "collect", ("collect",) or a 2-element ("amount", n),
+    ("cash", i), ("bonus", b), as a tuple or a JSON list; anything else is refused."""
+    parts = tuple(choice) if isinstance(choice, (tuple, list)) else (choice,)
+    kind = parts[0] if parts else None
+    if not isinstance(kind, str) or ARITY.get(kind) != len(parts):
+        raise InvalidAction(f"wheel gamble choice {choice!r}: not one of \"collect\", "
+                            "(\"amount\", n), (\"cash\", i), (\"bonus\", b)")
+    return kind, (parts[1] if len(parts) == 2 else None)
 
 
 def _as_tuple(choice: Any) -> tuple:
-    return choice if isinstance(choice, tuple) and choice else (choice,)
+    kind, arg = _action(choice)
+    return (kind,) if arg is None else (kind, arg)

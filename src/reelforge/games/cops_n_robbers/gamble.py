@@ -29,10 +29,11 @@ Big Money), an adjustable amount, up to min(2500 x stake, 250,000.00) then colle
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
+from reelforge.engine.protocol import FrozenMap
 from reelforge.engine.rng import draw_below
 from reelforge.errors import InvalidAction
 
@@ -50,9 +51,12 @@ class WheelConfig:
     limit_stake_multiple: int
     limit_minor: int
     cash_targets: tuple[tuple[int, int], ...]  # (num, den): a target of amount x num / den
-    bonus_values: dict[int, Fraction] = field(hash=False)  # start multiplier -> price in stakes
+    # start multiplier -> price in stakes; read-only (a FrozenMap), as the config is shared
+    bonus_values: Mapping[int, Fraction] = field(hash=False)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.bonus_values, FrozenMap):
+            object.__setattr__(self, "bonus_values", FrozenMap(self.bonus_values))
         if self.offer not in OFFERS:
             raise ValueError(f"WheelConfig.offer = {self.offer!r}: must be one of {OFFERS}")
         for name in ("limit_stake_multiple", "limit_minor"):
