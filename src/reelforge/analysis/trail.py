@@ -108,6 +108,18 @@ def bonus_values(game: LineGame) -> dict[int, float]:
     return {s: s * figures.collected + figures.spins * lines for s in starts}
 
 
+def _bonus_parts(game: LineGame, m, trail, bet):
+    """What both cap bounds need of the bonus at `bet`: each line's win distribution on the
+    chase reels, the cash values with their probabilities, the chase chain, and the
+    distribution of the trigger count on the base reels."""
+    lines = spin_figures(game, trail.reel_set, bet, 1, False).line_wins
+    values = np.array(m.cash_values, dtype=float)
+    weights = np.diff(np.concatenate(([0], m.cash_cum))) / m.cash_cum[-1]
+    chain = _Chain(trail, window_counts(game, trail.reel_set))
+    p_count = scatter_count_distribution(game, m.base_set, trail.trigger)
+    return lines, values, weights, chain, p_count
+
+
 def cap_loss_bound(game: LineGame, bet) -> float:
     """An upper bound on what the round cap takes from the RTP at this bet (per cost).
 
@@ -129,11 +141,7 @@ def cap_loss_bound(game: LineGame, bet) -> float:
     room = (m.cap - plain_max_round_win(m, bet)) / bet.total
     if room <= 0:
         return float("inf")
-    lines = spin_figures(game, trail.reel_set, bet, 1, False).line_wins
-    values = np.array(m.cash_values, dtype=float)
-    weights = np.diff(np.concatenate(([0], m.cash_cum))) / m.cash_cum[-1]
-    chain = _Chain(trail, window_counts(game, trail.reel_set))
-    p_count = scatter_count_distribution(game, m.base_set, trail.trigger)
+    lines, values, weights, chain, p_count = _bonus_parts(game, m, trail, bet)
     best = float("inf")
     for s in np.geomspace(1e-4, 0.5, 49):
         u = 2 * s
@@ -172,11 +180,7 @@ def cap_second_moment_bound(game: LineGame, bet) -> float:
     cap = m.cap / bet.total
     if base_max >= cap:
         return float("inf")
-    lines = spin_figures(game, trail.reel_set, bet, 1, False).line_wins
-    values = np.array(m.cash_values, dtype=float)
-    weights = np.diff(np.concatenate(([0], m.cash_cum))) / m.cash_cum[-1]
-    chain = _Chain(trail, window_counts(game, trail.reel_set))
-    p_count = scatter_count_distribution(game, m.base_set, trail.trigger)
+    lines, values, weights, chain, p_count = _bonus_parts(game, m, trail, bet)
 
     def bound(t: float) -> float:
         line_moment = chain.line_moment(_line_mgf(lines, 4 * t))  # >= E[exp(2t L)]

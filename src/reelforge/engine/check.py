@@ -14,11 +14,6 @@ class GameCheckFailed(ReelforgeError):
     """A game broke an invariant of check_game: the message says which and where."""
 
 
-def max_round_win(game, bet: Bet) -> int:
-    """An upper bound on one round's win in credits at `bet`: the game's own (`Game.max_round_win`)."""
-    return game.max_round_win(bet)
-
-
 def check_game(game, rounds: int = 2000, seed: int = 0) -> None:
     """Raise GameCheckFailed unless the game's data and a sample of rounds are sound (each
     family checks its own: `Game.check`)."""

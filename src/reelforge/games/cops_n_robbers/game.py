@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from reelforge.engine.common import UNBOUNDED
 from reelforge.games.cops_n_robbers import kernel as k
 
 
@@ -83,5 +84,5 @@ def play_bonus(game, model, bet, start: int, rng, stops, window, tape, record: b
 
 def max_round_win(game, model, bet) -> int:
     """The chase can last any number of spins, each of which can collect: only the round's
-    cap (credits at this bet) bounds it; 2**63 - 1 without one."""
-    return int(model.cap) if model.cap > 0 else 2**63 - 1
+    cap (credits at this bet) bounds it; UNBOUNDED without one."""
+    return int(model.cap) if model.cap > 0 else UNBOUNDED
