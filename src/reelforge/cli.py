@@ -783,6 +783,83 @@ def _silence_stdout() -> None:
         pass
 
 
+DbUrlOpt = Annotated[str | None, typer.Option(
+    "--database-url", help="SQLAlchemy URL (default: $REELFORGE_DATABASE_URL, else SQLite "
+    "var/reelforge.db); postgresql://... for PostgreSQL")]
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="TCP port")] = 8000,
+    database_url: DbUrlOpt = None,
+    config: Annotated[Path | None, typer.Option(
+        "--config", help="Operators and their games (TOML); default: the demo operators")] = None,
+    workers: Annotated[int, typer.Option("--workers", help="Server processes")] = 1,
+) -> None:
+    """Serve the games: the remote game server (migrates the database first)."""
+    _at_least(workers, "--workers")
+    if not 0 < port < 65536:
+        _fail(InvalidArgument(f"--port = {port}: must be 1..65535"))
+    from reelforge.server.main import serve as run_server
+
+    try:
+        run_server(host, port, database_url, config, workers)
+    except ReelforgeError as exc:
+        _fail(exc)
+
+
+db_app = typer.Typer(no_args_is_help=True, help="The server's database.")
+app.add_typer(db_app, name="db")
+ledger_app = typer.Typer(no_args_is_help=True, help="The server's double-entry ledger.")
+app.add_typer(ledger_app, name="ledger")
+audit_app = typer.Typer(no_args_is_help=True, help="The server's hash-chained audit log.")
+app.add_typer(audit_app, name="audit")
+
+
+@db_app.command("upgrade")
+def db_upgrade(database_url: DbUrlOpt = None) -> None:
+    """Create or migrate the server's tables to the current revision (Alembic)."""
+    from reelforge.server.commands import db_upgrade as upgrade
+
+    try:
+        print(f"database at revision {upgrade(database_url)}")
+    except ReelforgeError as exc:
+        _fail(exc)
+
+
+@ledger_app.command("check")
+def ledger_check(database_url: DbUrlOpt = None) -> None:
+    """Prove the ledger's invariants; exit 1 and name each broken one."""
+    from reelforge.server.commands import ledger_check as check
+
+    try:
+        problems, summary = check(database_url)
+    except ReelforgeError as exc:
+        _fail(exc)
+    for key, value in summary.items():
+        print(f"{key}: {value}")
+    for problem in problems:
+        print(f"FAIL {problem}")
+    print("ledger OK" if not problems else f"ledger BROKEN: {len(problems)} problem(s)")
+    raise typer.Exit(1 if problems else 0)
+
+
+@audit_app.command("verify")
+def audit_verify(database_url: DbUrlOpt = None) -> None:
+    """Check the audit log's hash chains; exit 1 and name each edited, inserted or deleted row."""
+    from reelforge.server.commands import audit_verify as verify
+
+    try:
+        problems = verify(database_url)
+    except ReelforgeError as exc:
+        _fail(exc)
+    for problem in problems:
+        print(f"FAIL {problem}")
+    print("audit log OK" if not problems else f"audit log BROKEN: {len(problems)} problem(s)")
+    raise typer.Exit(1 if problems else 0)
+
+
 def main() -> None:
     """The `reelforge` program: `app`, and one line instead of a traceback when the output
     cannot be written (a full disk, a closed device) or another file operation fails. A

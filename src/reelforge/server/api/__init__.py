@@ -1,0 +1,1 @@
+"""The HTTP API (FastAPI): routes, request schemas, error responses."""

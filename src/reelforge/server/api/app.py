@@ -1,0 +1,204 @@
+"""The FastAPI application: routes over the services, errors as stable codes.
+
+Handlers are plain functions (FastAPI runs them in its thread pool): a round is a short
+burst of numba and one database transaction, with nothing to await in between.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import uuid
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Header, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from reelforge.server.api.schemas import BetRequest, LaunchRequest, StepRequest
+from reelforge.server.context import Context
+from reelforge.server.errors import CODES, ApiError
+from reelforge.server.services import jackpot, rounds, sessions, steps
+from reelforge.server.services.catalog import games_of, served_game
+
+log = logging.getLogger("reelforge.server")
+API = "/api/v1"
+# At module level: with postponed annotations FastAPI resolves them in the module's globals.
+Auth = Annotated[str | None, Header(alias="Authorization")]
+
+
+class JSON(Response):
+    media_type = "application/json"
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def _bearer(authorization: str | None) -> str | None:
+    if not authorization:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else None
+
+
+def create_app(ctx: Context, startup=None) -> FastAPI:
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        if startup is not None:
+            startup(ctx)
+        yield
+        ctx.engine.dispose()
+
+    app = FastAPI(title="reelforge game server", version="1", lifespan=lifespan,
+                  description="Remote game server for reelforge's slot games. Errors: "
+                  + "; ".join(f"{code} ({status}): {what}"
+                              for code, (status, what) in CODES.items()),
+                  default_response_class=JSON)
+    app.state.ctx = ctx
+    _errors(app)
+
+    def auth(authorization: str | None) -> sessions.Auth:
+        return sessions.authenticate(ctx, _bearer(authorization))
+
+    @app.get("/health", tags=["ops"])
+    def health() -> dict:
+        return {"status": "ok"}
+
+    @app.post(f"{API}/sessions", tags=["session"])
+    def open_session(body: LaunchRequest) -> JSON:
+        """Exchange an operator's signed launch token for a session (and recover open rounds)."""
+        token, who = sessions.open_session(ctx, body.launch_token)
+        return JSON({"session_token": token, **_session(who)})
+
+    @app.get(f"{API}/session", tags=["session"])
+    def session(authorization: Auth = None) -> JSON:
+        """Authenticate: the player, balance, open rounds at their last committed step."""
+        return JSON(_session(auth(authorization)))
+
+    def _session(who: sessions.Auth) -> dict:
+        with ctx.begin() as conn:
+            balance = sessions.balance_of(conn, who.operator, who.player_id)
+            open_views = [rounds.round_view(conn, ctx, who, r)
+                          for r in rounds.open_rounds(conn, who.player_id)]
+        held = sum(v["pending_win_credits"] * v["denomination"] for v in open_views)
+        return {"player": who.external_id, "operator": who.operator.id,
+                "currency": who.currency, "balance_minor": balance, "in_play_minor": held,
+                "open_rounds": open_views,
+                "session": {"id": who.session_id, "started_at_us": who.started_at,
+                            "expires_at_us": who.expires_at,
+                            "net_minor": balance + held - who.balance_at_start},
+                "jurisdiction": who.operator.profile.to_dict(),
+                "wallet": who.operator.wallet}
+
+    @app.get(f"{API}/games", tags=["games"])
+    def games(authorization: Auth = None) -> JSON:
+        who = auth(authorization)
+        return JSON({"games": [g.describe(who.max_stake_minor) for g in games_of(who.operator)]})
+
+    @app.get(f"{API}/games/{{game_key}}", tags=["games"])
+    def game(game_key: str, authorization: Auth = None) -> JSON:
+        who = auth(authorization)
+        return JSON(served_game(who.operator, game_key).describe(who.max_stake_minor))
+
+    @app.post(f"{API}/games/{{game_key}}/rounds", tags=["rounds"])
+    def bet(game_key: str, body: BetRequest, authorization: Auth = None) -> JSON:
+        """Bet and play a round. The same request_id again returns the same round."""
+        who = auth(authorization)
+        if who.operator.wallet == "seamless":
+            from reelforge.server.wallets.rounds import play_seamless
+
+            return JSON(play_seamless(ctx, who, game_key, body.request_id, body.lines,
+                                      body.bet_per_line, body.mode))
+        return JSON(rounds.play(ctx, who, game_key, body.request_id, body.lines,
+                                body.bet_per_line, body.mode))
+
+    @app.get(f"{API}/rounds", tags=["history"])
+    def history(authorization: Auth = None,
+                limit: Annotated[int, Query(ge=1, le=100)] = 10,
+                before: Annotated[str | None, Query(max_length=36)] = None) -> JSON:
+        """The player's rounds, newest first; `next` is the cursor for the page after."""
+        return JSON(rounds.history(ctx, auth(authorization), limit, before))
+
+    @app.get(f"{API}/rounds/{{round_id}}", tags=["history"])
+    def one_round(round_id: str, authorization: Auth = None) -> JSON:
+        """One round in full: outcome events, every step, every ledger movement."""
+        return JSON(rounds.get_round(ctx, auth(authorization), round_id))
+
+    @app.post(f"{API}/rounds/{{round_id}}/steps", tags=["rounds"])
+    def step(round_id: str, body: StepRequest, authorization: Auth = None) -> JSON:
+        """A player's choice: gamble, take half, collect, wheel spins, Spin Chance."""
+        return JSON(steps.take_step(ctx, auth(authorization), round_id, body.request_id,
+                                    body.kind, body.choice))
+
+    @app.get(f"{API}/rounds/{{round_id}}/verify", tags=["history"])
+    def verify(round_id: str, authorization: Auth = None) -> JSON:
+        """Replay the stored round and its steps from their seeds; say whether they match."""
+        return JSON(rounds.verify(ctx, auth(authorization), round_id))
+
+    @app.get(f"{API}/jackpots", tags=["jackpots"])
+    def meters() -> JSON:
+        """Every progressive pool's meter, in minor units of its currency."""
+        with ctx.begin() as conn:
+            return JSON({"jackpots": jackpot.meters(conn)})
+
+    @app.get("/demo", tags=["demo"], response_class=RedirectResponse, status_code=303)
+    def demo(operator: Annotated[str, Query(max_length=64)] = "demo") -> RedirectResponse:
+        """A new demo player with the demo balance, launched (303 to the game page)."""
+        return RedirectResponse(f"/play?launch={sessions.demo_launch(ctx, operator)}", 303)
+
+    @app.get("/play", tags=["demo"], response_class=HTMLResponse)
+    def play_page(launch: Annotated[str, Query(max_length=2048)] = "") -> HTMLResponse:
+        return HTMLResponse(_play_page(launch))
+
+    @app.get("/", include_in_schema=False)
+    def root() -> RedirectResponse:
+        return RedirectResponse("/play", 307)
+
+    return app
+
+
+def _play_page(launch: str) -> str:
+    """Until the browser client is built, the launch lands here: what to do with the token."""
+    web = Path(os.environ.get("REELFORGE_WEB_DIR", "web/dist")) / "index.html"
+    if web.is_file():
+        return web.read_text(encoding="utf-8")
+    safe = "".join(c for c in launch if c.isalnum() or c in "-_.=")
+    return ("<!doctype html><meta charset=utf-8><title>reelforge</title>"
+            "<h1>reelforge game server</h1><p>The browser client is not built here. "
+            "Launch token (POST it to <code>/api/v1/sessions</code> as "
+            f"<code>{{\"launch_token\": ...}}</code>):</p><pre>{safe}</pre>"
+            "<p>API: <a href=/docs>/docs</a>, <a href=/openapi.json>/openapi.json</a>.</p>")
+
+
+def _errors(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, exc: ApiError) -> JSON:
+        return JSON(exc.body(), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSON:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        value = first.get("input")
+        shown = repr(value)[:80] if not isinstance(value, dict | list) else type(value).__name__
+        return JSON(ApiError("INVALID_REQUEST", f"{where} = {shown}: "
+                             f"{first.get('msg', 'invalid')}").body(), status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSON:
+        code = {404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}.get(exc.status_code,
+                                                                 "INVALID_REQUEST")
+        status = exc.status_code if exc.status_code in (404, 405) else 400
+        return JSON({"error": {"code": code, "message": f"{request.method} "
+                               f"{request.url.path}: {exc.detail}"}}, status_code=status)
+
+    @app.exception_handler(Exception)
+    async def bug(request: Request, exc: Exception) -> JSON:
+        reference = uuid.uuid4().hex[:12]
+        log.exception("internal error %s on %s %s", reference, request.method, request.url.path)
+        return JSON({"error": {"code": "INTERNAL", "message": f"internal error, reference "
+                               f"{reference}"}}, status_code=500)

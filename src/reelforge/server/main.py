@@ -1,0 +1,149 @@
+"""Starting the server: the database (migrated first), the settings, start-up checks, uvicorn.
+
+`reelforge serve` migrates the database, then runs uvicorn with `app_from_env` as the
+application factory, so each worker process builds its own engine from the environment.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from sqlalchemy import insert, select, update
+
+from reelforge.server.context import Context
+from reelforge.server.db.engine import database_url, make_engine
+from reelforge.server.settings import Settings, load_settings
+
+ENV_CONFIG = "REELFORGE_CONFIG"
+ENV_VAR_DIR = "REELFORGE_VAR_DIR"
+
+
+def build_context(url: str, config: Path | None, var_dir: Path) -> Context:
+    settings = load_settings(config, var_dir)
+    return Context(make_engine(url), settings)
+
+
+def startup(ctx: Context) -> None:
+    """Before the first request: the schema is current, the configuration is recorded (and
+    its changes audited), jackpot pools exist, every kernel is compiled, wallets connect."""
+    from reelforge.server.db.migrate import check_schema
+
+    check_schema(ctx.engine)
+    import reelforge.analysis  # noqa: F401 - registers the exact RTP figures games report
+
+    _record_config(ctx)
+    _ensure_pools(ctx)
+    _warm_up(ctx.settings)
+    _connect_wallets(ctx)
+
+
+def _record_config(ctx: Context) -> None:
+    from reelforge.server.db.tables import game_configs, operators
+    from reelforge.server.services import audit
+    from reelforge.server.services.common import now_us
+
+    now = now_us()
+    with ctx.begin() as conn:
+        for op in ctx.settings.operators:
+            if conn.execute(select(operators.c.id).where(operators.c.id == op.id)).first() is None:
+                conn.execute(insert(operators).values(id=op.id, name=op.name,
+                                                      wallet_mode=op.wallet,
+                                                      wallet_url=op.wallet_url, created_at=now))
+            for g in op.games:
+                values = dict(game_id=g.game_id, currency=op.currency,
+                              denomination=g.denomination, gamble=g.gamble,
+                              win_cap_minor=g.win_cap_minor, jurisdiction=op.jurisdiction,
+                              enabled=g.enabled)
+                where = (game_configs.c.operator_id == op.id) & (game_configs.c.game_key == g.key)
+                old = conn.execute(select(game_configs).where(where)).first()
+                before = None if old is None else {k: getattr(old, k) for k in values}
+                if before == values:
+                    continue
+                if old is None:
+                    conn.execute(insert(game_configs).values(operator_id=op.id, game_key=g.key,
+                                                             updated_at=now, **values))
+                else:
+                    conn.execute(update(game_configs).where(where)
+                                 .values(updated_at=now, **values))
+                audit.append(conn, f"operator:{op.id}", "config.changed",
+                             {"game": g.key, "before": before, "after": values}, now)
+
+
+def _ensure_pools(ctx: Context) -> None:
+    from reelforge.server.services import jackpot, ledger
+    from reelforge.server.services.catalog import games_of
+    from reelforge.server.services.common import now_us
+
+    for op in ctx.settings.operators:
+        for served in games_of(op):
+            spec = served.game.spec.jackpot
+            if spec is not None and op.profile.jackpots:
+                jackpot.ensure_pool(ctx.engine, served.pool_key(), op.currency,
+                                    spec.seed_amount, spec.contribution_bp,
+                                    ledger.house_owner(op.id, 0), now_us())
+
+
+def _warm_up(settings: Settings) -> None:
+    from reelforge.engine.round import warmup
+    from reelforge.games import make
+
+    for game_id in sorted({g.game_id for op in settings.operators for g in op.games}):
+        warmup(make(game_id))
+
+
+def _connect_wallets(ctx: Context) -> None:
+    seamless = [op for op in ctx.settings.operators if op.wallet == "seamless"]
+    if not seamless:
+        return
+    from reelforge.server.wallets.rounds import start_outbox_worker
+
+    start_outbox_worker(ctx)
+
+
+def app_from_env():
+    """uvicorn's factory: each worker builds its context from the environment `serve` set."""
+    from reelforge.server.api.app import create_app
+
+    config = os.environ.get(ENV_CONFIG)
+    var_dir = Path(os.environ.get(ENV_VAR_DIR, "var"))
+    ctx = build_context(database_url(None), Path(config) if config else None, var_dir)
+    return create_app(ctx, startup=startup)
+
+
+def serve(host: str, port: int, url: str | None, config: Path | None, workers: int,
+          var_dir: Path = Path("var")) -> None:
+    import uvicorn
+
+    from reelforge.server.db.migrate import upgrade
+
+    resolved = database_url(url)
+    upgrade(resolved)
+    settings = load_settings(config, var_dir)  # creates the demo keys before workers race
+    os.environ["REELFORGE_DATABASE_URL"] = resolved
+    os.environ[ENV_VAR_DIR] = str(var_dir)
+    if config is not None:
+        os.environ[ENV_CONFIG] = str(config.resolve())
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    base = f"http://{shown}:{port}"
+    print(f"reelforge serve: {len(settings.operators)} operator(s) on {_masked(resolved)}",
+          flush=True)
+    for op in settings.operators:
+        if op.demo_balance_minor:
+            print(f"  play as a new demo player of {op.name}: {base}/demo?operator={op.id}",
+                  flush=True)
+    print(f"  API documentation: {base}/docs", flush=True)
+    uvicorn.run("reelforge.server.main:app_from_env", factory=True, host=host, port=port,
+                workers=workers, log_level=os.environ.get("REELFORGE_LOG_LEVEL", "warning"),
+                access_log=False)
+
+
+def _masked(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
+if __name__ == "__main__":  # python -m reelforge.server.main: the same as reelforge serve
+    serve("127.0.0.1", int(sys.argv[1]) if len(sys.argv) > 1 else 8000, None, None, 1)

@@ -1,0 +1,1 @@
+"""The server's services: the only code that opens a database transaction."""

@@ -1,0 +1,150 @@
+"""The audit log: append-only, hash-chained per chain (a player, a jackpot pool, an operator).
+
+Each row's hash covers the previous row's hash of its chain and its own content, and
+audit_heads holds each chain's last (seq, hash). An edited row no longer matches its hash, a
+deleted or inserted row breaks the seq numbering or the prev_hash links, and a deleted last row
+leaves the head pointing past the chain's end: `verify` names each.
+
+Rows are written inside the transaction of the change they record, so the log holds exactly the
+committed changes: a rolled-back round leaves no audit row, a committed one always has its row.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy import Connection, func, insert, select, update
+
+from reelforge.server.db.tables import audit_heads, audit_log
+
+GENESIS = "0" * 64
+# Rows fetched per round trip while verifying: the log grows without bound, memory must not.
+STREAM_BATCH = 1000
+
+
+def canonical_json(value: Any) -> str:
+    """One byte sequence per value: sorted keys, no spaces, UTF-8 text kept as is."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def row_hash(prev_hash: str, chain: str, seq: int, kind: str, payload: Any,
+             created_at: int) -> str:
+    record = {"chain": chain, "seq": seq, "kind": kind, "payload": payload,
+              "created_at": created_at}
+    return hashlib.sha256((prev_hash + canonical_json(record)).encode()).hexdigest()
+
+
+def append(conn: Connection, chain: str, kind: str, payload: dict[str, Any], now_us: int) -> str:
+    """Append a row to `chain` within the caller's transaction (never commits); its hash.
+
+    The head row is read FOR UPDATE, so on PostgreSQL two appends to one chain queue on it (on
+    SQLite the whole database is locked from BEGIN IMMEDIATE). A chain's very first append has
+    no head row to lock: two concurrent first appends both try seq 1, the unique (chain, seq)
+    constraint fails the second, and its caller's transaction rolls back. That is acceptable:
+    a chain starts once, with the creation of what it audits, which is itself unique.
+    """
+    head = conn.execute(
+        select(audit_heads.c.seq, audit_heads.c.hash)
+        .where(audit_heads.c.chain == chain)
+        .with_for_update()
+    ).one_or_none()
+    seq, prev = (head.seq + 1, head.hash) if head is not None else (1, GENESIS)
+    digest = row_hash(prev, chain, seq, kind, payload, now_us)
+    conn.execute(insert(audit_log).values(
+        chain=chain, seq=seq, kind=kind, payload=canonical_json(payload), created_at=now_us,
+        prev_hash=prev, hash=digest))
+    if head is None:
+        conn.execute(insert(audit_heads).values(chain=chain, seq=seq, hash=digest))
+    else:
+        conn.execute(update(audit_heads).where(audit_heads.c.chain == chain)
+                     .values(seq=seq, hash=digest))
+    return digest
+
+
+def verify(conn: Connection) -> list[str]:
+    """Every problem in the audit log, one sentence each naming chain and seq; [] if intact."""
+    return _row_problems(conn) + _head_problems(conn)
+
+
+def _row_problems(conn: Connection) -> list[str]:
+    problems: list[str] = []
+    rows = conn.execute(
+        select(audit_log.c.chain, audit_log.c.seq, audit_log.c.kind, audit_log.c.payload,
+               audit_log.c.created_at, audit_log.c.prev_hash, audit_log.c.hash)
+        .order_by(audit_log.c.chain, audit_log.c.seq)
+        # A server-side cursor on PostgreSQL; sqlite3 fetches lazily anyway.
+        .execution_options(yield_per=STREAM_BATCH)
+    )
+    chain: str | None = None
+    last_seq, last_hash = 0, GENESIS
+    for row in rows:
+        # Only equality of chain names is used, never their order: the database's collation
+        # may sort them differently from Python.
+        if row.chain != chain:
+            chain, last_seq, last_hash = row.chain, 0, GENESIS
+        problems.extend(_check_row(row, last_seq, last_hash))
+        last_seq, last_hash = row.seq, row.hash
+    return problems
+
+
+def _check_row(row: Any, last_seq: int, last_hash: str) -> Iterable[str]:
+    where = f"audit chain {row.chain!r} seq {row.seq}"
+    if row.seq != last_seq + 1:
+        missing = (f"seq {last_seq + 1} is" if row.seq == last_seq + 2
+                   else f"seq {last_seq + 1} to {row.seq - 1} are")
+        yield (f"{where}: {missing} missing before it (rows deleted, or this one inserted "
+               f"out of order)")
+    elif row.prev_hash != last_hash:
+        # After a gap the missing row's hash is unknown: the gap itself is the finding.
+        before = "the genesis hash" if last_seq == 0 else f"the hash of seq {last_seq}"
+        yield (f"{where}: its prev_hash {row.prev_hash[:12]}... is not {before} "
+               f"{last_hash[:12]}... (a row before it was replaced or inserted)")
+    try:
+        payload = json.loads(row.payload)
+    except ValueError:
+        yield f"{where}: its payload is not JSON (the row was edited)"
+        return
+    expected = row_hash(row.prev_hash, row.chain, row.seq, row.kind, payload, row.created_at)
+    if expected != row.hash:
+        yield f"{where}: its hash does not match its content (the row was edited)"
+
+
+def _head_problems(conn: Connection) -> list[str]:
+    problems: list[str] = []
+    last = (select(audit_log.c.chain, func.max(audit_log.c.seq).label("seq"))
+            .group_by(audit_log.c.chain).subquery("last"))
+    tail = audit_log.alias("tail")
+    heads = conn.execute(
+        select(audit_heads.c.chain, audit_heads.c.seq, audit_heads.c.hash,
+               last.c.seq.label("last_seq"), tail.c.hash.label("last_hash"))
+        .select_from(audit_heads
+                     .outerjoin(last, last.c.chain == audit_heads.c.chain)
+                     .outerjoin(tail, (tail.c.chain == last.c.chain)
+                                & (tail.c.seq == last.c.seq)))
+        .execution_options(yield_per=STREAM_BATCH)
+    )
+    for head in heads:
+        where = f"audit chain {head.chain!r} seq {head.seq}"
+        if head.last_seq is None:
+            problems.append(f"{where}: the head names this row but the chain has no rows "
+                            f"(all deleted)")
+        elif head.last_seq != head.seq:
+            problems.append(f"{where}: the head names this row but the chain's last row is "
+                            f"seq {head.last_seq} (rows deleted at its end or appended "
+                            f"past the head)")
+        elif head.last_hash != head.hash:
+            problems.append(f"{where}: the head's hash is not this row's hash (the last row "
+                            f"was replaced)")
+    orphans = conn.execute(
+        select(last.c.chain, last.c.seq)
+        .where(~select(audit_heads.c.chain).where(audit_heads.c.chain == last.c.chain)
+               .exists())
+        .execution_options(yield_per=STREAM_BATCH)
+    )
+    for chain, seq in orphans:
+        problems.append(f"audit chain {chain!r} seq {seq}: the chain has rows up to here but "
+                        f"no head (its head row was deleted)")
+    return problems

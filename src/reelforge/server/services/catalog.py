@@ -1,0 +1,148 @@
+"""The games an operator offers, as the server plays them: the shipped game file of the chosen
+RTP variant, configured with the operator's gamble setting and the jurisdiction's rules, and
+its bets in the operator's currency.
+
+One `Game` object per (game file, settings) is shared by every request (games are immutable).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from reelforge.engine.outcome import Bet
+from reelforge.engine.round import jackpot_eligible
+from reelforge.errors import ReelforgeError
+from reelforge.server.errors import ApiError
+from reelforge.server.settings import GameSettings, Jurisdiction, OperatorSettings
+
+
+@dataclass(frozen=True)
+class ServedGame:
+    operator: OperatorSettings
+    settings: GameSettings
+    game: Any  # a Game (engine/protocol.py), configured
+
+    @property
+    def key(self) -> str:
+        return self.settings.key
+
+    @property
+    def profile(self) -> Jurisdiction:
+        return self.operator.profile
+
+    @property
+    def denomination(self) -> int:
+        return self.settings.denomination
+
+    @property
+    def has_jackpot(self) -> bool:
+        return self.game.spec.jackpot is not None
+
+    def jackpot_eligible(self, bet: Bet) -> bool:
+        return self.has_jackpot and jackpot_eligible(self.game, bet)
+
+    def pool_key(self) -> str:
+        """Every RTP variant of a game shares its pool, per currency."""
+        return f"{self.game.title}/{self.operator.currency}"
+
+    def stake_limit(self, player_limit: int | None) -> int | None:
+        limits = [v for v in (self.profile.max_stake_minor, player_limit) if v is not None]
+        return min(limits) if limits else None
+
+    def check_bet(self, lines: Any, bet_per_line: Any, mode: Any,
+                  player_limit: int | None) -> Bet:
+        """The bet, checked against the game's bet structure and every stake limit."""
+        try:
+            bet = self.game.bet(lines, bet_per_line, mode, self.denomination)
+        except (ReelforgeError, TypeError) as exc:
+            raise ApiError("STAKE_NOT_OFFERED", f"{self.key}: {exc}") from None
+        price = self.game.price(bet) * self.denomination
+        limit = self.stake_limit(player_limit)
+        if limit is not None and price > limit:
+            raise ApiError("STAKE_NOT_OFFERED", f"{self.key}: a round at lines={bet.lines}, "
+                           f"bet_per_line={bet.bet_per_line}, mode={bet.mode} costs {price} "
+                           f"minor units, above the stake limit of {limit} "
+                           f"({self.profile.name} profile or the player's own limit)")
+        return bet
+
+    def describe(self, player_limit: int | None) -> dict:
+        """What a screen needs to offer the game: bets in credits and currency, modes, the
+        jurisdiction's switches, RTP and maximum win."""
+        game, denomination = self.game, self.denomination
+        limit = self.stake_limit(player_limit)
+        bets = []
+        for option in game.bets():
+            costs = {mode: credits * denomination for mode, credits in option.costs}
+            allowed = {m: c for m, c in costs.items() if limit is None or c <= limit}
+            if allowed:
+                bets.append({"lines": option.bet.lines, "bet_per_line": option.bet.bet_per_line,
+                             "stake_credits": option.stake, "cost_minor": allowed,
+                             "jackpot_eligible": self.jackpot_eligible(option.bet)})
+        rtp = [{"mode": f.mode, "value": float(f.value), "source": f.source, "ci95": f.ci95}
+               for f in _rtp(game)]
+        top = game.max_win()
+        return {
+            "key": self.key, "game_id": game.id, "title": game.title, "family": game.family,
+            "currency": self.operator.currency, "denomination": denomination,
+            "modes": [{"name": m.name, "title": m.title, "price": m.price} for m in game.modes],
+            "bets": bets, "default_bet": _default_bet(bets),
+            "gamble": self.settings.gamble if self.profile.gamble else "off",
+            "win_cap_minor": self.settings.win_cap_minor,
+            "jackpot": self.has_jackpot and self.profile.jackpots,
+            "rtp": rtp,
+            "max_win": {"credits": top.credits, "x": float(top.x), "enforced": top.enforced},
+            "jurisdiction": self.profile.to_dict(),
+            "enabled": self.settings.enabled,
+        }
+
+
+def _rtp(game) -> tuple:
+    try:
+        return game.rtp()
+    except ReelforgeError:
+        return ()
+
+
+def _default_bet(bets: list[dict]) -> dict | None:
+    return None if not bets else {"lines": bets[-1]["lines"], "bet_per_line": 1}
+
+
+@lru_cache(maxsize=64)
+def _configured(game_id: str, gamble: str) -> Any:
+    from reelforge.games import make
+
+    game = make(game_id)
+    known = {name for step in game.choice_steps for name in step.settings}
+    return game.configure(gamble_offer=gamble) if "gamble_offer" in known else game
+
+
+def served_game(operator: OperatorSettings, key: str) -> ServedGame:
+    """The operator's game `key`, configured; refused where the jurisdiction forbids it."""
+    settings = operator.game(key)
+    if settings is None:
+        known = ", ".join(g.key for g in operator.games)
+        raise ApiError("UNKNOWN_GAME", f"game {key!r}: not offered by operator {operator.id!r} "
+                       f"({known})")
+    profile = operator.profile
+    gamble = settings.gamble if profile.gamble else "off"
+    served = ServedGame(operator, settings, _configured(settings.game_id, gamble))
+    if served.has_jackpot and not profile.jackpots:
+        raise ApiError("GAME_NOT_ALLOWED", f"game {key!r}: has a progressive jackpot, which the "
+                       f"{profile.name} profile does not allow")
+    if not profile.gamble and any(s.kind in ("gamble",) for s in served.game.choice_steps):
+        raise ApiError("GAME_NOT_ALLOWED", f"game {key!r}: its gamble cannot be switched off and "
+                       f"the {profile.name} profile allows no gamble")
+    return served
+
+
+def games_of(operator: OperatorSettings) -> list[ServedGame]:
+    """Every game the operator may offer under its jurisdiction."""
+    found = []
+    for settings in operator.games:
+        try:
+            found.append(served_game(operator, settings.key))
+        except ApiError:
+            continue
+    return found

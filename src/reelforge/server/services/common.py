@@ -1,0 +1,38 @@
+"""Small things every service uses: the server clock, ids, canonical JSON, crash points."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+import uuid
+from typing import Any
+
+
+def now_us() -> int:
+    """The server's UTC clock in microseconds: every row's time comes from here (never a client)."""
+    return time.time_ns() // 1000
+
+
+def new_round_id() -> str:
+    return str(uuid.uuid4())
+
+
+def dumps(value: Any) -> str:
+    """Canonical JSON: sorted keys, no spaces; what the database stores and the audit hashes."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def loads(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+CRASH_ENV = "REELFORGE_CRASH_AT"
+
+
+def crash_point(name: str) -> None:
+    """Fault injection for the recovery tests: SIGKILL this process at `name` when the
+    environment asks for it (REELFORGE_CRASH_AT=name). Costs one dict lookup otherwise."""
+    if os.environ.get(CRASH_ENV) == name:
+        os.kill(os.getpid(), signal.SIGKILL)

@@ -1,0 +1,77 @@
+"""The double-entry ledger: accounts and transfers in integer minor units.
+
+Every movement is one `transfer`: two entries of one txn (out of one account, into another)
+with each account's balance after it, in the caller's transaction. The database refuses a
+player, jackpot pool or liability balance below zero (a CHECK constraint), so a transfer that
+would overdraw raises `Overdrawn` and the caller's whole transaction rolls back.
+
+The house is split into `HOUSE_SHARDS` accounts per operator and currency, picked by player:
+every round moves money with the house, and one house row would serialize every round of every
+player on PostgreSQL (a row lock held to commit). The shards sum to the house's result.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Connection, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from reelforge.server.db.tables import accounts, ledger_entries
+
+HOUSE_SHARDS = 16
+
+
+class Overdrawn(Exception):
+    """A transfer would take an account below zero; the database refused it."""
+
+
+def house_owner(operator_id: str, player_id: int) -> str:
+    return f"{operator_id}#{player_id % HOUSE_SHARDS}"
+
+
+def account_id(conn: Connection, kind: str, owner: str, currency: str) -> int:
+    """The account's id, created with a zero balance on first use."""
+    found = conn.execute(select(accounts.c.id).where(
+        accounts.c.kind == kind, accounts.c.owner == owner, accounts.c.currency == currency)
+    ).scalar_one_or_none()
+    if found is not None:
+        return found
+    return conn.execute(insert(accounts).values(kind=kind, owner=owner, currency=currency,
+                                                balance=0).returning(accounts.c.id)).scalar_one()
+
+
+def lock_balance(conn: Connection, account: int) -> int:
+    """The balance, with the row locked to the end of the transaction (PostgreSQL; SQLite's
+    BEGIN IMMEDIATE already holds the database's write lock)."""
+    return conn.execute(select(accounts.c.balance).where(accounts.c.id == account)
+                        .with_for_update()).scalar_one()
+
+
+def balance(conn: Connection, account: int) -> int:
+    return conn.execute(select(accounts.c.balance).where(accounts.c.id == account)).scalar_one()
+
+
+def transfer(conn: Connection, *, txn: str, source: int, target: int, amount: int, kind: str,
+             now: int, round_id: str | None = None, step: int | None = None) -> tuple[int, int]:
+    """Move `amount` minor units from `source` to `target`; returns both balances after.
+    Zero moves nothing and writes nothing."""
+    if type(amount) is not int or amount < 0:
+        raise ValueError(f"transfer {txn}: amount {amount!r} must be a whole number >= 0")
+    if amount == 0:
+        return balance(conn, source), balance(conn, target)
+    try:
+        after_source = _add(conn, source, -amount)
+    except IntegrityError:
+        raise Overdrawn(f"transfer {txn}: account {source} cannot pay {amount}") from None
+    after_target = _add(conn, target, amount)
+    conn.execute(insert(ledger_entries), [
+        dict(txn=txn, account_id=source, amount=-amount, balance_after=after_source, kind=kind,
+             round_id=round_id, step=step, created_at=now),
+        dict(txn=txn, account_id=target, amount=amount, balance_after=after_target, kind=kind,
+             round_id=round_id, step=step, created_at=now)])
+    return after_source, after_target
+
+
+def _add(conn: Connection, account: int, delta: int) -> int:
+    return conn.execute(update(accounts).where(accounts.c.id == account)
+                        .values(balance=accounts.c.balance + delta)
+                        .returning(accounts.c.balance)).scalar_one()

@@ -1,0 +1,259 @@
+"""The ledger's invariants, proved over the whole database (`reelforge ledger check`).
+
+Each check is one SQL aggregate that returns only the rows breaking it, so a healthy ledger of
+millions of entries costs a few scans and no Python loop over its rows. A broken one is
+reported as sentences naming the txn, account, round or pool and the amounts involved; each
+check lists at most `LISTED` of its findings, since one systematic bug can break them all.
+
+Run it in one snapshot (engine.snapshot): the checks compare tables that every round changes
+together, and must all see the same moment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import (
+    Connection,
+    Select,
+    String,
+    and_,
+    case,
+    cast,
+    distinct,
+    func,
+    literal,
+    or_,
+    select,
+)
+
+from reelforge.server.db.tables import (
+    OPEN_STATUSES,
+    POOL_SCALE,
+    ROUND_STATUSES,
+    accounts,
+    jackpot_pools,
+    ledger_entries,
+    rounds,
+)
+
+LISTED = 50
+
+# Accounts that hold someone's money: the house alone is a counterparty that may go short.
+GUARDED_KINDS = ("player", "jackpot_pool", "jackpot_liability")
+JACKPOT_KINDS = ("jackpot_pool", "jackpot_liability")
+# Statuses past the debit: the stake has left the player's account by then.
+DEBITED_STATUSES = ("debited", "outcome_committed", "credited", "closed")
+# Debited and not yet paid: the stakes the server holds for rounds still in play.
+HELD_STATUSES = ("debited", "outcome_committed")
+
+e, a, r, p = ledger_entries, accounts, rounds, jackpot_pools
+
+
+def check(conn: Connection) -> list[str]:
+    """Every broken ledger invariant, one sentence each; [] when all hold."""
+    problems: list[str] = []
+    for one in (_txns_balance, _balances_match_entries, _running_balances, _no_overdraft,
+                _rounds_balance, _round_players, _pools, _closed_rounds_have_outcomes,
+                _debited_rounds_have_stakes):
+        problems.extend(one(conn))
+    return problems
+
+
+def summary(conn: Connection) -> dict[str, Any]:
+    """How much the check covered: counts, and the stakes held by rounds still in play."""
+    by_status = dict.fromkeys(ROUND_STATUSES, 0)
+    by_status.update(conn.execute(select(r.c.status, func.count()).group_by(r.c.status))
+                     .all())
+    held = conn.execute(
+        select(r.c.currency, func.sum(r.c.stake_minor))
+        .where(r.c.status.in_(HELD_STATUSES), r.c.funded_by.is_(None))
+        .group_by(r.c.currency).order_by(r.c.currency)
+    ).all()
+    return {
+        "accounts": conn.scalar(select(func.count()).select_from(a)),
+        "entries": conn.scalar(select(func.count()).select_from(e)),
+        "rounds": by_status,
+        "open_rounds": sum(by_status[status] for status in OPEN_STATUSES),
+        "held_stakes_minor": {currency: int(total) for currency, total in held},
+    }
+
+
+def _listed(conn: Connection, query: Select[Any], sentence: Callable[[Any], str],
+            what: str) -> list[str]:
+    rows = conn.execute(query.limit(LISTED + 1)).all()
+    found = [sentence(row) for row in rows[:LISTED]]
+    if len(rows) > LISTED:
+        found.append(f"... and more {what} than the {LISTED} listed")
+    return found
+
+
+def _account(row: Any) -> str:
+    return f"account {row.account_id} ({row.kind} {row.owner!r} {row.currency})"
+
+
+def _txns_balance(conn: Connection) -> list[str]:
+    """(a) Double entry: a txn's entries sum to zero, are two or more, in one currency."""
+    total, count = func.sum(e.c.amount), func.count()
+    currencies = func.count(distinct(a.c.currency))
+    query = (select(e.c.txn, total.label("total"), count.label("n"),
+                    currencies.label("currencies"))
+             .select_from(e.join(a, a.c.id == e.c.account_id))
+             .group_by(e.c.txn)
+             .having(or_(total != 0, count < 2, currencies > 1))
+             .order_by(e.c.txn))
+
+    def sentence(row: Any) -> str:
+        faults = []
+        if row.total != 0:
+            faults.append(f"its entries sum to {row.total}, not 0")
+        if row.n < 2:
+            faults.append("it has a single entry (double entry needs two or more)")
+        if row.currencies > 1:
+            faults.append(f"it moves {row.currencies} currencies")
+        return f"txn {row.txn!r}: " + "; ".join(faults)
+
+    return _listed(conn, query, sentence, "unbalanced txns")
+
+
+def _balances_match_entries(conn: Connection) -> list[str]:
+    """(b) An account's balance is the sum of its entries."""
+    total = func.coalesce(func.sum(e.c.amount), 0)
+    query = (select(a.c.id.label("account_id"), a.c.kind, a.c.owner, a.c.currency, a.c.balance,
+                    total.label("total"))
+             .select_from(a.outerjoin(e, e.c.account_id == a.c.id))
+             .group_by(a.c.id, a.c.kind, a.c.owner, a.c.currency, a.c.balance)
+             .having(a.c.balance != total)
+             .order_by(a.c.id))
+    return _listed(conn, query, lambda row: (
+        f"{_account(row)}: balance {row.balance} but its entries sum to {row.total}"),
+        "accounts off their entries")
+
+
+def _running_balances(conn: Connection) -> list[str]:
+    """(b) Each entry's balance_after is the running sum of its account's entries, by id."""
+    running = select(
+        e.c.id, e.c.account_id, e.c.balance_after,
+        func.sum(e.c.amount).over(partition_by=e.c.account_id, order_by=e.c.id,
+                                  rows=(None, 0)).label("running"),
+    ).subquery("running")
+    bad = select(
+        running, func.row_number().over(partition_by=running.c.account_id,
+                                        order_by=running.c.id).label("nth"),
+    ).where(running.c.balance_after != running.c.running).subquery("bad")
+    query = (select(bad.c.id, bad.c.account_id, bad.c.balance_after, bad.c.running,
+                    a.c.kind, a.c.owner, a.c.currency)
+             .select_from(bad.join(a, a.c.id == bad.c.account_id))
+             .where(bad.c.nth == 1)
+             .order_by(bad.c.account_id))
+    return _listed(conn, query, lambda row: (
+        f"{_account(row)}: entry {row.id} has balance_after {row.balance_after} but the "
+        f"running sum of the account's entries up to it is {row.running} (first bad entry)"),
+        "accounts with a broken running balance")
+
+
+def _no_overdraft(conn: Connection) -> list[str]:
+    """(c) Nobody but the house is ever short (the database's check constraint says so too;
+    this catches a database restored or edited without it)."""
+    query = (select(a.c.id.label("account_id"), a.c.kind, a.c.owner, a.c.currency, a.c.balance)
+             .where(a.c.kind.in_(GUARDED_KINDS), a.c.balance < 0)
+             .order_by(a.c.id))
+    return _listed(conn, query, lambda row: (
+        f"{_account(row)}: balance {row.balance} is negative"), "negative accounts")
+
+
+def _rounds_balance(conn: Connection) -> list[str]:
+    """(d) A round's money balances: what the player paid in net went to the house and the
+    jackpot, to the minor unit. (Each txn balancing does not imply it: a txn's entries could
+    be filed under different rounds.)"""
+    def side(kinds: tuple[str, ...]) -> Any:
+        return func.sum(case((a.c.kind.in_(kinds), e.c.amount), else_=literal(0)))
+
+    query = (select(e.c.round_id, side(("player",)).label("player"),
+                    side(("house",)).label("house"), side(JACKPOT_KINDS).label("jackpot"),
+                    func.sum(e.c.amount).label("total"))
+             .select_from(e.join(a, a.c.id == e.c.account_id))
+             .where(e.c.round_id.is_not(None))
+             .group_by(e.c.round_id)
+             .having(func.sum(e.c.amount) != 0)
+             .order_by(e.c.round_id))
+    return _listed(conn, query, lambda row: (
+        f"round {row.round_id!r}: the player's entries sum to {row.player}, the house's to "
+        f"{row.house} and the jackpot accounts' to {row.jackpot}: {row.total} in all, not 0"),
+        "unbalanced rounds")
+
+
+def _round_players(conn: Connection) -> list[str]:
+    """(d) A round moves money only on its own player's account."""
+    query = (select(e.c.id, e.c.round_id, a.c.owner, r.c.player_id)
+             .select_from(e.join(a, a.c.id == e.c.account_id).join(r, r.c.id == e.c.round_id))
+             .where(a.c.kind == "player", a.c.owner != cast(r.c.player_id, String))
+             .order_by(e.c.id))
+    return _listed(conn, query, lambda row: (
+        f"round {row.round_id!r}: entry {row.id} is on the account of player {row.owner!r}, "
+        f"but the round is player {row.player_id}'s"), "entries on another player's account")
+
+
+def _pools(conn: Connection) -> list[str]:
+    """(e) G3, contributions are never lost: every contribution is in the pool or was paid
+    out, less the seed money; and the pool's ledger account holds its whole minor units."""
+    balance = func.coalesce(a.c.balance, 0)
+    remainder = p.c.units - p.c.credited_minor * POOL_SCALE
+    accounted = p.c.units + (p.c.paid_minor - p.c.seeded_minor) * POOL_SCALE
+    query = (select(p.c.key, p.c.units, p.c.credited_minor, p.c.contributions_units,
+                    p.c.seeded_minor, p.c.paid_minor, balance.label("balance"),
+                    accounted.label("accounted"), remainder.label("remainder"))
+             .select_from(p.outerjoin(a, and_(a.c.kind == "jackpot_pool", a.c.owner == p.c.key,
+                                              a.c.currency == p.c.currency)))
+             .where(or_(p.c.contributions_units != accounted, p.c.credited_minor != balance,
+                        remainder < 0, remainder >= POOL_SCALE))
+             .order_by(p.c.key))
+    found = []
+    for row in conn.execute(query):
+        pool = f"jackpot pool {row.key!r}"
+        if row.contributions_units != row.accounted:
+            found.append(
+                f"{pool}: contributions {row.contributions_units} units, but the pool "
+                f"({row.units} units) plus paid ({row.paid_minor} minor) less seeded "
+                f"({row.seeded_minor} minor) is {row.accounted} units (G3)")
+        if row.credited_minor != row.balance:
+            found.append(f"{pool}: credited_minor {row.credited_minor} but its jackpot_pool "
+                         f"account's balance is {row.balance}")
+        if not 0 <= row.remainder < POOL_SCALE:
+            found.append(f"{pool}: {row.units} units less credited_minor {row.credited_minor} "
+                         f"leaves {row.remainder} units, not 0 to {POOL_SCALE - 1}")
+    return found
+
+
+def _closed_rounds_have_outcomes(conn: Connection) -> list[str]:
+    """(f) A closed round can be replayed: its outcome is stored."""
+    query = (select(r.c.id).where(r.c.status == "closed", r.c.outcome.is_(None))
+             .order_by(r.c.id))
+    return _listed(conn, query, lambda row: f"round {row.id!r}: closed without an outcome",
+                   "closed rounds without an outcome")
+
+
+def _debited_rounds_have_stakes(conn: Connection) -> list[str]:
+    """(f) A round past its debit took its stake from the player, unless another round's Spin
+    Chance paid for it."""
+    stakes = (select(e.c.round_id, func.sum(e.c.amount).label("total"))
+              .select_from(e.join(a, a.c.id == e.c.account_id))
+              .where(e.c.kind == "stake", a.c.kind == "player", e.c.round_id.is_not(None))
+              .group_by(e.c.round_id)
+              .subquery("stakes"))
+    query = (select(r.c.id, r.c.status, r.c.stake_minor, stakes.c.total)
+             .select_from(r.outerjoin(stakes, stakes.c.round_id == r.c.id))
+             .where(r.c.status.in_(DEBITED_STATUSES), r.c.stake_minor > 0,
+                    r.c.funded_by.is_(None),
+                    or_(stakes.c.total.is_(None), stakes.c.total != -r.c.stake_minor))
+             .order_by(r.c.id))
+
+    def sentence(row: Any) -> str:
+        if row.total is None:
+            return (f"round {row.id!r} ({row.status}, stake {row.stake_minor}): no stake entry "
+                    f"on the player's account")
+        return (f"round {row.id!r} ({row.status}, stake {row.stake_minor}): its stake entries "
+                f"on the player's account sum to {row.total}, not {-row.stake_minor}")
+
+    return _listed(conn, query, sentence, "debited rounds without their stake")

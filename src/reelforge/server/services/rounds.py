@@ -1,0 +1,331 @@
+"""Rounds: the unit of play. A bet request (with the client's request id) becomes one round:
+open -> debited -> outcome committed -> credited -> closed (or cancelled), all of it, with its
+ledger entries and audit row, in ONE database transaction that commits before the response.
+A round that offers the player a choice (a gamble, Spin Chance) stays open at its last
+committed step; `steps.py` plays the choices.
+
+The outcome is decided before the transaction (a fresh 256-bit seed from os.urandom keys
+ChaCha20): if the transaction fails, nobody ever saw that outcome. The same request id again
+returns the same round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Connection, and_, insert, select, update
+
+from reelforge.engine.outcome import Bet, Outcome
+from reelforge.engine.rng import live_generator, new_live_seed
+from reelforge.errors import ReelforgeError
+from reelforge.server.context import Context
+from reelforge.server.db.tables import OPEN_STATUSES, players, round_steps, rounds
+from reelforge.server.errors import ApiError
+from reelforge.server.services import audit, jackpot, ledger
+from reelforge.server.services.catalog import ServedGame, served_game
+from reelforge.server.services.common import crash_point, dumps, loads, new_round_id, now_us
+from reelforge.server.services.sessions import Auth, balance_of, house_account, player_account
+
+GAMBLE_KINDS = ("gamble", "wheel_gamble")
+
+
+def lock_player(conn: Connection, player_id: int):
+    """The player's row, locked: one request of a player changes money at a time."""
+    return conn.execute(select(players).where(players.c.id == player_id).with_for_update()).one()
+
+
+def open_rounds(conn: Connection, player_id: int) -> Sequence:
+    return conn.execute(select(rounds).where(rounds.c.player_id == player_id,
+                                             rounds.c.status.in_(OPEN_STATUSES))
+                        .order_by(rounds.c.created_at)).all()
+
+
+def play(ctx: Context, auth: Auth, game_key: str, request_id: str, lines: Any,
+         bet_per_line: Any, mode: Any) -> dict:
+    """Place a bet and play the round; the same request id twice is one round."""
+    op = auth.operator
+    served = served_game(op, game_key)
+    bet = served.check_bet(lines, bet_per_line, mode, auth.max_stake_minor)
+    game = served.game
+    seed = new_live_seed()
+    outcome = game.play(bet, live_generator(seed), seed)  # before the lock: see the docstring
+    price_minor = game.price(bet) * served.denomination
+    now = now_us()
+    with ctx.begin() as conn:
+        player = lock_player(conn, auth.player_id)
+        done = conn.execute(select(rounds).where(rounds.c.player_id == auth.player_id,
+                                                 rounds.c.request_id == request_id)).first()
+        if done is not None:
+            return _repeat(conn, ctx, auth, done, game_key, bet)
+        if not served.settings.enabled:
+            raise ApiError("GAME_DISABLED", f"game {game_key!r}: disabled by the operator; "
+                           "open rounds can still be finished")
+        _check_no_open_round(conn, served, auth.player_id)
+        _check_pace(served, player.last_round_at, now)
+        if op.wallet != "ledger":
+            raise ApiError("WALLET_UNAVAILABLE", "seamless wallet rounds go through wallets.rounds")
+        account = player_account(conn, op, auth.player_id)
+        held = ledger.lock_balance(conn, account)
+        if held < price_minor:
+            raise ApiError("INSUFFICIENT_BALANCE", f"balance {held} minor units does not cover "
+                           f"the round's price of {price_minor}", balance_minor=held)
+        round_id = new_round_id()
+        _insert_round(conn, round_id, auth, served, request_id, bet, price_minor, seed, outcome,
+                      now, funded_by=None)
+        house = house_account(conn, op, auth.player_id)
+        ledger.transfer(conn, txn=f"{round_id}:stake", source=account, target=house,
+                        amount=price_minor, kind="stake", now=now, round_id=round_id)
+        conn.execute(update(players).where(players.c.id == auth.player_id)
+                     .values(last_round_at=now))
+        transitions = ["open", "debited", "outcome_committed"]
+        transitions += settle_outcome(conn, served, auth, round_id, outcome, price_minor, now)
+        crash_point("round.before_commit")
+    crash_point("round.after_commit")
+    with ctx.begin() as conn:
+        return round_view(conn, ctx, auth, _round(conn, auth.player_id, round_id))
+
+
+def _insert_round(conn: Connection, round_id: str, auth: Auth, served: ServedGame,
+                  request_id: str, bet: Bet, price_minor: int, seed: int, outcome: Outcome,
+                  now: int, funded_by: str | None) -> None:
+    game = served.game
+    conn.execute(insert(rounds).values(
+        id=round_id, player_id=auth.player_id, session_id=auth.session_id,
+        request_id=request_id, game_key=served.key, game_id=game.id,
+        game_sha256=game.spec.sha256, status="outcome_committed", currency=auth.currency,
+        denomination=served.denomination,
+        bet=dumps({"lines": bet.lines, "bet_per_line": bet.bet_per_line, "mode": bet.mode}),
+        stake_minor=price_minor, win_minor=None, funded_by=funded_by, seed=f"{seed:064x}",
+        outcome=outcome.to_json(), phase=dumps({"gamble": _gamble_setting(served)}),
+        created_at=now, updated_at=now))
+
+
+def _gamble_setting(served: ServedGame) -> str:
+    return served.settings.gamble if served.profile.gamble else "off"
+
+
+def settle_outcome(conn: Connection, served: ServedGame, auth: Auth, round_id: str,
+                   outcome: Outcome, price_minor: int, now: int) -> list[str]:
+    """After the outcome is stored: the jackpot's contribution and claim, then either hold the
+    win for a gamble the round offers, or credit it (and offer Spin Chance or close)."""
+    game, op = served.game, auth.operator
+    bet = outcome.bet.to_bet()
+    house = house_account(conn, op, auth.player_id)
+    claim = None
+    if served.jackpot_eligible(bet) and served.profile.jackpots:
+        if price_minor:
+            jackpot.contribute(conn, served.pool_key(), price_minor, house, round_id, now)
+        if "jackpot" in outcome.flags:
+            claim = jackpot.claim(conn, served.pool_key(), round_id, auth.player_id, house, now)
+    offers = game.offers(outcome, None)  # without a balance: only what the win offers
+    phase = {"gamble": loads(conn.execute(select(rounds.c.phase).where(
+        rounds.c.id == round_id)).scalar_one())["gamble"]}
+    if claim is not None:
+        phase["jackpot_claim_id"] = claim["id"]
+    if offers:
+        phase.update(offers=[o.to_dict() for o in offers], balance=None, gamble_settled=False,
+                     from_step=0, pending_credits=outcome.total_win)
+        _update(conn, round_id, "outcome_committed", phase, now)
+        audit.append(conn, f"player:{auth.player_id}", "round.outcome",
+                     _audit_body(round_id, price_minor, None, offers=[o.kind for o in offers]),
+                     now)
+        return []
+    return credit_and_finish(conn, served, auth, round_id, outcome, outcome.total_win, phase,
+                             price_minor, from_step=0, now=now)
+
+
+def credit_and_finish(conn: Connection, served: ServedGame, auth: Auth, round_id: str,
+                      outcome: Outcome, credits: int, phase: dict, price_minor: int,
+                      from_step: int, now: int, step: int | None = None) -> list[str]:
+    """Credit `credits` of win (capped by the operator), then offer Spin Chance where the new
+    balance calls for it, else close the round."""
+    op = auth.operator
+    win_minor = credits * served.denomination
+    cap = served.settings.win_cap_minor
+    paid = win_minor if cap is None else min(win_minor, cap)
+    if paid != win_minor:
+        phase["capped_from_minor"] = win_minor
+    if op.wallet == "seamless":  # the operator holds the money: owe it the credit
+        from reelforge.server.wallets.rounds import enqueue_credit
+
+        enqueue_credit(conn, auth, round_id, served.key, paid, now)
+        conn.execute(update(rounds).where(rounds.c.id == round_id).values(win_minor=paid))
+        phase.update(offers=[], pending_credits=0, credit_pending=True)
+        _update(conn, round_id, "outcome_committed", phase, now)
+        audit.append(conn, f"player:{auth.player_id}", "round.credit_queued",
+                     _audit_body(round_id, price_minor, paid), now)
+        return ["credit_queued"]
+    account = player_account(conn, op, auth.player_id)
+    house = house_account(conn, op, auth.player_id)
+    ledger.transfer(conn, txn=f"{round_id}:win", source=house, target=account, amount=paid,
+                    kind="win", now=now, round_id=round_id, step=step)
+    conn.execute(update(rounds).where(rounds.c.id == round_id).values(win_minor=paid))
+    balance_credits = ledger.balance(conn, account) // served.denomination
+    offers = served.game.offers(outcome, balance_credits, gamble_settled=True)
+    if offers:
+        phase.update(offers=[o.to_dict() for o in offers], balance=balance_credits,
+                     gamble_settled=True, from_step=from_step, pending_credits=0)
+        _update(conn, round_id, "credited", phase, now)
+        audit.append(conn, f"player:{auth.player_id}", "round.credited",
+                     _audit_body(round_id, price_minor, paid, offers=[o.kind for o in offers]),
+                     now)
+        return ["credited"]
+    phase.update(offers=[], pending_credits=0)
+    _update(conn, round_id, "closed", phase, now, closed=True)
+    audit.append(conn, f"player:{auth.player_id}", "round.closed",
+                 _audit_body(round_id, price_minor, paid), now)
+    return ["credited", "closed"]
+
+
+def _audit_body(round_id: str, stake: int, win: int | None, **more: Any) -> dict:
+    return {"round_id": round_id, "stake_minor": stake, "win_minor": win, **more}
+
+
+def _update(conn: Connection, round_id: str, status: str, phase: dict, now: int,
+            closed: bool = False) -> None:
+    values: dict[str, Any] = {"status": status, "phase": dumps(phase), "updated_at": now}
+    if closed:
+        values["closed_at"] = now
+    conn.execute(update(rounds).where(rounds.c.id == round_id).values(**values))
+
+
+def _check_no_open_round(conn: Connection, served: ServedGame, player_id: int) -> None:
+    for row in open_rounds(conn, player_id):
+        if row.game_key == served.key or served.profile.one_game_at_a_time:
+            raise ApiError("ROUND_ALREADY_OPEN", f"round {row.id} of {row.game_key!r} is still "
+                           f"{row.status}: finish it first", round_id=row.id)
+
+
+def _check_pace(served: ServedGame, last: int | None, now: int) -> None:
+    gap = served.profile.min_round_interval_ms * 1000
+    if gap and last is not None and now - last < gap:
+        wait_ms = (gap - (now - last) + 999) // 1000
+        raise ApiError("TOO_FAST", f"the {served.profile.name} profile needs "
+                       f"{served.profile.min_round_interval_ms} ms between rounds: wait "
+                       f"{wait_ms} ms", retry_after_ms=wait_ms)
+
+
+def _repeat(conn: Connection, ctx: Context, auth: Auth, row, game_key: str, bet: Bet) -> dict:
+    """A request id seen before: the same request gets the same round; another is refused."""
+    stored = loads(row.bet)
+    same = (row.game_key == game_key and stored["lines"] == bet.lines
+            and stored["bet_per_line"] == bet.bet_per_line and stored["mode"] == bet.mode)
+    if not same:
+        raise ApiError("REQUEST_ID_REUSED", f"request id {row.request_id!r}: already used for "
+                       f"round {row.id} ({row.game_key}, {stored})")
+    return round_view(conn, ctx, auth, row)
+
+
+def _round(conn: Connection, player_id: int, round_id: str):
+    row = conn.execute(select(rounds).where(and_(rounds.c.id == round_id,
+                                                 rounds.c.player_id == player_id))).first()
+    if row is None:
+        raise ApiError("UNKNOWN_ROUND", f"round {round_id!r}: not a round of this player")
+    return row
+
+
+def get_round(ctx: Context, auth: Auth, round_id: str) -> dict:
+    with ctx.begin() as conn:
+        return round_view(conn, ctx, auth, _round(conn, auth.player_id, round_id), full=True)
+
+
+def round_view(conn: Connection, ctx: Context, auth: Auth, row, full: bool = False) -> dict:
+    """The round as the client renders it: outcome, money, offers, the choice in play."""
+    from reelforge.server.services.steps import choice_view
+
+    phase = loads(row.phase) or {}
+    steps = conn.execute(select(round_steps).where(round_steps.c.round_id == row.id)
+                         .order_by(round_steps.c.idx)).all()
+    view: dict[str, Any] = {
+        "round_id": row.id, "request_id": row.request_id, "game": row.game_key,
+        "game_id": row.game_id, "status": row.status, "currency": row.currency,
+        "denomination": row.denomination, "bet": loads(row.bet), "stake_minor": row.stake_minor,
+        "win_minor": row.win_minor, "funded_by": row.funded_by,
+        "outcome": loads(row.outcome), "offers": phase.get("offers", []),
+        "pending_win_credits": phase.get("pending_credits", 0),
+        "capped_from_minor": phase.get("capped_from_minor"),
+        "choice": (choice_view(served_for_round(auth, row), row, phase, steps)
+                   if row.status in OPEN_STATUSES else None),
+        "steps": [step_view(s) for s in steps],
+        "next_round_id": phase.get("next_round_id"),
+        "jackpot_claim": jackpot.claim_of(conn, row.id) if phase.get("jackpot_claim_id") else None,
+        "created_at_us": row.created_at, "closed_at_us": row.closed_at,
+        "balance_minor": balance_of(conn, auth.operator, auth.player_id),
+    }
+    if full:
+        view["ledger"] = movements(conn, row.id)
+    return view
+
+
+def step_view(row) -> dict:
+    return {"index": row.idx, "request_id": row.request_id, "kind": row.kind,
+            "choice": loads(row.choice), "seed": row.seed, "result": loads(row.result),
+            "created_at_us": row.created_at}
+
+
+def movements(conn: Connection, round_id: str) -> list[dict]:
+    from reelforge.server.db.tables import accounts, ledger_entries
+
+    rows = conn.execute(
+        select(ledger_entries, accounts.c.kind.label("account_kind"))
+        .join(accounts, accounts.c.id == ledger_entries.c.account_id)
+        .where(ledger_entries.c.round_id == round_id).order_by(ledger_entries.c.id)).all()
+    return [{"txn": r.txn, "account": r.account_kind, "amount_minor": r.amount,
+             "balance_after_minor": r.balance_after if r.account_kind != "house" else None,
+             "kind": r.kind, "step": r.step, "at_us": r.created_at} for r in rows]
+
+
+def history(ctx: Context, auth: Auth, limit: int, before: str | None) -> dict:
+    """The player's rounds, newest first, `limit` at a time; `before` a round id (the cursor)."""
+    with ctx.begin() as conn:
+        query = select(rounds).where(rounds.c.player_id == auth.player_id)
+        if before is not None:
+            anchor = _round(conn, auth.player_id, before)
+            query = query.where((rounds.c.created_at < anchor.created_at)
+                                | and_(rounds.c.created_at == anchor.created_at,
+                                       rounds.c.id < anchor.id))
+        rows = conn.execute(query.order_by(rounds.c.created_at.desc(), rounds.c.id.desc())
+                            .limit(limit + 1)).all()
+    items = [{"round_id": r.id, "game": r.game_key, "game_id": r.game_id, "status": r.status,
+              "stake_minor": r.stake_minor, "win_minor": r.win_minor, "currency": r.currency,
+              "funded_by": r.funded_by, "created_at_us": r.created_at,
+              "closed_at_us": r.closed_at} for r in rows[:limit]]
+    return {"rounds": items, "next": items[-1]["round_id"] if len(rows) > limit else None}
+
+
+def verify(ctx: Context, auth: Auth, round_id: str) -> dict:
+    """Replay the stored round from its seed, and every step from its own, and compare."""
+    from reelforge.server.services.steps import replay_steps
+
+    with ctx.begin() as conn:
+        row = _round(conn, auth.player_id, round_id)
+        steps = conn.execute(select(round_steps).where(round_steps.c.round_id == row.id)
+                             .order_by(round_steps.c.idx)).all()
+    from reelforge.games import make
+
+    problems: list[str] = []
+    stored = loads(row.outcome)
+    try:
+        replayed = make(row.game_id).replay(stored).to_dict()
+        if replayed != stored:
+            where = next(k for k in stored if stored[k] != replayed.get(k))
+            problems.append(f"outcome {where}: stored differs from its replay")
+    except ReelforgeError as exc:  # a replay that cannot run is a failed verification
+        problems.append(f"outcome: cannot replay: {exc}")
+    problems += replay_steps(row, steps)
+    return {"round_id": row.id, "matches": not problems, "problems": problems,
+            "seed": row.seed, "game_id": row.game_id, "game_sha256": row.game_sha256}
+
+
+def served_for_round(auth: Auth, row) -> ServedGame:
+    """The game that played the round: its own file and settings, whatever the operator's
+    configuration says now (a round always finishes under the rules it started with)."""
+    from reelforge.server.services.catalog import ServedGame, _configured
+    from reelforge.server.settings import GameSettings
+
+    settings = auth.operator.game(row.game_key)
+    phase = loads(row.phase) or {}
+    base = GameSettings(row.game_key, row.game_id, row.denomination, phase.get("gamble", "on"),
+                        None if settings is None else settings.win_cap_minor)
+    return ServedGame(auth.operator, base, _configured(row.game_id, base.gamble))

@@ -1,0 +1,255 @@
+"""The player's choices after a round (Cluedo's red/black gamble, Cops n Robbers' cash and bonus
+wheels, Spin Chance) as steps of the round: each one request, idempotent on its request id,
+committed (with its seed, its result and any money it moves) before it is answered.
+
+Nothing of a choice's state is stored but its inputs: the round's outcome, the balance the
+offers were made on, and each step's choice and seed. The state in play is rebuilt by playing
+the steps again (every step is a pure function of state, choice and rng), so a restarted
+server resumes a gamble exactly where it was, and `verify` replays it the same way.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Connection, insert, select
+
+from reelforge.engine.outcome import Outcome
+from reelforge.engine.rng import live_generator, new_live_seed
+from reelforge.errors import ReelforgeError
+from reelforge.server.context import Context
+from reelforge.server.db.tables import OPEN_STATUSES, round_steps, rounds
+from reelforge.server.errors import ApiError
+from reelforge.server.services import audit, ledger
+from reelforge.server.services.common import crash_point, dumps, loads, new_round_id, now_us
+from reelforge.server.services.rounds import (
+    GAMBLE_KINDS,
+    _insert_round,
+    _round,
+    _update,
+    credit_and_finish,
+    lock_player,
+    round_view,
+    served_for_round,
+    settle_outcome,
+)
+from reelforge.server.services.sessions import Auth, house_account, player_account
+
+MAX_STEPS = 1000  # a gamble ends long before; a client looping on "amount" does not
+
+
+def state_dict(state: Any) -> Any:
+    if state is None:
+        return None
+    if hasattr(state, "to_dict"):
+        return state.to_dict()
+    if dataclasses.is_dataclass(state):
+        return {f.name: _plain(getattr(state, f.name)) for f in dataclasses.fields(state)}
+    return _plain(state)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if hasattr(value, "items"):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value
+
+
+def rebuild(served, row, phase: dict, steps: Sequence) -> tuple[tuple, Any]:
+    """(the offers, the choice state in play or None) from the stored inputs alone."""
+    game = served.game
+    if "offers" not in phase or not phase["offers"]:
+        return (), None
+    outcome = Outcome.from_dict(loads(row.outcome))
+    offers = game.offers(outcome, phase["balance"], gamble_settled=phase["gamble_settled"])
+    played = [s for s in steps if s.idx >= phase["from_step"]]
+    if not played:
+        return offers, None
+    state = _start(game, offers, played[0].kind, phase)
+    for s in played:
+        state = game.step(state, loads(s.choice), live_generator(int(s.seed, 16)))
+    return offers, state
+
+
+def _start(game, offers: tuple, kind: str, phase: dict):
+    offer = next((o for o in offers if o.kind == kind), None)
+    if offer is None:
+        raise ApiError("STEP_NOT_ALLOWED", f"choice kind {kind!r}: not offered now "
+                       f"({', '.join(o.kind for o in offers) or 'nothing'})")
+    if kind == "gamble" and phase.get("history"):
+        return game.start(offer, history=tuple(phase["history"]))
+    return game.start(offer)
+
+
+def choice_view(served, row, phase: dict, steps: Sequence) -> dict | None:
+    offers, state = rebuild(served, row, phase, steps)
+    if not offers:
+        return None
+    game = served.game
+    if state is None:
+        return {"active": None, "state": None,
+                "choices": {o.kind: _plain(game.choices(_start(game, offers, o.kind, phase)))
+                            for o in offers}}
+    return {"active": state.offer.kind, "state": state_dict(state.state),
+            "choices": {state.offer.kind: _plain(game.choices(state))}}
+
+
+def _gamble_history(conn: Connection, player_id: int, game_key: str) -> list[str]:
+    """The card history the player's last red/black gamble of this game left on screen."""
+    row = conn.execute(
+        select(round_steps.c.result).join(rounds, rounds.c.id == round_steps.c.round_id)
+        .where(rounds.c.player_id == player_id, rounds.c.game_key == game_key,
+               round_steps.c.kind == "gamble")
+        .order_by(round_steps.c.created_at.desc()).limit(1)).first()
+    return [] if row is None else list(loads(row.result)["state"].get("history", []))
+
+
+def take_step(ctx: Context, auth: Auth, round_id: str, request_id: str, kind: Any,
+              choice: Any) -> dict:
+    now = now_us()
+    with ctx.begin() as conn:
+        lock_player(conn, auth.player_id)
+        row = _round(conn, auth.player_id, round_id)
+        served = served_for_round(auth, row)
+        steps = conn.execute(select(round_steps).where(round_steps.c.round_id == row.id)
+                             .order_by(round_steps.c.idx)).all()
+        seen = next((s for s in steps if s.request_id == request_id), None)
+        if seen is not None:
+            if (seen.kind, loads(seen.choice)) != (kind, choice):
+                raise ApiError("REQUEST_ID_REUSED", f"request id {request_id!r}: already used "
+                               f"for step {seen.idx} ({seen.kind} {loads(seen.choice)!r})")
+            return round_view(conn, ctx, auth, row)
+        if row.status not in OPEN_STATUSES:
+            raise ApiError("STEP_NOT_ALLOWED", f"round {row.id} is {row.status}: no choice left")
+        if len(steps) >= MAX_STEPS:
+            raise ApiError("STEP_NOT_ALLOWED", f"round {row.id}: {MAX_STEPS} steps already")
+        phase = loads(row.phase)
+        offers, state = rebuild(served, row, phase, steps)
+        active = None if state is None else state.offer.kind
+        if active is not None and kind != active:
+            raise ApiError("STEP_NOT_ALLOWED", f"step kind {kind!r}: the {active} in play "
+                           "must be finished first")
+        opened = None
+        if state is None:
+            if kind == "gamble":
+                phase["history"] = _gamble_history(conn, auth.player_id, row.game_key)
+            state = _start(served.game, offers, kind, phase)
+            opened = {"balance": phase["balance"], "gamble_settled": phase["gamble_settled"],
+                      "history": phase.get("history")}
+        seed = new_live_seed()
+        try:
+            after = served.game.step(state, choice, live_generator(seed))
+        except (ReelforgeError, TypeError, ValueError) as exc:
+            raise ApiError("STEP_NOT_ALLOWED", f"{kind} choice {choice!r}: {exc}") from None
+        index = len(steps)
+        result: dict[str, Any] = {"state": state_dict(after.state), "finished": after.finished}
+        if opened is not None:
+            result["opened"] = opened
+        if after.finished:
+            _finish(conn, served, auth, row, phase, after, index, result, now)
+        else:
+            _update(conn, row.id, row.status, phase, now)
+        conn.execute(insert(round_steps).values(
+            round_id=row.id, idx=index, request_id=request_id, kind=kind, choice=dumps(choice),
+            seed=f"{seed:064x}", result=dumps(result), created_at=now))
+        audit.append(conn, f"player:{auth.player_id}", "round.step",
+                     {"round_id": row.id, "step": index, "kind": kind, "choice": choice,
+                      "finished": after.finished, "paid_minor": result.get("paid_minor")}, now)
+        crash_point("step.before_commit")
+    crash_point("step.after_commit")
+    if auth.operator.wallet == "seamless":
+        from reelforge.server.wallets.rounds import deliver_pending
+
+        deliver_pending(ctx, round_id=round_id)
+    with ctx.begin() as conn:
+        return round_view(conn, ctx, auth, _round(conn, auth.player_id, round_id))
+
+
+def _finish(conn: Connection, served, auth: Auth, row, phase: dict, after, index: int,
+            result: dict, now: int) -> None:
+    """Money of a finished choice: a gamble credits what it paid (a won bonus wheel plays the
+    trail bonus first); Spin Chance takes the credit it wagered and may play a round."""
+    outcome = Outcome.from_dict(loads(row.outcome))
+    kind = after.offer.kind
+    if kind in GAMBLE_KINDS:
+        credits = _gamble_paid(served, outcome, after, result)
+        result["paid_credits"] = credits
+        credit_and_finish(conn, served, auth, row.id, outcome, credits, phase, row.stake_minor,
+                          from_step=index + 1, now=now, step=index)
+        return
+    spun = after.state  # SpinChanceResult
+    if spun.played:
+        wager = spun.credit * served.denomination
+        ledger.transfer(conn, txn=f"{row.id}:spin_chance", source=player_account(
+            conn, auth.operator, auth.player_id), target=house_account(
+            conn, auth.operator, auth.player_id), amount=wager, kind="spin_chance", now=now,
+            round_id=row.id, step=index)
+        result["wagered_minor"] = wager
+    phase.update(offers=[])
+    if spun.won:
+        child = new_round_id()
+        phase["next_round_id"] = child
+        _update(conn, row.id, "closed", phase, now, closed=True)
+        bet = outcome.bet.to_bet()
+        seed = new_live_seed()
+        spin = served.game.play(bet, live_generator(seed), seed)
+        _insert_round(conn, child, auth, served, f"{row.id}:spin", bet, 0, seed, spin, now,
+                      funded_by=row.id)
+        settle_outcome(conn, served, auth, child, spin, 0, now)
+        result["next_round_id"] = child
+    else:
+        _update(conn, row.id, "closed", phase, now, closed=True)
+
+
+def _gamble_paid(served, outcome: Outcome, after, result: dict) -> int:
+    state = after.state
+    if after.offer.kind == "gamble":
+        return int(state.paid)
+    paid = state.collected + state.amount
+    if state.bonus_won:
+        from reelforge.engine.round import play_bonus
+
+        seed = new_live_seed()
+        bonus = play_bonus(served.game, outcome.bet.to_bet(), state.bonus_won,
+                           live_generator(seed), seed)
+        result["bonus_outcome"] = bonus.to_dict()
+        paid += bonus.total_win
+    return paid
+
+
+def replay_steps(row, steps: Sequence) -> list[str]:
+    """Differences between each stored step's result and what its seed plays now, each choice
+    opened on the offers its first step recorded (`opened`)."""
+    from reelforge.games import make
+
+    problems: list[str] = []
+    if not steps:
+        return problems
+    game = make(row.game_id)
+    known = {name for step in game.choice_steps for name in step.settings}
+    if "gamble_offer" in known:
+        game = game.configure(gamble_offer=(loads(row.phase) or {}).get("gamble", "on"))
+    outcome = Outcome.from_dict(loads(row.outcome))
+    state = None
+    for s in steps:
+        stored = loads(s.result)
+        try:
+            if state is None or state.finished:
+                opened = stored["opened"]
+                offers = game.offers(outcome, opened["balance"],
+                                     gamble_settled=opened["gamble_settled"])
+                state = _start(game, offers, s.kind, opened)
+            state = game.step(state, loads(s.choice), live_generator(int(s.seed, 16)))
+        except (ApiError, ReelforgeError, KeyError) as exc:
+            problems.append(f"step {s.idx} ({s.kind}): cannot replay: {exc}")
+            return problems
+        if state_dict(state.state) != stored["state"]:
+            problems.append(f"step {s.idx} ({s.kind} {loads(s.choice)!r}): the stored state "
+                            "differs from its replay")
+        bonus = stored.get("bonus_outcome")
+        if bonus is not None and game.replay(bonus).to_dict() != bonus:
+            problems.append(f"step {s.idx}: the bonus outcome differs from its replay")
+    return problems
