@@ -21,9 +21,11 @@ $(STAMP): $(BIN)/python pyproject.toml
 
 install: $(STAMP)
 
+# Serves the games on the embedded SQLite default (var/reelforge.db) and prints the URLs to
+# open; the analysis table of every shipped game is `$(BIN)/reelforge report`.
 run: $(STAMP)
-	@echo "make run: analysing every shipped game (the first run also compiles the numba kernels, minutes; later runs load them from the cache)"
-	$(BIN)/reelforge report
+	@echo "make run: starting the game server (the first start also compiles the numba kernels, minutes; later starts load them from the cache)"
+	$(BIN)/reelforge serve
 
 # Lint first: seconds, where the suite takes minutes. The rule set is in pyproject.toml.
 lint: $(STAMP)

@@ -62,7 +62,7 @@ GAMBLE_SETTINGS = ("on", "5x", "off")
 @dataclass(frozen=True)
 class GameSettings:
     key: str  # what players and URLs call the game: "cluedo"
-    game_id: str  # the RTP variant: a shipped game id ("cluedo-94-v1")
+    game_id: str  # the RTP variant: a shipped game id ("cluedo-94-v1"), or a game file's path
     denomination: int = 1  # minor units per credit
     gamble: str = "on"  # Cops n Robbers' gamble offer: on, 5x (at 5x stake or more), off
     win_cap_minor: int | None = None  # the most one round pays, in currency minor units
@@ -185,7 +185,8 @@ def _operator(path: Path, index: int, raw: Any) -> OperatorSettings:
 def _game(where: str, raw: Any) -> GameSettings:
     if not isinstance(raw, dict):
         raise InvalidArgument(f"{where} = {raw!r}: expected a table")
-    known = {"key", "game_id", "denomination", "gamble", "win_cap_minor", "enabled"}
+    known = {"key", "game_id", "game_file", "denomination", "gamble", "win_cap_minor",
+             "enabled"}
     for key in raw:
         if key not in known:
             raise InvalidArgument(f"{where}.{key}: not a setting ({', '.join(sorted(known))})")
@@ -202,8 +203,15 @@ def _game(where: str, raw: Any) -> GameSettings:
     enabled = raw.get("enabled", True)
     if not isinstance(enabled, bool):
         raise InvalidArgument(f"{where}.enabled = {enabled!r}: expected true or false")
-    return GameSettings(_text(raw, "key", where), _text(raw, "game_id", where), denomination,
-                        gamble, cap, enabled)
+    if "game_file" in raw:  # the operator's own game file (a test or certification build)
+        file = raw["game_file"]
+        if "game_id" in raw or not isinstance(file, str) or not Path(file).is_file():
+            raise InvalidArgument(f"{where}.game_file = {file!r}: expected an existing game "
+                                  "file, instead of game_id")
+        game_ref = str(Path(file).resolve())
+    else:
+        game_ref = _text(raw, "game_id", where)
+    return GameSettings(_text(raw, "key", where), game_ref, denomination, gamble, cap, enabled)
 
 
 def _text(raw: dict, key: str, where: str) -> str:

@@ -92,7 +92,7 @@ def _insert_round(conn: Connection, round_id: str, auth: Auth, served: ServedGam
     game = served.game
     conn.execute(insert(rounds).values(
         id=round_id, player_id=auth.player_id, session_id=auth.session_id,
-        request_id=request_id, game_key=served.key, game_id=game.id,
+        request_id=request_id, game_key=served.key, game_id=served.settings.game_id,
         game_sha256=game.spec.sha256, status="outcome_committed", currency=auth.currency,
         denomination=served.denomination,
         bet=dumps({"lines": bet.lines, "bet_per_line": bet.bet_per_line, "mode": bet.mode}),

@@ -72,7 +72,7 @@ def play_seamless(ctx: Context, auth: Auth, game_key: str, request_id: str, line
         plain._check_pace(served, player.last_round_at, now)
         conn.execute(insert(rounds).values(
             id=round_id, player_id=auth.player_id, session_id=auth.session_id,
-            request_id=request_id, game_key=served.key, game_id=served.game.id,
+            request_id=request_id, game_key=served.key, game_id=served.settings.game_id,
             game_sha256=served.game.spec.sha256, status="open", currency=auth.currency,
             denomination=served.denomination,
             bet=dumps({"lines": bet.lines, "bet_per_line": bet.bet_per_line, "mode": bet.mode}),
