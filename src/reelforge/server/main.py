@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from sqlalchemy import insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from reelforge.server.context import Context
 from reelforge.server.db.engine import database_url, make_engine
@@ -33,10 +34,14 @@ def startup(ctx: Context) -> None:
     check_schema(ctx.engine)
     import reelforge.analysis  # noqa: F401 - registers the exact RTP figures games report
 
-    _record_config(ctx)
+    try:
+        _record_config(ctx)
+    except IntegrityError:  # another worker recorded it at the same moment: read it again
+        _record_config(ctx)
     _ensure_pools(ctx)
     _warm_up(ctx.settings)
     _connect_wallets(ctx)
+    print(f"reelforge serve: process {os.getpid()} ready", flush=True)
 
 
 def _record_config(ctx: Context) -> None:
@@ -127,7 +132,8 @@ def serve(host: str, port: int, url: str | None, config: Path | None, workers: i
         os.environ[ENV_CONFIG] = str(config.resolve())
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     base = f"http://{shown}:{port}"
-    print(f"reelforge serve: {len(settings.operators)} operator(s) on {_masked(resolved)}",
+    print(f"reelforge serve: {len(settings.operators)} operator(s) on {_masked(resolved)}; "
+          "ready once every game's kernels are loaded (the first start compiles them: minutes)",
           flush=True)
     for op in settings.operators:
         if op.demo_balance_minor:

@@ -28,13 +28,27 @@ def house_owner(operator_id: str, player_id: int) -> str:
     return f"{operator_id}#{player_id % HOUSE_SHARDS}"
 
 
+# Account ids never change once committed: remembered per process, they save a SELECT per
+# account per request. Only ids this connection did not insert itself are remembered (an
+# insert may still roll back); a database is one per process, as the server runs.
+_ids: dict[tuple[str, str, str, str], int] = {}
+
+
 def account_id(conn: Connection, kind: str, owner: str, currency: str) -> int:
     """The account's id, created with a zero balance on first use."""
+    key = (str(conn.engine.url), kind, owner, currency)
+    known = _ids.get(key)
+    if known is not None:
+        return known
     found = conn.execute(select(accounts.c.id).where(
         accounts.c.kind == kind, accounts.c.owner == owner, accounts.c.currency == currency)
     ).scalar_one_or_none()
+    mine = conn.info.setdefault("inserted_accounts", set())
     if found is not None:
+        if key not in mine:
+            _ids[key] = found
         return found
+    mine.add(key)
     return conn.execute(insert(accounts).values(kind=kind, owner=owner, currency=currency,
                                                 balance=0).returning(accounts.c.id)).scalar_one()
 

@@ -80,10 +80,10 @@ def play(ctx: Context, auth: Auth, game_key: str, request_id: str, lines: Any,
                      .values(last_round_at=now))
         transitions = ["open", "debited", "outcome_committed"]
         transitions += settle_outcome(conn, served, auth, round_id, outcome, price_minor, now)
+        view = round_view(conn, ctx, auth, _round(conn, auth.player_id, round_id))
         crash_point("round.before_commit")
     crash_point("round.after_commit")
-    with ctx.begin() as conn:
-        return round_view(conn, ctx, auth, _round(conn, auth.player_id, round_id))
+    return view
 
 
 def _insert_round(conn: Connection, round_id: str, auth: Auth, served: ServedGame,
@@ -119,8 +119,7 @@ def settle_outcome(conn: Connection, served: ServedGame, auth: Auth, round_id: s
         if "jackpot" in outcome.flags:
             claim = jackpot.claim(conn, served.pool_key(), round_id, auth.player_id, house, now)
     offers = game.offers(outcome, None)  # without a balance: only what the win offers
-    phase = {"gamble": loads(conn.execute(select(rounds.c.phase).where(
-        rounds.c.id == round_id)).scalar_one())["gamble"]}
+    phase: dict[str, Any] = {"gamble": _gamble_setting(served)}
     if claim is not None:
         phase["jackpot_claim_id"] = claim["id"]
     if offers:

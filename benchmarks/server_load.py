@@ -1,0 +1,521 @@
+"""Server benchmark (`make bench-server`): real `reelforge serve` processes on loopback, played
+by a bounded load generator of demo players; a measurement, never a test: it fails on no time.
+  .venv/bin/python benchmarks/server_load.py [--seconds 20] [--warmup 3] [--players 32]
+      [--game candy-jar-clusters ...] [--database sqlite --database postgresql]
+      [--workers 1 --workers 2] [--client raw|httpx] [--json]
+
+Each configuration (database x server processes x game) gets a fresh database (a new SQLite
+file; a new PostgreSQL database on postgresql+psycopg://postgres@127.0.0.1:5432, created from
+`test` and dropped afterwards; skipped with the reason where unreachable) and a fresh server.
+Every player is a demo player of the unrestricted "demo" operator (no pace rules), playing
+sequentially on its own keep-alive connection: bet, then collect or decline whatever the round
+offers until it closes. After the run, `reelforge ledger check` on the database (must say
+"ledger OK") and the rounds left open.
+
+Columns:
+  rounds/s    rounds closed inside the timed window / its length (warm-up excluded);
+  steps/s     the extra choice-step requests (collect, decline) those rounds needed;
+  bet p50..   latency of the bet request alone, client side (send to last byte read);
+  CPU         seconds of CPU in the window: the load generator (this process), the server's
+              processes, and PostgreSQL's backends; the machine's busy % over both cores.
+The load generator runs on the same machine as the server (2 cores here, shared with other
+jobs): the output says so, and its own CPU is in the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import importlib.util
+import json
+import os
+import platform
+import secrets
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+PG_SERVER = "postgresql+psycopg://postgres@127.0.0.1:5432"
+PG_ADMIN_DB = "test"
+GAMES = {  # the lowest bet of each: the server's cost per round, not the game's, is measured
+    "cluedo": ("cluedo-v1", 1, 1),
+    "cops-n-robbers": ("cops-n-robbers-v1", 10, 1),
+    "candy-jar-clusters": ("candy-jar-clusters-v1", 20, 1),
+}
+# Large enough that no player runs dry (and is offered Spin Chance) during a run.
+DEMO_BALANCE = 10**12
+DECISIONS = {"gamble": "collect", "wheel_gamble": ["collect"], "spin_chance": "decline"}
+OPEN_STATUSES = ("open", "debited", "outcome_committed", "credited")
+
+
+def _harness():
+    """tests/server/harness.py's Server: the same start, readiness wait and stop as the tests."""
+    spec = importlib.util.spec_from_file_location("server_harness",
+                                                  ROOT / "tests" / "server" / "harness.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def write_config(directory: Path) -> Path:
+    key = directory / "launch.key"
+    key.write_text(secrets.token_hex(32))
+    games = "".join(f'[[operators.games]]\nkey = "{k}"\ngame_id = "{gid}"\n'
+                    for k, (gid, _, _) in GAMES.items())
+    path = directory / "operators.toml"
+    path.write_text(f'[[operators]]\nid = "demo"\ncurrency = "EUR"\njurisdiction = "default"\n'
+                    f'secret_file = "{key}"\ndemo_balance_minor = {DEMO_BALANCE}\n{games}')
+    return path
+
+
+# --- databases -------------------------------------------------------------------------------
+
+@contextlib.contextmanager
+def sqlite_database(workdir: Path) -> Iterator[str]:
+    yield f"sqlite:///{workdir / 'bench.db'}"
+
+
+def pg_unreachable() -> str | None:
+    from sqlalchemy import create_engine, pool
+    from sqlalchemy.exc import OperationalError
+
+    engine = create_engine(f"{PG_SERVER}/{PG_ADMIN_DB}", poolclass=pool.NullPool,
+                           connect_args={"connect_timeout": 5})
+    try:
+        with engine.connect():
+            return None
+    except OperationalError:
+        return f"PostgreSQL is not reachable at 127.0.0.1:5432 (database {PG_ADMIN_DB})"
+    finally:
+        engine.dispose()
+
+
+@contextlib.contextmanager
+def pg_database() -> Iterator[str]:
+    from sqlalchemy import create_engine, pool
+
+    name = f"rf_bench_{secrets.token_hex(5)}"
+    admin = create_engine(f"{PG_SERVER}/{PG_ADMIN_DB}", isolation_level="AUTOCOMMIT",
+                          poolclass=pool.NullPool)
+    with admin.connect() as conn:
+        conn.exec_driver_sql(f"CREATE DATABASE {name}")
+    try:
+        yield f"{PG_SERVER}/{name}"
+    finally:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        admin.dispose()
+
+
+def open_rounds_left(url: str) -> int:
+    from sqlalchemy import create_engine, pool, text
+
+    engine = create_engine(url, poolclass=pool.NullPool)
+    try:
+        with engine.connect() as conn:
+            marks = ", ".join(f"'{s}'" for s in OPEN_STATUSES)
+            return conn.execute(text(f"SELECT count(*) FROM rounds WHERE status IN ({marks})")
+                                ).scalar_one()
+    finally:
+        engine.dispose()
+
+
+def ledger_check(url: str) -> str:
+    """`reelforge ledger check` as a user runs it: its verdict line (and exit status)."""
+    done = subprocess.run([sys.executable, "-c", "from reelforge.cli import main; main()",
+                           "ledger", "check", "--database-url", url],
+                          check=False, capture_output=True, text=True, timeout=600)
+    said = (done.stdout + done.stderr).strip().splitlines() or ["no output"]
+    verdict = next((line for line in said if line.startswith("ledger ")), said[-1])
+    return verdict if done.returncode == 0 else f"{verdict} (exit {done.returncode})"
+
+
+# --- CPU accounting (Linux /proc; zeros elsewhere) -------------------------------------------
+
+TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _proc_stat(pid: int) -> list[str] | None:
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return text[text.rindex(")") + 2:].split()  # fields from "state" on: comm may hold spaces
+
+
+def tree_cpu(root: int) -> float:
+    """CPU seconds of `root` and its descendants still alive (uvicorn's worker processes)."""
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        fields = _proc_stat(int(entry.name))
+        if fields is not None:
+            parents[int(entry.name)] = int(fields[1])
+            times[int(entry.name)] = (int(fields[11]) + int(fields[12])) / TICK
+    members, frontier = {root}, [root]
+    while frontier:
+        pid = frontier.pop()
+        for child, parent in parents.items():
+            if parent == pid and child not in members:
+                members.add(child)
+                frontier.append(child)
+    return sum(times.get(pid, 0.0) for pid in members)
+
+
+def postgres_cpu() -> float:
+    """CPU seconds of every process named postgres (its backends): the database's share."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() == "postgres":
+                    fields = _proc_stat(int(entry.name))
+                    if fields is not None:
+                        total += (int(fields[11]) + int(fields[12])) / TICK
+            except OSError:
+                continue
+    return total
+
+
+def machine_busy() -> tuple[float, float]:
+    """(busy, total) jiffies of all cores since boot."""
+    try:
+        values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    except OSError:
+        return 0.0, 0.0
+    idle = values[3] + values[4]
+    return float(sum(values) - idle), float(sum(values))
+
+
+# --- the load generator ----------------------------------------------------------------------
+
+class RawClient:
+    """A minimal HTTP/1.1 keep-alive client on one connection: a fraction of httpx's CPU per
+    request, which matters when the load generator shares the server's two cores."""
+
+    def __init__(self, port: int, token: str) -> None:
+        self.port = port
+        self.head = (f"Host: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\n"
+                     "Content-Type: application/json\r\n")
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        if self.writer is None or self.writer.is_closing():
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        assert self.reader is not None
+        data = b"" if body is None else json.dumps(body).encode()
+        self.writer.write(f"{method} {path} HTTP/1.1\r\n{self.head}Content-Length: {len(data)}"
+                          f"\r\n\r\n".encode() + data)
+        head = await self.reader.readuntil(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        status = int(lines[0].split(" ", 2)[1])
+        headers = {k.strip().lower(): v.strip()
+                   for k, _, v in (line.partition(":") for line in lines[1:] if line)}
+        if "content-length" not in headers:
+            raise RuntimeError(f"{method} {path}: response without Content-Length: {headers}")
+        payload = await self.reader.readexactly(int(headers["content-length"]))
+        if headers.get("connection", "").lower() == "close":
+            await self.close()
+        return status, json.loads(payload) if payload else None
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            with contextlib.suppress(OSError, ConnectionError):
+                await self.writer.wait_closed()
+            self.writer = None
+
+
+class HttpxClient:
+    def __init__(self, shared: httpx.AsyncClient, token: str) -> None:
+        self.http, self.auth = shared, {"Authorization": f"Bearer {token}"}
+
+    async def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        response = await self.http.request(method, path, json=body, headers=self.auth)
+        return response.status_code, response.json() if response.content else None
+
+    async def close(self) -> None:
+        return None
+
+
+@dataclass
+class Tally:
+    """What the players did inside the timed window (from `start` to `stop`)."""
+
+    start: float
+    stop: float
+    rounds: int = 0
+    steps: int = 0
+    bets: int = 0
+    latencies: list[float] = field(default_factory=list)
+    errors: Counter = field(default_factory=Counter)
+
+    def inside(self, t: float) -> bool:
+        return self.start <= t < self.stop
+
+
+def error_code(status: int, body: Any) -> str:
+    try:
+        return f"{status} {body['error']['code']}"
+    except (TypeError, KeyError):
+        return f"{status}"
+
+
+async def finish(client, view: dict, tally: Tally) -> None:
+    """Collect or decline until the round closes, as a player who never gambles."""
+    while view["status"] not in ("closed", "cancelled"):
+        choice = view["choice"]
+        kind = choice["active"] or next(iter(choice["choices"]))
+        status, body = await client.request("POST", f"/api/v1/rounds/{view['round_id']}/steps", {
+            "request_id": uuid.uuid4().hex, "kind": kind, "choice": DECISIONS[kind]})
+        if tally.inside(time.perf_counter()):
+            tally.steps += 1
+        if status != 200:
+            raise StepFailed(error_code(status, body))
+        view = body
+        if view.get("next_round_id"):  # a won Spin Chance: its round is played the same way
+            status, view = await client.request("GET", f"/api/v1/rounds/{view['next_round_id']}")
+
+
+class StepFailed(Exception):
+    pass
+
+
+async def player(client, game: str, lines: int, bet_per_line: int, tally: Tally) -> None:
+    path = f"/api/v1/games/{game}/rounds"
+    while time.perf_counter() < tally.stop:
+        sent = time.perf_counter()
+        try:
+            status, view = await client.request("POST", path, {
+                "request_id": uuid.uuid4().hex, "lines": lines, "bet_per_line": bet_per_line,
+                "mode": "base"})
+            got = time.perf_counter()
+            if tally.inside(got):
+                tally.bets += 1
+                tally.latencies.append(got - sent)
+            if status != 200:
+                if tally.inside(got):
+                    tally.errors[error_code(status, view)] += 1
+                await recover(client, tally)
+                continue
+            await finish(client, view, tally)
+            if tally.inside(time.perf_counter()):
+                tally.rounds += 1
+        except (StepFailed, OSError, asyncio.IncompleteReadError, httpx.HTTPError,
+                ValueError, RuntimeError) as exc:
+            if tally.inside(time.perf_counter()):
+                tally.errors[str(exc) if isinstance(exc, StepFailed)
+                             else f"client {type(exc).__name__}"] += 1
+            await client.close()
+            await asyncio.sleep(0.05)
+            await recover(client, tally)
+
+
+async def recover(client, tally: Tally) -> None:
+    """Finish whatever round the error left open (as a client recovers after a failure)."""
+    with contextlib.suppress(Exception):
+        status, session = await client.request("GET", "/api/v1/session")
+        for view in session.get("open_rounds", []) if status == 200 else []:
+            await finish(client, view, tally)
+
+
+def launch_players(base: str, count: int) -> list[str]:
+    """Session tokens of `count` new demo players (launched as the tests' Player does)."""
+    tokens = []
+    with httpx.Client(base_url=base, timeout=60) as http:
+        for _ in range(count):
+            redirect = http.get("/demo?operator=demo", follow_redirects=False)
+            launch = parse_qs(urlparse(redirect.headers["location"]).query)["launch"][0]
+            opened = http.post("/api/v1/sessions", json={"launch_token": launch})
+            opened.raise_for_status()
+            tokens.append(opened.json()["session_token"])
+    return tokens
+
+
+async def load(port: int, tokens: list[str], game: str, warmup: float, seconds: float,
+               client_kind: str, server_pid: int, with_pg: bool) -> dict:
+    _, lines, bet_per_line = GAMES[game]
+    now = time.perf_counter()
+    tally = Tally(now + warmup, now + warmup + seconds)
+    shared = None
+    if client_kind == "httpx":
+        shared = httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60,
+                                   limits=httpx.Limits(max_connections=len(tokens)))
+        clients: list = [HttpxClient(shared, t) for t in tokens]
+    else:
+        clients = [RawClient(port, t) for t in tokens]
+    cpu: dict[str, float] = {}
+
+    async def sample_cpu() -> None:
+        await asyncio.sleep(max(0.0, tally.start - time.perf_counter()))
+        before = (time.process_time(), tree_cpu(server_pid),
+                  postgres_cpu() if with_pg else 0.0, machine_busy(), os.getloadavg()[0])
+        await asyncio.sleep(max(0.0, tally.stop - time.perf_counter()))
+        after = (time.process_time(), tree_cpu(server_pid),
+                 postgres_cpu() if with_pg else 0.0, machine_busy(), os.getloadavg()[0])
+        busy = after[3][0] - before[3][0]
+        total = after[3][1] - before[3][1]
+        cpu.update(client_s=after[0] - before[0], server_s=after[1] - before[1],
+                   postgres_s=after[2] - before[2],
+                   machine_busy_pct=100 * busy / total if total else 0.0,
+                   load_before=before[4], load_after=after[4])
+
+    try:
+        await asyncio.gather(sample_cpu(),
+                             *(player(c, game, lines, bet_per_line, tally) for c in clients))
+    finally:
+        for c in clients:
+            await c.close()
+        if shared is not None:
+            await shared.aclose()
+    return {"tally": tally, "cpu": cpu}
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def run_one(harness, database: str, url: str, workdir: Path, workers: int, game: str,
+            args: argparse.Namespace) -> dict:
+    config = write_config(workdir)
+    server = harness.Server(url, workdir, config, workers=workers)
+    started = time.perf_counter()
+    server.start()
+    try:
+        start_s = time.perf_counter() - started
+        tokens = launch_players(server.base, args.players)
+        runner = asyncio.run
+        if args.client == "raw":
+            with contextlib.suppress(ImportError):
+                import uvloop
+
+                runner = uvloop.run
+        result = runner(load(server.port, tokens, game, args.warmup, args.seconds, args.client,
+                             server.process.pid, database == "postgresql"))
+        verdict = ledger_check(url)
+        left = open_rounds_left(url)
+    finally:
+        server.stop()
+    tally: Tally = result["tally"]
+    lat = tally.latencies
+    return {
+        "database": database, "workers": workers, "game": game, "game_id": GAMES[game][0],
+        "bet": {"lines": GAMES[game][1], "bet_per_line": GAMES[game][2]},
+        "players": args.players, "seconds": args.seconds, "client": args.client,
+        "server_start_s": round(start_s, 1),
+        "rounds": tally.rounds, "rounds_per_s": tally.rounds / args.seconds,
+        "steps": tally.steps, "steps_per_s": tally.steps / args.seconds,
+        "bets": tally.bets,
+        "bet_latency_ms": {name: (None if percentile(lat, q) is None
+                                  else 1000 * percentile(lat, q))
+                           for name, q in (("p50", 0.50), ("p95", 0.95), ("p99", 0.99))}
+        | {"mean": 1000 * statistics.fmean(lat) if lat else None},
+        "errors": dict(tally.errors), "ledger_check": verdict, "open_rounds_left": left,
+        "cpu_s": result["cpu"],
+    }
+
+
+def machine_line() -> str:
+    return (f"{os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}, "
+            f"load average {os.getloadavg()[0]:.2f}; the load generator runs on the same "
+            f"machine as the server, sharing its cores")
+
+
+def table(rows: list[dict], skipped: list[str]) -> str:
+    head = ("| database | workers | game | rounds/s | steps/s | bet p50 ms | p95 | p99 | errors "
+            "| ledger | open left | CPU s: client / server / postgres | machine busy |")
+    out = [head, "|" + "---|" * (head.count("|") - 1)]
+    for r in rows:
+        lat, cpu = r["bet_latency_ms"], r["cpu_s"]
+
+        def ms(v: float | None) -> str:
+            return "-" if v is None else f"{v:.1f}"
+        errors = ", ".join(f"{k}: {v}" for k, v in sorted(r["errors"].items())) or "0"
+        out.append(f"| {r['database']} | {r['workers']} | {r['game']} | {r['rounds_per_s']:,.0f} "
+                   f"| {r['steps_per_s']:,.0f} | {ms(lat['p50'])} | {ms(lat['p95'])} "
+                   f"| {ms(lat['p99'])} | {errors} | {r['ledger_check']} "
+                   f"| {r['open_rounds_left']} | {cpu.get('client_s', 0):.1f} / "
+                   f"{cpu.get('server_s', 0):.1f} / {cpu.get('postgres_s', 0):.1f} "
+                   f"| {cpu.get('machine_busy_pct', 0):.0f}% |")
+    out += [f"skipped: {line}" for line in skipped]
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=20.0, help="timed window (s)")
+    parser.add_argument("--warmup", type=float, default=3.0, help="untimed start (s)")
+    parser.add_argument("--players", type=int, default=32, help="concurrent demo players")
+    parser.add_argument("--game", action="append", choices=sorted(GAMES),
+                        help="game key, repeatable (default candy-jar-clusters)")
+    parser.add_argument("--database", action="append", choices=("sqlite", "postgresql"),
+                        help="repeatable (default both)")
+    parser.add_argument("--workers", action="append", type=int,
+                        help="server processes, repeatable (default 1 and 2)")
+    parser.add_argument("--client", choices=("raw", "httpx"), default="raw",
+                        help="raw: a minimal keep-alive HTTP/1.1 client (default); "
+                        "httpx: httpx.AsyncClient, limited to one connection per player")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    args = parser.parse_args(argv)
+    games = args.game or ["candy-jar-clusters"]
+    databases = args.database or ["sqlite", "postgresql"]
+    workers = args.workers or [1, 2]
+    harness = _harness()
+    skipped: list[str] = []
+    if "postgresql" in databases:
+        reason = pg_unreachable()
+        if reason is not None:
+            skipped.append(f"postgresql: {reason}")
+            databases = [d for d in databases if d != "postgresql"]
+    note = machine_line()
+    log = sys.stderr
+    print(f"bench-server: {note}", file=log, flush=True)
+    rows = []
+    for database in databases:
+        for n in workers:
+            for game in games:
+                print(f"bench-server: {database}, {n} worker(s), {game}, {args.players} players, "
+                      f"{args.warmup:g} s warm-up + {args.seconds:g} s ...", file=log, flush=True)
+                with tempfile.TemporaryDirectory(prefix="rf-bench-") as tmp:
+                    db = sqlite_database(Path(tmp)) if database == "sqlite" else pg_database()
+                    with db as url:
+                        rows.append(run_one(harness, database, url, Path(tmp), n, game, args))
+                r = rows[-1]
+                print(f"  {r['rounds_per_s']:,.0f} rounds/s, bet p99 "
+                      f"{r['bet_latency_ms']['p99'] or 0:.1f} ms, {r['ledger_check']}",
+                      file=log, flush=True)
+    if args.json:
+        print(json.dumps({"machine": note, "command": " ".join(sys.argv), "results": rows,
+                          "skipped": skipped}, indent=2))
+    else:
+        print(f"Machine: {note}.")
+        print(table(rows, skipped))
+    bad = [r for r in rows if not r["ledger_check"].startswith("ledger OK")
+           or r["open_rounds_left"]]
+    if bad:
+        print(f"bench-server: {len(bad)} run(s) left ledger drift or open rounds", file=log)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
