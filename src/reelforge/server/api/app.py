@@ -20,6 +20,17 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from reelforge.server.api.schemas import BetRequest, LaunchRequest, StepRequest
+from reelforge.server.api.views import (
+    GamesView,
+    GameView,
+    HistoryView,
+    MetersView,
+    OpenedSession,
+    RoundView,
+    SessionView,
+    VerifyView,
+    documented,
+)
 from reelforge.server.context import Context
 from reelforge.server.errors import CODES, ApiError
 from reelforge.server.services import jackpot, rounds, sessions, steps
@@ -68,13 +79,13 @@ def create_app(ctx: Context, startup=None) -> FastAPI:
     def health() -> dict:
         return {"status": "ok"}
 
-    @app.post(f"{API}/sessions", tags=["session"])
+    @app.post(f"{API}/sessions", tags=["session"], responses=documented(OpenedSession, 401, 404, 409))
     def open_session(body: LaunchRequest) -> JSON:
         """Exchange an operator's signed launch token for a session (and recover open rounds)."""
         token, who = sessions.open_session(ctx, body.launch_token)
         return JSON({"session_token": token, **_session(who)})
 
-    @app.get(f"{API}/session", tags=["session"])
+    @app.get(f"{API}/session", tags=["session"], responses=documented(SessionView, 401))
     def session(authorization: Auth = None) -> JSON:
         """Authenticate: the player, balance, open rounds at their last committed step."""
         return JSON(_session(auth(authorization)))
@@ -94,17 +105,19 @@ def create_app(ctx: Context, startup=None) -> FastAPI:
                 "jurisdiction": who.operator.profile.to_dict(),
                 "wallet": who.operator.wallet}
 
-    @app.get(f"{API}/games", tags=["games"])
+    @app.get(f"{API}/games", tags=["games"], responses=documented(GamesView, 401))
     def games(authorization: Auth = None) -> JSON:
         who = auth(authorization)
         return JSON({"games": [g.describe(who.max_stake_minor) for g in games_of(who.operator)]})
 
-    @app.get(f"{API}/games/{{game_key}}", tags=["games"])
+    @app.get(f"{API}/games/{{game_key}}", tags=["games"],
+             responses=documented(GameView, 401, 403, 404))
     def game(game_key: str, authorization: Auth = None) -> JSON:
         who = auth(authorization)
         return JSON(served_game(who.operator, game_key).describe(who.max_stake_minor))
 
-    @app.post(f"{API}/games/{{game_key}}/rounds", tags=["rounds"])
+    @app.post(f"{API}/games/{{game_key}}/rounds", tags=["rounds"],
+              responses=documented(RoundView, 401, 403, 404, 409, 429, 503))
     def bet(game_key: str, body: BetRequest, authorization: Auth = None) -> JSON:
         """Bet and play a round. The same request_id again returns the same round."""
         who = auth(authorization)
@@ -116,30 +129,33 @@ def create_app(ctx: Context, startup=None) -> FastAPI:
         return JSON(rounds.play(ctx, who, game_key, body.request_id, body.lines,
                                 body.bet_per_line, body.mode))
 
-    @app.get(f"{API}/rounds", tags=["history"])
+    @app.get(f"{API}/rounds", tags=["history"], responses=documented(HistoryView, 401, 404))
     def history(authorization: Auth = None,
                 limit: Annotated[int, Query(ge=1, le=100)] = 10,
                 before: Annotated[str | None, Query(max_length=36)] = None) -> JSON:
         """The player's rounds, newest first; `next` is the cursor for the page after."""
         return JSON(rounds.history(ctx, auth(authorization), limit, before))
 
-    @app.get(f"{API}/rounds/{{round_id}}", tags=["history"])
+    @app.get(f"{API}/rounds/{{round_id}}", tags=["history"],
+             responses=documented(RoundView, 401, 404))
     def one_round(round_id: str, authorization: Auth = None) -> JSON:
         """One round in full: outcome events, every step, every ledger movement."""
         return JSON(rounds.get_round(ctx, auth(authorization), round_id))
 
-    @app.post(f"{API}/rounds/{{round_id}}/steps", tags=["rounds"])
+    @app.post(f"{API}/rounds/{{round_id}}/steps", tags=["rounds"],
+              responses=documented(RoundView, 401, 404, 409))
     def step(round_id: str, body: StepRequest, authorization: Auth = None) -> JSON:
         """A player's choice: gamble, take half, collect, wheel spins, Spin Chance."""
         return JSON(steps.take_step(ctx, auth(authorization), round_id, body.request_id,
                                     body.kind, body.choice))
 
-    @app.get(f"{API}/rounds/{{round_id}}/verify", tags=["history"])
+    @app.get(f"{API}/rounds/{{round_id}}/verify", tags=["history"],
+             responses=documented(VerifyView, 401, 404))
     def verify(round_id: str, authorization: Auth = None) -> JSON:
         """Replay the stored round and its steps from their seeds; say whether they match."""
         return JSON(rounds.verify(ctx, auth(authorization), round_id))
 
-    @app.get(f"{API}/jackpots", tags=["jackpots"])
+    @app.get(f"{API}/jackpots", tags=["jackpots"], responses=documented(MetersView))
     def meters() -> JSON:
         """Every progressive pool's meter, in minor units of its currency."""
         with ctx.begin() as conn:
