@@ -11,7 +11,9 @@ from typing import Any
 
 # code -> (HTTP status, what it means): the list the OpenAPI description and the docs show.
 CODES: dict[str, tuple[int, str]] = {
-    "INVALID_REQUEST": (422, "the request body or a parameter is malformed"),
+    "INVALID_REQUEST": (422, "the request body or a parameter is malformed (400: a body that "
+                             "is not JSON at all)"),
+    "REQUEST_TOO_LARGE": (413, "the request body is larger than the server reads"),
     "UNAUTHORIZED": (401, "no session token, or one the server does not know"),
     "SESSION_EXPIRED": (401, "the session token has expired: launch the game again"),
     "INVALID_LAUNCH_TOKEN": (401, "the launch token is malformed, badly signed, expired or used"),

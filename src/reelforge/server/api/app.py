@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import reprlib
 import uuid
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import Annotated, Any
 from fastapi import FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from reelforge.server.api.schemas import BetRequest, LaunchRequest, StepRequest
@@ -38,6 +40,10 @@ from reelforge.server.services.catalog import games_of, served_game
 
 log = logging.getLogger("reelforge.server")
 API = "/api/v1"
+MAX_BODY_BYTES = 64 * 1024
+# A refused list or object is shown, but only its first items and levels.
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel, _SHORT.maxlist, _SHORT.maxdict = 2, 4, 4
 # At module level: with postponed annotations FastAPI resolves them in the module's globals.
 Auth = Annotated[str | None, Header(alias="Authorization")]
 
@@ -56,6 +62,35 @@ def _bearer(authorization: str | None) -> str | None:
     return token.strip() if scheme.lower() == "bearer" else None
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise ValueError(f"key {key!r} appears twice in one object")
+        found[key] = value
+    return found
+
+
+class _StrictJSONRequest(Request):
+    """A JSON body with a key given twice is refused, not read last-wins: a proxy or an
+    operator's log that reads the first value would see another bet than the one played."""
+
+    async def json(self) -> Any:
+        if not hasattr(self, "_json"):
+            self._json = json.loads(await self.body(), object_pairs_hook=_unique_keys)
+        return self._json
+
+
+class _StrictJSONRoute(APIRoute):
+    def get_route_handler(self):
+        handler = super().get_route_handler()
+
+        async def strict(request: Request) -> Response:
+            return await handler(_StrictJSONRequest(request.scope, request.receive))
+
+        return strict
+
+
 def create_app(ctx: Context, startup=None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -70,7 +105,18 @@ def create_app(ctx: Context, startup=None) -> FastAPI:
                               for code, (status, what) in CODES.items()),
                   default_response_class=JSON)
     app.state.ctx = ctx
+    app.router.route_class = _StrictJSONRoute  # before any route is declared
     _errors(app)
+
+    @app.middleware("http")
+    async def body_limit(request: Request, call_next):
+        """No request of this API needs more than a few hundred bytes: a huge body is refused
+        before it is read, by its declared length."""
+        length = request.headers.get("content-length", "0")
+        if not length.isdigit() or int(length) > MAX_BODY_BYTES:
+            return JSON(ApiError("REQUEST_TOO_LARGE", f"content-length {length[:20]!r}: at most "
+                                 f"{MAX_BODY_BYTES} bytes").body(), status_code=413)
+        return await call_next(request)
 
     def auth(authorization: str | None) -> sessions.Auth:
         return sessions.authenticate(ctx, _bearer(authorization))
@@ -200,7 +246,7 @@ def _errors(app: FastAPI) -> None:
         first = exc.errors()[0] if exc.errors() else {}
         where = ".".join(str(p) for p in first.get("loc", ()))
         value = first.get("input")
-        shown = repr(value)[:80] if not isinstance(value, dict | list) else type(value).__name__
+        shown = repr(value)[:80] if not isinstance(value, dict | list) else _SHORT.repr(value)
         return JSON(ApiError("INVALID_REQUEST", f"{where} = {shown}: "
                              f"{first.get('msg', 'invalid')}").body(), status_code=422)
 
@@ -209,8 +255,12 @@ def _errors(app: FastAPI) -> None:
         code = {404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}.get(exc.status_code,
                                                                  "INVALID_REQUEST")
         status = exc.status_code if exc.status_code in (404, 405) else 400
+        detail, cause = exc.detail, exc.__cause__
+        if status == 400 and cause is not None:  # a body FastAPI could not parse: say why
+            why = "nested too deep" if isinstance(cause, RecursionError) else str(cause)[:200]
+            detail = f"the body is not JSON this server reads: {why}"
         return JSON({"error": {"code": code, "message": f"{request.method} "
-                               f"{request.url.path}: {exc.detail}"}}, status_code=status)
+                               f"{request.url.path}: {detail}"}}, status_code=status)
 
     @app.exception_handler(Exception)
     async def bug(request: Request, exc: Exception) -> JSON:

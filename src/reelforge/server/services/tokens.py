@@ -77,11 +77,14 @@ def _claims(token: str) -> dict:
           and isinstance(data.get("player"), str) and 0 < len(data["player"]) <= 128
           and type(data.get("exp")) is int and isinstance(data.get("nonce"), str)
           and 8 <= len(data["nonce"]) <= 64
+          # stored as text and BIGINT: a NUL or a lone surrogate, or 2**63, would be a 500
+          and data["player"].isprintable() and data["nonce"].isprintable()
           and (data.get("max_stake_minor") is None
-               or (type(data["max_stake_minor"]) is int and data["max_stake_minor"] > 0)))
+               or (type(data["max_stake_minor"]) is int and 0 < data["max_stake_minor"] < 2**63)))
     if not ok:
         raise ApiError("INVALID_LAUNCH_TOKEN", "launch token: claims need op, player, exp, "
-                       "nonce (and optionally max_stake_minor)")
+                       "nonce (player and nonce printable text; optionally max_stake_minor, "
+                       "a positive 64-bit integer)")
     return data
 
 
