@@ -43,7 +43,13 @@ def account_id(conn: Connection, kind: str, owner: str, currency: str) -> int:
     found = conn.execute(select(accounts.c.id).where(
         accounts.c.kind == kind, accounts.c.owner == owner, accounts.c.currency == currency)
     ).scalar_one_or_none()
-    mine = conn.info.setdefault("inserted_accounts", set())
+    # Per transaction, not per connection: once the inserting transaction has ended, its ids
+    # are committed (or gone) and may be remembered; the set stays one transaction's size.
+    txn = conn.get_transaction()
+    held = conn.info.get("inserted_accounts")
+    if held is None or held[0] is not txn:
+        held = conn.info["inserted_accounts"] = (txn, set())
+    mine: set[tuple[str, str, str, str]] = held[1]
     if found is not None:
         if key not in mine:
             _ids[key] = found

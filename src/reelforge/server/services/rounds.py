@@ -157,21 +157,21 @@ def credit_and_finish(conn: Connection, served: ServedGame, auth: Auth, round_id
         return ["credit_queued"]
     account = player_account(conn, op, auth.player_id)
     house = house_account(conn, op, auth.player_id)
-    ledger.transfer(conn, txn=f"{round_id}:win", source=house, target=account, amount=paid,
-                    kind="win", now=now, round_id=round_id, step=step)
-    conn.execute(update(rounds).where(rounds.c.id == round_id).values(win_minor=paid))
-    balance_credits = ledger.balance(conn, account) // served.denomination
+    # The player's balance after the credit comes back from the transfer itself.
+    _, after = ledger.transfer(conn, txn=f"{round_id}:win", source=house, target=account,
+                               amount=paid, kind="win", now=now, round_id=round_id, step=step)
+    balance_credits = after // served.denomination
     offers = served.game.offers(outcome, balance_credits, gamble_settled=True)
     if offers:
         phase.update(offers=[o.to_dict() for o in offers], balance=balance_credits,
                      gamble_settled=True, from_step=from_step, pending_credits=0)
-        _update(conn, round_id, "credited", phase, now)
+        _update(conn, round_id, "credited", phase, now, win_minor=paid)
         audit.append(conn, f"player:{auth.player_id}", "round.credited",
                      _audit_body(round_id, price_minor, paid, offers=[o.kind for o in offers]),
                      now)
         return ["credited"]
     phase.update(offers=[], pending_credits=0)
-    _update(conn, round_id, "closed", phase, now, closed=True)
+    _update(conn, round_id, "closed", phase, now, closed=True, win_minor=paid)
     audit.append(conn, f"player:{auth.player_id}", "round.closed",
                  _audit_body(round_id, price_minor, paid), now)
     return ["credited", "closed"]
@@ -182,10 +182,12 @@ def _audit_body(round_id: str, stake: int, win: int | None, **more: Any) -> dict
 
 
 def _update(conn: Connection, round_id: str, status: str, phase: dict, now: int,
-            closed: bool = False) -> None:
+            closed: bool = False, win_minor: int | None = None) -> None:
     values: dict[str, Any] = {"status": status, "phase": dumps(phase), "updated_at": now}
     if closed:
         values["closed_at"] = now
+    if win_minor is not None:  # set with the status: one UPDATE per transition
+        values["win_minor"] = win_minor
     conn.execute(update(rounds).where(rounds.c.id == round_id).values(**values))
 
 
@@ -217,8 +219,9 @@ def _repeat(conn: Connection, ctx: Context, auth: Auth, row, game_key: str, bet:
 
 
 def _round(conn: Connection, player_id: int, round_id: str):
-    row = conn.execute(select(rounds).where(and_(rounds.c.id == round_id,
-                                                 rounds.c.player_id == player_id))).first()
+    # PostgreSQL refuses a NUL in any text it is sent (a 500): no round id holds one anyway.
+    row = None if "\x00" in round_id else conn.execute(select(rounds).where(and_(
+        rounds.c.id == round_id, rounds.c.player_id == player_id))).first()
     if row is None:
         raise ApiError("UNKNOWN_ROUND", f"round {round_id!r}: not a round of this player")
     return row
