@@ -577,7 +577,7 @@ def test_launch_token_tampering(server: Server) -> None:
         (sign(key, claims(exp=10**30)), 401, "INVALID_LAUNCH_TOKEN", str(10**30)),
         (sign(key, claims(exp="soon")), 401, "INVALID_LAUNCH_TOKEN", "exp"),
         (sign(key, claims(nonce="short")), 401, "INVALID_LAUNCH_TOKEN", "nonce"),
-        (sign(key, claims("nope")), 404, "UNKNOWN_OPERATOR", "'nope'"),
+        (sign(key, claims("nope")), 401, "INVALID_LAUNCH_TOKEN", "operator"),
         # Signed by the operator, yet values no column can hold: refused, not a 500.
         (sign(key, claims(max_stake_minor=10**30)), 401, "INVALID_LAUNCH_TOKEN",
          "max_stake_minor"),
