@@ -72,8 +72,9 @@ def _player(conn: Connection, op: OperatorSettings, external_id: str, max_stake:
 
 def open_session(ctx: Context, launch_token: str) -> tuple[str, Auth]:
     """A new session from a launch token (used once); returns the session token."""
+    claimed = tokens.launch_operator(launch_token)
     try:
-        op = ctx.operator(tokens.launch_operator(launch_token))
+        op = ctx.operator(claimed)
     except ApiError:  # the same answer as a bad signature: which operators exist is no hint
         raise ApiError("INVALID_LAUNCH_TOKEN", "launch token: not signed by an operator of "
                        "this server") from None
