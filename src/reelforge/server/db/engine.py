@@ -132,6 +132,17 @@ def _sqlite_begin(conn: Connection) -> None:
 
 
 @contextmanager
+def reading(engine: Engine) -> Iterator[Connection]:
+    """A read-only transaction for a request that changes nothing: on SQLite a DEFERRED one,
+    which takes no write lock (a reader never waits for a round being played)."""
+    with engine.connect() as conn:
+        if not is_postgres(engine):
+            conn.execution_options(**{_SQLITE_BEGIN_OPTION: "DEFERRED"})
+        with conn.begin():
+            yield conn
+
+
+@contextmanager
 def snapshot(engine: Engine) -> Iterator[Connection]:
     """A read-only transaction that sees one consistent state of the database for all its
     queries, without blocking writers: the invariant checks run in it on a live server."""

@@ -14,13 +14,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Connection, and_, insert, select, update
+from sqlalchemy import Connection, and_, bindparam, insert, or_, select, update
 
 from reelforge.engine.outcome import Bet, Outcome
 from reelforge.engine.rng import live_generator, new_live_seed
 from reelforge.errors import ReelforgeError
 from reelforge.server.context import Context
-from reelforge.server.db.tables import OPEN_STATUSES, players, round_steps, rounds
+from reelforge.server.db.tables import OPEN_STATUSES, accounts, players, round_steps, rounds
 from reelforge.server.errors import ApiError
 from reelforge.server.services import audit, jackpot, ledger
 from reelforge.server.services.catalog import ServedGame, served_game
@@ -52,43 +52,83 @@ def play(ctx: Context, auth: Auth, game_key: str, request_id: str, lines: Any,
     outcome = game.play(bet, live_generator(seed), seed)  # before the lock: see the docstring
     price_minor = game.price(bet) * served.denomination
     now = now_us()
+    if op.wallet != "ledger":
+        raise ApiError("WALLET_UNAVAILABLE", "seamless wallet rounds go through wallets.rounds")
     with ctx.begin() as conn:
-        player = lock_player(conn, auth.player_id)
-        done = conn.execute(select(rounds).where(rounds.c.player_id == auth.player_id,
-                                                 rounds.c.request_id == request_id)).first()
+        account = player_account(conn, op, auth.player_id)
+        # one statement: the player's row locked (every change to the player's money happens
+        # under it) and the balance it guards
+        player = conn.execute(_LOCK_WITH_BALANCE, {"pid": auth.player_id,
+                                                   "account": account}).one()
+        # one statement: this request's round if it was played, and every unfinished one
+        mine = conn.execute(_SAME_OR_OPEN, {"pid": auth.player_id, "rid": request_id}).all()
+        done = next((r for r in mine if r.request_id == request_id), None)
         if done is not None:
             return _repeat(conn, ctx, auth, done, game_key, bet)
         if not served.settings.enabled:
             raise ApiError("GAME_DISABLED", f"game {game_key!r}: disabled by the operator; "
                            "open rounds can still be finished")
-        _check_no_open_round(conn, served, auth.player_id)
+        _check_no_open_round(conn, served, auth.player_id, mine)
         _check_pace(served, player.last_round_at, now)
-        if op.wallet != "ledger":
-            raise ApiError("WALLET_UNAVAILABLE", "seamless wallet rounds go through wallets.rounds")
-        account = player_account(conn, op, auth.player_id)
-        held = ledger.lock_balance(conn, account)
-        if held < price_minor:
-            raise ApiError("INSUFFICIENT_BALANCE", f"balance {held} minor units does not cover "
-                           f"the round's price of {price_minor}", balance_minor=held)
+        if player.balance < price_minor:
+            raise ApiError("INSUFFICIENT_BALANCE", f"balance {player.balance} minor units does "
+                           f"not cover the round's price of {price_minor}",
+                           balance_minor=player.balance)
         round_id = new_round_id()
+        outcome_dict = outcome.to_dict()
         _insert_round(conn, round_id, auth, served, request_id, bet, price_minor, seed, outcome,
-                      now, funded_by=None)
+                      now, funded_by=None, outcome_json=dumps(outcome_dict))
         house = house_account(conn, op, auth.player_id)
-        ledger.transfer(conn, txn=f"{round_id}:stake", source=account, target=house,
-                        amount=price_minor, kind="stake", now=now, round_id=round_id)
-        conn.execute(update(players).where(players.c.id == auth.player_id)
-                     .values(last_round_at=now))
-        transitions = ["open", "debited", "outcome_committed"]
-        transitions += settle_outcome(conn, served, auth, round_id, outcome, price_minor, now)
-        view = round_view(conn, ctx, auth, _round(conn, auth.player_id, round_id))
+        after_stake, _ = ledger.transfer(conn, txn=f"{round_id}:stake", source=account,
+                                         target=house, amount=price_minor, kind="stake",
+                                         now=now, round_id=round_id)
+        conn.execute(_PACE, {"pid": auth.player_id, "now": now})
+        settle_outcome(conn, served, auth, round_id, outcome, price_minor, now,
+                       balance=after_stake)
+        row = _round(conn, auth.player_id, round_id)
+        if row.status == "closed":  # the usual round: its view from what is in hand
+            view = _closed_view(row, outcome_dict, conn, auth)
+        else:
+            view = round_view(conn, ctx, auth, row)
         crash_point("round.before_commit")
     crash_point("round.after_commit")
     return view
 
 
+# Built once: the round path runs them on every bet, and building costs more than running.
+_LOCK_WITH_BALANCE = (
+    select(players.c.id, players.c.last_round_at, accounts.c.balance)
+    .join(accounts, accounts.c.id == bindparam("account"))
+    .where(players.c.id == bindparam("pid")).with_for_update(of=players))
+_SAME_OR_OPEN = select(rounds).where(
+    rounds.c.player_id == bindparam("pid"),
+    or_(rounds.c.request_id == bindparam("rid"), rounds.c.status.in_(OPEN_STATUSES)))
+_PACE = update(players).where(players.c.id == bindparam("pid")).values(
+    last_round_at=bindparam("now"))
+
+
+def _closed_view(row, outcome_dict: dict, conn: Connection, auth: Auth) -> dict:
+    """A round that closed within its bet: no steps, no choice; the same dict `round_view`
+    builds (tests/server/test_views.py holds both to the published model)."""
+    phase = loads(row.phase) or {}
+    return {
+        "round_id": row.id, "request_id": row.request_id, "game": row.game_key,
+        "game_id": row.game_id, "status": row.status, "currency": row.currency,
+        "denomination": row.denomination, "bet": loads(row.bet), "stake_minor": row.stake_minor,
+        "win_minor": row.win_minor, "funded_by": row.funded_by, "outcome": outcome_dict,
+        "offers": [], "pending_win_credits": 0,
+        "capped_from_minor": phase.get("capped_from_minor"), "choice": None, "steps": [],
+        "next_round_id": None,
+        "jackpot_claim": jackpot.claim_of(conn, row.id) if phase.get("jackpot_claim_id") else None,
+        "created_at_us": row.created_at, "closed_at_us": row.closed_at,
+        "balance_minor": phase.get("balance_after_minor")
+        if phase.get("balance_after_minor") is not None
+        else balance_of(conn, auth.operator, auth.player_id)}
+
+
 def _insert_round(conn: Connection, round_id: str, auth: Auth, served: ServedGame,
                   request_id: str, bet: Bet, price_minor: int, seed: int, outcome: Outcome,
-                  now: int, funded_by: str | None) -> None:
+                  now: int, funded_by: str | None, outcome_json: str | None = None) -> None:
     game = served.game
     conn.execute(insert(rounds).values(
         id=round_id, player_id=auth.player_id, session_id=auth.session_id,
@@ -97,7 +137,8 @@ def _insert_round(conn: Connection, round_id: str, auth: Auth, served: ServedGam
         denomination=served.denomination,
         bet=dumps({"lines": bet.lines, "bet_per_line": bet.bet_per_line, "mode": bet.mode}),
         stake_minor=price_minor, win_minor=None, funded_by=funded_by, seed=f"{seed:064x}",
-        outcome=outcome.to_json(), phase=dumps({"gamble": _gamble_setting(served)}),
+        outcome=outcome_json or outcome.to_json(),
+        phase=dumps({"gamble": _gamble_setting(served)}),
         created_at=now, updated_at=now))
 
 
@@ -106,7 +147,8 @@ def _gamble_setting(served: ServedGame) -> str:
 
 
 def settle_outcome(conn: Connection, served: ServedGame, auth: Auth, round_id: str,
-                   outcome: Outcome, price_minor: int, now: int) -> list[str]:
+                   outcome: Outcome, price_minor: int, now: int,
+                   balance: int | None = None) -> list[str]:
     """After the outcome is stored: the jackpot's contribution and claim, then either hold the
     win for a gamble the round offers, or credit it (and offer Spin Chance or close)."""
     game, op = served.game, auth.operator
@@ -131,14 +173,16 @@ def settle_outcome(conn: Connection, served: ServedGame, auth: Auth, round_id: s
                      now)
         return []
     return credit_and_finish(conn, served, auth, round_id, outcome, outcome.total_win, phase,
-                             price_minor, from_step=0, now=now)
+                             price_minor, from_step=0, now=now, balance=balance)
 
 
 def credit_and_finish(conn: Connection, served: ServedGame, auth: Auth, round_id: str,
                       outcome: Outcome, credits: int, phase: dict, price_minor: int,
-                      from_step: int, now: int, step: int | None = None) -> list[str]:
+                      from_step: int, now: int, step: int | None = None,
+                      balance: int | None = None) -> list[str]:
     """Credit `credits` of win (capped by the operator), then offer Spin Chance where the new
-    balance calls for it, else close the round."""
+    balance calls for it, else close the round. `balance`: the player's balance before the
+    credit, where the caller knows it (a losing round then reads nothing)."""
     op = auth.operator
     win_minor = credits * served.denomination
     cap = served.settings.win_cap_minor
@@ -157,9 +201,13 @@ def credit_and_finish(conn: Connection, served: ServedGame, auth: Auth, round_id
         return ["credit_queued"]
     account = player_account(conn, op, auth.player_id)
     house = house_account(conn, op, auth.player_id)
-    # The player's balance after the credit comes back from the transfer itself.
-    _, after = ledger.transfer(conn, txn=f"{round_id}:win", source=house, target=account,
-                               amount=paid, kind="win", now=now, round_id=round_id, step=step)
+    if paid == 0 and balance is not None:
+        after = balance
+    else:  # the player's balance after the credit comes back from the transfer itself
+        _, after = ledger.transfer(conn, txn=f"{round_id}:win", source=house, target=account,
+                                   amount=paid, kind="win", now=now, round_id=round_id,
+                                   step=step)
+    phase["balance_after_minor"] = after  # the funds at the round's end, for its history
     balance_credits = after // served.denomination
     offers = served.game.offers(outcome, balance_credits, gamble_settled=True)
     if offers:
@@ -191,8 +239,11 @@ def _update(conn: Connection, round_id: str, status: str, phase: dict, now: int,
     conn.execute(update(rounds).where(rounds.c.id == round_id).values(**values))
 
 
-def _check_no_open_round(conn: Connection, served: ServedGame, player_id: int) -> None:
-    for row in open_rounds(conn, player_id):
+def _check_no_open_round(conn: Connection, served: ServedGame, player_id: int,
+                         rows: Sequence | None = None) -> None:
+    found = open_rounds(conn, player_id) if rows is None else [
+        r for r in rows if r.status in OPEN_STATUSES]
+    for row in found:
         if row.game_key == served.key or served.profile.one_game_at_a_time:
             raise ApiError("ROUND_ALREADY_OPEN", f"round {row.id} of {row.game_key!r} is still "
                            f"{row.status}: finish it first", round_id=row.id)
@@ -228,7 +279,7 @@ def _round(conn: Connection, player_id: int, round_id: str):
 
 
 def get_round(ctx: Context, auth: Auth, round_id: str) -> dict:
-    with ctx.begin() as conn:
+    with ctx.read() as conn:
         return round_view(conn, ctx, auth, _round(conn, auth.player_id, round_id), full=True)
 
 
@@ -280,7 +331,7 @@ def movements(conn: Connection, round_id: str) -> list[dict]:
 
 def history(ctx: Context, auth: Auth, limit: int, before: str | None) -> dict:
     """The player's rounds, newest first, `limit` at a time; `before` a round id (the cursor)."""
-    with ctx.begin() as conn:
+    with ctx.read() as conn:
         query = select(rounds).where(rounds.c.player_id == auth.player_id)
         if before is not None:
             anchor = _round(conn, auth.player_id, before)
@@ -300,7 +351,7 @@ def verify(ctx: Context, auth: Auth, round_id: str) -> dict:
     """Replay the stored round from its seed, and every step from its own, and compare."""
     from reelforge.server.services.steps import replay_steps
 
-    with ctx.begin() as conn:
+    with ctx.read() as conn:
         row = _round(conn, auth.player_id, round_id)
         steps = conn.execute(select(round_steps).where(round_steps.c.round_id == row.id)
                              .order_by(round_steps.c.idx)).all()

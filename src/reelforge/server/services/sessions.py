@@ -6,7 +6,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy import Connection, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from reelforge.server.context import Context
@@ -114,24 +114,28 @@ def balance_of(conn: Connection, op: OperatorSettings, player_id: int) -> int:
     return ledger.balance(conn, player_account(conn, op, player_id))
 
 
+# Built once: every request authenticates, and building a statement costs more than running it.
+_SESSION = (select(sessions, players.c.operator_id, players.c.external_id, players.c.currency,
+                   players.c.max_stake_minor)
+            .join(players, players.c.id == sessions.c.player_id)
+            .where(sessions.c.token_sha256 == bindparam("token")))
+
+
 def authenticate(ctx: Context, token: str | None) -> Auth:
     if not token:
         raise ApiError("UNAUTHORIZED", "no session: send Authorization: Bearer <session token>")
     now = now_us()
-    with ctx.begin() as conn:
-        row = conn.execute(
-            select(sessions, players.c.operator_id, players.c.external_id,
-                   players.c.currency, players.c.max_stake_minor)
-            .join(players, players.c.id == sessions.c.player_id)
-            .where(sessions.c.token_sha256 == tokens.token_hash(token))).first()
-        if row is None:
-            raise ApiError("UNAUTHORIZED", "session token: not a session of this server")
-        if row.expires_at <= now:
-            raise ApiError("SESSION_EXPIRED", f"session {row.id}: expired; launch the game again")
-        op = ctx.operator(row.operator_id)
-        expires = row.expires_at
-        if expires - now < op.session_ttl_s * US // 2:  # sliding, written at most twice a TTL
-            expires = now + op.session_ttl_s * US
+    with ctx.read() as conn:
+        row = conn.execute(_SESSION, {"token": tokens.token_hash(token)}).first()
+    if row is None:
+        raise ApiError("UNAUTHORIZED", "session token: not a session of this server")
+    if row.expires_at <= now:
+        raise ApiError("SESSION_EXPIRED", f"session {row.id}: expired; launch the game again")
+    op = ctx.operator(row.operator_id)
+    expires = row.expires_at
+    if expires - now < op.session_ttl_s * US // 2:  # sliding, written at most twice a TTL
+        expires = now + op.session_ttl_s * US
+        with ctx.begin() as conn:
             conn.execute(update(sessions).where(sessions.c.id == row.id)
                          .values(expires_at=expires))
     return Auth(row.id, row.player_id, row.external_id, op, row.currency, row.max_stake_minor,
