@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast lint install bench clean clean-cache
+.PHONY: run test test-fast lint install bench bench-server clean clean-cache
 
 # Each long step says what it is doing first: on a fresh clone the install alone takes minutes
 # and pip --quiet prints nothing meanwhile.
@@ -45,6 +45,13 @@ test-fast: lint
 bench: $(STAMP)
 	@echo "make bench: timing every shipped game (several minutes; the table comes at the end)"
 	$(BIN)/python benchmarks/suite.py
+
+# The game server under load: real `reelforge serve` processes on loopback, SQLite and
+# PostgreSQL, 1 and 2 workers, played by a load generator on the same machine. A measurement:
+# it never fails on time. Options: $(BIN)/python benchmarks/server_load.py --help.
+bench-server: $(STAMP)
+	@echo "make bench-server: playing demo rounds against reelforge serve on SQLite and PostgreSQL, 1 and 2 workers (about 2 minutes; the table comes at the end)"
+	$(BIN)/python benchmarks/server_load.py
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info

@@ -9,15 +9,17 @@ file; a new PostgreSQL database on postgresql+psycopg://postgres@127.0.0.1:5432,
 `test` and dropped afterwards; skipped with the reason where unreachable) and a fresh server.
 Every player is a demo player of the unrestricted "demo" operator (no pace rules), playing
 sequentially on its own keep-alive connection: bet, then collect or decline whatever the round
-offers until it closes. After the run, `reelforge ledger check` on the database (must say
-"ledger OK") and the rounds left open.
+offers until it closes. After the run, `reelforge ledger check` (must say "ledger OK": zero
+drift) and `reelforge audit verify` on the database, and the rounds left open (must be 0).
 
 Columns:
   rounds/s    rounds closed inside the timed window / its length (warm-up excluded);
   steps/s     the extra choice-step requests (collect, decline) those rounds needed;
   bet p50..   latency of the bet request alone, client side (send to last byte read);
-  CPU         seconds of CPU in the window: the load generator (this process), the server's
-              processes, and PostgreSQL's backends; the machine's busy % over both cores.
+  CPU         CPU milliseconds per closed round inside the window: the server's processes,
+              the PostgreSQL backends serving its database, the load generator (this process);
+  busy        the machine's busy share of all cores in the window, with the load average
+              before and after it (other jobs share the machine: read the figures with it).
 The load generator runs on the same machine as the server (2 cores here, shared with other
 jobs): the output says so, and its own CPU is in the table.
 """
@@ -134,13 +136,14 @@ def open_rounds_left(url: str) -> int:
         engine.dispose()
 
 
-def ledger_check(url: str) -> str:
-    """`reelforge ledger check` as a user runs it: its verdict line (and exit status)."""
+def cli_check(url: str, *command: str) -> str:
+    """`reelforge ledger check` or `reelforge audit verify` as a user runs them: the verdict
+    line (and the exit status when it is not 0)."""
     done = subprocess.run([sys.executable, "-c", "from reelforge.cli import main; main()",
-                           "ledger", "check", "--database-url", url],
+                           *command, "--database-url", url],
                           check=False, capture_output=True, text=True, timeout=600)
     said = (done.stdout + done.stderr).strip().splitlines() or ["no output"]
-    verdict = next((line for line in said if line.startswith("ledger ")), said[-1])
+    verdict = next((line for line in said if line.startswith(command[0])), said[-1])
     return verdict if done.returncode == 0 else f"{verdict} (exit {done.returncode})"
 
 
@@ -178,19 +181,20 @@ def tree_cpu(root: int) -> float:
     return sum(times.get(pid, 0.0) for pid in members)
 
 
-def postgres_cpu() -> float:
-    """CPU seconds of every process named postgres (its backends): the database's share."""
-    total = 0.0
+def postgres_cpu(database: str) -> dict[int, float]:
+    """CPU seconds of each PostgreSQL backend serving `database` (its title names it)."""
+    found: dict[int, float] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                if (entry / "comm").read_text().strip() == "postgres":
-                    fields = _proc_stat(int(entry.name))
-                    if fields is not None:
-                        total += (int(fields[11]) + int(fields[12])) / TICK
+                title = (entry / "cmdline").read_bytes().decode(errors="replace")
             except OSError:
                 continue
-    return total
+            if title.startswith("postgres:") and f" {database} " in title:
+                fields = _proc_stat(int(entry.name))
+                if fields is not None:
+                    found[int(entry.name)] = (int(fields[11]) + int(fields[12])) / TICK
+    return found
 
 
 def machine_busy() -> tuple[float, float]:
@@ -350,7 +354,7 @@ def launch_players(base: str, count: int) -> list[str]:
 
 
 async def load(port: int, tokens: list[str], game: str, warmup: float, seconds: float,
-               client_kind: str, server_pid: int, with_pg: bool) -> dict:
+               client_kind: str, server_pid: int, pg_name: str | None) -> dict:
     _, lines, bet_per_line = GAMES[game]
     now = time.perf_counter()
     tally = Tally(now + warmup, now + warmup + seconds)
@@ -366,14 +370,14 @@ async def load(port: int, tokens: list[str], game: str, warmup: float, seconds: 
     async def sample_cpu() -> None:
         await asyncio.sleep(max(0.0, tally.start - time.perf_counter()))
         before = (time.process_time(), tree_cpu(server_pid),
-                  postgres_cpu() if with_pg else 0.0, machine_busy(), os.getloadavg()[0])
+                  postgres_cpu(pg_name) if pg_name else {}, machine_busy(), os.getloadavg()[0])
         await asyncio.sleep(max(0.0, tally.stop - time.perf_counter()))
         after = (time.process_time(), tree_cpu(server_pid),
-                 postgres_cpu() if with_pg else 0.0, machine_busy(), os.getloadavg()[0])
+                 postgres_cpu(pg_name) if pg_name else {}, machine_busy(), os.getloadavg()[0])
         busy = after[3][0] - before[3][0]
         total = after[3][1] - before[3][1]
         cpu.update(client_s=after[0] - before[0], server_s=after[1] - before[1],
-                   postgres_s=after[2] - before[2],
+                   postgres_s=sum(t - before[2].get(pid, 0.0) for pid, t in after[2].items()),
                    machine_busy_pct=100 * busy / total if total else 0.0,
                    load_before=before[4], load_after=after[4])
 
@@ -400,8 +404,8 @@ def run_one(harness, database: str, url: str, workdir: Path, workers: int, game:
     config = write_config(workdir)
     server = harness.Server(url, workdir, config, workers=workers)
     started = time.perf_counter()
-    server.start()
     try:
+        server.start()
         start_s = time.perf_counter() - started
         tokens = launch_players(server.base, args.players)
         runner = asyncio.run
@@ -411,8 +415,10 @@ def run_one(harness, database: str, url: str, workdir: Path, workers: int, game:
 
                 runner = uvloop.run
         result = runner(load(server.port, tokens, game, args.warmup, args.seconds, args.client,
-                             server.process.pid, database == "postgresql"))
-        verdict = ledger_check(url)
+                             server.process.pid,
+                             url.rsplit("/", 1)[1] if database == "postgresql" else None))
+        verdict = cli_check(url, "ledger", "check")
+        audit = cli_check(url, "audit", "verify")
         left = open_rounds_left(url)
     finally:
         server.stop()
@@ -430,7 +436,8 @@ def run_one(harness, database: str, url: str, workdir: Path, workers: int, game:
                                   else 1000 * percentile(lat, q))
                            for name, q in (("p50", 0.50), ("p95", 0.95), ("p99", 0.99))}
         | {"mean": 1000 * statistics.fmean(lat) if lat else None},
-        "errors": dict(tally.errors), "ledger_check": verdict, "open_rounds_left": left,
+        "errors": dict(tally.errors), "ledger_check": verdict, "audit_verify": audit,
+        "open_rounds_left": left,
         "cpu_s": result["cpu"],
     }
 
@@ -442,21 +449,23 @@ def machine_line() -> str:
 
 
 def table(rows: list[dict], skipped: list[str]) -> str:
-    head = ("| database | workers | game | rounds/s | steps/s | bet p50 ms | p95 | p99 | errors "
-            "| ledger | open left | CPU s: client / server / postgres | machine busy |")
+    head = ("| database | workers | game | rounds/s | steps/s | bet p50 / p95 / p99 (ms) | errors "
+            "| ledger check, audit verify | open rounds left | CPU ms per round: server / PostgreSQL / load "
+            "generator | machine busy (load avg) |")
     out = [head, "|" + "---|" * (head.count("|") - 1)]
     for r in rows:
-        lat, cpu = r["bet_latency_ms"], r["cpu_s"]
-
-        def ms(v: float | None) -> str:
-            return "-" if v is None else f"{v:.1f}"
+        lat, cpu, n = r["bet_latency_ms"], r["cpu_s"], max(r["rounds"], 1)
+        shown = " / ".join("-" if lat[k] is None else f"{lat[k]:.0f}" for k in ("p50", "p95", "p99"))
         errors = ", ".join(f"{k}: {v}" for k, v in sorted(r["errors"].items())) or "0"
+        per_round = " / ".join("-" if k == "postgres_s" and r["database"] != "postgresql"
+                               else f"{1000 * cpu.get(k, 0.0) / n:.1f}"
+                               for k in ("server_s", "postgres_s", "client_s"))
         out.append(f"| {r['database']} | {r['workers']} | {r['game']} | {r['rounds_per_s']:,.0f} "
-                   f"| {r['steps_per_s']:,.0f} | {ms(lat['p50'])} | {ms(lat['p95'])} "
-                   f"| {ms(lat['p99'])} | {errors} | {r['ledger_check']} "
-                   f"| {r['open_rounds_left']} | {cpu.get('client_s', 0):.1f} / "
-                   f"{cpu.get('server_s', 0):.1f} / {cpu.get('postgres_s', 0):.1f} "
-                   f"| {cpu.get('machine_busy_pct', 0):.0f}% |")
+                   f"| {r['steps_per_s']:,.0f} | {shown} | {errors} "
+                   f"| {r['ledger_check']}, {r['audit_verify']} "
+                   f"| {r['open_rounds_left']} | {per_round} "
+                   f"| {cpu.get('machine_busy_pct', 0):.0f}% ({cpu.get('load_before', 0):.1f}"
+                   f"-{cpu.get('load_after', 0):.1f}) |")
     out += [f"skipped: {line}" for line in skipped]
     return "\n".join(out)
 
@@ -510,10 +519,11 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(f"Machine: {note}.")
         print(table(rows, skipped))
-    bad = [r for r in rows if not r["ledger_check"].startswith("ledger OK")
-           or r["open_rounds_left"]]
+    bad = [r for r in rows if r["ledger_check"] != "ledger OK"
+           or r["audit_verify"] != "audit log OK" or r["open_rounds_left"]]
     if bad:
-        print(f"bench-server: {len(bad)} run(s) left ledger drift or open rounds", file=log)
+        print(f"bench-server: {len(bad)} run(s) left ledger drift, a broken audit log or open "
+              "rounds: see the table", file=log)
     return 0
 
 
