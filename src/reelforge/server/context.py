@@ -38,9 +38,9 @@ class Context:
         with self._writer, self.engine.begin() as conn:
             yield conn
 
-    def read(self):
-        """A transaction that only reads."""
-        return reading(self.engine)
+    def read(self, single: bool = False):
+        """A transaction that only reads (`single`: one statement)."""
+        return reading(self.engine, single)
 
     def operator(self, operator_id: str) -> OperatorSettings:
         found = self.settings.operator(operator_id)

@@ -125,7 +125,7 @@ def authenticate(ctx: Context, token: str | None) -> Auth:
     if not token:
         raise ApiError("UNAUTHORIZED", "no session: send Authorization: Bearer <session token>")
     now = now_us()
-    with ctx.read() as conn:
+    with ctx.read(single=True) as conn:
         row = conn.execute(_SESSION, {"token": tokens.token_hash(token)}).first()
     if row is None:
         raise ApiError("UNAUTHORIZED", "session token: not a session of this server")
