@@ -66,13 +66,19 @@ def _empty_postgres(url: str) -> None:
         engine.dispose()
 
 
+@pytest.fixture
+def pg_url(pg_database: str) -> str:
+    """An empty PostgreSQL database, for the tests of what only PostgreSQL does."""
+    _empty_postgres(pg_database)
+    return pg_database
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db_url(request: pytest.FixtureRequest, tmp_path) -> str:
     """The URL of an empty database: a new SQLite file, or an emptied PostgreSQL database."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'reelforge.db'}"
-    url: str = request.getfixturevalue("pg_database")
-    _empty_postgres(url)
+    url: str = request.getfixturevalue("pg_url")
     return url
 
 

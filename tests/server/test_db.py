@@ -11,6 +11,7 @@ import hashlib
 import json
 import re
 import sqlite3
+import threading
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -123,8 +124,8 @@ def test_sqlite_takes_the_write_lock_at_begin_and_snapshots_do_not(tmp_path):
         engine.dispose()
 
 
-def test_postgres_engine_settings(pg_database):
-    engine = make_engine(pg_database)
+def test_postgres_engine_settings(pg_url):
+    engine = make_engine(pg_url)
     try:
         assert is_postgres(engine)
         with engine.connect() as conn:
@@ -133,6 +134,12 @@ def test_postgres_engine_settings(pg_database):
         assert engine.pool._max_overflow == 20  # type: ignore[attr-defined]
         assert engine.pool._pre_ping
         assert engine.driver == "psycopg"
+        with snapshot(engine) as conn:
+            assert conn.exec_driver_sql("SHOW transaction_isolation").scalar() == "repeatable read"
+            assert conn.exec_driver_sql("SHOW transaction_read_only").scalar() == "on"
+        with engine.begin() as conn:  # the pooled connection is back to the server's settings
+            assert conn.exec_driver_sql("SHOW transaction_isolation").scalar() == "read committed"
+            assert conn.exec_driver_sql("SHOW transaction_read_only").scalar() == "off"
     finally:
         engine.dispose()
 
@@ -292,6 +299,27 @@ def test_audit_chain_intact(db_engine):
         heads = dict(conn.execute(select(audit_heads.c.chain, audit_heads.c.seq)).all())
     assert heads == length
     assert sum(length.values()) == 50
+
+
+def test_concurrent_appends_to_one_chain_queue_up(db_engine):
+    # The chain exists (its head row can be locked); 4 writers then append 10 rows each.
+    with db_engine.begin() as conn:
+        audit.append(conn, "player:1", "start", {}, T0)
+
+    def writer(w: int) -> None:
+        for i in range(10):
+            with db_engine.begin() as conn:
+                audit.append(conn, "player:1", "test", {"writer": w, "i": i}, T0 + i)
+
+    threads = [threading.Thread(target=writer, args=(w,)) for w in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert audit_problems(db_engine) == []
+    with db_engine.connect() as conn:
+        seqs = conn.execute(select(audit_log.c.seq).order_by(audit_log.c.seq)).scalars().all()
+    assert seqs == list(range(1, 1 + 1 + 4 * 10))
 
 
 def test_audit_names_an_edited_row(db_engine):
@@ -573,6 +601,31 @@ def test_ledger_check_names_each_broken_invariant(db_engine, breakage: Breakage)
     assert len(problems) == 1, problems
     for word in words:
         assert named(problems[0], word), (word, problems[0])
+
+
+def test_ledger_check_lists_a_few_of_many_findings(db_engine, monkeypatch):
+    monkeypatch.setattr(ledger_check, "LISTED", 2)
+    with db_engine.begin() as conn:
+        book = build_ledger(conn)
+        for i in range(5):
+            book.post(f"adjust:{i}", [(HOUSE, 1)], "adjust")
+    problems = ledger_problems(db_engine)
+    assert len(problems) == 3
+    assert named(problems[2], str(5 - 2))
+
+
+def test_ledger_check_leaves_the_callers_settings_alone(pg_url):
+    upgrade(pg_url)
+    engine = make_engine(pg_url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text("SET LOCAL work_mem = '5MB'"))
+            assert ledger_check.check(conn) == []
+            settings = conn.execute(text("SELECT current_setting('enable_nestloop'), "
+                                         "current_setting('work_mem')")).one()
+        assert tuple(settings) == ("on", "5MB")
+    finally:
+        engine.dispose()
 
 
 # -- the commands ---------------------------------------------------------------------------

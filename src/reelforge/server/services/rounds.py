@@ -96,10 +96,13 @@ def play(ctx: Context, auth: Auth, game_key: str, request_id: str, lines: Any,
 
 
 # Built once: the round path runs them on every bet, and building costs more than running.
+# Both rows locked: after waiting for another request's lock, PostgreSQL (READ COMMITTED)
+# re-reads only the rows it locks; an unlocked account row would be the balance from before
+# the wait (a stale check: a 500 from the overdraft constraint, or a wrong refusal).
 _LOCK_WITH_BALANCE = (
     select(players.c.id, players.c.last_round_at, accounts.c.balance)
     .join(accounts, accounts.c.id == bindparam("account"))
-    .where(players.c.id == bindparam("pid")).with_for_update(of=players))
+    .where(players.c.id == bindparam("pid")).with_for_update(of=(players, accounts)))
 _SAME_OR_OPEN = select(rounds).where(
     rounds.c.player_id == bindparam("pid"),
     or_(rounds.c.request_id == bindparam("rid"), rounds.c.status.in_(OPEN_STATUSES)))
