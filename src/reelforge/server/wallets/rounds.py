@@ -108,11 +108,16 @@ def play_seamless(ctx: Context, auth: Auth, game_key: str, request_id: str, line
     outcome = served.game.play(bet, live_generator(seed), seed)
     with ctx.begin() as conn:
         plain.lock_player(conn, auth.player_id)
-        _mark(conn, f"{round_id}:debit", "done", now_us())
-        conn.execute(update(rounds).where(rounds.c.id == round_id).values(
+        moved = conn.execute(update(rounds).where(rounds.c.id == round_id,
+                                                  rounds.c.status == "open").values(
             status="outcome_committed", seed=f"{seed:064x}", outcome=outcome.to_json(),
-            updated_at=now_us()))
-        plain.settle_outcome(conn, served, auth, round_id, outcome, price_minor, now_us())
+            updated_at=now_us())).rowcount
+        if moved:
+            _mark(conn, f"{round_id}:debit", "done", now_us())
+            plain.settle_outcome(conn, served, auth, round_id, outcome, price_minor, now_us())
+    if not moved:  # the stale-round worker rolled the debit back meanwhile: the round is void
+        raise ApiError("WALLET_UNAVAILABLE", f"round {round_id}: the operator's wallet answered "
+                       "the debit after it was rolled back; the round was voided")
     crash_point("seamless.after_outcome")
     deliver_pending(ctx, round_id=round_id)
     with ctx.begin() as conn:
