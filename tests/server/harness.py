@@ -144,6 +144,21 @@ class Player:
     def balance(self) -> int:
         return self.session()["balance_minor"]
 
+    def history(self) -> list[dict]:
+        """Every round of the player, through the paged history."""
+        found: list[dict] = []
+        before = None
+        while True:
+            params: dict = {"limit": 100}
+            if before is not None:
+                params["before"] = before
+            page = self.http.get("/api/v1/rounds", params=params)
+            assert page.status_code == 200, page.text
+            found += page.json()["rounds"]
+            before = page.json()["next"]
+            if before is None:
+                return found
+
     def bet(self, game: str, lines: int, bet_per_line: int, mode: str = "base",
             request_id: str | None = None) -> httpx.Response:
         return self.http.post(f"/api/v1/games/{game}/rounds", json={

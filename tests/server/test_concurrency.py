@@ -169,22 +169,6 @@ def _close(players: list[Player]) -> None:
         p.http.close()
 
 
-def _history(player: Player) -> list[dict]:
-    """Every round of the player, through the paged history."""
-    found: list[dict] = []
-    before = None
-    while True:
-        params: dict[str, Any] = {"limit": 100}
-        if before is not None:
-            params["before"] = before
-        page = player.http.get("/api/v1/rounds", params=params)
-        assert page.status_code == 200, page.text
-        found += page.json()["rounds"]
-        before = page.json()["next"]
-        if before is None:
-            return found
-
-
 def _assert_ledger_ok(url: str) -> None:
     """`reelforge ledger check` and `reelforge audit verify`, called as the CLI calls them."""
     problems, _ = commands.ledger_check(url)
@@ -233,7 +217,7 @@ def test_200_concurrent_bets_on_one_wallet(fleet: list[Server]) -> None:
             assert a.json()["error"]["balance_minor"] < CANDY_PRICE
     else:
         assert len(won) == 200
-    history = _history(owner)
+    history = owner.history()
     assert sorted(r["round_id"] for r in history) == sorted(v["round_id"] for v in won)
     owner.http.close()
     _assert_ledger_ok(fleet[0].db_url)
@@ -250,7 +234,7 @@ def test_same_request_id_50_times_at_once(fleet: list[Server]) -> None:
     views = [a.json() for a in answers]
     assert {v["round_id"] for v in views} == {views[0]["round_id"]}
     assert {v["outcome"]["seed"] for v in views} == {views[0]["outcome"]["seed"]}
-    history = _history(owner)
+    history = owner.history()
     assert [r["round_id"] for r in history] == [views[0]["round_id"]]
     assert owner.balance() == opening - CANDY_PRICE + views[0]["outcome"]["total_win"]
     owner.http.close()

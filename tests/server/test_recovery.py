@@ -235,21 +235,6 @@ def rig(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 
 # --- what every restart must leave true ---
 
-def _history(player: Player) -> list[dict]:
-    found: list[dict] = []
-    before = None
-    while True:
-        params: dict[str, Any] = {"limit": 100}
-        if before is not None:
-            params["before"] = before
-        page = player.http.get("/api/v1/rounds", params=params)
-        assert page.status_code == 200, page.text
-        found += page.json()["rounds"]
-        before = page.json()["next"]
-        if before is None:
-            return found
-
-
 def _round(player: Player, round_id: str) -> dict:
     answer = player.http.get(f"/api/v1/rounds/{round_id}")
     assert answer.status_code == 200, answer.text
@@ -261,7 +246,7 @@ def _check_ledger_player(player: Player) -> None:
     the demo balance less every stake plus every win."""
     session = player.session()
     waiting = {v["round_id"]: v for v in session["open_rounds"]}
-    rounds = _history(player)
+    rounds = player.history()
     for r in rounds:
         if r["status"] not in CLOSED:
             # the ledger wallet commits a round's whole start in one transaction: an open
@@ -280,7 +265,7 @@ def _settle(seamless: Seamless) -> list[dict]:
     or cancelled (its debit, if any, rolled back)."""
     deadline = time.monotonic() + SETTLE_S
     while True:
-        rounds = _history(seamless.player)
+        rounds = seamless.player.history()
         if all(r["status"] in CLOSED for r in rounds):
             return rounds
         if time.monotonic() > deadline:
@@ -370,7 +355,7 @@ def test_seamless_debit_failure_is_rolled_back(rig: Rig) -> None:
     calls = rig.wallet.transactions(seamless.external)
     assert [(t["kind"], t["status"]) for t in calls] == [("debit", "rolled_back"),
                                                          ("rollback", "applied")]
-    [voided] = _history(seamless.player)
+    [voided] = seamless.player.history()
     assert voided["status"] == "cancelled"
     # nothing is left open: the next round plays
     again = seamless.player.bet(*CANDY)
@@ -423,14 +408,14 @@ def _gamble_offered(player: Player) -> dict:
 
 
 def _provoke_round_before_commit(c: Chain) -> None:
-    c.notes.update(balance=c.ledger.balance(), rounds=len(_history(c.ledger)),
+    c.notes.update(balance=c.ledger.balance(), rounds=len(c.ledger.history()),
                    rid=uuid.uuid4().hex)
     c.rig.dies(lambda: c.ledger.bet(*CLUEDO, request_id=c.notes["rid"]))
 
 
 def _verify_round_before_commit(c: Chain) -> None:
     # nothing of the round was committed: no round, the balance untouched
-    assert len(_history(c.ledger)) == c.notes["rounds"]
+    assert len(c.ledger.history()) == c.notes["rounds"]
     assert c.ledger.session()["open_rounds"] == []
     assert c.ledger.balance() == c.notes["balance"]
     retried = c.ledger.bet(*CLUEDO, request_id=c.notes["rid"])
@@ -439,7 +424,7 @@ def _verify_round_before_commit(c: Chain) -> None:
     again = c.ledger.bet(*CLUEDO, request_id=c.notes["rid"]).json()
     assert (again["round_id"], again["outcome"]["seed"]) == (view["round_id"],
                                                               view["outcome"]["seed"])
-    assert len(_history(c.ledger)) == c.notes["rounds"] + 1
+    assert len(c.ledger.history()) == c.notes["rounds"] + 1
     c.ledger.finish(view)
     _check_ledger_player(c.ledger)
 
@@ -506,13 +491,13 @@ def _verify_seamless_after_open(c: Chain) -> None:
 
 
 def _provoke_round_after_commit(c: Chain) -> None:
-    c.notes.update(balance=c.ledger.balance(), rounds=len(_history(c.ledger)),
+    c.notes.update(balance=c.ledger.balance(), rounds=len(c.ledger.history()),
                    rid=uuid.uuid4().hex)
     c.rig.dies(lambda: c.ledger.bet(*CLUEDO, request_id=c.notes["rid"]))
 
 
 def _verify_round_after_commit(c: Chain) -> None:
-    rounds = _history(c.ledger)
+    rounds = c.ledger.history()
     assert len(rounds) == c.notes["rounds"] + 1
     stored = _round(c.ledger, rounds[0]["round_id"])
     assert stored["request_id"] == c.notes["rid"]
@@ -532,7 +517,7 @@ def _verify_round_after_commit(c: Chain) -> None:
     # debited once: the stake, and the win if the round closed (no gamble offered)
     win = stored["outcome"]["total_win"] if stored["status"] == "closed" else 0
     assert c.ledger.balance() == c.notes["balance"] - CLUEDO_PRICE + win
-    assert len(_history(c.ledger)) == c.notes["rounds"] + 1
+    assert len(c.ledger.history()) == c.notes["rounds"] + 1
     verified = c.ledger.http.get(f"/api/v1/rounds/{view['round_id']}/verify").json()
     assert verified["matches"], verified
     c.ledger.finish(view)
