@@ -32,13 +32,15 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests tools benchmarks
 	$(BIN)/mypy
 
+# On every core (pytest-xdist): a test module stays on one worker, so its module-scoped
+# servers and databases start once.
 test: lint
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist loadfile
 
 # Day-to-day: the suite less the tests marked slow (Dask clusters, subprocess runs, long
 # simulations), under 3 minutes here once numba's cache is warm.
 test-fast: lint
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -m "not slow" -n auto --dist loadfile
 
 # One table: each shipped game's rounds/s on one core and on all cores, scaling efficiency,
 # exact-analysis times. A measurement: it never fails on time.
