@@ -42,7 +42,7 @@ JSON_TYPE = {"content-type": "application/json"}
 # Cluedo's bet structure as its game file states it: 1..20 lines at 1..5 credits a line.
 CLUEDO_BET = {"lines": 1, "bet_per_line": 1, "mode": "base"}
 COPS_BET = {"lines": 10, "bet_per_line": 1, "mode": "base"}
-FUZZ_EXAMPLES = 40  # per operation and mode: ~700 requests in all, well under a minute
+FUZZ_EXAMPLES = 25  # per operation and mode: ~450 requests in all, well under a minute
 
 
 def _config(directory: Path) -> Path:
