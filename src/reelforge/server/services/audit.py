@@ -19,22 +19,18 @@ from typing import Any
 from sqlalchemy import Connection, func, insert, select, update
 
 from reelforge.server.db.tables import audit_heads, audit_log
+from reelforge.server.services.common import dumps
 
 GENESIS = "0" * 64
 # Rows fetched per round trip while verifying: the log grows without bound, memory must not.
 STREAM_BATCH = 1000
 
 
-def canonical_json(value: Any) -> str:
-    """One byte sequence per value: sorted keys, no spaces, UTF-8 text kept as is."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
 def row_hash(prev_hash: str, chain: str, seq: int, kind: str, payload: Any,
              created_at: int) -> str:
     record = {"chain": chain, "seq": seq, "kind": kind, "payload": payload,
               "created_at": created_at}
-    return hashlib.sha256((prev_hash + canonical_json(record)).encode()).hexdigest()
+    return hashlib.sha256((prev_hash + dumps(record)).encode()).hexdigest()
 
 
 def append(conn: Connection, chain: str, kind: str, payload: dict[str, Any], now_us: int) -> str:
@@ -54,7 +50,7 @@ def append(conn: Connection, chain: str, kind: str, payload: dict[str, Any], now
     seq, prev = (head.seq + 1, head.hash) if head is not None else (1, GENESIS)
     digest = row_hash(prev, chain, seq, kind, payload, now_us)
     conn.execute(insert(audit_log).values(
-        chain=chain, seq=seq, kind=kind, payload=canonical_json(payload), created_at=now_us,
+        chain=chain, seq=seq, kind=kind, payload=dumps(payload), created_at=now_us,
         prev_hash=prev, hash=digest))
     if head is None:
         conn.execute(insert(audit_heads).values(chain=chain, seq=seq, hash=digest))

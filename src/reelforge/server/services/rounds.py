@@ -196,9 +196,8 @@ def credit_and_finish(conn: Connection, served: ServedGame, auth: Auth, round_id
         from reelforge.server.wallets.rounds import enqueue_credit
 
         enqueue_credit(conn, auth, round_id, served.key, paid, now)
-        conn.execute(update(rounds).where(rounds.c.id == round_id).values(win_minor=paid))
         phase.update(offers=[], pending_credits=0, credit_pending=True)
-        _update(conn, round_id, "outcome_committed", phase, now)
+        _update(conn, round_id, "outcome_committed", phase, now, win_minor=paid)
         audit.append(conn, f"player:{auth.player_id}", "round.credit_queued",
                      _audit_body(round_id, price_minor, paid), now)
         return ["credit_queued"]
