@@ -1,6 +1,6 @@
 """The server's error vocabulary: every refusal is an `ApiError` with a stable code, an HTTP
 status and one sentence naming the bad value. A 5xx is a bug, or the operator's wallet being
-unreachable (WALLET_UNAVAILABLE), never a bad request.
+unreachable (WALLET_UNAVAILABLE) or the database (DATABASE_UNAVAILABLE), never a bad request.
 
 The codes are part of the API (clients switch on them); the sentences are for people.
 """
@@ -32,6 +32,10 @@ CODES: dict[str, tuple[int, str]] = {
     "CURRENCY_MISMATCH": (409, "the player's currency differs from the launch's"),
     "WALLET_REFUSED": (409, "the operator's wallet refused the debit"),
     "WALLET_UNAVAILABLE": (503, "the operator's wallet did not answer: the round was voided"),
+    "DATABASE_UNAVAILABLE": (503, "the database did not answer or refused the write (restarting, "
+                                  "or its disk is full): retry with the same request id"),
+    "RATE_LIMITED": (429, "this session sent more requests than its operator allows: retry "
+                          "after retry_after_ms"),
     "NOT_FOUND": (404, "no such resource"),
     "METHOD_NOT_ALLOWED": (405, "the method is not allowed on this resource"),
     "DEMO_DISABLED": (403, "this operator has no demo players"),

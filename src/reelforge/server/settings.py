@@ -57,6 +57,8 @@ JURISDICTIONS: dict[str, Jurisdiction] = {
 }
 
 GAMBLE_SETTINGS = ("on", "5x", "off")
+DEFAULT_SESSION_RATE_PER_S = 200.0
+DEFAULT_SESSION_BURST = 400
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,11 @@ class OperatorSettings:
     wallet_secret: bytes | None = None
     demo_balance_minor: int | None = None  # demo players start with this; None: no demo
     session_ttl_s: int = 1800
+    # Requests one session may make (api/limits.py): a token bucket refilled at this rate, of
+    # this size; far above what a player's client sends, so only a runaway or hostile one
+    # meets it. 0: no limit. Per server process.
+    session_rate_per_s: float = DEFAULT_SESSION_RATE_PER_S
+    session_burst: int = DEFAULT_SESSION_BURST
 
     @property
     def profile(self) -> Jurisdiction:
@@ -143,7 +150,7 @@ def _operator(path: Path, index: int, raw: Any) -> OperatorSettings:
         raise InvalidArgument(f"{where} = {raw!r}: expected a table")
     known = {"id", "name", "currency", "jurisdiction", "secret_file", "secret_env", "games",
              "wallet", "wallet_url", "wallet_secret_file", "wallet_secret_env",
-             "demo_balance_minor", "session_ttl_s"}
+             "demo_balance_minor", "session_ttl_s", "session_rate_per_s", "session_burst"}
     for key in raw:
         if key not in known:
             raise InvalidArgument(f"{where}.{key}: not a setting ({', '.join(sorted(known))})")
@@ -176,10 +183,17 @@ def _operator(path: Path, index: int, raw: Any) -> OperatorSettings:
     ttl = raw.get("session_ttl_s", 1800)
     if type(ttl) is not int or not 10 <= ttl <= 86_400:
         raise InvalidArgument(f"{where}.session_ttl_s = {ttl!r}: expected 10..86400 seconds")
+    rate = raw.get("session_rate_per_s", DEFAULT_SESSION_RATE_PER_S)
+    if type(rate) not in (int, float) or not 0 <= rate <= 100_000:
+        raise InvalidArgument(f"{where}.session_rate_per_s = {rate!r}: expected 0..100000 "
+                              "requests a second (0: no limit)")
+    burst = raw.get("session_burst", DEFAULT_SESSION_BURST)
+    if type(burst) is not int or not 1 <= burst <= 1_000_000:
+        raise InvalidArgument(f"{where}.session_burst = {burst!r}: expected 1..1000000 requests")
     return OperatorSettings(
         op_id, raw.get("name", op_id), currency, jurisdiction, _secret(raw, "secret", where),
         tuple(_game(f"{where}.games[{j}]", g) for j, g in enumerate(games)), wallet, wallet_url,
-        wallet_secret, demo, ttl)
+        wallet_secret, demo, ttl, float(rate), burst)
 
 
 def _game(where: str, raw: Any) -> GameSettings:

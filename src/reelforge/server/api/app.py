@@ -20,8 +20,11 @@ from fastapi import FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.routing import APIRoute
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from reelforge.server.api.limits import SessionLimiter
 from reelforge.server.api.schemas import BetRequest, LaunchRequest, StepRequest
 from reelforge.server.api.views import (
     GamesView,
@@ -123,8 +126,12 @@ def create_app(ctx: Context, startup=None) -> FastAPI:
                                  f"{MAX_BODY_BYTES} bytes").body(), status_code=413)
         return await call_next(request)
 
+    limiter = SessionLimiter()
+
     def auth(authorization: str | None) -> sessions.Auth:
-        return sessions.authenticate(ctx, _bearer(authorization))
+        who = sessions.authenticate(ctx, _bearer(authorization))
+        limiter.take(who.session_id, who.operator.session_rate_per_s, who.operator.session_burst)
+        return who
 
     @app.get("/health", tags=["ops"])
     def health() -> dict:
@@ -244,7 +251,9 @@ def _play_page(launch: str) -> str:
 def _errors(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSON:
-        return JSON(exc.body(), status_code=exc.status)
+        wait = exc.details.get("retry_after_ms") if exc.code == "RATE_LIMITED" else None
+        headers = {"Retry-After": str(-(-wait // 1000))} if wait else None
+        return JSON(exc.body(), status_code=exc.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSON:
@@ -266,6 +275,20 @@ def _errors(app: FastAPI) -> None:
             detail = f"the body is not JSON this server reads: {why}"
         return JSON({"error": {"code": code, "message": f"{request.method} "
                                f"{request.url.path}: {detail}"}}, status_code=status)
+
+    async def database_down(request: Request, exc: Exception) -> JSON:
+        # The database restarting, unreachable or out of disk: the transaction was rolled back
+        # (or its commit's fate is unknown), so the client retries under the same request id.
+        reference = uuid.uuid4().hex[:12]
+        cause = (str(getattr(exc, "orig", exc)).strip().splitlines() or [""])[0][:160]
+        log.warning("database unavailable %s on %s %s: %s: %s", reference, request.method,
+                    request.url.path, type(exc).__name__, cause)
+        return JSON(ApiError("DATABASE_UNAVAILABLE", f"the database did not complete the "
+                             f"request (reference {reference}): retry it with the same request "
+                             "id").body(), status_code=503, headers={"Retry-After": "1"})
+
+    for db_error in (OperationalError, InterfaceError, PoolTimeout):
+        app.add_exception_handler(db_error, database_down)
 
     @app.exception_handler(Exception)
     async def bug(request: Request, exc: Exception) -> JSON:
