@@ -845,6 +845,32 @@ def ledger_check(database_url: DbUrlOpt = None) -> None:
     raise typer.Exit(1 if problems else 0)
 
 
+@ledger_app.command("reconcile")
+def ledger_reconcile(
+    operator: Annotated[str, typer.Option("--operator", help="The seamless operator's id")],
+    config: Annotated[Path | None, typer.Option("--config", help="The server's operators "
+                                                "(TOML): the wallet's URL and key")] = None,
+    database_url: DbUrlOpt = None,
+) -> None:
+    """Compare the server's ledger and outbox with a seamless operator wallet's own records,
+    transaction by transaction, to the cent; exit 1 and name each mismatch."""
+    from reelforge.server.commands import ledger_reconcile as reconcile
+
+    try:
+        found = reconcile(database_url, operator, config)
+    except ReelforgeError as exc:
+        _fail(exc)
+    for key, value in found.summary.items():
+        print(f"{key}: {value}")
+    for line in found.pending:
+        print(f"PENDING {line}")
+    for line in found.mismatches:
+        print(f"MISMATCH {line}")
+    print("reconciled OK" + (f" ({len(found.pending)} pending)" if found.pending else "")
+          if not found.mismatches else f"reconcile FAILED: {len(found.mismatches)} mismatch(es)")
+    raise typer.Exit(1 if found.mismatches else 0)
+
+
 @audit_app.command("verify")
 def audit_verify(database_url: DbUrlOpt = None) -> None:
     """Check the audit log's hash chains; exit 1 and name each edited, inserted or deleted row."""

@@ -1,4 +1,5 @@
-"""What the server's CLI commands do (`reelforge db upgrade`, `ledger check`, `audit verify`),
+"""What the server's CLI commands do (`reelforge db upgrade`, `ledger check`, `ledger
+reconcile`, `audit verify`),
 as plain functions: the CLI only parses arguments and prints, and tests call these directly.
 
 Each opens its own engine and disposes of it: these are one-shot commands, run beside a live
@@ -7,6 +8,7 @@ server or none, and must leave no connection behind.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from reelforge.server.db import migrate
@@ -39,5 +41,38 @@ def audit_verify(url: str | None) -> list[str]:
         migrate.check_schema(engine)
         with snapshot(engine) as conn:
             return audit.verify(conn)
+    finally:
+        engine.dispose()
+
+
+def ledger_reconcile(url: str | None, operator_id: str, config: Path | None,
+                     var_dir: Path = Path("var")):
+    """The server's records of seamless operator `operator_id` against its wallet's own
+    (services/reconcile.py): a `Reconciliation` of mismatches, pending calls and a summary.
+    The wallet's URL and key come from the operator's configuration (`--config`)."""
+    from reelforge.errors import InvalidArgument
+    from reelforge.server.services.reconcile import reconcile
+    from reelforge.server.settings import load_settings
+    from reelforge.server.wallets.client import SeamlessWalletClient, WalletUnknown
+
+    settings = load_settings(config, var_dir)
+    op = settings.operator(operator_id)
+    if op is None:
+        raise InvalidArgument(f"--operator {operator_id!r}: not in {settings.source} "
+                              f"({', '.join(o.id for o in settings.operators)})")
+    if op.wallet != "seamless" or op.wallet_url is None or op.wallet_secret is None:
+        raise InvalidArgument(f"--operator {operator_id!r}: its wallet is {op.wallet!r}; only "
+                              "a seamless operator's wallet has records of its own")
+    with SeamlessWalletClient(op.wallet_url, op.wallet_secret, timeout_s=30) as wallet:
+        try:
+            rows = wallet.report()
+        except WalletUnknown as exc:
+            raise InvalidArgument(f"operator {operator_id!r}: its wallet at {op.wallet_url} "
+                                  f"did not report: {exc.reason}") from None
+    engine = make_engine(database_url(url))
+    try:
+        migrate.check_schema(engine)
+        with snapshot(engine) as conn:
+            return reconcile(conn, operator_id, rows)
     finally:
         engine.dispose()

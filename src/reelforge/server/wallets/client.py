@@ -97,6 +97,28 @@ class SeamlessWalletClient:
             raise WalletUnknown(_transport_reason(error, self.timeout_s)) from error
         return _read(response, BalanceResponse, where, None)
 
+    def report(self) -> list[dict]:
+        """Every transaction the operator's wallet holds, in its order (GET /admin/report,
+        page by page): what reconciliation compares with the server's outbox. An operator's
+        own reporting API would stand here; the reference wallet's is this one."""
+        found: list[dict] = []
+        after = 0
+        while True:
+            query = urlencode({"after": after})
+            headers = {SIGNATURE_HEADER: sign(self._secret, query.encode())}
+            try:
+                response = self._http.get(f"/admin/report?{query}", headers=headers)
+            except httpx.TransportError as error:
+                raise WalletUnknown(_transport_reason(error, self.timeout_s)) from error
+            if response.status_code != 200:
+                raise WalletUnknown(f"HTTP {response.status_code} for the transaction report: "
+                                    f"{shorten(response.text, 200)}")
+            page = response.json()
+            found += page["transactions"]
+            if page.get("next") is None:
+                return found
+            after = page["next"]
+
     def close(self) -> None:
         self._http.close()
 

@@ -10,8 +10,17 @@ unique index backs that up). Refusals are not recorded: a refused debit may be r
 Admin endpoints (signed like the rest) set balances, list transactions and inject faults:
 
     POST /admin/players       {player, currency, balance}    create, or set balance and currency
-    POST /admin/faults        {kind, mode, count}            the next `count` calls of `kind` fail
+    POST /admin/faults        {kind, mode, count[, delay_s]} the next `count` calls of `kind` fail
     GET  /admin/transactions?player=..                       the player's transactions, in order
+    GET  /admin/report?after=SEQ&limit=N                     every transaction, in order, paged:
+                                                             what `reelforge ledger reconcile` reads
+
+Fault modes (`/admin/faults`), each for the next `count` calls of one kind:
+    error_before   503, nothing applied          error_after    applied, then 503
+    hang_after     applied, the reply held 30 s  http500_after  applied, then a bare 500 (no JSON)
+    slow_before    held `delay_s` (default 8 s), then applied and answered: after the caller's
+                   timeout, so its rollback may arrive first
+    duplicate      delivered twice (as by a retrying proxy): applied once, answered twice
 
     python -m reelforge.server.wallets.operator_service --host 127.0.0.1 --port 8100 \\
         --database-url sqlite:///var/operator.db --secret-file var/operator.secret
@@ -28,12 +37,12 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 from urllib.parse import parse_qs
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ValidationError
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from pydantic import BaseModel, Field, ValidationError
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -77,6 +86,8 @@ from reelforge.server.wallets.protocol import (
 )
 
 HANG_S = 30.0  # a hang_after fault's delay: longer than any sane client timeout
+SLOW_S = 8.0  # a slow_before fault's default delay: past the game server's 5 s timeout
+REPORT_LIMIT = 1000  # the most transactions one /admin/report page holds
 SECRET_ENV = "REELFORGE_OPERATOR_SECRET"
 
 metadata = MetaData()
@@ -126,8 +137,15 @@ class AdminPlayerQuery(StrictModel):
 
 class AdminFault(StrictModel):
     kind: Literal["debit", "credit", "rollback"]
-    mode: Literal["error_before", "error_after", "hang_after"]
+    mode: Literal["error_before", "error_after", "hang_after", "http500_after", "slow_before",
+                  "duplicate"]
     count: Money  # 0 clears the kind's fault
+    delay_s: Annotated[float, Field(gt=0, le=120)] | None = None  # slow_before's delay
+
+
+class AdminReportQuery(StrictModel):
+    after: Annotated[int, Field(ge=0, le=MAX_MONEY)] = 0
+    limit: Annotated[int, Field(ge=1, le=REPORT_LIMIT)] = REPORT_LIMIT
 
 
 class Refusal(Exception):
@@ -146,7 +164,7 @@ class Refusal(Exception):
 Parsed = TypeVar("Parsed", bound=BaseModel)
 
 
-def parse(model: type[Parsed], raw: bytes | dict[str, str]) -> Parsed:
+def parse(model: type[Parsed], raw: bytes | dict[str, Any]) -> Parsed:
     try:
         if isinstance(raw, bytes):
             return model.model_validate_json(raw)
@@ -224,6 +242,18 @@ class OperatorWallet:
             rows = conn.execute(select(*shown).where(wallet_transactions.c.player == player)
                                 .order_by(wallet_transactions.c.seq)).mappings().all()
         return {"transactions": [dict(row) for row in rows]}
+
+    def report(self, after: int, limit: int) -> dict[str, Any]:
+        """Every transaction after `seq` `after`, in order, `limit` at most; `next` is the
+        cursor for the page after (None on the last page)."""
+        shown = [c for c in wallet_transactions.c if c.name not in ("request_sha256", "response")]
+        with self.engine.begin() as conn:
+            rows = conn.execute(select(*shown).where(wallet_transactions.c.seq > after)
+                                .order_by(wallet_transactions.c.seq)
+                                .limit(limit + 1)).mappings().all()
+        page = [dict(row) for row in rows[:limit]]
+        return {"transactions": page,
+                "next": page[-1]["seq"] if len(rows) > limit else None}
 
     def _apply(self, kind: str, request: BaseModel,
                work: Callable[[Connection, Any, str], dict[str, Any]]) -> dict[str, Any]:
@@ -404,26 +434,26 @@ class Faults:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._armed: dict[str, tuple[str, int]] = {}
+        self._armed: dict[str, tuple[str, int, float]] = {}
 
     def arm(self, fault: AdminFault) -> None:
         with self._lock:
             if fault.count:
-                self._armed[fault.kind] = (fault.mode, fault.count)
+                self._armed[fault.kind] = (fault.mode, fault.count, fault.delay_s or SLOW_S)
             else:
                 self._armed.pop(fault.kind, None)
 
-    def take(self, kind: str) -> str | None:
-        """The mode this call of `kind` fails with, if any, counting it down."""
+    def take(self, kind: str) -> tuple[str, float] | None:
+        """The mode this call of `kind` fails with, and its delay, if any, counting it down."""
         with self._lock:
-            mode, left = self._armed.get(kind, ("", 0))
+            mode, left, delay = self._armed.get(kind, ("", 0, 0.0))
             if not left:
                 return None
             if left == 1:
                 del self._armed[kind]
             else:
-                self._armed[kind] = (mode, left - 1)
-            return mode
+                self._armed[kind] = (mode, left - 1, delay)
+            return mode, delay
 
 
 def create_app(database_url: str, secret: bytes) -> FastAPI:
@@ -455,29 +485,35 @@ def create_app(database_url: str, secret: bytes) -> FastAPI:
         return parse(AdminPlayerQuery, {"player": values["player"][0]}).player
 
     async def wallet_call(kind: str, body: bytes, model: type[BaseModel],
-                          rule: Callable[[Any], dict[str, Any]]) -> JSONResponse:
+                          rule: Callable[[Any], dict[str, Any]]) -> Response:
         request = parse(model, body)
-        mode = faults.take(kind)
+        mode, delay = faults.take(kind) or ("", 0.0)
         if mode == "error_before":
             return Refusal(ErrorCode.UNAVAILABLE, f"injected fault: {kind} not applied").response()
+        if mode == "slow_before":
+            await asyncio.sleep(delay)
         answer = await run_in_threadpool(rule, request)
+        if mode == "duplicate":  # the second delivery: answered from what the first stored
+            answer = await run_in_threadpool(rule, request)
         if mode == "error_after":
             return Refusal(ErrorCode.UNAVAILABLE, f"injected fault: {kind} failed").response()
+        if mode == "http500_after":
+            return PlainTextResponse("Internal Server Error", status_code=500)
         if mode == "hang_after":
             await asyncio.sleep(HANG_S)
         return JSONResponse(answer)
 
     @app.post("/wallet/debit")
-    async def debit(request: Request) -> JSONResponse:
+    async def debit(request: Request) -> Response:
         return await wallet_call("debit", await signed_body(request), DebitRequest, wallet.debit)
 
     @app.post("/wallet/credit")
-    async def credit(request: Request) -> JSONResponse:
+    async def credit(request: Request) -> Response:
         return await wallet_call("credit", await signed_body(request), CreditRequest,
                                  wallet.credit)
 
     @app.post("/wallet/rollback")
-    async def rollback(request: Request) -> JSONResponse:
+    async def rollback(request: Request) -> Response:
         return await wallet_call("rollback", await signed_body(request), RollbackRequest,
                                  wallet.rollback)
 
@@ -501,6 +537,21 @@ def create_app(database_url: str, secret: bytes) -> FastAPI:
     async def admin_transactions(request: Request) -> JSONResponse:
         player = await signed_player(request)
         return JSONResponse(await run_in_threadpool(wallet.transactions, player))
+
+    @app.get("/admin/report")
+    async def admin_report(request: Request) -> JSONResponse:
+        query: bytes = request.scope["query_string"]
+        if not verify(secret, query, request.headers.get(SIGNATURE_HEADER)):
+            raise Refusal(ErrorCode.INVALID_SIGNATURE, "the request's signature does not match")
+        values = parse_qs(query.decode("latin-1"), keep_blank_values=True)
+        if not set(values) <= {"after", "limit"} or any(len(v) != 1 for v in values.values()):
+            raise Refusal(ErrorCode.INVALID_REQUEST, "the query is ?after=SEQ&limit=N")
+        try:
+            asked = {k: int(v[0]) for k, v in values.items()}
+        except ValueError:
+            raise Refusal(ErrorCode.INVALID_REQUEST, "after and limit are integers") from None
+        page = parse(AdminReportQuery, asked)
+        return JSONResponse(await run_in_threadpool(wallet.report, page.after, page.limit))
 
     return app
 
