@@ -20,6 +20,7 @@ from fastapi import FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.routing import APIRoute
+from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -228,16 +229,37 @@ def create_app(ctx: Context, startup=None) -> FastAPI:
     def play_page(launch: Annotated[str, Query(max_length=2048)] = "") -> HTMLResponse:
         return HTMLResponse(_play_page(launch))
 
-    @app.get("/", include_in_schema=False)
-    def root() -> RedirectResponse:
+    @app.get("/", include_in_schema=False, response_model=None)
+    def root() -> HTMLResponse | RedirectResponse:
+        """The lobby: the built client's page (it asks for a demo session itself)."""
+        index = _web_dir() / "index.html"
+        if index.is_file():
+            return HTMLResponse(index.read_text(encoding="utf-8"))
         return RedirectResponse("/play", 307)
 
+    # The client's hashed bundles (web/dist/assets, `make web`): StaticFiles resolves every
+    # path inside that folder (no request path reaches the file system unchecked) and sends
+    # each file's MIME type. Checked per request, so a build after start is served.
+    app.mount("/assets", StaticFiles(directory=_web_dir() / "assets", check_dir=False),
+              name="assets")
     return app
 
 
+def _web_dir() -> Path:
+    """The built client: $REELFORGE_WEB_DIR, else web/dist under the working directory, else
+    the checkout's web/dist (a server started from elsewhere in the tree)."""
+    if "REELFORGE_WEB_DIR" in os.environ:
+        return Path(os.environ["REELFORGE_WEB_DIR"])
+    here = Path("web/dist")
+    if here.is_dir():
+        return here
+    return Path(__file__).resolve().parents[4] / "web" / "dist"
+
+
 def _play_page(launch: str) -> str:
-    """Until the browser client is built, the launch lands here: what to do with the token."""
-    web = Path(os.environ.get("REELFORGE_WEB_DIR", "web/dist")) / "index.html"
+    """The launch lands here: the built client (it reads the token from the address), or,
+    where none is built, what to do with the token."""
+    web = _web_dir() / "index.html"
     if web.is_file():
         return web.read_text(encoding="utf-8")
     safe = "".join(c for c in launch if c.isalnum() or c in "-_.=")

@@ -142,6 +142,9 @@ class GameView(View):
     max_win: dict[str, Any]
     jurisdiction: JurisdictionView
     enabled: bool
+    # From the game file, for the information page and the reels: window, symbols, pays
+    # (with their unit), paylines, reel strips, features.
+    info: dict[str, Any]
 
 
 class GamesView(View):
