@@ -1,0 +1,83 @@
+// The round player: an outcome's events, played strictly one at a time, each by the handler
+// registered for its type. An event type with no handler is an error (the round stops and says
+// which), and every handler runs under a deadline, so a lost animation callback cannot hang the
+// game. Handlers draw nothing themselves: they call the game's View (render/ or a fake in tests).
+import type { Outcome, OutcomeEvent, Spin } from "./outcome";
+import { withTimeout } from "./timing";
+
+export class UnknownEvent extends Error {
+  constructor(readonly eventType: string) {
+    super(`no handler for outcome event type ${JSON.stringify(eventType)}`);
+    this.name = "UnknownEvent";
+  }
+}
+
+export interface PlayContext<V> {
+  view: V;
+  outcome: Outcome;
+  spin: Spin;
+  /** Credits won so far in the round, this event included where it paid (the win meter). */
+  won: number;
+  /** Turbo / quick play asked for (only where the jurisdiction allows it). */
+  fast: boolean;
+}
+
+export type Handler<V, E extends OutcomeEvent = OutcomeEvent> = (event: E, ctx: PlayContext<V>) => Promise<void> | void;
+
+export type Handlers<V> = { [T in OutcomeEvent["type"]]?: Handler<V, Extract<OutcomeEvent, { type: T }>> };
+
+export interface SpinHooks<V> {
+  /** Before a spin's events (a free spin's counter, a reel-set change). */
+  beforeSpin?: (spin: Spin, ctx: PlayContext<V>) => Promise<void> | void;
+  afterSpin?: (spin: Spin, ctx: PlayContext<V>) => Promise<void> | void;
+}
+
+export interface PlayerOptions {
+  timeoutMs?: number; // per handler
+}
+
+function paidBy(event: OutcomeEvent): number {
+  return "win" in event && typeof event.win === "number" ? event.win : 0;
+}
+
+export class EventPlayer<V> {
+  private readonly timeoutMs: number;
+
+  constructor(private readonly handlers: Handlers<V>, private readonly hooks: SpinHooks<V> = {}, options: PlayerOptions = {}) {
+    this.timeoutMs = options.timeoutMs ?? 10000;
+  }
+
+  handles(type: string): boolean {
+    return type in this.handlers;
+  }
+
+  /** Every type the outcome uses has a handler: checked before anything is drawn. */
+  check(outcome: Outcome): void {
+    for (const spin of outcome.spins) for (const event of spin.events) {
+      if (!this.handles(event.type)) throw new UnknownEvent(event.type);
+    }
+  }
+
+  /** Play the outcome's spins from `fromSpin` (a resumed round skips what is on screen). */
+  async play(view: V, outcome: Outcome, options: { fromSpin?: number; fast?: boolean } = {}): Promise<number> {
+    this.check(outcome);
+    let won = 0;
+    for (const spin of outcome.spins.slice(0, options.fromSpin ?? 0)) won += spin.win;
+    for (const spin of outcome.spins.slice(options.fromSpin ?? 0)) {
+      const ctx: PlayContext<V> = { view, outcome, spin, won, fast: options.fast ?? false };
+      if (this.hooks.beforeSpin) await withTimeout(Promise.resolve(this.hooks.beforeSpin(spin, ctx)), this.timeoutMs, `spin ${spin.index} start`);
+      let spinWon = 0;
+      for (const event of spin.events) {
+        const handler = this.handlers[event.type] as Handler<V> | undefined;
+        if (!handler) throw new UnknownEvent(event.type);
+        spinWon += paidBy(event);
+        ctx.won = won + Math.min(spinWon, spin.win);
+        await withTimeout(Promise.resolve(handler(event, ctx)), this.timeoutMs, `event ${event.type} of spin ${spin.index}`);
+      }
+      won += spin.win;
+      ctx.won = won;
+      if (this.hooks.afterSpin) await withTimeout(Promise.resolve(this.hooks.afterSpin(spin, ctx)), this.timeoutMs, `spin ${spin.index} end`);
+    }
+    return won;
+  }
+}

@@ -1,0 +1,172 @@
+// What the server answers (src/reelforge/server/api/views.py; /openapi.json). Money fields are
+// integers: `_minor` in the currency's minor units, `credits` in game credits.
+import type { Outcome } from "../core/outcome";
+
+export interface Jurisdiction {
+  name: string;
+  autoplay: boolean;
+  turbo: boolean;
+  min_round_interval_ms: number;
+  max_stake_minor: number | null;
+  jackpots: boolean;
+  gamble: boolean;
+  one_game_at_a_time: boolean;
+}
+
+export interface Offer {
+  kind: string;
+  amount: number;
+  stake: number;
+  denomination: number;
+  limits: Record<string, unknown>;
+  payback: string;
+}
+
+export interface ChoiceView {
+  active: string | null;
+  state: Record<string, unknown> | null;
+  choices: Record<string, unknown[]>;
+}
+
+export interface StepView {
+  index: number;
+  request_id: string;
+  kind: string;
+  choice: unknown;
+  seed: string;
+  result: Record<string, unknown>;
+  created_at_us: number;
+}
+
+export type RoundStatus = "open" | "debited" | "outcome_committed" | "credited" | "closed" | "cancelled";
+
+export interface RoundView {
+  round_id: string;
+  request_id: string;
+  game: string;
+  game_id: string;
+  status: RoundStatus;
+  currency: string;
+  denomination: number;
+  bet: { lines: number; bet_per_line: number; mode: string };
+  stake_minor: number;
+  win_minor: number | null;
+  funded_by: string | null;
+  outcome: Outcome | null;
+  offers: Offer[];
+  pending_win_credits: number;
+  capped_from_minor: number | null;
+  choice: ChoiceView | null;
+  steps: StepView[];
+  next_round_id: string | null;
+  jackpot_claim: Record<string, unknown> | null;
+  created_at_us: number;
+  closed_at_us: number | null;
+  balance_minor: number;
+  ledger?: unknown[] | null;
+}
+
+export interface SessionView {
+  player: string;
+  operator: string;
+  currency: string;
+  balance_minor: number;
+  in_play_minor: number;
+  open_rounds: RoundView[];
+  session: { id: number; started_at_us: number; expires_at_us: number; net_minor: number };
+  jurisdiction: Jurisdiction;
+  wallet: "ledger" | "seamless";
+}
+
+export interface OpenedSession extends SessionView {
+  session_token: string;
+}
+
+export interface BetOption {
+  lines: number;
+  bet_per_line: number;
+  stake_credits: number;
+  cost_minor: Record<string, number>;
+  jackpot_eligible: boolean;
+}
+
+export interface PayRow {
+  symbol: string;
+  pays: [number, number][];
+}
+
+export interface GameInfo {
+  description: string;
+  symbols: { id: string; name: string; role: string }[];
+  window: { reels: number; rows: number };
+  pays: { unit: "bet_per_line" | "coin"; coins?: number; table: PayRow[]; mixed?: { name: string; symbols: string[]; pays: [number, number][] }[] };
+  scatters?: { symbol: string; counting: string; unit: string; pays: [number, number][] }[];
+  wilds?: { symbol: string; multiplier: number; substitutes_all_but: string[] }[];
+  paylines?: number[][];
+  reel_sets?: Record<string, string[][]>;
+  base_reel_set?: string;
+  free_games?: { trigger: string; award: [number, number][]; max_total_spins: number; multiplier: number; reel_set: string };
+  progressive_jackpot?: { symbol: string; count: number; line: number; requires_max_bet: boolean };
+  min_cluster?: number;
+  max_win_x?: number;
+}
+
+export interface GameView {
+  key: string;
+  game_id: string;
+  title: string;
+  family: string;
+  currency: string;
+  denomination: number;
+  modes: { name: string; title: string; price: number }[];
+  bets: BetOption[];
+  default_bet: { lines: number; bet_per_line: number } | null;
+  gamble: string;
+  win_cap_minor: number | null;
+  jackpot: boolean;
+  rtp: { mode: string; value: number; source: string; ci95: number | null }[];
+  max_win: { credits: number; x: number; enforced: string };
+  jurisdiction: Jurisdiction;
+  enabled: boolean;
+  info: GameInfo;
+}
+
+export interface HistoryItem {
+  round_id: string;
+  game: string;
+  game_id: string;
+  status: string;
+  stake_minor: number;
+  win_minor: number | null;
+  currency: string;
+  funded_by: string | null;
+  created_at_us: number;
+  closed_at_us: number | null;
+}
+
+export interface HistoryView {
+  rounds: HistoryItem[];
+  next: string | null;
+}
+
+export interface VerifyView {
+  round_id: string;
+  matches: boolean;
+  problems: string[];
+  seed: string | null;
+  game_id: string;
+  game_sha256: string;
+}
+
+export interface MeterView {
+  pool: string;
+  currency: string;
+  amount_minor: number;
+  seed_minor: number;
+  contribution_bp: number;
+  wins: number;
+  enabled: boolean;
+  updated_at_us: number;
+}
+
+export type StepChoice = string | (string | number)[];

@@ -1,0 +1,107 @@
+// The Pixi application: one canvas filling its host element, a root container laid out in a
+// design size per orientation (desktop 1440x900, phone 390x844) and scaled to fit, centred.
+import { Application, Container } from "pixi.js";
+import type { Quality } from "../core/options";
+import { PROFILES, resolutionFor } from "./quality";
+
+export interface DesignSize { name: "landscape" | "portrait"; width: number; height: number }
+export const DESIGNS: Record<DesignSize["name"], DesignSize> = {
+  landscape: { name: "landscape", width: 1440, height: 900 },
+  portrait: { name: "portrait", width: 390, height: 844 },
+};
+
+export function designFor(width: number, height: number): DesignSize {
+  return width < height ? DESIGNS.portrait : DESIGNS.landscape;
+}
+
+export class Stage {
+  readonly app = new Application();
+  readonly root = new Container();
+  design: DesignSize = DESIGNS.landscape;
+  private readonly layoutListeners = new Set<(d: DesignSize) => void>();
+  private observer: ResizeObserver | null = null;
+  private readonly animations = new Set<() => boolean>();
+  private dirty = true;
+
+  constructor(private readonly host: HTMLElement, private quality: Quality) {}
+
+  async init(): Promise<void> {
+    const profile = PROFILES[this.quality];
+    await this.app.init({
+      resizeTo: this.host,
+      background: 0x140c24,
+      antialias: profile.antialias,
+      resolution: resolutionFor(this.quality, globalThis.devicePixelRatio ?? 1),
+      autoDensity: true,
+      preference: "webgl",
+      preserveDrawingBuffer: false,
+    });
+    this.app.canvas.setAttribute("aria-hidden", "true");
+    this.app.canvas.dataset.quality = this.quality;
+    this.host.appendChild(this.app.canvas);
+    this.app.stage.addChild(this.root);
+    // Drawn on demand: a frame only while something moves (or after a change), so an idle
+    // screen costs nothing (a software-rendered browser draws a few frames a second at most).
+    this.app.ticker.remove(this.app.render, this.app);
+    this.app.ticker.add(this.frame, this, -25);
+    this.observer = new ResizeObserver(() => this.fit());
+    this.observer.observe(this.host);
+    this.fit();
+  }
+
+  /** `active` is asked every frame: true while its drawing moves. */
+  animate(active: () => boolean): () => void {
+    this.animations.add(active);
+    this.dirty = true;
+    return () => this.animations.delete(active);
+  }
+
+  invalidate(): void {
+    this.dirty = true;
+  }
+
+  private frame(): void {
+    let moving = false;
+    for (const active of this.animations) moving = active() || moving;
+    if (moving || this.dirty) {
+      this.dirty = false;
+      this.app.render();
+    }
+  }
+
+  setQuality(quality: Quality): void {
+    this.quality = quality;
+    const r = this.app.renderer;
+    r.resize(r.screen.width, r.screen.height, resolutionFor(quality, globalThis.devicePixelRatio ?? 1));
+    this.app.canvas.dataset.quality = quality;
+    this.fit();
+  }
+
+  get profile() {
+    return PROFILES[this.quality];
+  }
+
+  onLayout(listener: (d: DesignSize) => void): () => void {
+    this.layoutListeners.add(listener);
+    listener(this.design);
+    return () => this.layoutListeners.delete(listener);
+  }
+
+  fit(): void {
+    const w = this.host.clientWidth || 1, h = this.host.clientHeight || 1;
+    const design = designFor(w, h);
+    const changed = design.name !== this.design.name;
+    this.design = design;
+    const scale = Math.min(w / design.width, h / design.height);
+    this.root.scale.set(scale);
+    this.root.position.set((w - design.width * scale) / 2, (h - design.height * scale) / 2);
+    if (changed) for (const l of this.layoutListeners) l(design);
+    this.dirty = true;
+  }
+
+  destroy(): void {
+    this.observer?.disconnect();
+    this.app.ticker.remove(this.frame, this);
+    this.app.destroy(true, { children: true });
+  }
+}

@@ -1,0 +1,205 @@
+// A set of reels (or a cluster grid's columns): spins when asked, lands on the symbols the
+// server's window or grid event names, highlights winning cells. The spin state is the
+// ReelModel's (slot/reel-model.ts); this class only draws it, every frame.
+import { BlurFilter, Container, Graphics, Sprite, type Ticker } from "pixi.js";
+import type { Cell } from "../core/outcome";
+import { ReelModel } from "../slot/reel-model";
+import type { QualityProfile } from "./quality";
+import type { SymbolTextures } from "./symbols";
+
+export interface ReelSetOptions {
+  reels: number;
+  rows: number;
+  cell: number; // design pixels per cell
+  gap: number;
+  strips: readonly (readonly string[])[]; // one per reel: what spins by
+  speed?: number; // cells per second
+}
+
+interface Pending { resolve: () => void; left: number }
+
+export class ReelSet extends Container {
+  readonly models: ReelModel[];
+  private readonly columns: Container[] = [];
+  private readonly sprites: Sprite[][] = [];
+  private readonly overlay = new Container();
+  private readonly sparks = new Container();
+  private pending: Pending | null = null;
+  private frame = 0;
+  private highlighted: Cell[] = [];
+  private pulse = 0;
+  private readonly blur = new BlurFilter({ strengthX: 0, strengthY: 6, quality: 2 });
+  private changed = true;
+
+  constructor(private readonly textures: SymbolTextures, readonly opts: ReelSetOptions, private profile: QualityProfile, private readonly ticker: Ticker) {
+    super();
+    const { reels, rows, cell, gap } = opts;
+    const frame = new Graphics().roundRect(-12, -12, reels * (cell + gap) - gap + 24, rows * cell + 24, 18).fill({ color: 0x000000, alpha: 0.45 }).stroke({ width: 4, color: 0xd4af37 });
+    this.addChild(frame);
+    this.models = Array.from({ length: reels }, (_, r) => new ReelModel(opts.strips[r] ?? opts.strips[0] ?? ["?"], rows));
+    for (let r = 0; r < reels; r++) {
+      const column = new Container();
+      column.x = r * (cell + gap);
+      const mask = new Graphics().rect(0, 0, cell, rows * cell).fill(0xffffff);
+      column.addChild(mask);
+      column.mask = mask;
+      const list: Sprite[] = [];
+      for (let j = -1; j < rows; j++) {
+        const s = new Sprite();
+        s.width = s.height = cell;
+        column.addChild(s);
+        list.push(s);
+      }
+      this.sprites.push(list);
+      this.columns.push(column);
+      this.addChild(column);
+    }
+    this.addChild(this.overlay, this.sparks);
+    this.draw();
+    ticker.add(this.tick, this);
+  }
+
+  setProfile(profile: QualityProfile): void {
+    this.profile = profile;
+    this.changed = true;
+  }
+
+  /** Whether the next frame must be drawn (Stage.animate asks it every frame). */
+  needsFrame(): boolean {
+    const moving = this.spinning || this.sparks.children.length > 0 || (this.highlighted.length > 0 && this.profile.glow);
+    const r = moving || this.changed;
+    this.changed = false;
+    return r;
+  }
+
+  get spinning(): boolean {
+    return this.models.some((m) => m.state !== "idle");
+  }
+
+  /** Reels start at once (on PLAY), before the server answers. */
+  startSpin(): void {
+    this.clearHighlight();
+    const speed = this.opts.speed ?? 22;
+    this.models.forEach((m) => m.start(speed));
+    if (this.profile.motionBlur) this.columns.forEach((c) => (c.filters = [this.blur]));
+  }
+
+  /** Land on `window` ([reel][row]); resolves when the last reel stops. */
+  land(window: readonly (readonly string[])[], options: { stagger?: number; fast?: boolean } = {}): Promise<void> {
+    this.clearHighlight();
+    const stagger = options.fast ? 1 : options.stagger ?? 4;
+    const speed = (this.opts.speed ?? 22) * (options.fast ? 2 : 1);
+    return new Promise((resolve) => {
+      this.pending?.resolve();
+      this.pending = { resolve, left: this.models.length };
+      this.models.forEach((m, r) => {
+        m.speed = speed;
+        m.land(window[r] ?? [], 3 + r * stagger);
+      });
+    });
+  }
+
+  /** Show `window` now (a resumed round, a replay). */
+  show(window: readonly (readonly string[])[]): void {
+    this.clearHighlight();
+    this.models.forEach((m, r) => m.show(window[r] ?? m.visible()));
+    this.columns.forEach((c) => (c.filters = []));
+    this.draw();
+  }
+
+  highlight(cells: readonly Cell[], colour = 0xffe066): void {
+    this.highlighted = [...cells];
+    this.overlay.removeChildren().forEach((c) => c.destroy());
+    const { cell, gap } = this.opts;
+    const dim = new Graphics();
+    for (let r = 0; r < this.opts.reels; r++) for (let w = 0; w < this.opts.rows; w++) {
+      if (!cells.some(([a, b]) => a === r && b === w)) dim.rect(r * (cell + gap), w * cell, cell, cell).fill({ color: 0x000000, alpha: 0.45 });
+    }
+    const frames = new Graphics();
+    for (const [r, w] of cells) frames.roundRect(r * (cell + gap) + 3, w * cell + 3, cell - 6, cell - 6, 12).stroke({ width: 6, color: colour });
+    this.overlay.addChild(dim, frames);
+    this.burst(cells, colour);
+    this.changed = true;
+  }
+
+  clearHighlight(): void {
+    this.highlighted = [];
+    this.overlay.removeChildren().forEach((c) => c.destroy());
+    this.sparks.removeChildren().forEach((c) => c.destroy());
+    this.overlay.alpha = 1;
+    this.changed = true;
+  }
+
+  private burst(cells: readonly Cell[], colour: number): void {
+    const n = this.profile.particles;
+    if (!n || !cells.length) return;
+    const { cell, gap } = this.opts;
+    for (let i = 0; i < n; i++) {
+      const [r, w] = cells[i % cells.length] as Cell;
+      const g = new Graphics().circle(0, 0, 3 + (i % 3)).fill(colour);
+      g.position.set(r * (cell + gap) + cell / 2, w * cell + cell / 2);
+      const a = (i / n) * Math.PI * 2;
+      (g as Graphics & { v: [number, number] }).v = [Math.cos(a) * (80 + (i % 5) * 30), Math.sin(a) * (80 + (i % 7) * 20)];
+      this.sparks.addChild(g);
+    }
+  }
+
+  private tick(ticker: Ticker): void {
+    const dt = Math.min(ticker.deltaMS / 1000, 0.25);
+    let landed = 0;
+    this.models.forEach((m, r) => {
+      if (m.update(dt)) {
+        landed++;
+        const column = this.columns[r];
+        if (column) column.filters = [];
+        this.emit("reelstop", r);
+      }
+    });
+    this.frame++;
+    if (this.spinning || landed) {
+      if (!this.spinning || this.frame % this.profile.frameStep === 0 || landed) this.draw();
+    }
+    if (this.pending && landed) {
+      this.pending.left -= landed;
+      if (this.pending.left <= 0 || !this.spinning) {
+        const p = this.pending;
+        this.pending = null;
+        p.resolve();
+      }
+    }
+    if (this.highlighted.length && this.profile.glow) {
+      this.pulse += dt * 4;
+      this.overlay.alpha = 0.75 + 0.25 * Math.sin(this.pulse);
+    }
+    for (const s of this.sparks.children) {
+      const g = s as Graphics & { v: [number, number] };
+      g.x += g.v[0] * dt;
+      g.y += g.v[1] * dt;
+      g.alpha -= dt * 1.2;
+    }
+    for (const s of [...this.sparks.children]) if (s.alpha <= 0) s.destroy();
+  }
+
+  private draw(): void {
+    this.changed = true;
+    const { cell, rows } = this.opts;
+    this.models.forEach((m, r) => {
+      const base = Math.floor(m.offset);
+      const frac = m.offset - base;
+      const list = this.sprites[r] ?? [];
+      for (let j = -1; j < rows; j++) {
+        const sprite = list[j + 1];
+        if (!sprite) continue;
+        sprite.texture = this.textures.get(m.symbolAt(base - j));
+        sprite.width = sprite.height = cell;
+        sprite.y = (frac + j) * cell;
+      }
+    });
+  }
+
+  override destroy(): void {
+    this.ticker.remove(this.tick, this);
+    this.pending?.resolve();
+    super.destroy({ children: true });
+  }
+}

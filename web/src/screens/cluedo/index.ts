@@ -1,0 +1,13 @@
+// TODO(game helper): cluedo's own screen. Until then the generic rendering: the reels or grid
+// from the game file, every outcome event played by genericHandlers, the generic choices.
+// Replace symbols (artwork), handlers (per event type), hooks, createView and replay here;
+// see web/README.md "Adding a game screen".
+import { genericHandlers } from "../game/generic";
+import { registerGame } from "../game/registry";
+
+registerGame({
+  key: "cluedo",
+  status: "todo",
+  symbols: {},
+  handlers: (game) => genericHandlers(game),
+});

@@ -1,0 +1,83 @@
+// Where each game module plugs in (web/src/screens/<game>/index.ts calls registerGame). The
+// generic shell (shell.ts) runs the round; a module says how its outcome events are drawn:
+//
+//   registerGame({
+//     key: "cluedo",                 // the operator's game key (GET /api/v1/games -> key)
+//     status: "ready",               // "todo": still the generic rendering
+//     symbols: { MJ: { colour: 0xd4af37, shape: "star", label: "MJ" }, ... },
+//     handlers: (game) => ({ ...genericHandlers(game), line_win: async (e, ctx) => ... }),
+//     hooks: { beforeSpin: (spin, ctx) => ctx.view.setSpinInfo(...) },
+//     createView: (deps) => new MyView(deps),   // optional: extends or replaces SlotView
+//     replay: (host, round, game) => ...,       // optional: the history page's replay
+//   });
+//
+// Handlers receive (event, ctx) and call ctx.view (a SlotView): never Pixi directly, so a test
+// can play real outcome fixtures against a fake view.
+import type { Cell, Outcome } from "../../core/outcome";
+import type { Handlers, SpinHooks } from "../../core/player";
+import type { GameView, RoundView } from "../../net/types";
+import type { Stage } from "../../render/app";
+import type { Sfx } from "../../render/sound";
+import type { SymbolTable } from "../../render/symbols";
+
+/** What handlers may do to the screen. Every method that animates resolves when done. */
+export interface SlotView {
+  /** Reels start spinning (PLAY pressed; the answer is not in yet). */
+  spinStart(): void;
+  /** Reels (or grid columns) land on `symbols` ([reel][row]). */
+  land(symbols: string[][], options?: { fast?: boolean }): Promise<void>;
+  /** A tumble: the grid becomes `symbols` (cells fall in from above). */
+  tumble(symbols: string[][], options?: { fast?: boolean }): Promise<void>;
+  /** Draw `symbols` at once, no animation (recovery, replay). */
+  show(symbols: string[][]): void;
+  /** What is on screen now, [reel][row]. */
+  current(): string[][];
+  /** Highlight cells with a label (the win amount) for a moment. */
+  highlight(cells: Cell[], label: string, options?: { fast?: boolean }): Promise<void>;
+  clearHighlight(): void;
+  /** A message over the reels for a moment (feature triggered, multiplier, jackpot). */
+  banner(text: string, options?: { ms?: number; fast?: boolean }): Promise<void>;
+  /** The win meter, in credits. */
+  setWin(credits: number): void;
+  /** The free-spin / bonus counter line ("" hides it). */
+  setSpinInfo(text: string): void;
+  sound(effect: Sfx): void;
+}
+
+export interface ViewDeps {
+  stage: Stage;
+  game: GameView;
+  symbols: SymbolTable;
+  /** The DOM layer over the canvas (banners). */
+  overlay: HTMLElement;
+  /** The win meter and spin counter outputs of the console. */
+  setWin(credits: number): void;
+  setSpinInfo(text: string): void;
+  sound(effect: Sfx): void;
+}
+
+export interface GameModule {
+  key: string;
+  status: "todo" | "ready";
+  symbols?: SymbolTable;
+  handlers(game: GameView): Handlers<SlotView>;
+  hooks?: SpinHooks<SlotView>;
+  createView?(deps: ViewDeps): SlotView & { destroy(): void };
+  /** The history page's replay of a stored round (default: the generic reel replay). */
+  replay?(host: HTMLElement, round: RoundView, game: GameView | undefined, outcome: Outcome): Promise<() => void> | (() => void);
+}
+
+const modules = new Map<string, GameModule>();
+
+export function registerGame(module: GameModule): void {
+  if (modules.has(module.key)) throw new Error(`game module ${module.key} is registered twice`);
+  modules.set(module.key, module);
+}
+
+export function gameModule(key: string): GameModule | undefined {
+  return modules.get(key);
+}
+
+export function registeredGames(): string[] {
+  return [...modules.keys()];
+}

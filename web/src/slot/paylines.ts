@@ -1,0 +1,42 @@
+// Which cells a win covers, from what the server sent and the game file's data (paylines).
+// Presentation only: the amounts are the server's, never recomputed here.
+import type { Cell } from "../core/outcome";
+
+/** A line win of `count` symbols from the left on 1-based payline `line`. */
+export function lineCells(paylines: readonly (readonly number[])[], line: number, count: number): Cell[] {
+  const rows = paylines[line - 1];
+  if (!rows) throw new Error(`line win on payline ${line}: the game has ${paylines.length} paylines`);
+  return rows.slice(0, count).map((row, reel) => [reel, row] as Cell);
+}
+
+/** Every cell showing `symbol` (a scatter win). */
+export function symbolCells(window: readonly (readonly string[])[], symbol: string): Cell[] {
+  const cells: Cell[] = [];
+  window.forEach((col, reel) => col.forEach((s, row) => { if (s === symbol) cells.push([reel, row]); }));
+  return cells;
+}
+
+/** The connected groups (up/down/left/right) of `symbol` or a wild, of exactly `size` cells,
+ * containing at least one `symbol`: where a cluster win of that size is on the grid. */
+export function clusterCells(grid: readonly (readonly string[])[], symbol: string, size: number, wilds: ReadonlySet<string>): Cell[][] {
+  const seen = new Set<string>();
+  const found: Cell[][] = [];
+  const fits = (s: string | undefined) => s === symbol || (s !== undefined && wilds.has(s));
+  grid.forEach((col, reel) => col.forEach((s, row) => {
+    if (s !== symbol || seen.has(`${reel},${row}`)) return;
+    const group: Cell[] = [];
+    const local = new Set<string>([`${reel},${row}`]);
+    const todo: Cell[] = [[reel, row]];
+    while (todo.length) {
+      const [r, w] = todo.pop() as Cell;
+      group.push([r, w]);
+      for (const [dr, dw] of [[1, 0], [-1, 0], [0, 1], [0, -1]] as const) {
+        const k = `${r + dr},${w + dw}`;
+        if (!local.has(k) && fits(grid[r + dr]?.[w + dw])) { local.add(k); todo.push([r + dr, w + dw]); }
+      }
+    }
+    for (const [r, w] of group) if (grid[r]?.[w] === symbol) seen.add(`${r},${w}`);
+    if (group.length === size) found.push(group);
+  }));
+  return found;
+}
