@@ -95,7 +95,7 @@ class ServedGame:
             "max_win": {"credits": top.credits, "x": float(top.x), "enforced": top.enforced},
             "jurisdiction": self.profile.to_dict(),
             "enabled": self.settings.enabled,
-            "info": _info(game),
+            "info": game_info(game),
         }
 
 
@@ -107,7 +107,7 @@ def _max_win(game) -> Any:
 
 
 @lru_cache(maxsize=64)
-def _info(game) -> dict:
+def game_info(game) -> dict:
     """What an information page and a reel screen draw, read from the game file: the window,
     the symbols, the pays with their units, the paylines and the reel strips. Data only: the
     client shows it, it never plays a round from it."""

@@ -2,7 +2,7 @@
 // from the game file, every outcome event played by genericHandlers, the generic choices.
 // Replace symbols (artwork), handlers (per event type), hooks, createView and replay here;
 // see web/README.md "Adding a game screen".
-import { genericHandlers } from "../game/generic";
+import { genericHandlers } from "../game/handlers";
 import { registerGame } from "../game/registry";
 
 registerGame({

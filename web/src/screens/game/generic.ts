@@ -1,15 +1,14 @@
 // The generic rendering every game starts from: its reels (line games) or grid columns
 // (cluster games) drawn from the game file's data, every outcome event type handled plainly
 // (land, highlight, a banner). A game module overrides the handlers it draws better.
-import type { Cell, OutcomeEvent } from "../../core/outcome";
-import type { Handlers } from "../../core/player";
-import { formatCredits } from "../../core/money";
+import type { Cell } from "../../core/outcome";
 import { sleep } from "../../core/timing";
 import type { GameView } from "../../net/types";
 import { ReelSet } from "../../render/reels";
 import { SymbolTextures } from "../../render/symbols";
-import { clusterCells, lineCells, symbolCells } from "../../slot/paylines";
 import type { SlotView, ViewDeps } from "./registry";
+
+export { genericHandlers } from "./handlers";
 
 function hold(ms: number, fast?: boolean): Promise<void> {
   return sleep(fast ? Math.min(ms, 150) : ms);
@@ -104,51 +103,3 @@ export class PixiSlotView implements SlotView {
   }
 }
 
-function wildsOf(game: GameView): Set<string> {
-  return new Set(game.info.symbols.filter((s) => s.role === "wild" || s.id.includes("WILD")).map((s) => s.id));
-}
-
-/** A plain handler for every event type of the Outcome schema. */
-export function genericHandlers(game: GameView): Required<Handlers<SlotView>> {
-  const paylines = game.info.paylines ?? [];
-  const wilds = wildsOf(game);
-  const simple = (text: (e: never) => string) => async (e: OutcomeEvent, ctx: { view: SlotView; fast: boolean }) => {
-    await ctx.view.banner(text(e as never), { ms: 900, fast: ctx.fast });
-  };
-  return {
-    window: async (e, ctx) => { await ctx.view.land(e.symbols, { fast: ctx.fast }); },
-    grid: async (e, ctx) => {
-      if (e.tumble === 0) await ctx.view.land(e.symbols, { fast: ctx.fast });
-      else await ctx.view.tumble(e.symbols, { fast: ctx.fast });
-    },
-    line_win: async (e, ctx) => {
-      ctx.view.setWin(ctx.won);
-      ctx.view.sound("win");
-      await ctx.view.highlight(lineCells(paylines, e.line, e.count), `Line ${e.line}: ${formatCredits(e.win)}`, { fast: ctx.fast });
-    },
-    scatter_win: async (e, ctx) => {
-      ctx.view.setWin(ctx.won);
-      ctx.view.sound("win");
-      await ctx.view.highlight(symbolCells(ctx.view.current(), e.symbol), `${e.count} x ${e.symbol}: ${formatCredits(e.win)}`, { fast: ctx.fast });
-    },
-    cluster_win: async (e, ctx) => {
-      ctx.view.setWin(ctx.won);
-      ctx.view.sound("win");
-      const cells = clusterCells(ctx.view.current(), e.symbol, e.size, wilds)[0] ?? symbolCells(ctx.view.current(), e.symbol);
-      await ctx.view.highlight(cells, `${e.size} x ${e.symbol}: ${formatCredits(e.win)}`, { fast: ctx.fast });
-    },
-    progressive_jackpot: simple((e: { count: number; symbol: string }) => `JACKPOT! ${e.count} x ${e.symbol}`),
-    cash: async (e, ctx) => { await ctx.view.highlight([[e.reel, e.row]], `${e.value}x`, { fast: true }); },
-    collection: async (e, ctx) => { ctx.view.setWin(ctx.won); await ctx.view.banner(`Collected ${e.values}x${e.multiplier > 1 ? ` x${e.multiplier}` : ""}: ${formatCredits(e.win)}`, { fast: ctx.fast }); },
-    trail: async (e, ctx) => { ctx.view.setSpinInfo(`Robber ${e.robber} - Cop ${e.cop}`); },
-    parade: simple((e: { result: string }) => `ID parade: ${e.result}`),
-    bonus: simple((e: { start_multiplier: number }) => `BIG MONEY BONUS x${e.start_multiplier}`),
-    free_spins_award: simple((e: { spins_awarded: number }) => `${e.spins_awarded} FREE SPINS`),
-    random_multiplier: simple((e: { value: number }) => `Multiplier x${e.value}`),
-    wilds_placed: simple((e: { count: number }) => `${e.count} wilds placed`),
-    jars: async (e, ctx) => { if (e.triggered) await ctx.view.banner("Jars full: FREE SPINS", { fast: ctx.fast }); },
-    free_spins_triggered: simple((e: { spins: number; modifiers: string[] }) => `${e.spins} FREE SPINS ${e.modifiers.join(" + ").toUpperCase()}`),
-    extra_free_spins: simple((e: { spins_awarded: number }) => `+${e.spins_awarded} free spins`),
-    jackpot: async (e, ctx) => { ctx.view.setWin(ctx.won); await ctx.view.banner(`${e.jackpot.toUpperCase()} JACKPOT ${formatCredits(e.win)}`, { fast: ctx.fast }); },
-  };
-}

@@ -1,0 +1,114 @@
+// The event player against a fake view, with real outcomes exported from the server's round code.
+import { describe, expect, it } from "vitest";
+import type { Cell, Outcome } from "../../src/core/outcome";
+import { validateOutcome } from "../../src/core/outcome";
+import { EventPlayer, UnknownEvent } from "../../src/core/player";
+import { TimeoutError } from "../../src/core/timing";
+import { genericHandlers } from "../../src/screens/game/handlers";
+import type { SlotView } from "../../src/screens/game/registry";
+import { GAME_KEYS, fixture } from "./fixtures";
+
+class FakeView implements SlotView {
+  calls: string[] = [];
+  grid: string[][] = [];
+  wins: number[] = [];
+  highlights: Cell[][] = [];
+  spinStart() { this.calls.push("spinStart"); }
+  async land(symbols: string[][]) { this.calls.push("land"); this.grid = symbols; }
+  async tumble(symbols: string[][]) { this.calls.push("tumble"); this.grid = symbols; }
+  show(symbols: string[][]) { this.calls.push("show"); this.grid = symbols; }
+  current() { return this.grid; }
+  async highlight(cells: Cell[], label: string) { this.calls.push(`highlight ${label}`); this.highlights.push(cells); }
+  clearHighlight() {}
+  async banner(text: string) { this.calls.push(`banner ${text}`); }
+  setWin(credits: number) { this.wins.push(credits); }
+  setSpinInfo() {}
+  sound() {}
+}
+
+function outcomeOf(key: string, kind: string): Outcome {
+  const round = fixture(key).rounds.find((r) => r.kind === kind);
+  if (!round) throw new Error(`no ${kind} fixture for ${key}`);
+  return validateOutcome(round.outcome);
+}
+
+describe("event player", () => {
+  for (const key of GAME_KEYS) {
+    const f = fixture(key);
+    for (const round of f.rounds) {
+      it(`plays ${key} ${round.kind} (seed ${round.seed}) event by event, the win meter ending on total_win`, async () => {
+        const outcome = validateOutcome(round.outcome);
+        const view = new FakeView();
+        const player = new EventPlayer<SlotView>(genericHandlers(f), {}, { timeoutMs: 2000 });
+        const won = await player.play(view, outcome);
+        expect(won).toBe(outcome.spins.reduce((a, s) => a + s.win, 0));
+        expect(won).toBe(outcome.total_win);
+        const events = outcome.spins.flatMap((s) => s.events);
+        expect(view.calls.filter((c) => c === "land" || c === "tumble").length).toBe(events.filter((e) => e.type === "window" || e.type === "grid").length);
+        for (const w of view.wins) expect(w).toBeLessThanOrEqual(outcome.total_win);
+        for (const cells of view.highlights) for (const [reel, row] of cells) {
+          expect(reel).toBeLessThan(f.info.window.reels);
+          expect(row).toBeLessThan(f.info.window.rows);
+        }
+      });
+    }
+  }
+
+  it("highlights a line win on the payline's cells, showing the symbol it names", async () => {
+    const f = fixture("cluedo");
+    const outcome = outcomeOf("cluedo", "win");
+    const view = new FakeView();
+    await new EventPlayer<SlotView>(genericHandlers(f)).play(view, outcome);
+    const lineWins = outcome.spins.flatMap((s) => s.events.filter((e) => e.type === "line_win"));
+    const windows = outcome.spins.flatMap((s) => s.events.filter((e) => e.type === "window"));
+    if (lineWins.length && outcome.spins.length === 1) {
+      const first = lineWins[0] as { line: number; count: number; symbol: string };
+      const cells = view.highlights[0] as Cell[];
+      expect(cells.length).toBe(first.count);
+      const win = (windows[0] as { symbols: string[][] }).symbols;
+      const wilds = new Set(f.info.wilds?.map((w) => w.symbol));
+      for (const [reel, row] of cells) {
+        const s = win[reel]?.[row] ?? "";
+        expect(s === first.symbol || wilds.has(s)).toBe(true);
+      }
+    }
+  });
+
+  it("plays events strictly one at a time, in order", async () => {
+    const outcome = outcomeOf("candy-jar-clusters", "win");
+    const order: string[] = [];
+    let running = 0;
+    const handlers = Object.fromEntries(Object.keys(genericHandlers(fixture("candy-jar-clusters"))).map((t) => [t, async () => {
+      running++;
+      expect(running).toBe(1);
+      order.push(t);
+      await new Promise((r) => setTimeout(r, 1));
+      running--;
+    }]));
+    await new EventPlayer<SlotView>(handlers).play(new FakeView(), outcome);
+    expect(order).toEqual(outcome.spins.flatMap((s) => s.events.map((e) => e.type)));
+  });
+
+  it("refuses an outcome with an event type it has no handler for, before drawing anything", async () => {
+    const outcome = outcomeOf("cluedo", "win");
+    const view = new FakeView();
+    const { line_win: _unused, scatter_win: _also, ...partial } = genericHandlers(fixture("cluedo"));
+    const player = new EventPlayer<SlotView>({ window: partial.window });
+    await expect(player.play(view, outcome)).rejects.toThrow(UnknownEvent);
+    expect(view.calls).toEqual([]);
+  });
+
+  it("fails a handler that never finishes after its timeout", async () => {
+    const outcome = outcomeOf("cluedo", "loss");
+    const player = new EventPlayer<SlotView>({ window: () => new Promise<void>(() => {}) }, {}, { timeoutMs: 50 });
+    await expect(player.play(new FakeView(), outcome)).rejects.toThrow(TimeoutError);
+  });
+
+  it("resumes from a spin, counting what the earlier spins won", async () => {
+    const outcome = outcomeOf("cluedo", "flag:free_spins");
+    const view = new FakeView();
+    const won = await new EventPlayer<SlotView>(genericHandlers(fixture("cluedo"))).play(view, outcome, { fromSpin: 1 });
+    expect(won).toBe(outcome.total_win);
+    expect(view.calls.filter((c) => c === "land").length).toBe(outcome.spins.length - 1);
+  });
+});
