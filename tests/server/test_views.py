@@ -16,6 +16,7 @@ from reelforge.server.api.views import (
     RoundView,
     SessionView,
     VerifyView,
+    VersionView,
 )
 from tests.server.harness import Player, Server, write_config
 
@@ -37,6 +38,7 @@ def test_every_answer_matches_its_documented_model(server: Server) -> None:
     SessionView.model_validate_json(player.http.get("/api/v1/session").text)
     GamesView.model_validate_json(player.http.get("/api/v1/games").text)
     MetersView.model_validate_json(player.http.get("/api/v1/jackpots").text)
+    VersionView.model_validate_json(player.http.get("/version").text)
     kinds_seen: set[str] = set()
     round_ids = []
     for game, lines, per_line in (("cluedo", 20, 1), ("cops-n-robbers", 10, 1),

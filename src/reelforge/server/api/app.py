@@ -36,8 +36,10 @@ from reelforge.server.api.views import (
     RoundView,
     SessionView,
     VerifyView,
+    VersionView,
     documented,
 )
+from reelforge.evidence import manifest
 from reelforge.server.context import Context
 from reelforge.server.errors import CODES, ApiError
 from reelforge.server.services import jackpot, rounds, sessions, steps
@@ -137,6 +139,14 @@ def create_app(ctx: Context, startup=None) -> FastAPI:
     @app.get("/health", tags=["ops"])
     def health() -> dict:
         return {"status": "ok"}
+
+    version = manifest.at_start()  # hashed as the server starts: the files it loaded
+
+    @app.get("/version", tags=["ops"], responses=documented(VersionView))
+    def version_info() -> JSON:
+        """SHA-256 of every game file and every source file that plays a round, the same
+        manifest as `reelforge certify`'s bundle: no authentication."""
+        return JSON(version)
 
     @app.post(f"{API}/sessions", tags=["session"], responses=documented(OpenedSession, 401, 404, 409))
     def open_session(body: LaunchRequest) -> JSON:

@@ -203,6 +203,16 @@ class ErrorView(View):
     error: ErrorDetail
 
 
+class VersionView(View):
+    """What runs: the SHA-256 of every game file and round-playing source file
+    (`reelforge.evidence.manifest`), the same manifest as the certification bundle's."""
+
+    reelforge_version: str
+    patterns: list[str]  # the manifest's file patterns, relative to the reelforge package
+    files: dict[str, str]  # package path -> SHA-256 (hex) of the file as the server loaded it
+    manifest_sha256: str  # SHA-256 of the manifest in sha256sum format (manifest.sha256)
+
+
 def documented(model: type[BaseModel], *errors: int) -> dict:
     """`responses=` for a route: its 200 model and the error statuses it may answer."""
     found: dict[int | str, dict[str, Any]] = {200: {"model": model}}
