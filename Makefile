@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast lint install bench bench-server clean clean-cache
+.PHONY: run test test-fast lint install bench bench-server clean clean-cache web web-test chromium
 
 # Each long step says what it is doing first: on a fresh clone the install alone takes minutes
 # and pip --quiet prints nothing meanwhile.
@@ -23,7 +23,7 @@ install: $(STAMP)
 
 # Serves the games on the embedded SQLite default (var/reelforge.db) and prints the URLs to
 # open; the analysis table of every shipped game is `$(BIN)/reelforge report`.
-run: $(STAMP)
+run: $(STAMP) web
 	@echo "make run: starting the game server (the first start also compiles the numba kernels, minutes; later starts load them from the cache)"
 	$(BIN)/reelforge serve
 
@@ -36,6 +36,7 @@ lint: $(STAMP)
 # servers and databases start once.
 test: lint
 	$(BIN)/python -m pytest -q -n auto --dist loadfile
+	$(MAKE) web-test
 
 # Day-to-day: the suite less the tests marked slow (Dask clusters, subprocess runs, long
 # simulations), under 3 minutes here once numba's cache is warm.
@@ -55,8 +56,34 @@ bench-server: $(STAMP)
 	@echo "make bench-server: playing demo rounds against reelforge serve on SQLite and PostgreSQL, 1 and 2 workers (about 2 minutes; the table comes at the end)"
 	$(BIN)/python benchmarks/server_load.py
 
+# The browser client (web/): npm ci from the committed lock file when it is newer than the
+# installed modules, then the type check and the Vite build into web/dist (what serve sends).
+WEB_STAMP := web/node_modules/.installed
+$(WEB_STAMP): web/package.json web/package-lock.json
+	@echo "make: installing the web client's pinned packages (npm ci in web/)"
+	cd web && npm ci --no-audit --no-fund
+	touch $(WEB_STAMP)
+
+web: $(WEB_STAMP)
+	cd web && npm run build
+
+# The e2e tests drive Debian's chromium (playwright-core never downloads a browser here).
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+chromium:
+	@if [ ! -x /usr/bin/chromium ]; then \
+		echo "make: installing Debian's chromium for the web e2e tests"; \
+		$(SUDO) apt-get install -y --no-install-recommends chromium \
+		|| { $(SUDO) apt-get update && $(SUDO) apt-get install -y --no-install-recommends chromium; }; \
+	fi
+
+# Unit tests (Vitest), then the end-to-end tests: chromium against a real reelforge serve on a
+# fresh SQLite file (screenshots in web/test-results/).
+web-test: $(STAMP) web chromium
+	cd web && npm test
+	cd web && npm run e2e
+
 clean:
-	rm -rf $(VENV) build src/*.egg-info
+	rm -rf $(VENV) build src/*.egg-info web/node_modules web/dist web/test-results
 
 # numba's cache does not notice an edited callee in another module (rng.py called from
 # lines.py): clear it after editing a kernel's callee.

@@ -40,7 +40,7 @@ session.subscribe((s) => {
 
 const app: AppContext = {
   api, session, options, sound,
-  games: () => (gamesCache ??= api.games().then((r) => r.games)),
+  games: () => (gamesCache ??= api.games().then((r) => r.games, (exc) => { gamesCache = null; throw exc; })),
   navigate: (hash) => { location.hash = hash; },
   openOptions: () => { openOptions(options); },
 };

@@ -70,7 +70,7 @@ export class Api {
     return this.token !== null;
   }
 
-  async request<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+  async request<T>(method: "GET" | "POST", path: string, body?: unknown, timeoutMs = this.timeoutMs): Promise<T> {
     const headers: Record<string, string> = { Accept: "application/json" };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     if (this.token) headers["Authorization"] = `Bearer ${this.token}`;
@@ -79,7 +79,7 @@ export class Api {
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
-    }, this.timeoutMs);
+    }, timeoutMs);
     let response: Response;
     try {
       response = await this.fetchFn(this.base + path, {
@@ -89,7 +89,7 @@ export class Api {
         signal: controller.signal,
       });
     } catch (exc) {
-      if (timedOut) throw new NetworkError("TIMEOUT", `${method} ${path}: no answer in ${this.timeoutMs} ms`);
+      if (timedOut) throw new NetworkError("TIMEOUT", `${method} ${path}: no answer in ${timeoutMs} ms`);
       throw new NetworkError("NETWORK", `${method} ${path}: ${(exc as Error).message}`);
     } finally {
       clearTimeout(timer);
@@ -131,11 +131,13 @@ export class Api {
   session(): Promise<SessionView> {
     return this.request("GET", "/api/v1/session");
   }
+  // A server's first description of a game computes its exact maximum win (seconds, more on
+  // a loaded machine): the game list waits longer than the round trips of play.
   games(): Promise<{ games: GameView[] }> {
-    return this.request("GET", "/api/v1/games");
+    return this.request("GET", "/api/v1/games", undefined, this.timeoutMs * 8);
   }
   game(key: string): Promise<GameView> {
-    return this.request("GET", `/api/v1/games/${encodeURIComponent(key)}`);
+    return this.request("GET", `/api/v1/games/${encodeURIComponent(key)}`, undefined, this.timeoutMs * 8);
   }
   bet(game: string, bet: { lines: number; bet_per_line: number; mode?: string }, requestId = this.newId()): Promise<RoundView> {
     return this.once(`/api/v1/games/${encodeURIComponent(game)}/rounds`, {

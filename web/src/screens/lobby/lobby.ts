@@ -20,6 +20,7 @@ export function mountWelcome(host: HTMLElement): Screen {
 }
 
 export async function mountLobby(host: HTMLElement, app: AppContext): Promise<Screen> {
+  host.append(h("p", { class: "page", role: "status" }, "Loading the games…"));
   const games = await app.games();
   const s = app.session.state;
   clear(host);

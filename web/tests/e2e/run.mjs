@@ -1,0 +1,95 @@
+// End-to-end tests: Debian's chromium (playwright-core, never a downloaded browser) against a
+// real `reelforge serve` on a fresh SQLite file. Screenshots go to web/test-results/; a test
+// fails on an empty render (a canvas of one colour). Run: npm run e2e (after npm run build).
+//   E2E_ONLY=<substring> runs the tests whose name contains it.
+import { chromium } from "playwright-core";
+import { mkdirSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { startServer, WEB } from "./server.mjs";
+import { colourStats, decodePng } from "./png.mjs";
+import { tests } from "./tests.mjs";
+
+const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const RESULTS = join(WEB, "test-results");
+
+if (!existsSync(join(WEB, "dist", "index.html"))) {
+  console.error("e2e: web/dist is not built (npm run build)");
+  process.exit(2);
+}
+if (!existsSync(CHROMIUM)) {
+  console.error(`e2e: no browser at ${CHROMIUM} (make chromium)`);
+  process.exit(2);
+}
+mkdirSync(RESULTS, { recursive: true });
+
+const t0 = Date.now();
+const server = await startServer();
+console.log(`e2e: reelforge serve at ${server.base} ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (log ${server.log})`);
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+
+/** The helpers every test gets. */
+function kit(page, name) {
+  return {
+    page, base: server.base,
+    async shot(label, selector = null) {
+      const path = join(RESULTS, `${name}-${label}.png`.replace(/[^A-Za-z0-9_.-]+/g, "_"));
+      await (selector ? page.locator(selector).first() : page).screenshot({ path });
+      return path;
+    },
+    /** The game canvas is drawn: many colours, none covering nearly all of it. */
+    async assertDrawn(label) {
+      const canvas = page.locator("canvas").first();
+      await canvas.waitFor({ state: "visible", timeout: 30000 });
+      const path = join(RESULTS, `${name}-${label}-canvas.png`.replace(/[^A-Za-z0-9_.-]+/g, "_"));
+      const png = decodePng(await canvas.screenshot({ path }));
+      const { distinct, topShare } = colourStats(png);
+      if (png.width < 50 || png.height < 50 || distinct < 16 || topShare > 0.9)
+        throw new Error(`${label}: the canvas looks empty (${png.width}x${png.height}, ${distinct} colours, top colour ${(topShare * 100).toFixed(1)}%) ${path}`);
+    },
+    /** The session token this tab keeps, and an API call with it from the test. */
+    async api(path, init = {}) {
+      const token = await page.evaluate(() => sessionStorage.getItem("reelforge.session"));
+      const r = await fetch(server.base + path, { ...init, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", ...(init.headers ?? {}) } });
+      return r.json();
+    },
+    /** Press PLAY and wait for the round to settle or stop at a choice. */
+    async spin(game) {
+      const screen = page.locator(`[data-testid=game-${game}]`);
+      await page.locator("[data-testid=play]:not([disabled])").waitFor({ timeout: 30000 });
+      await page.click("[data-testid=play]");
+      await screen.and(page.locator("[data-flow=idle], [data-flow=choice]")).waitFor({ timeout: 60000 });
+      return screen.getAttribute("data-flow");
+    },
+  };
+}
+
+const only = process.env.E2E_ONLY;
+let failed = 0;
+for (const test of tests) {
+  if (only && !test.name.includes(only)) continue;
+  const started = Date.now();
+  const context = await browser.newContext({ viewport: test.viewport ?? { width: 1440, height: 900 } });
+  // LOW quality unless a test stores other options: a software-rendered browser draws faster.
+  await context.addInitScript((opts) => { if (!localStorage.getItem("reelforge.options")) localStorage.setItem("reelforge.options", JSON.stringify(opts)); }, test.options ?? { quality: "LOW", intro: false, music: false });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+  try {
+    await test.run(kit(page, test.name));
+    const real = errors.filter((e) => !(test.allowErrors ?? []).some((a) => e.includes(a)));
+    if (real.length) throw new Error(`page errors: ${real.join(" | ")}`);
+    console.log(`ok   ${test.name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  } catch (exc) {
+    failed++;
+    console.log(`FAIL ${test.name} (${((Date.now() - started) / 1000).toFixed(1)} s): ${exc.stack ?? exc}`);
+    await page.screenshot({ path: join(RESULTS, `${test.name}-failure.png`.replace(/[^A-Za-z0-9_.-]+/g, "_")) }).catch(() => {});
+  } finally {
+    await context.close();
+  }
+}
+await browser.close();
+await server.stop();
+console.log(`e2e: ${failed ? `${failed} failed` : "all passed"} in ${((Date.now() - t0) / 1000).toFixed(1)} s; screenshots in ${RESULTS}`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,70 @@
+// A real `reelforge serve` for the end-to-end tests: a fresh SQLite file in a temporary
+// folder, a free loopback port, the test operators' config, the built client (web/dist).
+import { spawn } from "node:child_process";
+import { mkdtempSync, openSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { randomBytes } from "node:crypto";
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const WEB = resolve(here, "..", "..");
+export const REPO = resolve(WEB, "..");
+
+export function freePort() {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => { const { port } = s.address(); s.close(() => res(port)); });
+    s.on("error", rej);
+  });
+}
+
+/** Operators for the tests: default rules (EUR), GB rules (GBP). `games` may add
+ * test-only game files: [{ operator, key, gameFile }]. */
+export function writeConfig(dir, extraGames = []) {
+  const key = join(dir, "launch.key");
+  writeFileSync(key, randomBytes(32).toString("hex"));
+  const games = (op) => [
+    ["cluedo", "cluedo-v1"], ["cops-n-robbers", "cops-n-robbers-v1"], ["candy-jar-clusters", "candy-jar-clusters-v1"],
+  ].map(([k, id]) => `[[operators.games]]\nkey = "${k}"\ngame_id = "${id}"\n`).join("")
+    + extraGames.filter((g) => g.operator === op).map((g) => `[[operators.games]]\nkey = "${g.key}"\ngame_file = "${g.gameFile}"\n`).join("");
+  const op = (id, currency, jurisdiction) => `[[operators]]\nid = "${id}"\ncurrency = "${currency}"\njurisdiction = "${jurisdiction}"\nsecret_file = "${key}"\ndemo_balance_minor = 100000\n${games(id)}`;
+  const path = join(dir, "operators.toml");
+  writeFileSync(path, [op("demo", "EUR", "default"), op("demo-gb", "GBP", "GB")].join("\n"));
+  return path;
+}
+
+export async function startServer({ extraGames = [], startTimeoutMs = 900_000 } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), "reelforge-e2e-"));
+  mkdirSync(join(dir, "var"));
+  const port = await freePort();
+  const config = writeConfig(dir, extraGames);
+  const bin = process.env.REELFORGE_BIN ?? join(REPO, ".venv", "bin", "reelforge");
+  const log = join(dir, "server.log");
+  const out = openSync(log, "a");
+  const child = spawn(bin, ["serve", "--port", String(port), "--database-url", `sqlite:///${join(dir, "e2e.db")}`, "--config", config], {
+    cwd: dir, stdio: ["ignore", out, out],
+    env: { ...process.env, REELFORGE_VAR_DIR: join(dir, "var"), REELFORGE_WEB_DIR: join(WEB, "dist") },
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + startTimeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`reelforge serve exited ${child.exitCode}:\n${readFileSync(log, "utf8").slice(-3000)}`);
+    try {
+      const r = await fetch(`${base}/health`);
+      if (r.ok) break;
+    } catch { /* not yet listening */ }
+    if (Date.now() > deadline) throw new Error(`reelforge serve not ready after ${startTimeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    base, dir, log,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill("SIGTERM");
+      await Promise.race([new Promise((r) => child.once("exit", r)), new Promise((r) => setTimeout(r, 15000))]);
+      if (child.exitCode === null) child.kill("SIGKILL");
+    },
+  };
+}

@@ -1,0 +1,230 @@
+// The end-to-end scenarios. Each gets a fresh browser context (empty storage) and `t`: the page,
+// the server's address, screenshots, the canvas check, the tab's API session, `spin(game)`.
+const GAMES = { "cluedo": "Cluedo MegaJackpots", "cops-n-robbers": "Cops n Robbers Big Money Christmas", "candy-jar-clusters": "Candy Jar Clusters" };
+
+function money(minor, symbol = "€") {
+  const b = BigInt(minor);
+  const sign = b < 0n ? "-" : "";
+  const a = b < 0n ? -b : b;
+  return `${sign}${symbol}${(a / 100n).toLocaleString("en")}.${String(a % 100n).padStart(2, "0")}`;
+}
+
+function expect(cond, message) {
+  if (!cond) throw new Error(message);
+}
+
+async function demo(t, operator = "demo") {
+  await t.page.goto(`${t.base}/demo?operator=${operator}`);
+  await t.page.locator("[data-testid=lobby]").waitFor({ timeout: 150000 });
+}
+
+async function openGame(t, key) {
+  await t.page.click(`[data-testid=launch-${key}]`);
+  await t.page.locator(`[data-testid=game-${key}] canvas`).waitFor({ timeout: 30000 });
+  await t.page.locator(`[data-testid=game-${key}] [data-testid=play]`).waitFor();
+}
+
+export const tests = [
+  {
+    name: "lobby lists the three games with the server's RTP and max win",
+    async run(t) {
+      const started = Date.now();
+      await demo(t);
+      const ms = Date.now() - started;
+      expect(new URL(t.page.url()).search === "", `the launch token stays in the address: ${t.page.url()}`);
+      const text = await t.page.locator("[data-testid=lobby]").innerText();
+      for (const title of Object.values(GAMES)) expect(text.includes(title), `lobby lacks ${title}`);
+      const { games } = await t.api("/api/v1/games");
+      for (const g of games) {
+        const card = await t.page.locator(`[data-testid=lobby-${g.key}]`).innerText();
+        expect(card.includes(`${(g.rtp[0].value * 100).toFixed(2)}%`), `${g.key}: RTP ${g.rtp[0].value} not shown: ${card}`);
+        expect(card.includes(g.max_win.credits.toLocaleString("en")), `${g.key}: max win ${g.max_win.credits} not shown`);
+      }
+      const balance = await t.page.locator("[data-testid=lobby-balance]").innerText();
+      expect(balance === money(100000), `lobby balance ${balance}`);
+      await t.shot("lobby");
+      console.log(`     lobby shown ${ms} ms after navigation`);
+    },
+  },
+  {
+    name: "a demo round of each game: spin, the balance the server's",
+    options: { quality: "LOW", intro: true, music: false },
+    async run(t) {
+      await demo(t);
+      for (const key of Object.keys(GAMES)) {
+        await t.page.goto(`${t.base}/#/game/${key}`);
+        await t.page.locator(`[data-testid=game-${key}] canvas`).waitFor({ timeout: 30000 });
+        if (key === "cluedo") {
+          await t.page.locator("[data-testid=intro]").waitFor();
+          await t.shot(`${key}-intro`);
+          await t.page.click("[data-testid=intro-continue]");
+        } else if (await t.page.locator("[data-testid=intro]").count()) await t.page.click("[data-testid=intro-continue]");
+        const before = (await t.api("/api/v1/session")).balance_minor;
+        await t.assertDrawn(`${key}-before`);
+        const flow = await t.spin(key);
+        await t.assertDrawn(`${key}-after`);
+        await t.shot(`${key}-after-spin`);
+        const [last] = (await t.api("/api/v1/rounds?limit=1")).rounds;
+        const round = await t.api(`/api/v1/rounds/${last.round_id}`);
+        expect(round.game === key, `last round is ${round.game}`);
+        const session = await t.api("/api/v1/session");
+        const expected = before - round.stake_minor + (round.status === "closed" ? round.win_minor : 0);
+        expect(session.balance_minor === expected, `${key}: server balance ${session.balance_minor}, expected ${expected}`);
+        const shown = await t.page.locator("[data-testid=balance]").innerText();
+        expect(shown === money(session.balance_minor), `${key}: shown ${shown}, server ${money(session.balance_minor)}`);
+        const rtp = await t.page.locator("[data-testid=rtp]").innerText();
+        expect(/\d+\.\d\d%/.test(rtp), `${key}: RTP shown ${rtp}`);
+        if (flow === "choice") {
+          const collect = t.page.locator("[data-testid=choice] button", { hasText: /TAKE WIN|COLLECT|NO THANKS/ }).first();
+          await collect.click();
+          await t.page.locator(`[data-testid=game-${key}][data-flow=idle]`).waitFor({ timeout: 30000 });
+          const after = await t.api("/api/v1/session");
+          expect(after.open_rounds.length === 0, `${key}: a round is still open after collecting`);
+          const shownAfter = await t.page.locator("[data-testid=balance]").innerText();
+          expect(shownAfter === money(after.balance_minor), `${key}: after collect shown ${shownAfter}, server ${money(after.balance_minor)}`);
+        }
+      }
+    },
+  },
+  {
+    name: "reload mid-session and mid-gamble recovers the server's state",
+    async run(t) {
+      await demo(t);
+      await openGame(t, "cluedo");
+      const balance = await t.page.locator("[data-testid=balance]").innerText();
+      await t.page.reload();
+      await t.page.locator("[data-testid=game-cluedo] [data-testid=play]").waitFor({ timeout: 30000 });
+      expect((await t.page.locator("[data-testid=balance]").innerText()) === balance, "the balance changed on reload");
+      let flow = "idle";
+      for (let i = 0; i < 40 && flow !== "choice"; i++) flow = await t.spin("cluedo");
+      expect(flow === "choice", "no win offering the gamble in 40 spins");
+      const open = (await t.api("/api/v1/session")).open_rounds[0];
+      await t.page.reload();
+      await t.page.locator(`[data-testid=game-cluedo][data-recovered="${open.round_id}"][data-flow=choice]`).waitFor({ timeout: 30000 });
+      await t.assertDrawn("recovered");
+      await t.shot("recovered-gamble");
+      const labels = await t.page.locator("[data-testid=choice] button").allInnerTexts();
+      for (const l of ["RED", "BLACK", "TAKE HALF", "TAKE WIN"]) expect(labels.includes(l), `gamble lacks ${l}: ${labels}`);
+      await t.page.click("[data-testid=choice] button:text-is('TAKE WIN')");
+      await t.page.locator("[data-testid=game-cluedo][data-flow=idle]").waitFor({ timeout: 30000 });
+      const session = await t.api("/api/v1/session");
+      expect(session.open_rounds.length === 0, "the round is still open");
+      expect((await t.page.locator("[data-testid=balance]").innerText()) === money(session.balance_minor), "balance after collect differs from the server's");
+    },
+  },
+  {
+    name: "options persist across visits and change the drawing",
+    async run(t) {
+      await demo(t);
+      await openGame(t, "candy-jar-clusters");
+      expect((await t.page.locator("canvas").getAttribute("data-quality")) === "LOW", "quality LOW not applied");
+      const small = await t.page.locator("canvas").evaluate((c) => c.width);
+      await t.page.click("[data-testid=nav-options]");
+      await t.page.selectOption("[data-testid=opt-quality]", "MEDIUM");
+      await t.page.uncheck("[data-testid=opt-music]");
+      await t.page.uncheck("[data-testid=opt-sfx]");
+      await t.shot("options", "[data-testid=options] .dialog");
+      await t.page.click("[data-testid=opt-close]");
+      await t.page.reload();
+      await t.page.locator("[data-testid=game-candy-jar-clusters] canvas").waitFor({ timeout: 30000 });
+      expect((await t.page.locator("canvas").getAttribute("data-quality")) === "MEDIUM", "quality not kept");
+      const larger = await t.page.locator("canvas").evaluate((c) => c.width);
+      expect(larger > small, `MEDIUM draws ${larger} px wide, LOW ${small}: no effect`);
+      await t.page.click("[data-testid=nav-options]");
+      expect((await t.page.inputValue("[data-testid=opt-quality]")) === "MEDIUM", "the dialog lost the quality");
+      expect(!(await t.page.isChecked("[data-testid=opt-music]")), "music switched back on");
+      expect(!(await t.page.isChecked("[data-testid=opt-sfx]")), "sfx switched back on");
+      expect(await t.page.isChecked("[data-testid=opt-audio]"), "audio switched off");
+      await t.page.click("[data-testid=opt-close]");
+      await t.assertDrawn("medium");
+    },
+  },
+  {
+    name: "history lists the rounds, each openable and verified",
+    async run(t) {
+      await demo(t);
+      await openGame(t, "cops-n-robbers");
+      for (let i = 0; i < 2; i++) {
+        if ((await t.spin("cops-n-robbers")) === "choice") {
+          await t.page.click("[data-testid=choice] button:text-is('COLLECT')");
+          await t.page.locator("[data-testid=game-cops-n-robbers][data-flow=idle]").waitFor({ timeout: 30000 });
+        }
+      }
+      await t.page.click("[data-testid=nav-history]");
+      await t.page.locator("[data-testid=history-row]").first().waitFor({ timeout: 30000 });
+      const rows = await t.page.locator("[data-testid=history-row]").count();
+      const server = (await t.api("/api/v1/rounds?limit=100")).rounds;
+      expect(rows === server.length && rows >= 2, `history shows ${rows} rounds, the server has ${server.length}`);
+      await t.page.locator("[data-testid=history-open]").first().click();
+      await t.page.locator("[data-testid=round-summary]").waitFor();
+      const summary = await t.page.locator("[data-testid=round-summary]").innerText();
+      expect(summary.includes(server[0].round_id), "the summary is not of the newest round");
+      await t.page.locator("[data-testid=history-verify]").waitFor();
+      expect((await t.page.locator("[data-testid=history-verify]").innerText()).includes("matches"), "verify does not match");
+      await t.shot("history");
+    },
+  },
+  {
+    name: "information page: paytable at the bet, RTP, max win",
+    async run(t) {
+      await demo(t);
+      await t.page.goto(`${t.base}/#/info/cluedo`);
+      await t.page.locator("[data-testid=info]").waitFor({ timeout: 30000 });
+      const table = t.page.locator("[data-testid=paytable]");
+      const at1 = await table.innerText();
+      expect(at1.includes("Miss Scarlet") && at1.includes("1,000"), `paytable at 20x1: ${at1.slice(0, 200)}`);
+      const options = await t.page.locator("[data-testid=info-bet] option").allInnerTexts();
+      await t.page.selectOption("[data-testid=info-bet]", { label: options.find((o) => o.includes("(20 x 5)")) });
+      expect((await table.innerText()).includes("5,000"), "paytable does not follow the bet (Scarlet 5 x 1000 at 5 per line)");
+      const text = await t.page.locator("[data-testid=info]").innerText();
+      expect(text.includes("94.41%") && text.includes("24,011,840"), "RTP or max win missing");
+      await t.shot("info");
+    },
+  },
+  {
+    name: "GB rules: no turbo, the minimum time between rounds, keyboard play",
+    async run(t) {
+      await demo(t, "demo-gb");
+      await openGame(t, "candy-jar-clusters");
+      expect((await t.page.locator("[data-testid=turbo]").count()) === 0, "turbo shown under GB rules");
+      expect((await t.page.locator("[data-testid=balance]").innerText()).startsWith("£"), "GB balance not in GBP");
+      // Tab reaches PLAY and the bet controls.
+      await t.page.locator("body").focus();
+      const reached = new Set();
+      for (let i = 0; i < 30; i++) {
+        await t.page.keyboard.press("Tab");
+        reached.add(await t.page.evaluate(() => document.activeElement?.getAttribute("data-testid") ?? document.activeElement?.tagName));
+      }
+      for (const id of ["play", "bet-select", "bet-plus", "nav-options", "nav-history"]) expect(reached.has(id), `Tab never reaches ${id}: ${[...reached]}`);
+      // Space plays (focus off the controls).
+      await t.page.evaluate(() => (document.activeElement instanceof HTMLElement) && document.activeElement.blur());
+      const screen = t.page.locator("[data-testid=game-candy-jar-clusters]");
+      await t.page.keyboard.press("Space");
+      await screen.and(t.page.locator("[data-flow=idle], [data-flow=choice]")).waitFor({ timeout: 60000 });
+      const rounds = (await t.api("/api/v1/rounds?limit=5")).rounds;
+      expect(rounds.length === 1, `Space played ${rounds.length} rounds`);
+      const endedAt = Date.now();
+      const disabled = await t.page.locator("[data-testid=play]").isDisabled();
+      const first = rounds[0].created_at_us / 1000;
+      if (Date.now() - first < 2300) expect(disabled, "PLAY enabled before 2.5 s passed (GB)");
+      await t.page.locator("[data-testid=play]:not([disabled])").waitFor({ timeout: 10000 });
+      expect(Date.now() - first >= 2400 || Date.now() - endedAt >= 0, "PLAY enabled too early");
+      await t.shot("gb");
+    },
+  },
+  {
+    name: "phone size: the game fits 390x844 and draws",
+    viewport: { width: 390, height: 844 },
+    async run(t) {
+      await demo(t);
+      await t.shot("lobby-phone");
+      await openGame(t, "cluedo");
+      await t.assertDrawn("phone");
+      await t.spin("cluedo");
+      await t.assertDrawn("phone-after");
+      await t.shot("cluedo-phone");
+      const overflow = await t.page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+      expect(!overflow, "the page scrolls sideways at 390 px");
+    },
+  },
+];
