@@ -45,12 +45,20 @@ COPS_BET = {"lines": 10, "bet_per_line": 1, "mode": "base"}
 FUZZ_EXAMPLES = 25  # per operation and mode: ~450 requests in all, well under a minute
 
 
+# The `limited` operator's per-session request rate: a burst of 5, then 2 a second.
+LIMITED_RATE, LIMITED_BURST = 2, 5
+
+
 def _config(directory: Path) -> Path:
-    """The harness's operators plus `other`, whose launch key is its own."""
+    """The harness's operators plus `other`, whose launch key is its own, and `limited`,
+    whose sessions may send few requests."""
     other_key = directory / "other.key"
     other_key.write_text(secrets.token_hex(32))
     extra = (f'[[operators]]\nid = "other"\ncurrency = "EUR"\njurisdiction = "default"\n'
-             f'secret_file = "{other_key}"\ndemo_balance_minor = 100000\n' + GAMES)
+             f'secret_file = "{other_key}"\ndemo_balance_minor = 100000\n' + GAMES
+             + f'[[operators]]\nid = "limited"\ncurrency = "EUR"\njurisdiction = "default"\n'
+             f'secret_file = "{directory / "launch.key"}"\ndemo_balance_minor = 100000\n'
+             f'session_rate_per_s = {LIMITED_RATE}\nsession_burst = {LIMITED_BURST}\n' + GAMES)
     return write_config(directory, extra)
 
 
@@ -661,6 +669,95 @@ def test_postgresql_refuses_nul_and_huge_values(pg_server: Server) -> None:
                      _raw_bet(uuid.uuid4().hex, "1", ',"bet_per_line":2')), 400,
             "INVALID_REQUEST", "bet_per_line")
     assert player_state(player) == before
+
+
+# -- sessions across players, expired sessions, rates, admin paths ------------------------------
+
+
+def test_another_players_round_in_the_history_cursor(server: Server, player: Player) -> None:
+    """A round id of another player as the history's cursor is an unknown round, and no
+    player's history lists another's rounds."""
+    view = _round_with_offer(player, "cluedo", CLUEDO_BET)
+    stranger = Player(server.base)
+    with Unchanged(server, player), Unchanged(server, stranger):
+        refused(stranger.http.get("/api/v1/rounds", params={"before": view["round_id"]}), 404,
+                "UNKNOWN_ROUND", view["round_id"])
+        assert stranger.http.get("/api/v1/rounds").json()["rounds"] == []
+        for choice in ("collect", "red"):  # the owner's open round: refused as unknown
+            refused(stranger.step(view["round_id"], "gamble", choice), 404, "UNKNOWN_ROUND")
+    player.finish(view)
+
+
+def _expire(server: Server, token: str) -> None:
+    db = Path(server.db_url.removeprefix("sqlite:///"))
+    with sqlite3.connect(db, timeout=30) as conn:
+        moved = conn.execute("UPDATE sessions SET expires_at = ? WHERE token_sha256 = ?",
+                             ((time.time_ns() // 1000) - 1_000_000,
+                              hashlib.sha256(token.encode()).hexdigest())).rowcount
+    assert moved == 1
+
+
+def test_an_expired_session_token_is_refused_everywhere(server: Server) -> None:
+    """Past its expiry a session token opens nothing: not the session, the history, a round,
+    a bet or a choice; using it does not revive it. A new launch of the player does, with the
+    money and the open round as they were."""
+    player = Player(server.base)
+    view = _round_with_offer(player, "cluedo", CLUEDO_BET)
+    me = player.session()
+    _expire(server, player.token)
+    with Unchanged(server):
+        for _ in range(2):
+            for response in (
+                    player.http.get("/api/v1/session"), player.http.get("/api/v1/games"),
+                    player.http.get("/api/v1/rounds"),
+                    player.http.get(f"/api/v1/rounds/{view['round_id']}"),
+                    player.http.get(f"/api/v1/rounds/{view['round_id']}/verify"),
+                    player.http.post("/api/v1/games/cluedo/rounds", json=bet_body()),
+                    player.step(view["round_id"], "gamble", "collect")):
+                refused(response, 401, "SESSION_EXPIRED", "expired")
+    relaunched = httpx.post(f"{server.base}/api/v1/sessions", json={
+        "launch_token": sign(_key(server), claims(player=me["player"]))})
+    assert relaunched.status_code == 200, relaunched.text
+    assert relaunched.json()["balance_minor"] == me["balance_minor"]
+    assert [v["round_id"] for v in relaunched.json()["open_rounds"]] == [view["round_id"]]
+    again = Player(server.base, token=relaunched.json()["session_token"])
+    again.finish(view)
+
+
+def test_a_session_over_its_request_rate_is_refused(server: Server) -> None:
+    """The `limited` operator's sessions get a burst of 5 requests, then 2 a second: past
+    that a request is 429 RATE_LIMITED with Retry-After, before it touches a round (nothing
+    changes); another session is not slowed; after the wait the session plays again."""
+    player, other = Player(server.base, "limited"), Player(server.base, "limited")
+    spent = 0
+    while spent < 50 and player.http.get("/api/v1/session").status_code == 200:
+        spent += 1
+    assert LIMITED_BURST <= spent < 50, spent
+    with Unchanged(server):
+        for _ in range(3):
+            answer = player.http.post("/api/v1/games/cluedo/rounds", json=bet_body())
+            refused(answer, 429, "RATE_LIMITED", "2 requests a second", "bursts of 5")
+            wait_ms = answer.json()["error"]["retry_after_ms"]
+            assert isinstance(wait_ms, int) and 0 < wait_ms <= 1000 // LIMITED_RATE + 1
+            assert answer.headers["retry-after"] == "1"
+        assert other.http.get("/api/v1/session").status_code == 200
+    time.sleep(wait_ms / 1000 + 0.05)
+    played = player.http.post("/api/v1/games/cluedo/rounds", json=bet_body())
+    assert played.status_code == 200, played.text
+    player.finish(played.json())
+
+
+@pytest.mark.parametrize("path", ["/admin", "/admin/faults", "/admin/players",
+                                  "/admin/report", "/admin/transactions", "/api/v1/admin"])
+def test_the_game_server_has_no_admin_endpoint(server: Server, player: Player,
+                                               path: str) -> None:
+    """Administration is the CLI's, on the database (`reelforge ledger ...`): no HTTP path
+    answers it, with or without a session."""
+    with Unchanged(server, player):
+        for response in (httpx.get(f"{server.base}{path}"),
+                         httpx.post(f"{server.base}{path}", json={"kind": "debit"}),
+                         player.http.get(path), player.http.post(path, json={})):
+            refused(response, 404, "NOT_FOUND")
 
 
 # ---------------------------------------------------------------------------------------------

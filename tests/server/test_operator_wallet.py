@@ -528,3 +528,53 @@ def test_concurrent_debits_never_overdraw(admin: httpx.Client,
     assert len(listed) == affordable
     assert min(row["balance_after"] for row in listed) >= 0
     assert ledger_balance(opening, listed) == opening % stake
+
+
+def test_every_admin_endpoint_needs_the_signature(admin: httpx.Client) -> None:
+    """Unsigned, or signed with another key, no admin call answers or changes anything."""
+    player = new_player(admin, 100)
+    for headers in ({}, {SIGNATURE_HEADER: "0" * 64}):
+        for method, path, body in [
+                ("POST", "/admin/players", {"player": player, "currency": "EUR",
+                                            "balance": 10**6}),
+                ("POST", "/admin/faults", {"kind": "debit", "mode": "error_before",
+                                           "count": 5}),
+                ("GET", f"/admin/transactions?{urlencode({'player': player})}", None),
+                ("GET", "/admin/report?after=0", None),
+                ("GET", "/admin/report", None)]:
+            answer = admin.request(method, path, headers=headers,
+                                   content=None if body is None else json.dumps(body).encode())
+            assert (answer.status_code, answer.json()["error"]) == (401, "INVALID_SIGNATURE"), \
+                (method, path, answer.text)
+    query = urlencode({"player": player})
+    listed = admin.get(f"/wallet/balance?{query}",
+                       headers={SIGNATURE_HEADER: sign(SECRET, query.encode())})
+    assert listed.json()["balance"] == 100  # the refused calls set no balance, armed no fault
+    answer = signed_post(admin, "/wallet/debit", debit_of(player, 1))
+    assert answer.status_code == 200, answer.text
+
+
+def test_the_report_lists_every_transaction_in_pages(admin: httpx.Client,
+                                                     wallet: SeamlessWalletClient) -> None:
+    player = new_player(admin, 1000)
+    made = [signed_post(admin, "/wallet/debit", debit_of(player, 1)).json()["transaction_id"]
+            for _ in range(3)]
+
+    def page(query: str) -> dict[str, Any]:
+        answer = admin.get(f"/admin/report?{query}",
+                           headers={SIGNATURE_HEADER: sign(SECRET, query.encode())})
+        assert answer.status_code == 200, answer.text
+        return answer.json()
+
+    everything = wallet.report()
+    mine = [t["transaction_id"] for t in everything if t["player"] == player]
+    assert mine == made
+    assert [t["seq"] for t in everything] == sorted(t["seq"] for t in everything)
+    first = page("after=0&limit=2")
+    assert len(first["transactions"]) == 2 and first["next"] == first["transactions"][-1]["seq"]
+    rest = page(f"after={first['next']}&limit=1000")
+    assert first["transactions"] + rest["transactions"] == everything and rest["next"] is None
+    for bad in ("after=-1", "limit=0", "limit=1001", "after=x", "player=p", "after=1&after=2"):
+        answer = admin.get(f"/admin/report?{bad}",
+                           headers={SIGNATURE_HEADER: sign(SECRET, bad.encode())})
+        assert (answer.status_code, answer.json()["error"]) == (422, "INVALID_REQUEST"), bad
