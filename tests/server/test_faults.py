@@ -443,6 +443,52 @@ def _cli_reconcile(rig: WalletRig) -> None:
     assert back.status_code == 200, back.text
 
 
+def test_reconcile_names_each_mismatch(wallet_rig: WalletRig) -> None:
+    """The reconciliation of the rig's rounds with the wallet's records, each record altered
+    in turn as a faulty or dishonest wallet would hold it: every change is named."""
+    from reelforge.server.db.engine import make_engine, snapshot
+    from reelforge.server.services.reconcile import reconcile
+
+    s = wallet_rig.new_player()
+    view = _bet(s, 200)
+    _settle(s)
+    rows = wallet_rig.wallet.get("/admin/report").json()["transactions"]
+    mine = [r for r in rows if r["round_id"] == view["round_id"]]
+    debit = next(r for r in mine if r["kind"] == "debit")
+    credit = next(r for r in mine if r["kind"] == "credit")
+    engine = make_engine(wallet_rig.server.db_url)
+
+    def found(changed: list[dict]) -> list[str]:
+        with snapshot(engine) as conn:
+            return reconcile(conn, "seamless", changed).mismatches
+
+    def altered(row: dict, **change: object) -> list[dict]:
+        return [({**r, **change} if r is row else r) for r in rows]
+
+    try:
+        assert found(rows) == []
+        cases = [
+            (altered(credit, amount=credit["amount"] + 1), [credit["transaction_id"],
+                                                            "credited"]),
+            (altered(debit, amount=debit["amount"] - 1), [debit["transaction_id"], "debited"]),
+            (altered(debit, status="rolled_back"), [debit["transaction_id"], "rolled the stake"]),
+            (altered(credit, player="someone-else"), [credit["transaction_id"],
+                                                      "'someone-else'"]),
+            ([r for r in rows if r is not credit], [credit["transaction_id"], "no record"]),
+            (rows + [{**credit, "transaction_id": f"{view['round_id']}:bonus"}],
+             ["never sent"]),
+            (rows + [credit], ["listed twice"]),
+        ]
+        for changed, named in cases:
+            problems = found(changed)
+            assert problems, named
+            text = " ".join(problems)
+            for part in named:
+                assert part in text, (named, problems)
+    finally:
+        engine.dispose()
+
+
 # --- PostgreSQL of our own, crashed and restarted under load ---
 
 @dataclass

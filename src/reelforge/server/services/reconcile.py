@@ -20,7 +20,8 @@ equals the server's closed rounds' wins less their stakes. Rounds still in play 
 calls) are reported as pending.
 
 The operator's wallet may serve other game providers: only its transactions of players this
-server knows for the operator are compared (the others are counted, as `ignored`).
+server knows for the operator, or with ids this server sent, are compared (the others are
+counted, as `ignored`).
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ def reconcile(conn: Connection, operator_id: str, wallet_rows: Iterable[dict]) -
     wallet: dict[str, dict] = {}
     ignored = 0
     for row in wallet_rows:
-        if row["player"] not in externals:
+        if row["player"] not in externals and row["transaction_id"] not in sent:
             ignored += 1
             continue
         if row["transaction_id"] in wallet:
