@@ -10,6 +10,9 @@ export const DESIGNS: Record<DesignSize["name"], DesignSize> = {
   portrait: { name: "portrait", width: 390, height: 844 },
 };
 
+/** The share of the design height at the bottom that the HTML console covers. */
+export const HUD_SHARE: Record<DesignSize["name"], number> = { landscape: 0.2, portrait: 0.36 };
+
 export function designFor(width: number, height: number): DesignSize {
   return width < height ? DESIGNS.portrait : DESIGNS.landscape;
 }

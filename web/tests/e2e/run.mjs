@@ -3,7 +3,7 @@
 // fails on an empty render (a canvas of one colour). Run: npm run e2e (after npm run build).
 //   E2E_ONLY=<substring> runs the tests whose name contains it.
 import { chromium } from "playwright-core";
-import { mkdirSync, existsSync } from "node:fs";
+import { mkdirSync, existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { startServer, WEB } from "./server.mjs";
 import { colourStats, decodePng } from "./png.mjs";
@@ -21,6 +21,7 @@ if (!existsSync(CHROMIUM)) {
   console.error(`e2e: no browser at ${CHROMIUM} (make chromium)`);
   process.exit(2);
 }
+rmSync(RESULTS, { recursive: true, force: true });
 mkdirSync(RESULTS, { recursive: true });
 
 const t0 = Date.now();

@@ -4,6 +4,7 @@
 import type { Cell } from "../../core/outcome";
 import { sleep } from "../../core/timing";
 import type { GameView } from "../../net/types";
+import { HUD_SHARE } from "../../render/app";
 import { ReelSet } from "../../render/reels";
 import { SymbolTextures } from "../../render/symbols";
 import type { SlotView, ViewDeps } from "./registry";
@@ -33,10 +34,12 @@ export class PixiSlotView implements SlotView {
     stage.root.addChild(this.reels);
     this.stopAnimating = stage.animate(() => this.reels.needsFrame());
     this.unsubscribe = stage.onLayout((design) => {
+      // The reels take the design's upper part; the HTML console covers the rest.
       const w = reels * (cell + 8) - 8, hgt = rows * cell;
-      const scale = Math.min((design.width - 40) / w, (design.height - 60) / hgt, 1);
+      const top = 48, free = design.height * (1 - HUD_SHARE[design.name]) - top - 16;
+      const scale = Math.min((design.width - 40) / w, free / hgt, 1);
       this.reels.scale.set(scale);
-      this.reels.position.set((design.width - w * scale) / 2, (design.height - hgt * scale) / 2);
+      this.reels.position.set((design.width - w * scale) / 2, top + (free - hgt * scale) / 2);
     });
     this.bannerEl = document.createElement("div");
     this.bannerEl.className = "banner";

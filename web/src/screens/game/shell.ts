@@ -71,8 +71,8 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     turbo ? field("Turbo", turbo) : "",
     field("Spins", spinInfo));
   const screen = h("section", { class: "game", "data-testid": `game-${key}`, "data-module": module.status, "aria-label": game.title },
-    h("h1", { style: "margin:4px 12px;font-size:20px" }, game.title, module.status === "todo" ? h("small", { style: "color:var(--muted);margin-left:8px" }, "(generic screen)") : ""),
-    stageHost, message, choiceArea, consoleBar);
+    h("h1", {}, game.title, module.status === "todo" ? h("small", { style: "color:var(--muted);margin-left:8px" }, "(generic screen)") : ""),
+    stageHost, h("div", { class: "hud" }, message, choiceArea, consoleBar));
   clear(host);
   host.append(screen);
   for (const [i, b] of bets.entries()) betSelect.append(h("option", { value: String(i) }, `${formatCredits(b.stake_credits)} credits (${b.lines} x ${b.bet_per_line})`));
