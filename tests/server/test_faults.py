@@ -13,8 +13,9 @@ counts of kills, restarts and wallet faults run are printed at the end of each t
 
 The shared PostgreSQL at 127.0.0.1:5432 is never touched: the restart test starts its own
 (initdb from /usr/lib/postgresql/15/bin, as the postgres user when run as root) and skips with
-one plain reason where the binaries are absent. The disk-full test mounts a small tmpfs (root
-only; skipped otherwise) and fills it.
+one plain reason where the binaries are absent. The disk-full test mounts a small tmpfs and
+fills it where it may (root); elsewhere it lowers the server process's file-size limit
+(prlimit RLIMIT_FSIZE) under its files, which fails their growth the same way.
 
     REELFORGE_FAULT_REPEAT=10 .venv/bin/python -m pytest tests/server/test_faults.py -s
 """
@@ -26,6 +27,7 @@ import os
 import pwd
 import queue
 import random
+import resource
 import shutil
 import subprocess
 import sys
@@ -623,52 +625,76 @@ def _check_after_db_fault(server: Server, players: list[Player], load: Load) -> 
 
 # --- the disk under SQLite full, then freed ---
 
-@pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[Path]:
-    mount = tmp_path / "disk"
-    mount.mkdir()
-    if os.geteuid() != 0 or shutil.which("mount") is None:
-        pytest.skip("mounting a small tmpfs needs root")
-    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(mount)],
-                          capture_output=True, text=True, check=False)
-    if made.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {made.stderr.strip()}")
-    try:
-        yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], capture_output=True, check=False)
+class Disk:
+    """Where the server's SQLite files live, and a way to take away and give back the space."""
 
+    def __init__(self, directory: Path, how: str) -> None:
+        self.directory, self.how = directory, how
+        self._filler = directory / "filler"
 
-def _fill(disk: Path) -> Path:
-    """Every free byte of `disk` taken by one file."""
-    filler = disk / "filler"
-    fd = os.open(filler, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        for size in (1 << 16, 512):
+    def fill(self, server: Server) -> None:
+        if self.how == "tmpfs":  # every free byte of the small filesystem taken by one file
+            fd = os.open(self._filler, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             try:
-                while os.write(fd, b"\0" * size) == size:
-                    pass
-            except OSError:
-                pass
-    finally:
-        os.close(fd)
-    return filler
+                for size in (1 << 16, 512):
+                    try:
+                        while os.write(fd, b"\0" * size) == size:
+                            pass
+                    except OSError:
+                        pass
+            finally:
+                os.close(fd)
+        else:  # no file of the server's may grow past the largest it has (EFBIG, like ENOSPC)
+            assert server.process is not None
+            largest = max(f.stat().st_size for f in self.directory.iterdir())
+            _, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+            resource.prlimit(server.process.pid, resource.RLIMIT_FSIZE, (largest, hard))
+
+    def free(self, server: Server) -> None:
+        if self.how == "tmpfs":
+            self._filler.unlink()
+        else:
+            assert server.process is not None
+            _, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+            resource.prlimit(server.process.pid, resource.RLIMIT_FSIZE, (hard, hard))
 
 
-def test_sqlite_disk_full(small_disk: Path, tmp_path: Path,
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Disk]:
+    """A 16 MB tmpfs where root may mount one; else (or with REELFORGE_DISK_FULL=fsize) the
+    server's file-size limit lowered under it (Linux prlimit), which fails its writes alike."""
+    directory = tmp_path / "disk"
+    directory.mkdir()
+    forced = os.environ.get("REELFORGE_DISK_FULL")
+    if forced != "fsize" and os.geteuid() == 0 and shutil.which("mount") is not None:
+        made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs",
+                               str(directory)], capture_output=True, text=True, check=False)
+        if made.returncode == 0:
+            try:
+                yield Disk(directory, "tmpfs")
+            finally:
+                subprocess.run(["umount", "-l", str(directory)], capture_output=True,
+                               check=False)
+            return
+    if not hasattr(resource, "prlimit"):
+        pytest.skip("neither a tmpfs to fill (root) nor prlimit (Linux) here")
+    yield Disk(directory, "fsize")
+
+
+def test_sqlite_disk_full(small_disk: Disk, tmp_path: Path,
                           capsys: pytest.CaptureFixture[str]) -> None:
     """No space left: bets and steps answer 503 DATABASE_UNAVAILABLE (never a 500, never half
     applied: the balance is always the opening less the stakes plus the wins of the rounds
     the history shows); open rounds stay recoverable; when space returns, the same request ids
     play once."""
-    db_url = f"sqlite:///{small_disk / 'server.db'}"
+    db_url = f"sqlite:///{small_disk.directory / 'server.db'}"
     server = Server(db_url, tmp_path, write_config(tmp_path))
     server.start()
     try:
         players = [Player(server.base) for _ in range(2)]
         for run in range(REPEAT):
-            filler = _fill(small_disk)
-            COUNTS["disk full"] += 1
+            small_disk.fill(server)
+            COUNTS[f"disk full ({small_disk.how})"] += 1
             refused: list[tuple[Player, str]] = []
             for i in range(400):
                 player = players[i % 2]
@@ -688,7 +714,7 @@ def test_sqlite_disk_full(small_disk: Path, tmp_path: Path,
             COUNTS["refused on a full disk"] += len(refused)
             for player in players:  # nothing half-applied while full
                 _balance_identity(player)
-            filler.unlink()
+            small_disk.free(server)
             for player, request_id in refused:
                 again = player.bet(*CLUEDO, request_id=request_id)
                 assert again.status_code == 200, again.text
