@@ -24,8 +24,11 @@ if (!existsSync(CHROMIUM)) {
 rmSync(RESULTS, { recursive: true, force: true });
 mkdirSync(RESULTS, { recursive: true });
 
+const only = process.env.E2E_ONLY;
 const t0 = Date.now();
-const server = await startServer();
+// Test-only game files (same rules, reels that hit a feature often) are served as extra games
+// of the test operators: a test lists them as gameFiles: [{ operator, key, gameFile }].
+const server = await startServer({ extraGames: tests.flatMap((t) => (only && !t.name.includes(only) ? [] : t.gameFiles ?? [])) });
 console.log(`e2e: reelforge serve at ${server.base} ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (log ${server.log})`);
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
 
@@ -65,7 +68,6 @@ function kit(page, name) {
   };
 }
 
-const only = process.env.E2E_ONLY;
 let failed = 0;
 for (const test of tests) {
   if (only && !test.name.includes(only)) continue;

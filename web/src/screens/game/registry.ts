@@ -78,6 +78,12 @@ export function gameModule(key: string): GameModule | undefined {
   return modules.get(key);
 }
 
+/** The module drawing `game`: by its key, else by its game id's prefix (a test-only game file
+ * served under another key, e.g. "cluedo-fs" playing game id "cluedo-e2e-fs-v1"). */
+export function moduleFor(game: { key: string; game_id: string }): GameModule | undefined {
+  return modules.get(game.key) ?? [...modules.values()].find((m) => game.game_id.startsWith(m.key + "-") || game.key.startsWith(m.key + "-"));
+}
+
 export function registeredGames(): string[] {
   return [...modules.keys()];
 }

@@ -15,7 +15,7 @@ import { clear, h, showError } from "../../ui/dom";
 import { showIntro } from "../../ui/intro";
 import type { AppContext, Screen } from "../context";
 import { PixiSlotView, genericHandlers } from "./generic";
-import { gameModule, type GameModule, type SlotView } from "./registry";
+import { moduleFor, type GameModule, type SlotView } from "./registry";
 
 const FINISHED = new Set(["closed", "cancelled"]);
 
@@ -29,7 +29,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   const games = await app.games();
   const game = games.find((g) => g.key === key);
   if (!game) throw new ApiError(404, "UNKNOWN_GAME", `no game ${key} for this session`);
-  const module: GameModule = gameModule(key) ?? { key, status: "todo", handlers: genericHandlers };
+  const module: GameModule = moduleFor(game) ?? { key, status: "todo", handlers: genericHandlers };
   const session = app.session.state;
   if (!session) throw new ApiError(401, "UNAUTHORIZED", "no session");
   const rules = session.jurisdiction;

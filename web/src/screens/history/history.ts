@@ -6,7 +6,7 @@ import { validateOutcome } from "../../core/outcome";
 import type { RoundView } from "../../net/types";
 import { clear, h, showError } from "../../ui/dom";
 import type { AppContext, Screen } from "../context";
-import { gameModule } from "../game/registry";
+import { gameModule, moduleFor } from "../game/registry";
 
 function when(us: number): string {
   return new Date(Math.floor(us / 1000)).toISOString().replace("T", " ").slice(0, 19);
@@ -39,12 +39,13 @@ export async function mountHistory(host: HTMLElement, app: AppContext): Promise<
     try {
       const round = await app.api.round(id);
       detail.append(summary(round));
-      const module = gameModule(round.game);
+      const games = await app.games().catch(() => []);
+      const game = games.find((g) => g.key === round.game);
+      const module = game ? moduleFor(game) : gameModule(round.game);
       if (module?.replay && round.outcome) {
-        const games = await app.games().catch(() => []);
-        const stage = h("div", { class: "stage", style: "height:420px" });
+        const stage = h("div", { class: "replay", style: "position:relative;height:420px" });
         detail.append(stage);
-        cleanup = await module.replay(stage, round, games.find((g) => g.key === round.game), validateOutcome(round.outcome));
+        cleanup = await module.replay(stage, round, game, validateOutcome(round.outcome));
       }
       const verify = await app.api.verify(id);
       detail.append(h("p", { "data-testid": "history-verify" }, verify.matches ? "Replayed from its seeds: matches." : `Replay differs: ${verify.problems.join("; ")}`));
