@@ -87,8 +87,14 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     stage, game, overlay, symbols: module.symbols ?? {},
     setWin: (c: number) => { winOut.textContent = `${formatCredits(c)} (${formatMoney(c * denomination, currency)})`; },
     setSpinInfo: (t: string) => { spinInfo.textContent = t; },
-    sound: (s: Parameters<SlotView["sound"]>[0]) => app.sound.play(s),
+    // No celebration of a win that does not exceed what the round cost (GB RTS 7B; a good
+    // rule everywhere): the round's outcome says, before its events play.
+    sound: (s: Parameters<SlotView["sound"]>[0]) => {
+      if ((s === "win" || s === "bigwin") && playing && playing.total_win <= playing.bet.cost) return;
+      app.sound.play(s);
+    },
   };
+  let playing: Outcome | null = null;
   const view = module.createView ? module.createView(deps) : new PixiSlotView(deps);
   const player = new EventPlayer<SlotView>(module.handlers(game), module.hooks ?? {
     beforeSpin: (spin, ctx) => { if (spin.kind !== "base") ctx.view.setSpinInfo(`${spin.kind} spin ${spin.index}`); },
@@ -178,9 +184,10 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
 
   const playRound = async (round: RoundView, fromSpin = 0) => {
     const outcome = validateOutcome(round.outcome);
+    playing = outcome;
     const won = await player.play(view, outcome, { fromSpin, fast: turbo?.checked ?? false });
     deps.setWin(won);
-    if (outcome.total_win > outcome.bet.cost && !outcome.spins.some((s) => s.kind !== "base")) app.sound.play(outcome.total_win >= 10 * outcome.bet.cost ? "bigwin" : "win");
+    if (outcome.total_win >= 10 * outcome.bet.cost) deps.sound("bigwin");
     await finishRound(round);
   };
 
