@@ -29,8 +29,10 @@ import queue
 import random
 import resource
 import shutil
+import sqlite3
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -144,11 +146,14 @@ class WalletProcess:
 
 
 def _seamless_operator(workdir: Path, wallet: WalletProcess) -> Path:
-    extra = (f'[[operators]]\nid = "seamless"\ncurrency = "EUR"\njurisdiction = "default"\n'
-             f'secret_file = "{workdir / "launch.key"}"\ndemo_balance_minor = 100000\n'
-             f'wallet = "seamless"\nwallet_url = "{wallet.url}"\n'
-             f'wallet_secret_file = "{wallet.secret}"\n'
-             f'[[operators.games]]\nkey = "{CANDY[0]}"\ngame_id = "candy-jar-clusters-v1"\n')
+    """`seamless`, and `race` on the same wallet (its rounds kept apart from the checks')."""
+    extra = "".join(
+        f'[[operators]]\nid = "{op}"\ncurrency = "EUR"\njurisdiction = "default"\n'
+        f'secret_file = "{workdir / "launch.key"}"\ndemo_balance_minor = 100000\n'
+        f'wallet = "seamless"\nwallet_url = "{wallet.url}"\n'
+        f'wallet_secret_file = "{wallet.secret}"\n'
+        f'[[operators.games]]\nkey = "{CANDY[0]}"\ngame_id = "candy-jar-clusters-v1"\n'
+        for op in ("seamless", "race"))
     return write_config(workdir, extra)
 
 
@@ -438,11 +443,17 @@ def _cli_reconcile(rig: WalletRig) -> None:
     assert run.returncode == 1, run.stdout
     assert f"MISMATCH {stray}" in run.stdout and "never sent" in run.stdout, run.stdout
     assert "net movement" in run.stdout, run.stdout
-    # undone for the checks after: a credit of the same 7 would still be a stray; roll it back
+    # undone for the checks after: rolled back (the 7 returned), then both records struck
+    # from the wallet's own database, as if they had never been
     back = rig.wallet.post("/wallet/rollback", {
         "transaction_id": f"{stray}:undo", "player": s.external,
         "round_id": stray.split(":")[0], "game": CANDY[0], "debit_transaction_id": stray})
     assert back.status_code == 200, back.text
+    with sqlite3.connect(rig.wallet.db, timeout=30) as conn:
+        conn.execute("DELETE FROM operator_wallet_transactions WHERE transaction_id IN (?, ?)",
+                     (stray, f"{stray}:undo"))
+    run = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert run.returncode == 0, run.stdout + run.stderr
 
 
 def test_reconcile_names_each_mismatch(wallet_rig: WalletRig) -> None:
@@ -491,6 +502,35 @@ def test_reconcile_names_each_mismatch(wallet_rig: WalletRig) -> None:
         engine.dispose()
 
 
+@pytest.mark.xfail(strict=True, reason="a debit answered after the stale-round worker began "
+                   "its rollback, but before the rollback's answer came back, still commits "
+                   "the outcome (wallets/rounds.py play_seamless checks only status 'open', "
+                   "not that a rollback is owed); the credit is then refused and the round "
+                   "stays outcome_committed, its game blocked")
+def test_a_debit_answered_while_its_rollback_is_in_flight(wallet_rig: WalletRig) -> None:
+    """The debit applied at once but answered 3 s later (inside the 5 s timeout, past the
+    2 s after which the outbox worker rolls back an open round's debit), the rollback applied
+    at once and answered 2 s later: the round must end closed (debit and credit) or cancelled
+    (debit rolled back), and reconcile. Needs a debit slower than REELFORGE_STALE_OPEN_S
+    (30 s by default, so a request stalled that long in the server, e.g. queued writers)."""
+    player = Player(wallet_rig.server.base, operator="race")
+    external = player.session()["player"]
+    wallet_rig.wallet.add_player(external)
+    wallet_rig.wallet.fault("debit", "slow_after", 1, 3.0)
+    wallet_rig.wallet.fault("rollback", "slow_after", 1, 2.0)
+    answer = player.bet(*CANDY)
+    assert answer.status_code in (200, 503), answer.text
+    deadline = time.monotonic() + 6  # the rollback's answer is in by 5 s
+    while time.monotonic() < deadline:
+        [r] = player.history()
+        if r["status"] in CLOSED:
+            break
+        time.sleep(0.25)
+    found = commands.ledger_reconcile(wallet_rig.server.db_url, "race", wallet_rig.config)
+    assert r["status"] in CLOSED, (r, found.mismatches, found.pending)
+    assert found.mismatches == [] and found.pending == []
+
+
 # --- PostgreSQL of our own, crashed and restarted under load ---
 
 @dataclass
@@ -503,8 +543,14 @@ class PrivatePostgres:
         command = [str(PG_BIN / args[0]), *args[1:]]
         if self.user is not None:
             command = ["runuser", "-u", self.user, "--", *command]
-        return subprocess.run(command, capture_output=True, text=True, timeout=120,
-                              check=check)
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120,
+                              check=False)
+        if check and done.returncode != 0:
+            log = self.root / "pg.log"
+            raise AssertionError(f"{args[0]} {args[-1]}: exit {done.returncode}: "
+                                 f"{done.stdout}{done.stderr}"
+                                 + (log.read_text()[-1500:] if log.exists() else ""))
+        return done
 
     def init(self) -> None:
         self._run("initdb", "-D", str(self.root / "data"), "-U", "postgres", "-A", "trust",
@@ -530,10 +576,9 @@ class PrivatePostgres:
 
 
 @pytest.fixture
-def private_pg(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PrivatePostgres]:
+def private_pg() -> Iterator[PrivatePostgres]:
     if not (PG_BIN / "initdb").exists() or not (PG_BIN / "pg_ctl").exists():
         pytest.skip(f"no PostgreSQL 15 binaries at {PG_BIN} (initdb, pg_ctl)")
-    root = tmp_path_factory.mktemp("private_pg")
     user = None
     if os.geteuid() == 0:
         try:
@@ -543,19 +588,20 @@ def private_pg(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PrivatePost
         if shutil.which("runuser") is None:
             pytest.skip("running as root without runuser to run PostgreSQL as postgres")
         user = "postgres"
-        shutil.chown(root, "postgres", "postgres")
-        os.chmod(root, 0o700)
-        for parent in root.parents:  # postgres must reach its directory
-            if parent == Path(parent.anchor):
-                break
-            os.chmod(parent, os.stat(parent).st_mode | 0o011)
+    # Not under pytest's temporary folder: every pytest session that starts (another
+    # worker's, another checkout's) sets that folder's mode back to 0700, cutting the
+    # postgres user off from its data.
+    root = Path(tempfile.mkdtemp(prefix="reelforge-pg-"))
+    if user is not None:
+        shutil.chown(root, user, user)
     pg = PrivatePostgres(root, free_port(), user)
-    pg.init()
-    pg.start()
     try:
+        pg.init()
+        pg.start()
         yield pg
     finally:
         pg.stop()
+        shutil.rmtree(root, ignore_errors=True)
 
 
 def test_postgres_restarted_under_load(private_pg: PrivatePostgres, tmp_path: Path,

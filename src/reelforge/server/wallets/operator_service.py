@@ -20,6 +20,7 @@ Fault modes (`/admin/faults`), each for the next `count` calls of one kind:
     hang_after     applied, the reply held 30 s  http500_after  applied, then a bare 500 (no JSON)
     slow_before    held `delay_s` (default 8 s), then applied and answered: after the caller's
                    timeout, so its rollback may arrive first
+    slow_after     applied, then answered `delay_s` later (within the caller's timeout, or not)
     duplicate      delivered twice (as by a retrying proxy): applied once, answered twice
 
     python -m reelforge.server.wallets.operator_service --host 127.0.0.1 --port 8100 \\
@@ -138,9 +139,9 @@ class AdminPlayerQuery(StrictModel):
 class AdminFault(StrictModel):
     kind: Literal["debit", "credit", "rollback"]
     mode: Literal["error_before", "error_after", "hang_after", "http500_after", "slow_before",
-                  "duplicate"]
+                  "slow_after", "duplicate"]
     count: Money  # 0 clears the kind's fault
-    delay_s: Annotated[float, Field(gt=0, le=120)] | None = None  # slow_before's delay
+    delay_s: Annotated[float, Field(gt=0, le=120)] | None = None  # slow_*'s delay
 
 
 class AdminReportQuery(StrictModel):
@@ -501,6 +502,8 @@ def create_app(database_url: str, secret: bytes) -> FastAPI:
             return PlainTextResponse("Internal Server Error", status_code=500)
         if mode == "hang_after":
             await asyncio.sleep(HANG_S)
+        if mode == "slow_after":
+            await asyncio.sleep(delay)
         return JSONResponse(answer)
 
     @app.post("/wallet/debit")
