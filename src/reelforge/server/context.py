@@ -20,6 +20,10 @@ class Context:
     engine: Engine
     settings: Settings
     wallets: dict[str, Any] = field(default_factory=dict)  # operator id -> seamless client
+    # Bets of many players committed together by one writer thread (services/round_batch.py);
+    # off, every bet is its own transaction (REELFORGE_BATCH_ROUNDS=0: to compare the two).
+    batch_rounds: bool = True
+    extensions: dict[str, Any] = field(default_factory=dict)  # per-process helpers, lazily
     # SQLite has one writer at a time: within a process, writers queue on this lock instead of
     # polling SQLite's busy handler (which sleeps up to 100 ms between tries: seconds of p99).
     _writer: threading.Lock | None = field(default=None, repr=False)

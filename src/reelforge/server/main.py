@@ -23,7 +23,8 @@ ENV_VAR_DIR = "REELFORGE_VAR_DIR"
 
 def build_context(url: str, config: Path | None, var_dir: Path) -> Context:
     settings = load_settings(config, var_dir)
-    return Context(make_engine(url), settings)
+    batch = os.environ.get("REELFORGE_BATCH_ROUNDS", "1") != "0"
+    return Context(make_engine(url), settings, batch_rounds=batch)
 
 
 def startup(ctx: Context) -> None:

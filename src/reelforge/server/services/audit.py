@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy import Connection, bindparam, func, select
 
+from reelforge.server.db import bulk
 from reelforge.server.db.tables import audit_heads, audit_log
 from reelforge.server.services.common import dumps
 
@@ -42,22 +43,37 @@ def append(conn: Connection, chain: str, kind: str, payload: dict[str, Any], now
     constraint fails the second, and its caller's transaction rolls back. That is acceptable:
     a chain starts once, with the creation of what it audits, which is itself unique.
     """
-    head = conn.execute(
-        select(audit_heads.c.seq, audit_heads.c.hash)
-        .where(audit_heads.c.chain == chain)
-        .with_for_update()
-    ).one_or_none()
-    seq, prev = (head.seq + 1, head.hash) if head is not None else (1, GENESIS)
-    digest = row_hash(prev, chain, seq, kind, payload, now_us)
-    conn.execute(insert(audit_log).values(
-        chain=chain, seq=seq, kind=kind, payload=dumps(payload), created_at=now_us,
-        prev_hash=prev, hash=digest))
-    if head is None:
-        conn.execute(insert(audit_heads).values(chain=chain, seq=seq, hash=digest))
-    else:
-        conn.execute(update(audit_heads).where(audit_heads.c.chain == chain)
-                     .values(seq=seq, hash=digest))
-    return digest
+    return append_many(conn, [(chain, kind, payload, now_us)])[0]
+
+
+def append_many(conn: Connection, entries: Sequence[tuple[str, str, dict[str, Any], int]]
+                ) -> list[str]:
+    """Append (chain, kind, payload, now_us) rows in order, any number of chains, in three
+    statements whatever their number (heads locked in chain order, rows, heads); their hashes."""
+    chains = sorted({chain for chain, _, _, _ in entries})
+    heads = {h.chain: (h.seq, h.hash) for h in conn.execute(_HEADS, {"chains": chains})}
+    fresh = {chain for chain in chains if chain not in heads}
+    rows, digests = [], []
+    for chain, kind, payload, now_us in entries:
+        seq, prev = heads.get(chain, (0, GENESIS))
+        digest = row_hash(prev, chain, seq + 1, kind, payload, now_us)
+        rows.append(dict(chain=chain, seq=seq + 1, kind=kind, payload=dumps(payload),
+                         created_at=now_us, prev_hash=prev, hash=digest))
+        heads[chain] = (seq + 1, digest)
+        digests.append(digest)
+    bulk.insert_rows(conn, audit_log, rows)
+    bulk.insert_rows(conn, audit_heads, [dict(chain=c, seq=heads[c][0], hash=heads[c][1])
+                                         for c in chains if c in fresh])
+    bulk.update_rows(conn, audit_heads, "chain", [dict(chain=c, seq=heads[c][0],
+                                                       hash=heads[c][1])
+                                                  for c in chains if c not in fresh])
+    return digests
+
+
+# Built once: every round appends.
+_HEADS = (select(audit_heads.c.chain, audit_heads.c.seq, audit_heads.c.hash)
+          .where(audit_heads.c.chain.in_(bindparam("chains", expanding=True)))
+          .order_by(audit_heads.c.chain).with_for_update())
 
 
 def verify(conn: Connection) -> list[str]:

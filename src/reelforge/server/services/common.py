@@ -9,6 +9,8 @@ import time
 import uuid
 from typing import Any
 
+import orjson
+
 
 def now_us() -> int:
     """The server's UTC clock in microseconds: every row's time comes from here (never a client)."""
@@ -22,6 +24,16 @@ def new_round_id() -> str:
 def dumps(value: Any) -> str:
     """Canonical JSON: sorted keys, no spaces; what the database stores and the audit hashes."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def json_bytes(value: Any) -> bytes:
+    """Compact JSON of a round's outcome and of the server's answers, several times faster
+    than `dumps` on an outcome; not the canonical form (the audit log hashes `dumps`)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+
+
+def fast_dumps(value: Any) -> str:
+    return json_bytes(value).decode()
 
 
 def loads(text: str | None) -> Any:

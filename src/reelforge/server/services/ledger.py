@@ -12,9 +12,13 @@ player on PostgreSQL (a row lock held to commit). The shards sum to the house's 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from sqlalchemy import Connection, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from reelforge.server.db import bulk
 from reelforge.server.db.tables import accounts, ledger_entries
 
 HOUSE_SHARDS = 16
@@ -95,3 +99,43 @@ def _add(conn: Connection, account: int, delta: int) -> int:
     return conn.execute(update(accounts).where(accounts.c.id == account)
                         .values(balance=accounts.c.balance + delta)
                         .returning(accounts.c.balance)).scalar_one()
+
+
+@dataclass(frozen=True)
+class Move:
+    """One transfer for `post_locked`: `amount` (> 0) minor units from `source` to `target`."""
+
+    txn: str
+    source: int
+    target: int
+    amount: int
+    kind: str
+    now: int
+    round_id: str | None = None
+    step: int | None = None
+
+
+def post_locked(conn: Connection, moves: Sequence[Move], balances: dict[int, int]) -> None:
+    """Write `moves` in order: the same two entries per move as `transfer`, in one UPDATE per
+    account and one INSERT of every entry, however many moves. Only for accounts the caller
+    has locked in this transaction and whose balances it read under that lock (`balances`,
+    updated in place); the database's CHECK still refuses an overdrawn final balance."""
+    entries: list[dict] = []
+    for m in moves:
+        if type(m.amount) is not int or m.amount <= 0:
+            raise ValueError(f"move {m.txn}: amount {m.amount!r} must be a whole number > 0")
+        balances[m.source] -= m.amount
+        balances[m.target] += m.amount
+        for account, amount in ((m.source, -m.amount), (m.target, m.amount)):
+            entries.append(dict(txn=m.txn, account_id=account, amount=amount,
+                                balance_after=balances[account], kind=m.kind,
+                                round_id=m.round_id, step=m.step, created_at=m.now))
+    if not entries:
+        return
+    touched = sorted({e["account_id"] for e in entries})
+    try:
+        bulk.update_rows(conn, accounts, "id", [{"id": a, "balance": balances[a]}
+                                                for a in touched])
+    except IntegrityError:
+        raise Overdrawn(f"moves {moves[0].txn}..: an account would go below zero") from None
+    bulk.insert_rows(conn, ledger_entries, entries)

@@ -12,6 +12,7 @@ returns the same round.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection, and_, bindparam, insert, or_, select, update
@@ -24,7 +25,14 @@ from reelforge.server.db.tables import OPEN_STATUSES, accounts, players, round_s
 from reelforge.server.errors import ApiError
 from reelforge.server.services import audit, jackpot, ledger
 from reelforge.server.services.catalog import ServedGame, served_game
-from reelforge.server.services.common import crash_point, dumps, loads, new_round_id, now_us
+from reelforge.server.services.common import (
+    crash_point,
+    dumps,
+    fast_dumps,
+    loads,
+    new_round_id,
+    now_us,
+)
 from reelforge.server.services.sessions import Auth, balance_of, house_account, player_account
 
 GAMBLE_KINDS = ("gamble", "wheel_gamble")
@@ -54,6 +62,16 @@ def play(ctx: Context, auth: Auth, game_key: str, request_id: str, lines: Any,
     now = now_us()
     if op.wallet != "ledger":
         raise ApiError("WALLET_UNAVAILABLE", "seamless wallet rounds go through wallets.rounds")
+    if ctx.batch_rounds and not _touches_pool(served, bet):
+        from reelforge.server.services.round_batch import AGAIN, Placement, writer
+
+        done = writer(ctx).place(Placement(auth, served, request_id, bet, price_minor, seed,
+                                           outcome, now))
+        if isinstance(done, ApiError):
+            raise done
+        if done is not AGAIN:
+            return done
+        # a repeated request id, or a batch that could not commit: the round alone, below
     with ctx.begin() as conn:
         account = player_account(conn, op, auth.player_id)
         # one statement: the player's row locked (every change to the player's money happens
@@ -65,19 +83,14 @@ def play(ctx: Context, auth: Auth, game_key: str, request_id: str, lines: Any,
         done = next((r for r in mine if r.request_id == request_id), None)
         if done is not None:
             return _repeat(conn, ctx, auth, done, game_key, bet)
-        if not served.settings.enabled:
-            raise ApiError("GAME_DISABLED", f"game {game_key!r}: disabled by the operator; "
-                           "open rounds can still be finished")
+        _check_enabled(served)
         _check_no_open_round(conn, served, auth.player_id, mine)
         _check_pace(served, player.last_round_at, now)
-        if player.balance < price_minor:
-            raise ApiError("INSUFFICIENT_BALANCE", f"balance {player.balance} minor units does "
-                           f"not cover the round's price of {price_minor}",
-                           balance_minor=player.balance)
+        check_funds(player.balance, price_minor)
         round_id = new_round_id()
         outcome_dict = outcome.to_dict()
         _insert_round(conn, round_id, auth, served, request_id, bet, price_minor, seed, outcome,
-                      now, funded_by=None, outcome_json=dumps(outcome_dict))
+                      now, funded_by=None, outcome_json=fast_dumps(outcome_dict))
         house = house_account(conn, op, auth.player_id)
         after_stake, _ = ledger.transfer(conn, txn=f"{round_id}:stake", source=account,
                                          target=house, amount=price_minor, kind="stake",
@@ -110,42 +123,52 @@ _PACE = update(players).where(players.c.id == bindparam("pid")).values(
     last_round_at=bindparam("now"))
 
 
+def _touches_pool(served: ServedGame, bet: Bet) -> bool:
+    """A round that contributes to (or may win) the shared jackpot pool: played alone, under
+    the pool row's lock, never in a batch of other players' rounds."""
+    return served.profile.jackpots and served.jackpot_eligible(bet)
+
+
+def check_funds(balance: int, price_minor: int) -> None:
+    if balance < price_minor:
+        raise ApiError("INSUFFICIENT_BALANCE", f"balance {balance} minor units does not cover "
+                       f"the round's price of {price_minor}", balance_minor=balance)
+
+
 def _closed_view(row, outcome_dict: dict, conn: Connection, auth: Auth) -> dict:
-    """A round that closed within its bet: no steps, no choice; the same dict `round_view`
-    builds (tests/server/test_views.py holds both to the published model)."""
+    """A round that closed within its bet: no steps, no choice, its balance in its phase."""
     phase = loads(row.phase) or {}
-    return {
-        "round_id": row.id, "request_id": row.request_id, "game": row.game_key,
-        "game_id": row.game_id, "status": row.status, "currency": row.currency,
-        "denomination": row.denomination, "bet": loads(row.bet), "stake_minor": row.stake_minor,
-        "win_minor": row.win_minor, "funded_by": row.funded_by, "outcome": outcome_dict,
-        "offers": [], "pending_win_credits": 0,
-        "capped_from_minor": phase.get("capped_from_minor"), "choice": None, "steps": [],
-        "next_round_id": None,
-        "jackpot_claim": jackpot.claim_of(conn, row.id) if phase.get("jackpot_claim_id") else None,
-        "created_at_us": row.created_at, "closed_at_us": row.closed_at,
-        "balance_minor": phase.get("balance_after_minor")
-        if phase.get("balance_after_minor") is not None
-        else balance_of(conn, auth.operator, auth.player_id)}
+    balance = phase.get("balance_after_minor")
+    return view_of(auth, row, (), balance_of(conn, auth.operator, auth.player_id)
+                   if balance is None else balance,
+                   jackpot.claim_of(conn, row.id) if phase.get("jackpot_claim_id") else None,
+                   outcome_dict)
 
 
 def _insert_round(conn: Connection, round_id: str, auth: Auth, served: ServedGame,
                   request_id: str, bet: Bet, price_minor: int, seed: int, outcome: Outcome,
                   now: int, funded_by: str | None, outcome_json: str | None = None) -> None:
-    game = served.game
-    conn.execute(insert(rounds).values(
+    conn.execute(insert(rounds).values(**round_values(
+        round_id, auth, served, request_id, bet, price_minor, seed,
+        outcome_json or outcome.to_json(), now, funded_by)))
+
+
+def round_values(round_id: str, auth: Auth, served: ServedGame, request_id: str, bet: Bet,
+                 price_minor: int, seed: int, outcome_json: str, now: int,
+                 funded_by: str | None) -> dict[str, Any]:
+    """A new round's row, its outcome committed and nothing yet paid."""
+    return dict(
         id=round_id, player_id=auth.player_id, session_id=auth.session_id,
         request_id=request_id, game_key=served.key, game_id=served.settings.game_id,
-        game_sha256=game.spec.sha256, status="outcome_committed", currency=auth.currency,
+        game_sha256=served.game.spec.sha256, status="outcome_committed", currency=auth.currency,
         denomination=served.denomination,
         bet=dumps({"lines": bet.lines, "bet_per_line": bet.bet_per_line, "mode": bet.mode}),
         stake_minor=price_minor, win_minor=None, funded_by=funded_by, seed=f"{seed:064x}",
-        outcome=outcome_json or outcome.to_json(),
-        phase=dumps({"gamble": _gamble_setting(served)}),
-        created_at=now, updated_at=now))
+        outcome=outcome_json, phase=dumps({"gamble": gamble_setting(served)}),
+        jackpot_claim_id=None, created_at=now, updated_at=now, closed_at=None)
 
 
-def _gamble_setting(served: ServedGame) -> str:
+def gamble_setting(served: ServedGame) -> str:
     return served.settings.gamble if served.profile.gamble else "off"
 
 
@@ -154,29 +177,83 @@ def settle_outcome(conn: Connection, served: ServedGame, auth: Auth, round_id: s
                    balance: int | None = None) -> list[str]:
     """After the outcome is stored: the jackpot's contribution and claim, then either hold the
     win for a gamble the round offers, or credit it (and offer Spin Chance or close)."""
-    game, op = served.game, auth.operator
-    bet = outcome.bet.to_bet()
-    house = house_account(conn, op, auth.player_id)
+    house = house_account(conn, auth.operator, auth.player_id)
     claim = None
-    if served.jackpot_eligible(bet) and served.profile.jackpots:
+    if _touches_pool(served, outcome.bet.to_bet()):
         if price_minor:
             jackpot.contribute(conn, served.pool_key(), price_minor, house, round_id, now)
         if "jackpot" in outcome.flags:
             claim = jackpot.claim(conn, served.pool_key(), round_id, auth.player_id, house, now)
-    offers = game.offers(outcome, None)  # without a balance: only what the win offers
-    phase: dict[str, Any] = {"gamble": _gamble_setting(served)}
+    phase: dict[str, Any] = {"gamble": gamble_setting(served)}
     if claim is not None:
         phase["jackpot_claim_id"] = claim["id"]
-    if offers:
-        phase.update(offers=[o.to_dict() for o in offers], balance=None, gamble_settled=False,
-                     from_step=0, pending_credits=outcome.total_win)
-        _update(conn, round_id, "outcome_committed", phase, now)
-        audit.append(conn, f"player:{auth.player_id}", "round.outcome",
-                     _audit_body(round_id, price_minor, None, offers=[o.kind for o in offers]),
-                     now)
-        return []
+    held = hold_for_choice(served, outcome, round_id, price_minor, phase)
+    if held is not None:
+        _apply(conn, auth, round_id, held, phase, now)
+        return list(held.said)
     return credit_and_finish(conn, served, auth, round_id, outcome, outcome.total_win, phase,
                              price_minor, from_step=0, now=now, balance=balance)
+
+
+@dataclass(frozen=True)
+class Transition:
+    """Where a round goes next and what its audit row says: decided in Python alone, then
+    written by the single round's path (`_apply`) or by a batch (`round_batch`)."""
+
+    status: str
+    audit_kind: str
+    audit_body: dict
+    closed: bool = False
+    win_minor: int | None = None
+    said: tuple[str, ...] = ()
+
+
+def hold_for_choice(served: ServedGame, outcome: Outcome, round_id: str, price_minor: int,
+                    phase: dict) -> Transition | None:
+    """The win held for a choice the round offers (a gamble), or None: credit it now."""
+    offers = served.game.offers(outcome, None)  # without a balance: only what the win offers
+    if not offers:
+        return None
+    phase.update(offers=[o.to_dict() for o in offers], balance=None, gamble_settled=False,
+                 from_step=0, pending_credits=outcome.total_win)
+    return Transition("outcome_committed", "round.outcome",
+                      _audit_body(round_id, price_minor, None, offers=[o.kind for o in offers]))
+
+
+def capped_payment(served: ServedGame, credits: int, phase: dict) -> int:
+    """`credits` of win in minor units, cut to the operator's cap (the phase says from what)."""
+    win_minor = credits * served.denomination
+    cap = served.settings.win_cap_minor
+    paid = win_minor if cap is None else min(win_minor, cap)
+    if paid != win_minor:
+        phase["capped_from_minor"] = win_minor
+    return paid
+
+
+def after_credit(served: ServedGame, outcome: Outcome, round_id: str, price_minor: int,
+                 paid: int, after: int, phase: dict, from_step: int) -> Transition:
+    """Once `paid` is credited and the balance is `after`: Spin Chance where that balance calls
+    for it, else the round closes."""
+    phase["balance_after_minor"] = after  # the funds at the round's end, for its history
+    balance_credits = after // served.denomination
+    offers = served.game.offers(outcome, balance_credits, gamble_settled=True)
+    if offers:
+        phase.update(offers=[o.to_dict() for o in offers], balance=balance_credits,
+                     gamble_settled=True, from_step=from_step, pending_credits=0)
+        return Transition("credited", "round.credited",
+                          _audit_body(round_id, price_minor, paid,
+                                      offers=[o.kind for o in offers]),
+                          win_minor=paid, said=("credited",))
+    phase.update(offers=[], pending_credits=0)
+    return Transition("closed", "round.closed", _audit_body(round_id, price_minor, paid),
+                      closed=True, win_minor=paid, said=("credited", "closed"))
+
+
+def _apply(conn: Connection, auth: Auth, round_id: str, step: Transition, phase: dict,
+           now: int) -> None:
+    _update(conn, round_id, step.status, phase, now, closed=step.closed,
+            win_minor=step.win_minor)
+    audit.append(conn, f"player:{auth.player_id}", step.audit_kind, step.audit_body, now)
 
 
 def credit_and_finish(conn: Connection, served: ServedGame, auth: Auth, round_id: str,
@@ -187,11 +264,7 @@ def credit_and_finish(conn: Connection, served: ServedGame, auth: Auth, round_id
     balance calls for it, else close the round. `balance`: the player's balance before the
     credit, where the caller knows it (a losing round then reads nothing)."""
     op = auth.operator
-    win_minor = credits * served.denomination
-    cap = served.settings.win_cap_minor
-    paid = win_minor if cap is None else min(win_minor, cap)
-    if paid != win_minor:
-        phase["capped_from_minor"] = win_minor
+    paid = capped_payment(served, credits, phase)
     if op.wallet == "seamless":  # the operator holds the money: owe it the credit
         from reelforge.server.wallets.rounds import enqueue_credit
 
@@ -209,22 +282,9 @@ def credit_and_finish(conn: Connection, served: ServedGame, auth: Auth, round_id
         _, after = ledger.transfer(conn, txn=f"{round_id}:win", source=house, target=account,
                                    amount=paid, kind="win", now=now, round_id=round_id,
                                    step=step)
-    phase["balance_after_minor"] = after  # the funds at the round's end, for its history
-    balance_credits = after // served.denomination
-    offers = served.game.offers(outcome, balance_credits, gamble_settled=True)
-    if offers:
-        phase.update(offers=[o.to_dict() for o in offers], balance=balance_credits,
-                     gamble_settled=True, from_step=from_step, pending_credits=0)
-        _update(conn, round_id, "credited", phase, now, win_minor=paid)
-        audit.append(conn, f"player:{auth.player_id}", "round.credited",
-                     _audit_body(round_id, price_minor, paid, offers=[o.kind for o in offers]),
-                     now)
-        return ["credited"]
-    phase.update(offers=[], pending_credits=0)
-    _update(conn, round_id, "closed", phase, now, closed=True, win_minor=paid)
-    audit.append(conn, f"player:{auth.player_id}", "round.closed",
-                 _audit_body(round_id, price_minor, paid), now)
-    return ["credited", "closed"]
+    done = after_credit(served, outcome, round_id, price_minor, paid, after, phase, from_step)
+    _apply(conn, auth, round_id, done, phase, now)
+    return list(done.said)
 
 
 def _audit_body(round_id: str, stake: int, win: int | None, **more: Any) -> dict:
@@ -249,6 +309,12 @@ def _check_no_open_round(conn: Connection, served: ServedGame, player_id: int,
         if row.game_key == served.key or served.profile.one_game_at_a_time:
             raise ApiError("ROUND_ALREADY_OPEN", f"round {row.id} of {row.game_key!r} is still "
                            f"{row.status}: finish it first", round_id=row.id)
+
+
+def _check_enabled(served: ServedGame) -> None:
+    if not served.settings.enabled:
+        raise ApiError("GAME_DISABLED", f"game {served.key!r}: disabled by the operator; "
+                       "open rounds can still be finished")
 
 
 def _check_pace(served: ServedGame, last: int | None, now: int) -> None:
@@ -287,30 +353,40 @@ def get_round(ctx: Context, auth: Auth, round_id: str) -> dict:
 
 def round_view(conn: Connection, ctx: Context, auth: Auth, row, full: bool = False) -> dict:
     """The round as the client renders it: outcome, money, offers, the choice in play."""
+    steps = conn.execute(select(round_steps).where(round_steps.c.round_id == row.id)
+                         .order_by(round_steps.c.idx)).all()
+    phase = loads(row.phase) or {}
+    claim = jackpot.claim_of(conn, row.id) if phase.get("jackpot_claim_id") else None
+    view = view_of(auth, row, steps, balance_of(conn, auth.operator, auth.player_id), claim)
+    if full:
+        view["ledger"] = movements(conn, row.id)
+    return view
+
+
+def view_of(auth: Auth, row, steps: Sequence, balance_minor: int, claim: dict | None,
+            outcome_dict: dict | None = None) -> dict:
+    """`round_view` from what is in hand: the row (or anything with its columns), its steps,
+    the player's balance, the round's jackpot claim (and its outcome, if already parsed)."""
     from reelforge.server.services.steps import choice_view
 
     phase = loads(row.phase) or {}
-    steps = conn.execute(select(round_steps).where(round_steps.c.round_id == row.id)
-                         .order_by(round_steps.c.idx)).all()
-    view: dict[str, Any] = {
+    return {
         "round_id": row.id, "request_id": row.request_id, "game": row.game_key,
         "game_id": row.game_id, "status": row.status, "currency": row.currency,
         "denomination": row.denomination, "bet": loads(row.bet), "stake_minor": row.stake_minor,
         "win_minor": row.win_minor, "funded_by": row.funded_by,
-        "outcome": loads(row.outcome), "offers": phase.get("offers", []),
+        "outcome": loads(row.outcome) if outcome_dict is None else outcome_dict,
+        "offers": phase.get("offers", []),
         "pending_win_credits": phase.get("pending_credits", 0),
         "capped_from_minor": phase.get("capped_from_minor"),
         "choice": (choice_view(served_for_round(auth, row), row, phase, steps)
                    if row.status in OPEN_STATUSES else None),
         "steps": [step_view(s) for s in steps],
         "next_round_id": phase.get("next_round_id"),
-        "jackpot_claim": jackpot.claim_of(conn, row.id) if phase.get("jackpot_claim_id") else None,
+        "jackpot_claim": claim,
         "created_at_us": row.created_at, "closed_at_us": row.closed_at,
-        "balance_minor": balance_of(conn, auth.operator, auth.player_id),
+        "balance_minor": balance_minor,
     }
-    if full:
-        view["ledger"] = movements(conn, row.id)
-    return view
 
 
 def step_view(row) -> dict:

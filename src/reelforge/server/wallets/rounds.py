@@ -79,7 +79,7 @@ def play_seamless(ctx: Context, auth: Auth, game_key: str, request_id: str, line
             game_sha256=served.game.spec.sha256, status="open", currency=auth.currency,
             denomination=served.denomination,
             bet=dumps({"lines": bet.lines, "bet_per_line": bet.bet_per_line, "mode": bet.mode}),
-            stake_minor=price_minor, phase=dumps({"gamble": plain._gamble_setting(served)}),
+            stake_minor=price_minor, phase=dumps({"gamble": plain.gamble_setting(served)}),
             created_at=now, updated_at=now))
         _enqueue(conn, op.id, round_id, "debit", debit, now)
         conn.execute(update(plain.players).where(plain.players.c.id == auth.player_id)
