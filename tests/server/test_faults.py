@@ -502,7 +502,9 @@ def test_reconcile_names_each_mismatch(wallet_rig: WalletRig) -> None:
         engine.dispose()
 
 
-@pytest.mark.xfail(strict=True, reason="a debit answered after the stale-round worker began "
+# Not strict: it depends on the outbox worker's pass falling between 2 s and 3 s, which a
+# loaded machine may miss (then the round closes as it should, and this passes).
+@pytest.mark.xfail(strict=False, reason="a debit answered after the stale-round worker began "
                    "its rollback, but before the rollback's answer came back, still commits "
                    "the outcome (wallets/rounds.py play_seamless checks only status 'open', "
                    "not that a rollback is owed); the credit is then refused and the round "
