@@ -63,7 +63,15 @@ export class Stage {
     this.dirty = true;
   }
 
+  private drawnSize = "";
+
   private frame(): void {
+    // A resize clears the canvas (Pixi resizes it to its host on its own schedule): redraw.
+    const size = `${this.app.renderer.width}x${this.app.renderer.height}`;
+    if (size !== this.drawnSize) {
+      this.drawnSize = size;
+      this.dirty = true;
+    }
     let moving = false;
     for (const active of this.animations) moving = active() || moving;
     if (moving || this.dirty) {

@@ -213,6 +213,39 @@ export const tests = [
     },
   },
   {
+    name: "cluedo bet controls: LINE BET, LINES, drag, BET MAX under 100 credits",
+    async run(t) {
+      await demo(t);
+      await openGame(t, "cluedo");
+      const value = (id) => t.page.locator(`[data-testid=${id}]`).innerText();
+      expect((await value("line-bet")) === "1" && (await value("lines")) === "20", "default bet is not 1 x 20");
+      await t.page.click("[data-testid=line-bet-plus]");
+      expect((await value("line-bet")) === "2", "LINE BET + did not raise it");
+      expect((await t.page.locator("[data-testid=bet]").innerText()) === money(40), "bet 2 x 20 is not €0.40");
+      await t.page.click("[data-testid=lines-minus]");
+      expect((await value("lines")) === "19", "LINES - did not lower it");
+      expect(await t.page.isDisabled("[data-testid=lines-plus]") === false, "LINES + disabled at 19");
+      // Drag the LINES value left by three steps.
+      const box = await t.page.locator("[data-testid=lines]").boundingBox();
+      await t.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await t.page.mouse.down();
+      await t.page.mouse.move(box.x + box.width / 2 - 3 * 18 - 4, box.y + box.height / 2, { steps: 6 });
+      await t.page.mouse.up();
+      expect((await value("lines")) === "16", `dragging LINES gave ${await value("lines")}`);
+      await t.page.click("[data-testid=bet-max]");
+      expect((await value("line-bet")) === "5" && (await value("lines")) === "20", "BET MAX is not 5 x 20");
+      expect(await t.page.isDisabled("[data-testid=line-bet-plus]"), "LINE BET + enabled at 5");
+      expect((await t.page.locator("[data-testid=bet]").innerText()) === money(100), "BET MAX is not €1.00");
+      await t.spin("cluedo");
+      const [last] = (await t.api("/api/v1/rounds?limit=1")).rounds;
+      expect(last.stake_minor === 100, `the round staked ${last.stake_minor}`);
+      await t.shot("cluedo-bet-max");
+      await demo(t, "poor");
+      await openGame(t, "cluedo");
+      expect(await t.page.isDisabled("[data-testid=bet-max]"), "BET MAX enabled with 99 credits");
+    },
+  },
+  {
     name: "phone size: the game fits 390x844 and draws",
     viewport: { width: 390, height: 844 },
     async run(t) {

@@ -15,7 +15,7 @@
 // can play real outcome fixtures against a fake view.
 import type { Cell, Outcome } from "../../core/outcome";
 import type { Handlers, SpinHooks } from "../../core/player";
-import type { GameView, RoundView } from "../../net/types";
+import type { BetOption, GameView, RoundView } from "../../net/types";
 import type { Stage } from "../../render/app";
 import type { Sfx } from "../../render/sound";
 import type { SymbolTable } from "../../render/symbols";
@@ -56,6 +56,21 @@ export interface ViewDeps {
   sound(effect: Sfx): void;
 }
 
+/** What a module's own bet controls may read and do (the shell keeps the bet). */
+export interface BetControls {
+  /** The server's bet options for this session, cheapest first. */
+  readonly bets: readonly BetOption[];
+  selected(): BetOption;
+  /** Choose an offered bet; false (and nothing changes) when the server does not offer it. */
+  select(bet: { lines: number; bet_per_line: number }): boolean;
+  /** Whole credits the balance buys at the game's denomination. */
+  balanceCredits(): number;
+  /** False while a round is in play: controls must not change the bet then. */
+  enabled(): boolean;
+  /** Called after any change of bet, balance or flow: redraw the controls. */
+  onChange(listener: () => void): () => void;
+}
+
 export interface GameModule {
   key: string;
   status: "todo" | "ready";
@@ -63,6 +78,8 @@ export interface GameModule {
   handlers(game: GameView): Handlers<SlotView>;
   hooks?: SpinHooks<SlotView>;
   createView?(deps: ViewDeps): SlotView & { destroy(): void };
+  /** The game's own bet controls, in place of the generic bet selector. */
+  betControls?(controls: BetControls, game: GameView): HTMLElement;
   /** The history page's replay of a stored round (default: the generic reel replay). */
   replay?(host: HTMLElement, round: RoundView, game: GameView | undefined, outcome: Outcome): Promise<() => void> | (() => void);
 }

@@ -15,7 +15,7 @@ import { clear, h, showError } from "../../ui/dom";
 import { showIntro } from "../../ui/intro";
 import type { AppContext, Screen } from "../context";
 import { PixiSlotView, genericHandlers } from "./generic";
-import { moduleFor, type GameModule, type SlotView } from "./registry";
+import { moduleFor, type BetControls, type GameModule, type SlotView } from "./registry";
 
 const FINISHED = new Set(["closed", "cancelled"]);
 
@@ -35,6 +35,8 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   const rules = session.jurisdiction;
   const currency = game.currency;
   const denomination = game.denomination;
+
+  const flow = new Flow();
 
   // --- DOM ---------------------------------------------------------------------------------
   const stageHost = h("div", { class: "stage", "data-testid": "stage" });
@@ -61,10 +63,29 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   const rtp = game.rtp.find((r) => r.mode === "base") ?? game.rtp[0];
 
   const field = (label: string, ...content: (Node | string)[]) => h("div", { class: "field" }, h("span", { class: "label" }, label), ...content);
+  const changeListeners = new Set<() => void>();
+  const controls: BetControls = {
+    bets,
+    selected: () => bets[betIndex] as BetOption,
+    select: (wanted) => {
+      const i = bets.findIndex((b) => b.lines === wanted.lines && b.bet_per_line === wanted.bet_per_line);
+      if (i < 0 || flow.state !== "idle") return false;
+      betIndex = i;
+      betSelect.value = String(i);
+      render();
+      return true;
+    },
+    balanceCredits: () => creditsOf(app.session.state?.balanceMinor ?? 0, denomination),
+    enabled: () => flow.state === "idle",
+    onChange: (l) => { changeListeners.add(l); return () => changeListeners.delete(l); },
+  };
+  const betField = module.betControls
+    ? h("div", { class: "field" }, module.betControls(controls, game), betOut)
+    : field("Bet", h("span", {}, minus, " ", betSelect, " ", plus), betOut);
   const consoleBar = h("div", { class: "console", role: "group", "aria-label": "Console" },
     field("Balance", balanceMoney), field("Credits", balanceCredits),
     field("Denomination", h("output", { "data-testid": "denomination" }, formatMoney(denomination, currency))),
-    field("Bet", h("span", {}, minus, " ", betSelect, " ", plus), betOut),
+    betField,
     modeSelect ? field("Mode", modeSelect) : "",
     playButton, field("Win", winOut), field("RTP", h("output", { "data-testid": "rtp" }, rtp ? formatPercent(rtp.value) : "—")),
     game.jackpot ? field("Jackpot", jackpotOut) : "",
@@ -105,7 +126,6 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   });
 
   // --- state -------------------------------------------------------------------------------
-  const flow = new Flow();
   let lastStart = 0;
   let waitTimer: ReturnType<typeof setTimeout> | undefined;
   let current: RoundView | null = null;
@@ -126,6 +146,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     plus.disabled ||= betIndex === bets.length - 1;
     if (modeSelect) modeSelect.disabled = !idle;
     screen.dataset.flow = flow.state;
+    for (const l of changeListeners) l();
   };
   flow.on(render);
   const unsubSession = app.session.subscribe(render);
