@@ -849,6 +849,52 @@ def rng_report(
         raise typer.Exit(1)
 
 
+@app.command()
+def certify(
+    game: Annotated[str, typer.Argument(help="A shipped game id: its folder's RTP variants are certified")],
+    out_dir: Annotated[Path, typer.Option("--out", help="Folder for the bundle (index.html and its parts)")],
+    rounds: Annotated[str, typer.Option("--rounds", "-n", help="Simulated rounds per PAR sheet")] = "2000000",
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the PAR sheets' simulated runs")] = 1,
+    draws: Annotated[str, typer.Option("--draws", help="RNG battery: draws per bounded range")] = "200000",
+    adapt_rounds: Annotated[int, typer.Option(
+        "--adapt-rounds", help="Non-adaptivity: live rounds per group and condition")] = 1000,
+    dieharder: Annotated[str, typer.Option(
+        "--dieharder", help="dieharder on the raw stream: subset, full or off")] = "subset",
+) -> None:
+    """Certification bundle of a game family: for every RTP variant and mode the PAR sheet,
+    RTP and method, maximum win; the payback proofs, RNG report, RULES.md, manifest and
+    requirements matrix; one index.html linking every part."""
+    import importlib
+
+    from reelforge.analysis.par import PLOTS_MISSING
+    from reelforge.evidence import rng_report
+    from reelforge.evidence.certify import certify as run
+
+    try:
+        n = _count(rounds)
+        d = _count(draws, "--draws")
+        _at_least(seed, "--seed", 0)
+        _at_least(adapt_rounds, "--adapt-rounds", 10)
+        if d < 10_000:
+            raise InvalidArgument(f"--draws = {draws!r}: the battery needs at least 10000 draws per range")
+        if dieharder not in rng_report.DIEHARDER_CHOICES:
+            raise InvalidArgument(f"--dieharder = {dieharder!r}: one of {', '.join(rng_report.DIEHARDER_CHOICES)}")
+        try:
+            importlib.import_module("matplotlib.figure")
+        except ImportError:
+            raise ReelforgeError(PLOTS_MISSING) from None
+        with bars() as progress:
+            bundle = run(game, out_dir, n, seed, d, adapt_rounds, dieharder, tasks=progress)
+    except ReelforgeError as exc:
+        _fail(exc)
+    except OSError as exc:
+        _fail(ReelforgeError(f"--out {str(out_dir)!r}: {exc.strerror or exc}"))
+    out.print(f"{game}: {len(bundle['variants'])} variants, RNG {bundle['rng']['verdict']}, paybacks "
+              f"exactly 1: {bundle['paybacks']['all_exactly_1']}, {bundle['seconds']:.0f} s",
+              markup=False, highlight=False)
+    print(out_dir / "index.html")
+
+
 DbUrlOpt = Annotated[str | None, typer.Option(
     "--database-url", help="SQLAlchemy URL (default: $REELFORGE_DATABASE_URL, else SQLite "
     "var/reelforge.db); postgresql://... for PostgreSQL")]
