@@ -49,6 +49,14 @@ def _p(p) -> str:
     return "-" if p is None else f"{p:.3g}"
 
 
+def _sources(sources: list[dict]) -> str:
+    """Every source of a range, games grouped under each key: "key (code): game, game"."""
+    keys: dict[tuple[str, str], list[str]] = {}
+    for x in sources:
+        keys.setdefault((x["key"], x["code"]), []).append(x["game_id"])
+    return "; ".join(f"{key} (`{code}`): {', '.join(games)}" for (key, code), games in keys.items())
+
+
 def render_markdown(r: dict) -> str:
     """The report as Markdown (docs/rng-report.md)."""
     b, s = r["battery"], r["battery"]["summary"]
@@ -72,10 +80,8 @@ def render_markdown(r: dict) -> str:
     lines += ["| n | tests (smallest p) | drawn by |", "|---|---|---|"]
     for row in b["ranges"]:
         low = min(row["tests"], key=lambda t: t["p_value"])
-        srcs = "; ".join(f"{x['game_id']}: {x['key']} ({x['code']})" for x in row["sources"][:3])
-        more = len(row["sources"]) - 3
         lines.append(f"| {row['n']:,} | {len(row['tests'])} ({low['test']} {_p(low['p_value'])}) "
-                     f"| {srcs}{f'; and {more} more' if more > 0 else ''} |")
+                     f"| {_sources(row['sources'])} |")
     d = r["dieharder"]
     lines += ["", "## dieharder on the raw stream", ""]
     if "skipped" in d:
