@@ -345,6 +345,23 @@ def test_oversized_body(server: Server, player: Player, where: str) -> None:
         assert field not in message and len(message) < 1000
 
 
+def test_oversized_chunked_body(server: Server, player: Player) -> None:
+    """A body sent in chunks declares no length: it is read up to the limit, then refused;
+    a small chunked body is read as any other."""
+    def chunks(body: bytes, padding: int):
+        yield b" " * padding  # JSON allows the whitespace: only the size is wrong
+        yield body
+
+    bet = json.dumps(bet_body(request_id="chunked")).encode()
+    with Unchanged(server, player):
+        response = player.http.post("/api/v1/games/cluedo/rounds", content=chunks(bet, 8 << 20),
+                                    headers={"content-type": "application/json"})
+        refused(response, 413, "REQUEST_TOO_LARGE", "chunked body")
+    response = player.http.post("/api/v1/games/cluedo/rounds", content=chunks(bet, 10),
+                                headers={"content-type": "application/json"})
+    assert response.status_code == 200, response.text
+
+
 def test_invalid_utf8(server: Server, player: Player) -> None:
     body = b'{"request_id":"r\xff\xfe","lines":1,"bet_per_line":1}'
     with Unchanged(server, player):

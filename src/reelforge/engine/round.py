@@ -125,8 +125,12 @@ def play_lines(game, bet: Bet, rng: np.random.Generator, seed: int | None = None
 
 def warmup(game) -> None:
     """Compile (or load from cache) every kernel a round uses, so that a server pays the cost
-    at start and not on a player's first spin."""
+    at start and not on a player's first spin: the round, and the bonus a gamble can win."""
     play_round(game, game.max_bet, np.random.Generator(np.random.PCG64(0)))
+    bonus_starts = getattr(getattr(game, "rules", None), "bonus_starts", None)
+    starts = bonus_starts(game) if bonus_starts is not None else ()
+    if starts:
+        play_bonus(game, game.max_bet, starts[0], np.random.Generator(np.random.PCG64(0)))
 
 
 def play_live(game, bet: Bet) -> Outcome:

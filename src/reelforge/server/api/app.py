@@ -25,6 +25,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from reelforge.evidence import manifest
 from reelforge.server.api.limits import SessionLimiter
 from reelforge.server.api.schemas import BetRequest, LaunchRequest, StepRequest
 from reelforge.server.api.views import (
@@ -39,7 +40,6 @@ from reelforge.server.api.views import (
     VersionView,
     documented,
 )
-from reelforge.evidence import manifest
 from reelforge.server.context import Context
 from reelforge.server.errors import CODES, ApiError
 from reelforge.server.services import jackpot, rounds, sessions, steps
@@ -109,14 +109,38 @@ class _BodyLimit:
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] == "http":
-            length = next((v for k, v in scope["headers"] if k == b"content-length"), b"0")
+            length = next((v for k, v in scope["headers"] if k == b"content-length"), None)
+            said = "content-length"
+            if length is None and any(k == b"transfer-encoding" for k, _ in scope["headers"]):
+                # no declared length (a chunked body): read it here, at most past the limit
+                receive, length = await self._buffered(receive)
+                said = "a chunked body's length so far"
+            length = b"0" if length is None else length
             if not length.isdigit() or int(length) > MAX_BODY_BYTES:
                 shown = length[:20].decode("latin-1")
-                refused = JSON(ApiError("REQUEST_TOO_LARGE", f"content-length {shown!r}: at "
-                                        f"most {MAX_BODY_BYTES} bytes").body(), status_code=413)
+                refused = JSON(ApiError("REQUEST_TOO_LARGE", f"{said} {shown!r}: at most "
+                                        f"{MAX_BODY_BYTES} bytes").body(), status_code=413)
                 await refused(scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+    @staticmethod
+    async def _buffered(receive):
+        """The body's messages, read until its end or past the limit, to be played again to
+        the application; and the body's length so far (past the limit: refused unread)."""
+        messages, size = [], 0
+        while size <= MAX_BODY_BYTES:
+            message = await receive()
+            messages.append(message)
+            size += len(message.get("body", b""))
+            if message["type"] != "http.request" or not message.get("more_body"):
+                break
+        pending = iter(messages)
+
+        async def replay():
+            return next(pending, None) or await receive()
+
+        return replay, str(size).encode()
 
 
 def create_app(ctx: Context, startup=None) -> FastAPI:
