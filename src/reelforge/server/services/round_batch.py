@@ -68,8 +68,17 @@ class Placement:
     seed: int
     outcome: Outcome
     now: int
-    result: Any = None  # the round's view, an ApiError, or AGAIN
+    result: Any = None  # Written, an ApiError, or AGAIN
     done: threading.Event = field(default_factory=threading.Event)
+
+
+@dataclass(frozen=True)
+class Written:
+    """A committed round as the batch left it: its row, outcome and the player's balance."""
+
+    row: Any
+    outcome: dict
+    balance: int
 
 
 class RoundWriter:
@@ -91,7 +100,10 @@ class RoundWriter:
                     self._thread.start()
         self._queue.put(placement)
         placement.done.wait()
-        return placement.result
+        result = placement.result
+        if isinstance(result, Written):  # the view is built here, off the writer's thread
+            return view_of(placement.auth, result.row, (), result.balance, None, result.outcome)
+        return result
 
     def _run(self) -> None:
         while True:
@@ -125,7 +137,8 @@ def writer(ctx: Context) -> RoundWriter:
 
 
 def commit(ctx: Context, batch: list[Placement]) -> list[Any]:
-    """Decide and write every placement of `batch` in one transaction; each one's result."""
+    """Decide and write every placement of `batch` in one transaction; each one's result:
+    Written, an ApiError, or AGAIN."""
     results: list[Any] = [AGAIN] * len(batch)
     written: list[tuple[int, dict, dict, int]] = []  # (placement, row, outcome, balance)
     with ctx.begin() as conn:
@@ -192,8 +205,7 @@ def commit(ctx: Context, batch: list[Placement]) -> list[Any]:
         crash_point("round.before_commit")
     crash_point("round.after_commit")
     for i, row, outcome_dict, balance in written:
-        results[i] = view_of(batch[i].auth, SimpleNamespace(**row), (), balance, None,
-                             outcome_dict)
+        results[i] = Written(SimpleNamespace(**row), outcome_dict, balance)
     return results
 
 
