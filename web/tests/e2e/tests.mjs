@@ -161,6 +161,11 @@ export const tests = [
       expect(summary.includes(server[0].round_id), "the summary is not of the newest round");
       await t.page.locator("[data-testid=history-verify]").waitFor();
       expect((await t.page.locator("[data-testid=history-verify]").innerText()).includes("matches"), "verify does not match");
+      await t.page.locator("[data-testid=replay][data-replayed=true]").waitFor({ timeout: 60000 });
+      const replayWin = await t.page.locator("[data-testid=replay-win]").innerText();
+      const stored = await t.api(`/api/v1/rounds/${server[0].round_id}`);
+      expect(replayWin === stored.outcome.total_win.toLocaleString("en"), `replay shows a win of ${replayWin}, the outcome ${stored.outcome.total_win}`);
+      await t.assertDrawn("replay");
       await t.shot("history");
     },
   },

@@ -3,10 +3,11 @@
 // check (verify). A game module may replay the round on screen through its `replay` hook.
 import { formatCredits, formatMoney } from "../../core/money";
 import { validateOutcome } from "../../core/outcome";
-import type { RoundView } from "../../net/types";
+import type { GameView, RoundView } from "../../net/types";
 import { clear, h, showError } from "../../ui/dom";
 import type { AppContext, Screen } from "../context";
 import { gameModule, moduleFor } from "../game/registry";
+import { genericReplay } from "../game/replay";
 
 function when(us: number): string {
   return new Date(Math.floor(us / 1000)).toISOString().replace("T", " ").slice(0, 19);
@@ -42,10 +43,13 @@ export async function mountHistory(host: HTMLElement, app: AppContext): Promise<
       const games = await app.games().catch(() => []);
       const game = games.find((g) => g.key === round.game);
       const module = game ? moduleFor(game) : gameModule(round.game);
-      if (module?.replay && round.outcome) {
-        const stage = h("div", { class: "replay", style: "position:relative;height:420px" });
+      if (round.outcome && (module?.replay || game)) {
+        const stage = h("div", { class: "replay", "data-testid": "replay", style: "position:relative;height:420px" });
         detail.append(stage);
-        cleanup = await module.replay(stage, round, game, validateOutcome(round.outcome));
+        const outcome = validateOutcome(round.outcome);
+        cleanup = module?.replay
+          ? await module.replay(stage, round, game, outcome)
+          : await genericReplay(stage, module, game as GameView, outcome, app.options.get().quality);
       }
       const verify = await app.api.verify(id);
       detail.append(h("p", { "data-testid": "history-verify" }, verify.matches ? "Replayed from its seeds: matches." : `Replay differs: ${verify.problems.join("; ")}`));
