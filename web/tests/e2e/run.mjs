@@ -3,11 +3,12 @@
 // fails on an empty render (a canvas of one colour). Run: npm run e2e (after npm run build).
 //   E2E_ONLY=<substring> runs the tests whose name contains it.
 import { chromium } from "playwright-core";
-import { mkdirSync, existsSync, rmSync } from "node:fs";
+import { mkdirSync, existsSync, rmSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { startServer, WEB } from "./server.mjs";
 import { colourStats, decodePng } from "./png.mjs";
-import { tests } from "./tests.mjs";
+import { tests as baseTests } from "./tests.mjs";
 
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
@@ -23,6 +24,13 @@ if (!existsSync(CHROMIUM)) {
 }
 rmSync(RESULTS, { recursive: true, force: true });
 mkdirSync(RESULTS, { recursive: true });
+
+// tests.mjs, then every tests/e2e/*.tests.mjs (one file per game's scenarios), by name.
+const E2E = join(WEB, "tests", "e2e");
+const tests = [...baseTests];
+for (const file of readdirSync(E2E).filter((f) => f.endsWith(".tests.mjs")).sort()) {
+  tests.push(...(await import(pathToFileURL(join(E2E, file)).href)).tests);
+}
 
 const only = process.env.E2E_ONLY;
 const t0 = Date.now();
