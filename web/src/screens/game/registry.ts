@@ -15,7 +15,7 @@
 // can play real outcome fixtures against a fake view.
 import type { Cell, Outcome } from "../../core/outcome";
 import type { Handlers, SpinHooks } from "../../core/player";
-import type { BetOption, GameView, RoundView } from "../../net/types";
+import type { BetOption, GameView, RoundView, StepChoice } from "../../net/types";
 import type { Stage } from "../../render/app";
 import type { Sfx } from "../../render/sound";
 import type { SymbolTable } from "../../render/symbols";
@@ -71,6 +71,13 @@ export interface BetControls {
   onChange(listener: () => void): () => void;
 }
 
+/** What a module's choice screen may do when the server answers a step. */
+export interface ChoiceScreen {
+  /** Animate the step's result (a wheel's pointer landing) before the shell goes on; must
+   * resolve (the shell gives up after 10 s). */
+  answered?(next: RoundView): Promise<void>;
+}
+
 export interface GameModule {
   key: string;
   status: "todo" | "ready";
@@ -80,6 +87,9 @@ export interface GameModule {
   createView?(deps: ViewDeps): SlotView & { destroy(): void };
   /** The game's own bet controls, in place of the generic bet selector. */
   betControls?(controls: BetControls, game: GameView): HTMLElement;
+  /** The game's own choice screen (wheels, a deck), drawn into `host` in place of the generic
+   * buttons each time the round stops at a choice; `send` takes one of `round.choice.choices`. */
+  choices?(host: HTMLElement, round: RoundView, send: (kind: string, choice: StepChoice) => void, game: GameView): ChoiceScreen | void;
   /** The history page's replay of a stored round (default: the generic reel replay). */
   replay?(host: HTMLElement, round: RoundView, game: GameView | undefined, outcome: Outcome): Promise<() => void> | (() => void);
 }

@@ -7,6 +7,7 @@ import { Flow } from "../../core/flow";
 import { creditsOf, formatCredits, formatMoney, formatPercent } from "../../core/money";
 import { validateOutcome, type Outcome } from "../../core/outcome";
 import { EventPlayer } from "../../core/player";
+import { withTimeout } from "../../core/timing";
 import { ApiError } from "../../net/api";
 import type { BetOption, GameView, RoundView, StepChoice } from "../../net/types";
 import { Stage } from "../../render/app";
@@ -15,7 +16,7 @@ import { clear, h, showError } from "../../ui/dom";
 import { showIntro } from "../../ui/intro";
 import type { AppContext, Screen } from "../context";
 import { PixiSlotView, genericHandlers } from "./generic";
-import { moduleFor, type BetControls, type GameModule, type SlotView } from "./registry";
+import { moduleFor, type BetControls, type ChoiceScreen, type GameModule, type SlotView } from "./registry";
 
 const FINISHED = new Set(["closed", "cancelled"]);
 
@@ -160,10 +161,16 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     flow.reset();
   };
 
+  let choiceScreen: ChoiceScreen | void = undefined;
   const offerChoices = (round: RoundView) => {
     clear(choiceArea);
     const choice = round.choice;
     if (!choice) return;
+    if (module.choices) {
+      choiceScreen = module.choices(choiceArea, round, (kind, option) => void step(round, kind, option), game);
+      choiceArea.hidden = false;
+      return;
+    }
     const state = choice.state as { amount?: number; history?: unknown[] } | null;
     choiceArea.append(h("span", { "data-testid": "choice-amount" },
       `At stake: ${formatCredits(state?.amount ?? round.pending_win_credits)} credits`,
@@ -239,6 +246,16 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     choiceArea.querySelectorAll("button").forEach((b) => (b.disabled = true));
     try {
       const next = await app.api.step(round.round_id, kind, choice);
+      if (choiceScreen?.answered) await withTimeout(choiceScreen.answered(next), 10000, `the ${kind} step's animation`);
+      // A choice that won a bonus (Cops n Robbers' bonus wheel): the server played it; show it.
+      const bonus = next.steps.find((s) => s.index === Math.max(...next.steps.map((x) => x.index)))?.result.bonus_outcome;
+      if (bonus) {
+        flow.to("play");
+        const outcome = validateOutcome(bonus);
+        playing = outcome;
+        deps.setWin(0);
+        await player.play(view, outcome, { fast: turbo?.checked ?? false });
+      }
       await finishRound(next);
     } catch (exc) {
       fail(exc);
