@@ -63,6 +63,12 @@ export interface BetControls {
   selected(): BetOption;
   /** Choose an offered bet; false (and nothing changes) when the server does not offer it. */
   select(bet: { lines: number; bet_per_line: number }): boolean;
+  /** The server's modes (name, title, price in stakes); a module drawing its own mode switch
+   * (Cops n Robbers' Fortune Spins) replaces the generic mode selector. */
+  readonly modes: GameView["modes"];
+  mode(): string;
+  /** Choose a mode the server offers; false (nothing changes) otherwise or while in play. */
+  selectMode(name: string): boolean;
   /** Whole credits the balance buys at the game's denomination. */
   balanceCredits(): number;
   /** False while a round is in play: controls must not change the bet then. */

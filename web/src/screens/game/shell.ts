@@ -59,9 +59,10 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   const playButton = h("button", { class: "play", "data-testid": "play", "aria-keyshortcuts": "Space" }, "PLAY");
   const minus = h("button", { "aria-label": "Lower bet", "data-testid": "bet-minus" }, "−");
   const plus = h("button", { "aria-label": "Raise bet", "data-testid": "bet-plus" }, "+");
-  const modeSelect = modes.length > 1 ? h("select", { "aria-label": "Mode", "data-testid": "mode" }) : null;
+  const modeSelect = modes.length > 1 && !module.betControls ? h("select", { "aria-label": "Mode", "data-testid": "mode" }) : null;
   const turbo = rules.turbo ? h("input", { type: "checkbox", "aria-label": "Turbo", "data-testid": "turbo" }) : null;
-  const rtp = game.rtp.find((r) => r.mode === "base") ?? game.rtp[0];
+  const rtpOf = (m: string) => game.rtp.find((r) => r.mode === m) ?? game.rtp.find((r) => r.mode === "base") ?? game.rtp[0];
+  const rtpOut = h("output", { "data-testid": "rtp" }, "—");
 
   const field = (label: string, ...content: (Node | string)[]) => h("div", { class: "field" }, h("span", { class: "label" }, label), ...content);
   const changeListeners = new Set<() => void>();
@@ -73,6 +74,14 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       if (i < 0 || flow.state !== "idle") return false;
       betIndex = i;
       betSelect.value = String(i);
+      render();
+      return true;
+    },
+    modes,
+    mode: () => mode,
+    selectMode: (name) => {
+      if (!modes.some((m) => m.name === name) || flow.state !== "idle") return false;
+      mode = name;
       render();
       return true;
     },
@@ -88,7 +97,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     field("Denomination", h("output", { "data-testid": "denomination" }, formatMoney(denomination, currency))),
     betField,
     modeSelect ? field("Mode", modeSelect) : "",
-    playButton, field("Win", winOut), field("RTP", h("output", { "data-testid": "rtp" }, rtp ? formatPercent(rtp.value) : "—")),
+    playButton, field("Win", winOut), field("RTP", rtpOut),
     game.jackpot ? field("Jackpot", jackpotOut) : "",
     turbo ? field("Turbo", turbo) : "",
     field("Spins", spinInfo));
@@ -146,6 +155,8 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     minus.disabled ||= betIndex === 0;
     plus.disabled ||= betIndex === bets.length - 1;
     if (modeSelect) modeSelect.disabled = !idle;
+    const rtp = rtpOf(mode);
+    rtpOut.textContent = rtp ? formatPercent(rtp.value) : "—";
     screen.dataset.flow = flow.state;
     for (const l of changeListeners) l();
   };
