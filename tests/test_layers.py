@@ -34,6 +34,9 @@ LAYERS = {
     "reelforge.games": 3,
     "reelforge.analysis": 4,
     "reelforge.cli": 5, "reelforge.server": 5, "reelforge.progress": 5,
+    # the lab's evidence reads games, analysis and the server's services' source; the server
+    # imports its manifest (GET /version)
+    "reelforge.evidence": 5,
 }
 NO_NUMBA = ("reelforge.spec", "reelforge.analysis")
 

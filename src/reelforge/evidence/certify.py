@@ -1,6 +1,6 @@
 """`reelforge certify GAME --out DIR`: the certification bundle of a game family.
 
-The family is every shipped game whose file lies in GAME's folder (its RTP variants:
+The bundle covers every shipped game whose file lies in GAME's folder (its RTP variants:
 `cops-n-robbers-v1` -> `cops-n-robbers-v1`, `-94-v1`, `-96-v1`). For every variant and mode
 the bundle holds the PAR sheet (analysis/par.py or the cluster sheet, as the game names it),
 the RTP figure with its source and method (`Game.rtp()`) and the maximum win with how it is

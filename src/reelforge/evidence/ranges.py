@@ -71,7 +71,9 @@ def game_draws(game) -> list[tuple[int, DrawSource]]:
     def add(n, key: str, code: str) -> None:
         found.append((int(n), DrawSource(game.id, key, code)))
 
-    if game.family == "lines":
+    # the compiled model says how its grid is drawn: a line Model has `weighted` reel sets,
+    # a ClusterModel `from_weights` refill sets (the Game protocol names no family here)
+    if hasattr(game.model, "weighted"):
         _line_draws(game, add)
     else:
         _cluster_draws(game, add)
