@@ -1,13 +1,22 @@
-// TODO(game helper): cops-n-robbers's own screen. Until then the generic rendering: the reels or grid
-// from the game file, every outcome event played by genericHandlers, the generic choices.
-// Replace symbols (artwork), handlers (per event type), hooks, createView and replay here;
-// see web/README.md "Adding a game screen".
-import { genericHandlers } from "../game/handlers";
+// Cops n Robbers Big Money Christmas: its own symbols, the STAKE selector and Fortune Spins
+// switch, the presents' values and the robber's collections, the Big Money trail with the cop
+// chasing the robber, the ID parade, the bonus total and the win cap message, and its own
+// choice screen: the cash and bonus wheels of the gamble and Spin Chance's meter.
+import "./cops.css";
 import { registerGame } from "../game/registry";
+import { copsBetControls } from "./controls";
+import { copsHandlers, copsHooks } from "./handlers";
+import { COPS_SYMBOLS } from "./symbols";
+import { CopsPixiView } from "./view";
+import { copsChoices } from "./wheel";
 
 registerGame({
   key: "cops-n-robbers",
-  status: "todo",
-  symbols: {},
-  handlers: (game) => genericHandlers(game),
+  status: "ready",
+  symbols: COPS_SYMBOLS,
+  handlers: (game) => copsHandlers(game),
+  hooks: copsHooks(),
+  createView: (deps) => new CopsPixiView(deps),
+  betControls: copsBetControls,
+  choices: copsChoices,
 });

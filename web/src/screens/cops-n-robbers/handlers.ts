@@ -1,0 +1,108 @@
+// Cops n Robbers' outcome events, each drawn through CopsView (no Pixi here: the unit tests
+// play the real fixtures against a fake view). Every amount shown is the event's or the
+// outcome's own: a line's `win`, a present's `value` (x stake), a collection's `win`, the
+// bonus total from the outcome's `breakdown`, the capped win from `total_win`.
+import { formatCredits } from "../../core/money";
+import type { Outcome } from "../../core/outcome";
+import type { Handlers, SpinHooks } from "../../core/player";
+import type { GameView } from "../../net/types";
+import { lineCells } from "../../slot/paylines";
+import { genericHandlers } from "../game/handlers";
+import type { SlotView } from "../game/registry";
+
+/** Where the trail's multipliers stand (`[features.trail_bonus]` of cops-n-robbers-v1.toml:
+ * 24 positions, 1x below 6). Drawing only: the server's events carry every multiplier paid
+ * (a collection's `multiplier`); the game description does not carry the trail yet. */
+export const TRAIL = { length: 24, marks: { 6: 2, 9: 3, 12: 4, 15: 6, 18: 8, 21: 10 } as Record<number, number> };
+
+export const PARADE = ["bert", "sid", "vic"] as const;
+
+/** What the Cops n Robbers handlers need beyond a SlotView. Each animation resolves. */
+export interface CopsView extends SlotView {
+  /** A present at (reel, row) shows its value, in stakes. */
+  showValue(reel: number, row: number, value: number, options?: { fast?: boolean }): Promise<void>;
+  /** The robbers collect every value shown: the presents fly to them, the amount is shown. */
+  collect(label: string, options?: { fast?: boolean }): Promise<void>;
+  clearValues(): void;
+  /** The trail above the reels: shown from the bonus trigger, hidden in the base game. */
+  trailShow(startMultiplier: number): void;
+  trailMove(robber: number, cop: number, options?: { fast?: boolean }): Promise<void>;
+  trailHide(): void;
+  /** The ID parade: the dapple runs over Bert, Sid and Vic and stops on `result`. */
+  parade(result: string, options?: { fast?: boolean }): Promise<void>;
+}
+
+const NAMES: Record<string, string> = { bert: "BERT: the bonus ends", sid: "SID: the cop is pushed back", vic: "VIC: the robber runs ahead" };
+
+function isBonusRound(outcome: Outcome): boolean {
+  return outcome.spins.some((s) => s.kind === "bonus");
+}
+
+export function copsHandlers(game: Pick<GameView, "info">): Handlers<SlotView> {
+  const generic = genericHandlers(game);
+  const paylines = game.info.paylines ?? [];
+  const v = (view: SlotView) => view as CopsView;
+  return {
+    ...generic,
+    window: async (e, ctx) => {
+      v(ctx.view).clearValues();
+      await ctx.view.land(e.symbols, { fast: ctx.fast || ctx.spin.kind === "bonus" });
+    },
+    line_win: async (e, ctx) => {
+      ctx.view.setWin(ctx.won);
+      ctx.view.sound("win");
+      const what = e.symbol === "PRESENTS" ? `${e.count} mixed presents` : `${e.count} x ${e.symbol}`;
+      await ctx.view.highlight(lineCells(paylines, e.line, e.count), `Line ${e.line}: ${what} pays ${formatCredits(e.win)}`, { fast: ctx.fast });
+      ctx.view.clearHighlight();
+    },
+    cash: async (e, ctx) => {
+      await v(ctx.view).showValue(e.reel, e.row, e.value, { fast: ctx.fast });
+    },
+    collection: async (e, ctx) => {
+      ctx.view.setWin(ctx.won);
+      ctx.view.sound("win");
+      const times = e.multiplier > 1 ? ` x${e.multiplier}` : "";
+      const who = e.collectors > 1 ? `${e.collectors} robbers collect` : "Robber collects";
+      await v(ctx.view).collect(`${who} ${e.values}x stake${times}: ${formatCredits(e.win)}`, { fast: ctx.fast });
+    },
+    bonus: async (e, ctx) => {
+      const names: Record<number, string> = { 1: "BIG MONEY BONUS", 2: "SUPER BIG MONEY BONUS", 3: "MEGA BIG MONEY BONUS" };
+      v(ctx.view).trailShow(e.start_multiplier);
+      await ctx.view.banner(`${names[e.start_multiplier] ?? "BIG MONEY BONUS"} x${e.start_multiplier}`, { ms: 1500, fast: ctx.fast });
+    },
+    trail: async (e, ctx) => {
+      ctx.view.setSpinInfo(`BONUS SPIN ${ctx.spin.index} · robber ${e.robber} · cop ${e.cop}`);
+      await v(ctx.view).trailMove(e.robber, e.cop, { fast: ctx.fast });
+    },
+    parade: async (e, ctx) => {
+      await ctx.view.banner("The robber is caught! ID PARADE", { ms: 1000, fast: ctx.fast });
+      await v(ctx.view).parade(e.result, { fast: ctx.fast });
+      await ctx.view.banner(NAMES[e.result] ?? e.result.toUpperCase(), { ms: 1000, fast: ctx.fast });
+      await v(ctx.view).trailMove(e.robber, e.cop, { fast: ctx.fast });
+    },
+  };
+}
+
+export function copsHooks(): SpinHooks<SlotView> {
+  return {
+    beforeSpin: (spin, ctx) => {
+      if (spin.kind === "base") { v(ctx.view).trailHide(); ctx.view.setSpinInfo(""); }
+      else ctx.view.setSpinInfo(`BONUS SPIN ${spin.index}`);
+    },
+    afterSpin: async (spin, ctx) => {
+      const last = spin === ctx.outcome.spins[ctx.outcome.spins.length - 1];
+      if (!last) return;
+      const o = ctx.outcome;
+      if (isBonusRound(o)) {
+        await ctx.view.banner(`BONUS TOTAL ${formatCredits(o.breakdown.bonus ?? o.total_win)}`, { ms: 1800, fast: ctx.fast });
+      }
+      if (o.win_capped) {
+        await ctx.view.banner(`MAXIMUM WIN REACHED: ${formatCredits(o.total_win)} paid`, { ms: 2500, fast: ctx.fast });
+      }
+    },
+  };
+}
+
+function v(view: SlotView): CopsView {
+  return view as CopsView;
+}

@@ -1,0 +1,118 @@
+// The Cops n Robbers screen: the generic reels (PixiSlotView) with the presents' values drawn on
+// their cells, the trail above the reels (a cop chasing a robber over 24 positions, the
+// multiplier marks) and the ID parade (Bert, Sid, Vic; a dapple stopping on the server's pick).
+import { Container, Graphics, Text } from "pixi.js";
+import { sleep } from "../../core/timing";
+import { h } from "../../ui/dom";
+import { PixiSlotView } from "../game/generic";
+import type { ViewDeps } from "../game/registry";
+import { PARADE, TRAIL, type CopsView } from "./handlers";
+
+export class CopsPixiView extends PixiSlotView implements CopsView {
+  private readonly values = new Container();
+  private readonly trailEl: HTMLElement;
+  private readonly cells: HTMLElement[] = [];
+  private readonly copEl = h("span", { class: "trail-token cop", "aria-label": "Cop" }, "COP");
+  private readonly robberEl = h("span", { class: "trail-token robber", "aria-label": "Robber" }, "ROBBER");
+  private readonly paradeEl: HTMLElement;
+  private readonly stage: ViewDeps["stage"];
+
+  constructor(deps: ViewDeps) {
+    super(deps);
+    this.stage = deps.stage;
+    this.reels.addChild(this.values);
+    const row = h("div", { class: "trail-row" });
+    for (let i = 0; i < TRAIL.length; i++) {
+      const mark = TRAIL.marks[i];
+      const cell = h("span", { class: `trail-cell${mark ? " mark" : ""}`, "data-pos": String(i) }, mark ? `${mark}x` : "");
+      this.cells.push(cell);
+      row.append(cell);
+    }
+    this.trailEl = h("div", { class: "trail", "data-testid": "trail", hidden: true, "aria-label": "Big Money trail" }, h("span", { class: "trail-start", "data-testid": "trail-start" }), row);
+    this.paradeEl = h("div", { class: "parade", "data-testid": "parade", hidden: true, "aria-label": "ID parade" },
+      ...PARADE.map((name) => h("div", { class: "suspect", "data-name": name }, h("span", { class: "suspect-face" }), h("strong", {}, name.toUpperCase()))));
+    deps.overlay.append(this.trailEl, this.paradeEl);
+  }
+
+  async showValue(reel: number, row: number, value: number, options: { fast?: boolean } = {}): Promise<void> {
+    const { cell, gap } = this.reels.opts;
+    const tag = new Container();
+    const g = new Graphics().roundRect(-cell * 0.3, -cell * 0.13, cell * 0.6, cell * 0.26, cell * 0.08).fill({ color: 0x000000, alpha: 0.75 }).stroke({ width: 3, color: 0xffd166 });
+    const text = new Text({ text: `${value}x`, style: { fontFamily: "Georgia, serif", fontWeight: "bold", fontSize: Math.round(cell * 0.2), fill: 0xffd166 } });
+    text.anchor.set(0.5);
+    tag.addChild(g, text);
+    tag.position.set(reel * (cell + gap) + cell / 2, row * cell + cell * 0.78);
+    tag.label = `value-${reel}-${row}`;
+    this.values.addChild(tag);
+    this.trailEl.dataset.values = String(this.values.children.length);
+    this.stage.invalidate();
+    await sleep(options.fast ? 60 : 250);
+  }
+
+  async collect(label: string, options: { fast?: boolean } = {}): Promise<void> {
+    const steps = options.fast ? 3 : 10;
+    for (let i = 1; i <= steps; i++) {
+      for (const c of this.values.children) c.alpha = 1 - i / steps;
+      this.stage.invalidate();
+      await sleep(30);
+    }
+    this.clearValues();
+    await this.banner(label, { ms: 1100, fast: options.fast });
+  }
+
+  clearValues(): void {
+    for (const c of this.values.removeChildren()) c.destroy({ children: true });
+    this.stage.invalidate();
+  }
+
+  trailShow(startMultiplier: number): void {
+    this.trailEl.hidden = false;
+    this.trailEl.dataset.start = String(startMultiplier);
+    (this.trailEl.querySelector("[data-testid=trail-start]") as HTMLElement).textContent = `x${startMultiplier}`;
+    this.place(3, 0, true);
+  }
+
+  private place(robber: number, cop: number, fast: boolean): void {
+    this.trailEl.dataset.robber = String(robber);
+    this.trailEl.dataset.cop = String(cop);
+    for (const [el, pos] of [[this.robberEl, robber], [this.copEl, cop]] as const) {
+      el.style.transition = fast ? "none" : "left 400ms ease";
+      const target = this.cells[Math.max(0, Math.min(TRAIL.length - 1, pos))];
+      target?.append(el);
+    }
+    this.cells.forEach((c, i) => c.classList.toggle("passed", i <= robber));
+  }
+
+  async trailMove(robber: number, cop: number, options: { fast?: boolean } = {}): Promise<void> {
+    this.trailEl.hidden = false;
+    this.place(robber, cop, !!options.fast);
+    await sleep(options.fast ? 40 : 350);
+  }
+
+  trailHide(): void {
+    this.trailEl.hidden = true;
+    this.paradeEl.hidden = true;
+  }
+
+  async parade(result: string, options: { fast?: boolean } = {}): Promise<void> {
+    const suspects = [...this.paradeEl.querySelectorAll<HTMLElement>(".suspect")];
+    this.paradeEl.hidden = false;
+    delete this.paradeEl.dataset.result;
+    const end = Math.max(0, PARADE.indexOf(result as (typeof PARADE)[number]));
+    const hops = (options.fast ? 3 : 9) + end; // the dapple: a few laps, then the server's pick
+    for (let i = 0; i <= hops; i++) {
+      suspects.forEach((s, k) => s.classList.toggle("lit", k === i % suspects.length));
+      await sleep(options.fast ? 40 : 70 + i * 18);
+    }
+    suspects.forEach((s, k) => s.classList.toggle("lit", k === end));
+    this.paradeEl.dataset.result = result;
+    await sleep(options.fast ? 150 : 900);
+    this.paradeEl.hidden = true;
+  }
+
+  override destroy(): void {
+    this.trailEl.remove();
+    this.paradeEl.remove();
+    super.destroy();
+  }
+}

@@ -1,0 +1,225 @@
+// The wheel gamble's two wheels (cash on the left, Big Money Bonus on the right) and Spin
+// Chance's meter: the game's own choice screen (GameModule.choices). What may be chosen is the
+// server's `choice.choices`; what a wheel shows comes from the server's state (amount at
+// stake, banked, limit) and its offer (`limits.cash_targets`, `limits.bonus_prices`).
+import { formatCredits } from "../../core/money";
+import { sleep } from "../../core/timing";
+import type { GameView, Offer, RoundView, StepChoice } from "../../net/types";
+import type { ChoiceScreen } from "../game/registry";
+import { h } from "../../ui/dom";
+
+export interface WheelState { stake: number; limit: number; amount: number; collected: number; bonus_won: number | null; reached: number; finished: boolean }
+
+/** The smallest green a wheel draws (the seed: at its minimum size the true chance may be
+ * less than what is shown). */
+export const MIN_SHARE = 0.04;
+
+function fraction(text: unknown): number {
+  if (typeof text === "number") return text;
+  const [n, d] = String(text).split("/").map(Number);
+  return (n ?? NaN) / (d ?? 1);
+}
+
+/** The green share of each wheel: the true chance of the server's rule (cash: amount / target,
+ * the target being amount x num / den rounded down, cut at the limit; bonus: amount / price),
+ * from the offer's published targets and prices. The server's state carries no chance itself:
+ * this reads its rule, it decides nothing (the server draws). */
+export function cashSegment(state: WheelState, offer: Offer, index: number, amount = state.amount): { target: number; chance: number } | null {
+  const targets = offer.limits.cash_targets as [number, number][] | undefined;
+  const t = targets?.[index];
+  if (!t) return null;
+  const [num, den] = t;
+  const room = state.limit - state.collected - (state.amount - amount);
+  const target = amount * num >= room * den ? room : Math.floor((amount * num) / den);
+  if (target <= amount) return null;
+  return { target, chance: amount / target };
+}
+
+export function bonusSegment(state: WheelState, offer: Offer, which: number, amount = state.amount): { price: number; chance: number } | null {
+  const prices = offer.limits.bonus_prices as Record<string, string> | undefined;
+  const price = fraction(prices?.[String(which)]);
+  if (!Number.isFinite(price) || price <= amount) return null;
+  return { price, chance: amount / price };
+}
+
+export const CASH_NAMES = ["+1/3", "x2", "x3"];
+export const BONUS_NAMES: Record<number, string> = { 1: "BIG MONEY", 2: "SUPER BIG MONEY", 3: "MEGA BIG MONEY" };
+
+const SVG = "http://www.w3.org/2000/svg";
+function svg(tag: string, attrs: Record<string, string | number>): SVGElement {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  return e;
+}
+
+/** A wheel: a green arc of `share` of the turn from the top, red for the rest, a pointer. */
+class Wheel {
+  readonly el: SVGSVGElement;
+  private readonly green: SVGElement;
+  private readonly pointer: SVGElement;
+  share = 0;
+
+  constructor(testid: string, label: string) {
+    this.el = svg("svg", { viewBox: "-110 -110 220 220", width: 170, height: 170, role: "img", "aria-label": label, "data-testid": testid }) as SVGSVGElement;
+    this.el.append(svg("circle", { r: 100, fill: "#b3261e", stroke: "#d4af37", "stroke-width": 6 }));
+    this.green = svg("path", { fill: "#2a9d4f", "data-testid": `${testid}-green` });
+    this.el.append(this.green);
+    this.pointer = svg("polygon", { points: "0,-96 8,0 -8,0", fill: "#ffffff", stroke: "#000", "stroke-width": 2 });
+    this.el.append(this.pointer, svg("circle", { r: 12, fill: "#d4af37" }));
+  }
+
+  draw(share: number): void {
+    this.share = share;
+    const shown = share <= 0 ? 0 : Math.max(MIN_SHARE, Math.min(share, 1));
+    this.el.dataset.share = share.toFixed(6);
+    if (shown >= 0.9999) { this.green.setAttribute("d", "M0,-100 A100,100 0 1 1 -0.01,-100 Z"); return; }
+    const a = shown * 2 * Math.PI;
+    const x = 100 * Math.sin(a), y = -100 * Math.cos(a);
+    this.green.setAttribute("d", shown ? `M0,0 L0,-100 A100,100 0 ${shown > 0.5 ? 1 : 0} 1 ${x.toFixed(2)},${y.toFixed(2)} Z` : "");
+  }
+
+  /** Spin the pointer a few turns and stop in green (won) or red. */
+  async spin(won: boolean, fast: boolean): Promise<void> {
+    const shown = Math.max(MIN_SHARE, Math.min(this.share, 1));
+    const inside = won ? shown * (0.2 + 0.6 * Math.random()) : shown + (1 - shown) * (0.1 + 0.8 * Math.random());
+    const end = 360 * 3 + inside * 360;
+    const ms = fast ? 300 : 1800;
+    this.pointer.style.transition = `transform ${ms}ms cubic-bezier(.15,.7,.2,1)`;
+    this.pointer.style.transform = `rotate(${end}deg)`;
+    this.el.dataset.result = won ? "green" : "red";
+    await sleep(ms + 100);
+  }
+}
+
+function lastResult(next: RoundView): Record<string, unknown> | undefined {
+  return next.steps.reduce<(typeof next.steps)[number] | undefined>((a, s) => (!a || s.index > a.index ? s : a), undefined)?.result;
+}
+
+/** A spin waiting for the answer to its ("amount", n) step. */
+let queued: { round: string; choice: StepChoice } | null = null;
+
+/** The wheel gamble: amount arrows, the cash wheel (+1/3, x2, x3), the bonus wheel (Big,
+ * Super, Mega Big Money), COLLECT. */
+export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: string, choice: StepChoice) => void, game: GameView): ChoiceScreen {
+  const offer = round.offers.find((o) => o.kind === "wheel_gamble");
+  const choices = (round.choice?.choices.wheel_gamble ?? []) as (string | number)[][];
+  const has = (kind: string, arg?: number) => choices.some((c) => c[0] === kind && (arg === undefined || c[1] === arg));
+  const state: WheelState = (round.choice?.state as WheelState | null) ?? {
+    stake: offer?.stake ?? 0, limit: Number(offer?.limits.limit ?? 0), amount: offer?.amount ?? round.pending_win_credits,
+    collected: 0, bonus_won: null, reached: 0, finished: false,
+  };
+  let amount = state.amount;
+  const cashOffered = [0, 1, 2].filter((i) => has("cash", i));
+  const bonusOffered = [1, 2, 3].filter((b) => has("bonus", b));
+  let cashIndex = cashOffered[0] ?? -1;
+  let bonusWhich = bonusOffered[0] ?? -1;
+  const cashWheel = new Wheel("cash-wheel", "Cash wheel");
+  const bonusWheel = new Wheel("bonus-wheel", "Bonus wheel");
+  const amountOut = h("output", { "data-testid": "gamble-amount" });
+  const bankedOut = h("output", { "data-testid": "gamble-banked" });
+  const cashInfo = h("div", { class: "wheel-info", "data-testid": "cash-info" });
+  const bonusInfo = h("div", { class: "wheel-info", "data-testid": "bonus-info" });
+  const minus = h("button", { "aria-label": "Lower the amount at stake", "data-testid": "amount-minus" }, "◀");
+  const plus = h("button", { "aria-label": "Raise the amount at stake", "data-testid": "amount-plus" }, "▶");
+  const step = Math.max(1, Math.round(state.amount / 10));
+  const cashButtons = cashOffered.map((i) => h("button", { "data-testid": `cash-${i}`, "aria-pressed": "false", onclick: () => { cashIndex = i; redraw(); } }, CASH_NAMES[i] ?? `#${i}`));
+  const bonusButtons = bonusOffered.map((b) => h("button", { "data-testid": `bonus-${b}`, "aria-pressed": "false", onclick: () => { bonusWhich = b; redraw(); } }, BONUS_NAMES[b] ?? `#${b}`));
+  const spinCash = h("button", { class: "play", "data-testid": "spin-cash", disabled: cashIndex < 0 }, "SPIN CASH WHEEL");
+  const spinBonus = h("button", { class: "play", "data-testid": "spin-bonus", disabled: bonusWhich < 0 }, "SPIN BONUS WHEEL");
+  const collect = h("button", { "data-testid": "collect", "data-kind": "wheel_gamble", "data-choice": '["collect"]' }, "COLLECT");
+  let spinning: Wheel | null = null;
+  let fast = false;
+
+  const redraw = () => {
+    amountOut.textContent = `${formatCredits(amount)} credits at stake`;
+    bankedOut.textContent = state.collected + state.amount - amount > 0 ? `banked ${formatCredits(state.collected + state.amount - amount)}` : "";
+    minus.disabled = !has("amount") || amount <= 1;
+    plus.disabled = amount >= state.amount;
+    const c = cashIndex >= 0 ? cashSegment(state, offer as Offer, cashIndex, amount) : null;
+    cashWheel.draw(c?.chance ?? 0);
+    cashInfo.textContent = c ? `win ${formatCredits(c.target)} · chance ${(c.chance * 100).toFixed(2)}%` : "not offered";
+    const b = bonusWhich >= 0 ? bonusSegment(state, offer as Offer, bonusWhich, amount) : null;
+    bonusWheel.draw(b?.chance ?? 0);
+    bonusWheel.el.classList.toggle("disabled", !b);
+    bonusInfo.textContent = b ? `${BONUS_NAMES[bonusWhich]} BONUS · chance ${(b.chance * 100).toFixed(2)}%` : "bonus wheel disabled";
+    spinCash.disabled = !c;
+    spinBonus.disabled = !b;
+    cashButtons.forEach((el, k) => el.setAttribute("aria-pressed", String(cashOffered[k] === cashIndex)));
+    bonusButtons.forEach((el, k) => el.setAttribute("aria-pressed", String(bonusOffered[k] === bonusWhich)));
+  };
+  minus.addEventListener("click", () => { amount = Math.max(1, amount - step); redraw(); });
+  plus.addEventListener("click", () => { amount = Math.min(state.amount, amount + step); redraw(); });
+  // A lower amount is the server's step ("amount", n): sent first; the screen drawn on its
+  // answer (the new state) sends the spin.
+  const go = (wheel: Wheel, kind: string, arg: number) => {
+    spinning = wheel;
+    fast = game.jurisdiction.turbo && !!document.querySelector<HTMLInputElement>("[data-testid=turbo]")?.checked;
+    host.querySelectorAll("button").forEach((b) => ((b as HTMLButtonElement).disabled = true));
+    if (amount < state.amount) { queued = { round: round.round_id, choice: [kind, arg] }; send("wheel_gamble", ["amount", amount]); }
+    else send("wheel_gamble", [kind, arg]);
+  };
+  const waiting = queued;
+  if (waiting && waiting.round === round.round_id) {
+    queued = null;
+    const [kind, arg] = waiting.choice as [string, number];
+    if (has(kind, arg)) {
+      if (kind === "cash") cashIndex = arg; else bonusWhich = arg;
+      setTimeout(() => go(kind === "cash" ? cashWheel : bonusWheel, kind, arg), 0);
+    }
+  }
+  spinCash.addEventListener("click", () => go(cashWheel, "cash", cashIndex));
+  spinBonus.addEventListener("click", () => go(bonusWheel, "bonus", bonusWhich));
+  cashWheel.el.addEventListener("click", () => { if (!spinCash.disabled) spinCash.click(); });
+  bonusWheel.el.addEventListener("click", () => { if (!spinBonus.disabled) spinBonus.click(); });
+  collect.addEventListener("click", () => { spinning = null; send("wheel_gamble", ["collect"]); });
+
+  host.append(h("div", { class: "wheels", "data-testid": "wheel-gamble" },
+    h("div", { class: "wheel-col" }, h("strong", {}, "CASH WHEEL"), cashWheel.el, h("div", {}, ...cashButtons), cashInfo, spinCash),
+    h("div", { class: "wheel-col" }, h("strong", {}, "GAMBLE"), h("div", {}, minus, " ", amountOut, " ", plus), bankedOut, collect),
+    h("div", { class: "wheel-col" }, h("strong", {}, "BONUS WHEEL"), bonusWheel.el, h("div", {}, ...bonusButtons), bonusInfo, spinBonus)));
+  redraw();
+  return {
+    async answered(next) {
+      if (!spinning || queued) return;
+      const s = lastResult(next)?.state as WheelState | undefined;
+      if (!s) return;
+      const won = spinning === bonusWheel ? s.bonus_won !== null : s.amount > 0;
+      await spinning.spin(won, fast);
+      spinning = null;
+    },
+  };
+}
+
+/** Spin Chance: the meter (green for the credit's share of the price of a round, red for the
+ * rest), PLAY, NO THANKS. */
+export function spinChance(host: HTMLElement, round: RoundView, send: (kind: string, choice: StepChoice) => void): ChoiceScreen {
+  const offer = round.offers.find((o) => o.kind === "spin_chance");
+  const credit = offer?.amount ?? 0, price = offer?.stake ?? 1;
+  const share = Math.min(1, credit / price);
+  const green = h("div", { class: "meter-green", style: `width:${(share * 100).toFixed(3)}%` });
+  const pointer = h("div", { class: "meter-pointer", style: "left:0%" });
+  const meter = h("div", { class: "meter", "data-testid": "spin-chance-meter", "data-share": share.toFixed(6), role: "img", "aria-label": `Spin Chance: ${formatCredits(credit)} of ${formatCredits(price)} credits` }, green, pointer);
+  const choices = (round.choice?.choices.spin_chance ?? []) as string[];
+  const buttons = choices.map((c) => h("button", { "data-kind": "spin_chance", "data-choice": JSON.stringify(c), "data-testid": `spin-chance-${c}`, onclick: () => { played = c === "play"; buttons.forEach((b) => (b.disabled = true)); send("spin_chance", c); } }, c === "play" ? "PLAY" : c === "decline" ? "NO THANKS" : c.toUpperCase()));
+  let played = false;
+  host.append(h("div", { class: "spin-chance", "data-testid": "spin-chance" },
+    h("strong", {}, "SPIN CHANCE"),
+    h("span", {}, `${formatCredits(credit)} credits against a spin of ${formatCredits(price)}`), meter, h("div", {}, ...buttons)));
+  return {
+    async answered(next) {
+      if (!played) return;
+      const s = lastResult(next)?.state as { draw: number | null; stake: number; won: boolean } | undefined;
+      if (!s || s.draw === null) return;
+      pointer.style.transition = "left 1500ms cubic-bezier(.2,.7,.2,1)";
+      pointer.style.left = `${(((s.draw + 0.5) / s.stake) * 100).toFixed(3)}%`;
+      meter.dataset.result = s.won ? "green" : "red";
+      await sleep(1600);
+    },
+  };
+}
+
+export function copsChoices(host: HTMLElement, round: RoundView, send: (kind: string, choice: StepChoice) => void, game: GameView): ChoiceScreen | void {
+  const active = round.choice?.active ?? Object.keys(round.choice?.choices ?? {})[0];
+  if (active === "wheel_gamble") return wheelGamble(host, round, send, game);
+  if (active === "spin_chance") return spinChance(host, round, send);
+}
