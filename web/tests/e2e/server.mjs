@@ -1,7 +1,7 @@
 // A real `reelforge serve` for the end-to-end tests: a fresh SQLite file in a temporary
 // folder, a free loopback port, the test operators' config, the built client (web/dist).
 import { spawn } from "node:child_process";
-import { mkdtempSync, openSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { cpSync, mkdtempSync, openSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -41,12 +41,15 @@ export async function startServer({ extraGames = [], startTimeoutMs = 900_000 } 
   mkdirSync(join(dir, "var"));
   const port = await freePort();
   const config = writeConfig(dir, extraGames);
+  // A copy of the build: a `make web` elsewhere in the tree (it empties web/dist first) must not
+  // pull the page from under a running test.
+  cpSync(join(WEB, "dist"), join(dir, "dist"), { recursive: true });
   const bin = process.env.REELFORGE_BIN ?? join(REPO, ".venv", "bin", "reelforge");
   const log = join(dir, "server.log");
   const out = openSync(log, "a");
   const child = spawn(bin, ["serve", "--port", String(port), "--database-url", `sqlite:///${join(dir, "e2e.db")}`, "--config", config], {
     cwd: dir, stdio: ["ignore", out, out],
-    env: { ...process.env, REELFORGE_VAR_DIR: join(dir, "var"), REELFORGE_WEB_DIR: join(WEB, "dist") },
+    env: { ...process.env, REELFORGE_VAR_DIR: join(dir, "var"), REELFORGE_WEB_DIR: join(dir, "dist") },
   });
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + startTimeoutMs;

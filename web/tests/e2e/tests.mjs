@@ -96,6 +96,7 @@ export const tests = [
       await t.page.locator("[data-testid=game-cluedo] [data-testid=play]").waitFor({ timeout: 30000 });
       expect((await t.page.locator("[data-testid=balance]").innerText()) === balance, "the balance changed on reload");
       let flow = "idle";
+      await t.page.check("[data-testid=turbo]"); // default rules allow turbo: shorter waits
       for (let i = 0; i < 40 && flow !== "choice"; i++) flow = await t.spin("cluedo");
       expect(flow === "choice", "no win offering the gamble in 40 spins");
       const open = (await t.api("/api/v1/session")).open_rounds[0];

@@ -1,0 +1,173 @@
+// Candy Jar Clusters' handlers against a fake CandyView, with real outcomes: the shipped game's
+// fixtures (tests/fixtures/candy-jar-clusters.json) and the rare features played on the e2e
+// test-only game files (candy-jar-clusters-features.json: super spins, the 10,000x cap).
+import { describe, expect, it } from "vitest";
+import { formatCredits } from "../../src/core/money";
+import { validateOutcome, type Cell, type Outcome } from "../../src/core/outcome";
+import { EventPlayer } from "../../src/core/player";
+import { candyHandlers, candyHooks, counterOf, type CandyView, type FreeSpinCounter, type Jar } from "../../src/screens/candy-jar-clusters/handlers";
+import { tumbleMoves } from "../../src/screens/candy-jar-clusters/tumble";
+import { CANDY_SYMBOLS } from "../../src/screens/candy-jar-clusters/symbols";
+import { fixture, type Fixture } from "./fixtures";
+
+type Call = [string, ...unknown[]];
+
+class FakeCandyView implements CandyView {
+  calls: Call[] = [];
+  grid: string[][] = [];
+  private log(...c: Call) { this.calls.push(c); }
+  spinStart() { this.log("spinStart"); }
+  async land(symbols: string[][]) { this.grid = symbols; this.log("land", symbols); }
+  async tumble(symbols: string[][]) { this.grid = symbols; this.log("tumble", symbols); }
+  async tumbleCandies(symbols: string[][], removed: Cell[]) { this.log("tumbleCandies", symbols, removed, this.grid); this.grid = symbols; }
+  show(symbols: string[][]) { this.grid = symbols; this.log("show", symbols); }
+  current() { return this.grid; }
+  async highlight(cells: Cell[], label: string) { this.log("highlight", cells, label); }
+  clearHighlight() { this.log("clearHighlight"); }
+  async banner(text: string) { this.log("banner", text); }
+  setWin(credits: number) { this.log("setWin", credits); }
+  setSpinInfo(text: string) { this.log("setSpinInfo", text); }
+  sound(effect: string) { this.log("sound", effect); }
+  markWilds(cells: Cell[], golden: boolean) { this.log("markWilds", cells, golden); }
+  async setMultiplier(value: number | null) { this.log("setMultiplier", value); }
+  async fillJars(counts: Record<Jar, number>, lit: readonly Jar[]) { this.log("fillJars", counts, [...lit]); }
+  setModifiers(active: readonly Jar[]) { this.log("setModifiers", [...active]); }
+  setCounter(counter: FreeSpinCounter | null) { this.log("setCounter", counter); }
+  setExtra(toward: number | null) { this.log("setExtra", toward); }
+  setJackpots(active: boolean) { this.log("setJackpots", active); }
+  async jackpotWon(name: string, label: string) { this.log("jackpotWon", name, label); }
+  async showTotal(text: string) { this.log("showTotal", text); }
+  async showCap(total: string, forfeited: boolean) { this.log("showCap", total, forfeited); }
+  setWinLine(text: string) { this.log("setWinLine", text); }
+  resetRound() { this.log("resetRound"); }
+  of(name: string) { return this.calls.filter((c) => c[0] === name); }
+}
+
+const shipped = fixture("candy-jar-clusters");
+const features = fixture("candy-jar-clusters-features") as Fixture & { rounds: (Fixture["rounds"][number] & { game_file: string })[] };
+
+function round(f: Fixture, kind: string): Outcome {
+  const r = f.rounds.find((x) => x.kind === kind);
+  if (!r) throw new Error(`no ${kind} round in ${f.key}`);
+  return validateOutcome(r.outcome);
+}
+
+async function play(f: Fixture, outcome: Outcome, fromSpin = 0) {
+  const view = new FakeCandyView();
+  const won = await new EventPlayer<CandyView>(candyHandlers(f), candyHooks).play(view, outcome, { fromSpin });
+  return { view, won };
+}
+
+const allRounds = [...shipped.rounds.map((r) => ({ f: shipped, r })), ...features.rounds.map((r) => ({ f: features, r }))];
+
+describe("candy jar handlers", () => {
+  it("have a handler for every event of every fixture round, and each round plays to its total", async () => {
+    for (const { f, r } of allRounds) {
+      const outcome = validateOutcome(r.outcome);
+      const { view, won } = await play(f, outcome);
+      expect(won, r.kind).toBe(outcome.total_win);
+      expect(view.of("setWin").at(-1)?.[1], r.kind).toBe(outcome.total_win);
+    }
+  });
+
+  it("lands each spin's drawn grid and tumbles to each next grid, popping the winners so that the survivors are the bottom of each new column", async () => {
+    for (const { f, r } of allRounds) {
+      const outcome = validateOutcome(r.outcome);
+      const { view } = await play(f, outcome);
+      const grids = outcome.spins.flatMap((s) => s.events.filter((e) => e.type === "grid"));
+      const drawn = [...view.of("land").map((c) => c[1]), ...view.of("tumbleCandies").map((c) => c[1])];
+      expect(drawn.length).toBe(grids.length);
+      expect(view.of("land").map((c) => c[1])).toEqual(grids.filter((g) => g.tumble === 0).map((g) => g.symbols));
+      for (const [, after, removed, before] of view.of("tumbleCandies") as [string, string[][], Cell[], string[][]][]) {
+        expect(removed.length).toBeGreaterThan(0);
+        for (let c = 0; c < after.length; c++) {
+          const rows = new Set(removed.filter(([cc]) => cc === c).map(([, r]) => r));
+          expect(tumbleMoves(before[c] ?? [], after[c] ?? [], rows), `${r.kind}: column ${c}`).not.toBeNull();
+        }
+      }
+      // the refilled count the server sent is the number of popped cells
+      const tumbles = grids.filter((g) => g.tumble > 0);
+      view.of("tumbleCandies").forEach((c, i) => expect(new Set((c[2] as Cell[]).map(String)).size).toBe(tumbles[i]?.refilled));
+    }
+  });
+
+  it("highlights each cluster win with the server's amount, never another number", async () => {
+    const outcome = round(shipped, "win");
+    const { view } = await play(shipped, outcome);
+    const wins = outcome.spins.flatMap((s) => s.events.filter((e) => e.type === "cluster_win"));
+    const labels = view.of("highlight").filter((c) => c[2] !== "" && !String(c[2]).startsWith("+"));
+    expect(labels.map((c) => c[2])).toEqual(wins.map((w) => formatCredits(w.win)));
+    expect((labels[0]?.[1] as Cell[]).length).toBe(wins[0]?.size);
+    expect(view.of("setWinLine").map((c) => c[1])).toContain("6 x LEMON pays 14");
+  });
+
+  it("fills the jars with the event's candies; a triggering spin lights the jars and the modifiers", async () => {
+    const loss = await play(shipped, round(shipped, "loss"));
+    const jars = round(shipped, "loss").spins[0]?.events.find((e) => e.type === "jars");
+    expect(loss.view.of("fillJars")).toEqual([["fillJars", { wild: jars?.type === "jars" ? jars.wild : -1, free_spins: jars?.type === "jars" ? jars.free_spins : -1, jackpots: jars?.type === "jars" ? jars.jackpots : -1 }, []]]);
+    const fs = await play(shipped, round(shipped, "flag:free_spins"));
+    expect(fs.view.of("fillJars")[0]).toEqual(["fillJars", { wild: 1, free_spins: 1, jackpots: 1 }, ["wild", "free_spins", "jackpots"]]);
+    expect(fs.view.of("setModifiers")[0]).toEqual(["setModifiers", ["wild", "free_spins", "jackpots"]]);
+    expect(fs.view.of("setJackpots")).toContainEqual(["setJackpots", true]);
+    expect(fs.view.of("resetRound").length).toBe(1);
+  });
+
+  it("free spins: the trigger, a counter of the awarded spins, placed wilds, the random multiplier, extra spins, a jackpot, the bonus total", async () => {
+    const outcome = round(shipped, "flag:free_spins");
+    const { view } = await play(shipped, outcome);
+    expect(view.of("banner")).toContainEqual(["banner", "11 FREE SPINS (+1)\nWILD + FREE SPINS + JACKPOTS"]);
+    const counters = view.of("setCounter").map((c) => c[1] as FreeSpinCounter | null).filter((c): c is FreeSpinCounter => !!c);
+    expect(counters[0]).toEqual({ kind: "free", spin: 1, of: 11 });
+    // the EXTRA collected on spin 3 makes it 12: the counter says so at once, and after
+    expect(counters).toContainEqual({ kind: "free", spin: 3, of: 12 });
+    expect(counters.at(-1)).toEqual({ kind: "free", spin: 12, of: 12 });
+    expect(view.of("setExtra")).toContainEqual(["setExtra", 1]);
+    expect(view.of("markWilds").length).toBe(12);
+    expect(view.of("markWilds")[0]?.[2]).toBe(true); // spin 1 placed a golden wild
+    expect(view.of("banner")).toContainEqual(["banner", "9 WILDS · GOLDEN x2"]);
+    expect(view.of("setMultiplier").filter((c) => c[1] !== null).map((c) => c[1])).toEqual([10, 5]);
+    expect(view.of("setWinLine")).toContainEqual(["setWinLine", "x10: the spin pays 3,360"]);
+    expect(view.of("jackpotWon")[0]).toEqual(["jackpotWon", "MINI", "200"]);
+    expect(view.of("showTotal")).toEqual([["showTotal", `FREE SPINS OVER\nTOTAL WIN ${formatCredits(outcome.total_win)}`]]);
+    expect(view.of("showCap")).toEqual([]);
+  });
+
+  it("a resumed free-spins round lights the outcome's modifiers where it starts playing", async () => {
+    const outcome = round(shipped, "flag:free_spins");
+    const { view, won } = await play(shipped, outcome, 5);
+    expect(won).toBe(outcome.total_win);
+    expect(view.of("setModifiers")[0]).toEqual(["setModifiers", ["wild", "free_spins", "jackpots"]]);
+    expect(view.of("setCounter")[0]?.[1]).toEqual({ kind: "free", spin: 5, of: 12 });
+  });
+
+  it("super spins: their own counter and banner", async () => {
+    const outcome = round(features, "flag:super_spins");
+    const { view } = await play(features, outcome);
+    const supers = outcome.spins.filter((s) => s.kind === "super");
+    expect(supers.length).toBeGreaterThan(0);
+    expect(view.of("banner").filter((c) => String(c[1]).startsWith("SUPER SPIN")).length).toBeGreaterThanOrEqual(supers.length);
+    expect(view.of("setCounter").map((c) => c[1])).toContainEqual({ kind: "super", spin: 1, of: expect.any(Number) });
+    for (const s of supers) expect(counterOf(outcome, s)?.kind).toBe("super");
+  });
+
+  it("the win cap: the message with the capped total (the spin's cluster wins show what they paid before the cut)", async () => {
+    const outcome = round(features, "flag:win_capped");
+    expect(outcome.win_capped).toBe(true);
+    const { view, won } = await play(features, outcome);
+    expect(won).toBe(outcome.total_win);
+    expect(view.of("showCap")).toEqual([["showCap", formatCredits(outcome.total_win), outcome.spins.length > 1]]);
+  });
+
+  it("every symbol of the game has its own drawn art", () => {
+    for (const s of shipped.info.symbols) expect(CANDY_SYMBOLS[s.id]?.draw, s.id).toBeTypeOf("function");
+  });
+});
+
+describe("tumble moves", () => {
+  it("survivors fall to the bottom in order, refills on top; a column that does not match drops whole", () => {
+    expect(tumbleMoves(["A", "B", "C", "D"], ["X", "A", "C", "D"], new Set([1]))).toEqual([null, 0, 2, 3]);
+    expect(tumbleMoves(["A", "B", "C", "D"], ["X", "Y", "B", "D"], new Set([0, 2]))).toEqual([null, null, 1, 3]);
+    expect(tumbleMoves(["A", "B"], ["A", "B"], new Set())).toEqual([0, 1]);
+    expect(tumbleMoves(["A", "B", "C"], ["X", "A", "B"], new Set([1]))).toBeNull();
+  });
+});
