@@ -7,7 +7,9 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -242,3 +244,20 @@ def test_rng_report_refuses_an_unknown_game_and_too_few_draws():
     runner = CliRunner()
     assert runner.invoke(app, ["rng-report", "--game", "nope-v1"]).exit_code == 2
     assert runner.invoke(app, ["rng-report", "--draws", "100"]).exit_code == 2
+
+
+# -- A1: the server's rounds draw from nothing but the live generator -----------------------
+SEEDED = re.compile(r"\b(np\.random|numpy\.random|default_rng|PCG64|SeedSequence|"
+                    r"chunk_generator|simulation_generators|keyed_generator)\b|"
+                    r"^\s*(import random|from random import)", re.MULTILINE)
+
+
+def test_the_server_draws_only_from_live_generators():
+    server = Path(rng.__file__).resolve().parents[1] / "server"
+    found = [f"{p.relative_to(server)}: {m.group(0)}" for p in sorted(server.rglob("*.py"))
+             for m in SEEDED.finditer(p.read_text(encoding="utf-8"))]
+    assert not found, "a seeded or non-cryptographic generator in the server:\n" + "\n".join(found)
+    rounds = (server / "services" / "rounds.py").read_text(encoding="utf-8")
+    assert "live_generator(" in rounds and "new_live_seed()" in rounds
+    assert SEEDED.search("rng = np.random.default_rng(5)")  # the check finds what it must
+    assert SEEDED.search("import random\n")
