@@ -78,6 +78,15 @@ def test_the_manifest_is_the_sha256_of_every_round_file():
     assert not any("__pycache__" in name for name in found["files"])
 
 
+def test_every_server_module_that_plays_or_commits_a_round_is_in_the_manifest():
+    files = manifest.build()["files"]
+    package = ROOT / "src" / "reelforge"
+    for path in sorted((package / "server").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if re.search(r"live_generator\(|\.play\(bet|\.step\(state", text):
+            assert path.relative_to(package).as_posix() in files, path
+
+
 def test_a_manifest_pattern_matching_nothing_is_an_error(monkeypatch, tmp_path):
     monkeypatch.setattr(manifest, "ROUND_SOURCES", ("engine/*.py",))
     with pytest.raises(FileNotFoundError, match="engine"):

@@ -27,7 +27,7 @@ ROUND_SOURCES = (
     "games/*/*.toml",
     "games/*/*.json",
     "games/*/*.md",
-    "server/services/rounds.py",
+    "server/services/round*.py",  # rounds.py and the group commit that writes them
     "server/services/steps.py",
     "server/services/catalog.py",
     "server/services/jackpot.py",
