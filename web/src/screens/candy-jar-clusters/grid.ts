@@ -1,0 +1,311 @@
+// The 7x7 candy grid, drawn with Pixi: candies drop in column by column when a grid lands,
+// winning candies pop, the rest fall and the refills drop in from above on a tumble. Every
+// symbol drawn comes from the outcome's grid events; this class only moves sprites between
+// them (which cells to pop is given by the caller; which survive is checked against the next
+// grid, and a column that does not match simply drops in whole).
+import { Container, Graphics, Sprite, Text, type Ticker } from "pixi.js";
+import type { Cell } from "../../core/outcome";
+import type { QualityProfile } from "../../render/quality";
+import type { SymbolTextures } from "../../render/symbols";
+import { tumbleMoves } from "./tumble";
+
+interface Tween { sprite: Sprite; from: { x: number; y: number; s: number; a: number }; to: { x: number; y: number; s: number; a: number }; delay: number; ms: number; t: number; ease: (t: number) => number }
+
+const bounce = (t: number) => { const n = 7.5625, d = 2.75; if (t < 1 / d) return n * t * t; if (t < 2 / d) return n * (t -= 1.5 / d) * t + 0.75; if (t < 2.5 / d) return n * (t -= 2.25 / d) * t + 0.9375; return n * (t -= 2.625 / d) * t + 0.984375; };
+const easeIn = (t: number) => t * t;
+const easeOut = (t: number) => 1 - (1 - t) * (1 - t);
+
+export class CandyGrid extends Container {
+  readonly cols: number;
+  readonly rows: number;
+  readonly cell: number;
+  private symbols: string[][];
+  private readonly sprites: Sprite[][] = [];
+  private readonly board = new Container();
+  private readonly overlay = new Container();
+  private readonly sparks = new Container();
+  private tweens: Tween[] = [];
+  private done: (() => void)[] = [];
+  private highlighted = false;
+  private pulse = 0;
+  private changed = true;
+
+  constructor(private readonly textures: SymbolTextures, opts: { cols: number; rows: number; cell: number }, private profile: QualityProfile, private readonly ticker: Ticker) {
+    super();
+    this.cols = opts.cols;
+    this.rows = opts.rows;
+    this.cell = opts.cell;
+    const { cols, rows, cell } = this;
+    const w = cols * cell, hgt = rows * cell;
+    // the jar-glass frame and the cell slots, drawn even when the grid is empty
+    const frame = new Graphics()
+      .roundRect(-18, -18, w + 36, hgt + 36, 28).fill({ color: 0x2b0f3f, alpha: 0.85 }).stroke({ width: 6, color: 0xff9ecf })
+      .roundRect(-8, -8, w + 16, hgt + 16, 20).stroke({ width: 2, color: 0xffffff, alpha: 0.35 });
+    for (let c = 0; c < cols; c++) for (let r = 0; r < rows; r++) frame.roundRect(c * cell + 3, r * cell + 3, cell - 6, cell - 6, cell * 0.18).fill({ color: (c + r) % 2 ? 0x4a1d6b : 0x3d1659, alpha: 0.9 });
+    this.addChild(frame);
+    const mask = new Graphics().rect(-4, -4, w + 8, hgt + 8).fill(0xffffff);
+    this.board.mask = mask;
+    this.addChild(mask, this.board, this.overlay, this.sparks);
+    this.symbols = Array.from({ length: cols }, () => Array.from({ length: rows }, () => ""));
+    for (let c = 0; c < cols; c++) {
+      const list: Sprite[] = [];
+      for (let r = 0; r < rows; r++) list.push(this.makeSprite(c, r));
+      this.sprites.push(list);
+    }
+    ticker.add(this.tick, this);
+  }
+
+  private makeSprite(c: number, r: number): Sprite {
+    const s = new Sprite();
+    s.anchor.set(0.5);
+    s.width = s.height = this.cell;
+    s.position.set((c + 0.5) * this.cell, (r + 0.5) * this.cell);
+    s.visible = false;
+    this.board.addChild(s);
+    return s;
+  }
+
+  setProfile(profile: QualityProfile): void {
+    this.profile = profile;
+    this.changed = true;
+  }
+
+  needsFrame(): boolean {
+    const r = this.changed || this.tweens.length > 0 || this.sparks.children.length > 0 || (this.highlighted && this.profile.glow);
+    this.changed = false;
+    return r;
+  }
+
+  get animating(): boolean {
+    return this.tweens.length > 0;
+  }
+
+  current(): string[][] {
+    return this.symbols.map((col) => [...col]);
+  }
+
+  private place(sprite: Sprite, c: number, r: number, id: string): void {
+    sprite.texture = this.textures.get(id);
+    sprite.width = sprite.height = this.cell;
+    sprite.position.set((c + 0.5) * this.cell, (r + 0.5) * this.cell);
+    sprite.alpha = 1;
+    sprite.visible = id !== "";
+  }
+
+  /** Draw `symbols` now. */
+  show(symbols: readonly (readonly string[])[]): void {
+    this.finish();
+    this.clearHighlight();
+    for (let c = 0; c < this.cols; c++) for (let r = 0; r < this.rows; r++) {
+      const id = symbols[c]?.[r] ?? "";
+      this.symbols[c]![r] = id;
+      this.place(this.sprites[c]![r]!, c, r, id);
+    }
+    this.changed = true;
+  }
+
+  /** PLAY: the candies on the grid fall out of the bottom. */
+  clearOut(fast = false): Promise<void> {
+    this.clearHighlight();
+    const ms = fast ? 150 : 320;
+    for (let c = 0; c < this.cols; c++) for (let r = 0; r < this.rows; r++) {
+      const sp = this.sprites[c]![r]!;
+      if (!sp.visible) continue;
+      this.tween(sp, { x: sp.x, y: sp.y + (this.rows + 1) * this.cell, s: 1, a: 1 }, c * (fast ? 10 : 30), ms, easeIn);
+    }
+    return this.run().then(() => {
+      for (const col of this.sprites) for (const sp of col) sp.visible = false;
+      for (const col of this.symbols) col.fill("");
+    });
+  }
+
+  /** A grid lands: every column drops in from above, left to right. */
+  land(symbols: readonly (readonly string[])[], fast = false): Promise<void> {
+    this.finish();
+    this.clearHighlight();
+    const ms = fast ? 220 : 520, step = fast ? 20 : 70;
+    for (let c = 0; c < this.cols; c++) for (let r = 0; r < this.rows; r++) {
+      const id = symbols[c]?.[r] ?? "";
+      this.symbols[c]![r] = id;
+      const sp = this.sprites[c]![r]!;
+      this.place(sp, c, r, id);
+      const y = sp.y;
+      sp.y = y - (this.rows + 1) * this.cell;
+      this.tween(sp, { x: sp.x, y, s: 1, a: 1 }, c * step + (this.rows - r) * (fast ? 4 : 12), ms, bounce);
+    }
+    return this.run();
+  }
+
+  /** A tumble: the `removed` cells pop, survivors fall, refills drop in; ends on `symbols`. */
+  async tumble(symbols: readonly (readonly string[])[], removed: readonly Cell[], fast = false): Promise<void> {
+    this.finish();
+    this.clearHighlight();
+    const pop = fast ? 120 : 260, fall = fast ? 200 : 420;
+    const byCol = new Map<number, Set<number>>();
+    for (const [c, r] of removed) (byCol.get(c) ?? byCol.set(c, new Set()).get(c)!).add(r);
+    // 1. the winners pop
+    for (const [c, rows] of byCol) for (const r of rows) {
+      const sp = this.sprites[c]?.[r];
+      if (sp?.visible) this.tween(sp, { x: sp.x, y: sp.y, s: 0.05, a: 0 }, 0, pop, easeIn);
+    }
+    await this.run();
+    // 2. survivors fall to their rows, refills drop in from above
+    for (let c = 0; c < this.cols; c++) {
+      const before = this.symbols[c]!;
+      const after = Array.from({ length: this.rows }, (_, r) => symbols[c]?.[r] ?? "");
+      const moves = tumbleMoves(before, after, byCol.get(c) ?? new Set()) ?? after.map(() => null);
+      const old = this.sprites[c]!;
+      const next: Sprite[] = [];
+      const refills = moves.filter((m) => m === null).length;
+      let k = 0;
+      for (let r = 0; r < this.rows; r++) {
+        const from = moves[r];
+        if (from !== null && from !== undefined && before[from] === after[r]) {
+          const sp = old[from]!;
+          next.push(sp);
+          const target = (r + 0.5) * this.cell;
+          if (from !== r) this.tween(sp, { x: sp.x, y: target, s: 1, a: 1 }, 0, fall, bounce);
+        } else {
+          // a refill reuses a popped (or replaced) sprite, starting above the grid
+          const sp = this.spareSprite(old, next, moves);
+          this.place(sp, c, r, after[r]!);
+          const y = sp.y;
+          sp.y = y - (refills + 0.5) * this.cell - k * 6;
+          this.tween(sp, { x: sp.x, y, s: 1, a: 1 }, k * (fast ? 10 : 30), fall, bounce);
+          next.push(sp);
+          k++;
+        }
+        this.symbols[c]![r] = after[r]!;
+      }
+      this.sprites[c] = next;
+    }
+    await this.run();
+  }
+
+  private spareSprite(old: Sprite[], taken: Sprite[], moves: (number | null)[]): Sprite {
+    const kept = new Set(moves.filter((m): m is number => m !== null).map((r) => old[r]));
+    const sp = old.find((s) => !kept.has(s) && !taken.includes(s));
+    if (sp) {
+      sp.scale.set(1);
+      return sp;
+    }
+    return this.makeSprite(0, 0);
+  }
+
+  /** Glowing frames around `cells`, the others dimmed, the amount on the cluster. */
+  highlight(cells: readonly Cell[], label: string, colour = 0xfff3b0): void {
+    this.clearHighlight();
+    this.highlighted = true;
+    const { cell } = this;
+    const inSet = new Set(cells.map(([c, r]) => `${c},${r}`));
+    const dim = new Graphics();
+    for (let c = 0; c < this.cols; c++) for (let r = 0; r < this.rows; r++) if (!inSet.has(`${c},${r}`)) dim.rect(c * cell, r * cell, cell, cell).fill({ color: 0x000000, alpha: 0.5 });
+    const frames = new Graphics();
+    for (const [c, r] of cells) frames.roundRect(c * cell + 4, r * cell + 4, cell - 8, cell - 8, cell * 0.2).stroke({ width: 5, color: colour });
+    this.overlay.addChild(dim, frames);
+    if (label && cells.length) {
+      const cx = cells.reduce((a, [c]) => a + c + 0.5, 0) / cells.length * cell;
+      const cy = cells.reduce((a, [, r]) => a + r + 0.5, 0) / cells.length * cell;
+      const text = new Text({ text: label, style: { fontFamily: "Arial Black, Arial, sans-serif", fontWeight: "bold", fontSize: Math.round(cell * 0.42), fill: 0xffffff, stroke: { color: 0xc9184a, width: 6 }, align: "center" } });
+      text.anchor.set(0.5);
+      text.position.set(cx, cy);
+      this.overlay.addChild(text);
+    }
+    this.burst(cells, colour);
+    this.changed = true;
+  }
+
+  /** A soft ring on `cells` that stays until the next grid (the placed wilds). */
+  mark(cells: readonly Cell[], colour: number): void {
+    const g = new Graphics();
+    for (const [c, r] of cells) g.circle((c + 0.5) * this.cell, (r + 0.5) * this.cell, this.cell * 0.46).stroke({ width: 4, color: colour, alpha: 0.9 });
+    this.overlay.addChild(g);
+    this.changed = true;
+  }
+
+  clearHighlight(): void {
+    this.highlighted = false;
+    this.overlay.removeChildren().forEach((c) => c.destroy());
+    this.overlay.alpha = 1;
+    this.changed = true;
+  }
+
+  private burst(cells: readonly Cell[], colour: number): void {
+    const n = this.profile.particles;
+    if (!n || !cells.length) return;
+    for (let i = 0; i < n; i++) {
+      const [c, r] = cells[i % cells.length] as Cell;
+      const g = new Graphics().star(0, 0, 5, 4 + (i % 3) * 2, 2).fill(i % 2 ? colour : 0xff8fab);
+      g.position.set((c + 0.5) * this.cell, (r + 0.5) * this.cell);
+      const a = (i / n) * Math.PI * 2;
+      (g as Graphics & { v: [number, number] }).v = [Math.cos(a) * (90 + (i % 5) * 30), Math.sin(a) * (90 + (i % 7) * 20) - 60];
+      this.sparks.addChild(g);
+    }
+  }
+
+  private tween(sprite: Sprite, to: Tween["to"], delay: number, ms: number, ease: (t: number) => number): void {
+    this.tweens.push({ sprite, from: { x: sprite.x, y: sprite.y, s: 1, a: sprite.alpha }, to, delay, ms, t: 0, ease });
+  }
+
+  /** Resolves when every tween has run (the ticker drives them; the player's timeout guards). */
+  private run(): Promise<void> {
+    this.changed = true;
+    if (!this.tweens.length) return Promise.resolve();
+    return new Promise((resolve) => this.done.push(resolve));
+  }
+
+  /** Jump every running tween to its end (a new grid arrived). */
+  private finish(): void {
+    for (const tw of this.tweens) this.apply(tw, 1);
+    this.tweens = [];
+    const done = this.done;
+    this.done = [];
+    done.forEach((d) => d());
+  }
+
+  private apply(tw: Tween, p: number): void {
+    const e = tw.ease(p);
+    const { sprite, from, to } = tw;
+    sprite.x = from.x + (to.x - from.x) * e;
+    sprite.y = from.y + (to.y - from.y) * e;
+    const s = from.s + (to.s - from.s) * (p >= 1 ? 1 : easeOut(p));
+    sprite.width = sprite.height = this.cell * s;
+    sprite.alpha = from.a + (to.a - from.a) * p;
+  }
+
+  private tick(ticker: Ticker): void {
+    const dt = Math.min(ticker.deltaMS, 100);
+    if (this.tweens.length) {
+      for (const tw of this.tweens) {
+        tw.t += dt;
+        const p = Math.max(0, Math.min(1, (tw.t - tw.delay) / tw.ms));
+        this.apply(tw, p);
+      }
+      this.tweens = this.tweens.filter((tw) => tw.t < tw.delay + tw.ms);
+      if (!this.tweens.length) {
+        const done = this.done;
+        this.done = [];
+        done.forEach((d) => d());
+      }
+    }
+    if (this.highlighted && this.profile.glow) {
+      this.pulse += dt / 250;
+      this.overlay.alpha = 0.8 + 0.2 * Math.sin(this.pulse);
+    }
+    const sec = dt / 1000;
+    for (const s of this.sparks.children) {
+      const g = s as Graphics & { v: [number, number] };
+      g.x += g.v[0] * sec;
+      g.y += g.v[1] * sec;
+      g.v[1] += 300 * sec;
+      g.alpha -= sec * 1.3;
+    }
+    for (const s of [...this.sparks.children]) if (s.alpha <= 0) s.destroy();
+  }
+
+  override destroy(): void {
+    this.ticker.remove(this.tick, this);
+    this.finish();
+    super.destroy({ children: true });
+  }
+}
