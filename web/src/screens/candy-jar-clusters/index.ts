@@ -1,13 +1,22 @@
-// TODO(game helper): candy-jar-clusters's own screen. Until then the generic rendering: the reels or grid
-// from the game file, every outcome event played by genericHandlers, the generic choices.
-// Replace symbols (artwork), handlers (per event type), hooks, createView and replay here;
-// see web/README.md "Adding a game screen".
-import { genericHandlers } from "../game/handlers";
-import { registerGame } from "../game/registry";
+// Candy Jar Clusters: its 7x7 grid and candy symbols drawn in code, bet +/- with the bet menu,
+// and a handler for every event its outcomes carry (the grid landing, cluster wins with their
+// amounts, tumbles, random multipliers, the jars and their modifiers, free and super spins,
+// placed and golden wilds, extra free spins, the fixed jackpots, the bonus total, the win cap).
+import type { Handlers, SpinHooks } from "../../core/player";
+import { registerGame, type SlotView } from "../game/registry";
+import { candyBetControls } from "./controls";
+import { candyHandlers, candyHooks } from "./handlers";
+import { CANDY_SYMBOLS } from "./symbols";
+import { CandyJarView } from "./view";
 
 registerGame({
   key: "candy-jar-clusters",
-  status: "todo",
-  symbols: {},
-  handlers: (game) => genericHandlers(game),
+  status: "ready",
+  symbols: CANDY_SYMBOLS,
+  // The handlers call the CandyView methods: createView always makes a CandyJarView (the game
+  // screen and the history replay both use createView).
+  handlers: (game) => candyHandlers(game) as unknown as Handlers<SlotView>,
+  hooks: candyHooks as unknown as SpinHooks<SlotView>,
+  createView: (deps) => new CandyJarView(deps),
+  betControls: candyBetControls,
 });

@@ -1,0 +1,206 @@
+// Candy Jar Clusters' handlers: one for every event its outcomes carry, calling the CandyView
+// (no Pixi here: the unit tests play the real fixtures against a fake view). The grid drawn is
+// always the outcome's grid event; the amounts shown are the events' `win`, the spins' `win`
+// and the outcome's `total_win`. The client counts only what it shows (which free spin this is,
+// from the outcome's spins) and finds where a cluster lies on the grid (presentation only).
+import { formatCredits } from "../../core/money";
+import type { Cell, GridEvent, Outcome, Spin } from "../../core/outcome";
+import type { Handlers, PlayContext, SpinHooks } from "../../core/player";
+import type { GameView } from "../../net/types";
+import { clusterCells, symbolCells } from "../../slot/paylines";
+import { genericHandlers } from "../game/handlers";
+import type { SlotView } from "../game/registry";
+
+export type Jar = "wild" | "free_spins" | "jackpots";
+export const JARS: readonly Jar[] = ["wild", "free_spins", "jackpots"];
+export const JAR_CANDY: Record<Jar, string> = { wild: "YELLOW", free_spins: "RED", jackpots: "GREEN" };
+export const JAR_NAMES: Record<Jar, string> = { wild: "WILD", free_spins: "FREE SPINS", jackpots: "JACKPOTS" };
+export const JACKPOTS = ["MINI", "MINOR", "MAJOR", "MAXI", "GRAND"] as const;
+
+export interface FreeSpinCounter { kind: "free" | "super"; spin: number; of: number }
+
+/** What the handlers may do to the Candy Jar screen, beyond the SlotView. */
+export interface CandyView extends SlotView {
+  /** A tumble: the `removed` cells pop, the rest fall, refills drop in; ends on `symbols`. */
+  tumbleCandies(symbols: string[][], removed: Cell[], options?: { fast?: boolean }): Promise<void>;
+  /** A ring on the placed wilds (until the next grid). */
+  markWilds(cells: Cell[], golden: boolean): void;
+  /** The spin's random multiplier badge (null hides it). */
+  setMultiplier(value: number | null, options?: { fast?: boolean }): Promise<void>;
+  /** The jars receive the spin's candies; `lit` jars light their modifier (Free Spins). */
+  fillJars(counts: Record<Jar, number>, lit: readonly Jar[], options?: { fast?: boolean }): Promise<void>;
+  /** The modifiers active for the Free Spins round ([] at a round's start). */
+  setModifiers(active: readonly Jar[]): void;
+  /** The free / super spin counter (null hides it). */
+  setCounter(counter: FreeSpinCounter | null): void;
+  /** EXTRA symbols collected toward the next super spin (null hides it). */
+  setExtra(toward: number | null): void;
+  /** The jackpot ladder: `active` when the JACKPOTS modifier plays; `won` lights one with its win. */
+  setJackpots(active: boolean): void;
+  jackpotWon(name: string, label: string, options?: { fast?: boolean }): Promise<void>;
+  /** The bonus total at the end of Free Spins ("" hides it). */
+  showTotal(text: string, options?: { fast?: boolean }): Promise<void>;
+  /** The win cap message (the view names the game's cap): the round's total and whether free
+   * spins were forfeited. */
+  showCap(total: string, forfeited: boolean, options?: { fast?: boolean }): Promise<void>;
+  /** The line over the grid telling the last win ("" clears it). */
+  setWinLine(text: string): void;
+  /** A new round starts: jars empty, modifiers off, counters hidden. */
+  resetRound(): void;
+}
+
+const isJar = (m: string): m is Jar => (JARS as readonly string[]).includes(m);
+
+/** The free (or super) spin number of `spin` and the spins awarded so far, from the outcome. */
+export function counterOf(outcome: Outcome, spin: Spin): FreeSpinCounter | null {
+  if (spin.kind !== "free" && spin.kind !== "super") return null;
+  let number = 0, awarded = 0, supers = 0, superNumber = 0;
+  for (const s of outcome.spins) {
+    if (s.index > spin.index) break;
+    if (s.kind === "free") number++;
+    if (s.kind === "super") superNumber++;
+    if (s.index === spin.index) break;
+    for (const e of s.events) {
+      if (e.type === "free_spins_triggered") awarded = e.spins;
+      if (e.type === "extra_free_spins") { awarded = e.spins_awarded; supers += e.super_spins_awarded; }
+    }
+  }
+  return spin.kind === "free" ? { kind: "free", spin: number, of: awarded } : { kind: "super", spin: superNumber, of: supers };
+}
+
+function modifiersOf(outcome: Outcome): Jar[] {
+  return outcome.modifiers.filter(isJar);
+}
+
+interface SpinState {
+  grid: string[][];
+  removed: Cell[];
+  used: Set<string>;
+  wildsPending: { golden: boolean } | null;
+}
+
+/** A handler for every event type; they share the state of the grid being played (reset by
+ * each grid event). */
+export function candyHandlers(game: Pick<GameView, "info">): Required<Handlers<CandyView>> {
+  const base = genericHandlers(game) as unknown as Required<Handlers<CandyView>>;
+  const wilds = new Set(game.info.symbols.filter((s) => s.role === "wild").map((s) => s.id));
+  const names = new Map(game.info.symbols.map((s) => [s.id, s.name]));
+  const state: SpinState = { grid: [], removed: [], used: new Set(), wildsPending: null };
+  const wildCells = (grid: string[][]) => {
+    const cells: Cell[] = [];
+    grid.forEach((col, c) => col.forEach((s, r) => { if (wilds.has(s)) cells.push([c, r]); }));
+    return cells;
+  };
+  const gridEvent = async (e: GridEvent, ctx: PlayContext<CandyView>) => {
+    if (e.tumble === 0) {
+      await ctx.view.land(e.symbols, { fast: ctx.fast });
+      if (state.wildsPending) ctx.view.markWilds(wildCells(e.symbols), state.wildsPending.golden);
+      state.wildsPending = null;
+    } else {
+      await ctx.view.tumbleCandies(e.symbols, state.removed, { fast: ctx.fast });
+    }
+    state.grid = e.symbols.map((col) => [...col]);
+    state.removed = [];
+    state.used = new Set();
+  };
+
+  const handlers: Required<Handlers<CandyView>> = {
+    ...base,
+    grid: gridEvent,
+    cluster_win: async (e, ctx) => {
+      // where the cluster lies: a connected group of its size (a group not shown yet)
+      const groups = clusterCells(state.grid, e.symbol, e.size, wilds);
+      const key = (g: Cell[]) => g.map(([c, r]) => `${c},${r}`).sort().join(" ");
+      const cells = groups.find((g) => !state.used.has(key(g))) ?? groups[0] ?? symbolCells(state.grid, e.symbol);
+      state.used.add(key(cells));
+      state.removed.push(...cells);
+      ctx.view.setWin(ctx.won);
+      ctx.view.sound("win");
+      const golden = e.wild_multiplier > 1 ? ` · golden wilds x${e.wild_multiplier}` : "";
+      ctx.view.setWinLine(`${e.size} x ${(names.get(e.symbol) ?? e.symbol).toUpperCase()} pays ${formatCredits(e.win)}${golden}`);
+      await ctx.view.highlight(cells, formatCredits(e.win), { fast: ctx.fast });
+    },
+    random_multiplier: async (e, ctx) => {
+      if (e.value <= 1) return;
+      ctx.view.sound("bigwin");
+      await ctx.view.setMultiplier(e.value, { fast: ctx.fast });
+    },
+    jars: async (e, ctx) => {
+      const counts: Record<Jar, number> = { wild: e.wild, free_spins: e.free_spins, jackpots: e.jackpots };
+      const candies = JARS.flatMap((j) => (counts[j] > 0 ? symbolCells(state.grid, JAR_CANDY[j]) : []));
+      if (candies.length) await ctx.view.highlight(candies, "", { fast: true });
+      ctx.view.clearHighlight();
+      await ctx.view.fillJars(counts, e.triggered ? JARS.filter((j) => counts[j] > 0) : [], { fast: ctx.fast });
+    },
+    free_spins_triggered: async (e, ctx) => {
+      const mods = e.modifiers.filter(isJar);
+      ctx.view.setModifiers(mods);
+      ctx.view.setJackpots(mods.includes("jackpots"));
+      ctx.view.sound("bigwin");
+      const extra = e.extra_spins_at_start ? ` (+${e.extra_spins_at_start})` : "";
+      await ctx.view.banner(`${e.spins} FREE SPINS${extra}\n${mods.map((m) => JAR_NAMES[m]).join(" + ")}`, { ms: 1600, fast: ctx.fast });
+    },
+    wilds_placed: async (e, ctx) => {
+      state.wildsPending = { golden: e.golden_multiplier > 0 };
+      const golden = e.golden_multiplier > 0 ? ` · GOLDEN x${e.golden_multiplier}` : "";
+      await ctx.view.banner(`${e.count} WILDS${golden}`, { ms: 700, fast: ctx.fast });
+    },
+    extra_free_spins: async (e, ctx) => {
+      const cells = symbolCells(state.grid, "EXTRA");
+      const counter = counterOf(ctx.outcome, ctx.spin);
+      if (counter?.kind === "free") ctx.view.setCounter({ ...counter, of: e.spins_awarded });
+      ctx.view.setExtra(e.toward_super_spin);
+      await ctx.view.highlight(cells, `+${e.collected}`, { fast: ctx.fast });
+      if (e.super_spins_awarded > 0) {
+        ctx.view.sound("bigwin");
+        await ctx.view.banner(e.super_spins_awarded > 1 ? `${e.super_spins_awarded} SUPER SPINS!` : "SUPER SPIN!", { ms: 1400, fast: ctx.fast });
+      }
+    },
+    jackpot: async (e, ctx) => {
+      const cells = symbolCells(state.grid, e.jackpot);
+      ctx.view.setWin(ctx.won);
+      ctx.view.sound("bigwin");
+      if (cells.length) await ctx.view.highlight(cells, "", { fast: true });
+      const times = e.multiplier > 1 ? ` (x${e.multiplier})` : "";
+      await ctx.view.jackpotWon(e.jackpot, `${formatCredits(e.win)}${times}`, { fast: ctx.fast });
+    },
+  };
+
+  return handlers;
+}
+
+/** Around each spin: the round's reset, the free / super spin counter, the spin's multiplied
+ * win, and after the last spin the win cap and the bonus total (the outcome's `total_win`). */
+export const candyHooks: SpinHooks<CandyView> = {
+  beforeSpin: async (spin, ctx) => {
+    ctx.view.setWinLine("");
+    await ctx.view.setMultiplier(null);
+    if (spin.index === 0) {
+      ctx.view.resetRound();
+      return;
+    }
+    // the round's modifiers are the outcome's, lit on every free spin (so a resumed round or a
+    // replay starting anywhere shows them too)
+    const mods = modifiersOf(ctx.outcome);
+    ctx.view.setModifiers(mods);
+    ctx.view.setJackpots(mods.includes("jackpots"));
+    const counter = counterOf(ctx.outcome, spin);
+    ctx.view.setCounter(counter);
+    if (spin.kind === "super") {
+      ctx.view.setSpinInfo(`SUPER SPIN ${counter?.spin ?? ""}`);
+      await ctx.view.banner("SUPER SPIN", { ms: 900, fast: ctx.fast });
+    } else ctx.view.setSpinInfo(counter ? `FREE SPIN ${counter.spin} OF ${counter.of}` : "");
+  },
+  afterSpin: async (spin, ctx) => {
+    ctx.view.setWin(ctx.won);
+    if (spin.multiplier > 1 && spin.win > 0) ctx.view.setWinLine(`x${spin.multiplier}: the spin pays ${formatCredits(spin.win)}`);
+    const last = ctx.outcome.spins[ctx.outcome.spins.length - 1];
+    if (last?.index !== spin.index) return;
+    const bonus = ctx.outcome.spins.length > 1;
+    if (ctx.outcome.win_capped) await ctx.view.showCap(formatCredits(ctx.outcome.total_win), bonus, { fast: ctx.fast });
+    if (bonus) {
+      await ctx.view.showTotal(`FREE SPINS OVER\nTOTAL WIN ${formatCredits(ctx.outcome.total_win)}`, { fast: ctx.fast });
+      ctx.view.setSpinInfo("");
+    }
+  },
+};

@@ -1,0 +1,255 @@
+// Candy Jar Clusters' screen: the 7x7 CandyGrid on the canvas, and over it (DOM, so it reads
+// and scales with the page) the three jars with their modifiers, the jackpot ladder, the
+// free / super spin counter, the EXTRA meter, the random multiplier, the win line, the bonus
+// total and the win cap notice. Every text shown is a value handed in by the handlers.
+import type { Cell } from "../../core/outcome";
+import { sleep } from "../../core/timing";
+import { HUD_SHARE, type DesignSize } from "../../render/app";
+import { SymbolTextures } from "../../render/symbols";
+import { h } from "../../ui/dom";
+import type { ViewDeps } from "../game/registry";
+import "./candy.css";
+import { CandyGrid } from "./grid";
+import { JACKPOTS, JAR_NAMES, JARS, type CandyView as CandyViewApi, type FreeSpinCounter, type Jar } from "./handlers";
+import { JAR_COLOURS } from "./symbols";
+
+const CELL = 88;
+const JACKPOT_COLOURS: Record<string, string> = { MINI: "#8ecae6", MINOR: "#80ed99", MAJOR: "#f4a261", MAXI: "#c77dff", GRAND: "#ffd60a" };
+const css = (n: number) => `#${n.toString(16).padStart(6, "0")}`;
+
+function hold(ms: number, fast?: boolean): Promise<void> {
+  return sleep(fast ? Math.min(ms, 180) : ms);
+}
+
+export class CandyJarView implements CandyViewApi {
+  readonly grid: CandyGrid;
+  private readonly textures: SymbolTextures;
+  private readonly root: HTMLElement;
+  private readonly jarEls = new Map<Jar, { jar: HTMLElement; fill: HTMLElement; count: HTMLElement; dots: HTMLElement }>();
+  private readonly modEls = new Map<Jar, HTMLElement>();
+  private readonly jackpotEls = new Map<string, { el: HTMLElement; win: HTMLElement }>();
+  private readonly ladder: HTMLElement;
+  private readonly counter: HTMLElement;
+  private readonly extra: HTMLElement;
+  private readonly mult: HTMLElement;
+  private readonly winLine: HTMLElement;
+  private readonly bannerEl: HTMLElement;
+  private readonly totalEl: HTMLElement;
+  private readonly capEl: HTMLElement;
+  private readonly unsubscribe: () => void;
+  private readonly unsubQuality: () => void;
+  private readonly stopAnimating: () => void;
+
+  constructor(private readonly deps: ViewDeps) {
+    const { stage, game } = deps;
+    const { reels: cols, rows } = game.info.window;
+    this.textures = new SymbolTextures(stage.app.renderer, deps.symbols, CELL, stage.app.renderer.resolution);
+    this.grid = new CandyGrid(this.textures, { cols, rows, cell: CELL }, stage.profile, stage.app.ticker);
+    stage.root.addChild(this.grid);
+    this.stopAnimating = stage.animate(() => this.grid.needsFrame());
+    // the quality option changes the grid's particles and glow at once
+    this.unsubQuality = (() => {
+      let last = stage.profile;
+      const id = setInterval(() => { if (stage.profile !== last) { last = stage.profile; this.grid.setProfile(last); } }, 500);
+      return () => clearInterval(id);
+    })();
+
+    // --- the panels -----------------------------------------------------------------------
+    const jars = h("div", { class: "jars", "data-testid": "candy-jars" });
+    const modifiers = h("div", { class: "modifiers", "data-testid": "candy-modifiers" });
+    for (const j of JARS) {
+      const colour = css(JAR_COLOURS[j]);
+      const fill = h("div", { class: "fill" });
+      const count = h("output", { class: "count", "data-testid": `jar-${j}-count` }, "0");
+      const dots = h("div", { class: "dots" });
+      const jar = h("div", { class: "jar", style: `--jar:${colour}`, "data-testid": `jar-${j}`, "data-count": "0", "data-lit": "false", role: "img", "aria-label": `${JAR_NAMES[j]} jar` }, fill, count, dots, h("span", { class: "name" }, JAR_NAMES[j]));
+      jars.append(jar);
+      this.jarEls.set(j, { jar, fill, count, dots });
+      const mod = h("span", { class: "modifier", style: `--jar:${colour}`, "data-testid": `modifier-${j}`, "data-lit": "false" }, JAR_NAMES[j]);
+      modifiers.append(mod);
+      this.modEls.set(j, mod);
+    }
+    this.ladder = h("div", { class: "ladder", "data-testid": "candy-jackpots", "aria-label": "Jackpots" });
+    for (const name of JACKPOTS) {
+      const win = h("output", { "data-testid": `jackpot-${name}-win` }, "");
+      const el = h("div", { class: "jackpot", style: `--jp:${JACKPOT_COLOURS[name] ?? "#fff"}`, "data-testid": `jackpot-${name}`, "data-active": "false", "data-won": "false" }, h("span", {}, name), win);
+      this.ladder.append(el);
+      this.jackpotEls.set(name, { el, win });
+    }
+    this.counter = h("output", { class: "counter", "data-testid": "candy-counter", hidden: true });
+    this.extra = h("output", { class: "extra", "data-testid": "candy-extra", hidden: true });
+    this.mult = h("output", { class: "mult", "data-testid": "candy-multiplier", hidden: true });
+    this.winLine = h("output", { class: "winline", "data-testid": "candy-winline", "aria-live": "polite" });
+    this.bannerEl = h("div", { class: "banner", role: "status", "data-testid": "candy-banner", hidden: true, style: "white-space:pre-line" });
+    this.totalEl = h("div", { class: "total", "data-testid": "candy-total", hidden: true, style: "white-space:pre-line" });
+    this.capEl = h("div", { class: "cap", role: "alert", "data-testid": "candy-cap", hidden: true });
+    this.root = h("div", { class: "candy", "data-testid": "candy-screen" },
+      h("div", { class: "side left" }, jars, modifiers),
+      h("div", { class: "side right" }, this.counter, this.mult, this.extra, this.ladder),
+      this.winLine, this.bannerEl, this.totalEl, this.capEl);
+    deps.overlay.appendChild(this.root);
+
+    this.unsubscribe = stage.onLayout((design) => this.layout(design));
+  }
+
+  private layout(design: DesignSize): void {
+    this.root.dataset.orientation = design.name;
+    const { cols, rows, cell } = this.grid;
+    const w = cols * cell + 36, hgt = rows * cell + 36;
+    const top = design.name === "portrait" ? 30 : 56;
+    // portrait: the grid on top, the panels in a strip under it; landscape: centred between them
+    const free = design.name === "portrait" ? design.height * 0.4 - top : design.height * (1 - HUD_SHARE[design.name]) - top - 12;
+    const scale = Math.min((design.width - 24) / w, free / hgt, 1);
+    this.grid.scale.set(scale);
+    this.grid.position.set((design.width - cols * cell * scale) / 2, top + 18 * scale + (free - hgt * scale) / 2);
+  }
+
+  // --- SlotView ------------------------------------------------------------------------
+  spinStart(): void {
+    this.hideNotices();
+    void this.grid.clearOut();
+    this.deps.sound("spin");
+  }
+  async land(symbols: string[][], options: { fast?: boolean } = {}): Promise<void> {
+    await this.grid.land(symbols, options.fast);
+    this.deps.sound("stop");
+  }
+  tumble(symbols: string[][], options: { fast?: boolean } = {}): Promise<void> {
+    return this.grid.tumble(symbols, [], options.fast);
+  }
+  tumbleCandies(symbols: string[][], removed: Cell[], options: { fast?: boolean } = {}): Promise<void> {
+    return this.grid.tumble(symbols, removed, options.fast);
+  }
+  show(symbols: string[][]): void {
+    this.grid.show(symbols);
+  }
+  current(): string[][] {
+    return this.grid.current();
+  }
+  async highlight(cells: Cell[], label: string, options: { fast?: boolean } = {}): Promise<void> {
+    this.grid.highlight(cells, label);
+    await hold(label ? 850 : 450, options.fast);
+  }
+  clearHighlight(): void {
+    this.grid.clearHighlight();
+  }
+  async banner(text: string, options: { ms?: number; fast?: boolean } = {}): Promise<void> {
+    this.bannerEl.textContent = text;
+    this.bannerEl.hidden = false;
+    await hold(options.ms ?? 1000, options.fast);
+    this.bannerEl.hidden = true;
+  }
+  setWin(credits: number): void {
+    this.deps.setWin(credits);
+  }
+  setSpinInfo(text: string): void {
+    this.deps.setSpinInfo(text);
+  }
+  sound(effect: Parameters<CandyViewApi["sound"]>[0]): void {
+    this.deps.sound(effect);
+  }
+
+  // --- Candy Jar -----------------------------------------------------------------------
+  markWilds(cells: Cell[], golden: boolean): void {
+    this.grid.mark(cells, golden ? 0xffd60a : 0xffffff);
+  }
+  async setMultiplier(value: number | null, options: { fast?: boolean } = {}): Promise<void> {
+    if (value === null) {
+      this.mult.hidden = true;
+      return;
+    }
+    this.mult.textContent = `x${value}`;
+    this.mult.hidden = false;
+    this.mult.dataset.value = String(value);
+    await this.banner(`RANDOM MULTIPLIER x${value}`, { ms: 1100, fast: options.fast });
+  }
+  async fillJars(counts: Record<Jar, number>, lit: readonly Jar[], options: { fast?: boolean } = {}): Promise<void> {
+    for (const j of JARS) {
+      const el = this.jarEls.get(j);
+      if (!el) continue;
+      const n = counts[j];
+      el.jar.dataset.count = String(n);
+      el.count.textContent = String(n);
+      el.dots.replaceChildren(...Array.from({ length: Math.min(n, 12) }, () => h("i", {})));
+      el.fill.style.height = `${Math.min(100, n * 22)}%`;
+      el.jar.dataset.lit = String(lit.includes(j));
+    }
+    if (lit.length) this.setModifiers(lit);
+    if (counts.wild + counts.free_spins + counts.jackpots > 0) await hold(lit.length ? 900 : 500, options.fast);
+  }
+  setModifiers(active: readonly Jar[]): void {
+    for (const [j, el] of this.modEls) el.dataset.lit = String(active.includes(j));
+    for (const [j, el] of this.jarEls) if (active.includes(j)) el.jar.dataset.lit = "true";
+    this.root.dataset.modifiers = active.join(" ");
+  }
+  setCounter(counter: FreeSpinCounter | null): void {
+    this.counter.hidden = !counter;
+    if (!counter) return;
+    this.counter.dataset.kind = counter.kind;
+    this.counter.dataset.spin = String(counter.spin);
+    this.counter.dataset.of = String(counter.of);
+    this.counter.textContent = counter.kind === "super" ? `SUPER SPIN ${counter.spin}` : `FREE SPIN ${counter.spin} / ${counter.of}`;
+  }
+  setExtra(toward: number | null): void {
+    this.extra.hidden = toward === null;
+    if (toward !== null) {
+      this.extra.textContent = `EXTRA FREE SPINS: ${toward} toward the next SUPER SPIN`;
+      this.extra.dataset.toward = String(toward);
+    }
+  }
+  setJackpots(active: boolean): void {
+    for (const { el } of this.jackpotEls.values()) el.dataset.active = String(active);
+  }
+  async jackpotWon(name: string, label: string, options: { fast?: boolean } = {}): Promise<void> {
+    const jp = this.jackpotEls.get(name);
+    if (jp) {
+      jp.el.dataset.won = "true";
+      jp.win.textContent = label;
+    }
+    await this.banner(`${name} JACKPOT\n${label}`, { ms: 1500, fast: options.fast });
+  }
+  async showTotal(text: string, options: { fast?: boolean } = {}): Promise<void> {
+    this.totalEl.textContent = text;
+    this.totalEl.hidden = !text;
+    if (text) await hold(1800, options.fast);
+  }
+  async showCap(total: string, forfeited: boolean, options: { fast?: boolean } = {}): Promise<void> {
+    const x = this.deps.game.info.max_win_x;
+    this.capEl.textContent = `MAX WIN${x ? ` ${x.toLocaleString("en")}x` : ""} REACHED: ${total} credits${forfeited ? " (remaining free spins forfeited)" : ""}`;
+    this.capEl.hidden = false;
+    await hold(1800, options.fast);
+  }
+  setWinLine(text: string): void {
+    this.winLine.textContent = text;
+  }
+  resetRound(): void {
+    for (const el of this.jarEls.values()) {
+      el.jar.dataset.count = "0";
+      el.jar.dataset.lit = "false";
+      el.count.textContent = "0";
+      el.dots.replaceChildren();
+      el.fill.style.height = "0";
+    }
+    this.setModifiers([]);
+    this.setJackpots(false);
+    for (const { el, win } of this.jackpotEls.values()) { el.dataset.won = "false"; win.textContent = ""; }
+    this.setCounter(null);
+    this.setExtra(null);
+    this.mult.hidden = true;
+    this.hideNotices();
+  }
+  private hideNotices(): void {
+    this.totalEl.hidden = true;
+    this.capEl.hidden = true;
+    this.bannerEl.hidden = true;
+  }
+
+  destroy(): void {
+    this.stopAnimating();
+    this.unsubscribe();
+    this.unsubQuality();
+    this.grid.destroy();
+    this.textures.destroy();
+    this.root.remove();
+  }
+}
