@@ -55,7 +55,8 @@ def reconcile(conn: Connection, operator_id: str, wallet_rows: Iterable[dict]) -
     round_rows = {r.id: r for r in conn.execute(
         select(rounds.c.id, rounds.c.player_id, rounds.c.status, rounds.c.stake_minor,
                rounds.c.win_minor, rounds.c.funded_by)
-        .where(rounds.c.player_id.in_(list(known)) if known else rounds.c.id.is_(None)))}
+        .join(players, players.c.id == rounds.c.player_id)
+        .where(players.c.operator_id == operator_id))}
     sent = {o.transaction_id: o for o in conn.execute(
         select(outbox).where(outbox.c.operator_id == operator_id))}
     wallet: dict[str, dict] = {}
