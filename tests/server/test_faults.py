@@ -504,6 +504,26 @@ def test_reconcile_names_each_mismatch(wallet_rig: WalletRig) -> None:
 
 # Not strict: it depends on the outbox worker's pass falling between 2 s and 3 s, which a
 # loaded machine may miss (then the round closes as it should, and this passes).
+def test_reconcile_refuses_what_it_cannot_compare(tmp_path: Path) -> None:
+    """An unknown operator, one whose wallet is the server's own ledger, and a wallet that
+    does not answer: each one sentence, no comparison pretended."""
+    from reelforge.errors import InvalidArgument
+
+    secret = tmp_path / "wallet.secret"
+    secret.write_bytes(SECRET)
+    down = f"http://127.0.0.1:{free_port()}"
+    config = write_config(tmp_path, (
+        f'[[operators]]\nid = "gone"\ncurrency = "EUR"\njurisdiction = "default"\n'
+        f'secret_file = "{tmp_path / "launch.key"}"\nwallet = "seamless"\n'
+        f'wallet_url = "{down}"\nwallet_secret_file = "{secret}"\n'
+        f'[[operators.games]]\nkey = "{CANDY[0]}"\ngame_id = "candy-jar-clusters-v1"\n'))
+    url = f"sqlite:///{tmp_path / 'none.db'}"
+    for operator, named in [("nobody", "not in"), ("demo", "only a seamless operator"),
+                            ("gone", "did not report")]:
+        with pytest.raises(InvalidArgument, match=named):
+            commands.ledger_reconcile(url, operator, config)
+
+
 @pytest.mark.xfail(strict=False, reason="a debit answered after the stale-round worker began "
                    "its rollback, but before the rollback's answer came back, still commits "
                    "the outcome (wallets/rounds.py play_seamless checks only status 'open', "
