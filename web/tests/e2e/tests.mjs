@@ -197,11 +197,16 @@ export const tests = [
       // Tab reaches PLAY and the bet controls.
       await t.page.locator("body").focus();
       const reached = new Set();
-      for (let i = 0; i < 30; i++) {
+      for (let i = 0; i < 40; i++) {
         await t.page.keyboard.press("Tab");
         reached.add(await t.page.evaluate(() => document.activeElement?.getAttribute("data-testid") ?? document.activeElement?.tagName));
       }
-      for (const id of ["play", "bet-select", "bet-plus", "nav-options", "nav-history"]) expect(reached.has(id), `Tab never reaches ${id}: ${[...reached]}`);
+      // Every enabled control of the header and the console (whatever bet controls the game
+      // module draws) is reached.
+      const controls = await t.page.evaluate(() => [...document.querySelectorAll("header a, header button, .console button, .console select, .console input, .console [tabindex='0']")]
+        .filter((e) => !e.disabled && e.offsetParent !== null).map((e) => e.getAttribute("data-testid") ?? e.tagName));
+      expect(controls.includes("play") && controls.length >= 5, `controls found: ${controls}`);
+      for (const id of controls) expect(reached.has(id), `Tab never reaches ${id}: ${[...reached]}`);
       // Space plays (focus off the controls).
       await t.page.evaluate(() => (document.activeElement instanceof HTMLElement) && document.activeElement.blur());
       const screen = t.page.locator("[data-testid=game-candy-jar-clusters]");
