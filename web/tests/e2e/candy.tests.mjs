@@ -1,0 +1,233 @@
+// Candy Jar Clusters end to end: the shipped game (spin, bet +/- and menu, a win with tumbles),
+// and two test-only game files (web/tests/e2e/games/, same rules, weights that hit a feature
+// often): candy-fs (the jars, Free Spins with modifiers, placed wilds, jackpots, extra spins)
+// and candy-cap (the random multiplier and the 10,000x cap in the base spin). Every check
+// compares the screen with the round the server stored.
+import { WEB } from "./server.mjs";
+
+const GAMES_DIR = `${WEB}/tests/e2e/games`;
+const FS = { operator: "demo", key: "candy-fs", gameFile: `${GAMES_DIR}/candy-jar-clusters-e2e-fs-v1.toml` };
+const CAP = { operator: "demo", key: "candy-cap", gameFile: `${GAMES_DIR}/candy-jar-clusters-e2e-cap-v1.toml` };
+
+function expect(cond, message) {
+  if (!cond) throw new Error(message);
+}
+
+function money(minor, symbol = "€") {
+  return `${symbol}${Math.floor(minor / 100).toLocaleString("en")}.${String(minor % 100).padStart(2, "0")}`;
+}
+
+const credits = (n) => n.toLocaleString("en");
+
+async function open(t, key) {
+  await t.page.goto(`${t.base}/demo?operator=demo`);
+  await t.page.locator("[data-testid=lobby]").waitFor({ timeout: 150000 });
+  await t.page.click(`[data-testid=launch-${key}]`);
+  await t.page.locator(`[data-testid=game-${key}] canvas`).waitFor({ timeout: 30000 });
+  await t.page.locator(`[data-testid=game-${key}] [data-testid=candy-screen]`).waitFor();
+  const module = await t.page.locator(`[data-testid=game-${key}]`).getAttribute("data-module");
+  expect(module === "ready", `${key} is drawn by the generic screen (${module})`);
+}
+
+async function lastRound(t) {
+  const [last] = (await t.api("/api/v1/rounds?limit=1")).rounds;
+  return t.api(`/api/v1/rounds/${last.round_id}`);
+}
+
+const events = (outcome, type) => outcome.spins.flatMap((s) => s.events.filter((e) => e.type === type));
+
+/** The balance shown is the server's, after the round. */
+async function checkBalance(t, key) {
+  const session = await t.api("/api/v1/session");
+  const shown = await t.page.locator("[data-testid=balance]").innerText();
+  expect(shown === money(session.balance_minor), `${key}: balance shown ${shown}, server ${money(session.balance_minor)}`);
+  const credit = await t.page.locator("[data-testid=candy-credit]").innerText();
+  expect(credit === credits(session.balance_minor), `${key}: CREDIT shows ${credit}, server ${session.balance_minor} credits of 1 cent`);
+}
+
+/** Spin until `wanted(outcome)`, at most `tries` rounds; returns the round. */
+async function spinUntil(t, key, wanted, tries, what) {
+  for (let i = 0; i < tries; i++) {
+    await t.spin(key);
+    const round = await lastRound(t);
+    expect(round.game === key && round.status === "closed", `${key}: last round ${round.game} ${round.status}`);
+    if (wanted(round.outcome)) return round;
+  }
+  throw new Error(`${key}: no ${what} in ${tries} rounds`);
+}
+
+export const tests = [
+  {
+    name: "candy: spin, bet +/- and the bet menu, the RTP, a win with tumbles (desktop)",
+    async run(t) {
+      await open(t, "candy-jar-clusters");
+      await t.assertDrawn("candy-before");
+      const rtp = await t.page.locator("[data-testid=rtp]").innerText();
+      const game = (await t.api("/api/v1/games")).games.find((g) => g.key === "candy-jar-clusters");
+      expect(rtp === `${(game.rtp[0].value * 100).toFixed(2)}%`, `RTP shown ${rtp}, server ${game.rtp[0].value}`);
+      // bet: + raises it, − lowers it, the menu lists every stake the server offers
+      const bet = () => t.page.locator("[data-testid=candy-bet-value]").innerText();
+      expect((await bet()) === "€0.20", `first bet ${await bet()}`);
+      await t.page.click("[data-testid=candy-bet-plus]");
+      expect((await bet()) === "€0.40", `after + ${await bet()}`);
+      await t.page.click("[data-testid=candy-bet-minus]");
+      expect((await bet()) === "€0.20", `after − ${await bet()}`);
+      await t.page.click("[data-testid=candy-bet-value]");
+      const items = t.page.locator("[data-testid=candy-bet-menu] button");
+      expect((await items.count()) === game.bets.length, `the menu offers ${await items.count()} bets, the server ${game.bets.length}`);
+      await t.shot("bet-menu");
+      await items.nth(2).click();
+      expect((await bet()) === "€0.60", `menu choice ${await bet()}`);
+      expect((await t.page.locator("[data-testid=bet]").innerText()) === "€0.60", "the BET label");
+      await t.page.click("[data-testid=candy-bet-minus]");
+      await t.page.click("[data-testid=candy-bet-minus]");
+      await t.page.check("[data-testid=turbo]");
+      const round = await spinUntil(t, "candy-jar-clusters", (o) => events(o, "grid").some((g) => g.tumble > 0), 15, "win with a tumble");
+      expect(round.stake_minor === 20, `stake ${round.stake_minor}`);
+      await t.assertDrawn("candy-after-win");
+      await t.shot("win-tumble");
+      const win = await t.page.locator("[data-testid=win]").innerText();
+      expect(win.startsWith(credits(round.outcome.total_win) + " "), `win meter ${win}, round ${round.outcome.total_win}`);
+      const line = await t.page.locator("[data-testid=candy-winline]").innerText();
+      const paid = events(round.outcome, "cluster_win").map((e) => credits(e.win));
+      expect(line === "" || paid.some((p) => line.includes(`pays ${p}`)) || line.includes(credits(round.outcome.spins.at(-1).win)), `win line ${line}, paid ${paid}`);
+      await checkBalance(t, "candy-jar-clusters");
+    },
+  },
+  {
+    name: "candy: the random multiplier and the 10,000x win cap (test-only game)",
+    gameFiles: [CAP],
+    async run(t) {
+      await open(t, "candy-cap");
+      await t.page.check("[data-testid=turbo]");
+      const round = await spinUntil(t, "candy-cap", (o) => o.win_capped && events(o, "random_multiplier").some((e) => e.value > 1), 6, "capped round with a multiplier");
+      const mult = events(round.outcome, "random_multiplier").find((e) => e.value > 1).value;
+      expect((await t.page.locator("[data-testid=candy-multiplier]").innerText()) === `x${mult}`, "the multiplier badge");
+      const cap = t.page.locator("[data-testid=candy-cap]");
+      expect(await cap.isVisible(), "no win cap message");
+      const text = await cap.innerText();
+      expect(text.includes("MAX WIN 10,000x REACHED") && text.includes(credits(round.outcome.total_win)), `cap message: ${text}`);
+      expect(round.outcome.total_win === 10000 * round.outcome.bet.cost, `capped total ${round.outcome.total_win}`);
+      await t.assertDrawn("candy-cap");
+      await t.shot("win-cap");
+      await checkBalance(t, "candy-cap");
+    },
+  },
+  {
+    name: "candy: the jars, free spins with modifiers, wilds, extra spins and a jackpot (test-only game)",
+    gameFiles: [FS],
+    async run(t) {
+      await open(t, "candy-fs");
+      await t.page.check("[data-testid=turbo]");
+      let sawFree = false, sawJackpot = false, shotFree = false;
+      for (let i = 0; i < 8 && !(sawFree && sawJackpot); i++) {
+        await t.page.locator("[data-testid=play]:not([disabled])").waitFor({ timeout: 30000 });
+        await t.page.click("[data-testid=play]");
+        if (!shotFree) {
+          // mid-round: the counter shows while the free spins play
+          const counter = t.page.locator("[data-testid=candy-counter]:visible");
+          const idle = t.page.locator("[data-testid=game-candy-fs][data-flow=idle]");
+          await counter.or(idle).first().waitFor({ timeout: 60000 });
+          if (await counter.count()) {
+            await t.assertDrawn("candy-free-spins");
+            await t.shot("free-spins");
+            shotFree = true;
+          }
+        }
+        await t.page.locator("[data-testid=game-candy-fs][data-flow=idle]").waitFor({ timeout: 90000 });
+        const round = await lastRound(t);
+        const o = round.outcome;
+        // the jars show the base spin's candies
+        const jars = events(o, "jars")[0];
+        for (const j of ["wild", "free_spins", "jackpots"]) {
+          const n = await t.page.locator(`[data-testid=jar-${j}]`).getAttribute("data-count");
+          expect(Number(n) === jars[j], `jar ${j} shows ${n}, the round ${jars[j]}`);
+        }
+        if (o.spins.length > 1) {
+          sawFree = true;
+          for (const j of ["wild", "free_spins", "jackpots"]) {
+            const lit = await t.page.locator(`[data-testid=modifier-${j}]`).getAttribute("data-lit");
+            expect(lit === String(o.modifiers.includes(j)), `modifier ${j} lit=${lit}, round modifiers ${o.modifiers}`);
+          }
+          const free = o.spins.filter((s) => s.kind === "free");
+          const counter = t.page.locator("[data-testid=candy-counter]");
+          const last = o.spins.at(-1);
+          if (last.kind === "free") expect((await counter.getAttribute("data-spin")) === String(free.length), `counter ${await counter.innerText()} after ${free.length} free spins`);
+          const total = await t.page.locator("[data-testid=candy-total]").innerText();
+          expect(total.includes(`TOTAL WIN ${credits(o.total_win)}`), `bonus total ${total}, round ${o.total_win}`);
+          const win = await t.page.locator("[data-testid=win]").innerText();
+          expect(win.startsWith(credits(o.total_win) + " "), `win meter ${win}, round ${o.total_win}`);
+          if (o.modifiers.includes("free_spins")) {
+            const awarded = Math.max(events(o, "free_spins_triggered")[0].spins, ...events(o, "extra_free_spins").map((e) => e.spins_awarded));
+            if (last.kind === "free") expect((await counter.getAttribute("data-of")) === String(awarded), `counter of ${await counter.getAttribute("data-of")}, awarded ${awarded}`);
+          }
+        }
+        const won = events(o, "jackpot");
+        if (won.length) {
+          sawJackpot = true;
+          for (const j of new Set(won.map((e) => e.jackpot))) {
+            expect((await t.page.locator(`[data-testid=jackpot-${j}]`).getAttribute("data-won")) === "true", `jackpot ${j} not lit`);
+          }
+          const lastWin = won.at(-1);
+          const label = await t.page.locator(`[data-testid=jackpot-${lastWin.jackpot}-win]`).innerText();
+          expect(label.startsWith(credits(lastWin.win)), `jackpot ${lastWin.jackpot} shows ${label}, won ${lastWin.win}`);
+          await t.shot("jackpot");
+        }
+        await checkBalance(t, "candy-fs");
+      }
+      expect(sawFree && sawJackpot, `free spins ${sawFree}, jackpot ${sawJackpot} in 8 rounds`);
+      expect(shotFree, "no free spins seen while playing");
+    },
+  },
+  {
+    name: "candy: recovery after a reload in the middle of free spins (test-only game)",
+    gameFiles: [FS],
+    async run(t) {
+      await open(t, "candy-fs");
+      const before = (await t.api("/api/v1/session")).balance_minor;
+      let reloaded = false;
+      for (let i = 0; i < 6 && !reloaded; i++) {
+        await t.page.locator("[data-testid=play]:not([disabled])").waitFor({ timeout: 30000 });
+        await t.page.click("[data-testid=play]");
+        const counter = t.page.locator("[data-testid=candy-counter]:visible");
+        const idle = t.page.locator("[data-testid=game-candy-fs][data-flow=idle]");
+        await counter.or(idle).first().waitFor({ timeout: 60000 });
+        if (await counter.count()) {
+          await t.page.reload();
+          reloaded = true;
+        }
+      }
+      expect(reloaded, "no free spins to interrupt in 6 rounds");
+      // The round was decided and settled at bet time: the reloaded screen shows the server's
+      // balance, the win included, and is ready to play.
+      await t.page.locator("[data-testid=game-candy-fs][data-flow=idle] [data-testid=play]:not([disabled])").waitFor({ timeout: 30000 });
+      const session = await t.api("/api/v1/session");
+      expect(session.open_rounds.length === 0, `open rounds after reload: ${session.open_rounds.length}`);
+      const round = await lastRound(t);
+      expect(round.status === "closed" && round.outcome.spins.length > 1, `interrupted round ${round.status}`);
+      const rounds = (await t.api("/api/v1/rounds?limit=10")).rounds.filter((r) => r.game === "candy-fs");
+      const net = rounds.reduce((a, r) => a - r.stake_minor + (r.win_minor ?? 0), 0);
+      expect(session.balance_minor === before + net, `balance ${session.balance_minor}, expected ${before + net}`);
+      await checkBalance(t, "candy-fs");
+      await t.assertDrawn("candy-after-reload");
+      await t.shot("after-reload");
+    },
+  },
+  {
+    name: "candy: phone 390x844",
+    viewport: { width: 390, height: 844 },
+    async run(t) {
+      await open(t, "candy-jar-clusters");
+      await t.assertDrawn("candy-phone-before");
+      await t.page.check("[data-testid=turbo]");
+      await t.spin("candy-jar-clusters");
+      await t.assertDrawn("candy-phone-after");
+      await t.shot("phone");
+      for (const id of ["play", "candy-bet-plus", "candy-bet-value", "jar-wild", "candy-jackpots"]) {
+        const box = await t.page.locator(`[data-testid=${id}]`).boundingBox();
+        expect(box && box.x >= 0 && box.x + box.width <= 390 && box.y >= 0 && box.y + box.height <= 844, `${id} is off the phone screen: ${JSON.stringify(box)}`);
+      }
+      await checkBalance(t, "candy-jar-clusters");
+    },
+  },
+];
