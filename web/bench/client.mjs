@@ -1,0 +1,213 @@
+// The browser client's benchmark (issue 14, "Benchmark"): `make bench-web`.
+// Against a real `reelforge serve` on a fresh SQLite file (tests/e2e/server.mjs), in headless
+// chromium at 1440x900:
+//   (a) frames per second while a round animates, at each graphics quality: Cluedo's reels
+//       spinning, Candy Jar's grid dropping in (its "spin") and its tumble sequence (from the
+//       first cluster win, as the win meter shows it, to the end of the round). Counted with
+//       requestAnimationFrame (every frame the browser produced) and, beside it, the frames in
+//       which the page issued WebGL draw calls (what Pixi drew: LOW draws every 2nd frame).
+//   (b) the first load: every response of a first navigation (the operator's launch into a
+//       game, a fresh browser context, nothing cached), its bytes as sent and gzipped as
+//       Starlette's GZipMiddleware would (level 9, bodies of 500 bytes or more).
+//   (c) the time from navigation to a playable screen (PLAY enabled), median of BENCH_LOADS
+//       cold loads on loopback.
+// A measurement: it never fails on a goal. Options (environment):
+//   BENCH_GL     chromium's GL flags (default: --use-gl=angle --use-angle=swiftshader
+//                --enable-unsafe-swiftshader), BENCH_SPINS rounds per game and quality (4),
+//   BENCH_LOADS  cold loads (7), BENCH_QUALITIES (BEST,HIGH,MEDIUM,LOW).
+import { chromium } from "playwright-core";
+import { gzipSync } from "node:zlib";
+import { cpus, loadavg } from "node:os";
+import { execFileSync } from "node:child_process";
+import { startServer } from "../tests/e2e/server.mjs";
+
+const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const GL = (process.env.BENCH_GL ?? "--use-gl=angle --use-angle=swiftshader --enable-unsafe-swiftshader").split(/\s+/).filter(Boolean);
+const ARGS = ["--headless", "--no-sandbox", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", ...GL];
+const SPINS = Number(process.env.BENCH_SPINS ?? 4);
+const LOADS = Number(process.env.BENCH_LOADS ?? 7);
+const QUALITIES = (process.env.BENCH_QUALITIES ?? "BEST,HIGH,MEDIUM,LOW").split(",");
+const VIEWPORT = { width: 1440, height: 900 };
+const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+
+const t0 = Date.now();
+const loadBefore = load();
+const server = await startServer();
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+console.error(`bench-web: reelforge serve at ${server.base} (${((Date.now() - t0) / 1000).toFixed(1)} s), chromium ${browser.version()} ${GL.join(" ")}`);
+
+/** Counts frames: every requestAnimationFrame tick (its time, negative when WebGL drew in it). */
+function frameCounter() {
+  const frames = [];
+  let drew = false;
+  window.__frames = frames;
+  for (const P of [globalThis.WebGL2RenderingContext?.prototype, globalThis.WebGLRenderingContext?.prototype]) {
+    if (!P) continue;
+    for (const m of ["drawElements", "drawArrays", "drawElementsInstanced", "drawArraysInstanced"]) {
+      const f = P[m];
+      if (f) P[m] = function (...a) { drew = true; return f.apply(this, a); };
+    }
+  }
+  const tick = (t) => { frames.push(drew ? -t : t); drew = false; requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+}
+
+async function context(options) {
+  const ctx = await browser.newContext({ viewport: VIEWPORT });
+  await ctx.addInitScript((o) => localStorage.setItem("reelforge.options", JSON.stringify(o)), options);
+  await ctx.addInitScript(frameCounter);
+  return ctx;
+}
+
+const playable = (page) => page.waitForFunction(() => {
+  const b = document.querySelector("[data-testid=play]");
+  return b && !b.disabled ? performance.now() : null;
+}, null, { polling: "raf", timeout: 120000 }).then((h) => h.jsonValue());
+
+// --- warm the server: each game's first description computes its exact maximum win ----------
+{
+  const ctx = await context({ quality: "LOW", intro: false, music: false });
+  const page = await ctx.newPage();
+  for (const key of ["cluedo", "cops-n-robbers", "candy-jar-clusters"]) {
+    await page.goto(`${server.base}/demo?operator=demo#/game/${key}`);
+    await playable(page);
+  }
+  await ctx.close();
+}
+console.error(`bench-web: server warm (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+
+// --- (b) first load and (c) time to playable ------------------------------------------------
+const LOAD_GAME = "candy-jar-clusters";
+const loads = [];
+let firstLoad = null;
+for (let i = 0; i < LOADS; i++) {
+  const ctx = await context({ quality: "HIGH", intro: false, music: true, audio: true, sfx: true });
+  const page = await ctx.newPage();
+  const responses = [];
+  page.on("response", (r) => responses.push(r));
+  await page.goto(`${server.base}/demo?operator=demo#/game/${LOAD_GAME}`);
+  loads.push(await playable(page));
+  if (i === 0) {
+    firstLoad = [];
+    for (const r of responses) {
+      const url = new URL(r.url());
+      const body = r.status() >= 300 && r.status() < 400 ? Buffer.alloc(0) : await r.body().catch(() => Buffer.alloc(0));
+      const sizes = await r.request().sizes().catch(() => null);
+      const type = (r.headers()["content-type"] ?? "").split(";")[0];
+      const gz = body.length >= 500 ? gzipSync(body, { level: 9 }).length : body.length;
+      firstLoad.push({ path: url.pathname, status: r.status(), type, encoding: r.headers()["content-encoding"] ?? "", bytes: body.length, wire: sizes ? sizes.responseBodySize : body.length, headers: sizes ? sizes.responseHeadersSize : 0, gzip: gz });
+    }
+  }
+  await ctx.close();
+}
+
+// --- (a) frames per second ------------------------------------------------------------------
+async function spinRounds(key, quality, wantTumbling = 0) {
+  const ctx = await context({ quality, intro: false, music: false });
+  const page = await ctx.newPage();
+  const bets = [];
+  page.on("response", async (r) => {
+    if (r.request().method() === "POST" && /\/rounds$/.test(new URL(r.url()).pathname)) bets.push(r.json().catch(() => null));
+  });
+  await page.goto(`${server.base}/demo?operator=demo#/game/${key}`);
+  await playable(page);
+  const quality0 = await page.locator("canvas").getAttribute("data-quality");
+  if (quality0 !== quality) throw new Error(`quality ${quality} not applied (${quality0})`);
+  const canvas = await page.locator("canvas").evaluate((c) => `${c.width}x${c.height}`);
+  await page.waitForTimeout(500);
+  const rounds = [];
+  // SPINS rounds; for the tumble figure, more (up to 3 x SPINS) until wantTumbling rounds tumbled
+  for (let i = 0; i < SPINS || (rounds.filter((r) => r.tumbles > 0).length < wantTumbling && i < 3 * SPINS); i++) {
+    await playable(page);
+    const start = await page.evaluate(() => {
+      const el = document.querySelector("[data-testid=win]");
+      window.__win = null;
+      window.__obs?.disconnect();
+      window.__obs = new MutationObserver(() => { if (window.__win === null && !/^0(\s|$)/.test(el.textContent)) window.__win = performance.now(); });
+      window.__obs.observe(el, { childList: true, characterData: true, subtree: true });
+      return performance.now();
+    });
+    await page.click("[data-testid=play]");
+    await page.waitForFunction(() => document.querySelector("[data-flow]")?.dataset.flow === "request" || document.querySelector("[data-flow]")?.dataset.flow === "play", null, { polling: "raf" }).catch(() => {});
+    const end = await page.waitForFunction(() => {
+      const f = document.querySelector("[data-flow]")?.dataset.flow;
+      return f === "idle" || f === "choice" ? performance.now() : null;
+    }, null, { polling: "raf", timeout: 120000 }).then((h) => h.jsonValue());
+    const { win, frames } = await page.evaluate(() => ({ win: window.__win, frames: window.__frames.splice(0) }));
+    const round = await bets[bets.length - 1];
+    const events = (round?.outcome?.spins ?? []).flatMap((s) => s.events);
+    const tumbles = events.filter((e) => e.type === "grid" && e.tumble > 0).length;
+    const spinsPlayed = round?.outcome?.spins?.length ?? 1;
+    rounds.push({ start, win, end, frames, tumbles, spinsPlayed });
+    if ((await page.locator("[data-flow=choice]").count()) > 0) {
+      await page.locator("[data-testid=choice] button", { hasText: /TAKE WIN|COLLECT|NO THANKS/ }).first().click();
+      await page.locator("[data-flow=idle]").waitFor({ timeout: 60000 });
+    }
+  }
+  await ctx.close();
+  return { canvas, rounds };
+}
+
+function rate(rounds, from, to) {
+  let ms = 0, raf = 0, drawn = 0;
+  for (const r of rounds) {
+    const a = from(r), b = to(r);
+    if (a === null || b === null || b <= a) continue;
+    ms += b - a;
+    for (const t of r.frames) if (Math.abs(t) >= a && Math.abs(t) <= b) { raf++; if (t < 0) drawn++; }
+  }
+  return ms ? { raf: (raf * 1000) / ms, drawn: (drawn * 1000) / ms, s: ms / 1000 } : null;
+}
+
+const fps = [];
+for (const quality of QUALITIES) {
+  const cluedo = await spinRounds("cluedo", quality);
+  // the reels spin from PLAY until they land (the first line win, or the round's end)
+  fps.push({ quality, what: "Cluedo spin (reels)", canvas: cluedo.canvas, n: cluedo.rounds.length, ...rate(cluedo.rounds, (r) => r.start, (r) => r.win ?? r.end) });
+  const candy = await spinRounds("candy-jar-clusters", quality, 2);
+  fps.push({ quality, what: "Candy Jar spin (grid drops in)", canvas: candy.canvas, n: candy.rounds.length, ...rate(candy.rounds, (r) => r.start, (r) => r.win ?? r.end) });
+  const tumbling = candy.rounds.filter((r) => r.win !== null && r.tumbles > 0);
+  fps.push({ quality, what: "Candy Jar tumble sequence", canvas: candy.canvas, n: tumbling.length, tumbles: tumbling.reduce((s, r) => s + r.tumbles, 0), ...rate(tumbling, (r) => r.win, (r) => r.end) });
+  console.error(`bench-web: ${quality} done (${((Date.now() - t0) / 1000).toFixed(0)} s, load ${load()})`);
+}
+const renderer = await (async () => {
+  const page = await browser.newPage();
+  const r = await page.evaluate(() => {
+    const gl = document.createElement("canvas").getContext("webgl2");
+    const ext = gl?.getExtension("WEBGL_debug_renderer_info");
+    return gl ? (ext ? gl.getParameter(ext.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER)) : "no WebGL2";
+  });
+  await page.close();
+  return r;
+})();
+await browser.close();
+await server.stop();
+
+// --- the report -----------------------------------------------------------------------------
+const f1 = (x) => (x === undefined || x === null ? "—" : x.toFixed(1));
+const kb = (b) => (b / 1024).toFixed(1);
+const sorted = [...loads].sort((a, b) => a - b);
+const median = sorted.length % 2 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+const sum = (k) => firstLoad.reduce((s, r) => s + r[k], 0);
+const cpu = cpus()[0]?.model ?? "?";
+let lscpu = "";
+try { lscpu = execFileSync("nproc", { encoding: "utf8" }).trim(); } catch { /* no nproc */ }
+const out = [];
+out.push(`Machine: ${cpu}, ${lscpu || cpus().length} cores; load average (1, 5, 15 min) ${loadBefore} before, ${load()} after; chromium ${browser.version()} headless, ${GL.join(" ")}; WebGL renderer: ${renderer}.`);
+out.push("");
+out.push("(a) Frames per second while animating, 1440x900 (rAF: requestAnimationFrame ticks; drawn: the ticks in which the page issued WebGL draw calls)");
+out.push("");
+out.push("| quality | canvas px | animation | rounds | seconds measured | rAF fps | drawn fps |");
+out.push("| --- | --- | --- | --- | --- | --- | --- |");
+for (const r of fps) out.push(`| ${r.quality} | ${r.canvas} | ${r.what}${r.tumbles !== undefined ? ` (${r.tumbles} tumbles)` : ""} | ${r.n} | ${f1(r.s)} | ${f1(r.raf)} | ${f1(r.drawn)} |`);
+out.push("");
+out.push(`(b) First load (a launch into ${LOAD_GAME}, fresh context): ${firstLoad.length} responses`);
+out.push("");
+out.push("| path | status | type | sent as | body bytes | on the wire | gzip -9 (as GZipMiddleware) |");
+out.push("| --- | --- | --- | --- | --- | --- | --- |");
+for (const r of firstLoad) out.push(`| ${r.path.replace(/[0-9a-f]{8,}/g, "…")} | ${r.status} | ${r.type} | ${r.encoding || "identity"} | ${r.bytes} | ${r.wire} | ${r.gzip} |`);
+out.push(`| total | | | | ${kb(sum("bytes"))} KiB | ${kb(sum("wire"))} KiB (+ ${kb(sum("headers"))} KiB headers) | ${kb(sum("gzip"))} KiB |`);
+out.push("");
+out.push(`(c) Navigation to PLAY enabled (loopback, cold context, HIGH): median ${median.toFixed(0)} ms of ${loads.length} (${sorted.map((x) => x.toFixed(0)).join(", ")} ms)`);
+console.log(out.join("\n"));
+console.error(`bench-web: done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
