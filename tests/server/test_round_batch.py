@@ -26,8 +26,8 @@ from reelforge.server.main import build_context, startup
 from reelforge.server.services import audit, ledger_check, rounds, sessions, tokens
 from reelforge.server.services.catalog import served_game
 from reelforge.server.services.common import now_us
-from reelforge.server.services.round_batch import AGAIN, Placement, Written, commit
-from reelforge.server.services.rounds import view_of
+from reelforge.server.services.round_batch import AGAIN, Written, commit
+from reelforge.server.services.rounds import Placement, view_of
 
 from .harness import write_config
 

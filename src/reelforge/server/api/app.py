@@ -1,7 +1,9 @@
 """The FastAPI application: routes over the services, errors as stable codes.
 
-Handlers are plain functions (FastAPI runs them in its thread pool): a round is a short
-burst of numba and one database transaction, with nothing to await in between.
+Handlers are plain functions (FastAPI runs them in its thread pool): a short burst of numba
+and a database transaction, with nothing to await in between. The bet is the exception: it
+awaits the process's round writer (services/round_batch.py), which authenticates, plays and
+commits bets in batches, so the busiest request needs no thread of its own.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Annotated, Any
 
 import anyio.to_thread
 from fastapi import FastAPI, Header, Query, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.routing import APIRoute
@@ -45,6 +48,7 @@ from reelforge.server.errors import CODES, ApiError
 from reelforge.server.services import jackpot, rounds, sessions, steps
 from reelforge.server.services.catalog import games_of, served_game
 from reelforge.server.services.common import json_bytes
+from reelforge.server.services.round_batch import AGAIN, Alone, writer
 
 log = logging.getLogger("reelforge.server")
 API = "/api/v1"
@@ -167,9 +171,12 @@ def create_app(ctx: Context, startup=None) -> FastAPI:
     app.add_middleware(_BodyLimit)
     limiter = SessionLimiter()
 
+    def admit(who: sessions.Auth) -> None:
+        limiter.take(who.session_id, who.operator.session_rate_per_s, who.operator.session_burst)
+
     def auth(authorization: str | None) -> sessions.Auth:
         who = sessions.authenticate(ctx, _bearer(authorization))
-        limiter.take(who.session_id, who.operator.session_rate_per_s, who.operator.session_burst)
+        admit(who)
         return who
 
     @app.get("/health", tags=["ops"])
@@ -223,16 +230,32 @@ def create_app(ctx: Context, startup=None) -> FastAPI:
 
     @app.post(f"{API}/games/{{game_key}}/rounds", tags=["rounds"],
               responses=documented(RoundView, 401, 403, 404, 409, 429, 503))
-    def bet(game_key: str, body: BetRequest, authorization: Auth = None) -> JSON:
+    async def bet(game_key: str, body: BetRequest, authorization: Auth = None) -> JSON:
         """Bet and play a round. The same request_id again returns the same round."""
-        who = auth(authorization)
+        answer: Any = AGAIN
+        if ctx.batch_rounds:  # the process's writer authenticates, draws and commits it
+            answer = await writer(ctx).bet(_bearer(authorization), game_key, body.request_id,
+                                           body.lines, body.bet_per_line, body.mode, admit)
+        if isinstance(answer, ApiError):
+            raise answer
+        if isinstance(answer, dict):
+            return JSON(answer)
+        who = answer.auth if isinstance(answer, Alone) else None
+        return JSON(await run_in_threadpool(bet_alone, who, game_key, body, authorization))
+
+    def bet_alone(who: sessions.Auth | None, game_key: str, body: BetRequest,
+                  authorization: str | None) -> dict:
+        """A bet in its own transaction, in a request thread: a seamless wallet's, a round of
+        the jackpot pool, a repeated request id, or one whose batch could not commit."""
+        if who is None:
+            who = auth(authorization)
         if who.operator.wallet == "seamless":
             from reelforge.server.wallets.rounds import play_seamless
 
-            return JSON(play_seamless(ctx, who, game_key, body.request_id, body.lines,
-                                      body.bet_per_line, body.mode))
-        return JSON(rounds.play(ctx, who, game_key, body.request_id, body.lines,
-                                body.bet_per_line, body.mode))
+            return play_seamless(ctx, who, game_key, body.request_id, body.lines,
+                                 body.bet_per_line, body.mode)
+        return rounds.play(ctx, who, game_key, body.request_id, body.lines,
+                           body.bet_per_line, body.mode, batch=False)
 
     @app.get(f"{API}/rounds", tags=["history"], responses=documented(HistoryView, 401, 404))
     def history(authorization: Auth = None,

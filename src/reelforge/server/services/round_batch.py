@@ -7,42 +7,52 @@ about ten statements in all: the players and their accounts locked in id order (
 processes' batches, or a batch and a single round, never deadlock), their rounds read, then
 every round row, ledger entry, balance, pace mark and audit row written in bulk.
 
-Each round gets exactly what `rounds.play` would give it alone: the same checks in the same
+Bets reach the writer two ways. The bet endpoint hands it the request as it came (`bet`, an
+`Arrival`, awaited on the event loop: no request thread at all), and the writer
+authenticates the whole batch's sessions in one statement, checks and draws each bet
+(`rounds.draw`), and commits them. `rounds.play` hands it a bet already drawn (`place`, from a
+request thread).
+
+Each round gets exactly what `rounds.play_alone` would give it: the same checks in the same
 order (`rounds._check_*`), the same transitions (`hold_for_choice`, `capped_payment`,
-`after_credit`), the same rows. A refused bet is refused alone and writes nothing. Anything a
-batch cannot decide alone (a request id already played, whose answer is the stored round) or
-any failure of the batch's transaction answers AGAIN: that bet is played alone by
-`rounds.play`, with the outcome already drawn, and its request id makes that safe even where
-the batch did commit. Rounds that touch the jackpot pool never come here.
+`after_credit`), the same rows. A refused bet is refused alone and writes nothing. What a
+batch does not play is answered Alone (a seamless wallet's bet, a round of the jackpot pool)
+or AGAIN (a request id already played, whose answer is the stored round; any failure of the
+batch's transaction): that bet is played alone in a request thread, and its request id makes
+that safe even where the batch did commit.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import queue
 import threading
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import bindparam, or_, select
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from reelforge.engine.outcome import Bet, Outcome
 from reelforge.server.context import Context
 from reelforge.server.db import bulk
 from reelforge.server.db.tables import OPEN_STATUSES, accounts, players, rounds
 from reelforge.server.errors import ApiError
-from reelforge.server.services import audit, ledger
-from reelforge.server.services.catalog import ServedGame
+from reelforge.server.services import audit, ledger, sessions
 from reelforge.server.services.common import crash_point, dumps, fast_dumps, new_round_id
 from reelforge.server.services.rounds import (
+    Placement,
     _check_enabled,
     _check_no_open_round,
     _check_pace,
     after_credit,
     capped_payment,
     check_funds,
+    draw,
     gamble_setting,
     hold_for_choice,
     round_values,
@@ -56,22 +66,6 @@ AGAIN = object()  # "play this bet alone": see the module's docstring
 MAX_BATCH = 64  # rounds per transaction: enough to amortise it, short enough to hold locks
 
 
-@dataclass
-class Placement:
-    """A checked bet whose outcome is drawn, waiting for its transaction."""
-
-    auth: Auth
-    served: ServedGame
-    request_id: str
-    bet: Bet
-    price_minor: int
-    seed: int
-    outcome: Outcome
-    now: int
-    result: Any = None  # Written, an ApiError, or AGAIN
-    done: threading.Event = field(default_factory=threading.Event)
-
-
 @dataclass(frozen=True)
 class Written:
     """A committed round as the batch left it: its row, outcome and the player's balance."""
@@ -80,30 +74,85 @@ class Written:
     outcome: dict
     balance: int
 
+    def view(self, auth: Auth) -> dict:
+        return view_of(auth, self.row, (), self.balance, None, self.outcome)
+
+
+@dataclass(frozen=True)
+class Alone:
+    """The answer to an arrival the batch does not play: play it with `rounds.play_alone`
+    (or the seamless wallet's path) in a request thread, as this session."""
+
+    auth: Auth
+
+
+@dataclass
+class _Waiting:
+    """A placement from a request thread (`RoundWriter.place`), and its answer."""
+
+    placement: Placement
+    result: Any = None
+    done: threading.Event = field(default_factory=threading.Event)
+
+    def deliver(self, result: Any) -> None:
+        self.result = result
+        self.done.set()
+
+
+@dataclass
+class Arrival:
+    """A bet as the HTTP layer received it (`RoundWriter.bet`): the writer authenticates the
+    batch's sessions in one statement, then checks and draws each bet."""
+
+    token: str | None
+    game_key: str
+    request_id: str
+    lines: Any
+    bet_per_line: Any
+    mode: Any
+    admit: Callable[[Auth], None]  # the API layer's own checks of a session (its rate)
+    deliver: Callable[[Any], None]  # called once, on the writer's thread, with the answer
+
 
 class RoundWriter:
     """One thread that commits the process's bets in batches, in arrival order."""
 
     def __init__(self, ctx: Context, max_batch: int = MAX_BATCH) -> None:
         self._ctx, self._max = ctx, max_batch
-        self._queue: queue.SimpleQueue[Placement] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[_Waiting | Arrival] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._start = threading.Lock()
 
-    def place(self, placement: Placement) -> Any:
-        """Queue the bet and wait for its batch: the round's view, an ApiError or AGAIN."""
+    def _submit(self, item: _Waiting | Arrival) -> None:
         if self._thread is None or not self._thread.is_alive():
             with self._start:
                 if self._thread is None or not self._thread.is_alive():
                     self._thread = threading.Thread(target=self._run, name="round-writer",
                                                     daemon=True)
                     self._thread.start()
-        self._queue.put(placement)
-        placement.done.wait()
-        result = placement.result
-        if isinstance(result, Written):  # the view is built here, off the writer's thread
-            return view_of(placement.auth, result.row, (), result.balance, None, result.outcome)
-        return result
+        self._queue.put(item)
+
+    def place(self, placement: Placement) -> Any:
+        """Queue a drawn bet and wait for its batch: the round's view, an ApiError or AGAIN."""
+        waiting = _Waiting(placement)
+        self._submit(waiting)
+        waiting.done.wait()
+        result = waiting.result
+        return result.view(placement.auth) if isinstance(result, Written) else result
+
+    async def bet(self, token: str | None, game_key: str, request_id: str, lines: Any,
+                  bet_per_line: Any, mode: Any, admit: Callable[[Auth], None]) -> Any:
+        """A bet from the event loop, with no request thread: the round's view, an ApiError,
+        Alone (play it in a thread as that session) or AGAIN (play it alone from the start)."""
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[Any] = loop.create_future()
+
+        def deliver(value: Any) -> None:
+            loop.call_soon_threadsafe(_settle, answer, value)
+
+        self._submit(Arrival(token, game_key, request_id, lines, bet_per_line, mode, admit,
+                             deliver))
+        return await answer
 
     def _run(self) -> None:
         while True:
@@ -113,15 +162,81 @@ class RoundWriter:
                     batch.append(self._queue.get_nowait())
                 except queue.Empty:
                     break
-            try:
-                results = commit(self._ctx, batch)
-            except Exception:  # rolled back, or failed after its commit: AGAIN is safe for both
-                log.warning("a batch of %d rounds failed; each is played alone", len(batch),
-                            exc_info=True)
-                results = [AGAIN] * len(batch)
-            for placement, result in zip(batch, results, strict=True):
-                placement.result = result
-                placement.done.set()
+            self._write(batch)
+
+    def _write(self, batch: list[_Waiting | Arrival]) -> None:
+        arrivals = [item for item in batch if isinstance(item, Arrival)]
+        try:
+            drawn = prepare(self._ctx, arrivals)
+        except Exception as exc:  # noqa: BLE001 - the writer never dies: each is played alone
+            _failed(f"{len(arrivals)} bets could not be prepared", exc)
+            drawn = [AGAIN] * len(arrivals)
+        # (who asked, the placement, whether the answer is built here): in arrival order
+        queued: list[tuple[Callable[[Any], None], Placement, bool]] = []
+        answers = iter(drawn)
+        for item in batch:
+            if isinstance(item, _Waiting):
+                queued.append((item.deliver, item.placement, False))
+                continue
+            ready = next(answers)
+            if isinstance(ready, Placement):
+                queued.append((item.deliver, ready, True))
+            else:
+                item.deliver(ready)
+        if not queued:
+            return
+        try:
+            results = commit(self._ctx, [placement for _, placement, _ in queued])
+        except Exception as exc:  # noqa: BLE001 - rolled back, or failed after commit: AGAIN
+            _failed(f"a batch of {len(queued)} rounds failed", exc)
+            results = [AGAIN] * len(queued)
+        for (deliver, placement, arrival), result in zip(queued, results, strict=True):
+            if arrival:  # answered in full here: the event loop only sends it
+                if isinstance(result, Written):
+                    result = result.view(placement.auth)
+                elif result is AGAIN:
+                    result = Alone(placement.auth)
+            deliver(result)
+
+
+def _failed(what: str, exc: Exception) -> None:
+    """A database that is down is one line per batch (each bet then meets it alone and is
+    answered DATABASE_UNAVAILABLE); anything else is a bug, logged with its traceback."""
+    if isinstance(exc, DBAPIError) and exc.connection_invalidated or isinstance(
+            exc, OperationalError | InterfaceError | PoolTimeout):
+        log.warning("%s (%s); each is played alone", what, type(exc).__name__)
+    else:
+        log.warning("%s; each is played alone", what, exc_info=exc)
+
+
+def _settle(answer: asyncio.Future[Any], value: Any) -> None:
+    if not answer.done():  # a request cancelled meanwhile (the client left) wants nothing
+        answer.set_result(value)
+
+
+def prepare(ctx: Context, arrivals: list[Arrival]) -> list[Any]:
+    """Each arrival's placement, or its answer without one: an ApiError (the same refusal, in
+    the same order of checks, as the request thread's path gives), or Alone."""
+    if not arrivals:
+        return []
+    sessions_ = sessions.authenticate_many(ctx, [a.token for a in arrivals])
+    drawn: list[Any] = []
+    for arrival, who in zip(arrivals, sessions_, strict=True):
+        if isinstance(who, ApiError):
+            drawn.append(who)
+            continue
+        try:
+            arrival.admit(who)
+            if who.operator.wallet != "ledger":
+                drawn.append(Alone(who))
+                continue
+            placement = draw(who, arrival.game_key, arrival.request_id, arrival.lines,
+                             arrival.bet_per_line, arrival.mode)
+        except ApiError as exc:
+            drawn.append(exc)
+            continue
+        drawn.append(placement if placement.batchable() else Alone(who))
+    return drawn
 
 
 _lock = threading.Lock()

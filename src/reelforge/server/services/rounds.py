@@ -49,29 +49,63 @@ def open_rounds(conn: Connection, player_id: int) -> Sequence:
                         .order_by(rounds.c.created_at)).all()
 
 
-def play(ctx: Context, auth: Auth, game_key: str, request_id: str, lines: Any,
-         bet_per_line: Any, mode: Any) -> dict:
-    """Place a bet and play the round; the same request id twice is one round."""
-    op = auth.operator
-    served = served_game(op, game_key)
+@dataclass(frozen=True)
+class Placement:
+    """A checked bet whose outcome is drawn, waiting for its transaction."""
+
+    auth: Auth
+    served: ServedGame
+    request_id: str
+    bet: Bet
+    price_minor: int
+    seed: int
+    outcome: Outcome
+    now: int
+
+    def batchable(self) -> bool:
+        """Whether a batch of other players' rounds may carry it (services/round_batch.py)."""
+        return self.auth.operator.wallet == "ledger" and not _touches_pool(self.served,
+                                                                           self.bet)
+
+
+def draw(auth: Auth, game_key: str, request_id: str, lines: Any, bet_per_line: Any,
+         mode: Any) -> Placement:
+    """The bet checked against the game and the stake limits, and its outcome drawn: before
+    any lock or transaction (see the module's docstring)."""
+    served = served_game(auth.operator, game_key)
     bet = served.check_bet(lines, bet_per_line, mode, auth.max_stake_minor)
     game = served.game
     seed = new_live_seed()
-    outcome = game.play(bet, live_generator(seed), seed)  # before the lock: see the docstring
-    price_minor = game.price(bet) * served.denomination
-    now = now_us()
-    if op.wallet != "ledger":
-        raise ApiError("WALLET_UNAVAILABLE", "seamless wallet rounds go through wallets.rounds")
-    if ctx.batch_rounds and not _touches_pool(served, bet):
-        from reelforge.server.services.round_batch import AGAIN, Placement, writer
+    outcome = game.play(bet, live_generator(seed), seed)
+    return Placement(auth, served, request_id, bet, game.price(bet) * served.denomination,
+                     seed, outcome, now_us())
 
-        done = writer(ctx).place(Placement(auth, served, request_id, bet, price_minor, seed,
-                                           outcome, now))
+
+def play(ctx: Context, auth: Auth, game_key: str, request_id: str, lines: Any,
+         bet_per_line: Any, mode: Any, batch: bool = True) -> dict:
+    """Place a bet and play the round; the same request id twice is one round. `batch`: let
+    the process's writer commit it with other bets (off: this round's own transaction)."""
+    if auth.operator.wallet != "ledger":
+        raise ApiError("WALLET_UNAVAILABLE", "seamless wallet rounds go through wallets.rounds")
+    placement = draw(auth, game_key, request_id, lines, bet_per_line, mode)
+    if batch and ctx.batch_rounds and placement.batchable():
+        from reelforge.server.services.round_batch import AGAIN, writer
+
+        done = writer(ctx).place(placement)
         if isinstance(done, ApiError):
             raise done
         if done is not AGAIN:
             return done
         # a repeated request id, or a batch that could not commit: the round alone, below
+    return play_alone(ctx, placement)
+
+
+def play_alone(ctx: Context, placement: Placement) -> dict:
+    """The round in its own transaction."""
+    auth, served, request_id, bet = (placement.auth, placement.served, placement.request_id,
+                                     placement.bet)
+    op, game_key, now = auth.operator, served.key, placement.now
+    price_minor, seed, outcome = placement.price_minor, placement.seed, placement.outcome
     with ctx.begin() as conn:
         account = player_account(conn, op, auth.player_id)
         # one statement: the player's row locked (every change to the player's money happens
