@@ -524,11 +524,6 @@ def test_reconcile_refuses_what_it_cannot_compare(tmp_path: Path) -> None:
             commands.ledger_reconcile(url, operator, config)
 
 
-@pytest.mark.xfail(strict=False, reason="a debit answered after the stale-round worker began "
-                   "its rollback, but before the rollback's answer came back, still commits "
-                   "the outcome (wallets/rounds.py play_seamless checks only status 'open', "
-                   "not that a rollback is owed); the credit is then refused and the round "
-                   "stays outcome_committed, its game blocked")
 def test_a_debit_answered_while_its_rollback_is_in_flight(wallet_rig: WalletRig) -> None:
     """The debit applied at once but answered 3 s later (inside the 5 s timeout, past the
     2 s after which the outbox worker rolls back an open round's debit), the rollback applied

@@ -108,8 +108,12 @@ def play_seamless(ctx: Context, auth: Auth, game_key: str, request_id: str, line
     outcome = served.game.play(bet, live_generator(seed), seed)
     with ctx.begin() as conn:
         plain.lock_player(conn, auth.player_id)
-        moved = conn.execute(update(rounds).where(rounds.c.id == round_id,
-                                                  rounds.c.status == "open").values(
+        # A rollback already owed (the stale-round worker's, sent or not) voids the round even
+        # while it is still open: its answer, whenever it comes, cancels the round.
+        owed = conn.execute(select(outbox.c.id).where(
+            outbox.c.transaction_id == f"{round_id}:rollback")).first()
+        moved = 0 if owed is not None else conn.execute(update(rounds).where(
+            rounds.c.id == round_id, rounds.c.status == "open").values(
             status="outcome_committed", seed=f"{seed:064x}", outcome=outcome.to_json(),
             updated_at=now_us())).rowcount
         if moved:
