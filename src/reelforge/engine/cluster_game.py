@@ -223,6 +223,14 @@ class ClusterGame(CommonGame):
                               retriggers=int(summary.get("extras", 0)), bonus_spins=0),
             spins=done)
 
+    def _family_info(self) -> dict[str, Any]:
+        spec = self.spec
+        return {"window": {"reels": spec.cols, "rows": spec.rows}, "min_cluster": spec.min_size,
+                "pays": {"unit": "coin", "coins": spec.bet.max_lines,
+                         "table": [{"symbol": sym, "pays": [list(p) for p in pays]}
+                                   for sym, pays in spec.pays]},
+                "max_win_x": spec.max_win_x}
+
     def set_names(self) -> list[str]:
         if self.rules is not None:
             return self.rules.set_names(self.spec)

@@ -60,6 +60,18 @@ class CommonGame:
     def max_bet(self) -> Bet:
         return Bet(self.spec.bet.max_lines, self.spec.bet.max_bet_per_line)
 
+    def info(self) -> dict[str, Any]:
+        """What an information page and a reel screen draw, read from the game file: the
+        window, the symbols, the pays with their units and what the family adds (paylines,
+        strips, features). Data only: a client shows it, it never plays a round from it."""
+        spec = self.spec
+        return {"description": spec.description,
+                "symbols": [{"id": s.id, "name": s.name, "role": s.role} for s in spec.symbols],
+                **self._family_info()}
+
+    def _family_info(self) -> dict[str, Any]:
+        raise NotImplementedError
+
     def bets(self) -> tuple[BetOption, ...]:
         """Every valid stake (lines x bet per line; a cluster game's fixed coins x each coin
         value), smallest lines first, with its cost in every mode."""

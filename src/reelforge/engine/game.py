@@ -47,6 +47,36 @@ class LineGame(CommonGame):
         rules = rules_module(spec.rules, "game")
         return cls(spec, model, rules=rules, rules_model=rules.compile(spec, model))
 
+    def _family_info(self) -> dict[str, Any]:
+        spec = self.spec
+        info: dict[str, Any] = dict(
+            window={"reels": spec.reels, "rows": spec.rows},
+            pays={"unit": "bet_per_line",
+                  "table": [{"symbol": sym, "pays": [list(p) for p in pays]}
+                            for sym, pays in spec.paytable],
+                  "mixed": [{"name": m.name, "symbols": list(m.symbols),
+                             "pays": [list(p) for p in m.pays]} for m in spec.mixed]},
+            scatters=[{"symbol": s.symbol, "counting": s.counting, "unit": "stake",
+                       "pays": [list(p) for p in s.pays]} for s in spec.scatters],
+            wilds=[{"symbol": w.symbol, "multiplier": w.multiplier,
+                    "substitutes_all_but": sorted({s.id for s in spec.symbols}
+                                                  - set(w.substitutes) - {w.symbol})}
+                   for w in spec.wilds],
+            paylines=[list(line) for line in spec.paylines],
+            reel_sets={r.name: [list(strip) for strip in r.strips] for r in spec.reel_sets},
+            base_reel_set=spec.base_reel_set)
+        fg = spec.free_games
+        if fg is not None:
+            info["free_games"] = {"trigger": fg.trigger, "award": [list(a) for a in fg.award],
+                                  "max_total_spins": fg.max_total_spins,
+                                  "multiplier": fg.multiplier, "reel_set": fg.reel_set}
+        jp = spec.jackpot
+        if jp is not None:
+            info["progressive_jackpot"] = {"symbol": jp.symbol, "count": jp.count,
+                                           "line": jp.line,
+                                           "requires_max_bet": jp.requires_max_bet}
+        return info
+
     @property
     def gamble_rules(self) -> GambleRules | None:
         g = self.spec.gamble

@@ -108,45 +108,8 @@ def _max_win(game) -> Any:
 
 @lru_cache(maxsize=64)
 def game_info(game) -> dict:
-    """What an information page and a reel screen draw, read from the game file: the window,
-    the symbols, the pays with their units, the paylines and the reel strips. Data only: the
-    client shows it, it never plays a round from it."""
-    spec = game.spec
-    symbols = [{"id": s.id, "name": s.name, "role": s.role} for s in spec.symbols]
-    info: dict[str, Any] = {"description": spec.description, "symbols": symbols}
-    if game.family == "clusters":
-        info.update(window={"reels": spec.cols, "rows": spec.rows}, min_cluster=spec.min_size,
-                    pays={"unit": "coin", "coins": spec.bet.max_lines,
-                          "table": [{"symbol": sym, "pays": [list(p) for p in pays]}
-                                    for sym, pays in spec.pays]},
-                    max_win_x=spec.max_win_x)
-        return info
-    info.update(
-        window={"reels": spec.reels, "rows": spec.rows},
-        pays={"unit": "bet_per_line",
-              "table": [{"symbol": sym, "pays": [list(p) for p in pays]}
-                        for sym, pays in spec.paytable],
-              "mixed": [{"name": m.name, "symbols": list(m.symbols),
-                         "pays": [list(p) for p in m.pays]} for m in spec.mixed]},
-        scatters=[{"symbol": s.symbol, "counting": s.counting, "unit": "stake",
-                   "pays": [list(p) for p in s.pays]} for s in spec.scatters],
-        wilds=[{"symbol": w.symbol, "multiplier": w.multiplier,
-                "substitutes_all_but": sorted({s.id for s in spec.symbols}
-                                              - set(w.substitutes) - {w.symbol})}
-               for w in spec.wilds],
-        paylines=[list(line) for line in spec.paylines],
-        reel_sets={r.name: [list(strip) for strip in r.strips] for r in spec.reel_sets},
-        base_reel_set=spec.base_reel_set)
-    fg = spec.free_games
-    if fg is not None:
-        info["free_games"] = {"trigger": fg.trigger, "award": [list(a) for a in fg.award],
-                              "max_total_spins": fg.max_total_spins,
-                              "multiplier": fg.multiplier, "reel_set": fg.reel_set}
-    jp = spec.jackpot
-    if jp is not None:
-        info["progressive_jackpot"] = {"symbol": jp.symbol, "count": jp.count, "line": jp.line,
-                                       "requires_max_bet": jp.requires_max_bet}
-    return info
+    """What an information page and a reel screen draw (`Game.info`), once per game."""
+    return game.info()
 
 
 @lru_cache(maxsize=64)
