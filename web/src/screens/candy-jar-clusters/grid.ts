@@ -123,7 +123,7 @@ export class CandyGrid extends Container {
   land(symbols: readonly (readonly string[])[], fast = false): Promise<void> {
     this.finish();
     this.clearHighlight();
-    const ms = fast ? 220 : 520, step = fast ? 20 : 70;
+    const ms = fast ? 160 : 520, step = fast ? 10 : 70;
     for (let c = 0; c < this.cols; c++) for (let r = 0; r < this.rows; r++) {
       const id = symbols[c]?.[r] ?? "";
       this.symbols[c]![r] = id;
@@ -131,7 +131,7 @@ export class CandyGrid extends Container {
       this.place(sp, c, r, id);
       const y = sp.y;
       sp.y = y - (this.rows + 1) * this.cell;
-      this.tween(sp, { x: sp.x, y, s: 1, a: 1 }, c * step + (this.rows - r) * (fast ? 4 : 12), ms, bounce);
+      this.tween(sp, { x: sp.x, y, s: 1, a: 1 }, c * step + (this.rows - r) * (fast ? 2 : 12), ms, bounce);
     }
     return this.run();
   }
@@ -140,7 +140,7 @@ export class CandyGrid extends Container {
   async tumble(symbols: readonly (readonly string[])[], removed: readonly Cell[], fast = false): Promise<void> {
     this.finish();
     this.clearHighlight();
-    const pop = fast ? 120 : 260, fall = fast ? 200 : 420;
+    const pop = fast ? 80 : 260, fall = fast ? 150 : 420;
     const byCol = new Map<number, Set<number>>();
     for (const [c, r] of removed) (byCol.get(c) ?? byCol.set(c, new Set()).get(c)!).add(r);
     // 1. the winners pop
@@ -171,7 +171,7 @@ export class CandyGrid extends Container {
           this.place(sp, c, r, after[r]!);
           const y = sp.y;
           sp.y = y - (refills + 0.5) * this.cell - k * 6;
-          this.tween(sp, { x: sp.x, y, s: 1, a: 1 }, k * (fast ? 10 : 30), fall, bounce);
+          this.tween(sp, { x: sp.x, y, s: 1, a: 1 }, k * (fast ? 5 : 30), fall, bounce);
           next.push(sp);
           k++;
         }

@@ -33,7 +33,7 @@ function hardCandy(colour: number, dark: number) {
     g.poly([s * 0.08, s * 0.3, s * 0.3, s * 0.5, s * 0.08, s * 0.7]).fill(dark);
     g.poly([s * 0.92, s * 0.3, s * 0.7, s * 0.5, s * 0.92, s * 0.7]).fill(dark);
     g.circle(s / 2, s / 2, s * 0.26).fill(colour).stroke({ width: s * 0.04, color: dark });
-    g.arc(s / 2, s / 2, s * 0.15, 0, Math.PI * 1.3).stroke({ width: s * 0.05, color: 0xffffff, alpha: 0.8 });
+    g.moveTo(s / 2 + s * 0.15, s / 2).arc(s / 2, s / 2, s * 0.15, 0, Math.PI * 1.3).stroke({ width: s * 0.05, color: 0xffffff, alpha: 0.8 });
     shine(g, s * 0.43, s * 0.38, s * 0.07);
   };
 }
@@ -72,7 +72,10 @@ export const CANDY_SYMBOLS: SymbolTable = {
       tile(g, s, 0x9b5de5);
       g.rect(s * 0.47, s * 0.5, s * 0.06, s * 0.4).fill(0xf1f1f1);
       g.circle(s / 2, s * 0.38, s * 0.28).fill(0x9b5de5);
-      for (let i = 0; i < 3; i++) g.arc(s / 2, s * 0.38, s * (0.08 + i * 0.07), i, i + Math.PI * 1.4).stroke({ width: s * 0.04, color: [0xfee440, 0xf15bb5, 0x00f5d4][i] ?? 0xffffff });
+      for (let i = 0; i < 3; i++) {
+        const r = s * (0.08 + i * 0.07);
+        g.moveTo(s / 2 + r * Math.cos(i), s * 0.38 + r * Math.sin(i)).arc(s / 2, s * 0.38, r, i, i + Math.PI * 1.4).stroke({ width: s * 0.04, color: [0xfee440, 0xf15bb5, 0x00f5d4][i] ?? 0xffffff });
+      }
       g.circle(s / 2, s * 0.38, s * 0.28).stroke({ width: s * 0.03, color: 0x5a189a });
       shine(g, s * 0.4, s * 0.25, s * 0.06);
     },

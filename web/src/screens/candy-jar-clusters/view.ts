@@ -18,7 +18,7 @@ const JACKPOT_COLOURS: Record<string, string> = { MINI: "#8ecae6", MINOR: "#80ed
 const css = (n: number) => `#${n.toString(16).padStart(6, "0")}`;
 
 function hold(ms: number, fast?: boolean): Promise<void> {
-  return sleep(fast ? Math.min(ms, 180) : ms);
+  return sleep(fast ? Math.min(ms, 120) : ms);
 }
 
 export class CandyJarView implements CandyViewApi {
