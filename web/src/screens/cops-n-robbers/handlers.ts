@@ -46,7 +46,9 @@ export function copsHandlers(game: Pick<GameView, "info">): Handlers<SlotView> {
     ...generic,
     window: async (e, ctx) => {
       v(ctx.view).clearValues();
-      await ctx.view.land(e.symbols, { fast: ctx.fast || ctx.spin.kind === "bonus" });
+      // Turbo snaps the bonus spins' reels to their stops; otherwise every window lands.
+      if (ctx.fast && ctx.spin.kind === "bonus") ctx.view.show(e.symbols);
+      else await ctx.view.land(e.symbols, { fast: ctx.fast || ctx.spin.kind === "bonus" });
     },
     line_win: async (e, ctx) => {
       ctx.view.setWin(ctx.won);

@@ -57,7 +57,7 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
       await sleep(30);
     }
     this.clearValues();
-    await this.banner(label, { ms: 1100, fast: options.fast });
+    await this.banner(label, { ms: 800, fast: options.fast });
   }
 
   clearValues(): void {
@@ -86,7 +86,7 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   async trailMove(robber: number, cop: number, options: { fast?: boolean } = {}): Promise<void> {
     this.trailEl.hidden = false;
     this.place(robber, cop, !!options.fast);
-    await sleep(options.fast ? 40 : 350);
+    await sleep(options.fast ? 40 : 250);
   }
 
   trailHide(): void {

@@ -79,7 +79,8 @@ class Wheel {
   }
 
   /** Spin the pointer a few turns and stop in green (won) or red. */
-  async spin(won: boolean, fast: boolean): Promise<void> {
+  async spin(won: boolean, fast: boolean, host?: HTMLElement): Promise<void> {
+    if (host) host.dataset.wheelResult = `${this.el.dataset.testid}:${won ? "green" : "red"}`;
     const shown = Math.max(MIN_SHARE, Math.min(this.share, 1));
     const inside = won ? shown * (0.2 + 0.6 * Math.random()) : shown + (1 - shown) * (0.1 + 0.8 * Math.random());
     const end = 360 * 3 + inside * 360;
@@ -153,6 +154,7 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
   // answer (the new state) sends the spin.
   const go = (wheel: Wheel, kind: string, arg: number) => {
     spinning = wheel;
+    if (!waiting) delete host.dataset.wheelResult;
     fast = game.jurisdiction.turbo && !!document.querySelector<HTMLInputElement>("[data-testid=turbo]")?.checked;
     host.querySelectorAll("button").forEach((b) => ((b as HTMLButtonElement).disabled = true));
     if (amount < state.amount) { queued = { round: round.round_id, choice: [kind, arg] }; send("wheel_gamble", ["amount", amount]); }
@@ -184,7 +186,7 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
       const s = lastResult(next)?.state as WheelState | undefined;
       if (!s) return;
       const won = spinning === bonusWheel ? s.bonus_won !== null : s.amount > 0;
-      await spinning.spin(won, fast);
+      await spinning.spin(won, fast, host);
       spinning = null;
     },
   };
@@ -200,7 +202,7 @@ export function spinChance(host: HTMLElement, round: RoundView, send: (kind: str
   const pointer = h("div", { class: "meter-pointer", style: "left:0%" });
   const meter = h("div", { class: "meter", "data-testid": "spin-chance-meter", "data-share": share.toFixed(6), role: "img", "aria-label": `Spin Chance: ${formatCredits(credit)} of ${formatCredits(price)} credits` }, green, pointer);
   const choices = (round.choice?.choices.spin_chance ?? []) as string[];
-  const buttons = choices.map((c) => h("button", { "data-kind": "spin_chance", "data-choice": JSON.stringify(c), "data-testid": `spin-chance-${c}`, onclick: () => { played = c === "play"; buttons.forEach((b) => (b.disabled = true)); send("spin_chance", c); } }, c === "play" ? "PLAY" : c === "decline" ? "NO THANKS" : c.toUpperCase()));
+  const buttons = choices.map((c) => h("button", { "data-kind": "spin_chance", "data-choice": JSON.stringify(c), "data-testid": `spin-chance-${c}`, onclick: () => { played = c === "play"; delete host.dataset.meterResult; buttons.forEach((b) => (b.disabled = true)); send("spin_chance", c); } }, c === "play" ? "PLAY" : c === "decline" ? "NO THANKS" : c.toUpperCase()));
   let played = false;
   host.append(h("div", { class: "spin-chance", "data-testid": "spin-chance" },
     h("strong", {}, "SPIN CHANCE"),
@@ -212,7 +214,7 @@ export function spinChance(host: HTMLElement, round: RoundView, send: (kind: str
       if (!s || s.draw === null) return;
       pointer.style.transition = "left 1500ms cubic-bezier(.2,.7,.2,1)";
       pointer.style.left = `${(((s.draw + 0.5) / s.stake) * 100).toFixed(3)}%`;
-      meter.dataset.result = s.won ? "green" : "red";
+      meter.dataset.result = host.dataset.meterResult = s.won ? "green" : "red";
       await sleep(1600);
     },
   };

@@ -1,0 +1,249 @@
+// Cops n Robbers' screen end to end: stake and Fortune Spins, a win, the wheel gamble (amount,
+// cash, bonus, COLLECT, a reload in the middle), the trail bonus and its ID parade, Spin
+// Chance (NO THANKS and PLAY), desktop and phone screenshots. Rare features come from
+// test-only game files (web/tests/e2e/games/cops-n-robbers-e2e-*.toml: the same rules, other
+// base reels), served as extra games of the demo and poor operators.
+import { WEB } from "./server.mjs";
+
+const WIN = { operator: "demo", key: "cops-n-robbers-win", gameFile: `${WEB}/tests/e2e/games/cops-n-robbers-e2e-win-v1.toml` };
+const BONUS = { operator: "demo", key: "cops-n-robbers-bonus", gameFile: `${WEB}/tests/e2e/games/cops-n-robbers-e2e-bonus-v1.toml` };
+
+function expect(cond, message) {
+  if (!cond) throw new Error(message);
+}
+
+function money(minor, symbol = "€") {
+  const b = BigInt(minor);
+  return `${b < 0n ? "-" : ""}${symbol}${((b < 0n ? -b : b) / 100n).toLocaleString("en")}.${String((b < 0n ? -b : b) % 100n).padStart(2, "0")}`;
+}
+
+async function open(t, key, operator = "demo") {
+  await t.page.goto(`${t.base}/demo?operator=${operator}`);
+  await t.page.locator("[data-testid=lobby]").waitFor({ timeout: 150000 });
+  await t.page.click(`[data-testid=launch-${key}]`);
+  await t.page.locator(`[data-testid=game-${key}][data-module=ready] canvas`).waitFor({ timeout: 60000 });
+  await t.page.locator(`[data-testid=game-${key}] [data-testid=play]`).waitFor();
+  if (await t.page.locator("[data-testid=turbo]").count()) await t.page.check("[data-testid=turbo]");
+}
+
+async function lastRound(t) {
+  const [last] = (await t.api("/api/v1/rounds?limit=1")).rounds;
+  return t.api(`/api/v1/rounds/${last.round_id}`);
+}
+
+async function settled(t, key) {
+  await t.page.locator(`[data-testid=game-${key}]`).and(t.page.locator("[data-flow=idle], [data-flow=choice]")).waitFor({ timeout: 60000 });
+  return t.page.locator(`[data-testid=game-${key}]`).getAttribute("data-flow");
+}
+
+async function collect(t, key) {
+  await t.page.click("[data-testid=collect]");
+  await t.page.locator(`[data-testid=game-${key}][data-flow=idle]`).waitFor({ timeout: 30000 });
+}
+
+async function balanceMatches(t) {
+  const session = await t.api("/api/v1/session");
+  const shown = await t.page.locator("[data-testid=balance]").innerText();
+  expect(shown === money(session.balance_minor), `balance shown ${shown}, server ${money(session.balance_minor)}`);
+  return session;
+}
+
+async function share(t, testid) {
+  return Number(await t.page.locator(`[data-testid=${testid}]`).getAttribute("data-share"));
+}
+
+export const tests = [
+  {
+    name: "cops: stake, Fortune Spins switch and its RTP, a spin on the server's stops",
+    async run(t) {
+      await open(t, "cops-n-robbers");
+      await t.assertDrawn("cops-before");
+      const game = await t.api("/api/v1/games/cops-n-robbers");
+      const pct = (m) => `${(game.rtp.find((r) => r.mode === m).value * 100).toFixed(2)}%`;
+      expect((await t.page.locator("[data-testid=rtp]").innerText()) === pct("base"), "base RTP not shown");
+      const bets = [...game.bets].sort((a, b) => a.stake_credits - b.stake_credits);
+      await t.page.selectOption("[data-testid=stake]", "0");
+      expect((await t.page.locator("[data-testid=bet]").innerText()) === money(bets[0].cost_minor.base), "stake 0 price");
+      await t.page.click("[data-testid=stake-plus]");
+      expect((await t.page.locator("[data-testid=bet]").innerText()) === money(bets[1].cost_minor.base), "stake + price");
+      await t.page.click("[data-testid=fortune-switch]");
+      expect((await t.page.getAttribute("[data-testid=fortune-switch]", "aria-checked")) === "true", "switch not on");
+      expect((await t.page.locator("[data-testid=bet]").innerText()) === money(bets[1].cost_minor.fortune), "Fortune Spins price not the server's");
+      expect((await t.page.locator("[data-testid=rtp]").innerText()) === pct("fortune"), "Fortune RTP not shown");
+      const flow = await t.spin("cops-n-robbers");
+      const round = await lastRound(t);
+      expect(round.bet.mode === "fortune" && round.bet.bet_per_line === bets[1].bet_per_line, `round bet ${JSON.stringify(round.bet)}`);
+      await t.assertDrawn("cops-fortune-after");
+      await t.shot("fortune-spin");
+      if (flow === "choice") await collect(t, "cops-n-robbers");
+      await balanceMatches(t);
+      await t.page.click("[data-testid=fortune-switch]");
+      expect((await t.page.locator("[data-testid=rtp]").innerText()) === pct("base"), "base RTP not back");
+    },
+  },
+  {
+    name: "cops wheel gamble: a win, reload mid-gamble, amount arrows, cash, COLLECT, bonus",
+    gameFiles: [WIN],
+    async run(t) {
+      const key = "cops-n-robbers-win";
+      await open(t, key);
+      expect((await t.spin(key)) === "choice", "a win of the aces game offers no gamble");
+      await t.page.locator("[data-testid=wheel-gamble]").waitFor();
+      const round = (await t.api("/api/v1/session")).open_rounds[0];
+      const win = round.pending_win_credits;
+      expect((await t.page.locator("[data-testid=win]").innerText()).startsWith(win.toLocaleString("en")), "the line win is not on the meter");
+      // the reload in the middle of the gamble: the same wheels, on the server's state
+      await t.page.reload();
+      await t.page.locator(`[data-testid=game-${key}][data-recovered="${round.round_id}"][data-flow=choice] [data-testid=wheel-gamble]`).waitFor({ timeout: 30000 });
+      expect((await t.page.locator("[data-testid=gamble-amount]").innerText()).startsWith(win.toLocaleString("en")), "recovered amount");
+      await t.assertDrawn("gamble-recovered");
+      await t.page.check("[data-testid=turbo]"); // turbo is not kept across a reload
+      // segments: x2 is won with chance amount / (2 x amount); the bonus by amount / price
+      await t.page.click("[data-testid=cash-1]");
+      expect(Math.abs((await share(t, "cash-wheel")) - 0.5) < 1e-6, "x2 segment is not one half");
+      const offer = round.offers.find((o) => o.kind === "wheel_gamble");
+      const [n, d] = offer.limits.bonus_prices["2"].split("/").map(Number);
+      await t.page.click("[data-testid=bonus-2]");
+      expect(Math.abs((await share(t, "bonus-wheel")) - win / (n / d)) < 1e-6, `Super bonus segment ${await share(t, "bonus-wheel")} vs ${win / (n / d)}`);
+      await t.shot("wheels");
+      // amount arrows, then the cash wheel: two steps, ("amount", n) then ("cash", 1)
+      for (let i = 0; i < 3; i++) await t.page.click("[data-testid=amount-minus]");
+      await t.page.click("[data-testid=amount-plus]");
+      const lowered = Number((await t.page.locator("[data-testid=gamble-amount]").innerText()).split(" ")[0].replace(/,/g, ""));
+      expect(lowered < win, `amount arrows: ${lowered} of ${win}`);
+      await t.page.click("[data-testid=spin-cash]");
+      await t.page.locator("[data-testid=choice][data-wheel-result^=cash-wheel]").waitFor({ timeout: 30000 });
+      let flow = await settled(t, key);
+      let after = await t.api(`/api/v1/rounds/${round.round_id}`);
+      expect(JSON.stringify(after.steps[0].choice) === JSON.stringify(["amount", lowered]), `first step ${JSON.stringify(after.steps[0]?.choice)}`);
+      expect(JSON.stringify(after.steps[1].choice) === JSON.stringify(["cash", 1]), `second step ${JSON.stringify(after.steps[1]?.choice)}`);
+      const cashWon = after.steps[1].result.state.amount > 0;
+      expect((await t.page.getAttribute("[data-testid=choice]", "data-wheel-result")) === `cash-wheel:${cashWon ? "green" : "red"}`, "the pointer did not stop where the server said");
+      const collectedAfterCash = flow === "choice";
+      if (collectedAfterCash) {
+        await t.page.locator("[data-testid=wheel-gamble]").waitFor();
+        await t.shot("after-cash-win");
+        await collect(t, key);
+      }
+      after = await t.api(`/api/v1/rounds/${round.round_id}`);
+      expect(after.status === "closed" && after.win_minor === (cashWon ? win - lowered + 2 * lowered : win - lowered), `paid ${after.win_minor}`);
+      await balanceMatches(t);
+      // the bonus wheel: Super Big Money at amount / price; a win plays the bonus the step carries
+      expect((await t.spin(key)) === "choice", "no gamble on the second win");
+      await t.page.click("[data-testid=bonus-2]");
+      await t.page.click("[data-testid=spin-bonus]");
+      await t.page.locator("[data-testid=choice][data-wheel-result^=bonus-wheel]").waitFor({ timeout: 30000 });
+      flow = await settled(t, key);
+      const bonusRound = await lastRound(t);
+      const stepped = bonusRound.steps.at(-1);
+      expect(JSON.stringify(stepped.choice) === JSON.stringify(["bonus", 2]), `bonus step ${JSON.stringify(stepped.choice)}`);
+      expect((await t.page.getAttribute("[data-testid=choice]", "data-wheel-result")) === `bonus-wheel:${stepped.result.bonus_outcome ? "green" : "red"}`, "the bonus pointer did not stop where the server said");
+      if (stepped.result.bonus_outcome) {
+        expect((await t.page.getAttribute("[data-testid=trail]", "data-start")) === "2", "the won Super bonus was not played on the trail");
+        expect(bonusRound.win_minor === stepped.result.bonus_outcome.total_win, `bonus paid ${bonusRound.win_minor}`);
+        console.log(`     bonus wheel won: Super Big Money paid ${bonusRound.win_minor}`);
+      } else console.log("     bonus wheel lost (the pointer stopped on red)");
+      await t.assertDrawn("after-bonus-wheel");
+      if (flow === "choice") await collect(t, key);
+      await balanceMatches(t);
+      if (collectedAfterCash) return; // COLLECT is covered
+      // COLLECT at once
+      expect((await t.spin(key)) === "choice", "no gamble on the third win");
+      await collect(t, key);
+      const collected = await lastRound(t);
+      expect(collected.status === "closed" && collected.win_minor === collected.outcome.total_win, "COLLECT paid another amount");
+      await balanceMatches(t);
+    },
+  },
+  {
+    name: "cops trail bonus: the cop chases the robber per the trail events, the ID parade",
+    gameFiles: [BONUS],
+    async run(t) {
+      const key = "cops-n-robbers-bonus";
+      await open(t, key);
+      await t.page.click("[data-testid=play]");
+      await t.page.locator("[data-testid=trail]:not([hidden])").waitFor({ timeout: 30000 });
+      await t.page.locator("[data-testid=trail][data-cop]").waitFor({ timeout: 30000 });
+      await t.assertDrawn("mid-bonus");
+      await t.shot("trail");
+      const flow = await settled(t, key);
+      const round = await lastRound(t);
+      const events = round.outcome.spins.flatMap((s) => s.events);
+      const moves = events.filter((e) => e.type === "trail" || e.type === "parade");
+      expect(moves.length > 0, "the bonus game had no trail");
+      const last = moves.at(-1);
+      expect((await t.page.getAttribute("[data-testid=trail]", "data-robber")) === String(last.robber), "robber not where the outcome left him");
+      expect((await t.page.getAttribute("[data-testid=trail]", "data-cop")) === String(last.cop), "cop not where the outcome left him");
+      const parades = events.filter((e) => e.type === "parade");
+      if (parades.length) expect((await t.page.getAttribute("[data-testid=parade]", "data-result")) === parades.at(-1).result, "the dapple did not stop on the server's result");
+      const start = events.find((e) => e.type === "bonus").start_multiplier;
+      expect((await t.page.getAttribute("[data-testid=trail]", "data-start")) === String(start), "start multiplier");
+      expect((await t.page.locator("[data-testid=win]").innerText()).startsWith(round.outcome.total_win.toLocaleString("en")), "bonus total not on the meter");
+      if (flow === "choice") await collect(t, key);
+      await balanceMatches(t);
+    },
+  },
+  {
+    name: "cops spin chance: the meter, NO THANKS, PLAY",
+    async run(t) {
+      const key = "cops-n-robbers";
+      await open(t, key, "poor");
+      const game = await t.api(`/api/v1/games/${key}`);
+      const bets = [...game.bets].sort((a, b) => a.stake_credits - b.stake_credits);
+      const done = { decline: false, play: false };
+      for (let i = 0; i < 10 && !(done.decline && done.play); i++) {
+        const b = (await t.api("/api/v1/session")).balance_minor; // 1 credit = 1 cent
+        if (b < bets[0].cost_minor.base) break;
+        // declining first needs credit left after it: a stake above half the balance
+        const wanted = done.decline ? Math.floor(b / 10) * 10 : Math.max(10, Math.ceil((b / 2 + 1) / 10) * 10);
+        const found = bets.findIndex((x) => x.cost_minor.base === Math.min(wanted, Math.floor(b / 10) * 10));
+        const index = found < 0 ? bets.length - 1 : found;
+        await t.page.selectOption("[data-testid=stake]", String(index));
+        let flow = await t.spin(key);
+        if (flow === "choice" && (await t.page.locator("[data-testid=wheel-gamble]").count())) {
+          await t.page.click("[data-testid=collect]");
+          flow = await settled(t, key);
+        }
+        if (flow !== "choice") continue;
+        await t.page.locator("[data-testid=spin-chance]").waitFor();
+        const open = (await t.api("/api/v1/session")).open_rounds[0];
+        const offer = open.offers.find((o) => o.kind === "spin_chance");
+        expect(Math.abs((await share(t, "spin-chance-meter")) - offer.amount / offer.stake) < 1e-6, "meter not credit / price");
+        const choice = done.decline ? "play" : "decline";
+        await t.shot(`spin-chance-${choice}`);
+        await t.page.click(`[data-testid=spin-chance-${choice}]`);
+        // a won Spin Chance plays its funded round, whose win may offer the gamble
+        if ((await settled(t, key)) === "choice") await collect(t, key);
+        const after = await t.api(`/api/v1/rounds/${open.round_id}`);
+        const state = after.steps.at(-1).result.state;
+        if (choice === "play") {
+          expect((await t.page.getAttribute("[data-testid=choice]", "data-meter-result")) === (state.won ? "green" : "red"), "the meter's pointer did not stop where the server said");
+          expect(state.won === Boolean(after.next_round_id), "a won spin chance has its funded round");
+          console.log(`     spin chance ${state.won ? "won: the funded spin played" : "lost"}`);
+        } else expect(state.played === false && state.credit === offer.amount, "NO THANKS kept the credit");
+        done[choice] = true;
+        await balanceMatches(t);
+      }
+      expect(done.decline && done.play, `spin chance not reached both ways: ${JSON.stringify(done)}`);
+    },
+  },
+  {
+    name: "cops phone size: reels and wheels at 390x844",
+    viewport: { width: 390, height: 844 },
+    gameFiles: [WIN],
+    async run(t) {
+      const key = "cops-n-robbers-win";
+      await open(t, key);
+      await t.assertDrawn("phone-before");
+      await t.shot("phone");
+      expect((await t.spin(key)) === "choice", "no gamble");
+      await t.page.locator("[data-testid=wheel-gamble]").waitFor();
+      await t.assertDrawn("phone-wheels");
+      await t.shot("phone-wheels");
+      const box = await t.page.locator("[data-testid=collect]").boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= 390 && box.y + box.height <= 844, `COLLECT off screen: ${JSON.stringify(box)}`);
+      await collect(t, key);
+      await balanceMatches(t);
+    },
+  },
+];
