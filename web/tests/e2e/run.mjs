@@ -11,7 +11,10 @@ import { colourStats, decodePng } from "./png.mjs";
 import { tests as baseTests } from "./tests.mjs";
 
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+// WebGL on ANGLE's SwiftShader (software, no GPU needed): with --disable-gpu, headless chromium's
+// screenshots left the top of a game canvas white (a band over the reels and grids), though
+// the page drew it.
+const ARGS = ["--headless", "--no-sandbox", "--use-gl=angle", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const RESULTS = join(WEB, "test-results");
 
 if (!existsSync(join(WEB, "dist", "index.html"))) {
