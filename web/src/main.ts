@@ -28,8 +28,11 @@ let gamesCache: Promise<GameView[]> | null = null;
 
 const root = document.getElementById("app") as HTMLElement;
 const balance = h("span", { class: "balance", "data-testid": "header-balance" });
+const infoLink = h("a", { href: "#/", "data-testid": "nav-info", hidden: true }, "Information");
 const header = h("header", { class: "top" }, h("span", { class: "title" }, "reelforge"),
   h("a", { href: "#/", "data-testid": "nav-lobby" }, "Lobby"), h("a", { href: "#/history", "data-testid": "nav-history" }, "History"),
+  // on a game's screen: its information page (paytable at the bet selected there)
+  infoLink,
   balance, h("button", { "data-testid": "nav-options", onclick: () => app.openOptions() }, "Options"));
 const main = h("main", { style: "flex:1;display:flex;flex-direction:column" });
 const error = h("div", { class: "message", role: "alert", hidden: true });
@@ -81,6 +84,8 @@ async function route(): Promise<void> {
   error.hidden = true;
   clear(main);
   const [, page = "", arg = ""] = (location.hash || "#/").split("/");
+  infoLink.hidden = page !== "game";
+  infoLink.href = `#/info/${arg}`;
   try {
     let next: Screen;
     if (!session.state) next = mountWelcome(main);

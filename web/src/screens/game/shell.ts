@@ -15,6 +15,7 @@ import { PROFILES } from "../../render/quality";
 import { clear, h, showError } from "../../ui/dom";
 import { showIntro } from "../../ui/intro";
 import type { AppContext, Screen } from "../context";
+import { rememberBet } from "../info/current-bet";
 import { PixiSlotView, genericHandlers } from "./generic";
 import { moduleFor, type BetControls, type ChoiceScreen, type GameModule, type SlotView } from "./registry";
 
@@ -158,6 +159,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     const rtp = rtpOf(mode);
     rtpOut.textContent = rtp ? formatPercent(rtp.value) : "—";
     screen.dataset.flow = flow.state;
+    rememberBet(sessionStorage, key, { lines: bet().lines, bet_per_line: bet().bet_per_line, mode });
     for (const l of changeListeners) l();
   };
   flow.on(render);
