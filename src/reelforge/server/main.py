@@ -6,6 +6,7 @@ application factory, so each worker process builds its own engine from the envir
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -15,6 +16,7 @@ from sqlalchemy.exc import IntegrityError
 
 from reelforge.server.context import Context
 from reelforge.server.db.engine import database_url, make_engine
+from reelforge.server.errors import ApiError
 from reelforge.server.settings import Settings, load_settings
 
 ENV_CONFIG = "REELFORGE_CONFIG"
@@ -97,6 +99,14 @@ def _warm_up(settings: Settings) -> None:
 
     for game_id in sorted({g.game_id for op in settings.operators for g in op.games}):
         warmup(make(game_id))
+    # The games' descriptions (a lobby's first request): their exact maximum wins cost
+    # seconds the first time on a machine, then come from the figure cache.
+    from reelforge.server.services.catalog import served_game
+
+    for op in settings.operators:
+        for g in op.games:
+            with contextlib.suppress(ApiError):  # a game this jurisdiction does not offer
+                served_game(op, g.key).describe(None)
 
 
 def _connect_wallets(ctx: Context) -> None:

@@ -7,11 +7,18 @@ One `Game` object per (game file, settings) is shared by every request (games ar
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import json
+import os
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from reelforge.engine.outcome import Bet
+from reelforge.engine.protocol import MaxWin, RtpFigure
 from reelforge.engine.round import jackpot_eligible
 from reelforge.errors import ReelforgeError
 from reelforge.server.errors import ApiError
@@ -102,8 +109,76 @@ class ServedGame:
 @lru_cache(maxsize=64)
 def _max_win(game) -> Any:
     """Once per configured game (`_configured` shares one object per file and setting): the
-    exact maximum costs seconds (Cluedo's about 10 s) and never changes for a game file."""
-    return game.max_win()
+    exact maximum costs seconds (Cluedo's 3 to 7 s) and never changes for a game file."""
+    return _kept(game, "max-win", game.max_win, lambda top: {
+        "lines": top.bet.lines, "bet_per_line": top.bet.bet_per_line, "mode": top.bet.mode,
+        "credits": top.credits, "x": str(top.x), "enforced": top.enforced},
+        lambda d: MaxWin(Bet(d["lines"], d["bet_per_line"], d["mode"]), d["credits"],
+                         Fraction(d["x"]), d["enforced"]))
+
+
+@lru_cache(maxsize=64)
+def _rtp(game) -> tuple:
+    """The game's RTP figures (Cops n Robbers' exact analysis of both modes takes seconds),
+    or none where it has no analysis."""
+    def computed() -> tuple:
+        try:
+            return tuple(game.rtp())
+        except ReelforgeError:
+            return ()
+
+    return _kept(game, "rtp", computed, lambda figures: [
+        {"mode": f.mode, "fraction": str(f.value) if isinstance(f.value, Fraction) else None,
+         "float": None if isinstance(f.value, Fraction) else f.value, "source": f.source,
+         "ci95": f.ci95, "method": f.method} for f in figures],
+        lambda saved: tuple(RtpFigure(d["mode"], Fraction(d["fraction"]) if d["fraction"]
+                                      else float(d["float"]), d["source"], d["ci95"],
+                                      d["method"]) for d in saved))
+
+
+def _kept(game, name: str, compute, dump, load):
+    """`compute()`, kept on disk by the game file's hash (`figure_cache`) for every later
+    process: a game's figures hold the GIL for seconds, and every request of the process
+    waits meanwhile. An unreadable entry is computed again and rewritten."""
+    path = figure_cache() / f"{name}-{_settings_key(game)}.json"
+    try:
+        return load(json.loads(path.read_text()))
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    value = compute()
+    with contextlib.suppress(OSError):  # a read-only home: computed in each process
+        path.parent.mkdir(parents=True, exist_ok=True)
+        scratch = path.with_suffix(f".{os.getpid()}.tmp")
+        scratch.write_text(json.dumps(dump(value)))
+        scratch.replace(path)
+    return value
+
+
+def figure_cache() -> Path:
+    """Where computed figures of game files are kept: $REELFORGE_CACHE_DIR, else
+    $XDG_CACHE_HOME/reelforge, else ~/.cache/reelforge. Named by the file's hash, never by
+    anything a request or a game file says."""
+    explicit = os.environ.get("REELFORGE_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "reelforge"
+
+
+def _settings_key(game) -> str:
+    """The game file's SHA-256, its configured settings and the code that computes its
+    figures, as one hex digest: a changed file, setting or analysis is a new entry."""
+    settings = json.dumps(sorted(game.settings.items()))
+    return hashlib.sha256(f"{game.spec.sha256}:{settings}:{_code_key()}".encode()).hexdigest()
+
+
+@lru_cache(maxsize=1)
+def _code_key() -> str:
+    root = Path(__file__).resolve().parents[2]  # the reelforge package
+    digest = hashlib.sha256()
+    for part in ("spec", "engine", "games", "analysis"):
+        for source in sorted((root / part).rglob("*.py")):
+            digest.update(source.read_bytes())
+    return digest.hexdigest()
 
 
 @lru_cache(maxsize=64)
@@ -112,12 +187,6 @@ def game_info(game) -> dict:
     return game.info()
 
 
-@lru_cache(maxsize=64)
-def _rtp(game) -> tuple:
-    try:
-        return game.rtp()
-    except ReelforgeError:
-        return ()
 
 
 def _default_bet(bets: list[dict]) -> dict | None:
