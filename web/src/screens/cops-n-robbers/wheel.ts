@@ -60,7 +60,7 @@ class Wheel {
   share = 0;
 
   constructor(testid: string, label: string) {
-    this.el = svg("svg", { viewBox: "-110 -110 220 220", width: 170, height: 170, role: "img", "aria-label": label, "data-testid": testid }) as SVGSVGElement;
+    this.el = svg("svg", { viewBox: "-110 -110 220 220", role: "img", "aria-label": label, "data-testid": testid }) as SVGSVGElement;
     this.el.append(svg("circle", { r: 100, fill: "#b3261e", stroke: "#d4af37", "stroke-width": 6 }));
     this.green = svg("path", { fill: "#2a9d4f", "data-testid": `${testid}-green` });
     this.el.append(this.green);
@@ -176,9 +176,9 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
   collect.addEventListener("click", () => { spinning = null; send("wheel_gamble", ["collect"]); });
 
   host.append(h("div", { class: "wheels", "data-testid": "wheel-gamble" },
-    h("div", { class: "wheel-col" }, h("strong", {}, "CASH WHEEL"), cashWheel.el, h("div", {}, ...cashButtons), cashInfo, spinCash),
-    h("div", { class: "wheel-col" }, h("strong", {}, "GAMBLE"), h("div", {}, minus, " ", amountOut, " ", plus), bankedOut, collect),
-    h("div", { class: "wheel-col" }, h("strong", {}, "BONUS WHEEL"), bonusWheel.el, h("div", {}, ...bonusButtons), bonusInfo, spinBonus)));
+    h("div", { class: "wheel-col cash" }, h("strong", {}, "CASH WHEEL"), cashWheel.el, h("div", {}, ...cashButtons), cashInfo, spinCash),
+    h("div", { class: "wheel-col gamble" }, h("strong", {}, "GAMBLE"), h("div", {}, minus, " ", amountOut, " ", plus), bankedOut, collect),
+    h("div", { class: "wheel-col bonus" }, h("strong", {}, "BONUS WHEEL"), bonusWheel.el, h("div", {}, ...bonusButtons), bonusInfo, spinBonus)));
   redraw();
   return {
     async answered(next) {
