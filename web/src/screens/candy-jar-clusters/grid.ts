@@ -29,6 +29,7 @@ export class CandyGrid extends Container {
   private highlighted = false;
   private pulse = 0;
   private changed = true;
+  private generation = 0; // bumped by every clearOut, land, show and tumble
 
   constructor(private readonly textures: SymbolTextures, opts: { cols: number; rows: number; cell: number }, private profile: QualityProfile, private readonly ticker: Ticker) {
     super();
@@ -94,6 +95,7 @@ export class CandyGrid extends Container {
 
   /** Draw `symbols` now. */
   show(symbols: readonly (readonly string[])[]): void {
+    this.generation++;
     this.finish();
     this.clearHighlight();
     for (let c = 0; c < this.cols; c++) for (let r = 0; r < this.rows; r++) {
@@ -113,7 +115,9 @@ export class CandyGrid extends Container {
       if (!sp.visible) continue;
       this.tween(sp, { x: sp.x, y: sp.y + (this.rows + 1) * this.cell, s: 1, a: 1 }, c * (fast ? 10 : 30), ms, easeIn);
     }
+    const cleared = ++this.generation;
     return this.run().then(() => {
+      if (cleared !== this.generation) return; // a grid landed meanwhile: keep it
       for (const col of this.sprites) for (const sp of col) sp.visible = false;
       for (const col of this.symbols) col.fill("");
     });
@@ -121,6 +125,7 @@ export class CandyGrid extends Container {
 
   /** A grid lands: every column drops in from above, left to right. */
   land(symbols: readonly (readonly string[])[], fast = false): Promise<void> {
+    this.generation++;
     this.finish();
     this.clearHighlight();
     const ms = fast ? 160 : 520, step = fast ? 10 : 70;
@@ -138,6 +143,7 @@ export class CandyGrid extends Container {
 
   /** A tumble: the `removed` cells pop, survivors fall, refills drop in; ends on `symbols`. */
   async tumble(symbols: readonly (readonly string[])[], removed: readonly Cell[], fast = false): Promise<void> {
+    this.generation++;
     this.finish();
     this.clearHighlight();
     const pop = fast ? 80 : 260, fall = fast ? 150 : 420;
@@ -151,7 +157,7 @@ export class CandyGrid extends Container {
     await this.run();
     // 2. survivors fall to their rows, refills drop in from above
     for (let c = 0; c < this.cols; c++) {
-      const before = this.symbols[c]!;
+      const before = [...this.symbols[c]!]; // a copy: the loop writes the new column
       const after = Array.from({ length: this.rows }, (_, r) => symbols[c]?.[r] ?? "");
       const moves = tumbleMoves(before, after, byCol.get(c) ?? new Set()) ?? after.map(() => null);
       const old = this.sprites[c]!;

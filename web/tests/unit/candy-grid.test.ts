@@ -1,0 +1,105 @@
+// The candy grid's sprites after each landing and tumble of the real fixtures: exactly one
+// visible sprite per cell, showing the grid event's symbol, at its cell. Pixi is replaced by a
+// minimal stand-in (Vitest runs in node, without WebGL); the ticker is driven by hand.
+import { describe, expect, it, vi } from "vitest";
+
+vi.mock("pixi.js", () => {
+  class Node {
+    children: Node[] = [];
+    parent: Node | null = null;
+    x = 0; y = 0; alpha = 1; visible = true; mask: unknown = null; width = 0; height = 0;
+    scale = { x: 1, y: 1, set(v: number) { this.x = this.y = v; } };
+    position = { set: (x: number, y: number) => { this.x = x; this.y = y; } };
+    anchor = { set() {} };
+    texture: { id: string; width: number } = { id: "", width: 1 };
+    addChild(...c: Node[]) { for (const n of c) { n.parent = this; this.children.push(n); } return c[0]; }
+    removeChildren() { const c = this.children; this.children = []; return c; }
+    destroy() { if (this.parent) this.parent.children = this.parent.children.filter((n) => n !== this); }
+  }
+  class Graphics extends Node {
+    [k: string]: unknown;
+    constructor() {
+      super();
+      const proxy: Graphics = new Proxy(this, { get: (t, p) => (p in t ? (t as Record<string | symbol, unknown>)[p] : () => proxy) });
+      return proxy;
+    }
+  }
+  return { Container: Node, Sprite: Node, Graphics, Text: Node };
+});
+
+import { CandyGrid } from "../../src/screens/candy-jar-clusters/grid";
+import { candyHandlers, candyHooks, type CandyView } from "../../src/screens/candy-jar-clusters/handlers";
+import { EventPlayer } from "../../src/core/player";
+import { validateOutcome, type Cell } from "../../src/core/outcome";
+import { PROFILES } from "../../src/render/quality";
+import { fixture } from "./fixtures";
+
+interface FakeSprite { x: number; y: number; visible: boolean; alpha: number; texture: { id: string } }
+
+function makeGrid() {
+  let tick: ((t: { deltaMS: number }) => void) | null = null;
+  const ticker = { add: (f: (t: { deltaMS: number }) => void, ctx: unknown) => { tick = f.bind(ctx); }, remove() {} };
+  const textures = { get: (id: string) => ({ id, width: 88 }) };
+  const grid = new CandyGrid(textures as never, { cols: 7, rows: 7, cell: 88 }, PROFILES.LOW, ticker as never);
+  const pump = setInterval(() => tick?.({ deltaMS: 50 }), 1);
+  return { grid, stop: () => clearInterval(pump) };
+}
+
+function visibleCells(grid: CandyGrid): Map<string, string[]> {
+  const board = (grid as unknown as { board: { children: FakeSprite[] } }).board;
+  const cells = new Map<string, string[]>();
+  for (const s of board.children) {
+    if (!s.visible || s.alpha <= 0.01) continue;
+    const key = `${Math.floor(s.x / 88)},${Math.floor(s.y / 88)}`;
+    cells.set(key, [...(cells.get(key) ?? []), s.texture.id]);
+  }
+  return cells;
+}
+
+describe("candy grid sprites", () => {
+  it("after every grid event of every fixture round: one visible sprite per cell, the event's symbol", async () => {
+    const f = fixture("candy-jar-clusters");
+    const features = fixture("candy-jar-clusters-features");
+    for (const [fx, r] of [...f.rounds.map((r) => [f, r] as const), ...features.rounds.map((r) => [features, r] as const)]) {
+      const { grid, stop } = makeGrid();
+      const outcome = validateOutcome(r.outcome);
+      const checks: string[][][] = [];
+      const view = new Proxy({} as CandyView, {
+        get: (_t, p) => {
+          if (p === "land") return async (s: string[][]) => { await grid.land(s, true); checks.push(s); };
+          if (p === "tumbleCandies") return async (s: string[][], removed: Cell[]) => { await grid.tumble(s, removed, true); checks.push(s); };
+          if (p === "current") return () => grid.current();
+          return async () => {};
+        },
+      });
+      grid.clearOut(true);
+      const handlers = candyHandlers(fx);
+      // no waits in highlight etc.: the proxy's methods resolve at once
+      await new EventPlayer<CandyView>(handlers, { beforeSpin: candyHooks.beforeSpin }).play(view, outcome);
+      stop();
+      expect(checks.length).toBeGreaterThan(0);
+      const last = checks[checks.length - 1]!;
+      const cells = visibleCells(grid);
+      for (let c = 0; c < 7; c++) for (let row = 0; row < 7; row++) {
+        expect(cells.get(`${c},${row}`), `${r.kind}: cell ${c},${row}`).toEqual([last[c]![row]]);
+      }
+    }
+  });
+});
+
+describe("candy grid tumble, by hand", () => {
+  it("pops, drops and refills one column", async () => {
+    const { grid, stop } = makeGrid();
+    const col = ["A", "B", "C", "D", "E", "F", "G"];
+    const g1 = Array.from({ length: 7 }, () => [...col]);
+    await grid.land(g1, true);
+    const c1 = visibleCells(grid);
+    expect(c1.get("0,0")).toEqual(["A"]);
+    const g2 = g1.map((c) => [...c]);
+    g2[0] = ["X", "A", "C", "D", "E", "F", "G"];
+    await grid.tumble(g2, [[0, 1]], true);
+    stop();
+    const c2 = visibleCells(grid);
+    for (let r = 0; r < 7; r++) expect(c2.get(`0,${r}`), `row ${r}`).toEqual([g2[0]![r]]);
+  });
+});
