@@ -159,6 +159,19 @@ class Player:
             if before is None:
                 return found
 
+    def settled(self, timeout_s: float, poll_s: float = 0.25) -> list[dict]:
+        """The player's rounds once every one is closed (credited) or cancelled (its debit, if
+        any, rolled back): a seamless wallet's outbox settles them in the background."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            rounds = self.history()
+            still = [r for r in rounds if r["status"] not in ("closed", "cancelled")]
+            if not still:
+                return rounds
+            if time.monotonic() > deadline:
+                raise AssertionError(f"rounds still open after {timeout_s} s: {still}")
+            time.sleep(poll_s)
+
     def bet(self, game: str, lines: int, bet_per_line: int, mode: str = "base",
             request_id: str | None = None) -> httpx.Response:
         return self.http.post(f"/api/v1/games/{game}/rounds", json={

@@ -198,15 +198,7 @@ def wallet_rig(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WalletRig]:
 
 
 def _settle(seamless: Seamless) -> list[dict]:
-    deadline = time.monotonic() + SETTLE_S
-    while True:
-        rounds = seamless.player.history()
-        if all(r["status"] in CLOSED for r in rounds):
-            return rounds
-        if time.monotonic() > deadline:
-            pytest.fail(f"rounds still open after {SETTLE_S} s: "
-                        f"{[r for r in rounds if r['status'] not in CLOSED]}")
-        time.sleep(0.2)
+    return seamless.player.settled(SETTLE_S)
 
 
 def _check_wallet_rig(rig: WalletRig) -> None:

@@ -261,17 +261,7 @@ def _check_ledger_player(player: Player) -> None:
 
 
 def _settle(seamless: Seamless) -> list[dict]:
-    """The player's rounds once the outbox has nothing left for them: each closed (credited)
-    or cancelled (its debit, if any, rolled back)."""
-    deadline = time.monotonic() + SETTLE_S
-    while True:
-        rounds = seamless.player.history()
-        if all(r["status"] in CLOSED for r in rounds):
-            return rounds
-        if time.monotonic() > deadline:
-            pytest.fail(f"rounds still open after {SETTLE_S} s: "
-                        f"{[r for r in rounds if r['status'] not in CLOSED]}")
-        time.sleep(0.25)
+    return seamless.player.settled(SETTLE_S)
 
 
 def _check_seamless_player(rig: Rig, seamless: Seamless) -> None:
