@@ -96,6 +96,10 @@ export interface GameModule {
   /** The game's own choice screen (wheels, a deck), drawn into `host` in place of the generic
    * buttons each time the round stops at a choice; `send` takes one of `round.choice.choices`. */
   choices?(host: HTMLElement, round: RoundView, send: (kind: string, choice: StepChoice) => void, game: GameView): ChoiceScreen | void;
+  /** Each time the shell has the server's answer for a round (played, stepped, or resumed on
+   * entering the game): draw what the round view says beyond the outcome (Cluedo's jackpot
+   * claim, the meter bar's bet). Synchronous: nothing is awaited. */
+  roundShown?(round: RoundView, view: SlotView): void;
   /** The history page's replay of a stored round (default: the generic reel replay). */
   replay?(host: HTMLElement, round: RoundView, game: GameView | undefined, outcome: Outcome): Promise<() => void> | (() => void);
 }

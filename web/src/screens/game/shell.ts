@@ -197,14 +197,17 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     (choiceArea.querySelector("button") as HTMLButtonElement | null)?.focus();
   };
 
+  let pollMeter: (() => Promise<void>) | null = null;
   const finishRound = async (round: RoundView) => {
     current = round;
     app.session.applyRound(round);
+    module.roundShown?.(round, view);
+    if (round.jackpot_claim) void pollMeter?.(); // the pool was claimed and reseeded: read it now
     if (FINISHED.has(round.status)) {
       flow.to("settle");
       clear(choiceArea);
       choiceArea.hidden = true;
-      if (round.win_minor !== null) deps.setWin(creditsOf(round.win_minor, round.denomination));
+      if (round.win_minor !== null) view.setWin(creditsOf(round.win_minor, round.denomination));
       if (round.next_round_id) {
         // Spin Chance's funded round: the server played it; show it too.
         const next = await app.api.round(round.next_round_id);
@@ -227,7 +230,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     const outcome = validateOutcome(round.outcome);
     playing = outcome;
     const won = await player.play(view, outcome, { fromSpin, fast: turbo?.checked ?? false });
-    deps.setWin(won);
+    view.setWin(won);
     if (outcome.total_win >= 10 * outcome.bet.cost) deps.sound("bigwin");
     await finishRound(round);
   };
@@ -307,6 +310,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
         jackpotOut.textContent = pool ? formatMoney(pool.amount_minor, pool.currency) : "—";
       } catch { /* the meter keeps its last value; the next poll retries */ }
     };
+    pollMeter = poll;
     void poll();
     meterTimer = setInterval(poll, 20000);
   }
@@ -318,7 +322,8 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     const last = outcome.spins[outcome.spins.length - 1];
     const shown = last?.events.filter((e) => e.type === "window" || e.type === "grid").pop() as { symbols: string[][] } | undefined;
     if (shown) view.show(shown.symbols);
-    deps.setWin(open.pending_win_credits);
+    view.setWin(open.pending_win_credits);
+    module.roundShown?.(open, view);
     current = open;
     if (open.choice) {
       flow.to("choice");
