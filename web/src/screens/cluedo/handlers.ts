@@ -1,0 +1,169 @@
+// Cluedo's outcome events, each drawn through CluedoView (no Pixi here: the unit tests play
+// the real fixtures against a fake view). Every amount shown is the server's: a line's `win`
+// and `multiplier` (the MegaJackpots wild's x2 and the free spins' x3 already in it), a
+// scatter's `win`, the spins awarded and the bonus's running total of spins from
+// `free_spins_award`, the bonus total from the outcome's `breakdown.free_games`, the jackpot
+// claim from the round view's `jackpot_claim`.
+import { formatCredits, formatMoney } from "../../core/money";
+import type { LineWinEvent, Outcome, Spin } from "../../core/outcome";
+import type { Handlers, SpinHooks } from "../../core/player";
+import type { GameView, RoundView } from "../../net/types";
+import { lineCells, symbolCells } from "../../slot/paylines";
+import { genericHandlers } from "../game/handlers";
+import type { SlotView } from "../game/registry";
+
+/** What the Cluedo handlers need beyond a SlotView. Every animation resolves. */
+export interface CluedoView extends SlotView {
+  /** The Mystery Bonus triggers: the lights go out, lightning strikes. */
+  lightsOut(options?: { fast?: boolean }): Promise<void>;
+  /** The secret golden reels of the free spins (true) or the mansion's base reels (false). */
+  golden(on: boolean): void;
+  /** The free-spin counter: spin `index` of `total` (the bonus's spins so far); null hides it. */
+  freeSpins(counter: { index: number; total: number } | null): void;
+  /** The bonus total, shown where the counter was until the next round. */
+  bonusTotal(credits: number): void;
+  /** The meter bar's BET: credits bet on the last/current proposition. */
+  setBet(credits: number): void;
+  /** The jackpot-win notice (not a blocking dialog: play may go on). */
+  jackpotNotice(notice: JackpotNotice): void;
+}
+
+export interface JackpotNotice {
+  amount: string;
+  status: string;
+  lines: string[];
+}
+
+const NAMES: Record<string, string> = {
+  MJ: "MegaJackpots", BONUS: "Mystery Bonus", SCARLET: "Miss Scarlet", MUSTARD: "Colonel Mustard", PLUM: "Professor Plum",
+  PEACOCK: "Mrs Peacock", GREEN: "Reverend Green", CANDLESTICK: "Candlestick", DAGGER: "Dagger", REVOLVER: "Revolver", ROPE: "Rope", WRENCH: "Wrench",
+};
+
+export function symbolName(id: string): string {
+  return NAMES[id] ?? id;
+}
+
+/** A line win's label: the line, what it is, the server's multiplier split into the wild's and
+ * the spin's (the spin's `multiplier` is the free spins' x3; what is left is the wild's x2). */
+export function lineLabel(e: LineWinEvent, spin: Pick<Spin, "multiplier">): string {
+  const parts: string[] = [];
+  const wild = spin.multiplier > 0 ? e.multiplier / spin.multiplier : e.multiplier;
+  if (wild > 1 && e.symbol !== "MJ") parts.push(`WILD x${wild}`);
+  if (spin.multiplier > 1 && e.multiplier >= spin.multiplier) parts.push(`FREE SPIN x${spin.multiplier}`);
+  return `Line ${e.line}: ${e.count} x ${symbolName(e.symbol)}${parts.length ? ` (${parts.join(", ")})` : ""} pays ${formatCredits(e.win)}`;
+}
+
+/** Spins awarded to the bonus so far, before `spin` plays (the server's running total). */
+export function spinsAwardedBefore(outcome: Outcome, spin: Spin): number {
+  let total = 0;
+  for (const s of outcome.spins) {
+    if (s.index >= spin.index) break;
+    for (const e of s.events) if (e.type === "free_spins_award") total = e.total_awarded;
+  }
+  return total;
+}
+
+function v(view: SlotView): CluedoView {
+  return view as CluedoView;
+}
+
+export function cluedoHandlers(game: Pick<GameView, "info">): Handlers<SlotView> {
+  const generic = genericHandlers(game);
+  const paylines = game.info.paylines ?? [];
+  return {
+    ...generic,
+    window: async (e, ctx) => {
+      ctx.view.clearHighlight();
+      // Turbo snaps the free spins' reels to their stops; otherwise every window lands.
+      if (ctx.fast && ctx.spin.kind === "free") ctx.view.show(e.symbols);
+      else await ctx.view.land(e.symbols, { fast: ctx.fast || ctx.spin.kind === "free" });
+    },
+    line_win: async (e, ctx) => {
+      ctx.view.setWin(ctx.won);
+      ctx.view.sound("win");
+      await ctx.view.highlight(lineCells(paylines, e.line, e.count), lineLabel(e, ctx.spin), { fast: ctx.fast });
+    },
+    scatter_win: async (e, ctx) => {
+      ctx.view.setWin(ctx.won);
+      ctx.view.sound("win");
+      const times = ctx.spin.multiplier > 1 ? ` (FREE SPIN x${ctx.spin.multiplier})` : "";
+      await ctx.view.highlight(symbolCells(ctx.view.current(), e.symbol), `${e.count} x Mystery Bonus${times} pays ${formatCredits(e.win)}`, { fast: ctx.fast });
+    },
+    free_spins_award: async (e, ctx) => {
+      const view = v(ctx.view);
+      if (ctx.spin.kind === "base") {
+        await view.lightsOut({ fast: ctx.fast });
+        view.golden(true);
+        await view.banner(`MYSTERY BONUS: ${e.spins_awarded} FREE SPINS, ALL WINS x3`, { ms: 1800, fast: ctx.fast });
+        return;
+      }
+      view.freeSpins({ index: ctx.spin.index, total: e.total_awarded });
+      view.setSpinInfo(`FREE SPIN ${ctx.spin.index} of ${e.total_awarded}`);
+      const text = e.spins_awarded < e.spins_requested
+        ? `+${e.spins_awarded} FREE SPINS: the bonus is at its maximum of ${e.total_awarded}`
+        : `+${e.spins_awarded} FREE SPINS (${e.total_awarded} in all)`;
+      await view.banner(text, { ms: 1400, fast: ctx.fast });
+    },
+    progressive_jackpot: async (e, ctx) => {
+      ctx.view.sound("bigwin");
+      await ctx.view.highlight(lineCells(paylines, e.line, e.count), `MEGAJACKPOT! ${e.count} x MegaJackpots on line ${e.line}`, { fast: ctx.fast });
+      await ctx.view.banner("MEGAJACKPOT WON", { ms: 1800, fast: ctx.fast });
+    },
+  };
+}
+
+export function cluedoHooks(): SpinHooks<SlotView> {
+  return {
+    beforeSpin: (spin, ctx) => {
+      const view = v(ctx.view);
+      view.setBet(ctx.outcome.bet.stake);
+      if (spin.kind === "base") {
+        view.golden(false);
+        view.freeSpins(null);
+        ctx.view.setSpinInfo("");
+        return;
+      }
+      view.golden(true);
+      const total = spinsAwardedBefore(ctx.outcome, spin);
+      view.freeSpins({ index: spin.index, total });
+      ctx.view.setSpinInfo(`FREE SPIN ${spin.index} of ${total}`);
+    },
+    afterSpin: async (spin, ctx) => {
+      const o = ctx.outcome;
+      const last = spin === o.spins[o.spins.length - 1];
+      if (!last || !o.spins.some((s) => s.kind === "free")) return;
+      // "After the last free spin, if you had one or more winning outcomes in the bonus, the
+      // total of all awards is displayed."
+      const total = o.breakdown.free_games ?? 0;
+      v(ctx.view).golden(false);
+      ctx.view.setSpinInfo(total > 0 ? `BONUS TOTAL ${formatCredits(total)}` : "");
+      if (total > 0) {
+        v(ctx.view).bonusTotal(total);
+        await ctx.view.banner(`BONUS TOTAL ${formatCredits(total)} credits`, { ms: 2200, fast: ctx.fast });
+      } else v(ctx.view).freeSpins(null);
+    },
+  };
+}
+
+const STATUS: Record<string, string> = { pending_verification: "pending verification" };
+
+/** The notice of the seed's jackpot win, from the round view's `jackpot_claim` alone: its
+ * amount in currency, its status, its instalments as the server planned them. */
+export function jackpotNotice(round: Pick<RoundView, "jackpot_claim" | "currency">): JackpotNotice | null {
+  const claim = round.jackpot_claim as { amount_minor?: number; status?: string; instalments?: { due: string; amount_minor: number }[] } | null;
+  if (!claim || typeof claim.amount_minor !== "number") return null;
+  const money = (m: number) => formatMoney(m, round.currency);
+  const plan = claim.instalments ?? [];
+  const lines = [
+    "Customer service will contact you within 24 hours with details of your Jackpot payout.",
+    "The award verification may take up to 72 hours, and the win is not reflected in your account balance. You may continue to play or use the gamble feature: it will not affect your jackpot.",
+  ];
+  const first = plan[0];
+  if (first) {
+    const rest = plan.slice(1);
+    const same = rest.length > 0 && rest.every((p) => p.amount_minor === rest[0]?.amount_minor);
+    lines.push(`Paid in ${plan.length} instalments: ${money(first.amount_minor)} ${first.due}` +
+      (rest.length ? (same ? `, then ${rest.length} annual instalments of ${money(rest[0]?.amount_minor ?? 0)}` : `, then ${rest.map((p) => `${money(p.amount_minor)} ${p.due}`).join(", ")}`) : "") + ".");
+  }
+  return { amount: money(claim.amount_minor), status: STATUS[claim.status ?? ""] ?? String(claim.status ?? ""), lines };
+}

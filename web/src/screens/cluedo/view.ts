@@ -1,0 +1,131 @@
+// The Cluedo screen: the generic reels (PixiSlotView) in the mansion's frame, the meter bar
+// under them (denomination, credits won, credits bet), the lights going out with a strike of
+// lightning when the Mystery Bonus triggers, the golden reels and the free-spin counter of the
+// bonus, and the jackpot-win notice.
+import { Graphics } from "pixi.js";
+import { formatCredits, formatMoney } from "../../core/money";
+import { sleep } from "../../core/timing";
+import { h } from "../../ui/dom";
+import { PixiSlotView } from "../game/generic";
+import type { ViewDeps } from "../game/registry";
+import type { CluedoView, JackpotNotice } from "./handlers";
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function bolt(): SVGSVGElement {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 100 200");
+  svg.setAttribute("class", "bolt");
+  svg.setAttribute("aria-hidden", "true");
+  const p = document.createElementNS(SVG, "polygon");
+  p.setAttribute("points", "58,0 20,104 46,104 30,200 82,80 54,80 74,0");
+  p.setAttribute("fill", "#fff6c2");
+  p.setAttribute("stroke", "#ffe066");
+  p.setAttribute("stroke-width", "3");
+  svg.append(p);
+  return svg;
+}
+
+export class CluedoPixiView extends PixiSlotView implements CluedoView {
+  private readonly gold: Graphics;
+  private readonly lights: HTMLElement;
+  private readonly counter: HTMLElement;
+  private readonly meter: { el: HTMLElement; win: HTMLElement; bet: HTMLElement };
+  private readonly notice: HTMLElement;
+  private readonly stageRef: ViewDeps["stage"];
+  private readonly host: HTMLElement;
+
+  constructor(deps: ViewDeps) {
+    super(deps);
+    this.stageRef = deps.stage;
+    this.host = deps.overlay;
+    const { reels, rows, cell, gap } = this.reels.opts;
+    // The golden reels: a gold backdrop behind the symbols (index 1: above the frame).
+    this.gold = new Graphics().roundRect(-8, -8, reels * (cell + gap) - gap + 16, rows * cell + 16, 14)
+      .fill({ color: 0xd4af37, alpha: 0.55 }).stroke({ width: 8, color: 0xffe066 });
+    this.gold.visible = false;
+    this.reels.addChildAt(this.gold, 1);
+    this.lights = h("div", { class: "cluedo-lights", "data-testid": "lights", "data-state": "on", "aria-hidden": "true" }, bolt());
+    this.counter = h("div", { class: "cluedo-counter", "data-testid": "free-spins", role: "status", hidden: true });
+    const win = h("output", { "data-testid": "meter-win" }, "0");
+    const bet = h("output", { "data-testid": "meter-bet" }, "—");
+    const denom = formatMoney(deps.game.denomination, deps.game.currency);
+    this.meter = {
+      win, bet,
+      el: h("div", { class: "cluedo-meter", "data-testid": "meter-bar", role: "group", "aria-label": "Meter bar" },
+        h("span", {}, "DENOMINATION ", h("output", {}, denom)), h("span", {}, "WIN ", win), h("span", {}, "BET ", bet)),
+    };
+    this.notice = h("div", { class: "cluedo-notice", "data-testid": "jackpot-notice", role: "alertdialog", "aria-label": "Jackpot won", hidden: true });
+    deps.overlay.prepend(this.lights); // under the banner: the lights dim the reels, not the messages
+    deps.overlay.append(this.counter, this.meter.el, this.notice);
+    deps.overlay.classList.add("cluedo-overlay");
+  }
+
+  override setWin(credits: number): void {
+    this.meter.win.textContent = formatCredits(credits);
+    super.setWin(credits);
+  }
+
+  setBet(credits: number): void {
+    this.meter.bet.textContent = formatCredits(credits);
+  }
+
+  async lightsOut(options: { fast?: boolean } = {}): Promise<void> {
+    const fast = !!options.fast;
+    this.lights.dataset.state = "out";
+    this.lights.dataset.strikes = String(Number(this.lights.dataset.strikes ?? 0) + 1);
+    this.sound("bigwin");
+    await sleep(fast ? 120 : 500);
+    for (let i = 0; i < (fast ? 1 : 2); i++) {
+      this.lights.classList.add("strike");
+      await sleep(fast ? 90 : 160);
+      this.lights.classList.remove("strike");
+      await sleep(fast ? 60 : 220);
+    }
+    await sleep(fast ? 60 : 400);
+    this.lights.dataset.state = "dim";
+  }
+
+  golden(on: boolean): void {
+    if (this.gold.visible === on) return;
+    this.gold.visible = on;
+    this.host.dataset.golden = String(on);
+    if (!on) this.lights.dataset.state = "on";
+    this.stageRef.invalidate();
+  }
+
+  freeSpins(counter: { index: number; total: number } | null): void {
+    delete this.counter.dataset.bonusTotal;
+    if (!counter) { this.counter.hidden = true; return; }
+    this.counter.hidden = false;
+    this.counter.dataset.index = String(counter.index);
+    this.counter.dataset.total = String(counter.total);
+    this.counter.textContent = `FREE SPIN ${counter.index} of ${counter.total} · ALL WINS x3`;
+  }
+
+  bonusTotal(credits: number): void {
+    this.counter.hidden = false;
+    this.counter.dataset.bonusTotal = String(credits);
+    this.counter.textContent = `BONUS TOTAL ${formatCredits(credits)} credits`;
+  }
+
+  jackpotNotice(n: JackpotNotice): void {
+    const ok = h("button", { "data-testid": "jackpot-notice-ok" }, "OK");
+    ok.addEventListener("click", () => { this.notice.hidden = true; });
+    this.notice.replaceChildren(
+      h("strong", { class: "cluedo-notice-title" }, "MEGAJACKPOT WON"),
+      h("div", { class: "cluedo-notice-amount", "data-testid": "jackpot-notice-amount" }, n.amount),
+      h("div", { "data-testid": "jackpot-notice-status" }, `Status: ${n.status}`),
+      ...n.lines.map((l) => h("p", {}, l)),
+      ok);
+    this.notice.hidden = false;
+  }
+
+  override destroy(): void {
+    this.lights.remove();
+    this.counter.remove();
+    this.meter.el.remove();
+    this.notice.remove();
+    super.destroy();
+  }
+}
