@@ -1,16 +1,28 @@
-// Cluedo MegaJackpots: its own symbols and bet controls (LINE BET, LINES, BET MAX); the round
-// is still played by the generic handlers (TODO(game helper): lights out on the Mystery Bonus,
-// golden reels, the free-spin counter and bonus total, the jackpot notice, the gamble's deck
-// with its 14-card history).
-import { genericHandlers } from "../game/handlers";
+// Cluedo MegaJackpots: its own symbols and bet controls (LINE BET, LINES, BET MAX), the meter
+// bar, winning lines with their amounts and the doubling wild, the lights going out on the
+// Mystery Bonus, the golden reels with the free-spin counter and the bonus total, the jackpot
+// notice from the round's claim, and its own choice screen: the red/black gamble.
+import "./cluedo.css";
 import { registerGame } from "../game/registry";
 import { cluedoBetControls } from "./controls";
+import { cluedoChoices } from "./gamble";
+import { cluedoHandlers, cluedoHooks, jackpotNotice, type CluedoView } from "./handlers";
 import { CLUEDO_SYMBOLS } from "./symbols";
+import { CluedoPixiView } from "./view";
 
 registerGame({
   key: "cluedo",
-  status: "todo",
+  status: "ready",
   symbols: CLUEDO_SYMBOLS,
-  handlers: (game) => genericHandlers(game),
+  handlers: (game) => cluedoHandlers(game),
+  hooks: cluedoHooks(),
+  createView: (deps) => new CluedoPixiView(deps),
   betControls: cluedoBetControls,
+  choices: cluedoChoices,
+  roundShown: (round, view) => {
+    const v = view as CluedoView;
+    if (round.outcome) v.setBet(round.outcome.bet.stake);
+    const notice = jackpotNotice(round);
+    if (notice) v.jackpotNotice(notice);
+  },
 });

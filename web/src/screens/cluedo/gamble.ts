@@ -1,0 +1,168 @@
+// Cluedo's red/black gamble, its own choice screen (GameModule.choices): a deck of gamble
+// cards (equal red and black aces, face down), the card the server turned, RED, BLACK, TAKE
+// HALF, TAKE WIN, the amount at stake and banked, the 5-win and 3000-credit limits and the
+// history of the last fourteen cards. Everything shown is the server's: the offer (amount,
+// limits), `choice.state` (amount, banked, wins, history, last card) and `choice.choices`
+// (what may be pressed); a step's result is the server's card.
+import { formatCredits } from "../../core/money";
+import { sleep } from "../../core/timing";
+import type { GameView, RoundView, StepChoice } from "../../net/types";
+import { h } from "../../ui/dom";
+import type { ChoiceScreen } from "../game/registry";
+
+export interface GambleState { amount: number; banked: number; wins: number; half_taken: boolean; history: string[]; finished: boolean; last_card: string | null; paid: number }
+
+export const BUTTONS = [
+  { choice: "red", label: "RED" },
+  { choice: "black", label: "BLACK" },
+  { choice: "half", label: "TAKE HALF" },
+  { choice: "collect", label: "TAKE WIN" },
+] as const;
+
+export interface GambleModel {
+  amount: number;
+  banked: number;
+  wins: number;
+  maxWins: number | null;
+  limit: number | null;
+  historyLength: number;
+  /** Oldest first, as the server keeps it. */
+  history: string[];
+  lastCard: string | null;
+  buttons: { choice: string; label: string; enabled: boolean }[];
+  /** True before the first step: the history shown is the one this screen last saw. */
+  carried: boolean;
+}
+
+/** The last card history the server sent, per game: before the first step of a new gamble
+ * the server's state is null (it carries the history over but shows it with the first card),
+ * so the screen keeps showing the cards it last saw. Display only. */
+const seenHistory = new Map<string, string[]>();
+
+export function rememberHistory(game: string, history: string[] | undefined): void {
+  if (history) seenHistory.set(game, [...history]);
+}
+
+/** What the gamble screen draws for `round`, from the server's offer, state and choices. */
+export function gambleModel(round: Pick<RoundView, "offers" | "choice" | "pending_win_credits" | "game">): GambleModel {
+  const offer = round.offers.find((o) => o.kind === "gamble");
+  const state = (round.choice?.state ?? null) as GambleState | null;
+  const allowed = new Set((round.choice?.choices.gamble ?? []).map(String));
+  const num = (x: unknown) => (typeof x === "number" ? x : null);
+  const historyLength = num(offer?.limits.history_length) ?? 14;
+  const history = state ? state.history : (seenHistory.get(round.game) ?? []);
+  return {
+    amount: state ? state.amount : (offer?.amount ?? round.pending_win_credits),
+    banked: state?.banked ?? 0,
+    wins: state?.wins ?? 0,
+    maxWins: num(offer?.limits.max_wins),
+    limit: num(offer?.limits.limit_credits),
+    historyLength,
+    history: history.slice(-historyLength),
+    lastCard: state?.last_card ?? null,
+    buttons: BUTTONS.map((b) => ({ ...b, enabled: allowed.has(b.choice) })),
+    carried: !state,
+  };
+}
+
+export interface Reveal {
+  card: string | null;
+  /** The guess doubled the amount (the server's state: the amount is not 0). */
+  won: boolean;
+  amount: number;
+  banked: number;
+  finished: boolean;
+  paid: number | null;
+  /** Why the server ended the gamble after a won guess, if it did. */
+  ended: "max_wins" | "limit" | null;
+  history: string[];
+  text: string;
+}
+
+/** The newest step's result in `next`, as the screen tells it. */
+export function revealOf(next: Pick<RoundView, "steps" | "offers">, limits: Pick<GambleModel, "maxWins" | "limit">): Reveal | null {
+  const last = next.steps.reduce<(typeof next.steps)[number] | undefined>((a, s) => (!a || s.index > a.index ? s : a), undefined);
+  if (!last || last.kind !== "gamble") return null;
+  const s = last.result.state as GambleState | undefined;
+  if (!s) return null;
+  const paid = typeof last.result.paid_credits === "number" ? last.result.paid_credits : null;
+  const guessed = last.choice === "red" || last.choice === "black";
+  const won = guessed && s.amount > 0;
+  let ended: Reveal["ended"] = null;
+  if (won && s.finished) ended = limits.maxWins !== null && s.wins >= limits.maxWins ? "max_wins" : "limit";
+  let text: string;
+  if (!guessed) text = last.choice === "half" ? `Half banked: ${formatCredits(s.banked)} credits` : `Win taken: ${formatCredits(paid ?? s.paid)} credits`;
+  else if (!won) text = `${(s.last_card ?? "").toUpperCase()} ACE: the gamble is lost${s.banked ? ` (${formatCredits(s.banked)} banked stays paid)` : ""}`;
+  else if (ended === "max_wins") text = `${(s.last_card ?? "").toUpperCase()} ACE: ${formatCredits(s.amount)} credits. ${s.wins} wins in a row: the gamble ends`;
+  else if (ended === "limit") text = `${(s.last_card ?? "").toUpperCase()} ACE: ${formatCredits(s.amount)} credits reach the ${formatCredits(limits.limit ?? 0)} limit: the gamble ends`;
+  else text = `${(s.last_card ?? "").toUpperCase()} ACE: doubled to ${formatCredits(s.amount)} credits`;
+  return { card: guessed ? s.last_card : null, won, amount: s.amount, banked: s.banked, finished: s.finished, paid, ended, history: s.history, text };
+}
+
+function cardEl(colour: string | null, testid?: string): HTMLElement {
+  const attrs: Record<string, string> = { class: `gcard ${colour ? `face ${colour}` : "back"}` };
+  if (testid) attrs["data-testid"] = testid;
+  if (colour) attrs["data-colour"] = colour;
+  return h("span", attrs, colour ? h("span", { class: "pip" }, colour === "red" ? "A♥" : "A♠") : "");
+}
+
+export function redBlackGamble(host: HTMLElement, round: RoundView, send: (kind: string, choice: StepChoice) => void, game: GameView): ChoiceScreen {
+  const m = gambleModel(round);
+  rememberHistory(round.game, round.choice?.state ? m.history : undefined);
+  let pressed: string | null = null;
+  const turned = h("div", { class: "gamble-turned", "data-testid": "gamble-card", "data-colour": m.lastCard ?? "" }, cardEl(m.lastCard));
+  const deck = h("div", { class: "gamble-deck", "data-testid": "gamble-deck", "aria-label": "Deck of gamble cards: equal red and black aces" },
+    ...[0, 1, 2, 3].map(() => cardEl(null)));
+  const said = h("div", { class: "gamble-said", "data-testid": "gamble-result", role: "status" });
+  const buttons = m.buttons.map((b) => h("button", {
+    class: `gamble-${b.choice}`, "data-testid": `gamble-${b.choice}`, "data-kind": "gamble", "data-choice": JSON.stringify(b.choice),
+    disabled: !b.enabled,
+    onclick: () => {
+      pressed = b.choice;
+      delete host.dataset.gambleResult;
+      host.querySelectorAll("button").forEach((x) => ((x as HTMLButtonElement).disabled = true));
+      send("gamble", b.choice);
+    },
+  }, b.label));
+  const history = h("div", { class: "gamble-history", "data-testid": "gamble-history", "data-cards": m.history.join(","), "aria-label": `Last ${m.historyLength} cards, oldest first` },
+    ...m.history.map((c, i) => h("span", { class: `hcard ${c}${i === m.history.length - 1 ? " newest" : ""}`, title: c }, c === "red" ? "♥" : "♠")),
+    ...Array.from({ length: Math.max(0, m.historyLength - m.history.length) }, () => h("span", { class: "hcard empty" })));
+  const limits = [
+    m.maxWins !== null ? `WINS ${m.wins} of ${m.maxWins}` : "",
+    m.limit !== null ? `ENDS AT ${formatCredits(m.limit)} CREDITS` : "",
+  ].filter(Boolean).join(" · ");
+  host.append(h("div", { class: "gamble", "data-testid": "gamble" },
+    h("div", { class: "gamble-table" }, deck, turned,
+      h("div", { class: "gamble-figures" },
+        h("strong", {}, "GAMBLE: DOUBLE OR NOTHING"),
+        h("span", { "data-testid": "gamble-amount", "data-amount": String(m.amount) }, `${formatCredits(m.amount)} credits at stake`),
+        h("span", { "data-testid": "gamble-banked", "data-banked": String(m.banked) }, m.banked ? `${formatCredits(m.banked)} banked` : ""),
+        h("span", { "data-testid": "gamble-limits" }, limits),
+        said)),
+    h("div", { class: "gamble-buttons" }, ...buttons),
+    h("div", { class: "gamble-history-row" }, h("span", { class: "label" }, `HISTORY (last ${m.historyLength})`), history)));
+  (buttons.find((b) => !b.disabled) as HTMLButtonElement | undefined)?.focus();
+  return {
+    async answered(next) {
+      const r = revealOf(next, m);
+      if (!r || !pressed) return;
+      const fast = game.jurisdiction.turbo && !!document.querySelector<HTMLInputElement>("[data-testid=turbo]")?.checked;
+      host.dataset.gambleResult = r.card ? `${r.card}:${r.won ? "won" : "lost"}` : String(pressed);
+      said.textContent = r.text;
+      if (r.card) {
+        turned.replaceChildren(cardEl(r.card));
+        turned.dataset.colour = r.card;
+        turned.classList.remove("flip");
+        void turned.offsetWidth;
+        turned.classList.add("flip", r.won ? "won" : "lost");
+      }
+      rememberHistory(round.game, r.history);
+      await sleep(fast ? 350 : r.card ? 1100 : 600);
+    },
+  };
+}
+
+export function cluedoChoices(host: HTMLElement, round: RoundView, send: (kind: string, choice: StepChoice) => void, game: GameView): ChoiceScreen | void {
+  const active = round.choice?.active ?? Object.keys(round.choice?.choices ?? {})[0];
+  if (active === "gamble") return redBlackGamble(host, round, send, game);
+}

@@ -1,0 +1,267 @@
+// Cluedo's handlers against a fake CluedoView, with real outcomes from the server's round code
+// (tests/fixtures/cluedo.json and cluedo-features.json: a line doubled by the wild, free spins
+// with a retrigger, free spins cut at 180, the progressive jackpot), the jackpot notice from a
+// claim as the server writes it, and the gamble screen's model and step reveal from the game's
+// own red/black states (what the round view's `choice` and `steps` carry).
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import type { Cell, Outcome } from "../../src/core/outcome";
+import { validateOutcome } from "../../src/core/outcome";
+import { EventPlayer } from "../../src/core/player";
+import type { ChoiceView, Offer, RoundView, StepView } from "../../src/net/types";
+import type { SlotView } from "../../src/screens/game/registry";
+import { cluedoHandlers, cluedoHooks, jackpotNotice, lineLabel, type CluedoView, type JackpotNotice } from "../../src/screens/cluedo/handlers";
+import { gambleModel, rememberHistory, revealOf } from "../../src/screens/cluedo/gamble";
+import { fixture, type FixtureRound } from "./fixtures";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const base = fixture("cluedo");
+interface GambleFixture { name: string; offer: Offer; before: ChoiceView; steps: { choice: string; result: Record<string, unknown>; choice_view: ChoiceView | null }[] }
+const features = JSON.parse(readFileSync(join(here, "..", "fixtures", "cluedo-features.json"), "utf8")) as { rounds: FixtureRound[]; gambles: GambleFixture[] };
+const rounds = [...base.rounds, ...features.rounds];
+
+class FakeCluedoView implements CluedoView {
+  calls: string[] = [];
+  grid: string[][] = [];
+  wins: number[] = [];
+  highlights: { cells: Cell[]; label: string }[] = [];
+  counters: ({ index: number; total: number } | null)[] = [];
+  goldenLog: boolean[] = [];
+  bets: number[] = [];
+  notices: JackpotNotice[] = [];
+  info: string[] = [];
+  spinStart() { this.calls.push("spinStart"); }
+  async land(symbols: string[][]) { this.calls.push("land"); this.grid = symbols; }
+  async tumble(symbols: string[][]) { this.grid = symbols; }
+  show(symbols: string[][]) { this.grid = symbols; }
+  current() { return this.grid; }
+  async highlight(cells: Cell[], label: string) { this.calls.push(`highlight ${label}`); this.highlights.push({ cells, label }); }
+  clearHighlight() {}
+  async banner(text: string) { this.calls.push(`banner ${text}`); }
+  setWin(credits: number) { this.wins.push(credits); }
+  setSpinInfo(text: string) { this.info.push(text); }
+  sound() {}
+  async lightsOut() { this.calls.push("lightsOut"); }
+  golden(on: boolean) { this.goldenLog.push(on); }
+  freeSpins(c: { index: number; total: number } | null) { this.counters.push(c); }
+  setBet(credits: number) { this.bets.push(credits); }
+  bonusTotal(credits: number) { this.calls.push(`bonusTotal ${credits}`); }
+  jackpotNotice(n: JackpotNotice) { this.notices.push(n); }
+}
+
+function outcomeOf(kind: string): Outcome {
+  const round = rounds.find((r) => r.kind === kind);
+  if (!round) throw new Error(`no fixture round ${kind}`);
+  return validateOutcome(round.outcome);
+}
+
+async function play(outcome: Outcome) {
+  const view = new FakeCluedoView();
+  const player = new EventPlayer<SlotView>(cluedoHandlers(base), cluedoHooks(), { timeoutMs: 2000 });
+  const won = await player.play(view, outcome);
+  return { view, won };
+}
+
+describe("cluedo round", () => {
+  it("every fixture round plays to the server's total, every event handled", async () => {
+    for (const r of rounds) {
+      const outcome = validateOutcome(r.outcome);
+      const { view, won } = await play(outcome);
+      expect(won, r.kind).toBe(outcome.total_win);
+      expect(view.bets[0], r.kind).toBe(outcome.bet.stake);
+    }
+  });
+
+  it("a winning line is highlighted on its cells with the event's amount", async () => {
+    const outcome = outcomeOf("win");
+    const { view } = await play(outcome);
+    const wins = outcome.spins[0]!.events.filter((e) => e.type === "line_win");
+    expect(view.highlights).toHaveLength(wins.length);
+    for (const [i, e] of wins.entries()) {
+      if (e.type !== "line_win") continue;
+      const shown = view.highlights[i]!;
+      expect(shown.label).toContain(`Line ${e.line}:`);
+      expect(shown.label).toContain(`pays ${e.win.toLocaleString("en")}`);
+      const line = base.info.paylines![e.line - 1]!;
+      expect(shown.cells).toEqual(line.slice(0, e.count).map((row, reel) => [reel, row]));
+    }
+    expect(view.wins.at(-1)).toBe(outcome.total_win);
+  });
+
+  it("the MegaJackpots wild's doubling is named on the line it doubled", async () => {
+    const outcome = outcomeOf("mj-doubled");
+    const { view } = await play(outcome);
+    const doubled = outcome.spins[0]!.events.find((e) => e.type === "line_win" && e.multiplier === 2 && e.symbol !== "MJ");
+    expect(doubled).toBeDefined();
+    if (doubled?.type !== "line_win") return;
+    const label = view.highlights.find((h) => h.label.startsWith(`Line ${doubled.line}:`))!.label;
+    expect(label).toContain("WILD x2");
+    expect(label).toContain(`pays ${doubled.win.toLocaleString("en")}`);
+    expect(lineLabel({ ...doubled, multiplier: 6 }, { multiplier: 3 })).toContain("WILD x2, FREE SPIN x3");
+    expect(lineLabel({ ...doubled, multiplier: 3 }, { multiplier: 3 })).not.toContain("WILD");
+  });
+
+  it("free spins: lights out on the trigger, golden reels, the counter of the server's spins, the bonus total", async () => {
+    const outcome = outcomeOf("free-spins-retrigger");
+    const { view } = await play(outcome);
+    const calls = view.calls.join("\n");
+    expect(view.calls.indexOf("lightsOut")).toBeGreaterThan(-1);
+    expect(view.calls.indexOf("lightsOut")).toBeLessThan(view.calls.findIndex((c) => c.startsWith("banner MYSTERY BONUS: 15 FREE SPINS")));
+    expect(view.goldenLog[0]).toBe(false); // the base spin on the mansion's reels
+    expect(view.goldenLog).toContain(true);
+    expect(view.goldenLog.at(-1)).toBe(false); // back to the base reels after the bonus
+    const free = outcome.spins.filter((s) => s.kind === "free");
+    const shown = view.counters.filter((c): c is { index: number; total: number } => c !== null);
+    expect(shown.map((c) => c.index)).toContain(free.at(-1)!.index);
+    // 15 until the retrigger, then the server's running total (30).
+    expect(shown.find((c) => c.index === 1)!.total).toBe(15);
+    const retrigger = free.find((s) => s.events.some((e) => e.type === "free_spins_award"))!;
+    expect(shown.filter((c) => c.index === retrigger.index).map((c) => c.total)).toEqual([15, 30]);
+    expect(shown.at(-1)).toEqual({ index: free.at(-1)!.index, total: 30 });
+    expect(calls).toContain("banner +15 FREE SPINS (30 in all)");
+    expect(view.calls.slice(-2)).toEqual([`bonusTotal ${outcome.breakdown.free_games}`, `banner BONUS TOTAL ${outcome.breakdown.free_games!.toLocaleString("en")} credits`]);
+    expect(view.info).toContain(`FREE SPIN ${free.at(-1)!.index} of 30`);
+  });
+
+  it("free spins stop at 180: the capped retriggers say so", async () => {
+    const outcome = outcomeOf("free-spins-capped");
+    expect(outcome.flags).toContain("free_spins_capped");
+    const { view, won } = await play(outcome);
+    expect(won).toBe(outcome.total_win);
+    const totals = view.counters.filter((c) => c !== null).map((c) => c!.total);
+    expect(Math.max(...totals)).toBe(180);
+    expect(view.counters.filter((c) => c !== null).at(-1)).toEqual({ index: 180, total: 180 });
+    expect(view.calls.some((c) => c === "banner +0 FREE SPINS: the bonus is at its maximum of 180")).toBe(true);
+  });
+
+  it("the jackpot line is highlighted and announced; the notice is the claim's", async () => {
+    const outcome = outcomeOf("jackpot");
+    const { view } = await play(outcome);
+    const jp = outcome.spins[0]!.events.find((e) => e.type === "progressive_jackpot")!;
+    expect(jp.type).toBe("progressive_jackpot");
+    expect(view.calls).toContain("highlight MEGAJACKPOT! 5 x MegaJackpots on line 1");
+    expect(view.calls).toContain("banner MEGAJACKPOT WON");
+    expect(view.highlights.find((h) => h.label.startsWith("MEGAJACKPOT"))!.cells).toEqual([[0, 1], [1, 1], [2, 1], [3, 1], [4, 1]]);
+    // A claim as services/jackpot.py writes it: 20 instalments, the remainder in the first.
+    const amount = 100123457;
+    const each = Math.floor(amount / 20);
+    const instalments = Array.from({ length: 20 }, (_, i) => ({ due: i === 0 ? "on verification" : `year ${i}`, amount_minor: each + (i === 0 ? amount - each * 20 : 0) }));
+    const notice = jackpotNotice({ currency: "EUR", jackpot_claim: { id: 1, pool: "Cluedo MegaJackpots/EUR", amount_minor: amount, status: "pending_verification", instalments } });
+    expect(notice).not.toBeNull();
+    expect(notice!.amount).toBe("€1,001,234.57");
+    expect(notice!.status).toBe("pending verification");
+    const text = notice!.lines.join(" ");
+    expect(text).toContain("within 24 hours");
+    expect(text).toContain("72 hours");
+    expect(text).toContain("Paid in 20 instalments: €50,061.89 on verification, then 19 annual instalments of €50,061.72.");
+    expect(jackpotNotice({ currency: "EUR", jackpot_claim: null })).toBeNull();
+  });
+
+  it("a loss lands and highlights nothing", async () => {
+    const { view, won } = await play(outcomeOf("loss"));
+    expect(won).toBe(0);
+    expect(view.highlights).toHaveLength(0);
+    expect(view.calls.filter((c) => c === "land")).toHaveLength(1);
+  });
+});
+
+function roundWith(g: GambleFixture, choice: ChoiceView | null, steps: StepView[] = []): RoundView {
+  return {
+    round_id: "r1", request_id: "q", game: "cluedo", game_id: "cluedo-v1", status: "outcome_committed", currency: "EUR", denomination: 1,
+    bet: { lines: 20, bet_per_line: 5, mode: "base" }, stake_minor: 100, win_minor: null, funded_by: null, outcome: null,
+    offers: [g.offer], pending_win_credits: g.offer.amount, capped_from_minor: null, choice, steps, next_round_id: null,
+    jackpot_claim: null, created_at_us: 0, closed_at_us: null, balance_minor: 0,
+  };
+}
+
+function stepsUpTo(g: GambleFixture, n: number): StepView[] {
+  return g.steps.slice(0, n).map((s, i) => ({ index: i, request_id: `s${i}`, kind: "gamble", choice: s.choice, seed: "0", result: s.result, created_at_us: i }));
+}
+
+describe("cluedo gamble screen", () => {
+  const byName = (n: string) => features.gambles.find((g) => g.name === n)!;
+
+  it("before the first step: the offer's amount and limits, the four buttons as the server allows", () => {
+    const g = byName("five-wins");
+    const m = gambleModel(roundWith(g, g.before));
+    expect(m.amount).toBe(10);
+    expect(m.banked).toBe(0);
+    expect(m.maxWins).toBe(5);
+    expect(m.limit).toBe(3000);
+    expect(m.historyLength).toBe(14);
+    expect(m.buttons.map((b) => [b.label, b.enabled])).toEqual([["RED", true], ["BLACK", true], ["TAKE HALF", true], ["TAKE WIN", true]]);
+    expect(m.carried).toBe(true);
+  });
+
+  it("every step of a gamble: the state's amount, banked, wins, history and what may be pressed next", () => {
+    const g = byName("five-wins");
+    for (const [i, s] of g.steps.entries()) {
+      const next = roundWith(g, s.choice_view, stepsUpTo(g, i + 1));
+      const r = revealOf(next, { maxWins: 5, limit: 3000 })!;
+      const state = s.result.state as { amount: number; banked: number; wins: number; history: string[]; last_card: string | null };
+      expect(r.amount).toBe(state.amount);
+      expect(r.banked).toBe(state.banked);
+      if (s.choice === "half") {
+        expect(r.card).toBeNull();
+        expect(r.text).toBe(`Half banked: ${state.banked} credits`);
+        // TAKE HALF once before each try: not offered again until the next guess.
+        const m = gambleModel(next);
+        expect(m.buttons.find((b) => b.choice === "half")!.enabled).toBe(false);
+        expect(m.buttons.find((b) => b.choice === "red")!.enabled).toBe(true);
+      } else {
+        expect(r.card).toBe(state.last_card);
+        expect(r.won).toBe(true);
+      }
+      if (s.choice_view) {
+        const m = gambleModel(next);
+        expect(m.amount).toBe(state.amount);
+        expect(m.wins).toBe(state.wins);
+        expect(m.history).toEqual(state.history);
+        expect(m.lastCard).toBe(state.last_card);
+      }
+    }
+    // The fifth win in a row ends it: the server's state says finished, no choice left.
+    const last = revealOf(roundWith(g, null, stepsUpTo(g, g.steps.length)), { maxWins: 5, limit: 3000 })!;
+    expect(last.finished).toBe(true);
+    expect(last.ended).toBe("max_wins");
+    expect(last.paid).toBe(170); // 160 at stake + 10 banked
+    expect(last.text).toContain("5 wins in a row: the gamble ends");
+  });
+
+  it("the 3000-credit limit ends the gamble on the server's doubled amount", () => {
+    const g = byName("limit");
+    const r = revealOf(roundWith(g, null, stepsUpTo(g, 1)), { maxWins: 5, limit: 3000 })!;
+    expect(r).toMatchObject({ card: "black", won: true, amount: 4000, finished: true, ended: "limit", paid: 4000 });
+    expect(r.text).toBe("BLACK ACE: 4,000 credits reach the 3,000 limit: the gamble ends");
+  });
+
+  it("a lost guess forfeits the amount at stake", () => {
+    const g = byName("lost");
+    const r = revealOf(roundWith(g, null, stepsUpTo(g, 1)), { maxWins: 5, limit: 3000 })!;
+    expect(r).toMatchObject({ card: "black", won: false, amount: 0, finished: true, ended: null, paid: 0 });
+    expect(r.text).toBe("BLACK ACE: the gamble is lost");
+  });
+
+  it("the 14-card history carried from the last gamble; half, a win, then TAKE WIN", () => {
+    const g = byName("half-then-win-then-take");
+    rememberHistory("cluedo", undefined);
+    const first = roundWith(g, g.steps[0]!.choice_view, stepsUpTo(g, 1));
+    const m = gambleModel(first);
+    expect(m.history).toHaveLength(14);
+    expect(m.amount).toBe(38); // 75 - 75 // 2 stays at stake
+    expect(m.banked).toBe(37);
+    const won = revealOf(roundWith(g, g.steps[1]!.choice_view, stepsUpTo(g, 2)), { maxWins: 5, limit: 3000 })!;
+    expect(won).toMatchObject({ card: "red", won: true, amount: 76, finished: false });
+    expect(won.history).toHaveLength(14);
+    expect(won.history.at(-1)).toBe("red");
+    // Before the first step of the next gamble the server sends no state: the screen keeps
+    // the cards it last saw.
+    rememberHistory("cluedo", won.history);
+    expect(gambleModel(roundWith(g, g.before)).history).toEqual(won.history);
+    const taken = revealOf(roundWith(g, null, stepsUpTo(g, 3)), { maxWins: 5, limit: 3000 })!;
+    expect(taken).toMatchObject({ card: null, finished: true, paid: 113 });
+    expect(taken.text).toBe("Win taken: 113 credits");
+  });
+});
