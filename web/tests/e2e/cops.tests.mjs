@@ -6,6 +6,7 @@
 import { WEB } from "./server.mjs";
 
 const WIN = { operator: "demo", key: "cops-n-robbers-win", gameFile: `${WEB}/tests/e2e/games/cops-n-robbers-e2e-win-v1.toml` };
+const LOSE = { operator: "poor", key: "cops-n-robbers-lose", gameFile: `${WEB}/tests/e2e/games/cops-n-robbers-e2e-lose-v1.toml` };
 const BONUS = { operator: "demo", key: "cops-n-robbers-bonus", gameFile: `${WEB}/tests/e2e/games/cops-n-robbers-e2e-bonus-v1.toml` };
 
 function expect(cond, message) {
@@ -197,13 +198,14 @@ export const tests = [
   },
   {
     name: "cops spin chance: the meter, NO THANKS, PLAY",
+    gameFiles: [LOSE],
     async run(t) {
-      const key = "cops-n-robbers";
+      const key = "cops-n-robbers-lose";
       await open(t, key, "poor");
       const game = await t.api(`/api/v1/games/${key}`);
       const bets = [...game.bets].sort((a, b) => a.stake_credits - b.stake_credits);
       const done = { decline: false, play: false };
-      for (let i = 0; i < 10 && !(done.decline && done.play); i++) {
+      for (let i = 0; i < 4 && !(done.decline && done.play); i++) {
         const b = (await t.api("/api/v1/session")).balance_minor; // 1 credit = 1 cent
         if (b < bets[0].cost_minor.base) break;
         // declining first needs credit left after it: a stake above half the balance
