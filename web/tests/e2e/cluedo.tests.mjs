@@ -1,0 +1,210 @@
+// Cluedo's screen end to end: a win with its lines and the meter bar, the red/black gamble
+// step by step (TAKE HALF, a guess, a reload in the middle, TAKE WIN) with its deck and
+// 14-card history, the Mystery Bonus free spins (lights out, golden reels, counter, bonus
+// total) and the MegaJackpots jackpot with its notice, at 1440x900 and 390x844. Rare features
+// come from test-only game files (web/tests/e2e/games/cluedo-e2e-*.toml: the same rules, other
+// base reels), served as extra games of the demo operator.
+import { WEB } from "./server.mjs";
+
+const FS = { operator: "demo", key: "cluedo-fs", gameFile: `${WEB}/tests/e2e/games/cluedo-e2e-fs-v1.toml` };
+const JP = { operator: "demo", key: "cluedo-jp", gameFile: `${WEB}/tests/e2e/games/cluedo-e2e-jp-v1.toml` };
+
+function expect(cond, message) {
+  if (!cond) throw new Error(message);
+}
+
+function money(minor, symbol = "€") {
+  const b = BigInt(minor);
+  return `${b < 0n ? "-" : ""}${symbol}${((b < 0n ? -b : b) / 100n).toLocaleString("en")}.${String((b < 0n ? -b : b) % 100n).padStart(2, "0")}`;
+}
+
+const credits = (n) => n.toLocaleString("en");
+
+async function open(t, key) {
+  await t.page.goto(`${t.base}/demo?operator=demo`);
+  await t.page.locator("[data-testid=lobby]").waitFor({ timeout: 150000 });
+  await t.page.click(`[data-testid=launch-${key}]`);
+  await t.page.locator(`[data-testid=game-${key}][data-module=ready] canvas`).waitFor({ timeout: 60000 });
+  await t.page.locator(`[data-testid=game-${key}] [data-testid=play]`).waitFor();
+  await t.page.check("[data-testid=turbo]"); // default rules allow turbo: shorter waits
+}
+
+async function lastRound(t) {
+  const [last] = (await t.api("/api/v1/rounds?limit=1")).rounds;
+  return t.api(`/api/v1/rounds/${last.round_id}`);
+}
+
+async function settled(t, key) {
+  const screen = t.page.locator(`[data-testid=game-${key}]`);
+  await screen.and(t.page.locator("[data-flow=idle], [data-flow=choice]")).waitFor({ timeout: 60000 });
+  return screen.getAttribute("data-flow");
+}
+
+async function balanceMatches(t) {
+  const session = await t.api("/api/v1/session");
+  const shown = await t.page.locator("[data-testid=balance]").innerText();
+  expect(shown === money(session.balance_minor), `balance shown ${shown}, server ${money(session.balance_minor)}`);
+  return session;
+}
+
+/** The gamble screen shows the server's state of the open round. */
+async function gambleMatches(t, round) {
+  const state = round.choice.state;
+  const offer = round.offers.find((o) => o.kind === "gamble");
+  const amount = state ? state.amount : offer.amount;
+  expect(Number(await t.page.getAttribute("[data-testid=gamble-amount]", "data-amount")) === amount, `gamble amount shown is not the server's ${amount}`);
+  expect(Number(await t.page.getAttribute("[data-testid=gamble-banked]", "data-banked")) === (state?.banked ?? 0), "banked is not the server's");
+  const limits = await t.page.locator("[data-testid=gamble-limits]").innerText();
+  expect(limits.includes(`WINS ${state?.wins ?? 0} of ${offer.limits.max_wins}`) && limits.includes(credits(offer.limits.limit_credits)), `limits shown: ${limits}`);
+  if (state) {
+    const cards = await t.page.getAttribute("[data-testid=gamble-history]", "data-cards");
+    expect(cards === state.history.join(","), `history shown ${cards}, server ${state.history}`);
+  }
+  const allowed = round.choice.choices.gamble;
+  for (const c of ["red", "black", "half", "collect"]) {
+    const disabled = await t.page.isDisabled(`[data-testid=gamble-${c}]`);
+    expect(disabled === !allowed.includes(c), `${c} is ${disabled ? "disabled" : "enabled"}, the server allows ${allowed}`);
+  }
+}
+
+export const tests = [
+  {
+    name: "cluedo: a win with its lines and meter bar, the gamble's every step, a reload mid-gamble",
+    async run(t) {
+      await open(t, "cluedo");
+      await t.assertDrawn("cluedo-start");
+      const done = { half: false, guess: false, reload: false, take: false };
+      let colour = "red";
+      for (let spins = 0; spins < 60 && !(done.half && done.guess && done.reload && done.take); spins++) {
+        const flow = await t.spin("cluedo");
+        let round = await lastRound(t);
+        expect((await t.page.locator("[data-testid=meter-bet]").innerText()) === credits(round.outcome.bet.stake), "meter bar BET is not the round's stake");
+        if (flow !== "choice") continue;
+        // A win: the meter bar shows what the server holds for the gamble.
+        expect((await t.page.locator("[data-testid=meter-win]").innerText()) === credits(round.pending_win_credits), "meter bar WIN is not the pending win");
+        if (!done.guess) {
+          await t.assertDrawn("cluedo-win");
+          await t.shot("gamble-offered");
+          await t.page.setViewportSize({ width: 390, height: 844 });
+          await t.assertDrawn("cluedo-gamble-phone");
+          await t.shot("gamble-phone");
+          const overflow = await t.page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+          expect(!overflow, "the gamble scrolls sideways at 390 px");
+          await t.page.setViewportSize({ width: 1440, height: 900 });
+        }
+        await gambleMatches(t, round);
+        if (!done.half && round.choice.choices.gamble.includes("half")) {
+          await t.page.click("[data-testid=gamble-half]");
+          await t.page.locator("[data-testid=game-cluedo][data-flow=choice] [data-testid=gamble-banked]:not([data-banked='0'])").waitFor({ timeout: 30000 });
+          round = await lastRound(t);
+          expect(round.choice.state.banked === Math.floor(round.offers[0].amount / 2), `banked ${round.choice.state.banked} of ${round.offers[0].amount}`);
+          await gambleMatches(t, round);
+          done.half = true;
+        }
+        // A guess: the card shown is the server's.
+        await t.page.click(`[data-testid=gamble-${colour}]`);
+        await t.page.locator("[data-testid=choice][data-gamble-result*=':']").waitFor({ timeout: 30000 });
+        const shownResult = await t.page.getAttribute("[data-testid=choice]", "data-gamble-result");
+        const nowFlow = await settled(t, "cluedo");
+        round = await lastRound(t);
+        const step = round.steps[round.steps.length - 1];
+        const won = step.result.state.amount > 0;
+        expect(shownResult === `${step.result.state.last_card}:${won ? "won" : "lost"}`, `shown ${shownResult}, server ${step.result.state.last_card} (${won ? "won" : "lost"})`);
+        if (!done.guess) await t.shot("gamble-card");
+        done.guess = true;
+        colour = colour === "red" ? "black" : "red";
+        if (nowFlow !== "choice") { await balanceMatches(t); continue; }
+        expect((await t.page.getAttribute("[data-testid=gamble-card]", "data-colour")) === step.result.state.last_card, "the turned card is not the server's");
+        await gambleMatches(t, round);
+        if (!done.reload) {
+          await t.page.reload();
+          await t.page.locator(`[data-testid=game-cluedo][data-recovered="${round.round_id}"][data-flow=choice] [data-testid=gamble]`).waitFor({ timeout: 30000 });
+          await t.assertDrawn("cluedo-recovered-gamble");
+          await t.shot("gamble-recovered");
+          await gambleMatches(t, round);
+          expect((await t.page.locator("[data-testid=meter-win]").innerText()) === credits(round.pending_win_credits), "recovered WIN is not the pending win");
+          done.reload = true;
+        }
+        const held = round.choice.state;
+        await t.page.click("[data-testid=gamble-collect]");
+        await t.page.locator("[data-testid=game-cluedo][data-flow=idle]").waitFor({ timeout: 30000 });
+        round = await t.api(`/api/v1/rounds/${round.round_id}`);
+        expect(round.status === "closed", `the round is ${round.status} after TAKE WIN`);
+        const paid = round.steps[round.steps.length - 1].result.paid_credits;
+        expect(paid === held.amount + held.banked, `TAKE WIN paid ${paid}, the state held ${held.amount} + ${held.banked} banked`);
+        expect(round.win_minor === paid * round.denomination, "the round's win is not what TAKE WIN paid");
+        await balanceMatches(t);
+        done.take = true;
+        if (!(await t.page.locator("[data-testid=turbo]").isChecked())) await t.page.check("[data-testid=turbo]");
+      }
+      expect(done.half && done.guess && done.reload && done.take, `not every gamble step was reached in 60 spins: ${JSON.stringify(done)}`);
+    },
+  },
+  {
+    name: "cluedo free spins: lights out, golden reels, the counter, the bonus total",
+    gameFiles: [FS],
+    async run(t) {
+      await open(t, "cluedo-fs");
+      await t.page.click("[data-testid=play]");
+      // The trigger: the lights go out, then the golden reels and the counter.
+      await t.page.locator("[data-testid=lights][data-strikes]").waitFor({ timeout: 30000 });
+      await t.page.locator(".cluedo-overlay[data-golden=true] [data-testid=free-spins]:not([hidden])[data-index]").waitFor({ timeout: 30000 });
+      await t.shot("free-spins"); // at once: turbo plays the 15 golden spins in a few seconds
+      await t.assertDrawn("cluedo-free-spins");
+      const flow = await settled(t, "cluedo-fs");
+      const round = await lastRound(t);
+      const o = round.outcome;
+      expect(o.flags.includes("free_spins") && o.counters.free_spins_played >= 15, `no free spins: ${o.flags}`);
+      const counter = t.page.locator("[data-testid=free-spins]");
+      if (o.breakdown.free_games > 0) {
+        expect(Number(await counter.getAttribute("data-bonus-total")) === o.breakdown.free_games, `bonus total shown ${await counter.getAttribute("data-bonus-total")}, server ${o.breakdown.free_games}`);
+        expect((await counter.innerText()).includes(credits(o.breakdown.free_games)), "bonus total not in the text");
+      }
+      expect((await t.page.locator(".cluedo-overlay").getAttribute("data-golden")) === "false", "still golden after the bonus");
+      const win = o.total_win;
+      expect((await t.page.locator("[data-testid=meter-win]").innerText()) === credits(flow === "choice" ? round.pending_win_credits : win), "meter bar WIN is not the round's");
+      await t.shot("bonus-total");
+      if (flow === "choice") {
+        await t.page.click("[data-testid=gamble-collect]");
+        await t.page.locator("[data-testid=game-cluedo-fs][data-flow=idle]").waitFor({ timeout: 30000 });
+      }
+      await balanceMatches(t);
+    },
+  },
+  {
+    name: "cluedo jackpot: 5 MJ on the centre line at max bet, the notice of the claim, the meter in currency",
+    gameFiles: [JP],
+    async run(t) {
+      await open(t, "cluedo-jp");
+      const pool = (await t.api("/api/v1/jackpots")).jackpots.find((j) => j.pool === "Cluedo MegaJackpots/EUR");
+      expect(pool, "no Cluedo pool in EUR");
+      await t.page.locator("[data-testid=jackpot]", { hasText: "€" }).waitFor({ timeout: 30000 });
+      const meter = await t.page.locator("[data-testid=jackpot]").innerText();
+      expect(meter === money(pool.amount_minor), `jackpot meter ${meter}, server ${money(pool.amount_minor)}`);
+      await t.page.click("[data-testid=bet-max]");
+      const before = (await t.api("/api/v1/session")).balance_minor;
+      await t.spin("cluedo-jp");
+      const round = await lastRound(t);
+      expect(round.outcome.flags.includes("jackpot") && round.jackpot_claim, `no jackpot claim: ${JSON.stringify(round.jackpot_claim)}`);
+      const notice = t.page.locator("[data-testid=jackpot-notice]");
+      await notice.waitFor({ state: "visible", timeout: 10000 });
+      const amount = await t.page.locator("[data-testid=jackpot-notice-amount]").innerText();
+      expect(amount === money(round.jackpot_claim.amount_minor), `notice says ${amount}, the claim ${money(round.jackpot_claim.amount_minor)}`);
+      const text = await notice.innerText();
+      expect(text.includes("pending verification") && text.includes("24 hours") && text.includes("72 hours"), `notice: ${text}`);
+      const inst = round.jackpot_claim.instalments;
+      expect(text.includes(`Paid in ${inst.length} instalments: ${money(inst[0].amount_minor)} on verification`), `instalments not the claim's: ${text}`);
+      await t.assertDrawn("cluedo-jackpot");
+      await t.shot("jackpot-notice");
+      // The jackpot is not in the balance: only the round's credit wins are.
+      const session = await balanceMatches(t);
+      expect(session.balance_minor === before - round.stake_minor + round.win_minor, "the balance moved by more than the round's credits");
+      expect(round.win_minor === round.outcome.total_win * round.denomination, "the jackpot entered the round's win");
+      // The meter is read again once the round is in: the pool the server reseeded.
+      const reseeded = (await t.api("/api/v1/jackpots")).jackpots.find((j) => j.pool === "Cluedo MegaJackpots/EUR");
+      await t.page.locator("[data-testid=jackpot]", { hasText: money(reseeded.amount_minor) }).waitFor({ timeout: 10000 });
+      await t.page.click("[data-testid=jackpot-notice-ok]");
+      await notice.waitFor({ state: "hidden", timeout: 5000 });
+    },
+  },
+];
