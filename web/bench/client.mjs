@@ -3,7 +3,8 @@
 // chromium at 1440x900:
 //   (a) frames per second while a round animates, at each graphics quality: Cluedo's reels
 //       spinning, Candy Jar's grid dropping in (its "spin") and its tumble sequence (from the
-//       first cluster win, as the win meter shows it, to the end of the round). Counted with
+//       first cluster win, as the win meter shows it, to the end of the round; on the e2e
+//       tests' candy-cap game, whose every spin tumbles). Counted with
 //       requestAnimationFrame (every frame the browser produced) and, beside it, the frames in
 //       which the page issued WebGL draw calls (what Pixi drew: LOW draws every 2nd frame).
 //   (b) the first load: every response of a first navigation (the operator's launch into a
@@ -13,26 +14,32 @@
 //       cold loads on loopback.
 // A measurement: it never fails on a goal. Options (environment):
 //   BENCH_GL     chromium's GL flags (default: --use-gl=angle --use-angle=swiftshader
-//                --enable-unsafe-swiftshader), BENCH_SPINS rounds per game and quality (4),
-//   BENCH_LOADS  cold loads (7), BENCH_QUALITIES (BEST,HIGH,MEDIUM,LOW).
+//                --enable-unsafe-swiftshader), BENCH_SPINS rounds per game and quality (3),
+//   BENCH_LOADS  cold loads (7), BENCH_TUMBLE_ROUNDS candy-cap rounds (1, each tumbles many
+//   times), BENCH_QUALITIES (BEST,HIGH,MEDIUM,LOW).
 import { chromium } from "playwright-core";
 import { gzipSync } from "node:zlib";
 import { cpus, loadavg } from "node:os";
 import { execFileSync } from "node:child_process";
-import { startServer } from "../tests/e2e/server.mjs";
+import { startServer, WEB } from "../tests/e2e/server.mjs";
 
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const GL = (process.env.BENCH_GL ?? "--use-gl=angle --use-angle=swiftshader --enable-unsafe-swiftshader").split(/\s+/).filter(Boolean);
 const ARGS = ["--headless", "--no-sandbox", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", ...GL];
-const SPINS = Number(process.env.BENCH_SPINS ?? 4);
+const SPINS = Number(process.env.BENCH_SPINS ?? 3);
 const LOADS = Number(process.env.BENCH_LOADS ?? 7);
+const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 90000);
+const TUMBLE_ROUNDS = Number(process.env.BENCH_TUMBLE_ROUNDS ?? 1);
 const QUALITIES = (process.env.BENCH_QUALITIES ?? "BEST,HIGH,MEDIUM,LOW").split(",");
 const VIEWPORT = { width: 1440, height: 900 };
 const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
 
 const t0 = Date.now();
 const loadBefore = load();
-const server = await startServer();
+// The tumble sequence on the test-only candy-cap game (the e2e tests' file: mostly cupcakes, so
+// every spin tumbles many times), as the Candy Jar helper's bench/fps.mjs does.
+const CAP = { operator: "demo", key: "candy-cap", gameFile: `${WEB}/tests/e2e/games/candy-jar-clusters-e2e-cap-v1.toml` };
+const server = await startServer({ extraGames: [CAP] });
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
 console.error(`bench-web: reelforge serve at ${server.base} (${((Date.now() - t0) / 1000).toFixed(1)} s), chromium ${browser.version()} ${GL.join(" ")}`);
 
@@ -68,7 +75,7 @@ const playable = (page) => page.waitForFunction(() => {
 {
   const ctx = await context({ quality: "LOW", intro: false, music: false });
   const page = await ctx.newPage();
-  for (const key of ["cluedo", "cops-n-robbers", "candy-jar-clusters"]) {
+  for (const key of ["cluedo", "cops-n-robbers", "candy-jar-clusters", CAP.key]) {
     await page.goto(`${server.base}/demo?operator=demo#/game/${key}`);
     await playable(page);
   }
@@ -102,9 +109,12 @@ for (let i = 0; i < LOADS; i++) {
 }
 
 // --- (a) frames per second ------------------------------------------------------------------
-async function spinRounds(key, quality, wantTumbling = 0) {
+async function spinRounds(key, quality, spins = SPINS) {
   const ctx = await context({ quality, intro: false, music: false });
   const page = await ctx.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
   const bets = [];
   page.on("response", async (r) => {
     if (r.request().method() === "POST" && /\/rounds$/.test(new URL(r.url()).pathname)) bets.push(r.json().catch(() => null));
@@ -116,8 +126,7 @@ async function spinRounds(key, quality, wantTumbling = 0) {
   const canvas = await page.locator("canvas").evaluate((c) => `${c.width}x${c.height}`);
   await page.waitForTimeout(500);
   const rounds = [];
-  // SPINS rounds; for the tumble figure, more (up to 3 x SPINS) until wantTumbling rounds tumbled
-  for (let i = 0; i < SPINS || (rounds.filter((r) => r.tumbles > 0).length < wantTumbling && i < 3 * SPINS); i++) {
+  for (let i = 0; i < spins; i++) {
     await playable(page);
     const start = await page.evaluate(() => {
       const el = document.querySelector("[data-testid=win]");
@@ -129,23 +138,26 @@ async function spinRounds(key, quality, wantTumbling = 0) {
     });
     await page.click("[data-testid=play]");
     await page.waitForFunction(() => document.querySelector("[data-flow]")?.dataset.flow === "request" || document.querySelector("[data-flow]")?.dataset.flow === "play", null, { polling: "raf" }).catch(() => {});
+    // a round still playing after ROUND_MS is measured so far (and ends this context's rounds)
+    let cut = false;
     const end = await page.waitForFunction(() => {
       const f = document.querySelector("[data-flow]")?.dataset.flow;
       return f === "idle" || f === "choice" ? performance.now() : null;
-    }, null, { polling: "raf", timeout: 120000 }).then((h) => h.jsonValue());
+    }, null, { polling: "raf", timeout: ROUND_MS }).then((h) => h.jsonValue(), () => { cut = true; return page.evaluate(() => performance.now()); });
     const { win, frames } = await page.evaluate(() => ({ win: window.__win, frames: window.__frames.splice(0) }));
     const round = await bets[bets.length - 1];
     const events = (round?.outcome?.spins ?? []).flatMap((s) => s.events);
     const tumbles = events.filter((e) => e.type === "grid" && e.tumble > 0).length;
     const spinsPlayed = round?.outcome?.spins?.length ?? 1;
-    rounds.push({ start, win, end, frames, tumbles, spinsPlayed });
+    rounds.push({ start, win, end, frames, tumbles, spinsPlayed, cut });
+    if (cut) break;
     if ((await page.locator("[data-flow=choice]").count()) > 0) {
       await page.locator("[data-testid=choice] button", { hasText: /TAKE WIN|COLLECT|NO THANKS/ }).first().click();
       await page.locator("[data-flow=idle]").waitFor({ timeout: 60000 });
     }
   }
   await ctx.close();
-  return { canvas, rounds };
+  return { canvas, rounds, errors };
 }
 
 function rate(rounds, from, to) {
@@ -163,11 +175,13 @@ const fps = [];
 for (const quality of QUALITIES) {
   const cluedo = await spinRounds("cluedo", quality);
   // the reels spin from PLAY until they land (the first line win, or the round's end)
-  fps.push({ quality, what: "Cluedo spin (reels)", canvas: cluedo.canvas, n: cluedo.rounds.length, ...rate(cluedo.rounds, (r) => r.start, (r) => r.win ?? r.end) });
-  const candy = await spinRounds("candy-jar-clusters", quality, 2);
-  fps.push({ quality, what: "Candy Jar spin (grid drops in)", canvas: candy.canvas, n: candy.rounds.length, ...rate(candy.rounds, (r) => r.start, (r) => r.win ?? r.end) });
-  const tumbling = candy.rounds.filter((r) => r.win !== null && r.tumbles > 0);
-  fps.push({ quality, what: "Candy Jar tumble sequence", canvas: candy.canvas, n: tumbling.length, tumbles: tumbling.reduce((s, r) => s + r.tumbles, 0), ...rate(tumbling, (r) => r.win, (r) => r.end) });
+  fps.push({ quality, what: "Cluedo spin (reels)", canvas: cluedo.canvas, n: cluedo.rounds.length, errors: cluedo.errors, ...rate(cluedo.rounds, (r) => r.start, (r) => r.win ?? r.end) });
+  const candy = await spinRounds("candy-jar-clusters", quality);
+  fps.push({ quality, what: "Candy Jar spin (grid drops in)", canvas: candy.canvas, n: candy.rounds.length, errors: candy.errors, ...rate(candy.rounds, (r) => r.start, (r) => r.win ?? r.end) });
+  // from the first cluster win (the win meter) to the round's end: pops, falls, refills
+  const cap = await spinRounds(CAP.key, quality, TUMBLE_ROUNDS);
+  const tumbling = cap.rounds.filter((r) => r.win !== null && r.tumbles > 0);
+  fps.push({ quality, what: `Candy Jar tumble sequence (candy-cap${cap.rounds.some((r) => r.cut) ? `, cut at ${ROUND_MS / 1000} s` : ""})`, canvas: cap.canvas, n: tumbling.length, errors: cap.errors, tumbles: tumbling.reduce((s, r) => s + r.tumbles, 0), ...rate(tumbling, (r) => r.win, (r) => r.end) });
   console.error(`bench-web: ${quality} done (${((Date.now() - t0) / 1000).toFixed(0)} s, load ${load()})`);
 }
 const renderer = await (async () => {
@@ -197,9 +211,9 @@ out.push(`Machine: ${cpu}, ${lscpu || cpus().length} cores; load average (1, 5, 
 out.push("");
 out.push("(a) Frames per second while animating, 1440x900 (rAF: requestAnimationFrame ticks; drawn: the ticks in which the page issued WebGL draw calls)");
 out.push("");
-out.push("| quality | canvas px | animation | rounds | seconds measured | rAF fps | drawn fps |");
-out.push("| --- | --- | --- | --- | --- | --- | --- |");
-for (const r of fps) out.push(`| ${r.quality} | ${r.canvas} | ${r.what}${r.tumbles !== undefined ? ` (${r.tumbles} tumbles)` : ""} | ${r.n} | ${f1(r.s)} | ${f1(r.raf)} | ${f1(r.drawn)} |`);
+out.push("| quality | canvas px | animation | rounds | seconds measured | rAF fps | drawn fps | page errors |");
+out.push("| --- | --- | --- | --- | --- | --- | --- | --- |");
+for (const r of fps) out.push(`| ${r.quality} | ${r.canvas} | ${r.what}${r.tumbles !== undefined ? ` (${r.tumbles} tumbles)` : ""} | ${r.n} | ${f1(r.s)} | ${f1(r.raf)} | ${f1(r.drawn)} | ${r.errors.length ? `${r.errors.length}: ${[...new Set(r.errors.map((e) => e.split("\n")[0].slice(0, 80)))].join("; ")}` : 0} |`);
 out.push("");
 out.push(`(b) First load (a launch into ${LOAD_GAME}, fresh context): ${firstLoad.length} responses`);
 out.push("");
