@@ -34,11 +34,13 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
   private readonly notice: HTMLElement;
   private readonly stageRef: ViewDeps["stage"];
   private readonly host: HTMLElement;
+  private readonly gameInfo: ViewDeps["game"]["info"];
 
   constructor(deps: ViewDeps) {
     super(deps);
     this.stageRef = deps.stage;
     this.host = deps.overlay;
+    this.gameInfo = deps.game.info;
     const { reels, rows, cell, gap } = this.reels.opts;
     // The golden reels: a gold backdrop behind the symbols (index 1: above the frame).
     this.gold = new Graphics().roundRect(-8, -8, reels * (cell + gap) - gap + 16, rows * cell + 16, 14)
@@ -90,6 +92,11 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
     if (this.gold.visible === on) return;
     this.gold.visible = on;
     this.host.dataset.golden = String(on);
+    // The strips that spin by: the golden set of the free games, else the base set (the
+    // window on screen is kept: a reel model's shown cells do not come from its strip).
+    const info = this.gameInfo;
+    const strips = info.reel_sets?.[on ? (info.free_games?.reel_set ?? "golden") : (info.base_reel_set ?? "base")];
+    this.reels.models.forEach((m, r) => { const strip = strips?.[r]; if (strip?.length) m.strip = strip; });
     if (!on) this.lights.dataset.state = "on";
     this.stageRef.invalidate();
   }
