@@ -37,7 +37,9 @@ export const tests = [
       const { games } = await t.api("/api/v1/games");
       for (const g of games) {
         const card = await t.page.locator(`[data-testid=lobby-${g.key}]`).innerText();
-        expect(card.includes(`${(g.rtp[0].value * 100).toFixed(2)}%`), `${g.key}: RTP ${g.rtp[0].value} not shown: ${card}`);
+        // a test-only game file without a published estimate (Candy Jar's) has no RTP: "—"
+        if (g.rtp.length) expect(card.includes(`${(g.rtp[0].value * 100).toFixed(2)}%`), `${g.key}: RTP ${g.rtp[0].value} not shown: ${card}`);
+        else expect(card.includes("RTP: —"), `${g.key}: no RTP from the server, the card says: ${card}`);
         expect(card.includes(g.max_win.credits.toLocaleString("en")), `${g.key}: max win ${g.max_win.credits} not shown`);
       }
       const balance = await t.page.locator("[data-testid=lobby-balance]").innerText();
