@@ -106,6 +106,7 @@ export const tests = [
       await t.shot("gamble-recovered");
       await gambleMatches(t, round);
       expect((await t.page.locator("[data-testid=meter-win]").innerText()) === credits(round.pending_win_credits), "recovered WIN is not the pending win");
+      expect((await t.page.locator("[data-testid=lines]").innerText()) === "1", "the recovered round's bet (1 line) is not shown");
       await t.page.check("[data-testid=turbo]");
       // A guess: the card shown is the server's.
       await t.page.click("[data-testid=gamble-red]");

@@ -322,6 +322,9 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     const last = outcome.spins[outcome.spins.length - 1];
     const shown = last?.events.filter((e) => e.type === "window" || e.type === "grid").pop() as { symbols: string[][] } | undefined;
     if (shown) view.show(shown.symbols);
+    // The bet shown is the open round's (a reload must not show the default bet beside it).
+    controls.select({ lines: open.bet.lines, bet_per_line: open.bet.bet_per_line });
+    if (modes.some((m) => m.name === open.bet.mode)) mode = open.bet.mode;
     view.setWin(open.pending_win_credits);
     module.roundShown?.(open, view);
     current = open;
