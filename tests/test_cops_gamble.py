@@ -10,9 +10,11 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
+from reelforge.engine.protocol import ChoiceState, Offer
 from reelforge.engine.rng import live_generator
 from reelforge.errors import InvalidAction
 from reelforge.games import make
+from reelforge.games.cops_n_robbers import choices as ch
 from reelforge.games.cops_n_robbers import gamble as g
 from reelforge.games.cops_n_robbers import spin_chance as sc
 
@@ -168,6 +170,85 @@ def test_cash_spin_wins_on_exactly_den_of_num_draws(index, num, den, monkeypatch
         outcomes.append(g.spin_cash(cfg, state, index, rng=None).amount)
         assert fake.asked == [num]
     assert outcomes == [30 * num // den] * den + [0] * (num - den)
+
+
+# --- the odds the server shows: what the step plays with ------------------------------------
+
+def open_step(cfg, state) -> tuple[ch.WheelGamble, ChoiceState]:
+    offer = Offer("wheel_gamble", state.amount, state.stake, 1, {}, Fraction(1))
+    return ch.WheelGamble(cfg), ChoiceState(offer, state, state.finished)
+
+
+@pytest.mark.parametrize("win,banked", [(2, 0), (3, 0), (10, 0), (30, 0), (69, 0), (128, 0),
+                                        (749, 0), (751, 0), (600, 300), (999, 0)])
+def test_wheel_odds_are_what_the_step_pays_with(win, banked, monkeypatch):
+    """Every spin the odds list, played through the step over every draw it can make: a cash
+    spin is won on exactly chance x draws of them and then pays the listed target; a bonus spin
+    draws `bernoulli` with the listed chance, which is amount / price. Nothing else is offered,
+    and the step refuses what is not listed before drawing. (Limit 1000 credits at stake 10.)"""
+    cfg = config(limit_stake_multiple=100)
+    state = g.start_gamble(cfg, win + banked, 10)
+    if banked:
+        state = g.choose_amount(state, win)
+    step, opened = open_step(cfg, state)
+    odds = ch.wheel_odds(cfg, state)
+    assert list(odds) == [c for c in g.options(cfg, state) if c[0] in ("cash", "bonus")]
+    for (kind, arg), (target, chance) in odds.items():
+        if kind == "cash":
+            num, den = cfg.cash_targets[arg]
+            assert target == min(state.amount * num // den, state.limit - state.collected)
+            assert target > state.amount and chance == Fraction(state.amount, target)
+            probe = FakeDraws([0])
+            monkeypatch.setattr(g, "draw_below", probe)
+            step.step(opened, [kind, arg], rng=None)
+            (n,) = probe.asked
+            paid = []
+            for d in range(n):
+                monkeypatch.setattr(g, "draw_below", FakeDraws([d]))
+                paid.append(step.step(opened, [kind, arg], rng=None).state.amount)
+            assert set(paid) <= {0, target}
+            assert Fraction(paid.count(target), n) == chance
+        else:
+            price = PRICES[arg] * state.stake
+            assert target == price and chance == state.amount / price
+            for won in (True, False):
+                asked: list[Fraction] = []
+                monkeypatch.setattr(g, "bernoulli",
+                                    lambda rng, p, w=won, seen=asked: seen.append(p) or w)
+                after = step.step(opened, ["bonus", arg], rng=None).state
+                assert asked == [chance] and after.finished
+                assert after.bonus_won == (arg if won else None)
+        # the step's own exact expectation of "spin, then collect": the listed chance of the
+        # listed win (a bonus at its price), which is the amount at stake: a fair spin
+        def spin_once(s, c=(kind, arg)):
+            return c if s.state == state else ("collect",)
+        expected = step.expected_payout(opened, spin_once)
+        assert expected == state.collected + chance * target == state.collected + state.amount
+    for kind, arg in [("cash", i) for i in range(3)] + [("bonus", b) for b in PRICES]:
+        if (kind, arg) not in odds:
+            monkeypatch.setattr(g, "draw_below", FakeDraws([]))  # any draw would fail
+            with pytest.raises(InvalidAction, match="not offered"):
+                step.step(opened, [kind, arg], rng=None)
+
+
+def test_odds_at_each_arrow_amount_are_those_after_choosing_it():
+    cfg = config(limit_stake_multiple=100)
+    state = g.start_gamble(cfg, 95, 10)
+    step, opened = open_step(cfg, state)
+    assert ch.arrow_amounts(state) == [95, 85, 75, 65, 55, 45, 35, 25, 15, 5, 1]
+    by_amount = step.odds(opened)
+    assert list(by_amount) == ch.arrow_amounts(state)
+    assert by_amount[95] == ch.wheel_odds(cfg, state)
+    for amount, odds in by_amount.items():
+        if amount < 95:
+            after = step.step(opened, ["amount", amount], rng=None)
+            assert odds == ch.wheel_odds(cfg, after.state)
+    # 1 credit: no 4/3 (the target would be 1); Super and Mega are priced past the limit
+    assert list(by_amount[1]) == [("cash", 1), ("cash", 2), ("bonus", 1)]
+    assert ch.arrow_amounts(g.start_gamble(cfg, 2, 10)) == [2, 1]
+    assert ch.arrow_amounts(g.start_gamble(cfg, 1, 10)) == [1]
+    done = step.step(opened, ["collect"], rng=None)
+    assert step.odds(done) == {} and ch.wheel_odds(cfg, done.state) == {}
 
 
 # --- the bonus wheel and the Mega cap --------------------------------------------------------

@@ -7,7 +7,10 @@ them, route a choice to the function that plays it, and report payouts exactly.
 - Wheel gamble: offered per the operator setting `gamble_offer` ("on", "5x" or "off"; default
   "on", `Game.configure`). Choices ("collect",), ("amount", n), ("cash", i), ("bonus", b). A
   won bonus ends the gamble with `state.state.bonus_won` set: the caller plays that bonus
-  (`engine.round.play_bonus`); `paid` counts it at its price.
+  (`engine.round.play_bonus`); `paid` counts it at its price. `wheel_odds` is each offered
+  spin's target and exact chance, the one the step plays with; `WheelGamble.odds` gives it at
+  every amount the amount arrows reach, for the server's view (the client draws the wheels
+  from it and computes nothing).
 - Spin Chance: offered when 0 < balance < the price of a round at the bet, and no gamble is
   open on the round's win: the two are never offered on the same credits. After a gamble is
   settled, `offers(outcome, balance, gamble_settled=True)` evaluates it on the balance then
@@ -64,6 +67,13 @@ class WheelGamble:
     def choices(self, state: ChoiceState) -> tuple:
         return tuple(wg.options(self.config, state.state))
 
+    def odds(self, state: ChoiceState) -> dict[int, dict[tuple, tuple[int | Fraction, Fraction]]]:
+        """`wheel_odds` at each amount the amount arrows reach (`arrow_amounts`), the amount at
+        stake first: what the wheels show before the player sends ("amount", n)."""
+        s = state.state
+        return {a: wheel_odds(self.config, s if a == s.amount else wg.choose_amount(s, a))
+                for a in arrow_amounts(s)}
+
     def step(self, state: ChoiceState, choice: Any, rng) -> ChoiceState:
         s, c = state.state, self.config
         kind, arg = _action(choice)
@@ -71,10 +81,19 @@ class WheelGamble:
             after = wg.collect(s)
         elif kind == "amount":
             after = wg.choose_amount(s, arg)
-        elif kind == "cash":
-            after = wg.spin_cash(c, s, arg, rng)
         else:
-            after = wg.spin_bonus(c, s, arg, rng)
+            odds = wheel_odds(c, s)
+            if (kind, arg) not in odds:  # refused before any draw: the spin is not offered
+                raise InvalidAction(f"wheel gamble choice {choice!r}: not offered now (amount "
+                                    f"{s.amount}, collected {s.collected}, offered "
+                                    f"{sorted(odds, key=str)})")
+            target, chance = odds[(kind, arg)]
+            if kind == "cash":
+                after = wg.spin_cash(c, s, arg, rng)
+                if after.amount not in (0, target):
+                    raise AssertionError(f"cash spin paid {after.amount}, not target {target}")
+            else:
+                after = wg.resolve_bonus(c, s, arg, wg.bernoulli(rng, chance))
         return ChoiceState(state.offer, after, after.finished)
 
     def paid(self, state: ChoiceState) -> Fraction:
@@ -144,6 +163,35 @@ class SpinChance:
         total = sum(self.paid(ChoiceState(offer, sc.resolve_spin_chance(offer.amount, offer.stake, d),
                                           True)) for d in range(offer.stake))
         return Fraction(total, offer.stake)
+
+
+def wheel_odds(config: wg.WheelConfig, state: wg.WheelState
+               ) -> dict[tuple, tuple[int | Fraction, Fraction]]:
+    """Every spin the state offers -> (what it wins, its exact chance of winning): ("cash", i)
+    -> (target credits, amount / target), the target amount x num / den rounded down and cut
+    at the limit (`gamble.cash_target`); ("bonus", b) -> (the bonus's price in credits, a
+    Fraction, amount / price). Empty once finished. The step plays a spin only where it is
+    here, and with this chance (`WheelGamble.step`)."""
+    odds: dict[tuple, tuple[int | Fraction, Fraction]] = {}
+    for choice in wg.options(config, state):
+        kind, arg = _action(choice)
+        if kind == "cash":
+            target = wg.cash_target(config, state, arg)
+            assert target is not None  # options lists only the offered targets
+            odds[choice] = (target, wg.cash_chance(config, state, arg))
+        elif kind == "bonus":
+            odds[choice] = (wg.bonus_price(config, state, arg), wg.bonus_chance(config, state, arg))
+    return odds
+
+
+def arrow_amounts(state: wg.WheelState) -> list[int]:
+    """The amounts the amount arrows step through, the amount at stake first: down from it by
+    a tenth of it (rounded half up, at least 1 credit) while above 1, then 1 credit. None but
+    the amount once finished or at 1 credit."""
+    if state.finished:
+        return []
+    step = max(1, (state.amount + 5) // 10)
+    return [*range(state.amount, 1, -step), 1] if state.amount > 1 else [1]
 
 
 ARITY = {"collect": 1, "amount": 2, "cash": 2, "bonus": 2}  # elements of each action
