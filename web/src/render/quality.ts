@@ -7,7 +7,7 @@ export interface QualityProfile {
   antialias: boolean;
   motionBlur: boolean; // a blur filter on spinning reels
   particles: number; // sparks of a win highlight
-  frameStep: number; // draw a spinning reel every n-th frame (LOW: fewer frames)
+  frameStep: number; // a spinning reel is drawn at most every n-th 60 Hz frame, by time (LOW: fewer)
   glow: boolean; // pulse and glow of winning cells
 }
 

@@ -1,9 +1,12 @@
 // A set of reels (or a cluster grid's columns): spins when asked, lands on the symbols the
 // server's window or grid event names, highlights winning cells. The spin state is the
-// ReelModel's (slot/reel-model.ts); this class only draws it, every frame.
+// ReelModel's (slot/reel-model.ts); this class only draws it, every frame. Every motion is
+// advanced by the wall-clock time since the last frame (render/clock.ts), so a landing takes
+// the same time at 2 fps as at 60 (fewer frames drawn), never longer.
 import { BlurFilter, Container, Graphics, Sprite, type Ticker } from "pixi.js";
 import type { Cell } from "../core/outcome";
 import { ReelModel } from "../slot/reel-model";
+import { frameDelta, wallClock, type Clock } from "./clock";
 import type { QualityProfile } from "./quality";
 import type { SymbolTextures } from "./symbols";
 
@@ -25,14 +28,16 @@ export class ReelSet extends Container {
   private readonly overlay = new Container();
   private readonly sparks = new Container();
   private pending: Pending | null = null;
-  private frame = 0;
+  private last: number; // the clock at the previous frame
+  private drawnAt = -Infinity; // the clock when a spinning reel was last drawn
   private highlighted: Cell[] = [];
   private pulse = 0;
   private readonly blur = new BlurFilter({ strengthX: 0, strengthY: 6, quality: 2 });
   private changed = true;
 
-  constructor(private readonly textures: SymbolTextures, readonly opts: ReelSetOptions, private profile: QualityProfile, private readonly ticker: Ticker) {
+  constructor(private readonly textures: SymbolTextures, readonly opts: ReelSetOptions, private profile: QualityProfile, private readonly ticker: Ticker, private readonly clock: Clock = wallClock) {
     super();
+    this.last = clock();
     const { reels, rows, cell, gap } = opts;
     const frame = new Graphics().roundRect(-12, -12, reels * (cell + gap) - gap + 24, rows * cell + 24, 18).fill({ color: 0x000000, alpha: 0.45 }).stroke({ width: 4, color: 0xd4af37 });
     this.addChild(frame);
@@ -144,8 +149,12 @@ export class ReelSet extends Container {
     }
   }
 
-  private tick(ticker: Ticker): void {
-    const dt = Math.min(ticker.deltaMS / 1000, 0.25);
+  private tick(): void {
+    // wall-clock seconds since the last frame, uncapped below MAX_FRAME_MS (the ticker's
+    // deltaMS stops at 100 ms: at 2 fps the reels turned at a fifth of their speed)
+    const now = this.clock();
+    const dt = frameDelta(now, this.last) / 1000;
+    this.last = now;
     let landed = 0;
     this.models.forEach((m, r) => {
       if (m.update(dt)) {
@@ -155,9 +164,13 @@ export class ReelSet extends Container {
         this.emit("reelstop", r);
       }
     });
-    this.frame++;
     if (this.spinning || landed) {
-      if (!this.spinning || this.frame % this.profile.frameStep === 0 || landed) this.draw();
+      // LOW draws a spinning reel every frameStep-th 60 Hz frame at most (by time, so a slow
+      // machine's every frame is drawn)
+      if (!this.spinning || landed || now - this.drawnAt >= (this.profile.frameStep * 1000) / 60 - 1) {
+        this.drawnAt = now;
+        this.draw();
+      }
     }
     if (this.pending && landed) {
       this.pending.left -= landed;
