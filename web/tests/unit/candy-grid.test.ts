@@ -37,11 +37,13 @@ import { fixture } from "./fixtures";
 interface FakeSprite { x: number; y: number; visible: boolean; alpha: number; texture: { id: string } }
 
 function makeGrid() {
-  let tick: ((t: { deltaMS: number }) => void) | null = null;
-  const ticker = { add: (f: (t: { deltaMS: number }) => void, ctx: unknown) => { tick = f.bind(ctx); }, remove() {} };
+  let tick: (() => void) | null = null;
+  const ticker = { add: (f: () => void, ctx: unknown) => { tick = f.bind(ctx); }, remove() {} };
   const textures = { get: (id: string) => ({ id, width: 88 }) };
-  const grid = new CandyGrid(textures as never, { cols: 7, rows: 7, cell: 88 }, PROFILES.LOW, ticker as never);
-  const pump = setInterval(() => tick?.({ deltaMS: 50 }), 1);
+  // the grid's clock: 50 ms pass between two frames, a frame every real millisecond
+  let now = 0;
+  const grid = new CandyGrid(textures as never, { cols: 7, rows: 7, cell: 88 }, PROFILES.LOW, ticker as never, () => now);
+  const pump = setInterval(() => { now += 50; tick?.(); }, 1);
   return { grid, stop: () => clearInterval(pump) };
 }
 

@@ -2,14 +2,17 @@
 // winning candies pop, the rest fall and the refills drop in from above on a tumble. Every
 // symbol drawn comes from the outcome's grid events; this class only moves sprites between
 // them (which cells to pop is given by the caller; which survive is checked against the next
-// grid, and a column that does not match simply drops in whole).
+// grid, and a column that does not match simply drops in whole). Every tween runs on the
+// wall clock from its start (render/clock.ts): at 2 fps a 520 ms drop still ends after 520 ms,
+// in fewer frames.
 import { Container, Graphics, Sprite, Text, type Ticker } from "pixi.js";
 import type { Cell } from "../../core/outcome";
+import { frameDelta, wallClock, type Clock } from "../../render/clock";
 import type { QualityProfile } from "../../render/quality";
 import type { SymbolTextures } from "../../render/symbols";
 import { tumbleMoves } from "./tumble";
 
-interface Tween { sprite: Sprite; from: { x: number; y: number; s: number; a: number }; to: { x: number; y: number; s: number; a: number }; delay: number; ms: number; t: number; ease: (t: number) => number }
+interface Tween { sprite: Sprite; from: { x: number; y: number; s: number; a: number }; to: { x: number; y: number; s: number; a: number }; delay: number; ms: number; start: number; ease: (t: number) => number }
 
 const bounce = (t: number) => { const n = 7.5625, d = 2.75; if (t < 1 / d) return n * t * t; if (t < 2 / d) return n * (t -= 1.5 / d) * t + 0.75; if (t < 2.5 / d) return n * (t -= 2.25 / d) * t + 0.9375; return n * (t -= 2.625 / d) * t + 0.984375; };
 const easeIn = (t: number) => t * t;
@@ -30,9 +33,11 @@ export class CandyGrid extends Container {
   private pulse = 0;
   private changed = true;
   private generation = 0; // bumped by every clearOut, land, show and tumble
+  private last: number; // the clock at the previous frame
 
-  constructor(private readonly textures: SymbolTextures, opts: { cols: number; rows: number; cell: number }, private profile: QualityProfile, private readonly ticker: Ticker) {
+  constructor(private readonly textures: SymbolTextures, opts: { cols: number; rows: number; cell: number }, private profile: QualityProfile, private readonly ticker: Ticker, private readonly clock: Clock = wallClock) {
     super();
+    this.last = clock();
     this.cols = opts.cols;
     this.rows = opts.rows;
     this.cell = opts.cell;
@@ -150,12 +155,16 @@ export class CandyGrid extends Container {
     const byCol = new Map<number, Set<number>>();
     for (const [c, r] of removed) (byCol.get(c) ?? byCol.set(c, new Set()).get(c)!).add(r);
     // 1. the winners pop
+    const t0 = this.clock();
     for (const [c, rows] of byCol) for (const r of rows) {
       const sp = this.sprites[c]?.[r];
-      if (sp?.visible) this.tween(sp, { x: sp.x, y: sp.y, s: 0.05, a: 0 }, 0, pop, easeIn);
+      if (sp?.visible) this.tween(sp, { x: sp.x, y: sp.y, s: 0.05, a: 0 }, 0, pop, easeIn, t0);
     }
+    const popped = this.tweens.length > 0;
     await this.run();
-    // 2. survivors fall to their rows, refills drop in from above
+    // 2. survivors fall to their rows from the pop's end on the clock (not from the frame that
+    // saw it end, up to a frame later), so the whole tumble ends within a frame of its time
+    const t1 = popped ? Math.min(t0 + pop, this.clock()) : this.clock();
     for (let c = 0; c < this.cols; c++) {
       const before = [...this.symbols[c]!]; // a copy: the loop writes the new column
       const after = Array.from({ length: this.rows }, (_, r) => symbols[c]?.[r] ?? "");
@@ -170,14 +179,14 @@ export class CandyGrid extends Container {
           const sp = old[from]!;
           next.push(sp);
           const target = (r + 0.5) * this.cell;
-          if (from !== r) this.tween(sp, { x: sp.x, y: target, s: 1, a: 1 }, 0, fall, bounce);
+          if (from !== r) this.tween(sp, { x: sp.x, y: target, s: 1, a: 1 }, 0, fall, bounce, t1);
         } else {
           // a refill reuses a popped (or replaced) sprite, starting above the grid
           const sp = this.spareSprite(old, next, moves);
           this.place(sp, c, r, after[r]!);
           const y = sp.y;
           sp.y = y - (refills + 0.5) * this.cell - k * 6;
-          this.tween(sp, { x: sp.x, y, s: 1, a: 1 }, k * (fast ? 5 : 30), fall, bounce);
+          this.tween(sp, { x: sp.x, y, s: 1, a: 1 }, k * (fast ? 5 : 30), fall, bounce, t1);
           next.push(sp);
           k++;
         }
@@ -249,11 +258,13 @@ export class CandyGrid extends Container {
     }
   }
 
-  private tween(sprite: Sprite, to: Tween["to"], delay: number, ms: number, ease: (t: number) => number): void {
-    this.tweens.push({ sprite, from: { x: sprite.x, y: sprite.y, s: 1, a: sprite.alpha }, to, delay, ms, t: 0, ease });
+  /** A tween from `start` (the clock, now by default): `delay` ms later it runs for `ms` ms. */
+  private tween(sprite: Sprite, to: Tween["to"], delay: number, ms: number, ease: (t: number) => number, start = this.clock()): void {
+    this.tweens.push({ sprite, from: { x: sprite.x, y: sprite.y, s: 1, a: sprite.alpha }, to, delay, ms, start, ease });
   }
 
-  /** Resolves when every tween has run (the ticker drives them; the player's timeout guards). */
+  /** Resolves when every tween has run (the ticker's frames apply them by the clock: the first
+   * frame after a tween's end finishes it, however few frames came before). */
   private run(): Promise<void> {
     this.changed = true;
     if (!this.tweens.length) return Promise.resolve();
@@ -279,15 +290,19 @@ export class CandyGrid extends Container {
     sprite.alpha = from.a + (to.a - from.a) * p;
   }
 
-  private tick(ticker: Ticker): void {
-    const dt = Math.min(ticker.deltaMS, 100);
+  private tick(): void {
+    // wall-clock time (the ticker's deltaMS stops at 100 ms: at 2 fps the grid ran 5x slow)
+    const now = this.clock();
+    const dt = frameDelta(now, this.last);
+    this.last = now;
     if (this.tweens.length) {
+      const left: Tween[] = [];
       for (const tw of this.tweens) {
-        tw.t += dt;
-        const p = Math.max(0, Math.min(1, (tw.t - tw.delay) / tw.ms));
+        const p = Math.max(0, Math.min(1, (now - tw.start - tw.delay) / tw.ms));
         this.apply(tw, p);
+        if (p < 1) left.push(tw);
       }
-      this.tweens = this.tweens.filter((tw) => tw.t < tw.delay + tw.ms);
+      this.tweens = left;
       if (!this.tweens.length) {
         const done = this.done;
         this.done = [];
