@@ -20,3 +20,20 @@ export function withTimeout<T>(work: Promise<T>, ms: number, what: string): Prom
 export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
+
+/** A schedule on the wall clock from the moment it is made: `at(ms)` resolves once `ms` have
+ * passed since then (at once when they have). A sequence of steps awaited with `at` takes its
+ * nominal total however late each timer fires; a chain of `sleep`s would add every delay (on a
+ * slow renderer each timer waits for the frame that blocks the page: 10 sleeps of 30 ms took
+ * 10 frames). `elapsed()` is the time since the start. */
+export function timeline(clock: () => number = () => performance.now()): { at(ms: number): Promise<void>; elapsed(): number } {
+  const start = clock();
+  const elapsed = () => clock() - start;
+  return {
+    elapsed,
+    at(ms: number): Promise<void> {
+      const wait = ms - elapsed();
+      return wait > 0 ? sleep(wait) : Promise.resolve();
+    },
+  };
+}

@@ -4,7 +4,7 @@
 // bonus, and the jackpot-win notice.
 import { Graphics } from "pixi.js";
 import { formatCredits, formatMoney } from "../../core/money";
-import { sleep } from "../../core/timing";
+import { timeline } from "../../core/timing";
 import { h } from "../../ui/dom";
 import { PixiSlotView } from "../game/generic";
 import type { ViewDeps } from "../game/registry";
@@ -77,14 +77,18 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
     this.lights.dataset.state = "out";
     this.lights.dataset.strikes = String(Number(this.lights.dataset.strikes ?? 0) + 1);
     this.sound("bigwin");
-    await sleep(fast ? 120 : 500);
+    // each step ends at its time on the wall clock (a chain of sleeps added a frame's delay
+    // per step on a slow renderer)
+    const tl = timeline();
+    let t = fast ? 120 : 500;
+    await tl.at(t);
     for (let i = 0; i < (fast ? 1 : 2); i++) {
       this.lights.classList.add("strike");
-      await sleep(fast ? 90 : 160);
+      await tl.at((t += fast ? 90 : 160));
       this.lights.classList.remove("strike");
-      await sleep(fast ? 60 : 220);
+      await tl.at((t += fast ? 60 : 220));
     }
-    await sleep(fast ? 60 : 400);
+    await tl.at(t + (fast ? 60 : 400));
     this.lights.dataset.state = "dim";
   }
 

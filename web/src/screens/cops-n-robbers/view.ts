@@ -2,7 +2,7 @@
 // their cells, the trail above the reels (a cop chasing a robber over 24 positions, the
 // multiplier marks) and the ID parade (Bert, Sid, Vic; a dapple stopping on the server's pick).
 import { Container, Graphics, Text } from "pixi.js";
-import { sleep } from "../../core/timing";
+import { sleep, timeline } from "../../core/timing";
 import { h } from "../../ui/dom";
 import { PixiSlotView } from "../game/generic";
 import type { ViewDeps } from "../game/registry";
@@ -50,10 +50,14 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   }
 
   async collect(label: string, options: { fast?: boolean } = {}): Promise<void> {
-    const steps = options.fast ? 3 : 10;
-    for (let i = 1; i <= steps; i++) {
-      for (const c of this.values.children) c.alpha = 1 - i / steps;
+    // the values fade out over 90 or 300 ms of wall-clock time (not 3 or 10 timer steps: each
+    // step waits for a frame on a slow renderer)
+    const ms = options.fast ? 90 : 300;
+    const tl = timeline();
+    for (let p = 0; ; p = Math.min(1, tl.elapsed() / ms)) {
+      for (const c of this.values.children) c.alpha = 1 - p;
       this.stage.invalidate();
+      if (p >= 1) break;
       await sleep(30);
     }
     this.clearValues();
@@ -100,13 +104,24 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     delete this.paradeEl.dataset.result;
     const end = Math.max(0, PARADE.indexOf(result as (typeof PARADE)[number]));
     const hops = (options.fast ? 3 : 9) + end; // the dapple: a few laps, then the server's pick
+    // hop i is lit from starts[i] on the wall clock (slowing down); a late timer skips hops, so
+    // the dapple takes its time however slowly the page runs
+    const starts: number[] = [];
+    let total = 0;
     for (let i = 0; i <= hops; i++) {
+      starts.push(total);
+      total += options.fast ? 40 : 70 + i * 18;
+    }
+    const tl = timeline();
+    for (let t = tl.elapsed(); t < total; t = tl.elapsed()) {
+      let i = starts.length - 1;
+      while (i > 0 && starts[i]! > t) i--;
       suspects.forEach((s, k) => s.classList.toggle("lit", k === i % suspects.length));
-      await sleep(options.fast ? 40 : 70 + i * 18);
+      await tl.at(starts[i + 1] ?? total);
     }
     suspects.forEach((s, k) => s.classList.toggle("lit", k === end));
     this.paradeEl.dataset.result = result;
-    await sleep(options.fast ? 150 : 900);
+    await tl.at(total + (options.fast ? 150 : 900));
     this.paradeEl.hidden = true;
   }
 
