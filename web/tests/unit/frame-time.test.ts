@@ -63,7 +63,7 @@ async function timed(f: ReturnType<typeof fakeFrames>, work: Promise<void>, limi
   void work.then(() => { done = true; });
   for (let i = 0; i < limit && !done; i++) {
     f.frame();
-    await new Promise((r) => setImmediate(r)); // the promise chains after a frame (a tumble's second phase)
+    await new Promise((r) => setTimeout(r, 0)); // the promise chains after a frame (a tumble's second phase)
   }
   expect(done).toBe(true);
   return f.clock() - t0;
