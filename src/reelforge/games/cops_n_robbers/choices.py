@@ -68,8 +68,8 @@ class WheelGamble:
         return tuple(wg.options(self.config, state.state))
 
     def odds(self, state: ChoiceState) -> dict[int, dict[tuple, tuple[int | Fraction, Fraction]]]:
-        """`wheel_odds` at each amount the amount arrows reach (`arrow_amounts`), the amount at
-        stake first: what the wheels show before the player sends ("amount", n)."""
+        """`wheel_odds` at each amount the amount arrows reach (`arrow_amounts`; the highest is
+        the amount at stake): what the wheels show before the player sends ("amount", n)."""
         s = state.state
         return {a: wheel_odds(self.config, s if a == s.amount else wg.choose_amount(s, a))
                 for a in arrow_amounts(s)}
@@ -81,6 +81,8 @@ class WheelGamble:
             after = wg.collect(s)
         elif kind == "amount":
             after = wg.choose_amount(s, arg)
+        elif s.finished:
+            raise InvalidAction(f"wheel gamble choice {choice!r} after the gamble finished")
         else:
             odds = wheel_odds(c, s)
             if (kind, arg) not in odds:  # refused before any draw: the spin is not offered
