@@ -617,6 +617,43 @@ def wheel_step(player: Player, view: dict, state: dict, choice: list,
     return after, expected
 
 
+def rules_odds(state: dict) -> dict[str, list[dict]]:
+    """The view's `choice.odds` by the seed's rules, from the state alone: at each amount the
+    arrows reach (down by a tenth of the amount, rounded half up, then 1 credit; the rest
+    banked), each cash target amount x num / den rounded down or cut at the limit, won with
+    chance amount / target, and each bonus above `reached`, priced above the amount and within
+    the limit, won with chance amount / price; exact [num, den]."""
+    def exact(value: Fraction) -> list[int]:
+        return [value.numerator, value.denominator]
+
+    top, step_down = state["amount"], max(1, (state["amount"] + 5) // 10)
+    odds = {}
+    for amount in [*range(top, 1, -step_down), 1] if top > 1 else [1]:
+        room = state["limit"] - state["collected"] - (top - amount)
+        spins = []
+        for i, (num, den) in enumerate(WHEEL["cash_targets"]):
+            target = room if amount * num >= room * den else amount * num // den
+            if target > amount:
+                spins.append({"choice": ["cash", i], "target": target, "price": None,
+                              "chance": exact(Fraction(amount, target))})
+        for b, price in bonus_prices(state["stake"]).items():
+            if b > state["reached"] and amount < price <= room:
+                spins.append({"choice": ["bonus", b], "target": None, "price": exact(price),
+                              "chance": exact(amount / price)})
+        odds[str(amount)] = spins
+    return odds
+
+
+def check_wheel_odds(view: dict, state: dict) -> None:
+    """The wheels' odds the server shows are the rules' (`rules_odds`), and list exactly the
+    spins `choices` offers at the amount at stake."""
+    odds = view["choice"]["odds"]
+    assert odds == rules_odds(state)
+    assert max(map(int, odds)) == state["amount"]  # the arrows start at the amount at stake
+    assert [o["choice"] for o in odds[str(state["amount"])]] == [
+        c for c in view["choice"]["choices"]["wheel_gamble"] if c[0] in ("cash", "bonus")]
+
+
 def check_wheel_paid(player: Player, view: dict, after: dict, state: dict) -> int:
     """The credited win of a finished wheel gamble: what was banked, what stayed at stake, and
     a won bonus wheel's trail bonus, paid at once."""
@@ -679,6 +716,7 @@ def test_cops_wheel_gamble_amount_cash_collect(server: Server) -> None:
     assert twice == once
     assert len(once["steps"]) == 1
     assert (state["amount"], state["collected"]) == (keep, offer["amount"] - keep)
+    check_wheel_odds(once, state)  # the opened gamble: the odds at the lowered amount
     before = snapshot(player, round_id)
     refused(player.step(round_id, "wheel_gamble", ["collect"], request_id), 409,
             "REQUEST_ID_REUSED", request_id)
@@ -703,6 +741,7 @@ def test_cops_bonus_wheel_plays_the_trail_bonus(server: Server) -> None:
             player.finish(view)
             continue
         state = wheel_start(offer)
+        check_wheel_odds(view, state)  # offered, not yet opened: the odds of the whole win
         bonuses = [c for c in view["choice"]["choices"]["wheel_gamble"] if c[0] == "bonus"]
         # offered: the bonuses above the one the win already reached, priced above the win
         assert bonuses == [["bonus", b] for b, price in bonus_prices(offer["stake"]).items()
@@ -713,6 +752,7 @@ def test_cops_bonus_wheel_plays_the_trail_bonus(server: Server) -> None:
         request_id = uuid.uuid4().hex
         after, state = wheel_step(player, view, state, bonuses[0], request_id)
         assert step(player, view["round_id"], "wheel_gamble", bonuses[0], request_id) == after
+        assert after["choice"] is None or after["choice"]["odds"] is None  # the wheels are done
         assert len(after["steps"]) == 1
         check_wheel_paid(player, view, after, state)
         if state["bonus_won"] is not None:
@@ -782,7 +822,7 @@ def check_spin_chance_offer(player: Player, view: dict) -> int:
     assert view["status"] == "credited"
     assert view["win_minor"] is not None  # the round's own win was settled first
     assert view["choice"] == {"active": None, "state": None,
-                              "choices": {"spin_chance": ["play", "decline"]}}
+                              "choices": {"spin_chance": ["play", "decline"]}, "odds": None}
     return balance
 
 

@@ -31,10 +31,24 @@ class OfferView(View):
     payback: str  # exact, "num/den"
 
 
+class SpinOdds(View):
+    """One wheel spin as the server plays it: cash wins `target` credits, a bonus is worth
+    `price` credits (exact [num, den]); either is won with probability `chance` ([num, den])."""
+
+    choice: list[Any]  # as in `choices`: ["cash", i] or ["bonus", b]
+    target: int | None
+    price: list[int] | None
+    chance: list[int]
+
+
 class ChoiceView(View):
     active: str | None  # the offer kind in play, None before the first step
     state: dict[str, Any] | None
     choices: dict[str, list[Any]]  # offer kind -> what may be chosen now
+    # the wheel gamble's spins, exact, at each amount the amount arrows reach (a string key;
+    # the highest is the amount at stake); None where no wheel is in play
+    odds: dict[str, list[SpinOdds]] | None
+
 
 
 class StepView(View):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 from sqlalchemy import Connection, insert, select
@@ -90,11 +91,33 @@ def choice_view(served, row, phase: dict, steps: Sequence) -> dict | None:
         return None
     game = served.game
     if state is None:
+        started = [_start(game, offers, o.kind, phase) for o in offers]
         return {"active": None, "state": None,
-                "choices": {o.kind: _plain(game.choices(_start(game, offers, o.kind, phase)))
-                            for o in offers}}
+                "choices": {s.offer.kind: _plain(game.choices(s)) for s in started},
+                "odds": next((o for s in started if (o := choice_odds(game, s))), None)}
     return {"active": state.offer.kind, "state": state_dict(state.state),
-            "choices": {state.offer.kind: _plain(game.choices(state))}}
+            "choices": {state.offer.kind: _plain(game.choices(state))},
+            "odds": choice_odds(game, state)}
+
+
+def choice_odds(game, state) -> dict[str, list[dict]] | None:
+    """The wheel gamble's spins at each amount the arrows reach, as the step plays them (its
+    `odds`): amount -> [{"choice", "target" (cash: credits won), "price" (bonus: credits'
+    worth, [num, den]), "chance" ([num, den])}]. None for a step without odds (it has no wheel)."""
+    step = next((s for s in game.choice_steps if s.kind == state.offer.kind), None)
+    odds = getattr(step, "odds", None)
+    if odds is None or state.finished:
+        return None
+    return {str(amount): [{"choice": list(choice),
+                           "target": None if isinstance(win, Fraction) else win,
+                           "price": _exact(win) if isinstance(win, Fraction) else None,
+                           "chance": _exact(chance)}
+                          for choice, (win, chance) in spins.items()]
+            for amount, spins in odds(state).items()}
+
+
+def _exact(value: Fraction) -> list[int]:
+    return [value.numerator, value.denominator]
 
 
 def _gamble_history(conn: Connection, player_id: int, game_key: str) -> list[str]:
