@@ -649,3 +649,23 @@ def test_commands_on_a_fresh_and_on_a_filled_database(db_url):
         engine.dispose()
     (problem,) = commands.audit_verify(db_url)
     assert named(problem, "'player:1'") and named(problem, "seq 2")
+
+
+def test_a_game_key_given_twice_is_refused(tmp_path):
+    """Two games of one operator under one key: the second could never be played (every
+    request finds the first), so the configuration is refused, naming the key."""
+    from reelforge.server.settings import load_settings
+
+    key = tmp_path / "launch.key"
+    key.write_text("k" * 64)
+    game = '[[operators.games]]\nkey = "cluedo"\ngame_id = "{}"\n'
+    config = tmp_path / "operators.toml"
+    config.write_text(f'[[operators]]\nid = "op"\ncurrency = "EUR"\nsecret_file = "{key}"\n'
+                      + game.format("cluedo-v1") + game.format("cluedo-94-v1"))
+    with pytest.raises(InvalidArgument) as refused:
+        load_settings(config, tmp_path)
+    assert "operators[0].games: key 'cluedo' is given 2 times" in str(refused.value)
+    config.write_text(config.read_text().replace('key = "cluedo"\ngame_id = "cluedo-94-v1"',
+                                                 'key = "cluedo-94"\ngame_id = "cluedo-94-v1"'))
+    assert [g.key for g in load_settings(config, tmp_path).operators[0].games] == [
+        "cluedo", "cluedo-94"]

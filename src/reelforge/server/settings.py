@@ -190,10 +190,15 @@ def _operator(path: Path, index: int, raw: Any) -> OperatorSettings:
     burst = raw.get("session_burst", DEFAULT_SESSION_BURST)
     if type(burst) is not int or not 1 <= burst <= 1_000_000:
         raise InvalidArgument(f"{where}.session_burst = {burst!r}: expected 1..1000000 requests")
+    served = tuple(_game(f"{where}.games[{j}]", g) for j, g in enumerate(games))
+    keys = [g.key for g in served]
+    twice = sorted({k for k in keys if keys.count(k) > 1})
+    if twice:  # a second game under a key would never be reached: the first answers for it
+        raise InvalidArgument(f"{where}.games: key {twice[0]!r} is given {keys.count(twice[0])} "
+                              "times: each game of an operator needs its own key")
     return OperatorSettings(
         op_id, raw.get("name", op_id), currency, jurisdiction, _secret(raw, "secret", where),
-        tuple(_game(f"{where}.games[{j}]", g) for j, g in enumerate(games)), wallet, wallet_url,
-        wallet_secret, demo, ttl, float(rate), burst)
+        served, wallet, wallet_url, wallet_secret, demo, ttl, float(rate), burst)
 
 
 def _game(where: str, raw: Any) -> GameSettings:

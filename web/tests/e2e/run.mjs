@@ -39,7 +39,10 @@ const only = process.env.E2E_ONLY;
 const t0 = Date.now();
 // Test-only game files (same rules, reels that hit a feature often) are served as extra games
 // of the test operators: a test lists them as gameFiles: [{ operator, key, gameFile }].
-const server = await startServer({ extraGames: tests.flatMap((t) => (only && !t.name.includes(only) ? [] : t.gameFiles ?? [])) });
+// Scenarios may share a test game: each (operator, key) is configured once.
+const wanted = tests.flatMap((t) => (only && !t.name.includes(only) ? [] : t.gameFiles ?? []));
+const extraGames = [...new Map(wanted.map((g) => [`${g.operator}/${g.key}`, g])).values()];
+const server = await startServer({ extraGames });
 console.log(`e2e: reelforge serve at ${server.base} ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (log ${server.log})`);
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
 
