@@ -22,10 +22,22 @@ export interface Offer {
   payback: string;
 }
 
+/** One wheel spin as the server plays it (views.py SpinOdds): a cash spin wins `target`
+ * credits, a bonus is worth `price` credits; won with probability `chance`. Exact [num, den]. */
+export interface SpinOdds {
+  choice: (string | number)[];
+  target: number | null;
+  price: [number, number] | null;
+  chance: [number, number];
+}
+
 export interface ChoiceView {
   active: string | null;
   state: Record<string, unknown> | null;
   choices: Record<string, unknown[]>;
+  /** The wheel gamble's spins at each amount the amount arrows reach (key: the amount; the
+   * highest is the amount at stake); null where no wheel is in play. */
+  odds: Record<string, SpinOdds[]> | null;
 }
 
 export interface StepView {

@@ -1,6 +1,6 @@
 // Cops n Robbers' handlers against a fake CopsView, with real outcomes from the server's round
 // code (tests/fixtures/cops-n-robbers.json and cops-n-robbers-features.json), and the wheels'
-// green shares from the server's offer and state.
+// green shares from the server's odds (cops-n-robbers-wheel.json).
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,9 +9,9 @@ import { formatCredits } from "../../src/core/money";
 import type { Cell, Outcome } from "../../src/core/outcome";
 import { validateOutcome } from "../../src/core/outcome";
 import { EventPlayer } from "../../src/core/player";
-import type { Offer } from "../../src/net/types";
+import type { ChoiceView } from "../../src/net/types";
 import { copsHandlers, copsHooks, type CopsView } from "../../src/screens/cops-n-robbers/handlers";
-import { bonusSegment, cashSegment, MIN_SHARE, type WheelState } from "../../src/screens/cops-n-robbers/wheel";
+import { arrowAmounts, MIN_SHARE, spinSegment, type WheelState } from "../../src/screens/cops-n-robbers/wheel";
 import type { SlotView } from "../../src/screens/game/registry";
 import { fixture, type FixtureRound } from "./fixtures";
 
@@ -130,33 +130,55 @@ describe("cops n robbers handlers", () => {
   });
 });
 
-// The offer and state as the server sends them (views.py; a 400-credit win at stake 500).
-const offer: Offer = {
-  kind: "wheel_gamble", amount: 400, stake: 500, denomination: 1, payback: "1",
-  limits: { offer: "on", limit: 1250000, cash_targets: [[4, 3], [2, 1], [3, 1]], bonus_prices: { 1: "35239191577/1000000", 2: "31943478361/500000", 3: "92534721867/1000000" } },
+// The wheel gamble's choice views as the server sends them (tests/fixtures/cops-n-robbers-wheel.json,
+// written by its .py from the server's own odds: services/steps.py choice_odds), stake 500.
+interface WheelCase { name: string; limit: number; choice: ChoiceView }
+const wheel = JSON.parse(readFileSync(join(here, "..", "fixtures", "cops-n-robbers-wheel.json"), "utf8")) as { stake: number; cases: WheelCase[] };
+const odds = (name: string) => {
+  const found = wheel.cases.find((c) => c.name === name)?.choice.odds;
+  if (!found) throw new Error(`no wheel case ${name}`);
+  return found;
 };
-const state: WheelState = { stake: 500, limit: 1250000, amount: 400, collected: 0, bonus_won: null, reached: 0, finished: false };
 
-describe("wheel gamble segments", () => {
-  it("sizes the cash wheel's green by amount / target, the 4/3 target rounded down", () => {
-    expect(cashSegment(state, offer, 0)).toEqual({ target: 533, chance: 400 / 533 });
-    expect(cashSegment(state, offer, 1)).toEqual({ target: 800, chance: 0.5 });
-    expect(cashSegment(state, offer, 2)).toEqual({ target: 1200, chance: 1 / 3 });
+describe("wheel gamble segments: the server's odds", () => {
+  it("sizes the cash wheel's green by the server's chance, with its target (4/3 of 400 is 533)", () => {
+    const o = odds("offered-400");
+    expect(spinSegment(o, 400, "cash", 0)).toEqual({ target: 533, price: null, chance: 400 / 533 });
+    expect(spinSegment(o, 400, "cash", 1)).toEqual({ target: 800, price: null, chance: 0.5 });
+    expect(spinSegment(o, 400, "cash", 2)).toEqual({ target: 1200, price: null, chance: 1 / 3 });
   });
-  it("cuts a target at the limit (banked + at stake) and offers no 4/3 of 2 credits", () => {
-    const near = { ...state, amount: 1000000, collected: 100000 };
-    expect(cashSegment(near, offer, 1)).toEqual({ target: 1150000, chance: 1000000 / 1150000 });
-    expect(cashSegment({ ...state, amount: 2 }, offer, 0)).toBeNull();
+  it("shows the target cut at the limit and no 4/3 of 2 credits, as the server sends them", () => {
+    const near = odds("near-limit"); // 1,000,000 at stake, 100,000 banked, limit 1,250,000
+    for (const i of [0, 1, 2]) expect(spinSegment(near, 1000000, "cash", i)).toEqual({ target: 1150000, price: null, chance: 1000000 / 1150000 });
+    const two = odds("two-credits");
+    expect(spinSegment(two, 2, "cash", 0)).toBeNull();
+    expect(spinSegment(two, 2, "cash", 1)?.target).toBe(4);
   });
-  it("follows the amount arrows: a lower amount banks the rest and shrinks the green", () => {
-    const lower = cashSegment(state, offer, 1, 100);
-    expect(lower).toEqual({ target: 200, chance: 0.5 });
-    expect(bonusSegment(state, offer, 1, 100)?.chance).toBeCloseTo(100 / 35239.191577, 12);
+  it("moves the arrows between the server's amounts: a lower amount shrinks the green", () => {
+    const o = odds("offered-400");
+    expect(arrowAmounts(o)).toEqual([400, 360, 320, 280, 240, 200, 160, 120, 80, 40, 1]);
+    expect(spinSegment(o, 200, "cash", 1)).toEqual({ target: 400, price: null, chance: 0.5 });
+    expect(spinSegment(o, 40, "bonus", 1)?.chance).toBeCloseTo(40 / 35239.191577, 12);
+    expect(spinSegment(o, 399, "cash", 1)).toBeNull(); // not an amount the server priced
   });
-  it("sizes the bonus wheel's green by amount / the bonus price the offer publishes", () => {
-    expect(bonusSegment(state, offer, 1)?.chance).toBeCloseTo(400 / 35239.191577, 12);
-    expect(bonusSegment(state, offer, 3)?.price).toBeCloseTo(92534.721867, 6);
-    expect(bonusSegment({ ...state, amount: 40000 }, offer, 1)).toBeNull();
+  it("sizes the bonus wheel's green by the server's chance, amount / price, and drops what it does not offer", () => {
+    const o = odds("offered-400");
+    expect(spinSegment(o, 400, "bonus", 1)?.chance).toBeCloseTo(400 / 35239.191577, 12);
+    expect(spinSegment(o, 400, "bonus", 3)?.price).toBeCloseTo(92534.721867, 6);
+    // 100,000 credits reach the Mega price: the bonus wheel is off, the cash wheel on
+    const mega = odds("mega-reached");
+    for (const b of [1, 2, 3]) expect(spinSegment(mega, 100000, "bonus", b)).toBeNull();
+    expect(spinSegment(mega, 100000, "cash", 1)?.chance).toBe(0.5);
+    expect(spinSegment(null, 400, "cash", 1)).toBeNull();
     expect(MIN_SHARE).toBeGreaterThan(0);
+  });
+  it("lists, at the amount at stake, exactly the spins the server's choices offer", () => {
+    for (const c of wheel.cases) {
+      const top = Math.max(...arrowAmounts(c.choice.odds));
+      const spins = (c.choice.choices.wheel_gamble as (string | number)[][]).filter((x) => x[0] === "cash" || x[0] === "bonus");
+      expect(c.choice.odds?.[String(top)]?.map((o) => o.choice)).toEqual(spins);
+      const state = c.choice.state as WheelState | null;
+      if (state) expect(top).toBe(state.amount);
+    }
   });
 });

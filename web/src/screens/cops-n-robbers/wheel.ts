@@ -1,45 +1,34 @@
 // The wheel gamble's two wheels (cash on the left, Big Money Bonus on the right) and Spin
 // Chance's meter: the game's own choice screen (GameModule.choices). What may be chosen is the
-// server's `choice.choices`; what a wheel shows comes from the server's state (amount at
-// stake, banked, limit) and its offer (`limits.cash_targets`, `limits.bonus_prices`).
+// server's `choice.choices`; what a wheel shows is the server's `choice.odds` (each spin's
+// target or price and exact chance, at each amount the arrows reach) and its state (amount
+// at stake, banked). The client computes no odds: the server draws with those it sends.
 import { formatCredits } from "../../core/money";
 import { sleep } from "../../core/timing";
-import type { GameView, Offer, RoundView, StepChoice } from "../../net/types";
+import type { GameView, RoundView, SpinOdds, StepChoice } from "../../net/types";
 import type { ChoiceScreen } from "../game/registry";
 import { h } from "../../ui/dom";
 
 export interface WheelState { stake: number; limit: number; amount: number; collected: number; bonus_won: number | null; reached: number; finished: boolean }
 
+/** The server's odds: amount (as a string key) -> the spins offered at it. */
+export type WheelOdds = Record<string, SpinOdds[]>;
+
 /** The smallest green a wheel draws (the seed: at its minimum size the true chance may be
  * less than what is shown). */
 export const MIN_SHARE = 0.04;
 
-function fraction(text: unknown): number {
-  if (typeof text === "number") return text;
-  const [n, d] = String(text).split("/").map(Number);
-  return (n ?? NaN) / (d ?? 1);
+/** A spin at `amount` as the server's odds give it: the cash target or the bonus price in
+ * credits and the chance of winning (the green share); null where the server offers none. */
+export function spinSegment(odds: WheelOdds | null | undefined, amount: number, kind: "cash" | "bonus", arg: number): { target: number | null; price: number | null; chance: number } | null {
+  const spin = odds?.[String(amount)]?.find((o) => o.choice[0] === kind && o.choice[1] === arg);
+  if (!spin) return null;
+  return { target: spin.target, price: spin.price ? spin.price[0] / spin.price[1] : null, chance: spin.chance[0] / spin.chance[1] };
 }
 
-/** The green share of each wheel: the true chance of the server's rule (cash: amount / target,
- * the target being amount x num / den rounded down, cut at the limit; bonus: amount / price),
- * from the offer's published targets and prices. The server's state carries no chance itself:
- * this reads its rule, it decides nothing (the server draws). */
-export function cashSegment(state: WheelState, offer: Offer, index: number, amount = state.amount): { target: number; chance: number } | null {
-  const targets = offer.limits.cash_targets as [number, number][] | undefined;
-  const t = targets?.[index];
-  if (!t) return null;
-  const [num, den] = t;
-  const room = state.limit - state.collected - (state.amount - amount);
-  const target = amount * num >= room * den ? room : Math.floor((amount * num) / den);
-  if (target <= amount) return null;
-  return { target, chance: amount / target };
-}
-
-export function bonusSegment(state: WheelState, offer: Offer, which: number, amount = state.amount): { price: number; chance: number } | null {
-  const prices = offer.limits.bonus_prices as Record<string, string> | undefined;
-  const price = fraction(prices?.[String(which)]);
-  if (!Number.isFinite(price) || price <= amount) return null;
-  return { price, chance: amount / price };
+/** The amounts the arrows step through, highest (the amount at stake) first: the server's. */
+export function arrowAmounts(odds: WheelOdds | null | undefined): number[] {
+  return Object.keys(odds ?? {}).map(Number).sort((a, b) => b - a);
 }
 
 export const CASH_NAMES = ["+1/3", "x2", "x3"];
@@ -103,6 +92,7 @@ let queued: { round: string; choice: StepChoice } | null = null;
  * Super, Mega Big Money), COLLECT. */
 export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: string, choice: StepChoice) => void, game: GameView): ChoiceScreen {
   const offer = round.offers.find((o) => o.kind === "wheel_gamble");
+  const odds = round.choice?.odds;
   const choices = (round.choice?.choices.wheel_gamble ?? []) as (string | number)[][];
   const has = (kind: string, arg?: number) => choices.some((c) => c[0] === kind && (arg === undefined || c[1] === arg));
   const state: WheelState = (round.choice?.state as WheelState | null) ?? {
@@ -110,6 +100,7 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
     collected: 0, bonus_won: null, reached: 0, finished: false,
   };
   let amount = state.amount;
+  const amounts = arrowAmounts(odds);
   const cashOffered = [0, 1, 2].filter((i) => has("cash", i));
   const bonusOffered = [1, 2, 3].filter((b) => has("bonus", b));
   let cashIndex = cashOffered[0] ?? -1;
@@ -122,7 +113,6 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
   const bonusInfo = h("div", { class: "wheel-info", "data-testid": "bonus-info" });
   const minus = h("button", { "aria-label": "Lower the amount at stake", "data-testid": "amount-minus" }, "◀");
   const plus = h("button", { "aria-label": "Raise the amount at stake", "data-testid": "amount-plus" }, "▶");
-  const step = Math.max(1, Math.round(state.amount / 10));
   const cashButtons = cashOffered.map((i) => h("button", { "data-testid": `cash-${i}`, "aria-pressed": "false", onclick: () => { cashIndex = i; redraw(); } }, CASH_NAMES[i] ?? `#${i}`));
   const bonusButtons = bonusOffered.map((b) => h("button", { "data-testid": `bonus-${b}`, "aria-pressed": "false", onclick: () => { bonusWhich = b; redraw(); } }, BONUS_NAMES[b] ?? `#${b}`));
   const spinCash = h("button", { class: "play", "data-testid": "spin-cash", disabled: cashIndex < 0 }, "SPIN CASH WHEEL");
@@ -134,12 +124,12 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
   const redraw = () => {
     amountOut.textContent = `${formatCredits(amount)} credits at stake`;
     bankedOut.textContent = state.collected + state.amount - amount > 0 ? `banked ${formatCredits(state.collected + state.amount - amount)}` : "";
-    minus.disabled = !has("amount") || amount <= 1;
+    minus.disabled = !has("amount") || !amounts.some((a) => a < amount);
     plus.disabled = amount >= state.amount;
-    const c = cashIndex >= 0 ? cashSegment(state, offer as Offer, cashIndex, amount) : null;
+    const c = cashIndex >= 0 ? spinSegment(odds, amount, "cash", cashIndex) : null;
     cashWheel.draw(c?.chance ?? 0);
-    cashInfo.textContent = c ? `win ${formatCredits(c.target)} · chance ${(c.chance * 100).toFixed(2)}%` : "not offered";
-    const b = bonusWhich >= 0 ? bonusSegment(state, offer as Offer, bonusWhich, amount) : null;
+    cashInfo.textContent = c ? `win ${formatCredits(c.target ?? 0)} · chance ${(c.chance * 100).toFixed(2)}%` : "not offered";
+    const b = bonusWhich >= 0 ? spinSegment(odds, amount, "bonus", bonusWhich) : null;
     bonusWheel.draw(b?.chance ?? 0);
     bonusWheel.el.classList.toggle("disabled", !b);
     bonusInfo.textContent = b ? `${BONUS_NAMES[bonusWhich]} BONUS · chance ${(b.chance * 100).toFixed(2)}%` : "bonus wheel disabled";
@@ -148,8 +138,9 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
     cashButtons.forEach((el, k) => el.setAttribute("aria-pressed", String(cashOffered[k] === cashIndex)));
     bonusButtons.forEach((el, k) => el.setAttribute("aria-pressed", String(bonusOffered[k] === bonusWhich)));
   };
-  minus.addEventListener("click", () => { amount = Math.max(1, amount - step); redraw(); });
-  plus.addEventListener("click", () => { amount = Math.min(state.amount, amount + step); redraw(); });
+  // the arrows move between the amounts the server priced (its odds), never past the win
+  minus.addEventListener("click", () => { amount = amounts.find((a) => a < amount) ?? amount; redraw(); });
+  plus.addEventListener("click", () => { amount = [...amounts].reverse().find((a) => a > amount && a <= state.amount) ?? amount; redraw(); });
   // A lower amount is the server's step ("amount", n): sent first; the screen drawn on its
   // answer (the new state) sends the spin.
   const go = (wheel: Wheel, kind: string, arg: number) => {
