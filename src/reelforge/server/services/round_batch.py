@@ -255,7 +255,7 @@ def commit(ctx: Context, batch: list[Placement]) -> list[Any]:
     """Decide and write every placement of `batch` in one transaction; each one's result:
     Written, an ApiError, or AGAIN."""
     results: list[Any] = [AGAIN] * len(batch)
-    written: list[tuple[int, dict, dict, int]] = []  # (placement, row, outcome, balance)
+    written: list[tuple[int, dict, dict, int]] = []  # (index in batch, row, outcome, balance)
     with ctx.begin() as conn:
         mine = [(player_account(conn, p.auth.operator, p.auth.player_id),
                  house_account(conn, p.auth.operator, p.auth.player_id)) for p in batch]
@@ -294,7 +294,7 @@ def commit(ctx: Context, batch: list[Placement]) -> list[Any]:
             row = round_values(round_id, p.auth, served, p.request_id, p.bet, p.price_minor,
                                p.seed, fast_dumps(outcome_dict), now, funded_by=None)
             _move(moves, running, f"{round_id}:stake", account, house, p.price_minor,
-                         "stake", now, round_id)
+                  "stake", now, round_id)
             phase: dict[str, Any] = {"gamble": gamble_setting(served)}
             step = hold_for_choice(served, p.outcome, round_id, p.price_minor, phase)
             if step is None:
