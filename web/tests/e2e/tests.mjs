@@ -93,10 +93,17 @@ export const tests = [
     async run(t) {
       await demo(t);
       await openGame(t, "cluedo");
-      const balance = await t.page.locator("[data-testid=balance]").innerText();
+      // The balance shown is the server's, before and after the reload: waited for, since the
+      // page shows a placeholder until the session's answer is in.
+      const shows = async (what) => {
+        const want = money((await t.api("/api/v1/session")).balance_minor);
+        await t.page.waitForFunction((text) => document.querySelector("[data-testid=balance]")?.textContent === text, want, { timeout: 30000 })
+          .catch(() => { throw new Error(`${what}: the balance shown is not the server's ${want}`); });
+      };
+      await shows("before the reload");
       await t.page.reload();
       await t.page.locator("[data-testid=game-cluedo] [data-testid=play]").waitFor({ timeout: 30000 });
-      expect((await t.page.locator("[data-testid=balance]").innerText()) === balance, "the balance changed on reload");
+      await shows("after the reload");
       let flow = "idle";
       await t.page.check("[data-testid=turbo]"); // default rules allow turbo: shorter waits
       for (let i = 0; i < 40 && flow !== "choice"; i++) flow = await t.spin("cluedo");
