@@ -6,32 +6,7 @@
 // Pixi is replaced by a minimal stand-in (Vitest runs in node, without WebGL).
 import { describe, expect, it, vi } from "vitest";
 
-vi.mock("pixi.js", () => {
-  class Node {
-    children: Node[] = [];
-    parent: Node | null = null;
-    x = 0; y = 0; alpha = 1; visible = true; mask: unknown = null; width = 0; height = 0; filters: unknown[] = [];
-    scale = { x: 1, y: 1, set(v: number) { this.x = this.y = v; } };
-    position = { set: (x: number, y: number) => { this.x = x; this.y = y; } };
-    anchor = { set() {} };
-    texture: { id: string; width: number } = { id: "", width: 1 };
-    addChild(...c: Node[]) { for (const n of c) { n.parent = this; this.children.push(n); } return c[0]; }
-    removeChildren() { const c = this.children; this.children = []; return c; }
-    emit() { return true; }
-    on() { return this; }
-    destroy() { if (this.parent) this.parent.children = this.parent.children.filter((n) => n !== this); }
-  }
-  class Graphics extends Node {
-    [k: string]: unknown;
-    constructor() {
-      super();
-      const proxy: Graphics = new Proxy(this, { get: (t, p) => (p in t ? (t as Record<string | symbol, unknown>)[p] : () => proxy) });
-      return proxy;
-    }
-  }
-  class BlurFilter {}
-  return { Container: Node, Sprite: Node, Graphics, Text: Node, BlurFilter };
-});
+vi.mock("pixi.js", () => import("./pixi-stub"));
 
 import { ReelSet } from "../../src/render/reels";
 import { CandyGrid } from "../../src/screens/candy-jar-clusters/grid";
