@@ -50,8 +50,10 @@ from reelforge.server.services.rounds import (
     _check_no_open_round,
     _check_pace,
     after_credit,
+    batchable,
     capped_payment,
     check_funds,
+    checked,
     draw,
     gamble_setting,
     hold_for_choice,
@@ -227,15 +229,14 @@ def prepare(ctx: Context, arrivals: list[Arrival]) -> list[Any]:
             continue
         try:
             arrival.admit(who)
-            if who.operator.wallet != "ledger":
-                drawn.append(Alone(who))
-                continue
-            placement = draw(who, arrival.game_key, arrival.request_id, arrival.lines,
-                             arrival.bet_per_line, arrival.mode)
+            served, bet = checked(who, arrival.game_key, arrival.lines, arrival.bet_per_line,
+                                  arrival.mode)
         except ApiError as exc:
             drawn.append(exc)
             continue
-        drawn.append(placement if placement.batchable() else Alone(who))
+        # a bet played alone draws its own outcome there: none is drawn here for it
+        drawn.append(draw(who, served, arrival.request_id, bet)
+                     if batchable(who, served, bet) else Alone(who))
     return drawn
 
 

@@ -64,16 +64,23 @@ class Placement:
 
     def batchable(self) -> bool:
         """Whether a batch of other players' rounds may carry it (services/round_batch.py)."""
-        return self.auth.operator.wallet == "ledger" and not _touches_pool(self.served,
-                                                                           self.bet)
+        return batchable(self.auth, self.served, self.bet)
 
 
-def draw(auth: Auth, game_key: str, request_id: str, lines: Any, bet_per_line: Any,
-         mode: Any) -> Placement:
-    """The bet checked against the game and the stake limits, and its outcome drawn: before
-    any lock or transaction (see the module's docstring)."""
+def batchable(auth: Auth, served: ServedGame, bet: Bet) -> bool:
+    return auth.operator.wallet == "ledger" and not _touches_pool(served, bet)
+
+
+def checked(auth: Auth, game_key: str, lines: Any, bet_per_line: Any,
+            mode: Any) -> tuple[ServedGame, Bet]:
+    """The game and the bet, checked against its bet structure and the stake limits."""
     served = served_game(auth.operator, game_key)
-    bet = served.check_bet(lines, bet_per_line, mode, auth.max_stake_minor)
+    return served, served.check_bet(lines, bet_per_line, mode, auth.max_stake_minor)
+
+
+def draw(auth: Auth, served: ServedGame, request_id: str, bet: Bet) -> Placement:
+    """A checked bet's outcome drawn: before any lock or transaction (see the module's
+    docstring)."""
     game = served.game
     seed = new_live_seed()
     outcome = game.play(bet, live_generator(seed), seed)
@@ -87,7 +94,8 @@ def play(ctx: Context, auth: Auth, game_key: str, request_id: str, lines: Any,
     the process's writer commit it with other bets (off: this round's own transaction)."""
     if auth.operator.wallet != "ledger":
         raise ApiError("WALLET_UNAVAILABLE", "seamless wallet rounds go through wallets.rounds")
-    placement = draw(auth, game_key, request_id, lines, bet_per_line, mode)
+    served, bet = checked(auth, game_key, lines, bet_per_line, mode)
+    placement = draw(auth, served, request_id, bet)
     if batch and ctx.batch_rounds and placement.batchable():
         from reelforge.server.services.round_batch import AGAIN, writer
 
