@@ -905,16 +905,37 @@ def test_spin_chance_play_funds_a_round(server: Server) -> None:
 
 def test_history_pages_and_round_detail(server: Server) -> None:
     player = Player(server.base)
-    played, responses = [], {}
+    played, responses, balance_after = [], {}, {}
     for _ in range(12):
         view = bet(player, "cluedo", 20, 1)
         played.append(view["round_id"])
         responses[view["round_id"]] = view
         player.finish(view)
+        balance_after[view["round_id"]] = player.balance()
+    others = []
+    for _ in range(2):  # another game's rounds between, for the game filter
+        view = bet(player, "cops-n-robbers", 10, 1)
+        others.append(view["round_id"])
+        player.finish(view)
+        balance_after[view["round_id"]] = player.balance()
+
+    # The filter keeps one game's rounds; each item names the game as the lobby does and says
+    # the balance its round left.
+    titles = {g["key"]: g["title"] for g in ok(player.http.get("/api/v1/games"))["games"]}
+    mixed = ok(player.http.get("/api/v1/rounds", params={"limit": 100}))["rounds"]
+    assert [r["round_id"] for r in mixed] == (played + others)[::-1]
+    for item in mixed:
+        assert item["title"] == titles[item["game"]]
+        assert item["balance_after_minor"] == balance_after[item["round_id"]]
+    cops = ok(player.http.get("/api/v1/rounds", params={"game": "cops-n-robbers"}))["rounds"]
+    assert [r["round_id"] for r in cops] == others[::-1]
+    assert ok(player.http.get("/api/v1/rounds", params={"game": "nope"})) == {
+        "rounds": [], "next": None}
 
     pages, cursor = [], None
     for _ in range(4):
-        params: dict[str, Any] = {"limit": 5} | ({"before": cursor} if cursor else {})
+        params: dict[str, Any] = {"limit": 5, "game": "cluedo"} | (
+            {"before": cursor} if cursor else {})
         page = ok(player.http.get("/api/v1/rounds", params=params))
         pages.append([r["round_id"] for r in page["rounds"]])
         cursor = page["next"]

@@ -24,7 +24,7 @@ from reelforge.server.context import Context
 from reelforge.server.db.tables import OPEN_STATUSES, accounts, players, round_steps, rounds
 from reelforge.server.errors import ApiError
 from reelforge.server.services import audit, jackpot, ledger
-from reelforge.server.services.catalog import ServedGame, served_game
+from reelforge.server.services.catalog import ServedGame, games_of, served_game
 from reelforge.server.services.common import (
     crash_point,
     dumps,
@@ -468,10 +468,15 @@ def movements(conn: Connection, round_id: str) -> list[dict]:
              "kind": r.kind, "step": r.step, "at_us": r.created_at} for r in rows]
 
 
-def history(ctx: Context, auth: Auth, limit: int, before: str | None) -> dict:
-    """The player's rounds, newest first, `limit` at a time; `before` a round id (the cursor)."""
+def history(ctx: Context, auth: Auth, limit: int, before: str | None,
+            game: str | None = None) -> dict:
+    """The player's rounds, newest first, `limit` at a time; `before` a round id (the cursor);
+    `game` keeps one game key's rounds (a key the operator does not offer finds none)."""
+    titles = {g.key: g.game.title for g in games_of(auth.operator)}
     with ctx.read() as conn:
         query = select(rounds).where(rounds.c.player_id == auth.player_id)
+        if game is not None:
+            query = query.where(rounds.c.game_key == game)
         if before is not None:
             anchor = _round(conn, auth.player_id, before)
             query = query.where((rounds.c.created_at < anchor.created_at)
@@ -479,8 +484,11 @@ def history(ctx: Context, auth: Auth, limit: int, before: str | None) -> dict:
                                        rounds.c.id < anchor.id))
         rows = conn.execute(query.order_by(rounds.c.created_at.desc(), rounds.c.id.desc())
                             .limit(limit + 1)).all()
-    items = [{"round_id": r.id, "game": r.game_key, "game_id": r.game_id, "status": r.status,
-              "stake_minor": r.stake_minor, "win_minor": r.win_minor, "currency": r.currency,
+    items = [{"round_id": r.id, "game": r.game_key, "game_id": r.game_id,
+              "title": titles.get(r.game_key, r.game_key), "status": r.status,
+              "stake_minor": r.stake_minor, "win_minor": r.win_minor,
+              "balance_after_minor": (loads(r.phase) or {}).get("balance_after_minor"),
+              "currency": r.currency,
               "funded_by": r.funded_by, "created_at_us": r.created_at,
               "closed_at_us": r.closed_at} for r in rows[:limit]]
     return {"rounds": items, "next": items[-1]["round_id"] if len(rows) > limit else None}
