@@ -47,7 +47,7 @@ async function checkPaytable(t, g, bet) {
   expect(caption.includes(`at a bet of ${grouped(b.stake_credits)} credits (${money(b.stake_credits * g.denomination, g.currency)})`), `${g.key}: paytable not at the bet ${b.stake_credits}: ${caption}`);
   const cards = await t.page.locator("[data-testid=paytable] .info-pay").evaluateAll((els) => els.map((e) => ({
     testid: e.dataset.testid, symbols: e.dataset.symbol,
-    rows: [...e.querySelectorAll("tr")].map((r) => ({ credits: Number(r.dataset.credits), text: r.textContent })),
+    rows: [...e.querySelectorAll("tbody tr")].map((r) => ({ credits: Number(r.dataset.credits), text: r.textContent })),
   })));
   const expected = [
     ...g.info.pays.table.map((r) => ({ testid: "pay", symbols: r.symbol, pays: r.pays.map(([, p]) => p * bet.bet_per_line) })),
@@ -116,7 +116,7 @@ async function shootSections(t, key, prefix) {
   for (const part of ["paytable", "paylines"]) {
     const el = t.page.locator(`[data-testid=${part}]`);
     if (!(await el.count())) continue;
-    await el.first().scrollIntoViewIfNeeded();
+    await el.first().evaluate((e) => e.scrollIntoView({ block: "start" }));
     await t.shot(`${prefix}-${key}-${part}`);
   }
 }

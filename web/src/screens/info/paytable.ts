@@ -58,8 +58,8 @@ export function paytable(game: GameView, images: Map<string, string>, initial: P
     const src = images.get(id);
     return src ? h("img", { class: "info-symbol", src, alt: names[id] ?? id, width: 56, height: 56, "data-symbol": id }) : h("span", { class: "info-symbol info-symbol-missing", "data-symbol": id }, names[id] ?? id);
   };
-  const rows = (entries: { label: string; credits: number }[]) =>
-    h("table", { class: "info-pay-rows" }, h("tbody", {}, ...entries.map((e) =>
+  const rows = (entries: { label: string; credits: number }[], head?: [string, string]) =>
+    h("table", { class: "info-pay-rows" }, head ? h("thead", {}, h("tr", {}, h("th", { scope: "col" }, head[0]), h("th", { scope: "col" }, head[1]))) : null, h("tbody", {}, ...entries.map((e) =>
       h("tr", { "data-count": e.label, "data-credits": String(e.credits) }, h("th", { scope: "row" }, e.label),
         h("td", {}, h("span", { class: "credits" }, formatCredits(e.credits)), h("span", { class: "money" }, money(e.credits)))))));
   const card = (testid: string, symbols: string[], title: string, body: HTMLElement, note?: string) =>
@@ -73,14 +73,14 @@ export function paytable(game: GameView, images: Map<string, string>, initial: P
     perLineSelect.value = String(b.bet_per_line);
     for (const o of perLineSelect.options) o.disabled = !offered(b.lines, Number(o.value));
     caption.textContent = `Pays at a bet of ${formatCredits(b.stake_credits)} credits (${money(b.stake_credits)})` +
-      (coin ? `: ${b.lines} coins of ${formatCredits(b.bet_per_line)} credits.` : `: ${formatCredits(b.bet_per_line)} per line on ${b.lines} line${b.lines === 1 ? "" : "s"}.`);
+      (coin ? `: ${b.lines} coins of ${formatCredits(b.bet_per_line)} credit${b.bet_per_line === 1 ? "" : "s"}.` : `: ${formatCredits(b.bet_per_line)} per line on ${b.lines} line${b.lines === 1 ? "" : "s"}.`);
     const list = h("ul", { class: "info-pay-list" });
     const cells = game.info.window.reels * game.info.window.rows;
     for (const row of game.info.pays.table) {
       const counts = row.pays.map(([c]) => c);
       const labels = coin ? clusterLabels(counts, cells) : counts.map((c) => `${c} of a kind`);
       const entries = row.pays.map(([, p], i) => ({ label: labels[i] ?? "", credits: payCredits(p, "line", b) }));
-      list.append(card("pay", [row.symbol], names[row.symbol] ?? row.symbol, rows(coin ? entries : entries.reverse())));
+      list.append(card("pay", [row.symbol], names[row.symbol] ?? row.symbol, coin ? rows(entries, ["Cluster of", "Pays"]) : rows(entries.reverse())));
     }
     for (const m of game.info.pays.mixed ?? []) {
       const entries = m.pays.map(([c, p]) => ({ label: `${c} mixed`, credits: payCredits(p, "line", b) })).reverse();
