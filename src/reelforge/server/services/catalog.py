@@ -97,6 +97,8 @@ class ServedGame:
             "bets": bets, "default_bet": _default_bet(bets),
             "gamble": self.settings.gamble if self.profile.gamble else "off",
             "win_cap_minor": self.settings.win_cap_minor,
+            "choice_timeout_ms": (None if self.settings.choice_timeout_s is None
+                                  else self.settings.choice_timeout_s * 1000),
             "jackpot": self.has_jackpot and self.profile.jackpots,
             "rtp": rtp,
             "max_win": {"credits": top.credits, "x": float(top.x), "enforced": top.enforced},
