@@ -111,7 +111,7 @@ export interface PayRow {
  * or a fraction shown as a percentage; the page formats them. */
 export type HelpPart = string | { strong: string } | { minor: number } | { percent: number };
 /** What the page draws itself, from the description, at the player's bet and currency. */
-export type DrawnPart = "paytable" | "paylines" | "bets" | "gamble-setting" | "win-cap" | "jackpot-meter" | "jurisdiction";
+export type DrawnPart = "paytable" | "paylines" | "bets" | "gamble-setting" | "choice-timeout" | "win-cap" | "jackpot-meter" | "jurisdiction";
 export type HelpBlock =
   | { kind: "p" | "h3"; parts: HelpPart[] }
   | { kind: "ul"; items: HelpPart[][] }

@@ -39,8 +39,8 @@ from reelforge.errors import SpecError
 
 HELP_FILE = "help.md"
 # What the page draws itself from the game description, at the player's bet and currency.
-DRAWN = ("paytable", "paylines", "bets", "gamble-setting", "win-cap", "jackpot-meter",
-         "jurisdiction")
+DRAWN = ("paytable", "paylines", "bets", "gamble-setting", "choice-timeout", "win-cap",
+         "jackpot-meter", "jurisdiction")
 SECTION = re.compile(r"\A## (?P<title>\S.*?) \{#(?P<id>[a-z0-9]+(?:-[a-z0-9]+)*)\}\Z")
 TOKEN = re.compile(r"\*\*(?P<strong>[^*{}]+)\*\*|\{(?P<fact>[A-Za-z0-9_.]+)\}")
 STRAY = re.compile(r"[{}]|\*\*")

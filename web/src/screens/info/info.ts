@@ -50,6 +50,12 @@ function drawn(kind: DrawnPart, game: GameView, app: AppContext, images: Map<str
       };
       return h("p", { class: "info-note", "data-testid": "info-gamble-setting" }, said[game.gamble] ?? `Gamble setting: ${game.gamble}.`);
     }
+    case "choice-timeout": {
+      // The operator's setting (GameView.choice_timeout_ms, contract 6: read here until the
+      // description's type carries it); none: a win waits for the player's choice.
+      const ms = (game as GameView & { choice_timeout_ms?: number | null }).choice_timeout_ms;
+      return typeof ms === "number" ? h("p", { class: "info-note", "data-testid": "info-choice-timeout" }, `At this casino a win left waiting for your choice is collected for you after ${(ms / 1000).toLocaleString("en")} s.`) : null;
+    }
     case "win-cap":
       return game.win_cap_minor ? h("p", { class: "info-note", "data-testid": "info-win-cap" }, `Your casino limits the win of a single round to ${formatMoney(game.win_cap_minor, game.currency)}.`) : null;
     case "jackpot-meter": {
@@ -69,7 +75,7 @@ function drawn(kind: DrawnPart, game: GameView, app: AppContext, images: Map<str
         j.min_round_interval_ms ? `Rounds start at least ${(j.min_round_interval_ms / 1000).toLocaleString("en")} s apart.` : null,
         j.max_stake_minor !== null ? `The highest stake is ${formatMoney(j.max_stake_minor, game.currency)}.` : null,
         j.one_game_at_a_time ? "One game can be played at a time." : null,
-        `The gamble: ${j.gamble ? "allowed" : "not allowed"}.`,
+        `Gamble: ${j.gamble ? "allowed" : "not allowed"}.`,
       ].filter((x): x is string => x !== null);
       return h("div", { class: "info-note", "data-testid": "info-jurisdiction" },
         h("p", {}, j.name === "default" ? "The rules of play at this casino:" : `The rules of play at this casino (${j.name} rules):`),
