@@ -104,7 +104,7 @@ class ServedGame:
             "max_win": {"credits": top.credits, "x": float(top.x), "enforced": top.enforced},
             "jurisdiction": self.profile.to_dict(),
             "enabled": self.settings.enabled,
-            "info": game_info(game),
+            "info": {**game_info(game), "help": game_help(game)},
         }
 
 
@@ -189,6 +189,13 @@ def game_info(game) -> dict:
     return game.info()
 
 
+@lru_cache(maxsize=64)
+def game_help(game) -> dict:
+    """The game's information pages (`info.help`): the words of its help file, with its
+    numbers, RTP figures and maximum win filled in (`services/help.py`), once per game."""
+    from reelforge.server.services.help import help_pages
+
+    return help_pages(game, _rtp(game), _max_win(game))
 
 
 def _default_bet(bets: list[dict]) -> dict | None:
