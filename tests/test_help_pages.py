@@ -237,3 +237,15 @@ def test_the_copy_of_the_sheets_sections_is_the_sheets():
     named = {e["seed"] for e in copy}
     assert named == {p.name for p in SEEDS.glob("*.txt")}, "a sheet without its game's pages"
 
+
+
+def test_a_build_without_a_published_rtp_says_so():
+    """A test or uncertified build of a family (no RTP figure) still serves its family's pages:
+    the RTP reads as not published, never a number nobody computed."""
+    from reelforge.server.services.catalog import game_help
+    from reelforge.server.services.help import UNPUBLISHED
+
+    game = make(str(ROOT / "web/tests/e2e/games/candy-jar-clusters-e2e-fs-v1.toml"))
+    assert game.rtp() == ()
+    text = json.dumps(game_help(game))
+    assert UNPUBLISHED in text

@@ -250,6 +250,9 @@ def _uniform(pairs: tuple[tuple[int, int], ...]) -> int | None:
     return values.pop() if len(values) == 1 else None
 
 
+UNPUBLISHED = "not published for this build"
+
+
 def facts(game: Any, rtp: tuple = (), max_win: Any = None) -> dict[str, Fact]:
     """Every fact a help file of `game` may name: the game file's numbers and names, the
     server's terms (the jackpot's instalments), the RTP of each mode and the maximum win."""
@@ -258,6 +261,9 @@ def facts(game: Any, rtp: tuple = (), max_win: Any = None) -> dict[str, Fact]:
     out.update({f"symbol.{s.id}": s.name for s in spec.symbols})
     for mode in game.modes:
         out[f"mode.{mode.name}.price"] = _n(mode.price)
+    for mode in game.modes:  # a build with no published figure (a test or uncertified file)
+        out[f"rtp.{mode.name}"] = UNPUBLISHED
+        out[f"rtp.{mode.name}.ci95"] = UNPUBLISHED
     for figure in rtp:
         out[f"rtp.{figure.mode}"] = Percent(float(figure.value))
         if figure.ci95:
