@@ -214,6 +214,11 @@ export const tests = [
       const headTime = await t.page.locator("[data-testid=round-time]").innerText();
       expect(headTime.includes(when.date) && headTime.includes(when.time), `the round's time ${headTime}, not ${when.date} ${when.time}`);
       await screensDrawn(t, gamble, 1);
+      // PLAY watches the round again at the game's pace, to its last screen and its win
+      await t.page.click("[data-testid=replay-play]");
+      await t.page.locator("[data-testid=replay][data-playing]").waitFor({ timeout: 10000 });
+      await t.page.locator("[data-testid=replay]:not([data-playing])").waitFor({ timeout: 60000 });
+      expect((await t.page.locator("[data-testid=replay-win]").innerText()) === n(gamble.outcome.total_win), "PLAY did not end on the round's win");
       await t.assertDrawn("gamble-round");
       await referenceWorks(t, gamble.round_id);
       await toTop(t);
