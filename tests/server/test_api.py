@@ -467,6 +467,11 @@ def play_gamble(player: Player, view: dict, choices: Callable[[dict], str],
         state = gamble_after(state, choice, card)
         assert result["state"] == state, (choice, result["state"], state)
         assert result["finished"] is state["finished"]
+        if not state["finished"]:
+            # what TAKE HALF banked is the player's at once (the seed: "deposit half of your
+            # winnings back into your main balance"); the rest stays at stake
+            assert after["balance_minor"] == at_offer + state["banked"] == player.balance()
+            assert after["pending_win_credits"] == state["amount"]
         if state["finished"]:
             paid = state["banked"] + state["amount"]
             assert result["paid_credits"] == paid
@@ -476,7 +481,9 @@ def play_gamble(player: Player, view: dict, choices: Callable[[dict], str],
             full = get_round(player, round_id)
             wins = [m for m in player_movements(full) if m["kind"] == "win"]
             assert sum(m["amount_minor"] for m in wins) == paid
-            assert all(m["step"] == index for m in wins)
+            banks = [m for m in wins if m["txn"].startswith(f"{round_id}:bank:")]
+            assert sum(m["amount_minor"] for m in banks) == state["banked"]
+            assert all(m["step"] == index for m in wins if m not in banks)
             verified(player, round_id)
             return after, state["history"]
         assert after["choice"]["active"] == "gamble"
@@ -501,6 +508,12 @@ def test_cluedo_gamble_half_guesses_collect_and_history(server: Server) -> None:
                                   "last_card": None, "paid": 0}, "half", None)
     assert (state["banked"], state["amount"]) == (offer["amount"] // 2,
                                                   offer["amount"] - offer["amount"] // 2)
+    # the banked half reached the balance in the step's own transaction, as its own entry
+    assert once["balance_minor"] == view["balance_minor"] + state["banked"] == player.balance()
+    assert once["pending_win_credits"] == state["amount"]
+    banks = [(m["txn"], m["amount_minor"], m["step"]) for m in player_movements(
+        get_round(player, round_id)) if m["kind"] == "win"]
+    assert banks == [(f"{round_id}:bank:0", state["banked"], 0)]
     before = snapshot(player, round_id)
     refused(player.step(round_id, "gamble", "red", request_id), 409, "REQUEST_ID_REUSED",
             request_id)
@@ -614,6 +627,10 @@ def wheel_step(player: Player, view: dict, state: dict, choice: list,
     result = after["steps"][-1]["result"]
     expected = wheel_after(state, choice, result["state"])
     assert result["state"] == expected, (choice, result["state"], expected)
+    if not expected["finished"]:
+        # a lowered amount banks the rest: the player's at once, the rest stays at stake
+        assert after["balance_minor"] == view["balance_minor"] + expected["collected"]
+        assert after["pending_win_credits"] == expected["amount"]
     return after, expected
 
 
@@ -888,16 +905,37 @@ def test_spin_chance_play_funds_a_round(server: Server) -> None:
 
 def test_history_pages_and_round_detail(server: Server) -> None:
     player = Player(server.base)
-    played, responses = [], {}
+    played, responses, balance_after = [], {}, {}
     for _ in range(12):
         view = bet(player, "cluedo", 20, 1)
         played.append(view["round_id"])
         responses[view["round_id"]] = view
         player.finish(view)
+        balance_after[view["round_id"]] = player.balance()
+    others = []
+    for _ in range(2):  # another game's rounds between, for the game filter
+        view = bet(player, "cops-n-robbers", 10, 1)
+        others.append(view["round_id"])
+        player.finish(view)
+        balance_after[view["round_id"]] = player.balance()
+
+    # The filter keeps one game's rounds; each item names the game as the lobby does and says
+    # the balance its round left.
+    titles = {g["key"]: g["title"] for g in ok(player.http.get("/api/v1/games"))["games"]}
+    mixed = ok(player.http.get("/api/v1/rounds", params={"limit": 100}))["rounds"]
+    assert [r["round_id"] for r in mixed] == (played + others)[::-1]
+    for item in mixed:
+        assert item["title"] == titles[item["game"]]
+        assert item["balance_after_minor"] == balance_after[item["round_id"]]
+    cops = ok(player.http.get("/api/v1/rounds", params={"game": "cops-n-robbers"}))["rounds"]
+    assert [r["round_id"] for r in cops] == others[::-1]
+    assert ok(player.http.get("/api/v1/rounds", params={"game": "nope"})) == {
+        "rounds": [], "next": None}
 
     pages, cursor = [], None
     for _ in range(4):
-        params: dict[str, Any] = {"limit": 5} | ({"before": cursor} if cursor else {})
+        params: dict[str, Any] = {"limit": 5, "game": "cluedo"} | (
+            {"before": cursor} if cursor else {})
         page = ok(player.http.get("/api/v1/rounds", params=params))
         pages.append([r["round_id"] for r in page["rounds"]])
         cursor = page["next"]

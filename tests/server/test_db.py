@@ -669,3 +669,29 @@ def test_a_game_key_given_twice_is_refused(tmp_path):
                                                  'key = "cluedo-94"\ngame_id = "cluedo-94-v1"'))
     assert [g.key for g in load_settings(config, tmp_path).operators[0].games] == [
         "cluedo", "cluedo-94"]
+
+
+@pytest.mark.parametrize("value, accepted", [
+    (30, 30), (1, 1), (86_400, 86_400), (0, None), (-5, None), (86_401, None), (2.5, None),
+    ("30", None), (True, None)])
+def test_choice_timeout_setting(tmp_path, value, accepted):
+    """`choice_timeout_s` (a held win collected after that long without input) is whole
+    seconds in 1..86400; anything else is refused naming the operator's game and the value."""
+    from reelforge.server.services.catalog import served_game
+    from reelforge.server.settings import load_settings
+
+    key = tmp_path / "launch.key"
+    key.write_text("k" * 64)
+    config = tmp_path / "operators.toml"
+    config.write_text(f'[[operators]]\nid = "op"\ncurrency = "EUR"\nsecret_file = "{key}"\n'
+                      '[[operators.games]]\nkey = "cluedo"\ngame_id = "cluedo-v1"\n'
+                      f'choice_timeout_s = {value!r}\n'.replace("'", '"').replace(
+                          "True", "true"))
+    if accepted is None:
+        with pytest.raises(InvalidArgument) as refused:
+            load_settings(config, tmp_path)
+        assert "operators[0].games[0].choice_timeout_s" in str(refused.value)
+        return
+    operator = load_settings(config, tmp_path).operators[0]
+    assert operator.games[0].choice_timeout_s == accepted
+    assert served_game(operator, "cluedo").describe(None)["choice_timeout_ms"] == accepted * 1000

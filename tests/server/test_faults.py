@@ -153,7 +153,8 @@ def _seamless_operator(workdir: Path, wallet: WalletProcess) -> Path:
         f'wallet = "seamless"\nwallet_url = "{wallet.url}"\n'
         f'wallet_secret_file = "{wallet.secret}"\n'
         f'[[operators.games]]\nkey = "{CANDY[0]}"\ngame_id = "candy-jar-clusters-v1"\n'
-        for op in ("seamless", "race"))
+        f'[[operators.games]]\nkey = "cluedo"\ngame_id = "cluedo-v1"\n'
+        for op in ("seamless", "race", "gamble"))
     return write_config(workdir, extra)
 
 
@@ -446,6 +447,46 @@ def _cli_reconcile(rig: WalletRig) -> None:
                      (stray, f"{stray}:undo"))
     run = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_take_half_is_credited_to_a_seamless_wallet_at_once(wallet_rig: WalletRig) -> None:
+    """TAKE HALF moves the banked half to the operator's wallet in a credit of its own
+    (`<round>:bank:<step>`, round not closed) while the gamble goes on; the round's own credit
+    then carries only the rest, and the reconciliation agrees to the minor unit."""
+    rig = wallet_rig
+    player = Player(rig.server.base, operator="gamble")
+    external = player.session()["player"]
+    rig.wallet.add_player(external)
+    for _ in range(200):
+        answer = player.bet("cluedo", 20, 1)
+        assert answer.status_code == 200, answer.text
+        view = answer.json()
+        offer = next((o for o in view["offers"] if o["kind"] == "gamble"), None)
+        if offer is not None and offer["amount"] >= 2:
+            break
+        player.finish(view)
+    else:
+        pytest.fail("no Cluedo win of 2+ credits in 200 rounds")
+    rid, denomination = view["round_id"], view["denomination"]
+    before = rig.wallet.balance(external)
+    halved = player.step(rid, "gamble", "half")
+    assert halved.status_code == 200, halved.text
+    banked = halved.json()["choice"]["state"]["banked"]
+    assert banked == offer["amount"] // 2
+    owed = {t["transaction_id"]: t for t in rig.wallet.transactions(external)}
+    assert owed[f"{rid}:bank:0"]["amount"] == banked * denomination
+    assert rig.wallet.balance(external) == before + banked * denomination
+    closed = player.step(rid, "gamble", "collect")
+    assert closed.status_code == 200, closed.text
+    rounds = player.settled(SETTLE_S)
+    mine = next(r for r in rounds if r["round_id"] == rid)
+    assert mine["status"] == "closed" and mine["win_minor"] == offer["amount"] * denomination
+    assert rig.wallet.balance(external) == before + offer["amount"] * denomination
+    owed = {t["transaction_id"]: t for t in rig.wallet.transactions(external)}
+    assert owed[f"{rid}:credit"]["amount"] == (offer["amount"] - banked) * denomination
+    found = commands.ledger_reconcile(rig.server.db_url, "gamble", rig.config)
+    assert found.mismatches == []
+    assert found.pending == []
 
 
 def test_reconcile_names_each_mismatch(wallet_rig: WalletRig) -> None:

@@ -133,7 +133,11 @@ class Model:
                 continue
             paid = 0 if v.get("funded_by") else v["stake_minor"]
             wagered = sum((s["result"] or {}).get("wagered_minor", 0) for s in v["steps"])
-            total += (v["win_minor"] or 0) - paid - wagered
+            # what a gamble banked (TAKE HALF, a wheel amount lowered) is paid at once; the
+            # round's win, once settled, includes it
+            banked = sum((s["result"] or {}).get("banked_minor", 0) for s in v["steps"])
+            won = banked if v["win_minor"] is None else v["win_minor"]
+            total += won - paid - wagered
         return total
 
 

@@ -256,8 +256,11 @@ def _check_ledger_player(player: Player) -> None:
             assert waiting[r["round_id"]]["choice"] is not None, waiting[r["round_id"]]
     assert set(waiting) <= {r["round_id"] for r in rounds}
     paid = [r for r in rounds if r["status"] != "cancelled"]
+    # what a gamble still open banked (TAKE HALF) is paid already; a settled round's win holds it
+    banked = sum(s["result"].get("banked_minor", 0) for v in waiting.values()
+                 if v["win_minor"] is None for s in v["steps"])
     assert session["balance_minor"] == DEMO_BALANCE - sum(r["stake_minor"] for r in paid) + sum(
-        r["win_minor"] or 0 for r in paid)
+        r["win_minor"] or 0 for r in paid) + banked
 
 
 def _settle(seamless: Seamless) -> list[dict]:

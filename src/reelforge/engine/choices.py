@@ -61,7 +61,12 @@ class RedBlackGamble:
         return ChoiceState(state.offer, after, after.finished)
 
     def paid(self, state: ChoiceState) -> Fraction:
+        """banked + amount once finished; before that the banked half (TAKE HALF), which the
+        server credits at once."""
         return Fraction(state.state.paid)
+
+    def at_stake(self, state: ChoiceState) -> int:
+        return 0 if state.finished else state.state.amount
 
     def expected_payout(self, state: ChoiceState, policy: Callable[[ChoiceState], Any]) -> Fraction:
         offer = state.offer

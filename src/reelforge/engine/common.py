@@ -180,6 +180,9 @@ class CommonGame:
     def paid(self, state: ChoiceState) -> Fraction:
         return self._step_of(state.offer.kind).paid(state)
 
+    def at_stake(self, state: ChoiceState) -> int:
+        return self._step_of(state.offer.kind).at_stake(state)
+
     def expected_payout(self, state: ChoiceState, policy: Callable[[ChoiceState], Any]) -> Fraction:
         """Exact expected credits' worth paid from `state` on under `policy`."""
         return self._step_of(state.offer.kind).expected_payout(state, policy)

@@ -69,6 +69,9 @@ class GameSettings:
     gamble: str = "on"  # Cops n Robbers' gamble offer: on, 5x (at 5x stake or more), off
     win_cap_minor: int | None = None  # the most one round pays, in currency minor units
     enabled: bool = True
+    # a win offered a gamble is collected after this many seconds without input (the client
+    # sends the collect step); None: it waits for the player
+    choice_timeout_s: int | None = None
 
 
 @dataclass(frozen=True)
@@ -205,7 +208,7 @@ def _game(where: str, raw: Any) -> GameSettings:
     if not isinstance(raw, dict):
         raise InvalidArgument(f"{where} = {raw!r}: expected a table")
     known = {"key", "game_id", "game_file", "denomination", "gamble", "win_cap_minor",
-             "enabled"}
+             "enabled", "choice_timeout_s"}
     for key in raw:
         if key not in known:
             raise InvalidArgument(f"{where}.{key}: not a setting ({', '.join(sorted(known))})")
@@ -222,6 +225,10 @@ def _game(where: str, raw: Any) -> GameSettings:
     enabled = raw.get("enabled", True)
     if not isinstance(enabled, bool):
         raise InvalidArgument(f"{where}.enabled = {enabled!r}: expected true or false")
+    timeout = raw.get("choice_timeout_s")
+    if timeout is not None and (type(timeout) is not int or not 1 <= timeout <= 86_400):
+        raise InvalidArgument(f"{where}.choice_timeout_s = {timeout!r}: expected 1..86400 "
+                              "seconds (leave it out for no timeout)")
     if "game_file" in raw:  # the operator's own game file (a test or certification build)
         file = raw["game_file"]
         if "game_id" in raw or not isinstance(file, str) or not Path(file).is_file():
@@ -230,7 +237,8 @@ def _game(where: str, raw: Any) -> GameSettings:
         game_ref = str(Path(file).resolve())
     else:
         game_ref = _text(raw, "game_id", where)
-    return GameSettings(_text(raw, "key", where), game_ref, denomination, gamble, cap, enabled)
+    return GameSettings(_text(raw, "key", where), game_ref, denomination, gamble, cap, enabled,
+                        timeout)
 
 
 def _text(raw: dict, key: str, where: str) -> str:

@@ -107,8 +107,22 @@ export interface PayRow {
   pays: [number, number][];
 }
 
+/** A run of help text: words, **bold** words, an amount in the game's currency (minor units)
+ * or a fraction shown as a percentage; the page formats them. */
+export type HelpPart = string | { strong: string } | { minor: number } | { percent: number };
+/** What the page draws itself, from the description, at the player's bet and currency. */
+export type DrawnPart = "paytable" | "paylines" | "bets" | "gamble-setting" | "choice-timeout" | "win-cap" | "jackpot-meter" | "jurisdiction";
+export type HelpBlock =
+  | { kind: "p" | "h3"; parts: HelpPart[] }
+  | { kind: "ul"; items: HelpPart[][] }
+  | { kind: DrawnPart };
+export interface HelpSection { id: string; title: string; blocks: HelpBlock[] }
+
 export interface GameInfo {
   description: string;
+  /** The information pages: the game's help file with its numbers filled in by the server
+   * (server/services/help.py). */
+  help: { sections: HelpSection[] };
   symbols: { id: string; name: string; role: string }[];
   window: { reels: number; rows: number };
   pays: { unit: "bet_per_line" | "coin"; coins?: number; table: PayRow[]; mixed?: { name: string; symbols: string[]; pays: [number, number][] }[] };

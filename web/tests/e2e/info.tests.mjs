@@ -1,47 +1,192 @@
-// The information pages (issue 14, item 7): for each game, from the server's description
-// (`info`): the paytable in credits at the current bet (the one selected on the game's
-// screen), the rules, the RTP of each mode and the maximum win.
+// The information pages (issue 21, item 2): each game's rule sheet on its page section by
+// section (the headings derived from the sheets themselves, seed-sections.json, which
+// tests/test_help_pages.py holds to the sheets), the paytable drawn with the game's own symbols
+// at the current bet in credits and in currency, a diagram of every payline, the RTP of each
+// mode and the maximum win; at 1440x900 and 390x844.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { WEB } from "./server.mjs";
+
 function expect(cond, message) {
   if (!cond) throw new Error(message);
 }
+const SHEETS = JSON.parse(readFileSync(join(WEB, "tests", "e2e", "seed-sections.json"), "utf8")).games;
+const GAMES = ["cluedo", "cops-n-robbers", "candy-jar-clusters"];
 const pct = (v) => `${(v * 100).toFixed(2)}%`;
+const grouped = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+// The test's own money formatter for the e2e operators' currencies (two decimals, a symbol).
+const SIGN = { EUR: "€", GBP: "£" };
+function money(minor, currency) {
+  expect(SIGN[currency], `no test formatter for ${currency}`);
+  return `${SIGN[currency]}${grouped(Math.floor(minor / 100))}.${String(minor % 100).padStart(2, "0")}`;
+}
+
+async function openInfo(t, key) {
+  await t.page.locator("[data-testid=info]").waitFor({ timeout: 30000 });
+  await t.page.locator("[data-testid=paytable] .info-pay").first().waitFor({ timeout: 30000 });
+  return t.page.locator("[data-testid=info]").innerText();
+}
+
+/** Every heading of the sheet is a heading of the page; every section the server sent is drawn. */
+async function checkSections(t, g, text) {
+  const sheet = SHEETS.find((s) => s.game === g.key);
+  expect(sheet, `${g.key}: no rule sheet listed in seed-sections.json`);
+  const headings = (await t.page.locator("[data-testid=info] h2, [data-testid=info] h3").allInnerTexts()).map((x) => x.trim().toLowerCase());
+  const missing = sheet.sections.filter((s) => !headings.includes(s.toLowerCase()));
+  expect(!missing.length, `${g.key}: the sheet's sections ${JSON.stringify(missing)} are not on the page (headings: ${headings.join(" | ")})`);
+  const sections = await t.page.locator("[data-testid=info] section.info-section").evaluateAll((els) => els.map((e) => e.querySelector("h2")?.textContent));
+  expect(JSON.stringify(sections) === JSON.stringify(g.info.help.sections.map((s) => s.title)), `${g.key}: sections drawn ${sections}, sent ${g.info.help.sections.map((s) => s.title)}`);
+  expect(!/\{[a-z_.A-Z0-9]+\}|\*\*/.test(text), `${g.key}: an unfilled fact or markup on the page`);
+}
+
+/** Each card's rows: the description's pays times the bet, in credits and in currency. */
+async function checkPaytable(t, g, bet) {
+  const b = g.bets.find((x) => x.lines === bet.lines && x.bet_per_line === bet.bet_per_line);
+  expect(b, `${g.key}: the bet ${JSON.stringify(bet)} is not offered`);
+  const caption = await t.page.locator("[data-testid=paytable-bet]").innerText();
+  expect(caption.includes(`at a bet of ${grouped(b.stake_credits)} credits (${money(b.stake_credits * g.denomination, g.currency)})`), `${g.key}: paytable not at the bet ${b.stake_credits}: ${caption}`);
+  const cards = await t.page.locator("[data-testid=paytable] .info-pay").evaluateAll((els) => els.map((e) => ({
+    testid: e.dataset.testid, symbols: e.dataset.symbol,
+    rows: [...e.querySelectorAll("tbody tr")].map((r) => ({ credits: Number(r.dataset.credits), text: r.textContent })),
+  })));
+  const expected = [
+    ...g.info.pays.table.map((r) => ({ testid: "pay", symbols: r.symbol, pays: r.pays.map(([, p]) => p * bet.bet_per_line) })),
+    ...(g.info.pays.mixed ?? []).map((m) => ({ testid: "pay-mixed", symbols: m.symbols.join(" "), pays: m.pays.map(([, p]) => p * bet.bet_per_line) })),
+    ...(g.info.scatters ?? []).filter((s) => s.pays.length).map((s) => ({ testid: "pay-scatter", symbols: s.symbol, pays: s.pays.map(([, p]) => p * b.stake_credits) })),
+  ];
+  expect(cards.length === expected.length, `${g.key}: ${cards.length} pay cards, the description has ${expected.length}`);
+  for (const want of expected) {
+    const card = cards.find((c) => c.testid === want.testid && c.symbols === want.symbols);
+    expect(card, `${g.key}: no card for ${want.symbols}`);
+    const shown = card.rows.map((r) => r.credits).sort((x, y) => x - y);
+    const sent = [...want.pays].sort((x, y) => x - y);
+    expect(JSON.stringify(shown) === JSON.stringify(sent), `${g.key}: ${want.symbols} pays ${sent} at ${JSON.stringify(bet)}, shown ${shown}`);
+    for (const r of card.rows)
+      expect(r.text.includes(grouped(r.credits)) && r.text.includes(money(r.credits * g.denomination, g.currency)), `${g.key}: ${want.symbols} row "${r.text}" lacks ${r.credits} credits or ${money(r.credits * g.denomination, g.currency)}`);
+  }
+  // The game's own art for every symbol shown: a decoded image with many colours.
+  const art = await t.page.locator("[data-testid=paytable] [data-symbol]").evaluateAll((els) => els.filter((e) => e.classList.contains("info-symbol")).map((img) => {
+    if (img.tagName !== "IMG" || !img.complete || !img.naturalWidth) return { id: img.dataset.symbol, ok: false, colours: 0 };
+    const c = document.createElement("canvas");
+    c.width = img.naturalWidth; c.height = img.naturalHeight;
+    const x = c.getContext("2d");
+    x.drawImage(img, 0, 0);
+    const px = x.getImageData(0, 0, c.width, c.height).data;
+    const colours = new Set();
+    let opaque = 0;
+    for (let i = 0; i < px.length; i += 4) if (px[i + 3] > 32) { opaque++; colours.add((px[i] >> 4) * 256 + (px[i + 1] >> 4) * 16 + (px[i + 2] >> 4)); }
+    return { id: img.dataset.symbol, ok: opaque > (px.length / 4) * 0.15, colours: colours.size };
+  }));
+  const ids = new Set(expected.flatMap((e) => e.symbols.split(" ")));
+  for (const id of ids) {
+    const a = art.find((x) => x.id === id);
+    expect(a && a.ok && a.colours >= 3, `${g.key}: the symbol ${id} is not drawn in the paytable (${JSON.stringify(a)})`);
+  }
+}
+
+/** One diagram per payline, its lit cells the description's rows. */
+async function checkPaylines(t, g) {
+  const lines = g.info.paylines ?? [];
+  const drawn = await t.page.locator("[data-testid=payline]").evaluateAll((els) => els.map((e) => {
+    const on = [...e.querySelectorAll("rect[data-on]")].map((r) => [Number(r.dataset.reel), Number(r.dataset.row)]).sort((a, b) => a[0] - b[0]);
+    return on.map(([, row]) => row);
+  }));
+  expect(drawn.length === lines.length, `${g.key}: ${drawn.length} payline diagrams, the description has ${lines.length}`);
+  lines.forEach((line, i) => expect(JSON.stringify(drawn[i]) === JSON.stringify(line), `${g.key}: line ${i + 1} drawn through rows ${drawn[i]}, the description says ${line}`));
+}
+
+function checkFigures(g, text) {
+  for (const r of g.rtp) expect(text.includes(pct(r.value)), `${g.key}: RTP ${pct(r.value)} (${r.mode}) not shown`);
+  expect(text.includes(`${grouped(g.max_win.credits)} credits`), `${g.key}: the maximum win, ${g.max_win.credits} credits, not shown`);
+  for (const dev of ["Blank (Fortune Spins)", "the stake costs x", "base:", "bet_per_line", "undefined", "NaN"])
+    expect(!text.includes(dev), `${g.key}: developer words on the page: ${dev}`);
+}
+
+async function noSideways(t, key) {
+  const wide = await t.page.evaluate(() => {
+    const main = document.querySelector("main");
+    const over = [...document.querySelectorAll("[data-testid=info] *")].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1).map((e) => `${e.tagName}.${e.className}`);
+    return { scroll: main.scrollWidth - main.clientWidth, over: over.slice(0, 5) };
+  });
+  expect(wide.scroll <= 1 && !wide.over.length, `${key}: the page is wider than the screen (${JSON.stringify(wide)})`);
+}
+
+async function shootSections(t, key, prefix) {
+  await t.shot(`${prefix}-${key}-top`);
+  for (const part of ["paytable", "paylines"]) {
+    const el = t.page.locator(`[data-testid=${part}]`);
+    if (!(await el.count())) continue;
+    await el.first().evaluate((e) => e.scrollIntoView({ block: "start" }));
+    await t.shot(`${prefix}-${key}-${part}`);
+  }
+}
 
 export const tests = [
   {
-    name: "info pages: each game's paytable at the current bet, rules, RTP and max win",
+    name: "info pages: each sheet's sections, the paytable at the current bet, paylines, RTP and max win (1440x900)",
     async run(t) {
       await t.page.goto(`${t.base}/demo?operator=demo`);
       await t.page.locator("[data-testid=lobby]").waitFor({ timeout: 150000 });
       const { games } = await t.api("/api/v1/games");
-      for (const key of ["cluedo", "cops-n-robbers", "candy-jar-clusters"]) {
+      for (const key of GAMES) {
         const g = games.find((x) => x.key === key);
-        // The game's screen, then its information page from the header's link.
+        // The game's screen at a bet other than the default, then its information page.
         await t.page.goto(`${t.base}/#/game/${key}`);
         await t.page.locator(`[data-testid=game-${key}] [data-testid=play]`).waitFor({ timeout: 30000 });
-        if (key === "cluedo") await t.page.click("[data-testid=line-bet-plus]"); // 2 x 20: the current bet
-        if (key === "candy-jar-clusters") await t.page.click("[data-testid=candy-bet-plus]"); // coin value 2
+        await t.page.click({ cluedo: "[data-testid=line-bet-plus]", "cops-n-robbers": "[data-testid=stake-plus]", "candy-jar-clusters": "[data-testid=candy-bet-plus]" }[key]);
+        const current = { lines: g.default_bet.lines, bet_per_line: g.default_bet.bet_per_line + 1 };
         await t.page.click("[data-testid=nav-info]");
-        await t.page.locator("[data-testid=info]").waitFor({ timeout: 30000 });
-        const text = await t.page.locator("[data-testid=info]").innerText();
-        for (const r of g.rtp) expect(text.includes(pct(r.value)), `${key}: RTP ${pct(r.value)} (${r.mode}) not shown`);
-        expect(text.includes(`Maximum win: ${g.max_win.credits.toLocaleString("en")} credits`) && text.includes(`${g.max_win.x.toLocaleString("en")}x`), `${key}: max win ${g.max_win.credits} / ${g.max_win.x}x not shown`);
-        expect((await t.page.locator("[data-testid=info] h2:text-is('Rules') + ul li").count()) > 0, `${key}: no rules`);
-        // The paytable at the current bet: every symbol of the game's table, each pay x the bet per line.
-        const bet = key === "cops-n-robbers" ? g.default_bet : { lines: g.default_bet.lines, bet_per_line: g.default_bet.bet_per_line + 1 };
-        const stake = g.bets.find((b) => b.lines === bet.lines && b.bet_per_line === bet.bet_per_line).stake_credits;
-        const caption = await t.page.locator("[data-testid=paytable-bet]").innerText();
-        expect(caption.includes(`at a bet of ${stake.toLocaleString("en")} credits`), `${key}: paytable not at the current bet ${stake}: ${caption}`);
-        const rows = await t.page.locator("[data-testid=paytable] tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
-        const names = Object.fromEntries(g.info.symbols.map((s) => [s.id, s.name]));
-        expect(rows.length === g.info.pays.table.length, `${key}: ${rows.length} paytable rows, the game has ${g.info.pays.table.length}`);
-        for (const [i, row] of g.info.pays.table.entries()) {
-          expect(rows[i][0] === (names[row.symbol] ?? row.symbol), `${key}: row ${i} is ${rows[i][0]}, not ${row.symbol}`);
-          const [, top] = row.pays[row.pays.length - 1];
-          const shown = (top * bet.bet_per_line).toLocaleString("en");
-          expect(rows[i].slice(1).includes(shown), `${key}: ${row.symbol} pays ${top} x ${bet.bet_per_line} = ${shown}, shown ${rows[i]}`);
+        const text = await openInfo(t, key);
+        await checkSections(t, g, text);
+        await checkPaytable(t, g, current);
+        await checkPaylines(t, g);
+        checkFigures(g, text);
+        // A compact bet picker: one select per part of the bet, no list of every stake.
+        const options = await t.page.locator("[data-testid=info-bet] select").evaluateAll((ss) => ss.map((s) => s.options.length));
+        const distinct = (f) => new Set(g.bets.map(f)).size;
+        expect(JSON.stringify(options) === JSON.stringify([distinct((b) => b.lines), distinct((b) => b.bet_per_line)].filter((n, i) => i === 1 || n > 1)), `${key}: bet picker options ${options}`);
+        // Another bet per line redraws the pays at it.
+        const top = Math.max(...g.bets.filter((b) => b.lines === current.lines).map((b) => b.bet_per_line));
+        await t.page.selectOption("[data-testid=info-bet-per-line]", String(top));
+        await checkPaytable(t, g, { lines: current.lines, bet_per_line: top });
+        const bets = await t.page.locator("[data-testid=info-bets]").innerText();
+        const stakes = g.bets.map((b) => b.stake_credits);
+        expect(bets.includes(money(Math.min(...stakes) * g.denomination, g.currency)) && bets.includes(money(Math.max(...stakes) * g.denomination, g.currency)), `${key}: the bets shown: ${bets}`);
+        if (g.jackpot) {
+          const { jackpots } = await t.api("/api/v1/jackpots");
+          const pool = jackpots.find((j) => j.currency === g.currency && j.pool.startsWith(g.title));
+          await t.page.locator("[data-testid=info-jackpot-meter]").filter({ hasText: money(pool.amount_minor, pool.currency) }).waitFor({ timeout: 10000 });
         }
-        for (const m of g.info.pays.mixed ?? []) expect(text.includes(m.name), `${key}: mixed pay ${m.name} not shown`);
-        await t.shot(`info-${key}`);
+        await t.page.locator("[data-testid=info] section.info-section").first().scrollIntoViewIfNeeded();
+        await shootSections(t, key, "desktop");
+      }
+    },
+  },
+  {
+    name: "info pages on a phone: every section, the paytable and the paylines fit 390 px (390x844)",
+    viewport: { width: 390, height: 844 },
+    async run(t) {
+      await t.page.goto(`${t.base}/demo?operator=demo-gb`);
+      await t.page.locator("[data-testid=lobby]").waitFor({ timeout: 150000 });
+      const { games } = await t.api("/api/v1/games");
+      for (const key of GAMES) {
+        const g = games.find((x) => x.key === key);
+        await t.page.goto(`${t.base}/#/info/${key}`);
+        const text = await openInfo(t, key);
+        await checkSections(t, g, text);
+        await checkPaytable(t, g, g.default_bet); // no bet chosen in this tab: the game's default
+        await checkPaylines(t, g);
+        checkFigures(g, text);
+        const rules = await t.page.locator("[data-testid=info-jurisdiction]").first().innerText();
+        expect(rules.includes("GB") && rules.includes(money(g.jurisdiction.max_stake_minor, g.currency)), `${key}: the GB rules of play not shown: ${rules}`);
+        await noSideways(t, key);
+        // The table of contents takes the player to a section.
+        const last = g.info.help.sections[g.info.help.sections.length - 1];
+        await t.page.click(`[data-testid=info-toc-${last.id}]`);
+        await t.page.locator(`[data-testid=info-section-${last.id}] h2`).waitFor({ state: "visible" });
+        await t.page.waitForFunction((id) => { const r = document.querySelector(`[data-testid=info-section-${id}]`).getBoundingClientRect(); return r.top < window.innerHeight && r.bottom > 0; }, last.id, { timeout: 5000 });
+        await t.page.evaluate(() => document.querySelector("main").scrollTo(0, 0));
+        await shootSections(t, key, "phone");
       }
     },
   },

@@ -158,8 +158,7 @@ export const tests = [
       const table = t.page.locator("[data-testid=paytable]");
       const at1 = await table.innerText();
       expect(at1.includes("Miss Scarlet") && at1.includes("1,000"), `paytable at 20x1: ${at1.slice(0, 200)}`);
-      const options = await t.page.locator("[data-testid=info-bet] option").allInnerTexts();
-      await t.page.selectOption("[data-testid=info-bet]", { label: options.find((o) => o.includes("(20 x 5)")) });
+      await t.page.selectOption("[data-testid=info-bet-per-line]", "5"); // 20 lines x 5
       expect((await table.innerText()).includes("5,000"), "paytable does not follow the bet (Scarlet 5 x 1000 at 5 per line)");
       const text = await t.page.locator("[data-testid=info]").innerText();
       expect(text.includes("94.41%") && text.includes("24,011,840"), "RTP or max win missing");

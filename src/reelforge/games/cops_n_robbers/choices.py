@@ -102,6 +102,9 @@ class WheelGamble:
         s = state.state
         return wg.payout(self.config, s) if s.finished else Fraction(s.collected)
 
+    def at_stake(self, state: ChoiceState) -> int:
+        return 0 if state.finished else state.state.amount
+
     def expected_payout(self, state: ChoiceState, policy: Callable[[ChoiceState], Any]) -> Fraction:
         offer = state.offer
         return wg.expected_payout(self.config, state.state,
@@ -151,6 +154,10 @@ class SpinChance:
         if result is None:
             return Fraction(0)
         return Fraction(result.kept + result.spins_won * result.stake)
+
+    def at_stake(self, state: ChoiceState) -> int:
+        """Nothing of a round's win is at stake in Spin Chance: it wagers the balance's credit."""
+        return 0
 
     def expected_payout(self, state: ChoiceState, policy: Callable[[ChoiceState], Any]) -> Fraction:
         """Exact: "play" averages `paid` over every one of the `stake` equally likely draws."""

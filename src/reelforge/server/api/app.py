@@ -260,9 +260,11 @@ def create_app(ctx: Context, startup=None) -> FastAPI:
     @app.get(f"{API}/rounds", tags=["history"], responses=documented(HistoryView, 401, 404))
     def history(authorization: Auth = None,
                 limit: Annotated[int, Query(ge=1, le=100)] = 10,
-                before: Annotated[str | None, Query(max_length=36)] = None) -> JSON:
-        """The player's rounds, newest first; `next` is the cursor for the page after."""
-        return JSON(rounds.history(ctx, auth(authorization), limit, before))
+                before: Annotated[str | None, Query(max_length=36)] = None,
+                game: Annotated[str | None, Query(max_length=64)] = None) -> JSON:
+        """The player's rounds, newest first (of one game key, with `game`); `next` is the
+        cursor for the page after."""
+        return JSON(rounds.history(ctx, auth(authorization), limit, before, game))
 
     @app.get(f"{API}/rounds/{{round_id}}", tags=["history"],
              responses=documented(RoundView, 401, 404))

@@ -151,6 +151,9 @@ class GameView(View):
     default_bet: dict[str, Any] | None
     gamble: str
     win_cap_minor: int | None
+    # the operator's choice_timeout_s: a win offered a gamble and left alone this long is
+    # collected (the client sends the collect step); None: it waits for the player
+    choice_timeout_ms: int | None
     jackpot: bool
     rtp: list[dict[str, Any]]
     max_win: dict[str, Any]
@@ -169,9 +172,11 @@ class HistoryItem(View):
     round_id: str
     game: str
     game_id: str
+    title: str  # the game's title as the player saw it (the key where it is no longer served)
     status: str
     stake_minor: int
     win_minor: int | None
+    balance_after_minor: int | None  # the player's balance once the round was settled
     currency: str
     funded_by: str | None
     created_at_us: int

@@ -97,12 +97,14 @@ class ServedGame:
             "bets": bets, "default_bet": _default_bet(bets),
             "gamble": self.settings.gamble if self.profile.gamble else "off",
             "win_cap_minor": self.settings.win_cap_minor,
+            "choice_timeout_ms": (None if self.settings.choice_timeout_s is None
+                                  else self.settings.choice_timeout_s * 1000),
             "jackpot": self.has_jackpot and self.profile.jackpots,
             "rtp": rtp,
             "max_win": {"credits": top.credits, "x": float(top.x), "enforced": top.enforced},
             "jurisdiction": self.profile.to_dict(),
             "enabled": self.settings.enabled,
-            "info": game_info(game),
+            "info": {**game_info(game), "help": game_help(game)},
         }
 
 
@@ -187,6 +189,13 @@ def game_info(game) -> dict:
     return game.info()
 
 
+@lru_cache(maxsize=64)
+def game_help(game) -> dict:
+    """The game's information pages (`info.help`): the words of its help file, with its
+    numbers, RTP figures and maximum win filled in (`services/help.py`), once per game."""
+    from reelforge.server.services.help import help_pages
+
+    return help_pages(game, _rtp(game), _max_win(game))
 
 
 def _default_bet(bets: list[dict]) -> dict | None:

@@ -73,6 +73,10 @@ def reconcile(conn: Connection, operator_id: str, wallet_rows: Iterable[dict]) -
         out.mismatches.append(what)
 
     in_play = {rid for rid, r in round_rows.items() if r.status in OPEN_STATUSES}
+    banked: dict[str, int] = defaultdict(int)  # what a round's gamble credited before its end
+    for owed in sent.values():
+        if owed.kind == "credit" and ":bank:" in owed.transaction_id:
+            banked[owed.round_id] += loads(owed.body)["amount"]
     for tid in sorted(set(sent) | set(wallet)):
         o, w = sent.get(tid), wallet.get(tid)
         if o is None:
@@ -124,8 +128,11 @@ def reconcile(conn: Connection, operator_id: str, wallet_rows: Iterable[dict]) -
             if w["amount"] != body["amount"]:
                 bad(f"{where}: the wallet credited {w['amount']}, the server sent "
                     f"{body['amount']}")
-            if r.win_minor is not None and w["amount"] != r.win_minor:
-                bad(f"{where}: the wallet credited {w['amount']}, the round won {r.win_minor}")
+            rest = None if r.win_minor is None else r.win_minor - banked.get(o.round_id, 0)
+            if ":bank:" not in o.transaction_id and rest is not None and w["amount"] != rest:
+                bad(f"{where}: the wallet credited {w['amount']}, the round won {r.win_minor}"
+                    + (f" of which {banked[o.round_id]} was banked by its gamble before"
+                       if banked.get(o.round_id) else ""))
             if r.status == "cancelled":
                 bad(f"{where}: a credit of {w['amount']} for a cancelled round")
             if o.status == "pending":

@@ -24,7 +24,7 @@ from reelforge.server.context import Context
 from reelforge.server.db.tables import OPEN_STATUSES, accounts, players, round_steps, rounds
 from reelforge.server.errors import ApiError
 from reelforge.server.services import audit, jackpot, ledger
-from reelforge.server.services.catalog import ServedGame, served_game
+from reelforge.server.services.catalog import ServedGame, games_of, served_game
 from reelforge.server.services.common import (
     crash_point,
     dumps,
@@ -301,16 +301,18 @@ def _apply(conn: Connection, auth: Auth, round_id: str, step: Transition, phase:
 def credit_and_finish(conn: Connection, served: ServedGame, auth: Auth, round_id: str,
                       outcome: Outcome, credits: int, phase: dict, price_minor: int,
                       from_step: int, now: int, step: int | None = None,
-                      balance: int | None = None) -> list[str]:
-    """Credit `credits` of win (capped by the operator), then offer Spin Chance where the new
-    balance calls for it, else close the round. `balance`: the player's balance before the
-    credit, where the caller knows it (a losing round then reads nothing)."""
+                      balance: int | None = None, banked: int = 0) -> list[str]:
+    """Credit `credits` of win (capped by the operator), less the `banked` minor units a
+    gamble already credited (`credit_banked`), then offer Spin Chance where the new balance
+    calls for it, else close the round. `balance`: the player's balance before the credit,
+    where the caller knows it (a losing round then reads nothing)."""
     op = auth.operator
     paid = capped_payment(served, credits, phase)
+    due = paid - banked  # >= 0: banked is min(part of the win, cap), paid min(all of it, cap)
     if op.wallet == "seamless":  # the operator holds the money: owe it the credit
         from reelforge.server.wallets.rounds import enqueue_credit
 
-        enqueue_credit(conn, auth, round_id, served.key, paid, now)
+        enqueue_credit(conn, auth, round_id, served.key, due, now)
         phase.update(offers=[], pending_credits=0, credit_pending=True)
         _update(conn, round_id, "outcome_committed", phase, now, win_minor=paid)
         audit.append(conn, f"player:{auth.player_id}", "round.credit_queued",
@@ -318,15 +320,32 @@ def credit_and_finish(conn: Connection, served: ServedGame, auth: Auth, round_id
         return ["credit_queued"]
     account = player_account(conn, op, auth.player_id)
     house = house_account(conn, op, auth.player_id)
-    if paid == 0 and balance is not None:
+    if due == 0 and balance is not None:
         after = balance
     else:  # the player's balance after the credit comes back from the transfer itself
         _, after = ledger.transfer(conn, txn=f"{round_id}:win", source=house, target=account,
-                                   amount=paid, kind="win", now=now, round_id=round_id,
+                                   amount=due, kind="win", now=now, round_id=round_id,
                                    step=step)
     done = after_credit(served, outcome, round_id, price_minor, paid, after, phase, from_step)
     _apply(conn, auth, round_id, done, phase, now)
     return list(done.said)
+
+
+def credit_banked(conn: Connection, served: ServedGame, auth: Auth, round_id: str,
+                  amount: int, step: int, now: int) -> None:
+    """Credit `amount` minor units a gamble banked at `step`, while the round stays open for
+    the rest of the gamble (seamless: owed to the operator's wallet as a credit of its own)."""
+    if auth.operator.wallet == "seamless":
+        from reelforge.server.wallets.rounds import enqueue_banked
+
+        enqueue_banked(conn, auth, round_id, served.key, amount, step, now)
+    else:
+        ledger.transfer(conn, txn=f"{round_id}:bank:{step}",
+                        source=house_account(conn, auth.operator, auth.player_id),
+                        target=player_account(conn, auth.operator, auth.player_id),
+                        amount=amount, kind="win", now=now, round_id=round_id, step=step)
+    audit.append(conn, f"player:{auth.player_id}", "round.banked",
+                 {"round_id": round_id, "step": step, "amount_minor": amount}, now)
 
 
 def _audit_body(round_id: str, stake: int, win: int | None, **more: Any) -> dict:
@@ -449,10 +468,15 @@ def movements(conn: Connection, round_id: str) -> list[dict]:
              "kind": r.kind, "step": r.step, "at_us": r.created_at} for r in rows]
 
 
-def history(ctx: Context, auth: Auth, limit: int, before: str | None) -> dict:
-    """The player's rounds, newest first, `limit` at a time; `before` a round id (the cursor)."""
+def history(ctx: Context, auth: Auth, limit: int, before: str | None,
+            game: str | None = None) -> dict:
+    """The player's rounds, newest first, `limit` at a time; `before` a round id (the cursor);
+    `game` keeps one game key's rounds (a key the operator does not offer finds none)."""
+    titles = {g.key: g.game.title for g in games_of(auth.operator)}
     with ctx.read() as conn:
         query = select(rounds).where(rounds.c.player_id == auth.player_id)
+        if game is not None:
+            query = query.where(rounds.c.game_key == game)
         if before is not None:
             anchor = _round(conn, auth.player_id, before)
             query = query.where((rounds.c.created_at < anchor.created_at)
@@ -460,8 +484,11 @@ def history(ctx: Context, auth: Auth, limit: int, before: str | None) -> dict:
                                        rounds.c.id < anchor.id))
         rows = conn.execute(query.order_by(rounds.c.created_at.desc(), rounds.c.id.desc())
                             .limit(limit + 1)).all()
-    items = [{"round_id": r.id, "game": r.game_key, "game_id": r.game_id, "status": r.status,
-              "stake_minor": r.stake_minor, "win_minor": r.win_minor, "currency": r.currency,
+    items = [{"round_id": r.id, "game": r.game_key, "game_id": r.game_id,
+              "title": titles.get(r.game_key, r.game_key), "status": r.status,
+              "stake_minor": r.stake_minor, "win_minor": r.win_minor,
+              "balance_after_minor": (loads(r.phase) or {}).get("balance_after_minor"),
+              "currency": r.currency,
               "funded_by": r.funded_by, "created_at_us": r.created_at,
               "closed_at_us": r.closed_at} for r in rows[:limit]]
     return {"rounds": items, "next": items[-1]["round_id"] if len(rows) > limit else None}

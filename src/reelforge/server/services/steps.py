@@ -30,7 +30,9 @@ from reelforge.server.services.rounds import (
     _insert_round,
     _round,
     _update,
+    capped_payment,
     credit_and_finish,
+    credit_banked,
     lock_player,
     round_view,
     served_for_round,
@@ -174,6 +176,7 @@ def take_step(ctx: Context, auth: Auth, round_id: str, request_id: str, kind: An
         if after.finished:
             _finish(conn, served, auth, row, phase, after, index, result, now)
         else:
+            _bank(conn, served, auth, row, phase, after, index, result, now)
             _update(conn, row.id, row.status, phase, now)
         conn.execute(insert(round_steps).values(
             round_id=row.id, idx=index, request_id=request_id, kind=kind, choice=dumps(choice),
@@ -191,6 +194,23 @@ def take_step(ctx: Context, auth: Auth, round_id: str, request_id: str, kind: An
         return round_view(conn, ctx, auth, _round(conn, auth.player_id, round_id))
 
 
+def _bank(conn: Connection, served, auth: Auth, row, phase: dict, after, index: int,
+          result: dict, now: int) -> None:
+    """What an unfinished gamble has banked (a red/black TAKE HALF, a wheel amount lowered) is
+    the player's whatever follows: credited now, in this step's transaction, up to the
+    operator's cap; the win meter then holds only what is still at stake."""
+    if after.offer.kind not in GAMBLE_KINDS:
+        return
+    phase["pending_credits"] = served.game.at_stake(after)
+    banked = capped_payment(served, int(served.game.paid(after)), {})
+    due = banked - phase.get("banked_minor", 0)
+    if due <= 0:
+        return
+    credit_banked(conn, served, auth, row.id, due, index, now)
+    phase["banked_minor"] = banked
+    result["banked_minor"] = due
+
+
 def _finish(conn: Connection, served, auth: Auth, row, phase: dict, after, index: int,
             result: dict, now: int) -> None:
     """Money of a finished choice: a gamble credits what it paid (a won bonus wheel plays the
@@ -201,7 +221,8 @@ def _finish(conn: Connection, served, auth: Auth, row, phase: dict, after, index
         credits = _gamble_paid(served, outcome, after, result)
         result["paid_credits"] = credits
         credit_and_finish(conn, served, auth, row.id, outcome, credits, phase, row.stake_minor,
-                          from_step=index + 1, now=now, step=index)
+                          from_step=index + 1, now=now, step=index,
+                          banked=phase.get("banked_minor", 0))
         return
     spun = after.state  # SpinChanceResult
     if spun.played:

@@ -1,15 +1,94 @@
-// The information page of a game, generated from its game file as the server describes it:
-// RTP and maximum win, the paytable in credits at the chosen bet, paylines, scatter, wilds,
-// free games, the jackpot rule. Game modules may add their own rules text later.
+// A game's information pages: its rule sheet section by section, as the server describes it
+// (`info.help`: the game's help file with its numbers filled in), and the parts drawn here from
+// the description: the paytable with the game's own symbols at the current bet (in credits and
+// currency), the payline diagrams, the bets, the casino's settings, the jackpot meter.
 import { formatCredits, formatMoney, formatPercent } from "../../core/money";
-import type { GameView } from "../../net/types";
+import type { DrawnPart, GameView, HelpBlock, HelpPart } from "../../net/types";
 import { clear, h } from "../../ui/dom";
 import type { AppContext, Screen } from "../context";
+import { moduleFor } from "../game/registry";
 import { recallBet } from "./current-bet";
+import "./info.css";
+import { paylineDiagrams } from "./paylines";
+import { paytable } from "./paytable";
+import { symbolImages } from "./symbol-images";
 
-/** A pay as credits at a bet: line pays x bet per line, cluster pays x coin value. */
-export function paysAt(game: GameView, pay: number, bet: { lines: number; bet_per_line: number }): number {
-  return pay * bet.bet_per_line;
+const SYMBOL_PX = 56;
+
+function parts(list: readonly HelpPart[], game: GameView): (Node | string)[] {
+  return list.map((p) => {
+    if (typeof p === "string") return p;
+    if ("strong" in p) return h("strong", {}, p.strong);
+    if ("minor" in p) return h("span", { class: "info-money" }, formatMoney(p.minor, game.currency));
+    return formatPercent(p.percent);
+  });
+}
+
+/** Where the page draws from the description; `later` runs once the page is on screen. */
+function drawn(kind: DrawnPart, game: GameView, app: AppContext, images: Map<string, string>, later: (f: () => Promise<void>) => void): HTMLElement | null {
+  const money = (credits: number) => formatMoney(credits * game.denomination, game.currency);
+  switch (kind) {
+    case "paytable": {
+      const chosen = recallBet(sessionStorage, game.key);
+      return paytable(game, images, chosen);
+    }
+    case "paylines":
+      return game.info.paylines?.length ? paylineDiagrams(game.info.paylines, game.info.window.rows) : null;
+    case "bets": {
+      const stakes = game.bets.map((b) => b.stake_credits).sort((a, b) => a - b);
+      const low = stakes[0];
+      const high = stakes[stakes.length - 1];
+      if (low === undefined || high === undefined) return h("p", { "data-testid": "info-bets" }, "No bet is offered to you in this game.");
+      return h("p", { class: "info-note", "data-testid": "info-bets" },
+        `Bets here run from ${formatCredits(low)} to ${formatCredits(high)} credits (${money(low)} to ${money(high)}); one credit is worth ${formatMoney(game.denomination, game.currency)}, the denomination.`);
+    }
+    case "gamble-setting": {
+      const said: Record<string, string> = {
+        on: "At this casino the gamble is on: every win offers it.",
+        "5x": "At this casino the gamble is on for wins of 5x the stake or more.",
+        off: "At this casino the gamble is off.",
+      };
+      return h("p", { class: "info-note", "data-testid": "info-gamble-setting" }, said[game.gamble] ?? `Gamble setting: ${game.gamble}.`);
+    }
+    case "choice-timeout": {
+      // The operator's setting (GameView.choice_timeout_ms, contract 6: read here until the
+      // description's type carries it); none: a win waits for the player's choice.
+      const ms = (game as GameView & { choice_timeout_ms?: number | null }).choice_timeout_ms;
+      return typeof ms === "number" ? h("p", { class: "info-note", "data-testid": "info-choice-timeout" }, `At this casino a win left waiting for your choice is collected for you after ${(ms / 1000).toLocaleString("en")} s.`) : null;
+    }
+    case "win-cap":
+      return game.win_cap_minor ? h("p", { class: "info-note", "data-testid": "info-win-cap" }, `Your casino limits the win of a single round to ${formatMoney(game.win_cap_minor, game.currency)}.`) : null;
+    case "jackpot-meter": {
+      const shown = h("output", { "data-testid": "info-jackpot-meter" }, "…");
+      later(async () => {
+        const { jackpots } = await app.api.jackpots();
+        const pool = jackpots.find((j) => j.currency === game.currency && j.pool.startsWith(game.title));
+        shown.textContent = pool ? formatMoney(pool.amount_minor, pool.currency) : "not available";
+      });
+      return h("p", { class: "info-note" }, "The Jackpot now: ", shown);
+    }
+    case "jurisdiction": {
+      const j = game.jurisdiction;
+      const items = [
+        `Autoplay: ${j.autoplay ? "allowed" : "not allowed"}.`,
+        `Turbo: ${j.turbo ? "allowed" : "not allowed"}.`,
+        j.min_round_interval_ms ? `Rounds start at least ${(j.min_round_interval_ms / 1000).toLocaleString("en")} s apart.` : null,
+        j.max_stake_minor !== null ? `The highest stake is ${formatMoney(j.max_stake_minor, game.currency)}.` : null,
+        j.one_game_at_a_time ? "One game can be played at a time." : null,
+        `Gamble: ${j.gamble ? "allowed" : "not allowed"}.`,
+      ].filter((x): x is string => x !== null);
+      return h("div", { class: "info-note", "data-testid": "info-jurisdiction" },
+        h("p", {}, j.name === "default" ? "The rules of play at this casino:" : `The rules of play at this casino (${j.name} rules):`),
+        h("ul", {}, ...items.map((i) => h("li", {}, i))));
+    }
+  }
+}
+
+function block(b: HelpBlock, game: GameView, app: AppContext, images: Map<string, string>, later: (f: () => Promise<void>) => void): HTMLElement | null {
+  if (b.kind === "p") return h("p", {}, ...parts(b.parts, game));
+  if (b.kind === "h3") return h("h3", {}, ...parts(b.parts, game));
+  if (b.kind === "ul") return h("ul", {}, ...b.items.map((i) => h("li", {}, ...parts(i, game))));
+  return drawn(b.kind, game, app, images, later);
 }
 
 export async function mountInfo(host: HTMLElement, app: AppContext, key: string): Promise<Screen> {
@@ -19,52 +98,32 @@ export async function mountInfo(host: HTMLElement, app: AppContext, key: string)
     host.append(h("p", { class: "page" }, `No game ${key}.`));
     return { destroy() {} };
   }
-  const bets = [...game.bets].sort((a, b) => a.stake_credits - b.stake_credits);
-  const betSelect = h("select", { "aria-label": "Bet for the paytable", "data-testid": "info-bet" });
-  bets.forEach((b, i) => betSelect.append(h("option", { value: String(i) }, `${b.stake_credits} credits (${b.lines} x ${b.bet_per_line})`)));
-  // the bet selected in this tab's game screen (the current bet), else the game's default
-  const chosen = recallBet(sessionStorage, key);
-  const at = (w: { lines: number; bet_per_line: number } | null) => (w ? bets.findIndex((b) => b.lines === w.lines && b.bet_per_line === w.bet_per_line) : -1);
-  const current = at(chosen);
-  betSelect.value = String(current >= 0 ? current : Math.max(0, at(game.default_bet)));
-  const tableHost = h("div", { "data-testid": "paytable" });
-  const names = Object.fromEntries(game.info.symbols.map((s) => [s.id, s.name]));
-  const draw = () => {
-    const b = bets[Number(betSelect.value)] ?? bets[0];
-    clear(tableHost);
-    if (!b) return;
-    const counts = [...new Set(game.info.pays.table.flatMap((r) => r.pays.map(([c]) => c)))].sort((x, y) => x - y);
-    tableHost.append(h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "Symbol"), ...counts.map((c) => h("th", {}, game.info.pays.unit === "coin" ? `${c}+` : `${c}x`)))),
-      h("tbody", {}, ...game.info.pays.table.map((row) => h("tr", {}, h("td", {}, names[row.symbol] ?? row.symbol),
-        ...counts.map((c) => { const p = row.pays.find(([n]) => n === c); return h("td", {}, p ? formatCredits(paysAt(game, p[1], b)) : ""); }))))));
-    for (const m of game.info.pays.mixed ?? []) tableHost.append(h("p", {}, `${m.name} (${m.symbols.map((s) => names[s] ?? s).join(", ")}, any mix): `, m.pays.map(([c, p]) => `${c}x = ${formatCredits(paysAt(game, p, b))}`).join(", ")));
-    for (const s of game.info.scatters ?? []) if (s.pays.length) tableHost.append(h("p", {}, `${names[s.symbol] ?? s.symbol} (scatter, by ${s.counting}): `, s.pays.map(([c, p]) => `${c} = ${formatCredits(p * b.stake_credits)}`).join(", ")));
-    if (game.info.pays.unit === "coin") tableHost.append(h("p", {}, `A cluster of n pays the column of the largest size listed up to n (coins x the coin value of ${b.bet_per_line}).`));
-    tableHost.append(h("p", { "data-testid": "paytable-bet" }, `Pays in credits at a bet of ${formatCredits(b.stake_credits)} credits (${formatMoney(b.stake_credits * game.denomination, game.currency)}).`));
-  };
-  betSelect.addEventListener("change", draw);
-  const i = game.info;
-  const rules: string[] = [];
-  const rtpOf = (mode: string) => game.rtp.find((r) => r.mode === mode);
-  if (i.paylines) rules.push(`${i.paylines.length} paylines, paying left to right.`);
-  if (i.min_cluster) rules.push(`Clusters of ${i.min_cluster} or more symbols connected horizontally or vertically pay.`);
-  for (const w of i.wilds ?? []) rules.push(`${names[w.symbol] ?? w.symbol} is wild, substituting for all symbols except ${w.substitutes_all_but.map((s) => names[s] ?? s).join(", ")}${w.multiplier > 1 ? `, and multiplies the line win by ${w.multiplier}` : ""}.`);
-  if (i.free_games) {
-    const trigger = names[i.free_games.trigger] ?? i.free_games.trigger;
-    const award = i.free_games.award.map(([c, n]) => `${c} ${trigger}: ${n} free spins`).join("; ");
-    rules.push(`Free spins: ${award}; free-spin wins x${i.free_games.multiplier}, at most ${i.free_games.max_total_spins} free spins in a round.`);
+  let alive = true;
+  const module = moduleFor(game);
+  const wanted = game.info.symbols.map((s) => s.id);
+  let images = new Map<string, string>();
+  try {
+    images = await symbolImages(module?.symbols ?? {}, wanted, SYMBOL_PX);
+  } catch (exc) {
+    console.warn("information page: the symbols could not be drawn", exc); // names are shown instead
   }
-  if (i.progressive_jackpot) rules.push(`${i.progressive_jackpot.count} ${names[i.progressive_jackpot.symbol] ?? i.progressive_jackpot.symbol} on line ${i.progressive_jackpot.line}${i.progressive_jackpot.requires_max_bet ? " at the maximum bet" : ""} win the progressive jackpot.`);
-  if (game.modes.length > 1) for (const m of game.modes) rules.push(`${m.title}: the stake costs x${m.price}, RTP ${formatPercent(rtpOf(m.name)?.value ?? NaN)}.`);
-  if (i.max_win_x) rules.push(`A round wins at most ${i.max_win_x.toLocaleString("en")}x the stake.`);
-  if (game.win_cap_minor) rules.push(`A round pays at most ${formatMoney(game.win_cap_minor, game.currency)}.`);
-  host.append(h("section", { class: "page", "data-testid": "info" }, h("h1", {}, `${game.title}: information`),
-    h("p", {}, i.description),
-    h("p", {}, "RTP: ", game.rtp.map((r) => `${formatPercent(r.value)} (${r.mode}, ${r.source}${r.ci95 ? ` ±${formatPercent(r.ci95, 3)}` : ""})`).join(", ")),
-    h("p", {}, `Maximum win: ${formatCredits(game.max_win.credits)} credits, ${game.max_win.x.toLocaleString("en")}x the stake (${game.max_win.enforced}).`),
-    h("h2", {}, "Rules"), h("ul", {}, ...rules.map((r) => h("li", {}, r))),
-    h("h2", {}, "Paytable"), h("p", {}, h("label", {}, "Bet ", betSelect)), tableHost,
-    h("p", {}, h("a", { href: `#/game/${key}` }, `Play ${game.title}`))));
-  draw();
-  return { destroy() {} };
+  const pending: (() => Promise<void>)[] = [];
+  const sections = game.info.help.sections;
+  const toc = h("nav", { class: "info-toc", "aria-label": "Sections", "data-testid": "info-toc" });
+  const body = h("div", { class: "info-body" });
+  for (const s of sections) {
+    const title = h("h2", { tabindex: -1 }, s.title);
+    const section = h("section", { class: "info-section", id: `info-${s.id}`, "data-testid": `info-section-${s.id}`, "aria-label": s.title }, title);
+    for (const b of s.blocks) {
+      const el = block(b, game, app, images, (f) => pending.push(f));
+      if (el) section.append(el);
+    }
+    body.append(section);
+    toc.append(h("button", { type: "button", "data-testid": `info-toc-${s.id}`, onclick: () => { section.scrollIntoView({ block: "start" }); title.focus({ preventScroll: true }); } }, s.title));
+  }
+  host.append(h("section", { class: "page info", "data-testid": "info" },
+    h("header", { class: "info-head" }, h("h1", {}, `${game.title}: information`), h("a", { href: `#/game/${key}`, "data-testid": "info-play" }, `Play ${game.title}`)),
+    h("div", { class: "info-layout" }, toc, body)));
+  for (const f of pending) void f().catch((exc) => { if (alive) console.warn("information page:", exc); });
+  return { destroy() { alive = false; } };
 }

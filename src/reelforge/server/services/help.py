@@ -1,0 +1,402 @@
+"""A game's information pages: the words of its `help.md`, with the numbers filled in by the
+server from the game itself, as the game description's `info.help`.
+
+The words live with the game: `help.md` beside the game file, shared by every RTP variant in
+that folder. A game file kept elsewhere (an operator's or a test's copy) uses the words of the
+shipped game it derives from: the package of its `[game] rules`, else the folder of the
+shipped game with the same title. Where it is found is decided by the game file, never by a
+request.
+
+The file's format (docs/game-format.md, "Information pages"):
+
+    <!-- a comment, ignored; it may span lines -->
+    ## Winning the Jackpot {#jackpot}        a section: its title and id
+    Paragraph text, lines joined until a blank line, with **bold** and {facts}.
+    - a list item
+      continued when indented
+    ### A sub-heading
+    {{paytable}}                              a part the page draws from the description
+
+A fact (`{jackpot.count}`) is one of `facts(game)`: counts and names as text, money as
+`{"minor": n}` and percentages as `{"percent": x}`, which the client formats in the player's
+currency. A missing file, a line that is none of the above, an unknown fact or drawn part is
+a `SpecError` naming the file, the line and the value, at start-up (the server describes every
+game before its first request).
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from reelforge.errors import SpecError
+
+HELP_FILE = "help.md"
+# What the page draws itself from the game description, at the player's bet and currency.
+DRAWN = ("paytable", "paylines", "bets", "gamble-setting", "choice-timeout", "win-cap",
+         "jackpot-meter", "jurisdiction")
+SECTION = re.compile(r"\A## (?P<title>\S.*?) \{#(?P<id>[a-z0-9]+(?:-[a-z0-9]+)*)\}\Z")
+TOKEN = re.compile(r"\*\*(?P<strong>[^*{}]+)\*\*|\{(?P<fact>[A-Za-z0-9_.]+)\}")
+STRAY = re.compile(r"[{}]|\*\*")
+
+
+@dataclass(frozen=True)
+class Money:
+    """An amount in the currency's minor units (the page formats it in the player's currency)."""
+
+    minor: int
+
+
+@dataclass(frozen=True)
+class Percent:
+    value: float
+
+
+Fact = str | Money | Percent
+
+
+# -- the file ---------------------------------------------------------------------------------
+def help_file(spec: Any) -> Path:
+    """The `help.md` of the game `spec` (see the module's docstring for where it is looked for)."""
+    source = Path(spec.source)
+    looked = [source.parent / HELP_FILE]
+    if spec.rules is not None:
+        from reelforge.spec.rules import RULES_PACKAGES
+
+        package = importlib.import_module(RULES_PACKAGES[spec.rules])
+        looked.append(Path(next(iter(package.__path__))) / HELP_FILE)
+    for path in looked:
+        if path.is_file():
+            return path
+    from reelforge.games import shipped_games
+    from reelforge.spec import load_spec
+
+    for shipped in shipped_games().values():
+        if shipped.parent != source.parent and load_spec(shipped).name == spec.name:
+            looked.append(shipped.parent / HELP_FILE)
+            if looked[-1].is_file():
+                return looked[-1]
+            break
+    raise SpecError(str(source), "information pages", HELP_FILE,
+                    f"no such file for {spec.id!r}: looked for " + ", ".join(map(str, looked))
+                    + " (beside the game file, in its rules package, with the shipped game of "
+                    "the same title)")
+
+
+@lru_cache(maxsize=16)
+def read_help(path: Path) -> tuple[dict, ...]:
+    """The sections of a help file, their texts still holding `{fact}` placeholders: a tuple
+    of {"id", "title", "blocks"}, a block {"kind": "p" | "h3", "text"}, {"kind": "ul",
+    "items"} or {"kind": <a DRAWN part>}."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SpecError(str(path), "information pages", HELP_FILE, f"unreadable: {exc}") from None
+    sections: list[dict] = []
+    paragraph: list[str] = []
+    open_list: dict | None = None  # the list the next "- " item or indented line continues
+    in_comment = False
+    began = 0  # the line the paragraph began on
+
+    def fail(number: int, line: str, problem: str) -> SpecError:
+        return SpecError(str(path), f"line {number}", line, problem)
+
+    def add(block: dict, number: int, line: str) -> None:
+        if not sections:
+            raise fail(number, line, "text before the first section (a line '## Title {#id}')")
+        sections[-1]["blocks"].append(block)
+
+    def flush() -> None:
+        if paragraph:
+            add({"kind": "p", "text": " ".join(paragraph)}, began, paragraph[0])
+            paragraph.clear()
+
+    lines = text.splitlines()
+    for number, raw in enumerate(lines, start=1):
+        line = raw.rstrip()
+        if in_comment:
+            in_comment = "-->" not in line
+            continue
+        if line.startswith("<!--") or not line:
+            flush()
+            open_list = None
+            in_comment = line.startswith("<!--") and "-->" not in line
+            continue
+        if line.startswith("- "):
+            flush()
+            if open_list is None:
+                open_list = {"kind": "ul", "items": []}
+                add(open_list, number, line)
+            open_list["items"].append(line[2:].strip())
+            continue
+        if line.startswith("  ") and open_list is not None:
+            open_list["items"][-1] += " " + line.strip()
+            continue
+        open_list = None
+        if line.startswith("#"):
+            flush()
+            found = SECTION.fullmatch(line)
+            if found:
+                if any(s["id"] == found["id"] for s in sections):
+                    raise fail(number, line, f"section id {found['id']!r} is given twice")
+                if sections and not sections[-1]["blocks"]:
+                    raise fail(number, line, f"section {sections[-1]['id']!r} before it is empty")
+                sections.append({"id": found["id"], "title": found["title"], "blocks": []})
+            elif line.startswith("### ") and line[4:].strip():
+                add({"kind": "h3", "text": line[4:].strip()}, number, line)
+            else:
+                raise fail(number, line, "a heading is '## Title {#id}' (id: lowercase words "
+                           "joined by hyphens) or '### Sub-heading'")
+        elif line.startswith("{{"):
+            flush()
+            name = line[2:-2] if line.endswith("}}") else ""
+            if name not in DRAWN:
+                raise fail(number, line, f"a drawn part is one of {', '.join(DRAWN)}, alone on "
+                           "its line, as {{paytable}}")
+            add({"kind": name}, number, line)
+        else:
+            if not paragraph:
+                began = number
+            paragraph.append(line.strip())
+    if in_comment:
+        raise fail(len(lines), "<!--", "a comment is never closed (-->)")
+    flush()
+    if not sections:
+        raise SpecError(str(path), "information pages", HELP_FILE, "no section ('## Title {#id}')")
+    if not sections[-1]["blocks"]:
+        raise SpecError(str(path), "information pages", sections[-1]["id"],
+                        "the last section is empty")
+    return tuple(sections)
+
+
+def fill(sections: tuple[dict, ...], facts: dict[str, Fact], path: Path) -> dict:
+    """The pages as the description carries them: every text a list of parts (str,
+    {"strong": str}, {"minor": int}, {"percent": float})."""
+
+    def parts(text: str, section: dict) -> list:
+        out: list = []
+        at = 0
+        for m in TOKEN.finditer(text):
+            out.append(text[at:m.start()])
+            at = m.end()
+            if m["strong"] is not None:
+                out.append({"strong": m["strong"]})
+                continue
+            name = m["fact"]
+            if name not in facts:
+                known = ", ".join(sorted(facts))
+                raise SpecError(str(path), f"section {section['id']}", "{" + name + "}",
+                                f"not a fact of this game (its facts: {known})")
+            value = facts[name]
+            out.append(value if isinstance(value, str) else
+                       {"minor": value.minor} if isinstance(value, Money) else
+                       {"percent": value.value})
+        out.append(text[at:])
+        for piece in out:
+            if isinstance(piece, str) and STRAY.search(piece):
+                raise SpecError(str(path), f"section {section['id']}", text,
+                                "an unmatched '{', '}' or '**' (a fact is {name}, bold is **text**)")
+        merged: list = []
+        for piece in out:
+            if isinstance(piece, str) and merged and isinstance(merged[-1], str):
+                merged[-1] += piece
+            elif piece != "":
+                merged.append(piece)
+        return merged
+
+    pages = []
+    for s in sections:
+        blocks = []
+        for b in s["blocks"]:
+            if b["kind"] == "p":
+                blocks.append({"kind": "p", "parts": parts(b["text"], s)})
+            elif b["kind"] == "ul":
+                blocks.append({"kind": "ul", "items": [parts(i, s) for i in b["items"]]})
+            elif b["kind"] == "h3":
+                blocks.append({"kind": "h3", "parts": parts(b["text"], s)})
+            else:
+                blocks.append({"kind": b["kind"]})
+        pages.append({"id": s["id"], "title": s["title"], "blocks": blocks})
+    return {"sections": pages}
+
+
+def help_pages(game: Any, rtp: tuple, max_win: Any) -> dict:
+    """`info.help` of the game description: its help file filled with its facts."""
+    path = help_file(game.spec)
+    return fill(read_help(path), facts(game, rtp, max_win), path)
+
+
+# -- the facts --------------------------------------------------------------------------------
+def _n(value: float | Fraction) -> str:
+    """12345 -> "12,345"; 4/3 -> "1.33"."""
+    if isinstance(value, Fraction) and value.denominator == 1 or float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{float(value):,.2f}"
+
+
+def _words(items: list[str], last: str = "and") -> str:
+    """["a", "b", "c"] -> "a, b and c"."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {last} {items[-1]}"
+
+
+def _uniform(pairs: tuple[tuple[int, int], ...]) -> int | None:
+    values = {v for _k, v in pairs}
+    return values.pop() if len(values) == 1 else None
+
+
+def facts(game: Any, rtp: tuple = (), max_win: Any = None) -> dict[str, Fact]:
+    """Every fact a help file of `game` may name: the game file's numbers and names, the
+    server's terms (the jackpot's instalments), the RTP of each mode and the maximum win."""
+    spec = game.spec
+    out: dict[str, Fact] = {"title": game.title}
+    out.update({f"symbol.{s.id}": s.name for s in spec.symbols})
+    for mode in game.modes:
+        out[f"mode.{mode.name}.price"] = _n(mode.price)
+    for figure in rtp:
+        out[f"rtp.{figure.mode}"] = Percent(float(figure.value))
+        if figure.ci95:
+            out[f"rtp.{figure.mode}.ci95"] = Percent(float(figure.ci95))
+    if max_win is not None:
+        out["max_win.x"] = _n(max_win.x)
+        out["max_win.credits"] = _n(max_win.credits)
+        out["max_win.stake"] = _n(max_win.bet.lines * max_win.bet.bet_per_line)
+    out.update(_cluster_facts(spec) if spec.family == "clusters" else _line_facts(spec))
+    if spec.rules in RULES_FACTS:
+        out.update(RULES_FACTS[spec.rules](spec))
+    return out
+
+
+def _line_facts(spec: Any) -> dict[str, Fact]:
+    names = {s.id: s.name for s in spec.symbols}
+    bet = spec.bet
+    out: dict[str, Fact] = {
+        "reels": _n(spec.reels), "rows": _n(spec.rows), "lines": _n(len(spec.paylines)),
+        "min_lines": _n(bet.min_lines), "max_lines": _n(bet.max_lines),
+        "min_bet_per_line": "1", "max_bet_per_line": _n(bet.max_bet_per_line),
+        "max_bet": _n(bet.max_lines * bet.max_bet_per_line)}
+    if bet.max_win_minor:
+        out["round_cap"] = Money(bet.max_win_minor)
+    for w in spec.wilds:
+        out[f"wild.{w.symbol}.multiplier"] = _n(w.multiplier)
+    for s in spec.scatters:
+        if s.pays:
+            out[f"scatter.{s.symbol}.min_pay"] = _n(min(c for c, _p in s.pays))
+    for m in spec.mixed:
+        out[f"mixed.{m.name}.symbols"] = _words([names[s] for s in m.symbols])
+        for count, pay in m.pays:
+            out[f"mixed.{m.name}.{count}"] = _n(pay)
+            if bet.min_lines == bet.max_lines and pay % bet.max_lines == 0:
+                out[f"mixed.{m.name}.{count}.stakes"] = _n(pay // bet.max_lines)
+    fg = spec.free_games
+    if fg is not None:
+        out.update({
+            "free_games.trigger": names[fg.trigger],
+            "free_games.min_trigger": _n(min(c for c, _s in fg.award)),
+            "free_games.max_total_spins": _n(fg.max_total_spins),
+            "free_games.multiplier": _n(fg.multiplier),
+            "free_games.exempt": _words([f"{count} {names[sym]}" for sym, count in fg.exempt])
+            if fg.exempt else "nothing"})
+        for count, spins in fg.award:
+            out[f"free_games.award.{count}"] = _n(spins)
+        if (spins := _uniform(fg.award)) is not None:
+            out["free_games.spins"] = _n(spins)
+        if fg.retrigger != "none" and (spins := _uniform(fg.retrigger_award)) is not None:
+            out["free_games.retrigger_spins"] = _n(spins)
+    jp = spec.jackpot
+    if jp is not None:
+        from reelforge.server.services.jackpot import INSTALMENTS
+
+        out.update({
+            "jackpot.symbol": names[jp.symbol], "jackpot.count": _n(jp.count),
+            "jackpot.line": _n(jp.line), "jackpot.seed": Money(jp.seed_amount),
+            "jackpot.contribution": Percent(jp.contribution_bp / 10_000),
+            "jackpot.instalments": _n(INSTALMENTS),
+            "jackpot.later_instalments": _n(INSTALMENTS - 1)})
+    g = spec.gamble
+    if g is not None:
+        out.update({"gamble.limit": _n(g.limit_credits), "gamble.max_wins": _n(g.max_wins),
+                    "gamble.history": _n(g.history_length)})
+    if spec.cash is not None:
+        out["cash.values"] = _words([f"{_n(v)}x" for v, w in spec.cash.values if w], "or")
+        if spec.cash.collector:
+            out["cash.collector"] = names[spec.cash.collector]
+    wheel = spec.wheel_gamble
+    if wheel is not None:
+        out["wheel_gamble.limit_stakes"] = _n(wheel.limit_stake_multiple)
+        out["wheel_gamble.limit"] = Money(wheel.limit_minor)
+        out["wheel_gamble.targets"] = _words([f"x{_n(Fraction(a, b))}" for a, b in
+                                              wheel.cash_targets], "or")
+    return out
+
+
+def _cluster_facts(spec: Any) -> dict[str, Fact]:
+    bet = spec.bet
+    out: dict[str, Fact] = {
+        "rows": _n(spec.rows), "cols": _n(spec.cols), "cells": _n(spec.rows * spec.cols),
+        "min_cluster": _n(spec.min_size),
+        "top_cluster": _n(max(size for _s, pays in spec.pays for size, _p in pays)),
+        "coins": _n(bet.max_lines), "min_coin_value": "1",
+        "max_coin_value": _n(bet.max_bet_per_line)}
+    if spec.max_win_x:
+        out["max_win_x"] = _n(spec.max_win_x)
+    for name, values, weights in spec.random_multipliers:
+        shown = [f"{_n(v)}x" for v, w in zip(values, weights, strict=True) if w and v > 1]
+        if shown:
+            out[f"random_multiplier.{name}"] = _words(shown, "or")
+    return out
+
+
+def _trail_facts(spec: Any) -> dict[str, Fact]:
+    """Cops n Robbers' trail bonus (games/cops_n_robbers/spec.py `TrailSpec`)."""
+    t = spec.features
+    marks = [position for position, _m in t.multipliers]
+    gaps = {b - a for a, b in itertools.pairwise(marks)}
+    top = max(m for _p, m in t.multipliers)
+    out: dict[str, Fact] = {
+        "trail.min_trigger": _n(min(c for c, _m in t.start_multiplier)),
+        "trail.length": _n(t.length), "trail.head_start": _n(t.robber_start - t.cop_start),
+        "trail.multipliers": _words([f"{_n(m)}x" for _p, m in t.multipliers]),
+        "trail.first_multiplier": _n(t.multipliers[0][1]),
+        "trail.first_position": _n(t.multipliers[0][0] - t.cop_start),
+        "trail.max_multiplier": _n(top),
+        "trail.max_total_multiplier": _n(top * max(m for _c, m in t.start_multiplier)),
+        "trail.sid_pushback": _n(t.sid_pushback)}
+    if len(gaps) == 1:
+        out["trail.spacing"] = _n(gaps.pop())
+    for count, multiplier in t.start_multiplier:
+        out[f"trail.start.{count}"] = _n(multiplier)
+    return out
+
+
+def _candy_facts(spec: Any) -> dict[str, Fact]:
+    """Candy Jar's jars, modifiers and jackpots (games/candy_jar_clusters/spec.py)."""
+    f = spec.features
+    names = {s.id: s.name for s in spec.symbols}
+    golden = dict(spec.wild_multipliers)
+    extra = f.extra_start.values
+    out: dict[str, Fact] = {
+        "trigger_candies": _n(f.trigger_candies), "free_spins": _n(f.free_spins),
+        "extra_start.min": _n(min(extra)), "extra_start.max": _n(max(extra)),
+        "free_spins.with_extra.min": _n(f.free_spins + min(extra)),
+        "free_spins.with_extra.max": _n(f.free_spins + max(extra)),
+        "wild.count.min": _n(min(f.wild_count.values)),
+        "wild.count.max": _n(max(f.wild_count.values)),
+        "golden_wild.multipliers": _words([f"x{_n(golden[s])}" for s in f.wild_symbols
+                                           if s in golden], "or"),
+        "extra.symbol": names[f.extra_symbol], "extra.per_super_spin": _n(f.extra_per_super_spin)}
+    for candy, modifier in f.jars:
+        out[f"jar.{modifier}"] = names[candy]
+    for jp in f.jackpots:
+        out[f"jackpot.{jp.name}.collect"] = _n(jp.collect)
+        out[f"jackpot.{jp.name}.x"] = _n(jp.pays_x)
+    return out
+
+
+# The facts of each registered rules package (spec.rules.RULES_PACKAGES): a new one adds its own.
+RULES_FACTS = {"cops_trail": _trail_facts, "candy_jar": _candy_facts}
