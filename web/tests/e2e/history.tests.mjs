@@ -192,6 +192,13 @@ export const tests = [
       await checkList(t, rounds, titles);
       await noSideScroll(t, "history list");
       await t.shot("list");
+      // one game's rounds: the server's for that game key
+      await t.page.selectOption("[data-testid=history-game]", BONUS.key);
+      const only = (await t.api(`/api/v1/rounds?limit=100&game=${BONUS.key}`)).rounds;
+      expect(only.length === 1 && only[0].round_id === cops.round_id, `the server's ${BONUS.key} rounds: ${only.map((r) => r.round_id)}`);
+      await t.page.waitForFunction((id) => { const rows = document.querySelectorAll("[data-testid=history-row]"); return rows.length === 1 && rows[0].dataset.round === id; }, cops.round_id, { timeout: 30000 });
+      await t.page.selectOption("[data-testid=history-game]", "");
+      await t.page.waitForFunction((n) => document.querySelectorAll("[data-testid=history-row]").length === n, rounds.length, { timeout: 30000 });
 
       // The gamble round: its line wins and every gamble step in words.
       await openRound(t, gamble.round_id);

@@ -31,7 +31,10 @@ export async function mountHistory(host: HTMLElement, app: AppContext): Promise<
   const more = h("button", { type: "button", class: "history-more", "data-testid": "history-more", hidden: true }, "Show older rounds");
   const detail = h("section", { class: "history-detail", "data-testid": "history-detail", "aria-live": "polite", hidden: true });
   const layout = h("div", { class: "history-layout" }, h("div", { class: "history-rounds" }, list, empty, more), detail);
-  const page = h("section", { class: "page history", "data-testid": "history" }, h("h1", {}, "Game history"),
+  const filter = h("select", { "data-testid": "history-game", "aria-label": "Game" },
+    h("option", { value: "" }, "All games"), ...games.map((g) => h("option", { value: g.key }, g.title)));
+  const page = h("section", { class: "page history", "data-testid": "history" },
+    h("div", { class: "history-top" }, h("h1", {}, "Game history"), h("label", { class: "history-filter" }, "Show ", filter)),
     h("p", { class: "history-zone" }, `Times in your time zone (${Intl.DateTimeFormat().resolvedOptions().timeZone}).`), layout);
   host.append(page);
   let cursor: string | null = null;
@@ -56,12 +59,15 @@ export async function mountHistory(host: HTMLElement, app: AppContext): Promise<
   };
 
   const load = async () => {
+    const game = filter.value;
     more.disabled = true;
     try {
-      const next = await app.api.history(20, cursor ?? undefined);
+      const next = await app.api.history(20, cursor ?? undefined, filter.value || undefined);
+      if (game !== filter.value) return; // another game was picked meanwhile
       for (const r of next.rounds) list.append(row(r as Item));
       cursor = next.next;
       more.hidden = cursor === null;
+      empty.textContent = filter.value ? "No rounds of this game yet." : "No rounds played yet.";
       empty.hidden = list.childElementCount > 0;
     } finally {
       more.disabled = false;
@@ -134,6 +140,14 @@ export async function mountHistory(host: HTMLElement, app: AppContext): Promise<
   };
 
   more.addEventListener("click", () => void load());
+  filter.addEventListener("change", () => {
+    close();
+    clear(list);
+    items.clear();
+    cursor = null;
+    more.hidden = true;
+    void load().catch((exc) => { empty.hidden = false; showError(empty, exc); });
+  });
   await load();
   return { destroy() { cleanup?.(); } };
 }
