@@ -147,9 +147,10 @@ export class Api {
   step(roundId: string, kind: string, choice: StepChoice, requestId = this.newId()): Promise<RoundView> {
     return this.once(`/api/v1/rounds/${encodeURIComponent(roundId)}/steps`, { request_id: requestId, kind, choice });
   }
-  history(limit = 20, before?: string): Promise<HistoryView> {
+  history(limit = 20, before?: string, game?: string): Promise<HistoryView> {
     const q = new URLSearchParams({ limit: String(limit) });
     if (before) q.set("before", before);
+    if (game) q.set("game", game);
     return this.request("GET", `/api/v1/rounds?${q}`);
   }
   round(roundId: string): Promise<RoundView> {

@@ -86,7 +86,7 @@ let failed = 0;
 for (const test of tests) {
   if (only && !test.name.includes(only)) continue;
   const started = Date.now();
-  const context = await browser.newContext({ viewport: test.viewport ?? { width: 1440, height: 900 } });
+  const context = await browser.newContext({ viewport: test.viewport ?? { width: 1440, height: 900 }, ...test.context }); // context: e.g. { timezoneId, locale }
   // LOW quality unless a test stores other options: a software-rendered browser draws faster.
   await context.addInitScript((opts) => { if (!localStorage.getItem("reelforge.options")) localStorage.setItem("reelforge.options", JSON.stringify(opts)); }, test.options ?? { quality: "LOW", intro: false, music: false });
   const page = await context.newPage();

@@ -150,36 +150,6 @@ export const tests = [
     },
   },
   {
-    name: "history lists the rounds, each openable and verified",
-    async run(t) {
-      await demo(t);
-      await openGame(t, "cops-n-robbers");
-      for (let i = 0; i < 2; i++) {
-        if ((await t.spin("cops-n-robbers")) === "choice") {
-          await t.page.click("[data-testid=choice] button:text-is('COLLECT')");
-          await t.page.locator("[data-testid=game-cops-n-robbers][data-flow=idle]").waitFor({ timeout: 30000 });
-        }
-      }
-      await t.page.click("[data-testid=nav-history]");
-      await t.page.locator("[data-testid=history-row]").first().waitFor({ timeout: 30000 });
-      const rows = await t.page.locator("[data-testid=history-row]").count();
-      const server = (await t.api("/api/v1/rounds?limit=100")).rounds;
-      expect(rows === server.length && rows >= 2, `history shows ${rows} rounds, the server has ${server.length}`);
-      await t.page.locator("[data-testid=history-open]").first().click();
-      await t.page.locator("[data-testid=round-summary]").waitFor();
-      const summary = await t.page.locator("[data-testid=round-summary]").innerText();
-      expect(summary.includes(server[0].round_id), "the summary is not of the newest round");
-      await t.page.locator("[data-testid=history-verify]").waitFor();
-      expect((await t.page.locator("[data-testid=history-verify]").innerText()).includes("matches"), "verify does not match");
-      await t.page.locator("[data-testid=replay][data-replayed=true]").waitFor({ timeout: 60000 });
-      const replayWin = await t.page.locator("[data-testid=replay-win]").innerText();
-      const stored = await t.api(`/api/v1/rounds/${server[0].round_id}`);
-      expect(replayWin === stored.outcome.total_win.toLocaleString("en"), `replay shows a win of ${replayWin}, the outcome ${stored.outcome.total_win}`);
-      await t.assertDrawn("replay");
-      await t.shot("history");
-    },
-  },
-  {
     name: "information page: paytable at the bet, RTP, max win",
     async run(t) {
       await demo(t);

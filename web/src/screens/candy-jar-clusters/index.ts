@@ -4,6 +4,7 @@
 // placed and golden wilds, extra free spins, the fixed jackpots, the bonus total, the win cap).
 import type { Handlers, SpinHooks } from "../../core/player";
 import { registerGame, type SlotView } from "../game/registry";
+import { candyAccount } from "./account";
 import { candyBetControls } from "./controls";
 import { candyHandlers, candyHooks } from "./handlers";
 import { CANDY_SYMBOLS } from "./symbols";
@@ -19,4 +20,5 @@ registerGame({
   hooks: candyHooks as unknown as SpinHooks<SlotView>,
   createView: (deps) => new CandyJarView(deps),
   betControls: candyBetControls,
+  account: candyAccount,
 });

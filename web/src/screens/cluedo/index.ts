@@ -2,6 +2,7 @@
 // bar, winning lines with their amounts and the doubling wild, the lights going out on the
 // Mystery Bonus, the golden reels with the free-spin counter and the bonus total, the jackpot
 // notice from the round's claim, and its own choice screen: the red/black gamble.
+import { cluedoAccount } from "./account";
 import "./cluedo.css";
 import { registerGame } from "../game/registry";
 import { cluedoBetControls } from "./controls";
@@ -19,6 +20,7 @@ registerGame({
   createView: (deps) => new CluedoPixiView(deps),
   betControls: cluedoBetControls,
   choices: cluedoChoices,
+  account: cluedoAccount,
   roundShown: (round, view) => {
     const v = view as CluedoView;
     if (round.outcome) v.setBet(round.outcome.bet.stake);

@@ -2,6 +2,7 @@
 // switch, the presents' values and the robber's collections, the Big Money trail with the cop
 // chasing the robber, the ID parade, the bonus total and the win cap message, and its own
 // choice screen: the cash and bonus wheels of the gamble and Spin Chance's meter.
+import { copsAccount } from "./account";
 import "./cops.css";
 import { registerGame } from "../game/registry";
 import { copsBetControls } from "./controls";
@@ -19,4 +20,5 @@ registerGame({
   createView: (deps) => new CopsPixiView(deps),
   betControls: copsBetControls,
   choices: copsChoices,
+  account: copsAccount,
 });

@@ -84,6 +84,15 @@ export interface ChoiceScreen {
   answered?(next: RoundView): Promise<void>;
 }
 
+/** One line of a stored round's plain account on the history page, in a player's words: `spin`
+ * is the index of the outcome spin it tells of (absent: the round as a whole, a step after it);
+ * a `heading` names a spin or a part ("Free spin 3 of 15", "Gamble"). */
+export interface AccountLine {
+  text: string;
+  spin?: number;
+  heading?: boolean;
+}
+
 export interface GameModule {
   key: string;
   status: "todo" | "ready";
@@ -102,6 +111,8 @@ export interface GameModule {
   roundShown?(round: RoundView, view: SlotView): void;
   /** The history page's replay of a stored round (default: the generic reel replay). */
   replay?(host: HTMLElement, round: RoundView, game: GameView | undefined, outcome: Outcome): Promise<() => void> | (() => void);
+  /** The history page's plain account of a stored round (default: screens/history/account.ts). */
+  account?(round: RoundView, game: GameView | undefined): AccountLine[];
 }
 
 const modules = new Map<string, GameModule>();

@@ -1,0 +1,40 @@
+// What the history page says of a round, without the DOM: the time in the player's zone, the
+// status in words, the short round reference, the balance when the round ended.
+import type { HistoryItem, RoundView } from "../../net/types";
+
+/** A history item, with what contract 5 adds (the game's title, the balance when the round
+ * ended) where the server sends it. */
+export type Item = HistoryItem & { title?: string | null; balance_after_minor?: number | null };
+
+const LIST_TIME: Intl.DateTimeFormatOptions = { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit" };
+export const DETAIL_TIME: Intl.DateTimeFormatOptions = { ...LIST_TIME, timeZoneName: "short" };
+
+/** The instant of `us` (microseconds since the epoch) in the browser's own time zone. */
+export function localTime(us: number, options: Intl.DateTimeFormatOptions = LIST_TIME): string {
+  return new Intl.DateTimeFormat(undefined, options).format(new Date(Math.floor(us / 1000)));
+}
+
+const STATUS: Record<string, string> = {
+  closed: "Played", cancelled: "Cancelled", open: "In progress", debited: "In progress", outcome_committed: "In progress", credited: "In progress",
+};
+
+export function statusWords(status: string): string {
+  return STATUS[status] ?? "In progress";
+}
+
+/** The first characters of a round id: enough to find it, short enough to read out. */
+export function shortReference(id: string): string {
+  return id.replace(/-/g, "").slice(0, 8);
+}
+
+/** The balance when the round ended: the history item's (contract 5), else the last movement
+ * of the player's account in the round's ledger; null when neither says. */
+export function balanceAfter(item: Pick<Item, "balance_after_minor"> | null, round: Pick<RoundView, "ledger"> | null): number | null {
+  if (item && typeof item.balance_after_minor === "number") return item.balance_after_minor;
+  const moves = (round?.ledger ?? []) as { account?: unknown; balance_after_minor?: unknown }[];
+  for (let i = moves.length - 1; i >= 0; i--) {
+    const m = moves[i];
+    if (m?.account === "player" && typeof m.balance_after_minor === "number") return m.balance_after_minor;
+  }
+  return null;
+}

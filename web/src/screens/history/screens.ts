@@ -1,0 +1,246 @@
+// A stored round's screens on the history page, drawn by the game's own module (its symbols, its
+// view, its handlers: the same drawing as the game screen and the default replay in
+// screens/game/replay.ts): one screen for each window or grid of the outcome (every spin, every
+// free spin, every tumble), a way to step through them, and PLAY to watch the round again.
+//
+// The screen is the game's design size (1440x900, or 390x844 where the page is narrow), scaled
+// down as a whole, so the module's DOM panels (the trail, the jars, the counters) keep their
+// place over its canvas; the band the game's console covers is cut off, and the stepper sits
+// there instead. Showing screen i plays that spin's events up to it, quickly, through the
+// module's handlers and hooks with the whole outcome as their context (so counters, golden
+// reels and the trail are the spin's own); nothing of it is computed here.
+import type { Outcome, OutcomeEvent, Spin } from "../../core/outcome";
+import type { Handler, PlayContext } from "../../core/player";
+import { formatCredits } from "../../core/money";
+import type { Quality } from "../../core/options";
+import { withTimeout } from "../../core/timing";
+import type { GameView } from "../../net/types";
+import { DESIGNS, HUD_SHARE, Stage, type DesignSize } from "../../render/app";
+import { h } from "../../ui/dom";
+import { framesOf, type Frame } from "./frames";
+import { PixiSlotView } from "../game/generic";
+import { genericHandlers } from "../game/handlers";
+import type { GameModule, SlotView } from "../game/registry";
+
+function paidBy(event: OutcomeEvent): number {
+  return "win" in event && typeof event.win === "number" ? event.win : 0;
+}
+
+export interface ScreensOptions {
+  module: GameModule | undefined;
+  game: GameView;
+  outcomes: Outcome[];
+  quality: Quality;
+  /** The name of a spin ("Free spin 3 of 15 — 750 credits"), from the round's account. */
+  spinName(outcome: number, spin: Spin): string;
+  /** Called with each screen once it is drawn. */
+  onShow?(frame: Frame): void;
+}
+
+const TIMEOUT_MS = 10000;
+
+/** Draw the round's screens into `host`; resolves once the last screen is drawn. Returns the
+ * cleanup (the Pixi stage, the view, the listeners). */
+export async function mountScreens(host: HTMLElement, opts: ScreensOptions): Promise<() => void> {
+  const { module, game, outcomes } = opts;
+  const frames = framesOf(outcomes);
+  const screen = h("div", { class: "replay-screen" });
+  const clip = h("div", { class: "replay-clip" }, screen);
+  const overlay = h("div", { class: "replay-overlay" });
+  const winOut = h("output", { "data-testid": "replay-win" }, "0");
+  const info = h("output", { class: "replay-info", "data-testid": "replay-info" });
+  const select = h("select", { "data-testid": "replay-frame", "aria-label": "Screen" });
+  const label = (f: Frame) => {
+    const spin = outcomes[f.outcome]?.spins[f.spin];
+    return spin ? `${opts.spinName(f.outcome, spin)}${f.tumble > 0 ? ` · tumble ${f.tumble}` : ""}` : "";
+  };
+  frames.forEach((f, i) => select.append(h("option", { value: String(i) }, label(f))));
+  const position = h("output", { class: "replay-position", "data-testid": "replay-position" });
+  const prev = h("button", { type: "button", "data-testid": "replay-prev", "aria-label": "Previous screen" }, "‹");
+  const next = h("button", { type: "button", "data-testid": "replay-next", "aria-label": "Next screen" }, "›");
+  const play = h("button", { type: "button", "data-testid": "replay-play", class: "replay-play" }, "PLAY");
+  const message = h("p", { class: "message", "data-testid": "replay-error", hidden: true });
+  const bar = h("div", { class: "replay-bar", role: "group", "aria-label": "The round's screens" },
+    h("div", { class: "replay-steps" }, prev, select, next),
+    h("div", { class: "replay-meter" }, position, h("span", {}, "WIN ", winOut), info, play));
+  host.append(clip, bar, message);
+  host.dataset.frames = String(frames.length);
+
+  // the design size, scaled to the width the page gives; the band shown is the part of the
+  // design the screens have drawn on so far (above the console's band), never less
+  let design: DesignSize = DESIGNS.landscape;
+  let band: { top: number; bottom: number } | null = null;
+  const fit = () => {
+    const width = host.clientWidth || 1;
+    const was = design.name;
+    design = width < 600 ? DESIGNS.portrait : DESIGNS.landscape;
+    if (design.name !== was) band = null;
+    const scale = width / design.width;
+    const floor = design.height * (1 - HUD_SHARE[design.name]);
+    const top = band?.top ?? 0, bottom = band?.bottom ?? floor;
+    screen.style.width = `${design.width}px`;
+    screen.style.height = `${design.height}px`;
+    screen.style.transform = `translate(0, ${-top * scale}px) scale(${scale})`;
+    clip.style.height = `${Math.round((bottom - top) * scale)}px`;
+    host.dataset.design = design.name;
+  };
+  /** The design's rows the screen draws on: the canvas's content and the module's visible
+   * panels over it (a panel covering the whole screen is looked into, not counted). */
+  const measure = () => {
+    const floor = design.height * (1 - HUD_SHARE[design.name]);
+    const box = screen.getBoundingClientRect();
+    const scale = box.width / design.width || 1;
+    let top = Infinity, bottom = -Infinity;
+    const add = (t: number, b: number) => { top = Math.min(top, t); bottom = Math.max(bottom, b); };
+    const b = stage.root.getBounds();
+    const rootScale = stage.root.scale.y || 1;
+    if (b.height > 0) add((b.y - stage.root.position.y) / rootScale, (b.y + b.height - stage.root.position.y) / rootScale);
+    const visit = (el: Element) => {
+      if (!(el instanceof HTMLElement) || el.hidden) return;
+      const style = getComputedStyle(el);
+      if (style.display === "none" || style.visibility === "hidden" || Number(style.opacity) === 0) return;
+      const r = el.getBoundingClientRect();
+      if (r.height <= 0 || r.width <= 0) return;
+      if (r.height >= box.height * 0.9) { for (const c of el.children) visit(c); return; }
+      add((r.top - box.top) / scale, (r.bottom - box.top) / scale);
+    };
+    for (const c of overlay.children) visit(c);
+    if (!Number.isFinite(top)) return;
+    const margin = 12;
+    const next = { top: Math.max(0, top - margin), bottom: Math.min(floor, bottom + margin) };
+    if (next.bottom - next.top < floor * 0.3) return; // nothing sensible drawn yet
+    band = band ? { top: Math.min(band.top, next.top), bottom: Math.max(band.bottom, next.bottom) } : next;
+    fit();
+  };
+  fit();
+  const resize = new ResizeObserver(fit);
+  resize.observe(host);
+
+  const stage = new Stage(screen, opts.quality);
+  await stage.init();
+  screen.append(overlay);
+  const deps = {
+    stage, game, overlay, symbols: module?.symbols ?? {},
+    setWin: (c: number) => { winOut.textContent = formatCredits(c); },
+    setSpinInfo: (t: string) => { info.textContent = t; },
+    sound: () => {},
+  };
+  const view = module?.createView ? module.createView(deps) : new PixiSlotView(deps);
+  const handlers = (module?.handlers ?? genericHandlers)(game);
+  const hooks = module?.hooks ?? {};
+
+  let stopped = false;
+  let playing = false;
+  let shown = -1;
+  let target = frames.length - 1;
+  let running: Promise<void> | null = null;
+
+  /** Play `outcome`'s spin `s` up to event `end`, as the game would, with the outcome around it. */
+  const playSpin = async (outcome: Outcome, s: number, end: number, fast: boolean) => {
+    const spin = outcome.spins[s] as Spin;
+    let won = 0;
+    for (const before of outcome.spins.slice(0, s)) won += before.win;
+    const ctx: PlayContext<SlotView> = { view, outcome, spin, won, fast };
+    view.clearHighlight();
+    view.spinStart();
+    if (hooks.beforeSpin) await withTimeout(Promise.resolve(hooks.beforeSpin(spin, ctx)), TIMEOUT_MS, `spin ${spin.index} start`);
+    let spinWon = 0;
+    for (const event of spin.events.slice(0, end + 1)) {
+      if (stopped) return;
+      const handler = handlers[event.type] as Handler<SlotView> | undefined;
+      if (!handler) throw new Error(`no handler for outcome event type ${JSON.stringify(event.type)}`);
+      spinWon += paidBy(event);
+      ctx.won = won + Math.min(spinWon, spin.win);
+      await withTimeout(Promise.resolve(handler(event, ctx)), TIMEOUT_MS, `event ${event.type} of spin ${spin.index}`);
+    }
+    if (end >= spin.events.length - 1) {
+      ctx.won = won + spin.win;
+      if (hooks.afterSpin) await withTimeout(Promise.resolve(hooks.afterSpin(spin, ctx)), TIMEOUT_MS, `spin ${spin.index} end`);
+    }
+    view.setWin(ctx.won);
+    stage.invalidate(); // the screen as it ends, drawn even where a tween's last frame was not
+  };
+
+  const mark = (i: number) => {
+    shown = i;
+    measure();
+    opts.onShow?.(frames[i] as Frame);
+    select.value = String(i);
+    position.textContent = `Screen ${i + 1} of ${frames.length}`;
+    host.dataset.frame = String(i);
+    prev.disabled = i <= 0;
+    next.disabled = i >= frames.length - 1;
+  };
+
+  const fail = (exc: unknown) => {
+    message.textContent = `This screen cannot be drawn: ${(exc as Error).message ?? exc}`;
+    message.hidden = false;
+  };
+
+  /** Draw the screen asked for last (clicks while one is drawn coalesce to the newest). */
+  const show = (i: number) => {
+    target = Math.max(0, Math.min(frames.length - 1, i));
+    if (running) return running;
+    running = (async () => {
+      try {
+        while (!stopped && shown !== target) {
+          const t = target;
+          const f = frames[t] as Frame;
+          host.dataset.busy = "true";
+          await playSpin(outcomes[f.outcome] as Outcome, f.spin, f.end, true);
+          mark(t);
+        }
+      } catch (exc) {
+        if (!stopped) fail(exc);
+      } finally {
+        running = null;
+        delete host.dataset.busy;
+        if (!stopped && shown === frames.length - 1) host.dataset.replayed = "true";
+      }
+    })();
+    return running;
+  };
+
+  /** PLAY: every spin from the first, at the game's own pace; pressed again, it stops. */
+  const playAll = async () => {
+    if (playing) { playing = false; return; }
+    await running;
+    playing = true;
+    play.textContent = "STOP";
+    host.dataset.playing = "true";
+    try {
+      for (let i = 0; i < frames.length && playing && !stopped; i++) {
+        const f = frames[i] as Frame;
+        const spin = outcomes[f.outcome]?.spins[f.spin] as Spin;
+        if (f.end < spin.events.length - 1) continue; // the spin is played whole, tumbles and all
+        await playSpin(outcomes[f.outcome] as Outcome, f.spin, f.end, false);
+        mark(i);
+      }
+    } catch (exc) {
+      if (!stopped) fail(exc);
+    } finally {
+      playing = false;
+      play.textContent = "PLAY";
+      delete host.dataset.playing;
+    }
+  };
+
+  prev.addEventListener("click", () => void show((running ? target : shown) - 1));
+  next.addEventListener("click", () => void show((running ? target : shown) + 1));
+  select.addEventListener("change", () => void show(Number(select.value)));
+  play.addEventListener("click", () => void playAll());
+  host.addEventListener("keydown", (e) => {
+    if (e.target instanceof HTMLSelectElement) return;
+    if (e.key === "ArrowLeft") { e.preventDefault(); void show((running ? target : shown) - 1); }
+    if (e.key === "ArrowRight") { e.preventDefault(); void show((running ? target : shown) + 1); }
+  });
+
+  await show(frames.length - 1);
+  return () => {
+    stopped = true;
+    playing = false;
+    resize.disconnect();
+    view.destroy();
+    stage.destroy();
+  };
+}
