@@ -238,7 +238,6 @@ def test_the_copy_of_the_sheets_sections_is_the_sheets():
     assert named == {p.name for p in SEEDS.glob("*.txt")}, "a sheet without its game's pages"
 
 
-
 def test_a_build_without_a_published_rtp_says_so():
     """A test or uncertified build of a family (no RTP figure) still serves its family's pages:
     the RTP reads as not published, never a number nobody computed."""

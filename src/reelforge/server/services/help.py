@@ -261,7 +261,7 @@ def facts(game: Any, rtp: tuple = (), max_win: Any = None) -> dict[str, Fact]:
     out.update({f"symbol.{s.id}": s.name for s in spec.symbols})
     for mode in game.modes:
         out[f"mode.{mode.name}.price"] = _n(mode.price)
-    for mode in game.modes:  # a build with no published figure (a test or uncertified file)
+        # until a figure below says otherwise: a test or uncertified build publishes none
         out[f"rtp.{mode.name}"] = UNPUBLISHED
         out[f"rtp.{mode.name}.ci95"] = UNPUBLISHED
     for figure in rtp:
