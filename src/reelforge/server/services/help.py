@@ -272,7 +272,11 @@ def facts(game: Any, rtp: tuple = (), max_win: Any = None) -> dict[str, Fact]:
         out["max_win.x"] = _n(max_win.x)
         out["max_win.credits"] = _n(max_win.credits)
         out["max_win.stake"] = _n(max_win.bet.lines * max_win.bet.bet_per_line)
-    out.update(_cluster_facts(spec) if spec.family == "clusters" else _line_facts(spec))
+    family_facts = FAMILY_FACTS.get(spec.family)
+    if family_facts is None:
+        raise ValueError(f"{game.title}: no help facts for game files of family {spec.family!r}"
+                         f" (add them to FAMILY_FACTS in {__name__})")
+    out.update(family_facts(spec))
     if spec.rules in RULES_FACTS:
         out.update(RULES_FACTS[spec.rules](spec))
     return out
@@ -405,4 +409,6 @@ def _candy_facts(spec: Any) -> dict[str, Fact]:
 
 
 # The facts of each registered rules package (spec.rules.RULES_PACKAGES): a new one adds its own.
+# what each family of game file has to say about its grid and its pays
+FAMILY_FACTS = {"lines": _line_facts, "clusters": _cluster_facts}
 RULES_FACTS = {"cops_trail": _trail_facts, "candy_jar": _candy_facts}
