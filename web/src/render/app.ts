@@ -47,7 +47,8 @@ export class Stage {
     // screen costs nothing (a software-rendered browser draws a few frames a second at most).
     this.app.ticker.remove(this.app.render, this.app);
     this.app.ticker.add(this.frame, this, -25);
-    this.observer = new ResizeObserver(() => this.fit());
+    // The canvas follows its host, not only the window (Pixi resizes on window resize alone).
+    this.observer = new ResizeObserver(() => { this.app.resize(); this.fit(); });
     this.observer.observe(this.host);
     this.fit();
   }
