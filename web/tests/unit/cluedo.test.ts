@@ -14,6 +14,7 @@ import type { ChoiceView, Offer, RoundView, StepView } from "../../src/net/types
 import type { SlotView } from "../../src/screens/game/registry";
 import { cluedoHandlers, cluedoHooks, jackpotNotice, lineLabel, type CluedoView, type JackpotNotice } from "../../src/screens/cluedo/handlers";
 import { gambleModel, rememberHistory, revealOf } from "../../src/screens/cluedo/gamble";
+import { gambleOffer } from "../../src/screens/cluedo/offer";
 import { fixture, type FixtureRound } from "./fixtures";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -205,7 +206,7 @@ describe("cluedo gamble screen", () => {
       expect(r.banked).toBe(state.banked);
       if (s.choice === "half") {
         expect(r.card).toBeNull();
-        expect(r.text).toBe(`Half banked: ${state.banked} credits`);
+        expect(r.text).toBe(`Half banked: ${state.banked} credits paid to your balance`);
         // TAKE HALF once before each try: not offered again until the next guess.
         const m = gambleModel(next);
         expect(m.buttons.find((b) => b.choice === "half")!.enabled).toBe(false);
@@ -262,6 +263,25 @@ describe("cluedo gamble screen", () => {
     expect(gambleModel(roundWith(g, g.before)).history).toEqual(won.history);
     const taken = revealOf(roundWith(g, null, stepsUpTo(g, 3)), { maxWins: 5, limit: 3000 })!;
     expect(taken).toMatchObject({ card: null, finished: true, paid: 113 });
-    expect(taken.text).toBe("Win taken: 113 credits");
+    // The 37 banked went to the balance at TAKE HALF: TAKE WIN adds the 76 at stake.
+    expect(taken.text).toBe("Win taken: 76 credits (113 in all with the 37 banked)");
+  });
+});
+
+describe("cluedo gamble offer", () => {
+  const g = features.gambles.find((x) => x.name === "half-then-win-then-take")!;
+
+  it("after a win with no step taken: the offer's amount, GAMBLE and COLLECT as the server allows", () => {
+    expect(gambleOffer(roundWith(g, g.before))).toEqual({ amount: 75, canGamble: true, canCollect: true });
+    const collectOnly = { ...g.before, choices: { gamble: ["collect"] } };
+    expect(gambleOffer(roundWith(g, collectOnly))).toEqual({ amount: 75, canGamble: false, canCollect: true });
+  });
+
+  it("no offer once a step was taken, once GAMBLE was pressed for the round, or without a gamble", () => {
+    expect(gambleOffer(roundWith(g, g.steps[0]!.choice_view, stepsUpTo(g, 1)))).toBeNull();
+    expect(gambleOffer(roundWith(g, g.before), new Set(["r1"]))).toBeNull();
+    expect(gambleOffer(roundWith(g, g.before), new Set(["another round"]))).not.toBeNull();
+    expect(gambleOffer(roundWith(g, null))).toBeNull();
+    expect(gambleOffer(roundWith(g, { active: "wheel", choices: { wheel: ["spin"] }, state: null, odds: null }))).toBeNull();
   });
 });

@@ -9,6 +9,7 @@ import { sleep } from "../../core/timing";
 import type { GameView, RoundView, StepChoice } from "../../net/types";
 import { h } from "../../ui/dom";
 import type { ChoiceScreen } from "../game/registry";
+import { drawOffer, gambleOffer } from "./offer";
 
 export interface GambleState { amount: number; banked: number; wins: number; half_taken: boolean; history: string[]; finished: boolean; last_card: string | null; paid: number }
 
@@ -91,7 +92,10 @@ export function revealOf(next: Pick<RoundView, "steps" | "offers">, limits: Pick
   let ended: Reveal["ended"] = null;
   if (won && s.finished) ended = limits.maxWins !== null && s.wins >= limits.maxWins ? "max_wins" : "limit";
   let text: string;
-  if (!guessed) text = last.choice === "half" ? `Half banked: ${formatCredits(s.banked)} credits` : `Win taken: ${formatCredits(paid ?? s.paid)} credits`;
+  // TAKE HALF credits the banked half to the balance at once (the server's step does), so TAKE
+  // WIN then pays what is at stake; the round's whole win is the server's paid_credits.
+  if (last.choice === "half") text = `Half banked: ${formatCredits(s.banked)} credits paid to your balance`;
+  else if (!guessed) text = s.banked ? `Win taken: ${formatCredits(s.amount)} credits (${formatCredits(paid ?? s.paid)} in all with the ${formatCredits(s.banked)} banked)` : `Win taken: ${formatCredits(paid ?? s.paid)} credits`;
   else if (!won) text = `${(s.last_card ?? "").toUpperCase()} ACE: the gamble is lost${s.banked ? ` (${formatCredits(s.banked)} banked stays paid)` : ""}`;
   else if (ended === "max_wins") text = `${(s.last_card ?? "").toUpperCase()} ACE: ${formatCredits(s.amount)} credits. ${s.wins} wins in a row: the gamble ends`;
   else if (ended === "limit") text = `${(s.last_card ?? "").toUpperCase()} ACE: ${formatCredits(s.amount)} credits reach the ${formatCredits(limits.limit ?? 0)} limit: the gamble ends`;
@@ -132,14 +136,15 @@ export function redBlackGamble(host: HTMLElement, round: RoundView, send: (kind:
     m.limit !== null ? `ENDS AT ${formatCredits(m.limit)} CREDITS` : "",
   ].filter(Boolean).join(" · ");
   host.append(h("div", { class: "gamble", "data-testid": "gamble" },
-    h("div", { class: "gamble-table" }, deck, turned,
-      h("div", { class: "gamble-figures" },
-        h("strong", {}, "GAMBLE: DOUBLE OR NOTHING"),
-        h("span", { "data-testid": "gamble-amount", "data-amount": String(m.amount) }, `${formatCredits(m.amount)} credits at stake`),
-        h("span", { "data-testid": "gamble-banked", "data-banked": String(m.banked) }, m.banked ? `${formatCredits(m.banked)} banked` : ""),
-        h("span", { "data-testid": "gamble-limits" }, limits),
-        said)),
-    h("div", { class: "gamble-buttons" }, ...buttons),
+    h("div", { class: "gamble-top" },
+      h("div", { class: "gamble-table" }, deck, turned,
+        h("div", { class: "gamble-figures" },
+          h("strong", { class: "gamble-title" }, "GAMBLE: DOUBLE OR NOTHING"),
+          h("span", { "data-testid": "gamble-amount", "data-amount": String(m.amount) }, `${formatCredits(m.amount)} credits at stake`),
+          h("span", { class: "gamble-banked", "data-testid": "gamble-banked", "data-banked": String(m.banked) }, m.banked ? `${formatCredits(m.banked)} banked: paid to your balance` : ""),
+          h("span", { "data-testid": "gamble-limits" }, limits),
+          said)),
+      h("div", { class: "gamble-buttons" }, ...buttons)),
     h("div", { class: "gamble-history-row" }, h("span", { class: "label" }, `HISTORY (last ${m.historyLength})`), history)));
   (buttons.find((b) => !b.disabled) as HTMLButtonElement | undefined)?.focus();
   return {
@@ -162,7 +167,24 @@ export function redBlackGamble(host: HTMLElement, round: RoundView, send: (kind:
   };
 }
 
+/** Rounds whose cards the player opened with GAMBLE on this screen: a failed step offers the
+ * choice again, and it reopens on the cards, not on the offer. Display only. */
+const opened = new Set<string>();
+
+/** The module's choice screen: the offer (GAMBLE, COLLECT) until the player gambles or a step
+ * has been taken, then the red/black cards. */
 export function cluedoChoices(host: HTMLElement, round: RoundView, send: (kind: string, choice: StepChoice) => void, game: GameView): ChoiceScreen | void {
   const active = round.choice?.active ?? Object.keys(round.choice?.choices ?? {})[0];
-  if (active === "gamble") return redBlackGamble(host, round, send, game);
+  if (active !== "gamble") return;
+  if (round.choice?.state) opened.delete(round.round_id); // from the first step the state decides
+  const offer = gambleOffer(round, opened);
+  if (!offer) return redBlackGamble(host, round, send, game);
+  // The cards open in the offer's place; the step they send is answered through `cards`.
+  let cards: ChoiceScreen | null = null;
+  drawOffer(host, offer, game, () => {
+    opened.add(round.round_id);
+    host.replaceChildren();
+    cards = redBlackGamble(host, round, send, game);
+  }, send);
+  return { answered: async (next) => { await cards?.answered?.(next); } };
 }

@@ -24,6 +24,9 @@ registerGame({
   roundShown: (round, view) => {
     const v = view as CluedoView;
     if (round.outcome) v.setBet(round.outcome.bet.stake);
+    // In the gamble the WIN meters show what is still at stake (after TAKE HALF the banked half
+    // is already in the balance; the panel shows it apart).
+    if (round.choice) v.setWin(round.pending_win_credits);
     const notice = jackpotNotice(round);
     if (notice) v.jackpotNotice(notice);
   },
