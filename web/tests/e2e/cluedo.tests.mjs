@@ -69,44 +69,129 @@ async function gambleMatches(t, round) {
   }
 }
 
+/** The meter bar's BET is the credits of the bet the console shows (LINES x LINE BET). */
+async function meterBetMatches(t, game) {
+  const lines = Number(await t.page.locator("[data-testid=lines]").innerText());
+  const bpl = Number(await t.page.locator("[data-testid=line-bet]").innerText());
+  const bet = game.bets.find((b) => b.lines === lines && b.bet_per_line === bpl);
+  expect(bet, `no bet of ${lines} lines at ${bpl}`);
+  const shown = await t.page.locator("[data-testid=meter-bet]").innerText();
+  expect(shown === credits(bet.stake_credits), `meter bar BET ${shown}, the bet shown is ${bet.stake_credits} credits`);
+}
+
+/** The offer after a win: the win at stake, GAMBLE and COLLECT, no cards. */
+async function offerMatches(t, round) {
+  const offer = round.offers.find((o) => o.kind === "gamble");
+  await t.page.locator("[data-testid=gamble-offer]:visible").waitFor({ timeout: 10000 });
+  expect(await t.page.locator("[data-testid=gamble-collect]").isVisible(), "no COLLECT beside GAMBLE");
+  expect((await t.page.locator("[data-testid=gamble], [data-testid=gamble-deck]").count()) === 0, "the cards are shown before GAMBLE");
+  expect(Number(await t.page.getAttribute("[data-testid=gamble-offer-amount]", "data-amount")) === offer.amount, `the offer shows another amount than the server's ${offer.amount}`);
+  expect(round.choice.state === null && round.steps.length === 0, "the offer is shown after a step");
+}
+
+/** The WIN meters (console and meter bar) show what the server has at stake. */
+async function winShown(t, round) {
+  const atStake = round.pending_win_credits;
+  const meter = await t.page.locator("[data-testid=meter-win]").innerText();
+  const console_ = await t.page.locator("[data-testid=win]").innerText();
+  expect(meter === credits(atStake), `meter bar WIN ${meter}, at stake ${atStake}`);
+  expect(console_.startsWith(`${credits(atStake)} (`), `console WIN ${console_}, at stake ${atStake}`);
+}
+
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1440, height: 900 };
+
+/** A screenshot and the layout check of the state reached, at the size the page has now. */
+async function look(t, label) {
+  await t.shot(label);
+  if (t.layout) await t.layout(label);
+  const overflow = await t.page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+  expect(!overflow, `${label}: the page scrolls sideways`);
+}
+
 export const tests = [
   {
-    name: "cluedo: a win and the meter bar, the gamble's every step, a reload mid-gamble",
+    name: "cluedo: a win and the meter bar, the gamble offer, COLLECT, GAMBLE, every step, a reload mid-gamble",
     gameFiles: [WIN],
     async run(t) {
       await open(t, "cluedo-win");
+      const game = await t.api("/api/v1/games/cluedo-win");
       await t.assertDrawn("cluedo-start");
+      await meterBetMatches(t, game); // from the first screen, before any spin
+      await look(t, "start");
       // One line (the centre one): one highlighted win per round, 5 credits.
       await t.page.focus("[data-testid=lines]");
       for (let i = 0; i < 19; i++) await t.page.keyboard.press("ArrowLeft");
       expect((await t.page.locator("[data-testid=lines]").innerText()) === "1", "LINES did not go down to 1");
+      await meterBetMatches(t, game);
       expect((await t.spin("cluedo-win")) === "choice", "no gamble offered after a win");
       let round = await lastRound(t);
       expect((await t.page.locator("[data-testid=meter-bet]").innerText()) === credits(round.outcome.bet.stake), "meter bar BET is not the round's stake");
-      expect((await t.page.locator("[data-testid=meter-win]").innerText()) === credits(round.pending_win_credits), "meter bar WIN is not the pending win");
+      await winShown(t, round);
       await t.assertDrawn("cluedo-win");
-      await t.shot("gamble-offered");
-      await t.page.setViewportSize({ width: 390, height: 844 });
-      await t.assertDrawn("cluedo-gamble-phone");
-      await t.shot("gamble-phone");
-      const overflow = await t.page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
-      expect(!overflow, "the gamble scrolls sideways at 390 px");
-      await t.page.setViewportSize({ width: 1440, height: 900 });
+      // The offer, not the cards: GAMBLE and COLLECT, at both sizes.
+      await offerMatches(t, round);
+      await look(t, "offer");
+      await t.page.setViewportSize(PHONE);
+      await t.assertDrawn("cluedo-offer-phone");
+      await offerMatches(t, round);
+      await look(t, "offer-phone");
+      // COLLECT pays the win at once; the cards never opened.
+      await t.page.evaluate(() => {
+        window.__cardsSeen = false;
+        new MutationObserver(() => { if (document.querySelector("[data-testid=gamble]")) window.__cardsSeen = true; }).observe(document.body, { subtree: true, childList: true });
+      });
+      const before = (await t.api("/api/v1/session")).balance_minor;
+      const win = round.offers.find((o) => o.kind === "gamble").amount;
+      await t.page.click("[data-testid=gamble-collect]");
+      await t.page.locator("[data-testid=game-cluedo-win][data-flow=idle]").waitFor({ timeout: 30000 });
+      round = await t.api(`/api/v1/rounds/${round.round_id}`);
+      expect(round.status === "closed" && round.steps.length === 1 && round.steps[0].choice === "collect", `COLLECT sent ${JSON.stringify(round.steps.map((s) => s.choice))}, round ${round.status}`);
+      expect(round.win_minor === win * round.denomination, `COLLECT paid ${round.win_minor}, the win was ${win} credits`);
+      const collected = await balanceMatches(t);
+      expect(collected.balance_minor === before + round.win_minor, `balance ${collected.balance_minor} after COLLECT, before ${before} + win ${round.win_minor}`);
+      expect(!(await t.page.evaluate(() => window.__cardsSeen)), "the card screen opened on COLLECT");
+      // GAMBLE opens the cards on the screen alone (no step sent), at phone size.
+      expect((await t.spin("cluedo-win")) === "choice", "no gamble offered after a win");
+      round = await lastRound(t);
+      await offerMatches(t, round);
+      await t.page.click("[data-testid=gamble-offer]");
+      await t.page.locator("[data-testid=gamble]").waitFor({ timeout: 5000 });
+      round = await t.api(`/api/v1/rounds/${round.round_id}`);
+      expect(round.steps.length === 0, "GAMBLE sent a step");
       await gambleMatches(t, round);
-      // TAKE HALF: the server banks the floor half; TAKE HALF is not offered again before a guess.
+      await t.assertDrawn("cluedo-gamble-phone");
+      await look(t, "gamble-phone");
+      // TAKE HALF: the server banks the floor half and credits it at once; the balance shown
+      // rises by it, WIN shows what stays at stake, the panel shows both apart.
+      const shownBefore = await t.page.locator("[data-testid=balance]").innerText();
+      const minorBefore = (await t.api("/api/v1/session")).balance_minor;
+      expect(shownBefore === money(minorBefore), `balance shown ${shownBefore}, server ${money(minorBefore)}`);
       await t.page.click("[data-testid=gamble-half]");
       await t.page.locator("[data-testid=game-cluedo-win][data-flow=choice] [data-testid=gamble-banked]:not([data-banked='0'])").waitFor({ timeout: 30000 });
       round = await lastRound(t);
-      expect(round.choice.state.banked === Math.floor(round.offers[0].amount / 2), `banked ${round.choice.state.banked} of ${round.offers[0].amount}`);
+      const banked = round.choice.state.banked;
+      expect(banked === Math.floor(round.offers[0].amount / 2), `banked ${banked} of ${round.offers[0].amount}`);
+      expect(round.pending_win_credits === round.choice.state.amount, `at stake ${round.pending_win_credits}, the state's amount ${round.choice.state.amount}`);
+      const afterHalf = await balanceMatches(t);
+      expect(afterHalf.balance_minor === minorBefore + banked * round.denomination && round.balance_minor === afterHalf.balance_minor,
+        `balance ${afterHalf.balance_minor} after TAKE HALF (round says ${round.balance_minor}), before ${minorBefore} + ${banked} banked`);
       await gambleMatches(t, round);
-      // A reload in the middle of the gamble: the server's state is drawn again.
+      await winShown(t, round);
+      const bankedText = await t.page.locator("[data-testid=gamble-banked]").innerText();
+      expect(bankedText.includes(credits(banked)) && bankedText.includes("paid to your balance"), `banked shown as: ${bankedText}`);
+      await look(t, "half-phone");
+      await t.page.setViewportSize(DESKTOP);
+      await look(t, "half");
+      // A reload in the middle of the gamble: the server's state is drawn again (the cards:
+      // a step was taken).
       await t.page.reload();
       await t.page.locator(`[data-testid=game-cluedo-win][data-recovered="${round.round_id}"][data-flow=choice] [data-testid=gamble]`).waitFor({ timeout: 30000 });
       await t.assertDrawn("cluedo-recovered-gamble");
-      await t.shot("gamble-recovered");
       await gambleMatches(t, round);
-      expect((await t.page.locator("[data-testid=meter-win]").innerText()) === credits(round.pending_win_credits), "recovered WIN is not the pending win");
+      await winShown(t, round);
       expect((await t.page.locator("[data-testid=lines]").innerText()) === "1", "the recovered round's bet (1 line) is not shown");
+      await look(t, "recovered");
       await t.page.check("[data-testid=turbo]");
       // A guess: the card shown is the server's.
       await t.page.click("[data-testid=gamble-red]");
@@ -117,19 +202,23 @@ export const tests = [
       const step = round.steps[round.steps.length - 1];
       const won = step.result.state.amount > 0;
       expect(shownResult === `${step.result.state.last_card}:${won ? "won" : "lost"}`, `shown ${shownResult}, server ${step.result.state.last_card} (${won ? "won" : "lost"})`);
-      await t.shot("gamble-card");
       if (flow === "choice") {
         expect((await t.page.getAttribute("[data-testid=gamble-card]", "data-colour")) === step.result.state.last_card, "the turned card is not the server's");
         await gambleMatches(t, round);
+        await winShown(t, round);
+        await look(t, "card");
       } else {
         expect(!won && round.status === "closed", `the gamble ended on a ${won ? "win" : "loss"}, round ${round.status}`);
+        expect(round.win_minor === banked * round.denomination, `a lost gamble after TAKE HALF: the round won ${round.win_minor}, ${banked} was banked`);
         await balanceMatches(t);
         expect((await t.spin("cluedo-win")) === "choice", "no gamble offered after a win");
         round = await lastRound(t);
-        await gambleMatches(t, round);
+        await offerMatches(t, round);
       }
-      // TAKE WIN: the server pays what was at stake and banked.
+      // TAKE WIN (or COLLECT on a new offer): the server pays what was at stake; the banked
+      // half is already in the balance.
       const held = round.choice.state ?? { amount: round.offers[0].amount, banked: 0 };
+      const beforeTake = (await t.api("/api/v1/session")).balance_minor;
       await t.page.click("[data-testid=gamble-collect]");
       await t.page.locator("[data-testid=game-cluedo-win][data-flow=idle]").waitFor({ timeout: 30000 });
       round = await t.api(`/api/v1/rounds/${round.round_id}`);
@@ -137,7 +226,8 @@ export const tests = [
       const paid = round.steps[round.steps.length - 1].result.paid_credits;
       expect(paid === held.amount + held.banked, `TAKE WIN paid ${paid}, the state held ${held.amount} + ${held.banked} banked`);
       expect(round.win_minor === paid * round.denomination, "the round's win is not what TAKE WIN paid");
-      await balanceMatches(t);
+      const taken = await balanceMatches(t);
+      expect(taken.balance_minor === beforeTake + held.amount * round.denomination, `TAKE WIN moved the balance from ${beforeTake} to ${taken.balance_minor}, ${held.amount} was at stake`);
     },
   },
   {

@@ -21,6 +21,8 @@ registerGame({
   betControls: cluedoBetControls,
   choices: cluedoChoices,
   account: cluedoAccount,
+  // The meter bar's BET from the first screen: the credits of the bet the console shows.
+  betShown: (bet, _mode, view) => (view as CluedoView).setBet(bet.stake_credits),
   roundShown: (round, view) => {
     const v = view as CluedoView;
     if (round.outcome) v.setBet(round.outcome.bet.stake);

@@ -11,6 +11,10 @@ import type { ViewDeps } from "../game/registry";
 import type { CluedoView, JackpotNotice } from "./handlers";
 
 const SVG = "http://www.w3.org/2000/svg";
+/** CSS px between the reels' window and the meter bar (cluedo.css uses the same). */
+const METER_GAP_PX = 6;
+/** CSS px above the reels' window for the free-spin counter (cluedo.css places it there). */
+const COUNTER_ROOM_PX = 38;
 
 function bolt(): SVGSVGElement {
   const svg = document.createElementNS(SVG, "svg");
@@ -48,16 +52,16 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
     this.gold.visible = false;
     this.reels.addChildAt(this.gold, 1);
     this.lights = h("div", { class: "cluedo-lights", "data-testid": "lights", "data-state": "on", "aria-hidden": "true" }, bolt());
-    this.counter = h("div", { class: "cluedo-counter", "data-testid": "free-spins", role: "status", hidden: true });
+    this.counter = h("div", { class: "cluedo-counter", "data-testid": "free-spins", "data-layout": "decoration", role: "status", hidden: true });
     const win = h("output", { "data-testid": "meter-win" }, "0");
     const bet = h("output", { "data-testid": "meter-bet" }, "—");
     const denom = formatMoney(deps.game.denomination, deps.game.currency);
     this.meter = {
       win, bet,
-      el: h("div", { class: "cluedo-meter", "data-testid": "meter-bar", role: "group", "aria-label": "Meter bar" },
+      el: h("div", { class: "cluedo-meter", "data-testid": "meter-bar", "data-layout": "decoration", role: "group", "aria-label": "Meter bar" },
         h("span", {}, "DENOMINATION ", h("output", {}, denom)), h("span", {}, "WIN ", win), h("span", {}, "BET ", bet)),
     };
-    this.notice = h("div", { class: "cluedo-notice", "data-testid": "jackpot-notice", role: "alertdialog", "aria-label": "Jackpot won", hidden: true });
+    this.notice = h("div", { class: "cluedo-notice", "data-testid": "jackpot-notice", "data-layout": "over-reels", role: "alertdialog", "aria-label": "Jackpot won", hidden: true });
     deps.overlay.prepend(this.lights); // under the banner: the lights dim the reels, not the messages
     deps.overlay.append(this.counter, this.meter.el, this.notice);
     deps.overlay.classList.add("cluedo-overlay");
@@ -66,6 +70,25 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
   override setWin(credits: number): void {
     this.meter.win.textContent = formatCredits(credits);
     super.setWin(credits);
+  }
+
+  /** What the shell last measured (fitAbove's arguments), to lay out again when the counter
+   * comes or goes. */
+  private fit: { px: number; top: number | undefined } | null = null;
+
+  /** The reels are laid out above the console and the meter bar, and below the free-spin
+   * counter while it shows: both sit outside the reels' window (placed from the shell's
+   * --reels-* properties, cluedo.css), so neither hides a symbol. */
+  override fitAbove(px: number, top?: number): void {
+    this.fit = { px, top };
+    const counter = this.counter.hidden ? 0 : COUNTER_ROOM_PX;
+    super.fitAbove(px + (this.meter.el.offsetHeight || 24) + METER_GAP_PX, top === undefined ? undefined : top + counter);
+  }
+
+  private showCounter(on: boolean): void {
+    if (this.counter.hidden === !on) return;
+    this.counter.hidden = !on;
+    if (this.fit) this.fitAbove(this.fit.px, this.fit.top);
   }
 
   setBet(credits: number): void {
@@ -107,15 +130,15 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
 
   freeSpins(counter: { index: number; total: number } | null): void {
     delete this.counter.dataset.bonusTotal;
-    if (!counter) { this.counter.hidden = true; return; }
-    this.counter.hidden = false;
+    this.showCounter(!!counter);
+    if (!counter) return;
     this.counter.dataset.index = String(counter.index);
     this.counter.dataset.total = String(counter.total);
     this.counter.textContent = `FREE SPIN ${counter.index} of ${counter.total} · ALL WINS x3`;
   }
 
   bonusTotal(credits: number): void {
-    this.counter.hidden = false;
+    this.showCounter(true);
     this.counter.dataset.bonusTotal = String(credits);
     this.counter.textContent = `BONUS TOTAL ${formatCredits(credits)} credits`;
   }
