@@ -253,7 +253,11 @@ export const tests = [
       expect((await t.page.locator(".cluedo-overlay").getAttribute("data-golden")) === "false", "still golden after the bonus");
       const win = o.total_win;
       expect((await t.page.locator("[data-testid=meter-win]").innerText()) === credits(flow === "choice" ? round.pending_win_credits : win), "meter bar WIN is not the round's");
-      await t.shot("bonus-total");
+      await look(t, "bonus-total");
+      // The counter keeps the bonus total above the reels at phone size too.
+      await t.page.setViewportSize(PHONE);
+      if (o.breakdown.free_games > 0) await t.page.locator("[data-testid=free-spins]:not([hidden])").waitFor({ timeout: 5000 });
+      await look(t, "bonus-total-phone");
       if (flow === "choice") {
         await t.page.click("[data-testid=gamble-collect]");
         await t.page.locator("[data-testid=game-cluedo-fs][data-flow=idle]").waitFor({ timeout: 30000 });
@@ -286,6 +290,9 @@ export const tests = [
       expect(text.includes(`Paid in ${inst.length} instalments: ${money(inst[0].amount_minor)} on verification`), `instalments not the claim's: ${text}`);
       await t.assertDrawn("cluedo-jackpot");
       await t.shot("jackpot-notice");
+      await t.page.setViewportSize(PHONE);
+      await t.shot("jackpot-notice-phone");
+      await t.page.setViewportSize(DESKTOP);
       // The jackpot is not in the balance: only the round's credit wins are.
       const session = await balanceMatches(t);
       expect(session.balance_minor === before - round.stake_minor + round.win_minor, "the balance moved by more than the round's credits");
