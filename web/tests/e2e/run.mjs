@@ -1,7 +1,7 @@
 // End-to-end tests: Debian's chromium (playwright-core, never a downloaded browser) against a
 // real `reelforge serve` on a fresh SQLite file. Screenshots go to web/test-results/; a test
 // fails on an empty render (a canvas of one colour). Run: npm run e2e (after npm run build).
-//   E2E_ONLY=<substring> runs the tests whose name contains it.
+//   E2E_ONLY=<substring> runs the tests whose name contains it; E2E_JOBS=<n> runs n at a time.
 import { chromium } from "playwright-core";
 import { mkdirSync, existsSync, rmSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -103,8 +103,7 @@ function kit(page, name) {
 }
 
 let failed = 0;
-for (const test of tests) {
-  if (only && !test.name.includes(only)) continue;
+async function runOne(test) {
   const started = Date.now();
   const context = await (await browserFor(test)).newContext({ viewport: test.viewport ?? { width: 1440, height: 900 }, ...test.context }); // context: e.g. { timezoneId, locale }
   // LOW quality unless a test stores other options: a software-rendered browser draws faster.
@@ -126,6 +125,14 @@ for (const test of tests) {
     await context.close();
   }
 }
+
+// Scenarios are independent (each its own demo player and browser context): E2E_JOBS of them
+// at a time (default 2: much of a scenario is waiting on animations and the server).
+const queue = tests.filter((t) => !only || t.name.includes(only));
+const jobs = Math.max(1, Number(process.env.E2E_JOBS ?? 2));
+await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, async () => {
+  for (let test = queue.shift(); test; test = queue.shift()) await runOne(test);
+}));
 await browser.close();
 await softwareBrowser?.close();
 await server.stop();
