@@ -1,4 +1,5 @@
-// Cluedo's red/black gamble, its own choice screen (GameModule.choices): a deck of gamble
+// Cluedo's red/black gamble, its own choice screen (GameModule.choices), opened from the offer
+// after a win (offer.ts: GAMBLE or COLLECT) or by a step already taken: a deck of gamble
 // cards (equal red and black aces, face down), the card the server turned, RED, BLACK, TAKE
 // HALF, TAKE WIN, the amount at stake and banked, the 5-win and 3000-credit limits and the
 // history of the last fourteen cards. Everything shown is the server's: the offer (amount,
