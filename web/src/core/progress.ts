@@ -12,19 +12,24 @@ export interface Progress {
   done: boolean;
 }
 
-const keyOf = (game: string) => `reelforge.progress.${game}`;
+// Per player: a tab that starts another demo session must not ask for the last player's round.
+const keyOf = (player: string, game: string) => `reelforge.progress.${player}.${game}`;
 
-export function saveProgress(storage: KeyValue, game: string, progress: Progress): void {
-  storage.setItem(keyOf(game), JSON.stringify(progress));
+export function saveProgress(storage: KeyValue, player: string, game: string, progress: Progress): void {
+  storage.setItem(keyOf(player, game), JSON.stringify(progress));
 }
 
-export function loadProgress(storage: KeyValue, game: string): Progress | null {
-  const raw = storage.getItem(keyOf(game));
+export function forgetProgress(storage: KeyValue, player: string, game: string): void {
+  storage.removeItem(keyOf(player, game));
+}
+
+export function loadProgress(storage: KeyValue, player: string, game: string): Progress | null {
+  const raw = storage.getItem(keyOf(player, game));
   if (!raw) return null;
   try {
     const p = JSON.parse(raw) as Partial<Progress>;
     if (typeof p.round_id === "string" && Number.isInteger(p.spin) && (p.spin as number) >= 0 && typeof p.done === "boolean") return p as Progress;
   } catch { /* a value this code did not write: forget it */ }
-  storage.removeItem(keyOf(game));
+  storage.removeItem(keyOf(player, game));
   return null;
 }

@@ -128,7 +128,7 @@ export const tests = [
       };
       const collect = async () => {
         if (!(await t.page.locator("[data-testid=game-cluedo][data-flow=choice]").count())) return;
-        await t.page.click("[data-testid=choice] button:text-is('TAKE WIN')");
+        await t.page.click("[data-testid=gamble-collect]"); // the offer's COLLECT (or the cards' TAKE WIN)
         await t.page.locator("[data-testid=game-cluedo][data-flow=idle]").waitFor({ timeout: 30000 });
       };
       await t.page.addInitScript(countSound);

@@ -8,7 +8,7 @@ import { Flow } from "../../core/flow";
 import { creditsOf, formatCredits, formatMoney, formatPercent } from "../../core/money";
 import { validateOutcome, type Outcome } from "../../core/outcome";
 import { EventPlayer } from "../../core/player";
-import { loadProgress, saveProgress } from "../../core/progress";
+import { forgetProgress, loadProgress, saveProgress } from "../../core/progress";
 import { withTimeout } from "../../core/timing";
 import { ApiError } from "../../net/api";
 import type { BetOption, RoundView, StepChoice } from "../../net/types";
@@ -155,7 +155,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   const player = new EventPlayer<SlotView>(module.handlers(game), {
     ...hooks,
     beforeSpin: (spin, ctx) => {
-      if (playingRoundId) saveProgress(sessionStorage, key, { round_id: playingRoundId, spin: ctx.outcome.spins.indexOf(spin), done: false });
+      if (playingRoundId) saveProgress(sessionStorage, session.player, key, { round_id: playingRoundId, spin: ctx.outcome.spins.indexOf(spin), done: false });
       return hooks.beforeSpin?.(spin, ctx);
     },
   });
@@ -256,7 +256,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     current = round;
     app.session.applyRound(round);
     module.roundShown?.(round, view);
-    if (round.outcome) saveProgress(sessionStorage, key, { round_id: round.round_id, spin: Math.max(0, round.outcome.spins.length - 1), done: true });
+    if (round.outcome) saveProgress(sessionStorage, session.player, key, { round_id: round.round_id, spin: Math.max(0, round.outcome.spins.length - 1), done: true });
     if (round.jackpot_claim) void pollMeter?.(); // the pool was claimed and reseeded: read it now
     if (FINISHED.has(round.status)) {
       flow.to("settle");
@@ -480,10 +480,10 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   };
   const recover = async () => {
     const open = session.openRounds.find((r) => r.game === key) ?? null;
-    const saved = loadProgress(sessionStorage, key);
+    const saved = loadProgress(sessionStorage, session.player, key);
     let round: RoundView | null = open;
     // A round the server closed while this tab was still showing it (or the last one shown).
-    if (!round && saved) round = await app.api.round(saved.round_id).catch(() => null);
+    if (!round && saved) round = await app.api.round(saved.round_id).catch(() => { forgetProgress(sessionStorage, session.player, key); return null; });
     if (!round?.outcome || flow.state !== "idle") return;
     const outcome: Outcome = validateOutcome(round.outcome);
     const mine = saved?.round_id === round.round_id;
@@ -510,7 +510,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       view.setWin(won);
       if (open) await finishRound(open);
       else {
-        saveProgress(sessionStorage, key, { round_id: round.round_id, spin: last, done: true });
+        saveProgress(sessionStorage, session.player, key, { round_id: round.round_id, spin: last, done: true });
         flow.to("settle");
         flow.to("idle");
       }
