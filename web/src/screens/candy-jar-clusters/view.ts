@@ -3,13 +3,17 @@
 // free / super spin counter, the EXTRA meter, the random multiplier, the win line, the bonus
 // total and the win cap notice. Every text shown is a value handed in by the handlers.
 import type { Cell } from "../../core/outcome";
+import { formatMoney } from "../../core/money";
 import { sleep } from "../../core/timing";
+import type { BetOption } from "../../net/types";
 import { HUD_SHARE, type DesignSize } from "../../render/app";
 import { SymbolTextures } from "../../render/symbols";
 import { h } from "../../ui/dom";
 import type { ViewDeps } from "../game/registry";
 import "./candy.css";
 import { CandyGrid } from "./grid";
+import { idleBoard } from "./idle";
+import { jackpotMultiples, ladderAmounts } from "./ladder";
 import { JACKPOTS, JAR_NAMES, JARS, type CandyView as CandyViewApi, type FreeSpinCounter, type Jar } from "./handlers";
 import { JAR_COLOURS } from "./symbols";
 
@@ -27,7 +31,8 @@ export class CandyJarView implements CandyViewApi {
   private readonly root: HTMLElement;
   private readonly jarEls = new Map<Jar, { jar: HTMLElement; fill: HTMLElement; count: HTMLElement; dots: HTMLElement }>();
   private readonly modEls = new Map<Jar, HTMLElement>();
-  private readonly jackpotEls = new Map<string, { el: HTMLElement; win: HTMLElement }>();
+  private readonly jackpotEls = new Map<string, { el: HTMLElement; amount: HTMLElement; win: HTMLElement }>();
+  private readonly multiples: ReadonlyMap<string, number>;
   private readonly ladder: HTMLElement;
   private readonly counter: HTMLElement;
   private readonly extra: HTMLElement;
@@ -46,6 +51,8 @@ export class CandyJarView implements CandyViewApi {
     this.textures = new SymbolTextures(stage.app.renderer, deps.symbols, CELL, stage.app.renderer.resolution);
     this.grid = new CandyGrid(this.textures, { cols, rows, cell: CELL }, stage.profile, stage.app.ticker);
     stage.root.addChild(this.grid);
+    // the idle board until the first spin lands (or a recovered round's grid is shown)
+    this.grid.show(idleBoard(game.info));
     this.stopAnimating = stage.animate(() => this.grid.needsFrame());
     // the quality option changes the grid's particles and glow at once
     this.unsubQuality = (() => {
@@ -70,11 +77,13 @@ export class CandyJarView implements CandyViewApi {
       this.modEls.set(j, mod);
     }
     this.ladder = h("div", { class: "ladder", "data-testid": "candy-jackpots", "aria-label": "Jackpots" });
+    this.multiples = jackpotMultiples(game.info);
     for (const name of JACKPOTS) {
-      const win = h("output", { "data-testid": `jackpot-${name}-win` }, "");
-      const el = h("div", { class: "jackpot", style: `--jp:${JACKPOT_COLOURS[name] ?? "#fff"}`, "data-testid": `jackpot-${name}`, "data-active": "false", "data-won": "false" }, h("span", {}, name), win);
+      const amount = h("output", { class: "amount", "data-testid": `jackpot-${name}-amount` }, "");
+      const win = h("output", { class: "won", "data-testid": `jackpot-${name}-win` }, "");
+      const el = h("div", { class: "jackpot", style: `--jp:${JACKPOT_COLOURS[name] ?? "#fff"}`, "data-testid": `jackpot-${name}`, "data-active": "false", "data-won": "false" }, h("span", {}, name), amount, win);
       this.ladder.append(el);
-      this.jackpotEls.set(name, { el, win });
+      this.jackpotEls.set(name, { el, amount, win });
     }
     this.counter = h("output", { class: "counter", "data-testid": "candy-counter", hidden: true });
     this.extra = h("output", { class: "extra", "data-testid": "candy-extra", hidden: true });
@@ -195,6 +204,17 @@ export class CandyJarView implements CandyViewApi {
     if (toward !== null) {
       this.extra.textContent = `EXTRA FREE SPINS: ${toward} toward the next SUPER SPIN`;
       this.extra.dataset.toward = String(toward);
+    }
+  }
+  /** The ladder at the bet the console shows: each jackpot's multiple (the server's) x the
+   * total bet, in the game's currency. */
+  setBet(bet: Pick<BetOption, "stake_credits">): void {
+    const { currency, denomination } = this.deps.game;
+    const amounts = ladderAmounts(this.multiples, bet, denomination);
+    for (const [name, { amount }] of this.jackpotEls) {
+      const minor = amounts.get(name);
+      amount.textContent = minor === undefined ? "" : formatMoney(minor, currency);
+      amount.dataset.minor = minor === undefined ? "" : String(minor);
     }
   }
   setJackpots(active: boolean): void {
