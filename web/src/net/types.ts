@@ -152,6 +152,8 @@ export interface GameView {
   jackpot: boolean;
   rtp: { mode: string; value: number; source: string; ci95: number | null }[];
   max_win: { credits: number; x: number; enforced: string };
+  /** The operator's time after which a win held at a choice is collected (null: never). */
+  choice_timeout_ms?: number | null;
   jurisdiction: Jurisdiction;
   enabled: boolean;
   info: GameInfo;

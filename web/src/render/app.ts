@@ -17,6 +17,18 @@ export function designFor(width: number, height: number): DesignSize {
   return width < height ? DESIGNS.portrait : DESIGNS.landscape;
 }
 
+/** Where the design lies in a host of `width` x `height` CSS px: scaled to fit, centred. */
+export interface Placement { design: DesignSize; scale: number; x: number; y: number }
+
+export function placementFor(width: number, height: number): Placement {
+  const design = designFor(width, height);
+  const scale = Math.min(width / design.width, height / design.height);
+  return { design, scale, x: (width - design.width * scale) / 2, y: (height - design.height * scale) / 2 };
+}
+
+/** A rectangle in CSS px of the stage's host. */
+export interface Rect { x: number; y: number; width: number; height: number }
+
 export class Stage {
   readonly app = new Application();
   readonly root = new Container();
@@ -99,14 +111,18 @@ export class Stage {
     return () => this.layoutListeners.delete(listener);
   }
 
-  fit(): void {
+  /** The design's place in the host as it is now (whether or not fit() has run since). */
+  placement(): Placement & { hostWidth: number; hostHeight: number } {
     const w = this.host.clientWidth || 1, h = this.host.clientHeight || 1;
-    const design = designFor(w, h);
+    return { ...placementFor(w, h), hostWidth: w, hostHeight: h };
+  }
+
+  fit(): void {
+    const { design, scale, x, y } = this.placement();
     const changed = design.name !== this.design.name;
     this.design = design;
-    const scale = Math.min(w / design.width, h / design.height);
     this.root.scale.set(scale);
-    this.root.position.set((w - design.width * scale) / 2, (h - design.height * scale) / 2);
+    this.root.position.set(x, y);
     if (changed) for (const l of this.layoutListeners) l(design);
     this.dirty = true;
   }

@@ -4,7 +4,7 @@
 import type { Cell } from "../../core/outcome";
 import { sleep } from "../../core/timing";
 import type { GameView } from "../../net/types";
-import { HUD_SHARE } from "../../render/app";
+import { HUD_SHARE, type Rect } from "../../render/app";
 import { ReelSet } from "../../render/reels";
 import { SymbolTextures } from "../../render/symbols";
 import type { SlotView, ViewDeps } from "./registry";
@@ -33,19 +33,48 @@ export class PixiSlotView implements SlotView {
     this.reels.on("reelstop", () => deps.sound("stop"));
     stage.root.addChild(this.reels);
     this.stopAnimating = stage.animate(() => this.reels.needsFrame());
-    this.unsubscribe = stage.onLayout((design) => {
-      // The reels take the design's upper part; the HTML console covers the rest.
-      const w = reels * (cell + 8) - 8, hgt = rows * cell;
-      const top = 48, free = design.height * (1 - HUD_SHARE[design.name]) - top - 16;
-      const scale = Math.min((design.width - 40) / w, free / hgt, 1);
-      this.reels.scale.set(scale);
-      this.reels.position.set((design.width - w * scale) / 2, top + (free - hgt * scale) / 2);
-    });
+    this.unsubscribe = stage.onLayout(() => this.layout());
     this.bannerEl = document.createElement("div");
     this.bannerEl.className = "banner";
     this.bannerEl.hidden = true;
     this.bannerEl.setAttribute("role", "status");
     deps.overlay.appendChild(this.bannerEl);
+  }
+
+  /** CSS px at the stage's bottom that the HTML console (and an open choice) cover; null
+   * until the shell has measured them (then the design's HUD share is assumed). */
+  private cover: number | null = null;
+  /** CSS px at the stage's top that the game's title takes (null: the design's 48). */
+  private titlePx: number | null = null;
+
+  fitAbove(px: number, top?: number): void {
+    this.cover = px;
+    this.titlePx = top ?? null;
+    this.layout();
+  }
+
+  /** The reels take the stage above what the console covers, under the title, centred. */
+  protected layout(): void {
+    const { design, scale: root, y: rootY, hostHeight } = this.deps.stage.placement();
+    const { reels, rows, cell, gap } = this.reels.opts;
+    const w = reels * (cell + gap) - gap, hgt = rows * cell;
+    const top = this.titlePx === null ? 48 : Math.max(8, (this.titlePx + 6 - rootY) / root);
+    const floor = this.cover === null
+      ? design.height * (1 - HUD_SHARE[design.name])
+      : Math.min(design.height, (hostHeight - this.cover - rootY) / root);
+    const free = Math.max(60, floor - top - 12);
+    const scale = Math.min((design.width - 40) / w, free / hgt, 1);
+    this.reels.scale.set(scale);
+    this.reels.position.set((design.width - w * scale) / 2, top + (free - hgt * scale) / 2);
+    this.deps.stage.invalidate();
+  }
+
+  /** The reels' window in CSS px of the stage's host. */
+  windowRect(): Rect {
+    const { scale, x, y } = this.deps.stage.placement();
+    const { reels, rows, cell, gap } = this.reels.opts;
+    const k = this.reels.scale.x * scale;
+    return { x: x + this.reels.x * scale, y: y + this.reels.y * scale, width: (reels * (cell + gap) - gap) * k, height: rows * cell * k };
   }
 
   private stripsOf(game: GameView): string[][] {

@@ -16,7 +16,7 @@
 import type { Cell, Outcome } from "../../core/outcome";
 import type { Handlers, SpinHooks } from "../../core/player";
 import type { BetOption, GameView, RoundView, StepChoice } from "../../net/types";
-import type { Stage } from "../../render/app";
+import type { Rect, Stage } from "../../render/app";
 import type { Sfx } from "../../render/sound";
 import type { SymbolTable } from "../../render/symbols";
 
@@ -42,6 +42,12 @@ export interface SlotView {
   /** The free-spin / bonus counter line ("" hides it). */
   setSpinInfo(text: string): void;
   sound(effect: Sfx): void;
+  /** Lay the reels out in the stage above the bottom `px` CSS px (the console and an open
+   * choice cover them) and below the top `top` CSS px (the game's title); the shell calls it
+   * whenever what covers the stage changes size. */
+  fitAbove?(px: number, top?: number): void;
+  /** The reels' (or grid's) window in CSS px of the stage's host, as laid out now. */
+  windowRect?(): Rect;
 }
 
 export interface ViewDeps {
@@ -109,6 +115,9 @@ export interface GameModule {
    * entering the game): draw what the round view says beyond the outcome (Cluedo's jackpot
    * claim, the meter bar's bet). Synchronous: nothing is awaited. */
   roundShown?(round: RoundView, view: SlotView): void;
+  /** On every redraw of the console: the bet and mode selected now (Cluedo's meter bar shows
+   * the bet from the first screen, Candy Jar's ladder its jackpots at the bet). */
+  betShown?(bet: BetOption, mode: string, view: SlotView): void;
   /** The history page's replay of a stored round (default: the generic reel replay). */
   replay?(host: HTMLElement, round: RoundView, game: GameView | undefined, outcome: Outcome): Promise<() => void> | (() => void);
   /** The history page's plain account of a stored round (default: screens/history/account.ts). */

@@ -3,13 +3,15 @@
 // area, and the round itself: flow idle -> request -> play -> settle | choice, the outcome
 // checked against the schema and played by the game module's handlers. The client decides
 // nothing: amounts, balance and what may be chosen are the server's.
+import { Autoplay, ROUND_CHOICES } from "../../core/autoplay";
 import { Flow } from "../../core/flow";
 import { creditsOf, formatCredits, formatMoney, formatPercent } from "../../core/money";
 import { validateOutcome, type Outcome } from "../../core/outcome";
 import { EventPlayer } from "../../core/player";
+import { loadProgress, saveProgress } from "../../core/progress";
 import { withTimeout } from "../../core/timing";
 import { ApiError } from "../../net/api";
-import type { BetOption, GameView, RoundView, StepChoice } from "../../net/types";
+import type { BetOption, RoundView, StepChoice } from "../../net/types";
 import { Stage } from "../../render/app";
 import { PROFILES } from "../../render/quality";
 import { clear, h, showError } from "../../ui/dom";
@@ -20,6 +22,16 @@ import { PixiSlotView, genericHandlers } from "./generic";
 import { moduleFor, type BetControls, type ChoiceScreen, type GameModule, type SlotView } from "./registry";
 
 const FINISHED = new Set(["closed", "cancelled"]);
+
+/** The offered choice that takes the win held at a choice (the gamble's or the wheels' collect),
+ * if the round offers one: what PLAY, Space, autoplay and the operator's timeout choose. */
+export function collectOf(round: Pick<RoundView, "choice"> | null): { kind: string; choice: StepChoice } | null {
+  for (const [kind, options] of Object.entries(round?.choice?.choices ?? {})) {
+    const found = options.find((o) => (Array.isArray(o) ? o.length === 1 && o[0] === "collect" : o === "collect"));
+    if (found !== undefined) return { kind, choice: found as StepChoice };
+  }
+  return null;
+}
 
 export function choiceLabel(kind: string, choice: unknown): string {
   const text = Array.isArray(choice) ? choice.join(" ") : String(choice);
@@ -42,7 +54,10 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
 
   // --- DOM ---------------------------------------------------------------------------------
   const stageHost = h("div", { class: "stage", "data-testid": "stage" });
-  const overlay = h("div", { style: "position:absolute;inset:0;pointer-events:none" });
+  const overlay = h("div", { class: "stage-overlay", style: "position:absolute;inset:0;pointer-events:none" });
+  // Where the reels' window is (the layout tests read it; decorations use the CSS variables).
+  const windowMarker = h("div", { class: "reels-window", "data-testid": "reels-window", "aria-hidden": "true" });
+  overlay.append(windowMarker);
   stageHost.append(overlay);
   const balanceMoney = h("output", { class: "balance", "data-testid": "balance" });
   const balanceCredits = h("output", { "data-testid": "credits" });
@@ -62,6 +77,9 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   const plus = h("button", { "aria-label": "Raise bet", "data-testid": "bet-plus" }, "+");
   const modeSelect = modes.length > 1 && !module.betControls ? h("select", { "aria-label": "Mode", "data-testid": "mode" }) : null;
   const turbo = rules.turbo ? h("input", { type: "checkbox", "aria-label": "Turbo", "data-testid": "turbo" }) : null;
+  const autoplay = new Autoplay();
+  const autoButton = rules.autoplay ? h("button", { class: "auto", "data-testid": "autoplay", "aria-haspopup": "dialog" }, "AUTO") : null;
+  const autoPanel = h("div", { class: "auto-panel", role: "dialog", "aria-label": "Autoplay", "data-testid": "autoplay-panel", hidden: true });
   const rtpOf = (m: string) => game.rtp.find((r) => r.mode === m) ?? game.rtp.find((r) => r.mode === "base") ?? game.rtp[0];
   const rtpOut = h("output", { "data-testid": "rtp" }, "—");
 
@@ -101,10 +119,12 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     playButton, field("Win", winOut), field("RTP", rtpOut),
     game.jackpot ? field("Jackpot", jackpotOut) : "",
     turbo ? field("Turbo", turbo) : "",
+    autoButton ?? "",
     field("Spins", spinInfo));
+  const hud = h("div", { class: "hud" }, message, choiceArea, autoPanel, consoleBar);
+  const title = h("h1", {}, game.title, module.status === "todo" ? h("small", { style: "color:var(--muted);margin-left:8px" }, "(generic screen)") : "");
   const screen = h("section", { class: "game", "data-testid": `game-${key}`, "data-module": module.status, "aria-label": game.title },
-    h("h1", {}, game.title, module.status === "todo" ? h("small", { style: "color:var(--muted);margin-left:8px" }, "(generic screen)") : ""),
-    stageHost, h("div", { class: "hud" }, message, choiceArea, consoleBar));
+    title, stageHost, hud);
   clear(host);
   host.append(screen);
   for (const [i, b] of bets.entries()) betSelect.append(h("option", { value: String(i) }, `${formatCredits(b.stake_credits)} credits (${b.lines} x ${b.bet_per_line})`));
@@ -128,8 +148,16 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   };
   let playing: Outcome | null = null;
   const view = module.createView ? module.createView(deps) : new PixiSlotView(deps);
-  const player = new EventPlayer<SlotView>(module.handlers(game), module.hooks ?? {
+  const hooks = module.hooks ?? {
     beforeSpin: (spin, ctx) => { if (spin.kind !== "base") ctx.view.setSpinInfo(`${spin.kind} spin ${spin.index}`); },
+  };
+  let playingRoundId = "";
+  const player = new EventPlayer<SlotView>(module.handlers(game), {
+    ...hooks,
+    beforeSpin: (spin, ctx) => {
+      if (playingRoundId) saveProgress(sessionStorage, key, { round_id: playingRoundId, spin: ctx.outcome.spins.indexOf(spin), done: false });
+      return hooks.beforeSpin?.(spin, ctx);
+    },
   });
   const unsubQuality = app.options.subscribe((o) => {
     stage.setQuality(o.quality);
@@ -142,6 +170,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   let current: RoundView | null = null;
   const bet = (): BetOption => bets[betIndex] as BetOption;
   const price = () => bet().cost_minor[mode] ?? Infinity;
+  const pendingMinor = () => (current ? current.pending_win_credits * current.denomination : 0);
 
   const render = () => {
     const s = app.session.state;
@@ -151,7 +180,9 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     betOut.textContent = Number.isFinite(price()) ? formatMoney(price(), currency) : "—";
     const waiting = Date.now() - lastStart < rules.min_round_interval_ms;
     const idle = flow.state === "idle";
-    playButton.disabled = !idle || waiting || !Number.isFinite(price()) || price() > balance;
+    // At a choice that holds a win, PLAY takes the win and spins again.
+    const collecting = flow.state === "choice" && collectOf(current) !== null;
+    playButton.disabled = !(idle || collecting) || waiting || !Number.isFinite(price()) || price() > balance + (collecting ? pendingMinor() : 0);
     betSelect.disabled = minus.disabled = plus.disabled = !idle;
     minus.disabled ||= betIndex === 0;
     plus.disabled ||= betIndex === bets.length - 1;
@@ -160,12 +191,21 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     rtpOut.textContent = rtp ? formatPercent(rtp.value) : "—";
     screen.dataset.flow = flow.state;
     rememberBet(sessionStorage, key, { lines: bet().lines, bet_per_line: bet().bet_per_line, mode });
+    module.betShown?.(bet(), mode, view);
+    if (autoButton) {
+      autoButton.textContent = autoplay.running ? `STOP AUTO (${autoplay.remaining})` : "AUTO";
+      autoButton.setAttribute("aria-pressed", String(autoplay.running));
+      autoButton.disabled = !autoplay.running && !idle;
+    }
     for (const l of changeListeners) l();
   };
   flow.on(render);
   const unsubSession = app.session.subscribe(render);
 
   const fail = (exc: unknown) => {
+    autoplay.stop("an error");
+    autoplay.stopped = "";
+    clearTimeout(autoTimer);
     app.sound.play("error");
     showError(message, exc);
     console.error(exc);
@@ -175,10 +215,24 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   };
 
   let choiceScreen: ChoiceScreen | void = undefined;
+  let choiceTimer: ReturnType<typeof setTimeout> | undefined;
   const offerChoices = (round: RoundView) => {
     clear(choiceArea);
+    clearTimeout(choiceTimer);
     const choice = round.choice;
     if (!choice) return;
+    const collect = collectOf(round);
+    // The operator's timeout takes a held win the player leaves open (each offer restarts it).
+    if (collect && game.choice_timeout_ms) {
+      choiceTimer = setTimeout(() => { if (flow.state === "choice" && current === round) void step(round, collect.kind, collect.choice); }, game.choice_timeout_ms);
+    }
+    // Autoplay never gambles: it takes the win and goes on.
+    if (autoplay.running) {
+      if (collect) { queueMicrotask(() => void step(round, collect.kind, collect.choice)); return; }
+      autoplay.stop("a choice is waiting");
+      showNotice("Autoplay stopped: a choice is waiting.");
+      autoplay.stopped = "";
+    }
     if (module.choices) {
       choiceScreen = module.choices(choiceArea, round, (kind, option) => void step(round, kind, option), game);
       choiceArea.hidden = false;
@@ -202,9 +256,11 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     current = round;
     app.session.applyRound(round);
     module.roundShown?.(round, view);
+    if (round.outcome) saveProgress(sessionStorage, key, { round_id: round.round_id, spin: Math.max(0, round.outcome.spins.length - 1), done: true });
     if (round.jackpot_claim) void pollMeter?.(); // the pool was claimed and reseeded: read it now
     if (FINISHED.has(round.status)) {
       flow.to("settle");
+      clearTimeout(choiceTimer);
       clear(choiceArea);
       choiceArea.hidden = true;
       if (round.win_minor !== null) view.setWin(creditsOf(round.win_minor, round.denomination));
@@ -217,6 +273,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
         return;
       }
       flow.to("idle");
+      continueAutoplay(round);
     } else if (round.choice) {
       flow.to("choice");
       offerChoices(round);
@@ -226,9 +283,30 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     }
   };
 
+  let autoTimer: ReturnType<typeof setTimeout> | undefined;
+  const continueAutoplay = (round: RoundView) => {
+    if (!autoplay.running) {
+      if (autoplay.stopped) { showNotice(`Autoplay stopped: ${autoplay.stopped}.`); autoplay.stopped = ""; }
+      return;
+    }
+    const goOn = autoplay.after({
+      outcome: playing, winMinor: round.win_minor ?? 0, balanceMinor: round.balance_minor,
+      nextStakeMinor: price(), choiceLeft: false,
+    });
+    render();
+    if (goOn) autoTimer = setTimeout(() => void spin(), Math.max(400, rules.min_round_interval_ms + 50));
+    else if (autoplay.stopped) { showNotice(`Autoplay stopped: ${autoplay.stopped}.`); autoplay.stopped = ""; }
+  };
+  const showNotice = (text: string) => {
+    message.textContent = text;
+    message.dataset.kind = "notice";
+    message.hidden = false;
+  };
+
   const playRound = async (round: RoundView, fromSpin = 0) => {
     const outcome = validateOutcome(round.outcome);
     playing = outcome;
+    playingRoundId = round.round_id;
     const won = await player.play(view, outcome, { fromSpin, fast: turbo?.checked ?? false });
     view.setWin(won);
     if (outcome.total_win >= 10 * outcome.bet.cost) deps.sound("bigwin");
@@ -236,10 +314,21 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   };
 
   const spin = async () => {
+    clearTimeout(autoTimer);
     if (playButton.disabled) return;
+    // A win held at a choice: PLAY takes it first (the server's collect), then spins.
+    if (flow.state === "choice") {
+      const collect = collectOf(current);
+      if (!current || !collect) return;
+      await step(current, collect.kind, collect.choice);
+      if ((flow.state as string) !== "idle" || playButton.disabled) return;
+    }
+    if (flow.state !== "idle") return;
     message.hidden = true;
+    delete message.dataset.kind;
     app.sound.unlock();
     flow.to("request");
+    autoplay.took();
     lastStart = Date.now();
     if (rules.min_round_interval_ms) waitTimer = setTimeout(render, rules.min_round_interval_ms + 20);
     deps.setWin(0);
@@ -257,18 +346,22 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
 
   const step = async (round: RoundView, kind: string, choice: StepChoice) => {
     if (flow.state !== "choice") return;
+    clearTimeout(choiceTimer);
     app.sound.play("click");
     flow.to("request");
     choiceArea.querySelectorAll("button").forEach((b) => (b.disabled = true));
     try {
       const next = await app.api.step(round.round_id, kind, choice);
       if (choiceScreen?.answered) await withTimeout(choiceScreen.answered(next), 10000, `the ${kind} step's animation`);
+      // What a step left at stake is the win meter's (TAKE HALF paid the rest to the balance).
+      if (!FINISHED.has(next.status)) view.setWin(next.pending_win_credits);
       // A choice that won a bonus (Cops n Robbers' bonus wheel): the server played it; show it.
       const bonus = next.steps.find((s) => s.index === Math.max(...next.steps.map((x) => x.index)))?.result.bonus_outcome;
       if (bonus) {
         flow.to("play");
         const outcome = validateOutcome(bonus);
         playing = outcome;
+        playingRoundId = ""; // the bonus is the step's outcome, not the round's: a reload offers the round as the server has it
         deps.setWin(0);
         await player.play(view, outcome, { fast: turbo?.checked ?? false });
       }
@@ -291,14 +384,58 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   minus.addEventListener("click", () => { betIndex = Math.max(0, betIndex - 1); betSelect.value = String(betIndex); render(); });
   plus.addEventListener("click", () => { betIndex = Math.min(bets.length - 1, betIndex + 1); betSelect.value = String(betIndex); render(); });
   modeSelect?.addEventListener("change", () => { mode = modeSelect.value; render(); });
+  // Space spins (or takes a held win and spins) whatever has the focus: a bet button just
+  // clicked keeps the focus and must not swallow it. Inside a dialog, the autoplay panel or a
+  // choice screen the focused control keeps its own Space.
+  const ownSpace = (t: EventTarget | null) => t instanceof HTMLElement && (!!t.closest("[role=dialog], .choice, textarea, input[type=text], input[type=number]") || !screen.contains(t) && t !== document.body);
   const onKey = (e: KeyboardEvent) => {
-    if (e.code !== "Space" && e.key !== " ") return;
-    const t = e.target as HTMLElement | null;
-    if (t && t.closest("button, select, input, a, textarea")) return; // the control's own Space
+    if ((e.code !== "Space" && e.key !== " ") || ownSpace(e.target)) return;
     e.preventDefault();
-    void spin();
+    if (!e.repeat) void spin();
+  };
+  // A button activates on Space's keyup: that click would be a second action.
+  const onKeyUp = (e: KeyboardEvent) => {
+    if ((e.code === "Space" || e.key === " ") && !ownSpace(e.target)) e.preventDefault();
   };
   document.addEventListener("keydown", onKey);
+  document.addEventListener("keyup", onKeyUp);
+
+  // --- autoplay (where the jurisdiction allows it) ------------------------------------------
+  if (autoButton) {
+    const rounds = h("select", { "aria-label": "Rounds", "data-testid": "autoplay-rounds" }, ...ROUND_CHOICES.map((n) => h("option", { value: String(n) }, String(n))));
+    const money = (label: string, testid: string) => h("input", { type: "number", min: "0", step: "0.01", inputmode: "decimal", placeholder: "no limit", "aria-label": label, "data-testid": testid });
+    const loss = money("Loss limit", "autoplay-loss");
+    const win = money("Single win limit", "autoplay-win");
+    const feature = h("input", { type: "checkbox", checked: true, "aria-label": "Stop on any feature", "data-testid": "autoplay-feature" });
+    const row = (label: string, input: HTMLElement) => h("label", { class: "auto-row" }, h("span", {}, label), input);
+    const toMinor = (input: HTMLInputElement) => {
+      const v = input.value.trim() === "" ? NaN : Number(input.value);
+      return Number.isFinite(v) && v > 0 ? Math.round(v * 100) : null;
+    };
+    const close = () => { autoPanel.hidden = true; autoButton.focus(); };
+    const start = h("button", { class: "play", "data-testid": "autoplay-start", onclick: () => {
+      autoplay.start({ rounds: Number(rounds.value), lossLimitMinor: toMinor(loss), winLimitMinor: toMinor(win), stopOnFeature: feature.checked }, app.session.state?.balanceMinor ?? 0);
+      autoPanel.hidden = true;
+      render();
+      void spin();
+    } }, "START");
+    autoPanel.append(h("strong", {}, "AUTOPLAY"),
+      row("Rounds", rounds), row(`Stop if the balance falls by (${currency})`, loss), row(`Stop on a single win of (${currency})`, win),
+      h("label", { class: "auto-row" }, feature, h("span", {}, "Stop on any feature")),
+      h("div", { class: "auto-buttons" }, start, h("button", { "data-testid": "autoplay-cancel", onclick: close }, "CANCEL")));
+    autoPanel.addEventListener("keydown", (e) => { if (e.key === "Escape") close(); });
+    autoButton.addEventListener("click", () => {
+      if (autoplay.running) {
+        autoplay.stop("stopped by the player");
+        clearTimeout(autoTimer);
+        render();
+        if (flow.state === "idle") { showNotice("Autoplay stopped."); autoplay.stopped = ""; }
+        return;
+      }
+      autoPanel.hidden = !autoPanel.hidden;
+      if (!autoPanel.hidden) rounds.focus();
+    });
+  }
 
   // --- jackpot meter -----------------------------------------------------------------------
   let meterTimer: ReturnType<typeof setInterval> | undefined;
@@ -315,25 +452,77 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     meterTimer = setInterval(poll, 20000);
   }
 
-  // --- recovery: draw the last committed state, then offer what the server says is open ---
-  const open = session.openRounds.find((r) => r.game === key);
-  if (open?.outcome) {
-    const outcome: Outcome = validateOutcome(open.outcome);
-    const last = outcome.spins[outcome.spins.length - 1];
-    const shown = last?.events.filter((e) => e.type === "window" || e.type === "grid").pop() as { symbols: string[][] } | undefined;
-    if (shown) view.show(shown.symbols);
-    // The bet shown is the open round's (a reload must not show the default bet beside it).
-    controls.select({ lines: open.bet.lines, bet_per_line: open.bet.bet_per_line });
-    if (modes.some((m) => m.name === open.bet.mode)) mode = open.bet.mode;
-    view.setWin(open.pending_win_credits);
-    module.roundShown?.(open, view);
-    current = open;
-    if (open.choice) {
-      flow.to("choice");
-      offerChoices(open);
+  // --- layout: the reels above what the console (and an open choice) cover ---------------
+  const relayout = () => {
+    const stageBox = stageHost.getBoundingClientRect(), hudBox = hud.getBoundingClientRect();
+    view.fitAbove?.(Math.max(0, stageBox.bottom - hudBox.top), Math.max(0, title.getBoundingClientRect().bottom - stageBox.top));
+    const r = view.windowRect?.();
+    if (!r) return;
+    for (const [name, value] of [["x", r.x], ["y", r.y], ["w", r.width], ["h", r.height]] as const) overlay.style.setProperty(`--reels-${name}`, `${Math.round(value)}px`);
+    overlay.style.setProperty("--cover", `${Math.round(stageBox.bottom - hudBox.top)}px`);
+    Object.assign(windowMarker.style, { left: `${r.x}px`, top: `${r.y}px`, width: `${r.width}px`, height: `${r.height}px` });
+  };
+  let layoutFrame = 0;
+  const layoutSoon = () => { cancelAnimationFrame(layoutFrame); layoutFrame = requestAnimationFrame(relayout); };
+  const layoutObserver = new ResizeObserver(layoutSoon);
+  layoutObserver.observe(stageHost);
+  layoutObserver.observe(hud);
+  layoutObserver.observe(title);
+  relayout();
+
+  // --- recovery: the round as it was on screen, then what the server says is open ----------
+  const lastScreen = (outcome: Outcome, upTo: number) => {
+    for (let i = upTo; i >= 0; i--) {
+      const shown = outcome.spins[i]?.events.filter((e) => e.type === "window" || e.type === "grid").pop() as { symbols: string[][] } | undefined;
+      if (shown) return shown.symbols;
     }
-    screen.dataset.recovered = open.round_id;
-  }
+    return null;
+  };
+  const recover = async () => {
+    const open = session.openRounds.find((r) => r.game === key) ?? null;
+    const saved = loadProgress(sessionStorage, key);
+    let round: RoundView | null = open;
+    // A round the server closed while this tab was still showing it (or the last one shown).
+    if (!round && saved) round = await app.api.round(saved.round_id).catch(() => null);
+    if (!round?.outcome || flow.state !== "idle") return;
+    const outcome: Outcome = validateOutcome(round.outcome);
+    const mine = saved?.round_id === round.round_id;
+    const last = outcome.spins.length - 1;
+    const at = mine ? Math.min(saved.spin, last) : last;
+    const symbols = lastScreen(outcome, at);
+    if (symbols) view.show(symbols);
+    // The bet shown is the round's (a reload must not show the default bet beside it).
+    controls.select({ lines: round.bet.lines, bet_per_line: round.bet.bet_per_line });
+    if (modes.some((m) => m.name === round.bet.mode)) mode = round.bet.mode;
+    current = round;
+    const unfinished = mine && !saved.done && at < last;
+    if (open || unfinished) screen.dataset.recovered = round.round_id;
+    module.roundShown?.(round, view);
+    if (unfinished) {
+      // The interrupted spin's final screen is up: play on from the next spin.
+      view.setWin(outcome.spins.slice(0, at + 1).reduce((sum, sp) => sum + sp.win, 0));
+      flow.to("play");
+      playing = outcome;
+      playingRoundId = round.round_id;
+      const won = await player.play(view, outcome, { fromSpin: at + 1, fast: turbo?.checked ?? false });
+      view.setWin(won);
+      if (open) await finishRound(open);
+      else {
+        saveProgress(sessionStorage, key, { round_id: round.round_id, spin: last, done: true });
+        flow.to("settle");
+        flow.to("idle");
+      }
+      return;
+    }
+    if (open) {
+      view.setWin(open.pending_win_credits);
+      if (open.choice) {
+        flow.to("choice");
+        offerChoices(open);
+      }
+    } else if (round.win_minor !== null) view.setWin(creditsOf(round.win_minor, round.denomination));
+  };
+  void recover().catch(fail).finally(render);
   render();
   if (app.options.get().intro) void showIntro(game, app).then(() => playButton.focus());
   else playButton.focus();
@@ -341,6 +530,12 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   return {
     destroy() {
       document.removeEventListener("keydown", onKey);
+      document.removeEventListener("keyup", onKeyUp);
+      layoutObserver.disconnect();
+      cancelAnimationFrame(layoutFrame);
+      autoplay.stop();
+      clearTimeout(autoTimer);
+      clearTimeout(choiceTimer);
       clearTimeout(waitTimer);
       clearInterval(meterTimer);
       unsubSession();

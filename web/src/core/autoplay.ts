@@ -1,0 +1,82 @@
+// Autoplay's rules, apart from any screen: a number of rounds, a loss limit, a single-win
+// limit and a stop on any feature, checked after each round from what the server answered.
+// Only where the jurisdiction allows autoplay (never under GB: the shell offers none there).
+import type { Outcome } from "./outcome";
+
+export interface AutoplaySettings {
+  rounds: number;
+  /** Never bet a round that could take the balance more than this below where autoplay
+   * started (minor units). */
+  lossLimitMinor: number | null;
+  /** Stop after a round that won at least this much (minor units). */
+  winLimitMinor: number | null;
+  stopOnFeature: boolean;
+}
+
+export const ROUND_CHOICES = [10, 25, 50, 100] as const;
+
+/** Event types of a plain spin: anything else (free spins, a bonus, a trail, a jackpot, the
+ * jars filling) is a feature. */
+const PLAIN = new Set(["window", "grid", "line_win", "scatter_win", "cluster_win", "cash"]);
+
+export function hadFeature(outcome: Outcome): boolean {
+  return outcome.spins.length > 1 || outcome.spins.some((s) => s.events.some((e) => !PLAIN.has(e.type) && !(e.type === "jars" && !(e as { triggered?: boolean }).triggered)));
+}
+
+export interface RoundResult {
+  outcome: Outcome | null;
+  winMinor: number;
+  balanceMinor: number;
+  /** What the next round would cost: autoplay stops before a bet that would pass the loss limit. */
+  nextStakeMinor: number;
+  /** The round stopped at a choice autoplay does not take (anything but collecting a win). */
+  choiceLeft: boolean;
+}
+
+export class Autoplay {
+  private left = 0;
+  private startBalance = 0;
+  private settings: AutoplaySettings | null = null;
+  /** Why the last run stopped, in a player's words ("" while running or never run). */
+  stopped = "";
+
+  get running(): boolean {
+    return this.settings !== null && this.left > 0;
+  }
+
+  get remaining(): number {
+    return this.running ? this.left : 0;
+  }
+
+  start(settings: AutoplaySettings, balanceMinor: number): void {
+    if (!Number.isInteger(settings.rounds) || settings.rounds < 1) throw new Error(`autoplay: rounds must be a whole number from 1, not ${settings.rounds}`);
+    this.settings = settings;
+    this.left = settings.rounds;
+    this.startBalance = balanceMinor;
+    this.stopped = "";
+  }
+
+  stop(reason = "stopped"): void {
+    if (this.settings) this.stopped = reason;
+    this.settings = null;
+    this.left = 0;
+  }
+
+  /** A round is about to be bet: one fewer left. */
+  took(): void {
+    if (this.running) this.left -= 1;
+  }
+
+  /** After a round: go on (true) or stop, saying why. */
+  after(result: RoundResult): boolean {
+    const s = this.settings;
+    if (!s) return false;
+    const reason = result.choiceLeft ? "a choice is waiting"
+      : s.stopOnFeature && result.outcome && hadFeature(result.outcome) ? "a feature was played"
+      : s.winLimitMinor !== null && result.winMinor >= s.winLimitMinor ? "the single-win limit was reached"
+      : s.lossLimitMinor !== null && this.startBalance - result.balanceMinor + result.nextStakeMinor > s.lossLimitMinor ? "the loss limit was reached"
+      : this.left <= 0 ? "all rounds played" : "";
+    if (reason) this.stop(reason);
+    return !reason;
+  }
+}
