@@ -6,7 +6,7 @@ import type { Cell } from "../../core/outcome";
 import { formatMoney } from "../../core/money";
 import { sleep } from "../../core/timing";
 import type { BetOption } from "../../net/types";
-import { HUD_SHARE, type DesignSize } from "../../render/app";
+import { HUD_SHARE, type DesignSize, type Rect } from "../../render/app";
 import { SymbolTextures } from "../../render/symbols";
 import { h } from "../../ui/dom";
 import type { ViewDeps } from "../game/registry";
@@ -18,6 +18,9 @@ import { JACKPOTS, JAR_NAMES, JARS, type CandyView as CandyViewApi, type FreeSpi
 import { JAR_COLOURS } from "./symbols";
 
 const CELL = 88;
+/** CSS px kept free under the grid: the win line; on a phone also the jars and the ladder. */
+const UNDER_LANDSCAPE = 34;
+const UNDER_PORTRAIT = 190;
 const JACKPOT_COLOURS: Record<string, string> = { MINI: "#8ecae6", MINOR: "#80ed99", MAJOR: "#f4a261", MAXI: "#c77dff", GRAND: "#ffd60a" };
 const css = (n: number) => `#${n.toString(16).padStart(6, "0")}`;
 
@@ -88,29 +91,61 @@ export class CandyJarView implements CandyViewApi {
     this.counter = h("output", { class: "counter", "data-testid": "candy-counter", hidden: true });
     this.extra = h("output", { class: "extra", "data-testid": "candy-extra", hidden: true });
     this.mult = h("output", { class: "mult", "data-testid": "candy-multiplier", hidden: true });
-    this.winLine = h("output", { class: "winline", "data-testid": "candy-winline", "aria-live": "polite" });
-    this.bannerEl = h("div", { class: "banner", role: "status", "data-testid": "candy-banner", hidden: true, style: "white-space:pre-line" });
-    this.totalEl = h("div", { class: "total", "data-testid": "candy-total", hidden: true, style: "white-space:pre-line" });
-    this.capEl = h("div", { class: "cap", role: "alert", "data-testid": "candy-cap", hidden: true });
+    this.winLine = h("output", { class: "winline", "data-testid": "candy-winline", "data-layout": "decoration", "aria-live": "polite" });
+    // the banner, the bonus total and the cap notice are moments over the grid, by design
+    this.bannerEl = h("div", { class: "banner", role: "status", "data-testid": "candy-banner", "data-layout": "over-reels", hidden: true, style: "white-space:pre-line" });
+    this.totalEl = h("div", { class: "total", "data-testid": "candy-total", "data-layout": "over-reels", hidden: true, style: "white-space:pre-line" });
+    this.capEl = h("div", { class: "cap", role: "alert", "data-testid": "candy-cap", "data-layout": "over-reels", hidden: true });
     this.root = h("div", { class: "candy", "data-testid": "candy-screen" },
-      h("div", { class: "side left" }, jars, modifiers),
-      h("div", { class: "side right" }, this.counter, this.mult, this.extra, this.ladder),
+      h("div", { class: "side left", "data-layout": "decoration" }, jars, modifiers),
+      h("div", { class: "side right", "data-layout": "decoration" }, this.counter, this.mult, this.extra, this.ladder),
       this.winLine, this.bannerEl, this.totalEl, this.capEl);
     deps.overlay.appendChild(this.root);
 
     this.unsubscribe = stage.onLayout((design) => this.layout(design));
   }
 
+  /** CSS px the console (and an open choice) cover at the stage's bottom, and the title takes
+   * at its top; null until the shell has measured them. */
+  private cover: number | null = null;
+  private titlePx: number | null = null;
+
+  fitAbove(px: number, top?: number): void {
+    this.cover = px;
+    this.titlePx = top ?? null;
+    this.layout(this.deps.stage.placement().design);
+  }
+
+  /** The grid under the title and above what covers the stage, leaving under it the room of
+   * the win line (and, on a phone, of the jars and ladder strip, which follow the grid's
+   * bottom through the shell's --reels-* variables: candy.css). Landscape: the jars and the
+   * ladder stand beside the grid, which keeps the middle of the design. */
   private layout(design: DesignSize): void {
     this.root.dataset.orientation = design.name;
+    const { scale: root, y: rootY, hostHeight } = this.deps.stage.placement();
+    const portrait = design.name === "portrait";
     const { cols, rows, cell } = this.grid;
     const w = cols * cell + 36, hgt = rows * cell + 36;
-    const top = design.name === "portrait" ? 30 : 56;
-    // portrait: the grid on top, the panels in a strip under it; landscape: centred between them
-    const free = design.name === "portrait" ? design.height * 0.4 - top : design.height * (1 - HUD_SHARE[design.name]) - top - 12;
-    const scale = Math.min((design.width - 24) / w, free / hgt, 1);
+    const top = this.titlePx === null ? (portrait ? 30 : 56) : Math.max(8, (this.titlePx + 6 - rootY) / root);
+    const below = (portrait ? UNDER_PORTRAIT : UNDER_LANDSCAPE) / root;
+    const floor = this.cover === null
+      ? design.height * (1 - HUD_SHARE[design.name])
+      : Math.min(design.height, (hostHeight - this.cover - rootY) / root);
+    const free = Math.max(60, floor - top - below);
+    const width = portrait ? design.width - 24 : design.width * 0.56;
+    const scale = Math.min(width / w, free / hgt, 1);
     this.grid.scale.set(scale);
+    // the frame reaches 18 cells' px beyond the cells on each side
     this.grid.position.set((design.width - cols * cell * scale) / 2, top + 18 * scale + (free - hgt * scale) / 2);
+    this.deps.stage.invalidate();
+  }
+
+  /** The grid's window (its frame) in CSS px of the stage's host. */
+  windowRect(): Rect {
+    const { scale, x, y } = this.deps.stage.placement();
+    const k = this.grid.scale.x * scale;
+    const { cols, rows, cell } = this.grid;
+    return { x: x + this.grid.x * scale - 18 * k, y: y + this.grid.y * scale - 18 * k, width: (cols * cell + 36) * k, height: (rows * cell + 36) * k };
   }
 
   // --- SlotView ------------------------------------------------------------------------

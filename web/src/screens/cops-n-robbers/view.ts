@@ -8,12 +8,17 @@ import { PixiSlotView } from "../game/generic";
 import type { ViewDeps } from "../game/registry";
 import { PARADE, TRAIL, type CopsView, type PresentValue } from "./handlers";
 
+/** The trail's height in CSS px per orientation: the reels are laid out that much (and a gap)
+ * lower, so the trail sits between the game's title and the reels, never over either. */
+export const TRAIL_PX = { landscape: 40, portrait: 28 } as const;
+const TRAIL_GAP = 6;
+
 export class CopsPixiView extends PixiSlotView implements CopsView {
   private readonly values = new Container();
   private readonly trailEl: HTMLElement;
   private readonly cells: HTMLElement[] = [];
-  private readonly copEl = h("span", { class: "trail-token cop", "aria-label": "Cop" }, "COP");
-  private readonly robberEl = h("span", { class: "trail-token robber", "aria-label": "Robber" }, "ROBBER");
+  private readonly copEl = h("span", { class: "trail-token cop", role: "img", "aria-label": "Cop" });
+  private readonly robberEl = h("span", { class: "trail-token robber", role: "img", "aria-label": "Robber" });
   private readonly paradeEl: HTMLElement;
   private readonly valuesEl = h("div", { class: "present-values", "data-testid": "present-values", "data-values": "", hidden: true });
   private readonly stage: ViewDeps["stage"];
@@ -29,10 +34,19 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
       this.cells.push(cell);
       row.append(cell);
     }
-    this.trailEl = h("div", { class: "trail", "data-testid": "trail", hidden: true, "aria-label": "Big Money trail" }, h("span", { class: "trail-start", "data-testid": "trail-start" }), row);
-    this.paradeEl = h("div", { class: "parade", "data-testid": "parade", hidden: true, "aria-label": "ID parade" },
+    this.trailEl = h("div", { class: "trail", "data-testid": "trail", "data-layout": "decoration", hidden: true, "aria-label": "Big Money trail" }, h("span", { class: "trail-start", "data-testid": "trail-start" }), row);
+    // the parade is a moment over the reels (the spin is over; nothing under it is at stake)
+    this.paradeEl = h("div", { class: "parade", "data-testid": "parade", "data-layout": "over-reels", hidden: true, "aria-label": "ID parade" },
       ...PARADE.map((name) => h("div", { class: "suspect", "data-name": name }, h("span", { class: "suspect-face" }), h("strong", {}, name.toUpperCase()))));
     deps.overlay.append(this.trailEl, this.paradeEl, this.valuesEl);
+  }
+
+  /** The room for the trail is kept in every mode (the reels do not jump when a bonus starts):
+   * the shell's title line is handed on lower by the trail's height. */
+  override fitAbove(px: number, top?: number): void {
+    const trail = TRAIL_PX[this.stage.placement().design.name];
+    this.trailEl.style.setProperty("--trail-h", `${trail}px`);
+    super.fitAbove(px, (top ?? 0) + trail + TRAIL_GAP);
   }
 
   /** The presents' values, drawn on their cells (a plaque on the lower part of the present)
