@@ -96,7 +96,8 @@ export class CandyJarView implements CandyViewApi {
     this.bannerEl = h("div", { class: "banner", role: "status", "data-testid": "candy-banner", "data-layout": "over-reels", hidden: true, style: "white-space:pre-line" });
     this.totalEl = h("div", { class: "total", "data-testid": "candy-total", "data-layout": "over-reels", hidden: true, style: "white-space:pre-line" });
     this.capEl = h("div", { class: "cap", role: "alert", "data-testid": "candy-cap", "data-layout": "over-reels", hidden: true });
-    this.root = h("div", { class: "candy", "data-testid": "candy-screen" },
+    // data-board: "idle" while the idle board shows, "round" once a round's grid replaced it
+    this.root = h("div", { class: "candy", "data-testid": "candy-screen", "data-board": "idle" },
       h("div", { class: "side left", "data-layout": "decoration" }, jars, modifiers),
       h("div", { class: "side right", "data-layout": "decoration" }, this.counter, this.mult, this.extra, this.ladder),
       this.winLine, this.bannerEl, this.totalEl, this.capEl);
@@ -155,6 +156,7 @@ export class CandyJarView implements CandyViewApi {
     this.deps.sound("spin");
   }
   async land(symbols: string[][], options: { fast?: boolean } = {}): Promise<void> {
+    this.root.dataset.board = "round";
     await this.grid.land(symbols, options.fast);
     this.deps.sound("stop");
   }
@@ -165,6 +167,7 @@ export class CandyJarView implements CandyViewApi {
     return this.grid.tumble(symbols, removed, options.fast);
   }
   show(symbols: string[][]): void {
+    this.root.dataset.board = "round";
     this.grid.show(symbols);
   }
   current(): string[][] {

@@ -11,7 +11,7 @@ import { PARADE, TRAIL, type CopsView, type PresentValue } from "./handlers";
 /** The trail's height in CSS px per orientation: the reels are laid out that much (and a gap)
  * lower, so the trail sits between the game's title and the reels, never over either. */
 export const TRAIL_PX = { landscape: 40, portrait: 28 } as const;
-const TRAIL_GAP = 6;
+const TRAIL_GAP = 16; // CSS px: the reels' frame reaches a few px beyond their window
 
 export class CopsPixiView extends PixiSlotView implements CopsView {
   private readonly values = new Container();
