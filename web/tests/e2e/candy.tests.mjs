@@ -66,6 +66,8 @@ const overlap = (a, b) => a && b && a.x < b.x + b.width && b.x < a.x + a.width &
 /** Each layout check of a state: the kit's (every control and decoration clear of the grid and
  * of each other) and this game's own: the win line and the panels clear of the title. */
 async function layout(t, label) {
+  // the shell lays the reels out again on the next frame after what covers them changed
+  await t.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   if (t.layout) await t.layout(label); // the kit's check (tests.mjs), where the kit has it
   const title = await rectOf(t, "section.game > h1");
   for (const sel of ["[data-testid=candy-winline]", "[data-testid=candy-jackpots]", "[data-testid=candy-jars]"]) {
@@ -172,6 +174,7 @@ export const tests = [
       expect(text.includes("MAX WIN 10,000x REACHED") && text.includes(credits(round.outcome.total_win)), `cap message: ${text}`);
       expect(round.outcome.total_win === 10000 * round.outcome.bet.cost, `capped total ${round.outcome.total_win}`);
       await t.assertDrawn("candy-cap");
+      await layout(t, "candy-cap");
       await t.shot("win-cap");
       await checkBalance(t, "candy-cap");
     },
@@ -193,6 +196,7 @@ export const tests = [
           await counter.or(idle).first().waitFor({ timeout: 60000 });
           if (await counter.count()) {
             await t.assertDrawn("candy-free-spins");
+            await layout(t, "candy-free-spins");
             await t.shot("free-spins");
             shotFree = true;
           }
@@ -234,6 +238,7 @@ export const tests = [
           const lastWin = won.at(-1);
           const label = await t.page.locator(`[data-testid=jackpot-${lastWin.jackpot}-win]`).innerText();
           expect(label.startsWith(credits(lastWin.win)), `jackpot ${lastWin.jackpot} shows ${label}, won ${lastWin.win}`);
+          await layout(t, "candy-jackpot");
           await t.shot("jackpot");
         }
         await checkBalance(t, "candy-fs");
@@ -273,6 +278,7 @@ export const tests = [
       expect(session.balance_minor === before + net, `balance ${session.balance_minor}, expected ${before + net}`);
       await checkBalance(t, "candy-fs");
       await t.assertDrawn("candy-after-reload");
+      await layout(t, "candy-after-reload");
       await t.shot("after-reload");
     },
   },

@@ -65,7 +65,9 @@ const overlap = (a, b) => a && b && a.x < b.x + b.width && b.x < a.x + a.width &
  * each other), where the kit has it, and this game's own: the trail under the title and above
  * the reels, the wheels clear of the reels, no button text on two lines. */
 async function layout(t, label) {
-  if (t.layout) await t.layout(label);
+  // the shell lays the reels out again on the next frame after what covers them changed
+  await t.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  if (t.layout) await t.layout(label); // the kit's check (tests.mjs), where the kit has it
   const reels = await rectOf(t, "[data-testid=reels-window]"); // laid out, though never drawn
   expect(reels && reels.height > 0, `${label}: no reels window`);
   const title = await rectOf(t, "section.game > h1");
@@ -177,6 +179,7 @@ export const tests = [
       await t.page.locator(`[data-testid=game-${key}][data-recovered="${round.round_id}"][data-flow=choice] [data-testid=wheel-gamble]`).waitFor({ timeout: 30000 });
       expect((await t.page.locator("[data-testid=gamble-amount]").innerText()).startsWith(win.toLocaleString("en")), "recovered amount");
       await t.assertDrawn("gamble-recovered");
+      await layout(t, "gamble-recovered");
       await t.page.check("[data-testid=turbo]"); // turbo is not kept across a reload
       // segments: x2 is won with chance amount / (2 x amount); the bonus by amount / price
       await t.page.click("[data-testid=cash-1]");
@@ -203,6 +206,7 @@ export const tests = [
       const collectedAfterCash = flow === "choice";
       if (collectedAfterCash) {
         await t.page.locator("[data-testid=wheel-gamble]").waitFor();
+        await layout(t, "after-cash-win");
         await t.shot("after-cash-win");
         await collect(t, key);
       }
@@ -225,6 +229,7 @@ export const tests = [
         console.log(`     bonus wheel won: Super Big Money paid ${bonusRound.win_minor}`);
       } else console.log("     bonus wheel lost (the pointer stopped on red)");
       await t.assertDrawn("after-bonus-wheel");
+      await layout(t, "after-bonus-wheel");
       if (flow === "choice") await collect(t, key);
       await balanceMatches(t);
       if (collectedAfterCash) return; // COLLECT is covered
@@ -310,6 +315,7 @@ export const tests = [
         const offer = open.offers.find((o) => o.kind === "spin_chance");
         expect(Math.abs((await share(t, "spin-chance-meter")) - offer.amount / offer.stake) < 1e-6, "meter not credit / price");
         const choice = done.decline ? "play" : "decline";
+        await layout(t, `spin-chance-${choice}`);
         await t.shot(`spin-chance-${choice}`);
         await t.page.click(`[data-testid=spin-chance-${choice}]`);
         // a won Spin Chance plays its funded round, whose win may offer the gamble
