@@ -40,10 +40,12 @@ export class Autoplay {
   /** Why the last run stopped, in a player's words ("" while running or never run). */
   stopped = "";
 
+  /** True from start to stop, through the last round's play and its collect. */
   get running(): boolean {
-    return this.settings !== null && this.left > 0;
+    return this.settings !== null;
   }
 
+  /** Rounds not yet bet. */
   get remaining(): number {
     return this.running ? this.left : 0;
   }
@@ -64,7 +66,7 @@ export class Autoplay {
 
   /** A round is about to be bet: one fewer left. */
   took(): void {
-    if (this.running) this.left -= 1;
+    if (this.running && this.left > 0) this.left -= 1;
   }
 
   /** After a round: go on (true) or stop, saying why. */

@@ -1,19 +1,23 @@
 // End-to-end tests: Debian's chromium (playwright-core, never a downloaded browser) against a
 // real `reelforge serve` on a fresh SQLite file. Screenshots go to web/test-results/; a test
 // fails on an empty render (a canvas of one colour). Run: npm run e2e (after npm run build).
-//   E2E_ONLY=<substring> runs the tests whose name contains it.
+//   E2E_ONLY=<substring> runs the tests whose name contains it; E2E_JOBS=<n> runs n at a time.
 import { chromium } from "playwright-core";
 import { mkdirSync, existsSync, rmSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { startServer, WEB } from "./server.mjs";
 import { colourStats, decodePng } from "./png.mjs";
+import { layoutProblems } from "./layout.mjs";
 import { tests as baseTests } from "./tests.mjs";
 
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 // WebGL on ANGLE's SwiftShader (software, no GPU needed): with --disable-gpu, headless chromium's
 // screenshots left the top of a game canvas white (a band over the reels and grids), though
 // the page drew it.
+// A test may ask for `browser: "software"`: --disable-gpu, Chromium's software compositing, as a
+// player's browser without GPU acceleration draws (where the reels' top rows once went blank).
+const SOFTWARE_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const ARGS = ["--headless", "--no-sandbox", "--use-gl=angle", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const RESULTS = join(WEB, "test-results");
 
@@ -45,6 +49,12 @@ const extraGames = [...new Map(wanted.map((g) => [`${g.operator}/${g.key}`, g]))
 const server = await startServer({ extraGames });
 console.log(`e2e: reelforge serve at ${server.base} ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (log ${server.log})`);
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+let softwareBrowser = null;
+const browserFor = async (test) => {
+  if (test.browser !== "software") return browser;
+  softwareBrowser ??= await chromium.launch({ executablePath: CHROMIUM, args: SOFTWARE_ARGS });
+  return softwareBrowser;
+};
 
 /** The helpers every test gets. */
 function kit(page, name) {
@@ -54,6 +64,16 @@ function kit(page, name) {
       const path = join(RESULTS, `${name}-${label}.png`.replace(/[^A-Za-z0-9_.-]+/g, "_"));
       await (selector ? page.locator(selector).first() : page).screenshot({ path });
       return path;
+    },
+    /** The screen as it is now: no control or message over the reels' window or another
+     * control, no button's words wrapped (layout.mjs); a screenshot either way. */
+    async layout(label) {
+      // the reels are laid out a frame after what covers them changed size
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await page.waitForTimeout(150);
+      const path = await this.shot(`layout-${label}`);
+      const problems = await page.evaluate(layoutProblems);
+      if (problems.length) throw new Error(`layout ${label} (${path}):\n  ${problems.join("\n  ")}`);
     },
     /** The game canvas is drawn: many colours, none covering nearly all of it. */
     async assertDrawn(label) {
@@ -83,10 +103,9 @@ function kit(page, name) {
 }
 
 let failed = 0;
-for (const test of tests) {
-  if (only && !test.name.includes(only)) continue;
+async function runOne(test) {
   const started = Date.now();
-  const context = await browser.newContext({ viewport: test.viewport ?? { width: 1440, height: 900 }, ...test.context }); // context: e.g. { timezoneId, locale }
+  const context = await (await browserFor(test)).newContext({ viewport: test.viewport ?? { width: 1440, height: 900 }, ...test.context }); // context: e.g. { timezoneId, locale }
   // LOW quality unless a test stores other options: a software-rendered browser draws faster.
   await context.addInitScript((opts) => { if (!localStorage.getItem("reelforge.options")) localStorage.setItem("reelforge.options", JSON.stringify(opts)); }, test.options ?? { quality: "LOW", intro: false, music: false });
   const page = await context.newPage();
@@ -106,7 +125,16 @@ for (const test of tests) {
     await context.close();
   }
 }
+
+// Scenarios are independent (each its own demo player and browser context): E2E_JOBS of them
+// at a time (default 2: much of a scenario is waiting on animations and the server).
+const queue = tests.filter((t) => !only || t.name.includes(only));
+const jobs = Math.max(1, Number(process.env.E2E_JOBS ?? 2));
+await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, async () => {
+  for (let test = queue.shift(); test; test = queue.shift()) await runOne(test);
+}));
 await browser.close();
+await softwareBrowser?.close();
 await server.stop();
 console.log(`e2e: ${failed ? `${failed} failed` : "all passed"} in ${((Date.now() - t0) / 1000).toFixed(1)} s; screenshots in ${RESULTS}`);
 process.exit(failed ? 1 : 0);

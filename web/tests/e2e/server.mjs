@@ -28,7 +28,7 @@ export function writeConfig(dir, extraGames = []) {
   const games = (op) => [
     ["cluedo", "cluedo-v1"], ["cops-n-robbers", "cops-n-robbers-v1"], ["candy-jar-clusters", "candy-jar-clusters-v1"],
   ].map(([k, id]) => `[[operators.games]]\nkey = "${k}"\ngame_id = "${id}"\n`).join("")
-    + extraGames.filter((g) => g.operator === op).map((g) => `[[operators.games]]\nkey = "${g.key}"\ngame_file = "${g.gameFile}"\n`).join("");
+    + extraGames.filter((g) => g.operator === op).map((g) => `[[operators.games]]\nkey = "${g.key}"\ngame_file = "${g.gameFile}"\n${g.choiceTimeoutS ? `choice_timeout_s = ${g.choiceTimeoutS}\n` : ""}`).join("");
   const op = (id, currency, jurisdiction, balance = 100000) => `[[operators]]\nid = "${id}"\ncurrency = "${currency}"\njurisdiction = "${jurisdiction}"\nsecret_file = "${key}"\ndemo_balance_minor = ${balance}\n${games(id)}`;
   const path = join(dir, "operators.toml");
   // poor: 99 credits of 1 cent, under Cluedo's 100-credit BET MAX.

@@ -36,6 +36,7 @@ export class PixiSlotView implements SlotView {
     this.unsubscribe = stage.onLayout(() => this.layout());
     this.bannerEl = document.createElement("div");
     this.bannerEl.className = "banner";
+    this.bannerEl.dataset.layout = "over-reels"; // a message meant to lie over the reels
     this.bannerEl.hidden = true;
     this.bannerEl.setAttribute("role", "status");
     deps.overlay.appendChild(this.bannerEl);

@@ -491,6 +491,8 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     const at = mine ? Math.min(saved.spin, last) : last;
     const symbols = lastScreen(outcome, at);
     if (symbols) view.show(symbols);
+    // What was redrawn, for the recovery tests: the spin and its final screen.
+    Object.assign(windowMarker.dataset, { recoveredSpin: String(at), recoveredSymbols: JSON.stringify(symbols) });
     // The bet shown is the round's (a reload must not show the default bet beside it).
     controls.select({ lines: round.bet.lines, bet_per_line: round.bet.bet_per_line });
     if (modes.some((m) => m.name === round.bet.mode)) mode = round.bet.mode;

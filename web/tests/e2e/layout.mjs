@@ -1,0 +1,47 @@
+// The layout check every screen state an e2e test reaches can run (t.layout): no control or
+// message overlaps the reels' window or another control, and no button's words wrap. Runs in
+// the page; returns the problems found, in words.
+export function layoutProblems() {
+  const problems = [];
+  const win = document.querySelector("[data-testid=reels-window]");
+  const shown = (el) => {
+    if (el.closest("[hidden]")) return false;
+    const st = getComputedStyle(el);
+    if (st.visibility === "hidden" || st.display === "none" || Number(st.opacity) === 0) return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 1 && r.height > 1;
+  };
+  // What a player reads or presses; a modal dialog (options, intro) is a state of its own.
+  const selector = "h1, button, select, input, output, [role=status]:not(:empty), [role=alert]:not(:empty), [data-layout=decoration]";
+  const game = document.querySelector("section.game");
+  if (!game) return ["no game screen"];
+  const items = [...game.querySelectorAll(selector)].filter((el) => shown(el) && !el.closest("[aria-modal=true]") && !el.closest("[data-layout=over-reels]"));
+  const name = (el) => {
+    const id = el.getAttribute("data-testid") ?? el.getAttribute("aria-label") ?? el.className ?? "";
+    return `${el.tagName.toLowerCase()}${id ? `[${id}]` : ""} "${(el.textContent ?? "").trim().slice(0, 30)}"`;
+  };
+  const overlap = (a, b) => {
+    const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+    const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+    return w > 2 && h > 2;
+  };
+  const winBox = win && win.getBoundingClientRect().width > 1 ? win.getBoundingClientRect() : null;
+  if (!winBox) problems.push("the screen reports no reels window ([data-testid=reels-window])");
+  const boxes = items.map((el) => ({ el, box: el.getBoundingClientRect() }));
+  for (const { el, box } of boxes) {
+    if (winBox && overlap(box, winBox)) problems.push(`${name(el)} overlaps the reels' window`);
+    if (el.tagName === "BUTTON") {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+      if (lines > 1) problems.push(`${name(el)}: its words wrap onto ${lines} lines`);
+    }
+    if (box.right > innerWidth + 1 || box.left < -1) problems.push(`${name(el)} lies outside the page (${Math.round(box.left)}..${Math.round(box.right)} of ${innerWidth})`);
+  }
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const a = boxes[i], b = boxes[j];
+    if (a.el.contains(b.el) || b.el.contains(a.el)) continue;
+    if (overlap(a.box, b.box)) problems.push(`${name(a.el)} overlaps ${name(b.el)}`);
+  }
+  return problems;
+}

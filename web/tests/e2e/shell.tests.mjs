@@ -1,0 +1,166 @@
+// The game shell end to end, for every game: the reels drawn whole under software compositing
+// and nothing over them at 1440x900 and 390x844; autoplay and its limits (none under GB); Space
+// after a click on a bet button; PLAY and the operator's timeout taking a held win; a reload in
+// the middle of the free spins redrawing the interrupted spin and playing on.
+import { WEB } from "./server.mjs";
+import { decodePng } from "./png.mjs";
+
+const GAMES = ["cluedo", "cops-n-robbers", "candy-jar-clusters"];
+const WIN = { operator: "demo", key: "cluedo-win", gameFile: `${WEB}/tests/e2e/games/cluedo-e2e-win-v1.toml` };
+const TIMEOUT = { ...WIN, key: "cluedo-timeout", choiceTimeoutS: 2 };
+const FS = { operator: "demo", key: "cluedo-fs", gameFile: `${WEB}/tests/e2e/games/cluedo-e2e-fs-v1.toml` };
+
+function expect(cond, message) {
+  if (!cond) throw new Error(message);
+}
+
+async function lobby(t, operator = "demo") {
+  await t.page.goto(`${t.base}/demo?operator=${operator}`);
+  await t.page.locator("[data-testid=lobby]").waitFor({ timeout: 150000 });
+}
+
+async function open(t, key) {
+  await t.page.goto(`${t.base}/#/game/${key}`);
+  await t.page.locator(`[data-testid=game-${key}] canvas`).waitFor({ timeout: 60000 });
+  await t.page.locator(`[data-testid=game-${key}] [data-testid=play]:not([disabled])`).waitFor({ timeout: 30000 });
+}
+
+const rounds = async (t, key) => (await t.api(`/api/v1/rounds?game=${key}&limit=100`)).rounds;
+
+/** The share of near-white pixels in the top fifth of the canvas (a blank band reads white). */
+async function topWhiteShare(t, label) {
+  const png = decodePng(await t.page.locator("canvas").first().screenshot({ path: await t.shot(`${label}-canvas`, "canvas") }));
+  let white = 0, n = 0;
+  for (let y = 0; y < Math.floor(png.height / 5); y += 2) for (let x = 0; x < png.width; x += 5) {
+    const i = (y * png.width + x) * png.channels;
+    if (png.pixels[i] > 245 && png.pixels[i + 1] > 245 && png.pixels[i + 2] > 245) white++;
+    n++;
+  }
+  return white / n;
+}
+
+const sizes = [{ width: 1440, height: 900 }, { width: 390, height: 844 }];
+
+export const tests = [
+  ...sizes.map((viewport) => ({
+    name: `shell ${viewport.width}x${viewport.height}: every game drawn whole under software compositing, nothing over its reels`,
+    browser: "software",
+    viewport,
+    async run(t) {
+      await lobby(t);
+      for (const key of GAMES) {
+        await open(t, key);
+        await t.page.waitForTimeout(800);
+        const share = await topWhiteShare(t, `${key}-idle`);
+        expect(share < 0.2, `${key}: ${(share * 100).toFixed(0)}% of the canvas' top fifth is blank white (the compositor's band)`);
+        await t.layout(`${key}-idle`);
+      }
+    },
+  })),
+  {
+    name: "shell autoplay: a single-win limit, all rounds, stopped from the console; Space after a bet click; none under GB",
+    gameFiles: [WIN],
+    async run(t) {
+      await lobby(t);
+      await open(t, "cluedo-win");
+      await t.page.check("[data-testid=turbo]");
+      // The win every round of this test game stops autoplay at its first round.
+      await t.page.click("[data-testid=autoplay]");
+      await t.layout("autoplay-panel");
+      await t.page.selectOption("[data-testid=autoplay-rounds]", "10");
+      await t.page.fill("[data-testid=autoplay-win]", "0.01");
+      await t.page.click("[data-testid=autoplay-start]");
+      await t.page.locator("[data-testid=message]:has-text('single-win limit')").waitFor({ timeout: 60000 });
+      let played = await rounds(t, "cluedo-win");
+      expect(played.length === 1 && played[0].status === "closed", `autoplay with a single-win limit played ${played.length} rounds (${played.map((r) => r.status)})`);
+      // Ten rounds, no limits: each win collected (autoplay never gambles), then it stops.
+      await t.page.click("[data-testid=autoplay]");
+      await t.page.fill("[data-testid=autoplay-win]", "");
+      await t.page.uncheck("[data-testid=autoplay-feature]");
+      await t.page.click("[data-testid=autoplay-start]");
+      await t.page.locator("[data-testid=autoplay][aria-pressed=true]").waitFor({ timeout: 10000 });
+      await t.layout("autoplay-running");
+      await t.page.locator("[data-testid=message]:has-text('all rounds played')").waitFor({ timeout: 120000 });
+      played = await rounds(t, "cluedo-win");
+      expect(played.length === 11, `10 autoplay rounds after 1: ${played.length} rounds`);
+      const collected = await t.api(`/api/v1/rounds/${played[0].round_id}`);
+      expect(collected.steps.every((s) => s.choice === "collect"), `autoplay gambled: ${JSON.stringify(collected.steps.map((s) => s.choice))}`);
+      // Stopped from the console before its rounds are played.
+      await t.page.click("[data-testid=autoplay]");
+      await t.page.click("[data-testid=autoplay-start]");
+      await t.page.click("[data-testid=autoplay][aria-pressed=true]");
+      // The round in play when STOP was pressed is the player's again: its gamble is offered.
+      await t.page.locator("[data-testid=game-cluedo-win]:is([data-flow=idle], [data-flow=choice]) [data-testid=autoplay][aria-pressed=false]").waitFor({ timeout: 30000 });
+      await t.page.waitForTimeout(1500);
+      if ((await t.page.getAttribute("[data-testid=game-cluedo-win]", "data-flow")) === "choice") {
+        await t.page.click("[data-testid=gamble-collect]");
+        await t.page.locator("[data-testid=game-cluedo-win][data-flow=idle]").waitFor({ timeout: 30000 });
+      }
+      const after = (await rounds(t, "cluedo-win")).length;
+      expect(after > 11 && after < 21, `STOP AUTO left ${after - 11} of 10 rounds played`);
+      // Space after a click on a bet button spins (the button keeps the focus).
+      await t.page.click("[data-testid=lines-minus], [data-testid=bet-minus]");
+      await t.page.keyboard.press("Space");
+      await t.page.locator("[data-testid=game-cluedo-win][data-flow=choice]").waitFor({ timeout: 30000 });
+      expect((await rounds(t, "cluedo-win")).length === after + 1, "Space after a bet click did not spin");
+      // GB: no autoplay at all.
+      await lobby(t, "demo-gb");
+      await open(t, "cluedo");
+      expect(await t.page.locator("[data-testid=autoplay]").count() === 0, "autoplay offered under GB rules");
+    },
+  },
+  {
+    name: "shell: PLAY takes a held win and spins again; the operator's timeout takes it on its own",
+    gameFiles: [WIN, TIMEOUT],
+    async run(t) {
+      await lobby(t);
+      await open(t, "cluedo-win");
+      await t.page.check("[data-testid=turbo]");
+      expect((await t.spin("cluedo-win")) === "choice", "no gamble offered after a win");
+      const [held] = await rounds(t, "cluedo-win");
+      await t.page.click("[data-testid=play]");
+      await t.page.locator("[data-testid=game-cluedo-win][data-flow=choice]").waitFor({ timeout: 30000 });
+      const list = await rounds(t, "cluedo-win");
+      expect(list.length === 2, `PLAY at a held win: ${list.length} rounds`);
+      const first = await t.api(`/api/v1/rounds/${held.round_id}`);
+      expect(first.status === "closed" && first.steps.at(-1).choice === "collect", `the held round is ${first.status}, steps ${JSON.stringify(first.steps.map((s) => s.choice))}`);
+      // The operator set 2 s: the win held at the gamble is collected without a press.
+      await open(t, "cluedo-timeout");
+      expect((await t.spin("cluedo-timeout")) === "choice", "no gamble offered after a win");
+      const started = Date.now();
+      await t.page.locator("[data-testid=game-cluedo-timeout][data-flow=idle]").waitFor({ timeout: 15000 });
+      const [timed] = await rounds(t, "cluedo-timeout");
+      const closed = await t.api(`/api/v1/rounds/${timed.round_id}`);
+      expect(closed.status === "closed" && closed.steps.at(-1).choice === "collect", `after the timeout the round is ${closed.status}`);
+      expect(Date.now() - started > 1000, "collected before the operator's timeout");
+    },
+  },
+  {
+    name: "shell: a reload in the middle of the free spins redraws the interrupted spin and plays on",
+    gameFiles: [FS],
+    async run(t) {
+      await lobby(t);
+      await open(t, "cluedo-fs");
+      await t.page.click("[data-testid=play]");
+      await t.page.locator("[data-testid=free-spins]:not([hidden])[data-index='2'], [data-testid=free-spins]:not([hidden])[data-index='3']").waitFor({ timeout: 60000 });
+      await t.page.reload();
+      const [round] = await rounds(t, "cluedo-fs");
+      const screen = t.page.locator(`[data-testid=game-cluedo-fs][data-recovered="${round.round_id}"]`);
+      await screen.waitFor({ timeout: 60000 });
+      const marker = t.page.locator("[data-testid=reels-window]");
+      const at = Number(await marker.getAttribute("data-recovered-spin"));
+      const shown = JSON.parse(await marker.getAttribute("data-recovered-symbols"));
+      const full = await t.api(`/api/v1/rounds/${round.round_id}`);
+      const spin = full.outcome.spins[at];
+      const windows = spin.events.filter((e) => e.type === "window" || e.type === "grid");
+      expect(at >= 1 && JSON.stringify(shown) === JSON.stringify(windows.at(-1).symbols), `redrawn spin ${at}: ${JSON.stringify(shown)}, the server's ${JSON.stringify(windows.at(-1)?.symbols)}`);
+      await t.shot("recovered-free-spin");
+      await t.assertDrawn("recovered-free-spin");
+      // It plays on to the end of the round (or its gamble), the win the server's.
+      await screen.and(t.page.locator("[data-flow=idle], [data-flow=choice]")).waitFor({ timeout: 120000 });
+      const win = await t.page.locator("[data-testid=meter-win]").innerText();
+      const expected = (full.status === "closed" ? full.outcome.total_win : full.pending_win_credits).toLocaleString("en");
+      expect(win === expected, `after playing on the meter shows ${win}, the server ${expected}`);
+    },
+  },
+];

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { Autoplay, hadFeature } from "../../src/core/autoplay";
+import type { Outcome } from "../../src/core/outcome";
+
+const spin = (events: { type: string; [k: string]: unknown }[]) => ({ index: 0, kind: "base", win: 0, events }) as unknown as Outcome["spins"][number];
+const outcome = (...spins: Outcome["spins"]) => ({ spins }) as unknown as Outcome;
+const plain = outcome(spin([{ type: "window", symbols: [] }, { type: "line_win", win: 5 }]));
+const result = (over: Partial<Parameters<Autoplay["after"]>[0]> = {}) => ({ outcome: plain, winMinor: 0, balanceMinor: 10000, nextStakeMinor: 20, choiceLeft: false, ...over });
+
+describe("autoplay", () => {
+  it("plays its rounds, running through the last one's play, then stops saying why", () => {
+    const a = new Autoplay();
+    a.start({ rounds: 2, lossLimitMinor: null, winLimitMinor: null, stopOnFeature: true }, 10000);
+    a.took();
+    expect(a.after(result())).toBe(true);
+    a.took();
+    expect(a.running).toBe(true); // the last round is still in play: its win is collected by autoplay
+    expect(a.remaining).toBe(0);
+    expect(a.after(result())).toBe(false);
+    expect(a.running).toBe(false);
+    expect(a.stopped).toBe("all rounds played");
+  });
+
+  it("stops before a bet that could pass the loss limit", () => {
+    const a = new Autoplay();
+    a.start({ rounds: 10, lossLimitMinor: 100, winLimitMinor: null, stopOnFeature: false }, 10000);
+    a.took();
+    expect(a.after(result({ balanceMinor: 9920 }))).toBe(true); // lost 80; the next 20 makes 100: allowed
+    a.took();
+    expect(a.after(result({ balanceMinor: 9900 }))).toBe(false); // lost 100; 20 more would pass it
+    expect(a.stopped).toBe("the loss limit was reached");
+  });
+
+  it("stops on a single win at the limit and on a feature", () => {
+    const a = new Autoplay();
+    a.start({ rounds: 10, lossLimitMinor: null, winLimitMinor: 500, stopOnFeature: true }, 10000);
+    expect(a.after(result({ winMinor: 499 }))).toBe(true);
+    expect(a.after(result({ winMinor: 500 }))).toBe(false);
+    expect(a.stopped).toBe("the single-win limit was reached");
+    a.start({ rounds: 10, lossLimitMinor: null, winLimitMinor: null, stopOnFeature: true }, 10000);
+    expect(a.after(result({ outcome: outcome(spin([{ type: "window" }]), spin([{ type: "window" }])) }))).toBe(false);
+    expect(a.stopped).toBe("a feature was played");
+  });
+
+  it("counts a trail, a bonus or filled jars as a feature, a plain win or a jar filling as none", () => {
+    expect(hadFeature(plain)).toBe(false);
+    expect(hadFeature(outcome(spin([{ type: "grid" }, { type: "jars", triggered: false }])))).toBe(false);
+    expect(hadFeature(outcome(spin([{ type: "grid" }, { type: "jars", triggered: true }])))).toBe(true);
+    expect(hadFeature(outcome(spin([{ type: "window" }, { type: "bonus", start_multiplier: 1 }])))).toBe(true);
+  });
+
+  it("refuses a number of rounds that is not a whole number from 1", () => {
+    expect(() => new Autoplay().start({ rounds: 0, lossLimitMinor: null, winLimitMinor: null, stopOnFeature: false }, 0)).toThrow(/rounds must be/);
+  });
+});
