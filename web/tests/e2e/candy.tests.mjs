@@ -66,9 +66,7 @@ const overlap = (a, b) => a && b && a.x < b.x + b.width && b.x < a.x + a.width &
 /** Each layout check of a state: the kit's (every control and decoration clear of the grid and
  * of each other) and this game's own: the win line and the panels clear of the title. */
 async function layout(t, label) {
-  // the shell lays the reels out again on the next frame after what covers them changed
-  await t.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-  if (t.layout) await t.layout(label); // the kit's check (tests.mjs), where the kit has it
+  await t.layout(label); // the kit's check (run.mjs, layout.mjs); it waits for the relayout
   const title = await rectOf(t, "section.game > h1");
   for (const sel of ["[data-testid=candy-winline]", "[data-testid=candy-jackpots]", "[data-testid=candy-jars]"]) {
     const r = await rectOf(t, sel);

@@ -62,12 +62,10 @@ async function rectOf(t, selector) {
 const overlap = (a, b) => a && b && a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 /** The kit's layout check of a state (every control and decoration clear of the reels and of
- * each other), where the kit has it, and this game's own: the trail under the title and above
+ * each other) and this game's own: the trail under the title and above
  * the reels, the wheels clear of the reels, no button text on two lines. */
 async function layout(t, label) {
-  // the shell lays the reels out again on the next frame after what covers them changed
-  await t.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-  if (t.layout) await t.layout(label); // the kit's check (tests.mjs), where the kit has it
+  await t.layout(label); // the kit's check (run.mjs, layout.mjs); it waits for the relayout
   const reels = await rectOf(t, "[data-testid=reels-window]"); // laid out, though never drawn
   expect(reels && reels.height > 0, `${label}: no reels window`);
   const title = await rectOf(t, "section.game > h1");
