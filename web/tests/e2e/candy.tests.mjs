@@ -3,6 +3,7 @@
 // often): candy-fs (the jars, Free Spins with modifiers, placed wilds, jackpots, extra spins)
 // and candy-cap (the random multiplier and the 10,000x cap in the base spin). Every check
 // compares the screen with the round the server stored.
+import { decodePng, colourStats } from "./png.mjs";
 import { WEB } from "./server.mjs";
 
 const GAMES_DIR = `${WEB}/tests/e2e/games`;
@@ -18,6 +19,11 @@ function money(minor, symbol = "€") {
 }
 
 const credits = (n) => n.toLocaleString("en");
+
+// Distinct colours (every 7th pixel) in the grid's window: measured with the idle board left
+// out, the empty slots show 202 at 1440x900 and 150 at 390x844; the idle board shows 5,568
+// and 2,817. Far above the empty grid's, far below the board's.
+const IDLE_COLOURS = 800;
 
 async function open(t, key) {
   await t.page.goto(`${t.base}/demo?operator=demo`);
@@ -45,6 +51,58 @@ async function checkBalance(t, key) {
   expect(credit === credits(session.balance_minor), `${key}: CREDIT shows ${credit}, server ${session.balance_minor} credits of 1 cent`);
 }
 
+/** A CSS px rectangle of the page: an element's (null when hidden). */
+async function rectOf(t, selector) {
+  return t.page.evaluate((sel) => {
+    const el = document.querySelector(sel);
+    if (!el) return null;
+    const r = el.getBoundingClientRect();
+    return r.width && r.height ? { x: r.x, y: r.y, width: r.width, height: r.height } : null;
+  }, selector);
+}
+
+const overlap = (a, b) => a && b && a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/** Each layout check of a state: the kit's (every control and decoration clear of the grid and
+ * of each other) and this game's own: the win line and the panels clear of the title. */
+async function layout(t, label) {
+  await t.layout(label); // the kit's check (run.mjs, layout.mjs); it waits for the relayout
+  const title = await rectOf(t, "section.game > h1");
+  for (const sel of ["[data-testid=candy-winline]", "[data-testid=candy-jackpots]", "[data-testid=candy-jars]"]) {
+    const r = await rectOf(t, sel);
+    expect(!overlap(title, r), `${label}: ${sel} ${JSON.stringify(r)} lies over the title ${JSON.stringify(title)}`);
+  }
+}
+
+/** The idle board: before any spin the grid shows candies (not the empty slots): the board
+ * says so and the grid's window holds many colours (an empty grid of slots holds few). */
+async function idleBoardDrawn(t, label) {
+  expect((await t.page.locator("[data-testid=candy-screen]").getAttribute("data-board")) === "idle", `${label}: the grid is not the idle board`);
+  await t.assertDrawn(label);
+  const r = await rectOf(t, "[data-testid=reels-window]"); // laid out, though never drawn
+  const png = decodePng(await t.page.screenshot({ clip: r }));
+  const { distinct } = colourStats(png);
+  expect(distinct > IDLE_COLOURS, `${label}: the grid holds ${distinct} colours: no candies drawn`);
+}
+
+/** The ladder: each jackpot's amount is its multiple of the total bet as the server's
+ * information pages give it, at the bet shown. */
+async function ladderAt(t, game, stakeMinor, label) {
+  const section = game.info.help.sections.find((s) => s.id === "jackpots");
+  const items = section.blocks.filter((b) => b.kind === "ul").flatMap((b) => b.items);
+  let checked = 0;
+  for (const item of items) {
+    const name = item[0]?.strong;
+    const x = /=\s*([\d,]+)x total bet/.exec(item.slice(1).map((p) => (typeof p === "string" ? p : p.strong ?? "")).join(""));
+    if (!name || !x) continue;
+    const want = Number(x[1].replace(/,/g, "")) * stakeMinor;
+    const shown = await t.page.locator(`[data-testid=jackpot-${name}-amount]`).innerText();
+    expect(shown === money(want), `${label}: ${name} shows ${shown}, the server's ${x[1]}x of ${money(stakeMinor)} is ${money(want)}`);
+    checked++;
+  }
+  expect(checked === 5, `${label}: ${checked} jackpots checked`);
+}
+
 /** Spin until `wanted(outcome)`, at most `tries` rounds; returns the round. */
 async function spinUntil(t, key, wanted, tries, what) {
   for (let i = 0; i < tries; i++) {
@@ -61,15 +119,18 @@ export const tests = [
     name: "candy: spin, bet +/- and the bet menu, the RTP, a win with tumbles (desktop)",
     async run(t) {
       await open(t, "candy-jar-clusters");
-      await t.assertDrawn("candy-before");
+      await idleBoardDrawn(t, "candy-before");
+      await layout(t, "candy-idle");
       const rtp = await t.page.locator("[data-testid=rtp]").innerText();
-      const game = (await t.api("/api/v1/games")).games.find((g) => g.key === "candy-jar-clusters");
+      const game = await t.api("/api/v1/games/candy-jar-clusters");
+      await ladderAt(t, game, 20, "first bet");
       expect(rtp === `${(game.rtp[0].value * 100).toFixed(2)}%`, `RTP shown ${rtp}, server ${game.rtp[0].value}`);
       // bet: + raises it, − lowers it, the menu lists every stake the server offers
       const bet = () => t.page.locator("[data-testid=candy-bet-value]").innerText();
       expect((await bet()) === "€0.20", `first bet ${await bet()}`);
       await t.page.click("[data-testid=candy-bet-plus]");
       expect((await bet()) === "€0.40", `after + ${await bet()}`);
+      await ladderAt(t, game, 40, "after +");
       await t.page.click("[data-testid=candy-bet-minus]");
       expect((await bet()) === "€0.20", `after − ${await bet()}`);
       await t.page.click("[data-testid=candy-bet-value]");
@@ -79,12 +140,14 @@ export const tests = [
       await items.nth(2).click();
       expect((await bet()) === "€0.60", `menu choice ${await bet()}`);
       expect((await t.page.locator("[data-testid=bet]").innerText()) === "€0.60", "the BET label");
+      await ladderAt(t, game, 60, "menu choice");
       await t.page.click("[data-testid=candy-bet-minus]");
       await t.page.click("[data-testid=candy-bet-minus]");
       await t.page.check("[data-testid=turbo]");
       const round = await spinUntil(t, "candy-jar-clusters", (o) => events(o, "grid").some((g) => g.tumble > 0), 15, "win with a tumble");
       expect(round.stake_minor === 20, `stake ${round.stake_minor}`);
       await t.assertDrawn("candy-after-win");
+      await layout(t, "candy-after-win");
       await t.shot("win-tumble");
       const win = await t.page.locator("[data-testid=win]").innerText();
       expect(win.startsWith(credits(round.outcome.total_win) + " "), `win meter ${win}, round ${round.outcome.total_win}`);
@@ -109,6 +172,7 @@ export const tests = [
       expect(text.includes("MAX WIN 10,000x REACHED") && text.includes(credits(round.outcome.total_win)), `cap message: ${text}`);
       expect(round.outcome.total_win === 10000 * round.outcome.bet.cost, `capped total ${round.outcome.total_win}`);
       await t.assertDrawn("candy-cap");
+      await layout(t, "candy-cap");
       await t.shot("win-cap");
       await checkBalance(t, "candy-cap");
     },
@@ -130,6 +194,7 @@ export const tests = [
           await counter.or(idle).first().waitFor({ timeout: 60000 });
           if (await counter.count()) {
             await t.assertDrawn("candy-free-spins");
+            await layout(t, "candy-free-spins");
             await t.shot("free-spins");
             shotFree = true;
           }
@@ -171,6 +236,7 @@ export const tests = [
           const lastWin = won.at(-1);
           const label = await t.page.locator(`[data-testid=jackpot-${lastWin.jackpot}-win]`).innerText();
           expect(label.startsWith(credits(lastWin.win)), `jackpot ${lastWin.jackpot} shows ${label}, won ${lastWin.win}`);
+          await layout(t, "candy-jackpot");
           await t.shot("jackpot");
         }
         await checkBalance(t, "candy-fs");
@@ -210,6 +276,7 @@ export const tests = [
       expect(session.balance_minor === before + net, `balance ${session.balance_minor}, expected ${before + net}`);
       await checkBalance(t, "candy-fs");
       await t.assertDrawn("candy-after-reload");
+      await layout(t, "candy-after-reload");
       await t.shot("after-reload");
     },
   },
@@ -218,10 +285,19 @@ export const tests = [
     viewport: { width: 390, height: 844 },
     async run(t) {
       await open(t, "candy-jar-clusters");
-      await t.assertDrawn("candy-phone-before");
+      await idleBoardDrawn(t, "candy-phone-before");
+      await layout(t, "candy-phone-idle");
+      await t.shot("phone-idle");
+      const game = await t.api("/api/v1/games/candy-jar-clusters");
+      await ladderAt(t, game, 20, "phone first bet");
+      await t.page.click("[data-testid=candy-bet-plus]");
+      await ladderAt(t, game, 40, "phone after +");
       await t.page.check("[data-testid=turbo]");
-      await t.spin("candy-jar-clusters");
+      // a round with a win, so that the win line shows under the grid
+      await spinUntil(t, "candy-jar-clusters", (o) => o.total_win > 0, 10, "win");
+      expect((await t.page.locator("[data-testid=candy-screen]").getAttribute("data-board")) === "round", "the round's grid did not replace the idle board");
       await t.assertDrawn("candy-phone-after");
+      await layout(t, "candy-phone-after-win");
       await t.shot("phone");
       for (const id of ["play", "candy-bet-plus", "candy-bet-value", "jar-wild", "candy-jackpots"]) {
         const box = await t.page.locator(`[data-testid=${id}]`).boundingBox();

@@ -49,6 +49,64 @@ async function balanceMatches(t) {
   return session;
 }
 
+/** A CSS px rectangle of the page: an element's (null when it takes no room). */
+async function rectOf(t, selector) {
+  return t.page.evaluate((sel) => {
+    const el = document.querySelector(sel);
+    if (!el) return null;
+    const r = el.getBoundingClientRect();
+    return r.width && r.height ? { x: r.x, y: r.y, width: r.width, height: r.height } : null;
+  }, selector);
+}
+
+const overlap = (a, b) => a && b && a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/** The kit's layout check of a state (every control and decoration clear of the reels and of
+ * each other) and this game's own: the trail under the title and above
+ * the reels, the wheels clear of the reels, no button text on two lines. */
+async function layout(t, label) {
+  await t.layout(label); // the kit's check (run.mjs, layout.mjs); it waits for the relayout
+  const reels = await rectOf(t, "[data-testid=reels-window]"); // laid out, though never drawn
+  expect(reels && reels.height > 0, `${label}: no reels window`);
+  const title = await rectOf(t, "section.game > h1");
+  const trail = await rectOf(t, "[data-testid=trail]");
+  if (trail) {
+    expect(trail.y >= title.y + title.height - 0.5, `${label}: the trail ${JSON.stringify(trail)} reaches over the title ${JSON.stringify(title)}`);
+    expect(trail.y + trail.height <= reels.y + 0.5, `${label}: the trail ${JSON.stringify(trail)} reaches over the reels ${JSON.stringify(reels)}`);
+  }
+  const wheels = await rectOf(t, "[data-testid=wheel-gamble]");
+  if (wheels) expect(!overlap(wheels, reels), `${label}: the wheels ${JSON.stringify(wheels)} cover the reels ${JSON.stringify(reels)}`);
+  const wrapped = await t.page.evaluate(() => [...document.querySelectorAll("[data-testid=choice] button")].filter((b) => {
+    const range = document.createRange();
+    range.selectNodeContents(b);
+    return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+  }).map((b) => b.textContent));
+  expect(wrapped.length === 0, `${label}: button text wraps: ${wrapped.join(", ")}`);
+}
+
+/** The values on the presents are the last spin's cash events, cell by cell. */
+async function valuesShown(t, round, label) {
+  const spin = round.outcome.spins.at(-1);
+  const want = spin.events.filter((e) => e.type === "cash").map((e) => `${e.reel}:${e.row}:${e.value}`).join(" ");
+  const shown = await t.page.locator("[data-testid=present-values]").getAttribute("data-values");
+  expect(shown === want, `${label}: presents show "${shown}", the round's last spin drew "${want}"`);
+  for (const cell of want ? want.split(" ") : []) {
+    const [reel, row] = cell.split(":").map(Number);
+    const symbol = spin.events.find((e) => e.type === "window").symbols[reel][row];
+    expect(symbol.startsWith("PRESENT_"), `${label}: a value on ${symbol} at ${reel}:${row}`);
+  }
+  return want ? want.split(" ").length : 0;
+}
+
+const PHONE = { width: 390, height: 844 };
+
+/** After a change of viewport the shell lays the reels out again (on the next frames). */
+async function resize(t, size) {
+  await t.page.setViewportSize(size);
+  await t.page.waitForFunction((w) => { const r = document.querySelector("[data-testid=reels-window]")?.getBoundingClientRect(); return r && r.width > 0 && r.x + r.width <= w; }, size.width);
+  await t.page.waitForTimeout(300);
+}
+
 async function share(t, testid) {
   return Number(await t.page.locator(`[data-testid=${testid}]`).getAttribute("data-share"));
 }
@@ -71,15 +129,36 @@ export const tests = [
       expect((await t.page.getAttribute("[data-testid=fortune-switch]", "aria-checked")) === "true", "switch not on");
       expect((await t.page.locator("[data-testid=bet]").innerText()) === money(bets[1].cost_minor.fortune), "Fortune Spins price not the server's");
       expect((await t.page.locator("[data-testid=rtp]").innerText()) === pct("fortune"), "Fortune RTP not shown");
-      const flow = await t.spin("cops-n-robbers");
-      const round = await lastRound(t);
+      // Fortune Spins draw a value for every present in view: spin until some show
+      let flow, round, values = 0;
+      for (let i = 0; i < 6 && !values; i++) {
+        if (flow === "choice") await collect(t, "cops-n-robbers");
+        flow = await t.spin("cops-n-robbers");
+        round = await lastRound(t);
+        values = await valuesShown(t, round, `fortune spin ${i + 1}`);
+      }
+      expect(values > 0, "no present with a value in 6 Fortune Spins rounds");
       expect(round.bet.mode === "fortune" && round.bet.bet_per_line === bets[1].bet_per_line, `round bet ${JSON.stringify(round.bet)}`);
       await t.assertDrawn("cops-fortune-after");
+      await layout(t, flow === "choice" ? "fortune-values-choice" : "fortune-values");
       await t.shot("fortune-spin");
+      // the values stay on their presents at the other size too, until the next spin
+      await resize(t, PHONE);
+      await valuesShown(t, round, "fortune spin at 390x844");
+      await layout(t, "fortune-values-phone");
+      await t.shot("fortune-spin-phone");
+      await resize(t, { width: 1440, height: 900 });
       if (flow === "choice") await collect(t, "cops-n-robbers");
+      await valuesShown(t, round, "after COLLECT");
       await balanceMatches(t);
       await t.page.click("[data-testid=fortune-switch]");
       expect((await t.page.locator("[data-testid=rtp]").innerText()) === pct("base"), "base RTP not back");
+      // the normal base game: the server draws no values (its robber does not collect), so the
+      // next spin clears the Fortune Spins values and shows none
+      if ((await t.spin("cops-n-robbers")) === "choice") await collect(t, "cops-n-robbers");
+      const plain = await lastRound(t);
+      expect(plain.bet.mode === "base", `base round mode ${plain.bet.mode}`);
+      if (plain.outcome.spins.length === 1) expect((await valuesShown(t, plain, "base spin")) === 0, "values in the normal base game");
     },
   },
   {
@@ -98,6 +177,7 @@ export const tests = [
       await t.page.locator(`[data-testid=game-${key}][data-recovered="${round.round_id}"][data-flow=choice] [data-testid=wheel-gamble]`).waitFor({ timeout: 30000 });
       expect((await t.page.locator("[data-testid=gamble-amount]").innerText()).startsWith(win.toLocaleString("en")), "recovered amount");
       await t.assertDrawn("gamble-recovered");
+      await layout(t, "gamble-recovered");
       await t.page.check("[data-testid=turbo]"); // turbo is not kept across a reload
       // segments: x2 is won with chance amount / (2 x amount); the bonus by amount / price
       await t.page.click("[data-testid=cash-1]");
@@ -106,6 +186,7 @@ export const tests = [
       const [n, d] = offer.limits.bonus_prices["2"].split("/").map(Number);
       await t.page.click("[data-testid=bonus-2]");
       expect(Math.abs((await share(t, "bonus-wheel")) - win / (n / d)) < 1e-6, `Super bonus segment ${await share(t, "bonus-wheel")} vs ${win / (n / d)}`);
+      await layout(t, "wheels");
       await t.shot("wheels");
       // amount arrows, then the cash wheel: two steps, ("amount", n) then ("cash", 1)
       for (let i = 0; i < 3; i++) await t.page.click("[data-testid=amount-minus]");
@@ -123,6 +204,7 @@ export const tests = [
       const collectedAfterCash = flow === "choice";
       if (collectedAfterCash) {
         await t.page.locator("[data-testid=wheel-gamble]").waitFor();
+        await layout(t, "after-cash-win");
         await t.shot("after-cash-win");
         await collect(t, key);
       }
@@ -145,6 +227,7 @@ export const tests = [
         console.log(`     bonus wheel won: Super Big Money paid ${bonusRound.win_minor}`);
       } else console.log("     bonus wheel lost (the pointer stopped on red)");
       await t.assertDrawn("after-bonus-wheel");
+      await layout(t, "after-bonus-wheel");
       if (flow === "choice") await collect(t, key);
       await balanceMatches(t);
       if (collectedAfterCash) return; // COLLECT is covered
@@ -178,6 +261,7 @@ export const tests = [
       expect(seen, "no bonus in 8 rounds");
       await t.page.locator("[data-testid=trail][data-cop]").waitFor({ timeout: 30000 });
       await t.assertDrawn("mid-bonus");
+      await layout(t, "mid-bonus");
       await t.shot("trail");
       const flow = await settled(t, key);
       const round = await lastRound(t);
@@ -192,6 +276,11 @@ export const tests = [
       const start = events.find((e) => e.type === "bonus").start_multiplier;
       expect((await t.page.getAttribute("[data-testid=trail]", "data-start")) === String(start), "start multiplier");
       expect((await t.page.locator("[data-testid=win]").innerText()).startsWith(round.outcome.total_win.toLocaleString("en")), "bonus total not on the meter");
+      if (round.outcome.spins.at(-1).kind === "bonus") await valuesShown(t, round, "the last bonus spin");
+      // the trail at phone size: under the two-line title, above the reels
+      await resize(t, PHONE);
+      await layout(t, "after-bonus-phone");
+      await t.shot("trail-phone");
       if (flow === "choice") await collect(t, key);
       await balanceMatches(t);
     },
@@ -224,6 +313,7 @@ export const tests = [
         const offer = open.offers.find((o) => o.kind === "spin_chance");
         expect(Math.abs((await share(t, "spin-chance-meter")) - offer.amount / offer.stake) < 1e-6, "meter not credit / price");
         const choice = done.decline ? "play" : "decline";
+        await layout(t, `spin-chance-${choice}`);
         await t.shot(`spin-chance-${choice}`);
         await t.page.click(`[data-testid=spin-chance-${choice}]`);
         // a won Spin Chance plays its funded round, whose win may offer the gamble
@@ -249,10 +339,12 @@ export const tests = [
       const key = "cops-n-robbers-win";
       await open(t, key);
       await t.assertDrawn("phone-before");
+      await layout(t, "phone-idle");
       await t.shot("phone");
       expect((await t.spin(key)) === "choice", "no gamble");
       await t.page.locator("[data-testid=wheel-gamble]").waitFor();
       await t.assertDrawn("phone-wheels");
+      await layout(t, "phone-wheels");
       await t.shot("phone-wheels");
       const box = await t.page.locator("[data-testid=collect]").boundingBox();
       expect(box && box.x >= 0 && box.x + box.width <= 390 && box.y + box.height <= 844, `COLLECT off screen: ${JSON.stringify(box)}`);

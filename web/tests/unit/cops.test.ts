@@ -10,7 +10,7 @@ import type { Cell, Outcome } from "../../src/core/outcome";
 import { validateOutcome } from "../../src/core/outcome";
 import { EventPlayer } from "../../src/core/player";
 import type { ChoiceView } from "../../src/net/types";
-import { copsHandlers, copsHooks, type CopsView } from "../../src/screens/cops-n-robbers/handlers";
+import { copsHandlers, copsHooks, presentValues, type CopsView, type PresentValue } from "../../src/screens/cops-n-robbers/handlers";
 import { arrowAmounts, MIN_SHARE, spinSegment, type WheelState } from "../../src/screens/cops-n-robbers/wheel";
 import type { SlotView } from "../../src/screens/game/registry";
 import { fixture, type FixtureRound } from "./fixtures";
@@ -29,6 +29,8 @@ class FakeCopsView implements CopsView {
   trail: [number, number][] = [];
   trailShown = false;
   parades: string[] = [];
+  /** How many values were on screen at each collection. */
+  collected: number[] = [];
   spinStart() { this.calls.push("spinStart"); }
   async land(symbols: string[][]) { this.calls.push("land"); this.grid = symbols; }
   async tumble(symbols: string[][]) { this.calls.push("tumble"); this.grid = symbols; }
@@ -40,8 +42,8 @@ class FakeCopsView implements CopsView {
   setWin(credits: number) { this.wins.push(credits); }
   setSpinInfo() {}
   sound() {}
-  async showValue(reel: number, row: number, value: number) { this.values.push([reel, row, value]); this.calls.push(`value ${value}`); }
-  async collect(label: string) { this.calls.push(`collect ${label}`); this.values = []; }
+  showValues(values: readonly PresentValue[]) { this.values = values.map((p) => [p.reel, p.row, p.value]); for (const p of values) this.calls.push(`value ${p.value}`); }
+  async collect(label: string) { this.calls.push(`collect ${label}`); this.collected.push(this.values.length); }
   clearValues() { this.values = []; }
   trailShow(start: number) { this.trailShown = true; this.calls.push(`trail x${start}`); }
   async trailMove(robber: number, cop: number) { this.trail.push([robber, cop]); }
@@ -121,6 +123,33 @@ describe("cops n robbers handlers", () => {
     raw.uncapped_win = raw.total_win + 1;
     const { view } = await play(validateOutcome(raw));
     expect(view.calls.at(-1)).toBe(`banner MAXIMUM WIN REACHED: ${formatCredits(raw.total_win)} paid`);
+  });
+
+  it("draws every present's value as its window lands, before the line wins, and keeps it through the collection", async () => {
+    for (const kind of ["mixed", "fortune-collect", "bonus-collect-multiplied"]) {
+      const outcome = outcomeOf(kind);
+      const { view } = await play(outcome);
+      // each window's values straight after its landing, in the cash events' order
+      const expected = outcome.spins.flatMap((s) => ["land", ...s.events.flatMap((e) => (e.type === "cash" ? [`value ${e.value}`] : []))]);
+      expect(view.calls.filter((c) => c === "land" || c.startsWith("value "))).toEqual(expected);
+      const first = view.calls.indexOf("land");
+      const firstHighlight = view.calls.findIndex((c) => c.startsWith("highlight "));
+      const firstValue = view.calls.findIndex((c) => c.startsWith("value "));
+      expect(firstValue).toBeGreaterThan(first);
+      if (firstHighlight >= 0 && outcome.spins[0]?.events.some((e) => e.type === "cash")) expect(firstValue).toBeLessThan(firstHighlight);
+      // at every collection the spin's presents still show their values
+      const perCollection = outcome.spins.flatMap((s) => s.events.filter((e) => e.type === "collection").map(() => s.events.filter((e) => e.type === "cash").length));
+      expect(view.collected).toEqual(perCollection);
+      expect(perCollection.every((n) => n > 0)).toBe(true);
+    }
+  });
+
+  it("presentValues: the spin's cash events as (reel, row, value); none in the normal base game", () => {
+    const fortune = outcomeOf("mixed").spins[0]!;
+    expect(presentValues(fortune)).toEqual(fortune.events.flatMap((e) => (e.type === "cash" ? [{ reel: e.reel, row: e.row, value: e.value }] : [])));
+    expect(presentValues(fortune).length).toBe(3);
+    for (const [r, row] of presentValues(fortune).map((p) => [p.reel, p.row])) expect(fortune.events[0]?.type === "window" && fortune.events[0].symbols[r!]![row!]).toMatch(/^PRESENT_/);
+    for (const kind of ["win", "loss"]) expect(presentValues(outcomeOf(kind).spins[0]!)).toEqual([]);
   });
 
   it("hides the trail in the base game", async () => {

@@ -21,4 +21,6 @@ registerGame({
   createView: (deps) => new CandyJarView(deps),
   betControls: candyBetControls,
   account: candyAccount,
+  // the jackpot ladder follows the bet the console shows
+  betShown: (bet, _mode, view) => (view as CandyJarView).setBet(bet),
 });

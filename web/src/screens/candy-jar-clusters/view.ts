@@ -3,17 +3,24 @@
 // free / super spin counter, the EXTRA meter, the random multiplier, the win line, the bonus
 // total and the win cap notice. Every text shown is a value handed in by the handlers.
 import type { Cell } from "../../core/outcome";
+import { formatMoney } from "../../core/money";
 import { sleep } from "../../core/timing";
-import { HUD_SHARE, type DesignSize } from "../../render/app";
+import type { BetOption } from "../../net/types";
+import { HUD_SHARE, type DesignSize, type Rect } from "../../render/app";
 import { SymbolTextures } from "../../render/symbols";
 import { h } from "../../ui/dom";
 import type { ViewDeps } from "../game/registry";
 import "./candy.css";
 import { CandyGrid } from "./grid";
+import { idleBoard } from "./idle";
+import { jackpotMultiples, ladderAmounts } from "./ladder";
 import { JACKPOTS, JAR_NAMES, JARS, type CandyView as CandyViewApi, type FreeSpinCounter, type Jar } from "./handlers";
 import { JAR_COLOURS } from "./symbols";
 
 const CELL = 88;
+/** CSS px kept free under the grid: the win line; on a phone also the jars and the ladder. */
+const UNDER_LANDSCAPE = 34;
+const UNDER_PORTRAIT = 190;
 const JACKPOT_COLOURS: Record<string, string> = { MINI: "#8ecae6", MINOR: "#80ed99", MAJOR: "#f4a261", MAXI: "#c77dff", GRAND: "#ffd60a" };
 const css = (n: number) => `#${n.toString(16).padStart(6, "0")}`;
 
@@ -27,7 +34,8 @@ export class CandyJarView implements CandyViewApi {
   private readonly root: HTMLElement;
   private readonly jarEls = new Map<Jar, { jar: HTMLElement; fill: HTMLElement; count: HTMLElement; dots: HTMLElement }>();
   private readonly modEls = new Map<Jar, HTMLElement>();
-  private readonly jackpotEls = new Map<string, { el: HTMLElement; win: HTMLElement }>();
+  private readonly jackpotEls = new Map<string, { el: HTMLElement; amount: HTMLElement; win: HTMLElement }>();
+  private readonly multiples: ReadonlyMap<string, number>;
   private readonly ladder: HTMLElement;
   private readonly counter: HTMLElement;
   private readonly extra: HTMLElement;
@@ -46,6 +54,8 @@ export class CandyJarView implements CandyViewApi {
     this.textures = new SymbolTextures(stage.app.renderer, deps.symbols, CELL, stage.app.renderer.resolution);
     this.grid = new CandyGrid(this.textures, { cols, rows, cell: CELL }, stage.profile, stage.app.ticker);
     stage.root.addChild(this.grid);
+    // the idle board until the first spin lands (or a recovered round's grid is shown)
+    this.grid.show(idleBoard(game.info));
     this.stopAnimating = stage.animate(() => this.grid.needsFrame());
     // the quality option changes the grid's particles and glow at once
     this.unsubQuality = (() => {
@@ -70,38 +80,73 @@ export class CandyJarView implements CandyViewApi {
       this.modEls.set(j, mod);
     }
     this.ladder = h("div", { class: "ladder", "data-testid": "candy-jackpots", "aria-label": "Jackpots" });
+    this.multiples = jackpotMultiples(game.info);
     for (const name of JACKPOTS) {
-      const win = h("output", { "data-testid": `jackpot-${name}-win` }, "");
-      const el = h("div", { class: "jackpot", style: `--jp:${JACKPOT_COLOURS[name] ?? "#fff"}`, "data-testid": `jackpot-${name}`, "data-active": "false", "data-won": "false" }, h("span", {}, name), win);
+      const amount = h("output", { class: "amount", "data-testid": `jackpot-${name}-amount` }, "");
+      const win = h("output", { class: "won", "data-testid": `jackpot-${name}-win` }, "");
+      const el = h("div", { class: "jackpot", style: `--jp:${JACKPOT_COLOURS[name] ?? "#fff"}`, "data-testid": `jackpot-${name}`, "data-active": "false", "data-won": "false" }, h("span", {}, name), amount, win);
       this.ladder.append(el);
-      this.jackpotEls.set(name, { el, win });
+      this.jackpotEls.set(name, { el, amount, win });
     }
     this.counter = h("output", { class: "counter", "data-testid": "candy-counter", hidden: true });
     this.extra = h("output", { class: "extra", "data-testid": "candy-extra", hidden: true });
     this.mult = h("output", { class: "mult", "data-testid": "candy-multiplier", hidden: true });
-    this.winLine = h("output", { class: "winline", "data-testid": "candy-winline", "aria-live": "polite" });
-    this.bannerEl = h("div", { class: "banner", role: "status", "data-testid": "candy-banner", hidden: true, style: "white-space:pre-line" });
-    this.totalEl = h("div", { class: "total", "data-testid": "candy-total", hidden: true, style: "white-space:pre-line" });
-    this.capEl = h("div", { class: "cap", role: "alert", "data-testid": "candy-cap", hidden: true });
-    this.root = h("div", { class: "candy", "data-testid": "candy-screen" },
-      h("div", { class: "side left" }, jars, modifiers),
-      h("div", { class: "side right" }, this.counter, this.mult, this.extra, this.ladder),
+    this.winLine = h("output", { class: "winline", "data-testid": "candy-winline", "data-layout": "decoration", "aria-live": "polite" });
+    // the banner, the bonus total and the cap notice are moments over the grid, by design
+    this.bannerEl = h("div", { class: "banner", role: "status", "data-testid": "candy-banner", "data-layout": "over-reels", hidden: true, style: "white-space:pre-line" });
+    this.totalEl = h("div", { class: "total", "data-testid": "candy-total", "data-layout": "over-reels", hidden: true, style: "white-space:pre-line" });
+    this.capEl = h("div", { class: "cap", role: "alert", "data-testid": "candy-cap", "data-layout": "over-reels", hidden: true });
+    // data-board: "idle" while the idle board shows, "round" once a round's grid replaced it
+    this.root = h("div", { class: "candy", "data-testid": "candy-screen", "data-board": "idle" },
+      h("div", { class: "side left", "data-layout": "decoration" }, jars, modifiers),
+      h("div", { class: "side right", "data-layout": "decoration" }, this.counter, this.mult, this.extra, this.ladder),
       this.winLine, this.bannerEl, this.totalEl, this.capEl);
     deps.overlay.appendChild(this.root);
 
     this.unsubscribe = stage.onLayout((design) => this.layout(design));
   }
 
+  /** CSS px the console (and an open choice) cover at the stage's bottom, and the title takes
+   * at its top; null until the shell has measured them. */
+  private cover: number | null = null;
+  private titlePx: number | null = null;
+
+  fitAbove(px: number, top?: number): void {
+    this.cover = px;
+    this.titlePx = top ?? null;
+    this.layout(this.deps.stage.placement().design);
+  }
+
+  /** The grid under the title and above what covers the stage, leaving under it the room of
+   * the win line (and, on a phone, of the jars and ladder strip, which follow the grid's
+   * bottom through the shell's --reels-* variables: candy.css). Landscape: the jars and the
+   * ladder stand beside the grid, which keeps the middle of the design. */
   private layout(design: DesignSize): void {
     this.root.dataset.orientation = design.name;
+    const { scale: root, y: rootY, hostHeight } = this.deps.stage.placement();
+    const portrait = design.name === "portrait";
     const { cols, rows, cell } = this.grid;
     const w = cols * cell + 36, hgt = rows * cell + 36;
-    const top = design.name === "portrait" ? 30 : 56;
-    // portrait: the grid on top, the panels in a strip under it; landscape: centred between them
-    const free = design.name === "portrait" ? design.height * 0.4 - top : design.height * (1 - HUD_SHARE[design.name]) - top - 12;
-    const scale = Math.min((design.width - 24) / w, free / hgt, 1);
+    const top = this.titlePx === null ? (portrait ? 30 : 56) : Math.max(8, (this.titlePx + 6 - rootY) / root);
+    const below = (portrait ? UNDER_PORTRAIT : UNDER_LANDSCAPE) / root;
+    const floor = this.cover === null
+      ? design.height * (1 - HUD_SHARE[design.name])
+      : Math.min(design.height, (hostHeight - this.cover - rootY) / root);
+    const free = Math.max(60, floor - top - below);
+    const width = portrait ? design.width - 24 : design.width * 0.56;
+    const scale = Math.min(width / w, free / hgt, 1);
     this.grid.scale.set(scale);
+    // the frame reaches 18 cells' px beyond the cells on each side
     this.grid.position.set((design.width - cols * cell * scale) / 2, top + 18 * scale + (free - hgt * scale) / 2);
+    this.deps.stage.invalidate();
+  }
+
+  /** The grid's window (its frame) in CSS px of the stage's host. */
+  windowRect(): Rect {
+    const { scale, x, y } = this.deps.stage.placement();
+    const k = this.grid.scale.x * scale;
+    const { cols, rows, cell } = this.grid;
+    return { x: x + this.grid.x * scale - 18 * k, y: y + this.grid.y * scale - 18 * k, width: (cols * cell + 36) * k, height: (rows * cell + 36) * k };
   }
 
   // --- SlotView ------------------------------------------------------------------------
@@ -111,6 +156,7 @@ export class CandyJarView implements CandyViewApi {
     this.deps.sound("spin");
   }
   async land(symbols: string[][], options: { fast?: boolean } = {}): Promise<void> {
+    this.root.dataset.board = "round";
     await this.grid.land(symbols, options.fast);
     this.deps.sound("stop");
   }
@@ -121,6 +167,7 @@ export class CandyJarView implements CandyViewApi {
     return this.grid.tumble(symbols, removed, options.fast);
   }
   show(symbols: string[][]): void {
+    this.root.dataset.board = "round";
     this.grid.show(symbols);
   }
   current(): string[][] {
@@ -195,6 +242,17 @@ export class CandyJarView implements CandyViewApi {
     if (toward !== null) {
       this.extra.textContent = `EXTRA FREE SPINS: ${toward} toward the next SUPER SPIN`;
       this.extra.dataset.toward = String(toward);
+    }
+  }
+  /** The ladder at the bet the console shows: each jackpot's multiple (the server's) x the
+   * total bet, in the game's currency. */
+  setBet(bet: Pick<BetOption, "stake_credits">): void {
+    const { currency, denomination } = this.deps.game;
+    const amounts = ladderAmounts(this.multiples, bet, denomination);
+    for (const [name, { amount }] of this.jackpotEls) {
+      const minor = amounts.get(name);
+      amount.textContent = minor === undefined ? "" : formatMoney(minor, currency);
+      amount.dataset.minor = minor === undefined ? "" : String(minor);
     }
   }
   setJackpots(active: boolean): void {

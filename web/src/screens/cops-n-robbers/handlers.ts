@@ -3,7 +3,7 @@
 // outcome's own: a line's `win`, a present's `value` (x stake), a collection's `win`, the
 // bonus total from the outcome's `breakdown`, the capped win from `total_win`.
 import { formatCredits } from "../../core/money";
-import type { Outcome } from "../../core/outcome";
+import type { Outcome, Spin } from "../../core/outcome";
 import type { Handlers, SpinHooks } from "../../core/player";
 import type { GameView } from "../../net/types";
 import { lineCells } from "../../slot/paylines";
@@ -17,12 +17,26 @@ export const TRAIL = { length: 24, marks: { 6: 2, 9: 3, 12: 4, 15: 6, 18: 8, 21:
 
 export const PARADE = ["bert", "sid", "vic"] as const;
 
+/** A present's cash value as the server drew it: its cell and the value, in stakes. */
+export interface PresentValue { reel: number; row: number; value: number }
+
+/** The values on the presents a spin shows: its `cash` events, one per present in view, in
+ * the server's order (reel by reel, top to bottom). The server draws them wherever a robber can
+ * collect (Fortune Spins and the bonus); the normal base game draws none, so it has none to
+ * show. The handlers draw them all as the reels land, before the line wins, so every present
+ * carries its value for as long as it is on screen. */
+export function presentValues(spin: Pick<Spin, "events">): PresentValue[] {
+  return spin.events.flatMap((e) => (e.type === "cash" ? [{ reel: e.reel, row: e.row, value: e.value }] : []));
+}
+
 /** What the Cops n Robbers handlers need beyond a SlotView. Each animation resolves. */
 export interface CopsView extends SlotView {
-  /** A present at (reel, row) shows its value, in stakes. */
-  showValue(reel: number, row: number, value: number, options?: { fast?: boolean }): Promise<void>;
-  /** The robbers collect every value shown: the presents fly to them, the amount is shown. */
+  /** Each present shows its value (in stakes) on its cell, until clearValues. */
+  showValues(values: readonly PresentValue[]): void;
+  /** The robbers collect every value shown: the values flash, the amount is shown; the values
+   * stay on their presents. */
   collect(label: string, options?: { fast?: boolean }): Promise<void>;
+  /** The next spin: the values leave with the presents. */
   clearValues(): void;
   /** The trail above the reels: shown from the bonus trigger, hidden in the base game. */
   trailShow(startMultiplier: number): void;
@@ -49,6 +63,7 @@ export function copsHandlers(game: Pick<GameView, "info">): Handlers<SlotView> {
       // Turbo snaps the bonus spins' reels to their stops; otherwise every window lands.
       if (ctx.fast && ctx.spin.kind === "bonus") ctx.view.show(e.symbols);
       else await ctx.view.land(e.symbols, { fast: ctx.fast || ctx.spin.kind === "bonus" });
+      v(ctx.view).showValues(presentValues(ctx.spin));
     },
     line_win: async (e, ctx) => {
       ctx.view.setWin(ctx.won);
@@ -57,9 +72,8 @@ export function copsHandlers(game: Pick<GameView, "info">): Handlers<SlotView> {
       await ctx.view.highlight(lineCells(paylines, e.line, e.count), `Line ${e.line}: ${what} pays ${formatCredits(e.win)}`, { fast: ctx.fast });
       ctx.view.clearHighlight();
     },
-    cash: async (e, ctx) => {
-      await v(ctx.view).showValue(e.reel, e.row, e.value, { fast: ctx.fast });
-    },
+    // drawn with the window (presentValues): nothing left to do
+    cash: () => {},
     collection: async (e, ctx) => {
       ctx.view.setWin(ctx.won);
       ctx.view.sound("win");

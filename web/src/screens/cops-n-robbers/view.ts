@@ -6,15 +6,21 @@ import { sleep, timeline } from "../../core/timing";
 import { h } from "../../ui/dom";
 import { PixiSlotView } from "../game/generic";
 import type { ViewDeps } from "../game/registry";
-import { PARADE, TRAIL, type CopsView } from "./handlers";
+import { PARADE, TRAIL, type CopsView, type PresentValue } from "./handlers";
+
+/** The trail's height in CSS px per orientation: the reels are laid out that much (and a gap)
+ * lower, so the trail sits between the game's title and the reels, never over either. */
+export const TRAIL_PX = { landscape: 40, portrait: 28 } as const;
+const TRAIL_GAP = 16; // CSS px: the reels' frame reaches a few px beyond their window
 
 export class CopsPixiView extends PixiSlotView implements CopsView {
   private readonly values = new Container();
   private readonly trailEl: HTMLElement;
   private readonly cells: HTMLElement[] = [];
-  private readonly copEl = h("span", { class: "trail-token cop", "aria-label": "Cop" }, "COP");
-  private readonly robberEl = h("span", { class: "trail-token robber", "aria-label": "Robber" }, "ROBBER");
+  private readonly copEl = h("span", { class: "trail-token cop", role: "img", "aria-label": "Cop" });
+  private readonly robberEl = h("span", { class: "trail-token robber", role: "img", "aria-label": "Robber" });
   private readonly paradeEl: HTMLElement;
+  private readonly valuesEl = h("div", { class: "present-values", "data-testid": "present-values", "data-values": "", hidden: true });
   private readonly stage: ViewDeps["stage"];
 
   constructor(deps: ViewDeps) {
@@ -28,45 +34,64 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
       this.cells.push(cell);
       row.append(cell);
     }
-    this.trailEl = h("div", { class: "trail", "data-testid": "trail", hidden: true, "aria-label": "Big Money trail" }, h("span", { class: "trail-start", "data-testid": "trail-start" }), row);
-    this.paradeEl = h("div", { class: "parade", "data-testid": "parade", hidden: true, "aria-label": "ID parade" },
+    this.trailEl = h("div", { class: "trail", "data-testid": "trail", "data-layout": "decoration", hidden: true, "aria-label": "Big Money trail" }, h("span", { class: "trail-start", "data-testid": "trail-start" }), row);
+    // the parade is a moment over the reels (the spin is over; nothing under it is at stake)
+    this.paradeEl = h("div", { class: "parade", "data-testid": "parade", "data-layout": "over-reels", hidden: true, "aria-label": "ID parade" },
       ...PARADE.map((name) => h("div", { class: "suspect", "data-name": name }, h("span", { class: "suspect-face" }), h("strong", {}, name.toUpperCase()))));
-    deps.overlay.append(this.trailEl, this.paradeEl);
+    deps.overlay.append(this.trailEl, this.paradeEl, this.valuesEl);
   }
 
-  async showValue(reel: number, row: number, value: number, options: { fast?: boolean } = {}): Promise<void> {
+  /** The room for the trail is kept in every mode (the reels do not jump when a bonus starts):
+   * the shell's title line is handed on lower by the trail's height. */
+  override fitAbove(px: number, top?: number): void {
+    const trail = TRAIL_PX[this.stage.placement().design.name];
+    this.trailEl.style.setProperty("--trail-h", `${trail}px`);
+    super.fitAbove(px, (top ?? 0) + trail + TRAIL_GAP);
+  }
+
+  /** The presents' values, drawn on their cells (a plaque on the lower part of the present)
+   * and listed on a hidden DOM element (`data-testid=present-values`, "reel:row:value ...")
+   * as the trail's tokens are, so a test reads what the canvas shows. */
+  showValues(values: readonly PresentValue[]): void {
+    this.clearValues();
     const { cell, gap } = this.reels.opts;
-    const tag = new Container();
-    const g = new Graphics().roundRect(-cell * 0.3, -cell * 0.13, cell * 0.6, cell * 0.26, cell * 0.08).fill({ color: 0x000000, alpha: 0.75 }).stroke({ width: 3, color: 0xffd166 });
-    const text = new Text({ text: `${value}x`, style: { fontFamily: "Georgia, serif", fontWeight: "bold", fontSize: Math.round(cell * 0.2), fill: 0xffd166 } });
-    text.anchor.set(0.5);
-    tag.addChild(g, text);
-    tag.position.set(reel * (cell + gap) + cell / 2, row * cell + cell * 0.78);
-    tag.label = `value-${reel}-${row}`;
-    this.values.addChild(tag);
-    this.trailEl.dataset.values = String(this.values.children.length);
+    for (const { reel, row, value } of values) {
+      const tag = new Container();
+      const g = new Graphics().roundRect(-cell * 0.3, -cell * 0.13, cell * 0.6, cell * 0.26, cell * 0.08).fill({ color: 0x000000, alpha: 0.78 }).stroke({ width: 3, color: 0xffd166 });
+      const text = new Text({ text: `${value}x`, style: { fontFamily: "Georgia, serif", fontWeight: "bold", fontSize: Math.round(cell * 0.2), fill: 0xffd166 } });
+      text.anchor.set(0.5);
+      tag.addChild(g, text);
+      tag.position.set(reel * (cell + gap) + cell / 2, row * cell + cell * 0.78);
+      tag.label = `value-${reel}-${row}`;
+      this.values.addChild(tag);
+    }
+    this.valuesEl.dataset.values = values.map((p) => `${p.reel}:${p.row}:${p.value}`).join(" ");
     this.stage.invalidate();
-    await sleep(options.fast ? 60 : 250);
   }
 
   async collect(label: string, options: { fast?: boolean } = {}): Promise<void> {
-    // the values fade out over 90 or 300 ms of wall-clock time (not 3 or 10 timer steps: each
-    // step waits for a frame on a slow renderer)
+    // the values flash twice over 90 or 300 ms of wall-clock time (not a count of timer steps:
+    // each step waits for a frame on a slow renderer) and stay on their presents
     const ms = options.fast ? 90 : 300;
     const tl = timeline();
     for (let p = 0; ; p = Math.min(1, tl.elapsed() / ms)) {
-      for (const c of this.values.children) c.alpha = 1 - p;
+      for (const c of this.values.children) c.alpha = 0.55 + 0.45 * Math.cos(p * 4 * Math.PI);
       this.stage.invalidate();
       if (p >= 1) break;
       await sleep(30);
     }
-    this.clearValues();
     await this.banner(label, { ms: 800, fast: options.fast });
   }
 
   clearValues(): void {
     for (const c of this.values.removeChildren()) c.destroy({ children: true });
+    this.valuesEl.dataset.values = "";
     this.stage.invalidate();
+  }
+
+  override spinStart(): void {
+    this.clearValues();
+    super.spinStart();
   }
 
   trailShow(startMultiplier: number): void {
@@ -128,6 +153,7 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   override destroy(): void {
     this.trailEl.remove();
     this.paradeEl.remove();
+    this.valuesEl.remove();
     super.destroy();
   }
 }

@@ -33,6 +33,9 @@ export function arrowAmounts(odds: WheelOdds | null | undefined): number[] {
 
 export const CASH_NAMES = ["+1/3", "x2", "x3"];
 export const BONUS_NAMES: Record<number, string> = { 1: "BIG MONEY", 2: "SUPER BIG MONEY", 3: "MEGA BIG MONEY" };
+/** The bonus buttons' short words (the full name is their accessible name and the wheel's info
+ * line), so three fit side by side on a phone without wrapping. */
+export const BONUS_SHORT: Record<number, string> = { 1: "BIG", 2: "SUPER", 3: "MEGA" };
 
 const SVG = "http://www.w3.org/2000/svg";
 function svg(tag: string, attrs: Record<string, string | number>): SVGElement {
@@ -114,25 +117,25 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
   const minus = h("button", { "aria-label": "Lower the amount at stake", "data-testid": "amount-minus" }, "◀");
   const plus = h("button", { "aria-label": "Raise the amount at stake", "data-testid": "amount-plus" }, "▶");
   const cashButtons = cashOffered.map((i) => h("button", { "data-testid": `cash-${i}`, "aria-pressed": "false", onclick: () => { cashIndex = i; redraw(); } }, CASH_NAMES[i] ?? `#${i}`));
-  const bonusButtons = bonusOffered.map((b) => h("button", { "data-testid": `bonus-${b}`, "aria-pressed": "false", onclick: () => { bonusWhich = b; redraw(); } }, BONUS_NAMES[b] ?? `#${b}`));
-  const spinCash = h("button", { class: "play", "data-testid": "spin-cash", disabled: cashIndex < 0 }, "SPIN CASH WHEEL");
-  const spinBonus = h("button", { class: "play", "data-testid": "spin-bonus", disabled: bonusWhich < 0 }, "SPIN BONUS WHEEL");
+  const bonusButtons = bonusOffered.map((b) => h("button", { "data-testid": `bonus-${b}`, "aria-pressed": "false", "aria-label": `${BONUS_NAMES[b] ?? `#${b}`} BONUS`, title: `${BONUS_NAMES[b] ?? `#${b}`} BONUS`, onclick: () => { bonusWhich = b; redraw(); } }, BONUS_SHORT[b] ?? `#${b}`));
+  const spinCash = h("button", { class: "play", "data-testid": "spin-cash", "aria-label": "Spin the cash wheel", disabled: cashIndex < 0 }, "SPIN");
+  const spinBonus = h("button", { class: "play", "data-testid": "spin-bonus", "aria-label": "Spin the bonus wheel", disabled: bonusWhich < 0 }, "SPIN");
   const collect = h("button", { "data-testid": "collect", "data-kind": "wheel_gamble", "data-choice": '["collect"]' }, "COLLECT");
   let spinning: Wheel | null = null;
   let fast = false;
 
   const redraw = () => {
-    amountOut.textContent = `${formatCredits(amount)} credits at stake`;
+    amountOut.textContent = `${formatCredits(amount)} at stake`;
     bankedOut.textContent = state.collected + state.amount - amount > 0 ? `banked ${formatCredits(state.collected + state.amount - amount)}` : "";
     minus.disabled = !has("amount") || !amounts.some((a) => a < amount);
     plus.disabled = amount >= state.amount;
     const c = cashIndex >= 0 ? spinSegment(odds, amount, "cash", cashIndex) : null;
     cashWheel.draw(c?.chance ?? 0);
-    cashInfo.textContent = c ? `win ${formatCredits(c.target ?? 0)} · chance ${(c.chance * 100).toFixed(2)}%` : "not offered";
+    cashInfo.textContent = c ? `win ${formatCredits(c.target ?? 0)} · ${(c.chance * 100).toFixed(2)}%` : "not offered";
     const b = bonusWhich >= 0 ? spinSegment(odds, amount, "bonus", bonusWhich) : null;
     bonusWheel.draw(b?.chance ?? 0);
     bonusWheel.el.classList.toggle("disabled", !b);
-    bonusInfo.textContent = b ? `${BONUS_NAMES[bonusWhich]} BONUS · chance ${(b.chance * 100).toFixed(2)}%` : "bonus wheel disabled";
+    bonusInfo.textContent = b ? `${BONUS_NAMES[bonusWhich]} · ${(b.chance * 100).toFixed(2)}%` : "bonus wheel disabled";
     spinCash.disabled = !c;
     spinBonus.disabled = !b;
     cashButtons.forEach((el, k) => el.setAttribute("aria-pressed", String(cashOffered[k] === cashIndex)));
@@ -166,10 +169,16 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
   bonusWheel.el.addEventListener("click", () => { if (!spinBonus.disabled) spinBonus.click(); });
   collect.addEventListener("click", () => { spinning = null; send("wheel_gamble", ["collect"]); });
 
+  // Compact, so the reels stay readable above it (the shell fits them above the open choice
+  // area): a wheel beside its controls, the gamble's amount and COLLECT between the wheels;
+  // on a phone each wheel over its controls, the gamble row under both (cops.css).
+  const wheelCol = (kind: "cash" | "bonus", title: string, wheel: Wheel, buttons: HTMLElement[], info: HTMLElement, spin: HTMLElement) =>
+    h("div", { class: `wheel-col ${kind}` }, wheel.el,
+      h("div", { class: "wheel-controls" }, h("strong", {}, title), h("div", { class: "wheel-options" }, ...buttons), info, spin));
   host.append(h("div", { class: "wheels", "data-testid": "wheel-gamble" },
-    h("div", { class: "wheel-col cash" }, h("strong", {}, "CASH WHEEL"), cashWheel.el, h("div", {}, ...cashButtons), cashInfo, spinCash),
-    h("div", { class: "wheel-col gamble" }, h("strong", {}, "GAMBLE"), h("div", {}, minus, " ", amountOut, " ", plus), bankedOut, collect),
-    h("div", { class: "wheel-col bonus" }, h("strong", {}, "BONUS WHEEL"), bonusWheel.el, h("div", {}, ...bonusButtons), bonusInfo, spinBonus)));
+    wheelCol("cash", "CASH WHEEL", cashWheel, cashButtons, cashInfo, spinCash),
+    h("div", { class: "wheel-col gamble" }, h("strong", {}, "GAMBLE"), h("div", { class: "amount-row" }, minus, amountOut, plus), bankedOut, collect),
+    wheelCol("bonus", "BONUS WHEEL", bonusWheel, bonusButtons, bonusInfo, spinBonus)));
   redraw();
   return {
     async answered(next) {
