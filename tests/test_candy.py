@@ -440,3 +440,13 @@ def test_round_kernel_runs_as_plain_python(game):
                          check=True, timeout=600)
     compiled = [play_round(game, game.max_bet, live_generator(s), s).to_dict() for s in seeds]
     assert json.loads(out.stdout) == json.loads(json.dumps(compiled))
+
+
+def test_the_description_carries_each_fixed_jackpot_as_the_game_file_sets_it():
+    """info()["jackpots"] (the screen's jackpot ladder) is the game file's [features.jackpots],
+    read here straight from the TOML."""
+    import tomllib
+
+    raw = tomllib.loads(shipped_games()[GAME_ID].read_text(encoding="utf-8"))["features"]["jackpots"]
+    expected = [{"name": name, "collect": v["collect"], "pays_x": v["pays_x"]} for name, v in raw.items()]
+    assert make(GAME_ID).info()["jackpots"] == expected

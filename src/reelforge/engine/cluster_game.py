@@ -229,7 +229,9 @@ class ClusterGame(CommonGame):
                 "pays": {"unit": "coin", "coins": spec.bet.max_lines,
                          "table": [{"symbol": sym, "pays": [list(p) for p in pays]}
                                    for sym, pays in spec.pays]},
-                "max_win_x": spec.max_win_x}
+                "max_win_x": spec.max_win_x,
+                # what a rules module adds for a screen (Candy Jar's jackpot ladder)
+                **(self.rules.info(spec) if hasattr(self.rules, "info") else {})}
 
     def set_names(self) -> list[str]:
         if self.rules is not None:

@@ -124,6 +124,8 @@ export interface GameInfo {
    * (server/services/help.py). */
   help: { sections: HelpSection[] };
   symbols: { id: string; name: string; role: string }[];
+  /** A game's fixed jackpots (Candy Jar): candies collected and the multiple of the total bet. */
+  jackpots?: { name: string; collect: number; pays_x: number }[];
   window: { reels: number; rows: number };
   pays: { unit: "bet_per_line" | "coin"; coins?: number; table: PayRow[]; mixed?: { name: string; symbols: string[]; pays: [number, number][] }[] };
   scatters?: { symbol: string; counting: string; unit: string; pays: [number, number][] }[];

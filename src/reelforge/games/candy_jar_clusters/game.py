@@ -29,6 +29,13 @@ def compile(spec):
     return compose_sets(spec), compile_candy(spec)
 
 
+def info(spec) -> dict:
+    """What the game description adds for a screen: the fixed jackpots (name, candies
+    collected, multiple of the total bet), so a jackpot ladder shows its amounts at the bet."""
+    return {"jackpots": [{"name": jp.name, "collect": jp.collect, "pays_x": jp.pays_x}
+                         for jp in spec.features.jackpots]}
+
+
 def set_names(spec) -> list[str]:
     f = spec.features
     return [spec.reel_sets[0].name, f.free_set, f"{f.free_set}+extra", f"{f.free_set}+jackpots",
