@@ -113,6 +113,10 @@ export const tests = [
       await t.page.locator(`[data-testid=game-cluedo][data-recovered="${open.round_id}"][data-flow=choice]`).waitFor({ timeout: 30000 });
       await t.assertDrawn("recovered");
       await t.shot("recovered-gamble");
+      // No step was taken: the recovered round offers the gamble again, GAMBLE opening the cards.
+      const offered = await t.page.locator("[data-testid=choice] button").allInnerTexts();
+      for (const l of ["GAMBLE", "COLLECT"]) expect(offered.includes(l), `the gamble offer lacks ${l}: ${offered}`);
+      await t.page.click("[data-testid=gamble-offer]");
       const labels = await t.page.locator("[data-testid=choice] button").allInnerTexts();
       for (const l of ["RED", "BLACK", "TAKE HALF", "TAKE WIN"]) expect(labels.includes(l), `gamble lacks ${l}: ${labels}`);
       await t.page.click("[data-testid=choice] button:text-is('TAKE WIN')");
