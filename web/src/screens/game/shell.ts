@@ -84,6 +84,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   const rtpOut = h("output", { "data-testid": "rtp" }, "—");
 
   const field = (label: string, ...content: (Node | string)[]) => h("div", { class: "field" }, h("span", { class: "label" }, label), ...content);
+  const spinField = field("Spins", spinInfo); // shown only while it counts free spins or a bonus
   const changeListeners = new Set<() => void>();
   const controls: BetControls = {
     bets,
@@ -120,7 +121,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     game.jackpot ? field("Jackpot", jackpotOut) : "",
     turbo ? field("Turbo", turbo) : "",
     autoButton ?? "",
-    field("Spins", spinInfo));
+    spinField);
   const hud = h("div", { class: "hud" }, message, choiceArea, autoPanel, consoleBar);
   const title = h("h1", {}, game.title, module.status === "todo" ? h("small", { style: "color:var(--muted);margin-left:8px" }, "(generic screen)") : "");
   const screen = h("section", { class: "game", "data-testid": `game-${key}`, "data-module": module.status, "aria-label": game.title },
@@ -138,7 +139,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   const deps = {
     stage, game, overlay, symbols: module.symbols ?? {},
     setWin: (c: number) => { winOut.textContent = `${formatCredits(c)} (${formatMoney(c * denomination, currency)})`; },
-    setSpinInfo: (t: string) => { spinInfo.textContent = t; },
+    setSpinInfo: (t: string) => { spinInfo.textContent = t; spinField.hidden = !t; },
     // No celebration of a win that does not exceed what the round cost (GB RTS 7B; a good
     // rule everywhere): the round's outcome says, before its events play.
     sound: (s: Parameters<SlotView["sound"]>[0]) => {
@@ -183,6 +184,10 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     // At a choice that holds a win, PLAY takes the win and spins again.
     const collecting = flow.state === "choice" && collectOf(current) !== null;
     playButton.disabled = !(idle || collecting) || waiting || !Number.isFinite(price()) || price() > balance + (collecting ? pendingMinor() : 0);
+    // What PLAY does at a held win is said on it: the win is taken, then the next round.
+    playButton.classList.toggle("collects", collecting);
+    playButton.textContent = collecting ? "COLLECT & PLAY" : "PLAY";
+    spinField.hidden = !spinInfo.textContent;
     betSelect.disabled = minus.disabled = plus.disabled = !idle;
     minus.disabled ||= betIndex === 0;
     plus.disabled ||= betIndex === bets.length - 1;
@@ -366,6 +371,11 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
         await player.play(view, outcome, { fast: turbo?.checked ?? false });
       }
       await finishRound(next);
+      // The step ended the round: say what it paid, so a lost gamble is not a panel that vanished.
+      if (FINISHED.has(next.status) && !autoplay.running && next.win_minor !== null) {
+        const paid = creditsOf(next.win_minor, next.denomination);
+        showNotice(paid > 0 ? `The round paid ${formatCredits(paid)} credits (${formatMoney(next.win_minor, currency)}).` : `${kind === "gamble" || kind.includes("wheel") ? "The gamble is lost" : "Nothing won"}: the round pays nothing.`);
+      }
     } catch (exc) {
       fail(exc);
       if (current) offerChoicesAfterError(current);
@@ -429,7 +439,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
         autoplay.stop("stopped by the player");
         clearTimeout(autoTimer);
         render();
-        if (flow.state === "idle") { showNotice("Autoplay stopped."); autoplay.stopped = ""; }
+        if (flow.state === "idle") { showNotice("Autoplay stopped: stopped by the player."); autoplay.stopped = ""; }
         return;
       }
       autoPanel.hidden = !autoPanel.hidden;
@@ -500,6 +510,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     const unfinished = mine && !saved.done && at < last;
     if (open || unfinished) screen.dataset.recovered = round.round_id;
     module.roundShown?.(round, view);
+    if (open || unfinished) showNotice(unfinished ? "Your interrupted round is shown where it stopped and plays on." : "Your unfinished round is back where you left it.");
     if (unfinished) {
       // The interrupted spin's final screen is up: play on from the next spin.
       view.setWin(outcome.spins.slice(0, at + 1).reduce((sum, sp) => sum + sp.win, 0));
