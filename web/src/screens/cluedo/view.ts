@@ -12,7 +12,7 @@ import type { CluedoView, JackpotNotice } from "./handlers";
 
 const SVG = "http://www.w3.org/2000/svg";
 /** CSS px between the reels' window and the meter bar (cluedo.css uses the same). */
-const METER_GAP_PX = 6;
+const METER_GAP_PX = 16; // clear of the frame drawn around the window (cluedo.css: the bar sits 14 px below it)
 /** CSS px above the reels' window for the free-spin counter (cluedo.css places it there). */
 const COUNTER_ROOM_PX = 38;
 

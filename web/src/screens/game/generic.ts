@@ -59,7 +59,8 @@ export class PixiSlotView implements SlotView {
     const { design, scale: root, y: rootY, hostHeight } = this.deps.stage.placement();
     const { reels, rows, cell, gap } = this.reels.opts;
     const w = reels * (cell + gap) - gap, hgt = rows * cell;
-    const top = this.titlePx === null ? 48 : Math.max(8, (this.titlePx + 6 - rootY) / root);
+    // clear of the title by the frame drawn around the window (about 16 design px) and a gap
+    const top = this.titlePx === null ? 48 : Math.max(8, (this.titlePx + 18 - rootY) / root);
     const floor = this.cover === null
       ? design.height * (1 - HUD_SHARE[design.name])
       : Math.min(design.height, (hostHeight - this.cover - rootY) / root);
