@@ -370,9 +370,10 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
         deps.setWin(0);
         await player.play(view, outcome, { fast: turbo?.checked ?? false });
       }
+      const byAutoplay = autoplay.running; // autoplay says why it stops, not what a collect paid
       await finishRound(next);
       // The step ended the round: say what it paid, so a lost gamble is not a panel that vanished.
-      if (FINISHED.has(next.status) && !autoplay.running && next.win_minor !== null) {
+      if (FINISHED.has(next.status) && !byAutoplay && next.win_minor !== null) {
         const paid = creditsOf(next.win_minor, next.denomination);
         showNotice(paid > 0 ? `The round paid ${formatCredits(paid)} credits (${formatMoney(next.win_minor, currency)}).` : `${kind === "gamble" || kind.includes("wheel") ? "The gamble is lost" : "Nothing won"}: the round pays nothing.`);
       }
