@@ -4,6 +4,7 @@
 // and candy-cap (the random multiplier and the 10,000x cap in the base spin). Every check
 // compares the screen with the round the server stored.
 import { decodePng, colourStats } from "./png.mjs";
+import { rectsOverlap as overlap } from "./layout.mjs";
 import { WEB } from "./server.mjs";
 
 const GAMES_DIR = `${WEB}/tests/e2e/games`;
@@ -51,25 +52,14 @@ async function checkBalance(t, key) {
   expect(credit === credits(session.balance_minor), `${key}: CREDIT shows ${credit}, server ${session.balance_minor} credits of 1 cent`);
 }
 
-/** A CSS px rectangle of the page: an element's (null when hidden). */
-async function rectOf(t, selector) {
-  return t.page.evaluate((sel) => {
-    const el = document.querySelector(sel);
-    if (!el) return null;
-    const r = el.getBoundingClientRect();
-    return r.width && r.height ? { x: r.x, y: r.y, width: r.width, height: r.height } : null;
-  }, selector);
-}
-
-const overlap = (a, b) => a && b && a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 /** Each layout check of a state: the kit's (every control and decoration clear of the grid and
  * of each other) and this game's own: the win line and the panels clear of the title. */
 async function layout(t, label) {
   await t.layout(label); // the kit's check (run.mjs, layout.mjs); it waits for the relayout
-  const title = await rectOf(t, "section.game > h1");
+  const title = await t.rect("section.game > h1");
   for (const sel of ["[data-testid=candy-winline]", "[data-testid=candy-jackpots]", "[data-testid=candy-jars]"]) {
-    const r = await rectOf(t, sel);
+    const r = await t.rect(sel);
     expect(!overlap(title, r), `${label}: ${sel} ${JSON.stringify(r)} lies over the title ${JSON.stringify(title)}`);
   }
 }
@@ -79,7 +69,7 @@ async function layout(t, label) {
 async function idleBoardDrawn(t, label) {
   expect((await t.page.locator("[data-testid=candy-screen]").getAttribute("data-board")) === "idle", `${label}: the grid is not the idle board`);
   await t.assertDrawn(label);
-  const r = await rectOf(t, "[data-testid=reels-window]"); // laid out, though never drawn
+  const r = await t.rect("[data-testid=reels-window]"); // laid out, though never drawn
   const png = decodePng(await t.page.screenshot({ clip: r }));
   const { distinct } = colourStats(png);
   expect(distinct > IDLE_COLOURS, `${label}: the grid holds ${distinct} colours: no candies drawn`);

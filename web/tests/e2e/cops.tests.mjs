@@ -4,6 +4,7 @@
 // test-only game files (web/tests/e2e/games/cops-n-robbers-e2e-*.toml: the same rules, other
 // base reels), served as extra games of the demo and poor operators.
 import { WEB } from "./server.mjs";
+import { rectsOverlap as overlap } from "./layout.mjs";
 
 const WIN = { operator: "demo", key: "cops-n-robbers-win", gameFile: `${WEB}/tests/e2e/games/cops-n-robbers-e2e-win-v1.toml` };
 const LOSE = { operator: "poor", key: "cops-n-robbers-lose", gameFile: `${WEB}/tests/e2e/games/cops-n-robbers-e2e-lose-v1.toml` };
@@ -49,32 +50,21 @@ async function balanceMatches(t) {
   return session;
 }
 
-/** A CSS px rectangle of the page: an element's (null when it takes no room). */
-async function rectOf(t, selector) {
-  return t.page.evaluate((sel) => {
-    const el = document.querySelector(sel);
-    if (!el) return null;
-    const r = el.getBoundingClientRect();
-    return r.width && r.height ? { x: r.x, y: r.y, width: r.width, height: r.height } : null;
-  }, selector);
-}
-
-const overlap = (a, b) => a && b && a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 /** The kit's layout check of a state (every control and decoration clear of the reels and of
  * each other) and this game's own: the trail under the title and above
  * the reels, the wheels clear of the reels, no button text on two lines. */
 async function layout(t, label) {
   await t.layout(label); // the kit's check (run.mjs, layout.mjs); it waits for the relayout
-  const reels = await rectOf(t, "[data-testid=reels-window]"); // laid out, though never drawn
+  const reels = await t.rect("[data-testid=reels-window]"); // laid out, though never drawn
   expect(reels && reels.height > 0, `${label}: no reels window`);
-  const title = await rectOf(t, "section.game > h1");
-  const trail = await rectOf(t, "[data-testid=trail]");
+  const title = await t.rect("section.game > h1");
+  const trail = await t.rect("[data-testid=trail]");
   if (trail) {
     expect(trail.y >= title.y + title.height - 0.5, `${label}: the trail ${JSON.stringify(trail)} reaches over the title ${JSON.stringify(title)}`);
     expect(trail.y + trail.height <= reels.y + 0.5, `${label}: the trail ${JSON.stringify(trail)} reaches over the reels ${JSON.stringify(reels)}`);
   }
-  const wheels = await rectOf(t, "[data-testid=wheel-gamble]");
+  const wheels = await t.rect("[data-testid=wheel-gamble]");
   if (wheels) expect(!overlap(wheels, reels), `${label}: the wheels ${JSON.stringify(wheels)} cover the reels ${JSON.stringify(reels)}`);
   const wrapped = await t.page.evaluate(() => [...document.querySelectorAll("[data-testid=choice] button")].filter((b) => {
     const range = document.createRange();

@@ -45,3 +45,6 @@ export function layoutProblems() {
   }
   return problems;
 }
+
+/** Two CSS px rectangles ({x, y, width, height}; null: takes no room) share some area. */
+export const rectsOverlap = (a, b) => !!(a && b && a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height);

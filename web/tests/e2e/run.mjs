@@ -65,6 +65,15 @@ function kit(page, name) {
       await (selector ? page.locator(selector).first() : page).screenshot({ path });
       return path;
     },
+    /** An element's CSS px rectangle on the page (null when absent or taking no room). */
+    rect(selector) {
+      return page.evaluate((sel) => {
+        const el = document.querySelector(sel);
+        if (!el) return null;
+        const r = el.getBoundingClientRect();
+        return r.width && r.height ? { x: r.x, y: r.y, width: r.width, height: r.height } : null;
+      }, selector);
+    },
     /** The screen as it is now: no control or message over the reels' window or another
      * control, no button's words wrapped (layout.mjs); a screenshot either way. */
     async layout(label) {
