@@ -112,7 +112,9 @@ export class ReelSet extends Container {
     this.draw();
   }
 
-  highlight(cells: readonly Cell[], colour = 0xffe066): void {
+  /** Light `cells`; with `path` (a payline's cell on every reel) the line is drawn across the
+   * reels through them, a little beyond the first and last reel, ends marked. */
+  highlight(cells: readonly Cell[], colour = 0xffe066, path: readonly Cell[] = []): void {
     this.highlighted = [...cells];
     this.overlay.removeChildren().forEach((c) => c.destroy());
     const { cell, gap } = this.opts;
@@ -123,8 +125,21 @@ export class ReelSet extends Container {
     const frames = new Graphics();
     for (const [r, w] of cells) frames.roundRect(r * (cell + gap) + 3, w * cell + 3, cell - 6, cell - 6, 12).stroke({ width: 6, color: colour });
     this.overlay.addChild(dim, frames);
+    if (path.length > 1) this.overlay.addChild(this.paylinePath(path, colour));
     this.burst(cells, colour);
     this.changed = true;
+  }
+
+  private paylinePath(path: readonly Cell[], colour: number): Graphics {
+    const { cell, gap } = this.opts;
+    const points = path.map(([r, w]) => ({ x: r * (cell + gap) + cell / 2, y: w * cell + cell / 2 }));
+    const first = points[0]!, last = points[points.length - 1]!;
+    const reach = cell / 2 + 10;
+    const g = new Graphics().moveTo(first.x - reach, first.y);
+    for (const p of points) g.lineTo(p.x, p.y);
+    g.lineTo(last.x + reach, last.y).stroke({ width: Math.max(4, cell / 22), color: colour, alpha: 0.9, join: "round", cap: "round" });
+    for (const end of [{ x: first.x - reach, y: first.y }, { x: last.x + reach, y: last.y }]) g.circle(end.x, end.y, Math.max(7, cell / 12)).fill({ color: colour });
+    return g;
   }
 
   clearHighlight(): void {

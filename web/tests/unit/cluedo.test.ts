@@ -27,7 +27,7 @@ class FakeCluedoView implements CluedoView {
   calls: string[] = [];
   grid: string[][] = [];
   wins: number[] = [];
-  highlights: { cells: Cell[]; label: string }[] = [];
+  highlights: { cells: Cell[]; label: string; line?: Cell[] }[] = [];
   counters: ({ index: number; total: number } | null)[] = [];
   goldenLog: boolean[] = [];
   bets: number[] = [];
@@ -38,7 +38,7 @@ class FakeCluedoView implements CluedoView {
   async tumble(symbols: string[][]) { this.grid = symbols; }
   show(symbols: string[][]) { this.grid = symbols; }
   current() { return this.grid; }
-  async highlight(cells: Cell[], label: string) { this.calls.push(`highlight ${label}`); this.highlights.push({ cells, label }); }
+  async highlight(cells: Cell[], label: string, options: { line?: Cell[] } = {}) { this.calls.push(`highlight ${label}`); this.highlights.push({ cells, label, line: options.line }); }
   clearHighlight() {}
   async banner(text: string) { this.calls.push(`banner ${text}`); }
   setWin(credits: number) { this.wins.push(credits); }
@@ -87,6 +87,8 @@ describe("cluedo round", () => {
       expect(shown.label).toContain(`pays ${e.win.toLocaleString("en")}`);
       const line = base.info.paylines![e.line - 1]!;
       expect(shown.cells).toEqual(line.slice(0, e.count).map((row, reel) => [reel, row]));
+      // the payline drawn across the reels: its cell on every reel, the winning ones first
+      expect(shown.line).toEqual(line.map((row, reel) => [reel, row]));
     }
     expect(view.wins.at(-1)).toBe(outcome.total_win);
   });

@@ -81,7 +81,7 @@ export function cluedoHandlers(game: Pick<GameView, "info">): Handlers<SlotView>
     line_win: async (e, ctx) => {
       ctx.view.setWin(ctx.won);
       ctx.view.sound("win");
-      await ctx.view.highlight(lineCells(paylines, e.line, e.count), lineLabel(e, ctx.spin), { fast: ctx.fast });
+      await ctx.view.highlight(lineCells(paylines, e.line, e.count), lineLabel(e, ctx.spin), { fast: ctx.fast, line: lineCells(paylines, e.line, paylines[e.line - 1]?.length ?? e.count) });
     },
     scatter_win: async (e, ctx) => {
       ctx.view.setWin(ctx.won);

@@ -69,7 +69,7 @@ export function copsHandlers(game: Pick<GameView, "info">): Handlers<SlotView> {
       ctx.view.setWin(ctx.won);
       ctx.view.sound("win");
       const what = e.symbol === "PRESENTS" ? `${e.count} mixed presents` : `${e.count} x ${e.symbol}`;
-      await ctx.view.highlight(lineCells(paylines, e.line, e.count), `Line ${e.line}: ${what} pays ${formatCredits(e.win)}`, { fast: ctx.fast });
+      await ctx.view.highlight(lineCells(paylines, e.line, e.count), `Line ${e.line}: ${what} pays ${formatCredits(e.win)}`, { fast: ctx.fast, line: lineCells(paylines, e.line, paylines[e.line - 1]?.length ?? e.count) });
       ctx.view.clearHighlight();
     },
     // drawn with the window (presentValues): nothing left to do

@@ -103,8 +103,8 @@ export class PixiSlotView implements SlotView {
   current(): string[][] {
     return this.reels.models.map((m) => m.visible());
   }
-  async highlight(cells: Cell[], label: string, options: { fast?: boolean } = {}): Promise<void> {
-    this.reels.highlight(cells);
+  async highlight(cells: Cell[], label: string, options: { fast?: boolean; line?: Cell[] } = {}): Promise<void> {
+    this.reels.highlight(cells, undefined, options.line);
     this.bannerEl.textContent = label;
     this.bannerEl.hidden = false;
     await hold(900, options.fast);

@@ -30,7 +30,7 @@ export function genericHandlers(game: Described): Required<Handlers<SlotView>> {
     line_win: async (e, ctx) => {
       ctx.view.setWin(ctx.won);
       ctx.view.sound("win");
-      await ctx.view.highlight(lineCells(paylines, e.line, e.count), `Line ${e.line}: ${formatCredits(e.win)}`, { fast: ctx.fast });
+      await ctx.view.highlight(lineCells(paylines, e.line, e.count), `Line ${e.line}: ${formatCredits(e.win)}`, { fast: ctx.fast, line: lineCells(paylines, e.line, paylines[e.line - 1]?.length ?? e.count) });
     },
     scatter_win: async (e, ctx) => {
       ctx.view.setWin(ctx.won);

@@ -33,7 +33,7 @@ export interface SlotView {
   /** What is on screen now, [reel][row]. */
   current(): string[][];
   /** Highlight cells with a label (the win amount) for a moment. */
-  highlight(cells: Cell[], label: string, options?: { fast?: boolean }): Promise<void>;
+  highlight(cells: Cell[], label: string, options?: { fast?: boolean; line?: Cell[] }): Promise<void>;
   clearHighlight(): void;
   /** A message over the reels for a moment (feature triggered, multiplier, jackpot). */
   banner(text: string, options?: { ms?: number; fast?: boolean }): Promise<void>;
