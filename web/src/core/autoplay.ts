@@ -37,8 +37,6 @@ export class Autoplay {
   private left = 0;
   private startBalance = 0;
   private settings: AutoplaySettings | null = null;
-  /** Why the last run stopped, in a player's words ("" while running or never run). */
-  stopped = "";
 
   /** True from start to stop, through the last round's play and its collect. */
   get running(): boolean {
@@ -55,11 +53,9 @@ export class Autoplay {
     this.settings = settings;
     this.left = settings.rounds;
     this.startBalance = balanceMinor;
-    this.stopped = "";
   }
 
-  stop(reason = "stopped"): void {
-    if (this.settings) this.stopped = reason;
+  stop(): void {
     this.settings = null;
     this.left = 0;
   }
@@ -69,16 +65,17 @@ export class Autoplay {
     if (this.running && this.left > 0) this.left -= 1;
   }
 
-  /** After a round: go on (true) or stop, saying why. */
-  after(result: RoundResult): boolean {
+  /** After a round: why autoplay stops now, in a player's words ("" goes on; not running:
+   * "not running"). */
+  after(result: RoundResult): string {
     const s = this.settings;
-    if (!s) return false;
+    if (!s) return "not running";
     const reason = result.choiceLeft ? "a choice is waiting"
       : s.stopOnFeature && result.outcome && hadFeature(result.outcome) ? "a feature was played"
       : s.winLimitMinor !== null && result.winMinor >= s.winLimitMinor ? "the single-win limit was reached"
       : s.lossLimitMinor !== null && this.startBalance - result.balanceMinor + result.nextStakeMinor > s.lossLimitMinor ? "the loss limit was reached"
       : this.left <= 0 ? "all rounds played" : "";
-    if (reason) this.stop(reason);
-    return !reason;
+    if (reason) this.stop();
+    return reason;
   }
 }

@@ -20,7 +20,7 @@ export function designFor(width: number, height: number): DesignSize {
 /** Where the design lies in a host of `width` x `height` CSS px: scaled to fit, centred. */
 export interface Placement { design: DesignSize; scale: number; x: number; y: number }
 
-export function placementFor(width: number, height: number): Placement {
+function placementFor(width: number, height: number): Placement {
   const design = designFor(width, height);
   const scale = Math.min(width / design.width, height / design.height);
   return { design, scale, x: (width - design.width * scale) / 2, y: (height - design.height * scale) / 2 };

@@ -12,34 +12,30 @@ describe("autoplay", () => {
     const a = new Autoplay();
     a.start({ rounds: 2, lossLimitMinor: null, winLimitMinor: null, stopOnFeature: true }, 10000);
     a.took();
-    expect(a.after(result())).toBe(true);
+    expect(a.after(result())).toBe("");
     a.took();
     expect(a.running).toBe(true); // the last round is still in play: its win is collected by autoplay
     expect(a.remaining).toBe(0);
-    expect(a.after(result())).toBe(false);
+    expect(a.after(result())).toBe("all rounds played");
     expect(a.running).toBe(false);
-    expect(a.stopped).toBe("all rounds played");
   });
 
   it("stops before a bet that could pass the loss limit", () => {
     const a = new Autoplay();
     a.start({ rounds: 10, lossLimitMinor: 100, winLimitMinor: null, stopOnFeature: false }, 10000);
     a.took();
-    expect(a.after(result({ balanceMinor: 9920 }))).toBe(true); // lost 80; the next 20 makes 100: allowed
+    expect(a.after(result({ balanceMinor: 9920 }))).toBe(""); // lost 80; the next 20 makes 100: allowed
     a.took();
-    expect(a.after(result({ balanceMinor: 9900 }))).toBe(false); // lost 100; 20 more would pass it
-    expect(a.stopped).toBe("the loss limit was reached");
+    expect(a.after(result({ balanceMinor: 9900 }))).toBe("the loss limit was reached"); // lost 100; 20 more would pass it
   });
 
   it("stops on a single win at the limit and on a feature", () => {
     const a = new Autoplay();
     a.start({ rounds: 10, lossLimitMinor: null, winLimitMinor: 500, stopOnFeature: true }, 10000);
-    expect(a.after(result({ winMinor: 499 }))).toBe(true);
-    expect(a.after(result({ winMinor: 500 }))).toBe(false);
-    expect(a.stopped).toBe("the single-win limit was reached");
+    expect(a.after(result({ winMinor: 499 }))).toBe("");
+    expect(a.after(result({ winMinor: 500 }))).toBe("the single-win limit was reached");
     a.start({ rounds: 10, lossLimitMinor: null, winLimitMinor: null, stopOnFeature: true }, 10000);
-    expect(a.after(result({ outcome: outcome(spin([{ type: "window" }]), spin([{ type: "window" }])) }))).toBe(false);
-    expect(a.stopped).toBe("a feature was played");
+    expect(a.after(result({ outcome: outcome(spin([{ type: "window" }]), spin([{ type: "window" }])) }))).toBe("a feature was played");
   });
 
   it("counts a trail, a bonus or filled jars as a feature, a plain win or a jar filling as none", () => {

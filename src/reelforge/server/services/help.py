@@ -408,7 +408,7 @@ def _candy_facts(spec: Any) -> dict[str, Fact]:
     return out
 
 
-# The facts of each registered rules package (spec.rules.RULES_PACKAGES): a new one adds its own.
-# what each family of game file has to say about its grid and its pays
+# What each family of game file has to say about its grid and its pays.
 FAMILY_FACTS = {"lines": _line_facts, "clusters": _cluster_facts}
+# The facts of each registered rules package (spec.rules.RULES_PACKAGES): a new one adds its own.
 RULES_FACTS = {"cops_trail": _trail_facts, "candy_jar": _candy_facts}

@@ -85,6 +85,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
 
   const field = (label: string, ...content: (Node | string)[]) => h("div", { class: "field" }, h("span", { class: "label" }, label), ...content);
   const spinField = field("Spins", spinInfo); // shown only while it counts free spins or a bonus
+  spinField.hidden = true;
   const changeListeners = new Set<() => void>();
   const controls: BetControls = {
     bets,
@@ -187,7 +188,6 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     // What PLAY does at a held win is said on it: the win is taken, then the next round.
     playButton.classList.toggle("collects", collecting);
     playButton.textContent = collecting ? "COLLECT & PLAY" : "PLAY";
-    spinField.hidden = !spinInfo.textContent;
     betSelect.disabled = minus.disabled = plus.disabled = !idle;
     minus.disabled ||= betIndex === 0;
     plus.disabled ||= betIndex === bets.length - 1;
@@ -208,8 +208,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   const unsubSession = app.session.subscribe(render);
 
   const fail = (exc: unknown) => {
-    autoplay.stop("an error");
-    autoplay.stopped = "";
+    autoplay.stop(); // the error says why
     clearTimeout(autoTimer);
     app.sound.play("error");
     showError(message, exc);
@@ -234,9 +233,8 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     // Autoplay never gambles: it takes the win and goes on.
     if (autoplay.running) {
       if (collect) { queueMicrotask(() => void step(round, collect.kind, collect.choice)); return; }
-      autoplay.stop("a choice is waiting");
+      autoplay.stop();
       showNotice("Autoplay stopped: a choice is waiting.");
-      autoplay.stopped = "";
     }
     if (module.choices) {
       choiceScreen = module.choices(choiceArea, round, (kind, option) => void step(round, kind, option), game);
@@ -290,17 +288,14 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
 
   let autoTimer: ReturnType<typeof setTimeout> | undefined;
   const continueAutoplay = (round: RoundView) => {
-    if (!autoplay.running) {
-      if (autoplay.stopped) { showNotice(`Autoplay stopped: ${autoplay.stopped}.`); autoplay.stopped = ""; }
-      return;
-    }
-    const goOn = autoplay.after({
+    if (!autoplay.running) return;
+    const stopped = autoplay.after({
       outcome: playing, winMinor: round.win_minor ?? 0, balanceMinor: round.balance_minor,
       nextStakeMinor: price(), choiceLeft: false,
     });
     render();
-    if (goOn) autoTimer = setTimeout(() => void spin(), Math.max(400, rules.min_round_interval_ms + 50));
-    else if (autoplay.stopped) { showNotice(`Autoplay stopped: ${autoplay.stopped}.`); autoplay.stopped = ""; }
+    if (stopped) showNotice(`Autoplay stopped: ${stopped}.`);
+    else autoTimer = setTimeout(() => void spin(), Math.max(400, rules.min_round_interval_ms + 50));
   };
   const showNotice = (text: string) => {
     message.textContent = text;
@@ -437,10 +432,10 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     autoPanel.addEventListener("keydown", (e) => { if (e.key === "Escape") close(); });
     autoButton.addEventListener("click", () => {
       if (autoplay.running) {
-        autoplay.stop("stopped by the player");
+        autoplay.stop();
         clearTimeout(autoTimer);
         render();
-        if (flow.state === "idle") { showNotice("Autoplay stopped: stopped by the player."); autoplay.stopped = ""; }
+        showNotice("Autoplay stopped: stopped by the player.");
         return;
       }
       autoPanel.hidden = !autoPanel.hidden;
