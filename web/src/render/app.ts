@@ -44,7 +44,8 @@ export class Stage {
     const profile = PROFILES[this.quality];
     await this.app.init({
       resizeTo: this.host,
-      background: 0x140c24,
+      // Transparent: the game's scene (its CSS background) lies behind the canvas.
+      backgroundAlpha: 0,
       antialias: profile.antialias,
       resolution: resolutionFor(this.quality, globalThis.devicePixelRatio ?? 1),
       autoDensity: true,

@@ -10,6 +10,13 @@ import { frameDelta, wallClock, type Clock } from "./clock";
 import type { QualityProfile } from "./quality";
 import type { SymbolTextures } from "./symbols";
 
+/** Draws the frame around a window of `width` x `height` design px (the window at 0,0). */
+export type FrameArt = (g: Graphics, width: number, height: number) => void;
+
+export const DEFAULT_FRAME: FrameArt = (g, w, h) => {
+  g.roundRect(-12, -12, w + 24, h + 24, 18).fill({ color: 0x000000, alpha: 0.45 }).stroke({ width: 4, color: 0xd4af37 });
+};
+
 export interface ReelSetOptions {
   reels: number;
   rows: number;
@@ -17,6 +24,7 @@ export interface ReelSetOptions {
   gap: number;
   strips: readonly (readonly string[])[]; // one per reel: what spins by
   speed?: number; // cells per second
+  frame?: FrameArt;
 }
 
 interface Pending { resolve: () => void; left: number }
@@ -39,7 +47,8 @@ export class ReelSet extends Container {
     super();
     this.last = clock();
     const { reels, rows, cell, gap } = opts;
-    const frame = new Graphics().roundRect(-12, -12, reels * (cell + gap) - gap + 24, rows * cell + 24, 18).fill({ color: 0x000000, alpha: 0.45 }).stroke({ width: 4, color: 0xd4af37 });
+    const frame = new Graphics();
+    (opts.frame ?? DEFAULT_FRAME)(frame, reels * (cell + gap) - gap, rows * cell);
     this.addChild(frame);
     this.models = Array.from({ length: reels }, (_, r) => new ReelModel(opts.strips[r] ?? opts.strips[0] ?? ["?"], rows));
     for (let r = 0; r < reels; r++) {

@@ -1,14 +1,19 @@
 // Symbols as a data table: symbol id -> how it is drawn (our own artwork, in code). A game
 // module passes its own table; symbols it does not list get the generic tile (a coloured gem
 // with the symbol's short name), so a new game file draws before it has artwork.
-import { Container, Graphics, Text, type Renderer, type Texture } from "pixi.js";
+import { Container, Graphics, Sprite, Text, Texture, type Renderer } from "pixi.js";
 
 export interface SymbolArt {
   colour: number; // main fill
   accent?: number;
   label?: string; // drawn text (default: from the id)
   shape?: "gem" | "circle" | "star" | "card" | "diamond";
-  draw?: (g: Graphics, size: number) => void; // full custom drawing
+  draw?: (g: Graphics, size: number) => void; // full custom drawing (over `svg` when both)
+  /** Authored SVG markup (a square viewBox), drawn crisp at any size once `loadSymbolArt`
+   * has decoded it; no label is drawn over it unless `label` is given. */
+  svg?: string;
+  /** Text drawn over the art in this face (default Georgia). */
+  font?: string;
 }
 
 export type SymbolTable = Record<string, SymbolArt>;
@@ -52,6 +57,35 @@ function shapeOf(g: Graphics, art: SymbolArt, s: number): void {
   }
 }
 
+// Decoded SVG images, by their markup: a browser draws a decoded SVG image at any size
+// without blur, so each texture is rasterised at its own size and resolution.
+const images = new Map<string, HTMLImageElement>();
+
+function decode(svg: string): Promise<void> {
+  if (images.has(svg) || typeof Image === "undefined") return Promise.resolve();
+  const img = new Image();
+  img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+  return img.decode().then(() => { images.set(svg, img); }, () => { /* drawn as its shape instead */ });
+}
+
+/** Decodes every SVG of `tables` (and any extra markup); call before the first texture. */
+export async function loadSymbolArt(tables: SymbolTable[], extra: string[] = []): Promise<void> {
+  const all = new Set([...tables.flatMap((t) => Object.values(t).flatMap((a) => (a.svg ? [a.svg] : []))), ...extra]);
+  await Promise.all([...all].map(decode));
+}
+
+/** The decoded SVG rasterised into a texture of `px` CSS px at `resolution` (null before it
+ * is decoded). */
+export function svgTexture(svg: string, px: number, resolution: number, height = px): Texture | null {
+  const img = images.get(svg);
+  if (!img || typeof document === "undefined") return null;
+  const canvas = document.createElement("canvas");
+  canvas.width = Math.max(1, Math.round(px * resolution));
+  canvas.height = Math.max(1, Math.round(height * resolution));
+  canvas.getContext("2d")?.drawImage(img, 0, 0, canvas.width, canvas.height);
+  return Texture.from({ resource: canvas, resolution });
+}
+
 /** Draws every symbol once into a texture of `size` design pixels. */
 export class SymbolTextures {
   private readonly cache = new Map<string, Texture>();
@@ -70,14 +104,20 @@ export class SymbolTextures {
       const g = new Graphics();
       const s = this.size;
       g.rect(0, 0, s, s).fill({ color: 0x000000, alpha: 0 });
+      const raster = art.svg ? svgTexture(art.svg, s, this.resolution) : null;
+      if (raster) {
+        const sprite = new Sprite(raster);
+        sprite.width = sprite.height = s;
+        box.addChild(sprite);
+      }
       if (art.draw) art.draw(g, s);
-      else shapeOf(g, art, s);
+      else if (!raster) shapeOf(g, art, s);
       box.addChild(g);
-      const label = art.label ?? genericArt(id).label ?? id;
+      const label = art.label ?? (art.svg ? "" : genericArt(id).label ?? id);
       if (label) {
         const text = new Text({
           text: label,
-          style: { fontFamily: "Georgia, serif", fontWeight: "bold", fontSize: Math.round(s * (label.length > 3 ? 0.2 : 0.3)), fill: art.shape === "card" ? art.colour : 0xffffff, stroke: { color: 0x000000, width: art.shape === "card" ? 0 : 3 }, align: "center" },
+          style: { fontFamily: art.font ?? "Georgia, serif", fontWeight: "bold", fontSize: Math.round(s * (label.length > 3 ? 0.2 : 0.3)), fill: art.shape === "card" ? art.colour : 0xffffff, stroke: { color: 0x000000, width: art.shape === "card" ? 0 : 3 }, align: "center" },
         });
         text.anchor.set(0.5);
         text.position.set(s / 2, s / 2);
@@ -85,6 +125,7 @@ export class SymbolTextures {
       }
       texture = this.renderer.generateTexture({ target: box, resolution: this.resolution, frame: undefined });
       box.destroy({ children: true });
+      raster?.destroy(true);
       this.cache.set(id, texture);
     }
     return texture;

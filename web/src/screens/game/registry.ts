@@ -19,6 +19,19 @@ import type { BetOption, GameView, RoundView, StepChoice } from "../../net/types
 import type { Rect, Stage } from "../../render/app";
 import type { Sfx } from "../../render/sound";
 import type { SymbolTable } from "../../render/symbols";
+import type { FrameArt } from "../../render/reels";
+
+/** A game's look beyond its symbols. The game screen carries the class `theme-<key>`, so the
+ * module's CSS draws the scene (`.theme-<key> .stage` backgrounds from its own SVG files); the
+ * logo is inline SVG in the title (it may use the bundled faces of render/fonts.ts). */
+export interface Theme {
+  /** SVG markup of the logo, shown as the title (the title's text stays for screen readers). */
+  logo?: string;
+  /** The frame drawn around the reels' window (default: a gold line on a dark glass). */
+  frame?: FrameArt;
+  /** SVG markup decoded before the screen draws (art a view rasterises itself). */
+  art?: string[];
+}
 
 /** What handlers may do to the screen. Every method that animates resolves when done. */
 export interface SlotView {
@@ -54,6 +67,7 @@ export interface ViewDeps {
   stage: Stage;
   game: GameView;
   symbols: SymbolTable;
+  theme?: Theme;
   /** The DOM layer over the canvas (banners). */
   overlay: HTMLElement;
   /** The win meter and spin counter outputs of the console. */
@@ -103,6 +117,7 @@ export interface GameModule {
   key: string;
   status: "todo" | "ready";
   symbols?: SymbolTable;
+  theme?: Theme;
   handlers(game: GameView): Handlers<SlotView>;
   hooks?: SpinHooks<SlotView>;
   createView?(deps: ViewDeps): SlotView & { destroy(): void };

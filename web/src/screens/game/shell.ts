@@ -14,6 +14,8 @@ import { ApiError } from "../../net/api";
 import type { BetOption, RoundView, StepChoice } from "../../net/types";
 import { Stage } from "../../render/app";
 import { PROFILES } from "../../render/quality";
+import { fontsReady } from "../../render/fonts";
+import { loadSymbolArt } from "../../render/symbols";
 import { clear, h, showError } from "../../ui/dom";
 import { showIntro } from "../../ui/intro";
 import type { AppContext, Screen } from "../context";
@@ -125,7 +127,14 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     spinField);
   const hud = h("div", { class: "hud" }, message, choiceArea, autoPanel, consoleBar);
   const title = h("h1", {}, game.title, module.status === "todo" ? h("small", { style: "color:var(--muted);margin-left:8px" }, "(generic screen)") : "");
-  const screen = h("section", { class: "game", "data-testid": `game-${key}`, "data-module": module.status, "aria-label": game.title },
+  if (module.theme?.logo) {
+    // Our own markup from the bundle, never data from a request.
+    const logo = h("span", { class: "logo", "aria-hidden": "true" });
+    logo.innerHTML = module.theme.logo;
+    title.classList.add("has-logo");
+    title.append(logo);
+  }
+  const screen = h("section", { class: `game theme-${module.key}`, "data-testid": `game-${key}`, "data-module": module.status, "aria-label": game.title },
     title, stageHost, hud);
   clear(host);
   host.append(screen);
@@ -135,10 +144,10 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
 
   // --- Pixi --------------------------------------------------------------------------------
   const stage = new Stage(stageHost, app.options.get().quality);
-  await stage.init();
+  await Promise.all([stage.init(), fontsReady(), loadSymbolArt([module.symbols ?? {}], module.theme?.art ?? [])]);
   stageHost.insertBefore(stage.app.canvas, overlay);
   const deps = {
-    stage, game, overlay, symbols: module.symbols ?? {},
+    stage, game, overlay, symbols: module.symbols ?? {}, theme: module.theme,
     setWin: (c: number) => { winOut.textContent = `${formatCredits(c)} (${formatMoney(c * denomination, currency)})`; },
     setSpinInfo: (t: string) => { spinInfo.textContent = t; spinField.hidden = !t; },
     // No celebration of a win that does not exceed what the round cost (GB RTS 7B; a good
