@@ -31,6 +31,8 @@ export interface Theme {
   frame?: FrameArt;
   /** SVG markup decoded before the screen draws (art a view rasterises itself). */
   art?: string[];
+  /** SVG markup of the lobby tile's picture (a 16:9 scene from the game's own art). */
+  tile?: string;
 }
 
 /** What handlers may do to the screen. Every method that animates resolves when done. */
