@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast lint install bench bench-server bench-web clean clean-cache web web-test chromium
+.PHONY: run test test-fast lint install bench bench-server bench-web gallery clean clean-cache web web-test chromium
 
 # Each long step says what it is doing first: on a fresh clone the install alone takes minutes
 # and pip --quiet prints nothing meanwhile.
@@ -90,8 +90,14 @@ bench-web: $(STAMP) web chromium
 	@echo "make bench-web: the browser client's fps, first-load size and time to playable (a few minutes; the table comes at the end)"
 	cd web && node bench/client.mjs
 
+# Every game in its key states at both sizes, screenshots on one page (web/gallery/index.html)
+# for a reviewer; fails on a blank screen or a control over the reels. GALLERY_ONLY=cluedo etc.
+gallery: $(STAMP) web chromium
+	@echo "make gallery: playing each game into its key states at 1440x900 and 390x844 (several minutes)"
+	cd web && node tests/e2e/gallery.mjs
+
 clean:
-	rm -rf $(VENV) build src/*.egg-info web/node_modules web/dist web/test-results
+	rm -rf $(VENV) build src/*.egg-info web/node_modules web/dist web/test-results web/gallery
 
 # numba's cache does not notice an edited callee in another module (rng.py called from
 # lines.py): clear it after editing a kernel's callee.
