@@ -9,6 +9,7 @@ import { Stage } from "../../render/app";
 import type { Quality } from "../../core/options";
 import { h } from "../../ui/dom";
 import { PixiSlotView } from "./generic";
+import { artReady } from "./art";
 import { genericHandlers } from "./handlers";
 import type { GameModule, SlotView } from "./registry";
 
@@ -18,10 +19,10 @@ export async function genericReplay(host: HTMLElement, module: GameModule | unde
   const info = h("output", {});
   host.append(overlay, h("div", { style: "position:absolute;left:8px;bottom:8px;z-index:1" }, "Win: ", winOut, " ", info));
   const stage = new Stage(host, quality);
-  await stage.init();
+  await Promise.all([stage.init(), artReady(module)]);
   host.insertBefore(stage.app.canvas, overlay);
   const deps = {
-    stage, game, overlay, symbols: module?.symbols ?? {},
+    stage, game, overlay, symbols: module?.symbols ?? {}, theme: module?.theme,
     setWin: (c: number) => { winOut.textContent = formatCredits(c); },
     setSpinInfo: (t: string) => { info.textContent = t; },
     sound: () => {},

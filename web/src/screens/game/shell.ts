@@ -14,12 +14,11 @@ import { ApiError } from "../../net/api";
 import type { BetOption, RoundView, StepChoice } from "../../net/types";
 import { Stage } from "../../render/app";
 import { PROFILES } from "../../render/quality";
-import { fontsReady } from "../../render/fonts";
-import { loadSymbolArt } from "../../render/symbols";
 import { clear, h, showError } from "../../ui/dom";
 import { showIntro } from "../../ui/intro";
 import type { AppContext, Screen } from "../context";
 import { rememberBet } from "../info/current-bet";
+import { artReady } from "./art";
 import { PixiSlotView, genericHandlers } from "./generic";
 import { moduleFor, type BetControls, type ChoiceScreen, type GameModule, type SlotView } from "./registry";
 
@@ -144,7 +143,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
 
   // --- Pixi --------------------------------------------------------------------------------
   const stage = new Stage(stageHost, app.options.get().quality);
-  await Promise.all([stage.init(), fontsReady(), loadSymbolArt([module.symbols ?? {}], module.theme?.art ?? [])]);
+  await Promise.all([stage.init(), artReady(module)]);
   stageHost.insertBefore(stage.app.canvas, overlay);
   const deps = {
     stage, game, overlay, symbols: module.symbols ?? {}, theme: module.theme,

@@ -18,6 +18,7 @@ import type { GameView } from "../../net/types";
 import { DESIGNS, HUD_SHARE, Stage, type DesignSize } from "../../render/app";
 import { h } from "../../ui/dom";
 import { framesOf, type Frame } from "./frames";
+import { artReady } from "../game/art";
 import { PixiSlotView } from "../game/generic";
 import { genericHandlers } from "../game/handlers";
 import type { GameModule, SlotView } from "../game/registry";
@@ -117,10 +118,10 @@ export async function mountScreens(host: HTMLElement, opts: ScreensOptions): Pro
   resize.observe(host);
 
   const stage = new Stage(screen, opts.quality);
-  await stage.init();
+  await Promise.all([stage.init(), artReady(module)]);
   screen.append(overlay);
   const deps = {
-    stage, game, overlay, symbols: module?.symbols ?? {},
+    stage, game, overlay, symbols: module?.symbols ?? {}, theme: module?.theme,
     setWin: (c: number) => { winOut.textContent = formatCredits(c); },
     setSpinInfo: (t: string) => { info.textContent = t; },
     sound: () => {},
