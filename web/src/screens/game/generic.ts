@@ -30,7 +30,7 @@ export class PixiSlotView implements SlotView {
     const cell = Math.floor(Math.min(1100 / reels, 640 / rows));
     this.textures = new SymbolTextures(stage.app.renderer, deps.symbols, cell, stage.app.renderer.resolution);
     this.reels = new ReelSet(this.textures, { reels, rows, cell, gap: 8, strips, frame: deps.theme?.frame }, stage.profile, stage.app.ticker);
-    this.reels.on("reelstop", () => deps.sound("stop"));
+    this.reels.on("reelstop", (r: number) => deps.sound("stop", r));
     stage.root.addChild(this.reels);
     this.stopAnimating = stage.animate(() => this.reels.needsFrame());
     this.unsubscribe = stage.onLayout(() => this.layout());
