@@ -352,13 +352,15 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   // (core/celebration.ts; none at or below the cost), the meter settled on the total first.
   const celebrateRound = async (outcome: Outcome, fast = turbo?.checked ?? false) => {
     setMeter(meterShown, true);
-    const tier = winTier(outcome.total_win, outcome.bet.cost);
+    // A bonus won at a gamble costs nothing itself: it is measured against the round's stake.
+    const cost = outcome.bet.cost > 0 ? outcome.bet.cost : outcome.bet.stake;
+    const tier = winTier(outcome.total_win, cost);
     if (!tier) return;
     deps.sound(tier === "big" ? "bigwin" : tier === "mega" ? "megawin" : "epicwin");
-    await celebrate(overlay, { total_win: outcome.total_win, cost: outcome.bet.cost }, {
+    await celebrate(overlay, { total_win: outcome.total_win, cost }, {
       fast, particles: PROFILES[app.options.get().quality].particles,
       format: (c) => formatCredits(c),
-      lines: [`${formatMoney(outcome.total_win * denomination, currency)} · ${Math.floor(outcome.total_win / outcome.bet.cost)}x the bet`],
+      lines: [`${formatMoney(outcome.total_win * denomination, currency)} · ${Math.floor(outcome.total_win / cost)}x the bet`],
     });
   };
 
