@@ -49,7 +49,7 @@ export function anticipatingReels(window: readonly (readonly string[])[], symbol
   });
 }
 
-interface Marker { line: number; lit: Graphics }
+interface Marker { line: number; lit: Graphics; x: number; y: number }
 
 interface Pending { resolve: () => void; left: number }
 
@@ -68,6 +68,7 @@ export class ReelSet extends Container {
   private winners: { sprite: Sprite; base: number }[] = [];
   private readonly markers: Marker[] = [];
   private readonly antGlow = new Graphics();
+  private readonly markerBox = new Container(); // above the payline drawn to its markers
   private anticipating: boolean[] = [];
   /** Design px the line markers take beside the window, each side (0: none). */
   readonly side: number;
@@ -100,7 +101,7 @@ export class ReelSet extends Container {
       this.addChild(column);
     }
     this.side = this.drawMarkers();
-    this.addChild(this.antGlow, this.overlay, this.sparks);
+    this.addChild(this.antGlow, this.overlay, this.markerBox, this.sparks);
     this.draw();
     ticker.add(this.tick, this);
   }
@@ -162,6 +163,9 @@ export class ReelSet extends Container {
   /** Light `cells`; with `path` (a payline's cell on every reel) the line is drawn across the
    * reels through them, a little beyond the first and last reel, ends marked. */
   highlight(cells: readonly Cell[], colour = 0xffe066, path: readonly Cell[] = []): void {
+    // A round's handlers may still run after the screen was left: draw nothing then (the
+    // symbol textures' renderer is gone).
+    if (this.destroyed) return;
     this.clearHighlight();
     this.highlighted = [...cells];
     const { cell, gap } = this.opts;
@@ -193,8 +197,9 @@ export class ReelSet extends Container {
     const frames = new Graphics();
     for (const [r, w] of cells) frames.roundRect(r * (cell + gap) + 3, w * cell + 3, cell - 6, cell - 6, 12).stroke({ width: 6, color: colour });
     this.overlay.addChild(frames);
-    if (path.length > 1) this.overlay.addChild(this.paylinePath(path, colour));
     const line = this.lineOf(path);
+    const ends = this.markers.filter((m) => m.line === line);
+    if (path.length > 1) this.overlay.addChild(this.paylinePath(path, colour, ends.length === 2 ? ends : undefined));
     for (const m of this.markers) m.lit.visible = m.line === line;
     this.burst(cells, colour);
     this.changed = true;
@@ -222,8 +227,8 @@ export class ReelSet extends Container {
     const left = byRow((l) => l[0] ?? 0), right = byRow((l) => l[l.length - 1] ?? 0);
     const most = Math.max(...left.map((g) => g.length), ...right.map((g) => g.length), 1);
     const radius = Math.max(8, Math.min(cell * 0.12, cell / most / 2 - 2));
-    const box = new Container();
-    for (const [groups, x] of [[left, -14 - radius], [right, w + 14 + radius]] as const) {
+    const box = this.markerBox;
+    for (const [groups, x] of [[left, -18 - radius], [right, w + 18 + radius]] as const) {
       groups.forEach((group, row) => group.forEach((line, k) => {
         const y = row * cell + ((k + 0.5) * cell) / group.length;
         const badge = new Container();
@@ -235,26 +240,30 @@ export class ReelSet extends Container {
         label.anchor.set(0.5);
         badge.addChild(off, lit, label);
         box.addChild(badge);
-        this.markers.push({ line, lit });
+        this.markers.push({ line, lit, x, y });
       }));
     }
-    this.addChild(box);
-    return 14 + radius * 2 + 4;
+    return 18 + radius * 2 + 4;
   }
 
-  private paylinePath(path: readonly Cell[], colour: number): Graphics {
+  /** The line's path through its cells; from its number marker to its number marker when the
+   * reels have them (`ends`: left, right), else a little beyond the first and last reel with
+   * the ends marked. */
+  private paylinePath(path: readonly Cell[], colour: number, ends?: readonly { x: number; y: number }[]): Graphics {
     const { cell, gap } = this.opts;
     const points = path.map(([r, w]) => ({ x: r * (cell + gap) + cell / 2, y: w * cell + cell / 2 }));
     const first = points[0]!, last = points[points.length - 1]!;
     const reach = cell / 2 + 10;
-    const g = new Graphics().moveTo(first.x - reach, first.y);
+    const start = ends?.[0] ?? { x: first.x - reach, y: first.y }, end = ends?.[1] ?? { x: last.x + reach, y: last.y };
+    const g = new Graphics().moveTo(start.x, start.y);
     for (const p of points) g.lineTo(p.x, p.y);
-    g.lineTo(last.x + reach, last.y).stroke({ width: Math.max(4, cell / 22), color: colour, alpha: 0.9, join: "round", cap: "round" });
-    for (const end of [{ x: first.x - reach, y: first.y }, { x: last.x + reach, y: last.y }]) g.circle(end.x, end.y, Math.max(7, cell / 12)).fill({ color: colour });
+    g.lineTo(end.x, end.y).stroke({ width: Math.max(4, cell / 22), color: colour, alpha: 0.9, join: "round", cap: "round" });
+    if (!ends) for (const p of [start, end]) g.circle(p.x, p.y, Math.max(7, cell / 12)).fill({ color: colour });
     return g;
   }
 
   clearHighlight(): void {
+    if (this.destroyed) return;
     this.highlighted = [];
     this.winners = [];
     for (const m of this.markers) m.lit.visible = false;
@@ -339,11 +348,13 @@ export class ReelSet extends Container {
     this.anticipating.forEach((ant, r) => {
       if (!ant || this.models[r]?.state === "idle") return;
       const x = r * (cell + gap);
-      this.antGlow.roundRect(x - 4, -4, cell + 8, rows * cell + 8, 14).fill({ color: GLOW, alpha: 0.12 * a }).stroke({ width: 8, color: GLOW, alpha: a });
+      this.antGlow.roundRect(x - 10, -10, cell + 20, rows * cell + 20, 20).stroke({ width: 10, color: GLOW, alpha: 0.3 * a });
+      this.antGlow.roundRect(x - 3, -3, cell + 6, rows * cell + 6, 14).fill({ color: GLOW, alpha: 0.14 * a }).stroke({ width: 6, color: 0xfff2a8, alpha: a });
     });
   }
 
   private draw(): void {
+    if (this.destroyed) return;
     this.changed = true;
     const { cell, rows } = this.opts;
     this.models.forEach((m, r) => {
