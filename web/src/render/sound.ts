@@ -34,6 +34,7 @@ export class Sound {
     const ctx = this.makeContext();
     if (!ctx) return;
     this.ctx = ctx;
+    // Made in this order, master, music, effects: the a11y e2e test tells the buses apart by it.
     this.master = ctx.createGain();
     this.master.connect(ctx.destination);
     this.musicBus = ctx.createGain();
