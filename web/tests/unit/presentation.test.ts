@@ -108,3 +108,14 @@ describe("Sound", () => {
     expect(s.musicPlaying).toBe(false);
   });
 });
+
+describe("lobby jackpot", () => {
+  it("finds a game's progressive pool by its currency and title, none for a game without one", async () => {
+    const { poolOf } = await import("../../src/screens/lobby/lobby");
+    const meter = (pool: string, currency: string) => ({ pool, currency, amount_minor: 1, seed_minor: 1, contribution_bp: 1, wins: 0, enabled: true, updated_at_us: 0 });
+    const meters = [meter("Cluedo MegaJackpots GBP", "GBP"), meter("Cluedo MegaJackpots EUR", "EUR")];
+    expect(poolOf({ title: "Cluedo MegaJackpots", currency: "EUR", jackpot: true } as never, meters)?.currency).toBe("EUR");
+    expect(poolOf({ title: "Cluedo MegaJackpots", currency: "EUR", jackpot: false } as never, meters)).toBeUndefined();
+    expect(poolOf({ title: "Candy Jar Clusters", currency: "EUR", jackpot: true } as never, meters)).toBeUndefined();
+  });
+});
