@@ -3,7 +3,7 @@
 // ReelModel's (slot/reel-model.ts); this class only draws it, every frame. Every motion is
 // advanced by the wall-clock time since the last frame (render/clock.ts), so a landing takes
 // the same time at 2 fps as at 60 (fewer frames drawn), never longer.
-import { BlurFilter, Container, Graphics, Sprite, type Ticker } from "pixi.js";
+import { BlurFilter, Container, Graphics, Sprite, Text, type Ticker } from "pixi.js";
 import type { Cell } from "../core/outcome";
 import { ReelModel } from "../slot/reel-model";
 import { frameDelta, wallClock, type Clock } from "./clock";
@@ -25,7 +25,31 @@ export interface ReelSetOptions {
   strips: readonly (readonly string[])[]; // one per reel: what spins by
   speed?: number; // cells per second
   frame?: FrameArt;
+  /** A line game's paylines (row per reel, line 1 first): each line's number is marked at both
+   * sides of the window, at its first and last reel's row, lit while its line wins. */
+  paylines?: readonly (readonly number[])[];
+  /** Anticipation: when the reels landed so far show `need - 1` of these symbols (scatters,
+   * bonus symbols), the reels still spinning spin longer, glowing. */
+  anticipation?: { symbols: ReadonlySet<string>; need: number };
 }
+
+/** Cells a reel in anticipation runs on beyond its usual stop (about a second at full speed). */
+const ANTICIPATION_CELLS = 24;
+const GLOW = 0xffd23f;
+
+/** Which reels spin on in anticipation of `window`: reel r does when the reels before it
+ * already show `need - 1` or more of the feature's symbols (the last reel included; never the
+ * first). Pure, for the unit tests. */
+export function anticipatingReels(window: readonly (readonly string[])[], symbols: ReadonlySet<string>, need: number): boolean[] {
+  let seen = 0;
+  return window.map((reel, r) => {
+    const on = r > 0 && seen >= need - 1;
+    seen += reel.filter((s) => symbols.has(s)).length;
+    return on;
+  });
+}
+
+interface Marker { line: number; lit: Graphics; x: number; y: number }
 
 interface Pending { resolve: () => void; left: number }
 
@@ -40,6 +64,14 @@ export class ReelSet extends Container {
   private drawnAt = -Infinity; // the clock when a spinning reel was last drawn
   private highlighted: Cell[] = [];
   private pulse = 0;
+  /** Copies of the winning cells' symbols drawn over the dimmed reels, pulsing in scale. */
+  private winners: { sprite: Sprite; base: number }[] = [];
+  private readonly markers: Marker[] = [];
+  private readonly antGlow = new Graphics();
+  private readonly markerBox = new Container(); // above the payline drawn to its markers
+  private anticipating: boolean[] = [];
+  /** Design px the line markers take beside the window, each side (0: none). */
+  readonly side: number;
   private readonly blur = new BlurFilter({ strengthX: 0, strengthY: 6, quality: 2 });
   private changed = true;
 
@@ -68,7 +100,8 @@ export class ReelSet extends Container {
       this.columns.push(column);
       this.addChild(column);
     }
-    this.addChild(this.overlay, this.sparks);
+    this.side = this.drawMarkers();
+    this.addChild(this.antGlow, this.overlay, this.markerBox, this.sparks);
     this.draw();
     ticker.add(this.tick, this);
   }
@@ -103,12 +136,18 @@ export class ReelSet extends Container {
     this.clearHighlight();
     const stagger = options.fast ? 1 : options.stagger ?? 4;
     const speed = (this.opts.speed ?? 22) * (options.fast ? 2 : 1);
+    // Only reels that land one at a time build suspense (a tumble's columns fall together).
+    const ant = this.opts.anticipation;
+    this.anticipating = ant && stagger > 0 ? anticipatingReels(window, ant.symbols, ant.need) : [];
+    const extra = options.fast ? ANTICIPATION_CELLS / 4 : ANTICIPATION_CELLS;
     return new Promise((resolve) => {
       this.pending?.resolve();
       this.pending = { resolve, left: this.models.length };
+      let waited = 0;
       this.models.forEach((m, r) => {
+        if (this.anticipating[r]) waited += extra;
         m.speed = speed;
-        m.land(window[r] ?? [], 3 + r * stagger);
+        m.land(window[r] ?? [], 3 + r * stagger + waited);
       });
     });
   }
@@ -124,35 +163,110 @@ export class ReelSet extends Container {
   /** Light `cells`; with `path` (a payline's cell on every reel) the line is drawn across the
    * reels through them, a little beyond the first and last reel, ends marked. */
   highlight(cells: readonly Cell[], colour = 0xffe066, path: readonly Cell[] = []): void {
+    // A round's handlers may still run after the screen was left: draw nothing then (the
+    // symbol textures' renderer is gone).
+    if (this.destroyed) return;
+    this.clearHighlight();
     this.highlighted = [...cells];
-    this.overlay.removeChildren().forEach((c) => c.destroy());
     const { cell, gap } = this.opts;
     const dim = new Graphics();
     for (let r = 0; r < this.opts.reels; r++) for (let w = 0; w < this.opts.rows; w++) {
-      if (!cells.some(([a, b]) => a === r && b === w)) dim.rect(r * (cell + gap), w * cell, cell, cell).fill({ color: 0x000000, alpha: 0.45 });
+      if (!cells.some(([a, b]) => a === r && b === w)) dim.rect(r * (cell + gap), w * cell, cell, cell).fill({ color: 0x000000, alpha: 0.5 });
+    }
+    // A soft glow behind each winner (two widening rings fading out), then the symbol itself
+    // above the dimmed reels, pulsing in the tick (a still, slightly raised copy on LOW).
+    const glow = new Graphics();
+    for (const [r, w] of cells) {
+      const x = r * (cell + gap), y = w * cell;
+      glow.roundRect(x - 6, y - 6, cell + 12, cell + 12, 20).fill({ color: colour, alpha: 0.16 });
+      glow.roundRect(x, y, cell, cell, 14).fill({ color: colour, alpha: 0.22 });
+    }
+    this.overlay.addChild(dim, glow);
+    for (const [r, w] of cells) {
+      const id = this.models[r]?.visible()[w];
+      if (id === undefined) continue;
+      const sprite = new Sprite(this.textures.get(id));
+      sprite.anchor.set(0.5);
+      sprite.width = sprite.height = cell;
+      sprite.position.set(r * (cell + gap) + cell / 2, w * cell + cell / 2);
+      const base = sprite.scale.x;
+      if (!this.profile.glow) sprite.scale.set(base * 1.05);
+      this.winners.push({ sprite, base });
+      this.overlay.addChild(sprite);
     }
     const frames = new Graphics();
     for (const [r, w] of cells) frames.roundRect(r * (cell + gap) + 3, w * cell + 3, cell - 6, cell - 6, 12).stroke({ width: 6, color: colour });
-    this.overlay.addChild(dim, frames);
-    if (path.length > 1) this.overlay.addChild(this.paylinePath(path, colour));
+    this.overlay.addChild(frames);
+    const line = this.lineOf(path);
+    const ends = this.markers.filter((m) => m.line === line);
+    if (path.length > 1) this.overlay.addChild(this.paylinePath(path, colour, ends.length === 2 ? ends : undefined));
+    for (const m of this.markers) m.lit.visible = m.line === line;
     this.burst(cells, colour);
     this.changed = true;
   }
 
-  private paylinePath(path: readonly Cell[], colour: number): Graphics {
+  /** The payline (1-based) whose cells `path` are, or 0. */
+  private lineOf(path: readonly Cell[]): number {
+    const lines = this.opts.paylines ?? [];
+    if (path.length !== this.opts.reels) return 0;
+    return lines.findIndex((rows) => rows.length === path.length && rows.every((row, r) => path[r]?.[0] === r && path[r]?.[1] === row)) + 1;
+  }
+
+  /** Each line's number at both sides of the window, beside the row its line starts (left) or
+   * ends (right) on, the lines of one row stacked within it. Returns the side they take. */
+  private drawMarkers(): number {
+    const lines = this.opts.paylines ?? [];
+    if (lines.length < 2) return 0;
+    const { cell, rows, reels, gap } = this.opts;
+    const w = reels * (cell + gap) - gap;
+    const byRow = (pick: (l: readonly number[]) => number) => {
+      const groups = Array.from({ length: rows }, () => [] as number[]);
+      lines.forEach((l, i) => groups[Math.min(rows - 1, Math.max(0, pick(l)))]?.push(i + 1));
+      return groups;
+    };
+    const left = byRow((l) => l[0] ?? 0), right = byRow((l) => l[l.length - 1] ?? 0);
+    const most = Math.max(...left.map((g) => g.length), ...right.map((g) => g.length), 1);
+    const radius = Math.max(8, Math.min(cell * 0.12, cell / most / 2 - 2));
+    const box = this.markerBox;
+    for (const [groups, x] of [[left, -18 - radius], [right, w + 18 + radius]] as const) {
+      groups.forEach((group, row) => group.forEach((line, k) => {
+        const y = row * cell + ((k + 0.5) * cell) / group.length;
+        const badge = new Container();
+        badge.position.set(x, y);
+        const off = new Graphics().circle(0, 0, radius).fill({ color: 0x140c24, alpha: 0.85 }).stroke({ width: 2, color: 0xd4af37, alpha: 0.8 });
+        const lit = new Graphics().circle(0, 0, radius + 2).fill({ color: GLOW }).stroke({ width: 3, color: 0xffffff });
+        lit.visible = false;
+        const label = new Text({ text: String(line), style: { fontFamily: "Lilita One, Impact, sans-serif", fontSize: Math.round(radius * 1.15), fill: 0xffffff, stroke: { color: 0x000000, width: 3 } } });
+        label.anchor.set(0.5);
+        badge.addChild(off, lit, label);
+        box.addChild(badge);
+        this.markers.push({ line, lit, x, y });
+      }));
+    }
+    return 18 + radius * 2 + 4;
+  }
+
+  /** The line's path through its cells; from its number marker to its number marker when the
+   * reels have them (`ends`: left, right), else a little beyond the first and last reel with
+   * the ends marked. */
+  private paylinePath(path: readonly Cell[], colour: number, ends?: readonly { x: number; y: number }[]): Graphics {
     const { cell, gap } = this.opts;
     const points = path.map(([r, w]) => ({ x: r * (cell + gap) + cell / 2, y: w * cell + cell / 2 }));
     const first = points[0]!, last = points[points.length - 1]!;
     const reach = cell / 2 + 10;
-    const g = new Graphics().moveTo(first.x - reach, first.y);
+    const start = ends?.[0] ?? { x: first.x - reach, y: first.y }, end = ends?.[1] ?? { x: last.x + reach, y: last.y };
+    const g = new Graphics().moveTo(start.x, start.y);
     for (const p of points) g.lineTo(p.x, p.y);
-    g.lineTo(last.x + reach, last.y).stroke({ width: Math.max(4, cell / 22), color: colour, alpha: 0.9, join: "round", cap: "round" });
-    for (const end of [{ x: first.x - reach, y: first.y }, { x: last.x + reach, y: last.y }]) g.circle(end.x, end.y, Math.max(7, cell / 12)).fill({ color: colour });
+    g.lineTo(end.x, end.y).stroke({ width: Math.max(4, cell / 22), color: colour, alpha: 0.9, join: "round", cap: "round" });
+    if (!ends) for (const p of [start, end]) g.circle(p.x, p.y, Math.max(7, cell / 12)).fill({ color: colour });
     return g;
   }
 
   clearHighlight(): void {
+    if (this.destroyed) return;
     this.highlighted = [];
+    this.winners = [];
+    for (const m of this.markers) m.lit.visible = false;
     this.overlay.removeChildren().forEach((c) => c.destroy());
     this.sparks.removeChildren().forEach((c) => c.destroy());
     this.overlay.alpha = 1;
@@ -205,9 +319,11 @@ export class ReelSet extends Container {
       }
     }
     if (this.highlighted.length && this.profile.glow) {
-      this.pulse += dt * 4;
-      this.overlay.alpha = 0.75 + 0.25 * Math.sin(this.pulse);
+      this.pulse += dt * 5;
+      const k = 1 + 0.08 * Math.max(0, Math.sin(this.pulse));
+      for (const w of this.winners) w.sprite.scale.set(w.base * k);
     }
+    this.drawAnticipation(dt);
     for (const s of this.sparks.children) {
       const g = s as Graphics & { v: [number, number] };
       g.x += g.v[0] * dt;
@@ -217,7 +333,28 @@ export class ReelSet extends Container {
     for (const s of [...this.sparks.children]) if (s.alpha <= 0) s.destroy();
   }
 
+  /** A pulsing glow around each reel spinning on in anticipation, from when the reels before the
+   * first of them have landed. */
+  private drawAnticipation(dt: number): void {
+    const first = this.anticipating.indexOf(true);
+    const on = first > 0 && this.models[first - 1]?.state === "idle" && this.anticipating.some((a, r) => a && this.models[r]?.state !== "idle");
+    if (!on && !this.antGlow.visible) return;
+    this.antGlow.clear();
+    this.antGlow.visible = on;
+    if (!on) return;
+    this.pulse += dt * 6;
+    const { cell, gap, rows } = this.opts;
+    const a = this.profile.glow ? 0.55 + 0.35 * Math.sin(this.pulse) : 0.8;
+    this.anticipating.forEach((ant, r) => {
+      if (!ant || this.models[r]?.state === "idle") return;
+      const x = r * (cell + gap);
+      this.antGlow.roundRect(x - 10, -10, cell + 20, rows * cell + 20, 20).stroke({ width: 10, color: GLOW, alpha: 0.3 * a });
+      this.antGlow.roundRect(x - 3, -3, cell + 6, rows * cell + 6, 14).fill({ color: GLOW, alpha: 0.14 * a }).stroke({ width: 6, color: 0xfff2a8, alpha: a });
+    });
+  }
+
   private draw(): void {
+    if (this.destroyed) return;
     this.changed = true;
     const { cell, rows } = this.opts;
     this.models.forEach((m, r) => {

@@ -3,6 +3,7 @@
 // after `ms`, or at once on a tap, a click or Space when it is skippable; `fast` (replays,
 // turbo) shortens it. Only the text a handler passes is shown: the amounts come from the
 // outcome, never from the client's own arithmetic.
+import { tierInfo, winTier, type WinTier } from "../core/celebration";
 import { sleep } from "../core/timing";
 import { h } from "./dom";
 
@@ -19,6 +20,26 @@ export interface MomentOptions {
   fast?: boolean;
   /** Default true: a tap, a click or Space ends it early. */
   skippable?: boolean;
+  /** Coins and confetti thrown out from the card: how many (the quality profile's particle
+   * budget; 0 or absent: none). */
+  burst?: number;
+}
+
+const CONFETTI = ["#ffd54a", "#ff5d73", "#4fd1ff", "#7dff8a", "#ffffff", "#c58bff"];
+
+/** The burst's pieces, laid out once: every piece flies on its own CSS variables (direction,
+ * distance, spin, delay), so the browser animates them without a frame loop here. */
+function burstOf(n: number): HTMLElement {
+  const box = h("div", { class: "moment-burst", "aria-hidden": "true" });
+  for (let i = 0; i < n; i++) {
+    // golden-angle spread: even in every direction without a random source
+    const a = i * 2.39996, far = 0.55 + ((i * 37) % 45) / 100;
+    const coin = i % 3 === 0;
+    const piece = h("i", { class: coin ? "coin" : "confetti" });
+    piece.style.cssText = `--dx:${(Math.cos(a) * far).toFixed(3)};--dy:${(Math.sin(a) * far - 0.25).toFixed(3)};--spin:${(i * 97) % 720 - 360}deg;--delay:${(i % 6) * 70}ms;--c:${CONFETTI[i % CONFETTI.length]}`;
+    box.append(piece);
+  }
+  return box;
 }
 
 /** Shows the moment in `overlay` until it ends; resolves then (the card is removed). */
@@ -28,7 +49,9 @@ export async function showMoment(overlay: HTMLElement, o: MomentOptions): Promis
   const card = h("div", { class: `moment ${o.kind ?? ""}`.trim(), role: "status", "data-testid": "moment", "data-layout": "over-reels" },
     h("div", { class: "moment-title" }, o.title),
     amount,
-    ...(o.lines ?? []).map((l) => h("div", { class: "moment-line" }, l)));
+    ...(o.lines ?? []).map((l) => h("div", { class: "moment-line" }, l)),
+    o.burst ? burstOf(o.burst) : null);
+  if (o.fast) card.classList.add("fast");
   overlay.appendChild(card);
   let ended = false;
   let end: () => void = () => { ended = true; };
@@ -59,4 +82,21 @@ export async function showMoment(overlay: HTMLElement, o: MomentOptions): Promis
   if (amount && o.count) amount.textContent = o.count.format(o.count.to);
   document.removeEventListener("keydown", skip, true);
   card.remove();
+}
+
+/** A round's win celebration (core/celebration.ts says which tier, or none at or below the
+ * cost): the tier's title, the round's total counted up, a burst of `particles` pieces; under
+ * turbo or a fast replay about a second. Resolves with the tier shown (null: none). */
+export async function celebrate(overlay: HTMLElement, round: { total_win: number; cost: number },
+  o: { fast?: boolean; particles: number; format: (credits: number) => string; lines?: string[] }): Promise<WinTier | null> {
+  const tier = winTier(round.total_win, round.cost);
+  if (!tier) return null;
+  const info = tierInfo(tier);
+  await showMoment(overlay, {
+    title: info.title, kind: `celebration tier-${tier}${o.fast ? " fast" : ""}`, lines: o.lines,
+    count: { to: round.total_win, format: o.format },
+    ms: o.fast ? 1000 : info.ms,
+    burst: o.fast ? Math.min(o.particles, 12) : o.particles,
+  });
+  return tier;
 }

@@ -82,13 +82,30 @@ async function spaceSpins(t, key) {
   }
 }
 
-/** Counts WebAudio sources started: "music" (the ambient pad's start()) and "sfx" (start(t)). */
+/** Counts WebAudio sources started, "music" or "sfx" by the bus they sound through:
+ * render/sound.ts makes its gains master, music bus, effects bus in that order on unlock, and
+ * every source reaches one of the two buses through what it is connected to. */
 function countSound() {
   window.__sound = { music: 0, sfx: 0 };
-  const P = globalThis.AudioScheduledSourceNode?.prototype;
-  if (!P) return;
+  const C = globalThis.BaseAudioContext?.prototype, N = globalThis.AudioNode?.prototype, P = globalThis.AudioScheduledSourceNode?.prototype;
+  if (!C || !N || !P) return;
+  const createGain = C.createGain;
+  C.createGain = function (...a) {
+    const g = createGain.apply(this, a);
+    this.__gains = (this.__gains ?? 0) + 1;
+    if (this.__gains === 2) g.__bus = "music";
+    if (this.__gains === 3) g.__bus = "sfx";
+    return g;
+  };
+  const connect = N.connect;
+  N.connect = function (to, ...a) { this.__to = to; return connect.call(this, to, ...a); };
   const start = P.start;
-  P.start = function (...a) { window.__sound[a.length ? "sfx" : "music"]++; return start.apply(this, a); };
+  P.start = function (...a) {
+    let n = this;
+    while (n && !n.__bus) n = n.__to;
+    if (n) window.__sound[n.__bus]++;
+    return start.apply(this, a);
+  };
 }
 
 export const tests = [
@@ -139,7 +156,7 @@ export const tests = [
       await playable();
       expect((await canvas.getAttribute("data-quality")) === "LOW", "LOW not applied");
       const low = await look();
-      expect((await sound()).music > 0, "ambient music on, but no pad started");
+      expect((await sound()).music > 0, "music on, but the game's loop did not start");
       await t.spin("cluedo");
       expect((await sound()).sfx > 0, "sound effects on, but none played on a spin");
       await collect();

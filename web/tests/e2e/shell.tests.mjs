@@ -1,7 +1,8 @@
 // The game shell end to end, for every game: the reels drawn whole under software compositing
 // and nothing over them at 1440x900 and 390x844; autoplay and its limits (none under GB); Space
 // after a click on a bet button; PLAY and the operator's timeout taking a held win; a reload in
-// the middle of the free spins redrawing the interrupted spin and playing on.
+// the middle of the free spins redrawing the interrupted spin and playing on; a big win's
+// celebration by its tier, after the events and before the gamble, skipped by Space.
 import { WEB } from "./server.mjs";
 import { decodePng } from "./png.mjs";
 
@@ -163,4 +164,37 @@ export const tests = [
       expect(win === expected, `after playing on the meter shows ${win}, the server ${expected}`);
     },
   },
+  ...sizes.map((viewport) => ({
+    name: `shell celebration ${viewport.width}x${viewport.height}: the round's tier after its events, before the gamble, skipped by Space`,
+    viewport,
+    gameFiles: [FS],
+    options: { quality: "MEDIUM", intro: false, music: false },
+    async run(t) {
+      await lobby(t);
+      await open(t, "cluedo-fs");
+      await t.page.click("[data-testid=play]");
+      const moment = t.page.locator("[data-testid=moment].celebration");
+      await moment.waitFor({ timeout: 120000 });
+      const [round] = await rounds(t, "cluedo-fs");
+      const full = await t.api(`/api/v1/rounds/${round.round_id}`);
+      const x = full.outcome.total_win / full.outcome.bet.cost;
+      const tier = x >= 100 ? "epic" : x >= 30 ? "mega" : x >= 10 ? "big" : null;
+      expect(tier !== null, `the free spins game won only ${x}x`);
+      expect(await moment.evaluate((el, tier) => el.classList.contains(`tier-${tier}`), tier), `${x}x is ${tier}, the card says ${await moment.getAttribute("class")}`);
+      const screen = t.page.locator("[data-testid=game-cluedo-fs]");
+      expect((await screen.getAttribute("data-flow")) === "play", "the gamble is offered under the celebration");
+      const pieces = await moment.locator(".moment-burst i").count();
+      expect(pieces === 8, `${pieces} coins and confetti, MEDIUM's particle budget is 8`); // render/quality.ts
+      await t.layout(`celebration-${viewport.width}`);
+      // Space ends it at once (its own time is seconds), and does not spin or collect as well.
+      await t.page.waitForTimeout(400);
+      await t.page.keyboard.press("Space");
+      await moment.waitFor({ state: "detached", timeout: 600 });
+      // the gamble, unless the win is over the gamble's limit
+      await screen.and(t.page.locator("[data-flow=choice], [data-flow=idle]")).waitFor({ timeout: 10000 });
+      expect((await rounds(t, "cluedo-fs")).length === 1, "Space on the celebration started another round");
+      const meter = await t.page.locator("[data-testid=win]").innerText();
+      expect(meter.startsWith(`${full.outcome.total_win.toLocaleString("en")} (`), `WIN meter ${meter}, round ${full.outcome.total_win}`);
+    },
+  })),
 ];

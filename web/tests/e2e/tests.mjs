@@ -36,7 +36,11 @@ export const tests = [
       for (const title of Object.values(GAMES)) expect(text.includes(title), `lobby lacks ${title}`);
       const { games } = await t.api("/api/v1/games");
       for (const g of games) {
-        const card = await t.page.locator(`[data-testid=lobby-${g.key}]`).innerText();
+        // RTP and max win are a tap away: the tile's info button shows them
+        const tile = t.page.locator(`[data-testid=lobby-${g.key}]`);
+        expect(await tile.locator("[data-testid=tile-facts]").isHidden(), `${g.key}: the tile's facts show before its info button is pressed`);
+        await tile.locator("[data-testid=tile-info]").click();
+        const card = await tile.innerText();
         // a test-only game file without a published estimate (Candy Jar's) has no RTP: "—"
         if (g.rtp.length) expect(card.includes(`${(g.rtp[0].value * 100).toFixed(2)}%`), `${g.key}: RTP ${g.rtp[0].value} not shown: ${card}`);
         else expect(card.includes("RTP: —"), `${g.key}: no RTP from the server, the card says: ${card}`);
@@ -244,6 +248,11 @@ export const tests = [
     async run(t) {
       await demo(t);
       await t.shot("lobby-phone");
+      // the three tiles and their PLAY on the first screen, nothing scrolled
+      for (const key of Object.keys(GAMES)) {
+        const box = await t.page.locator(`[data-testid=launch-${key}]`).boundingBox();
+        expect(box && box.y >= 0 && box.y + box.height <= 844, `${key}: PLAY not on the phone's first screen (${JSON.stringify(box)})`);
+      }
       await openGame(t, "cluedo");
       await t.assertDrawn("phone");
       await t.spin("cluedo");

@@ -15,6 +15,15 @@ function hold(ms: number, fast?: boolean): Promise<void> {
   return sleep(fast ? Math.min(ms, 150) : ms);
 }
 
+/** What anticipation watches for: the symbols whose role is scatter or bonus, and how many
+ * trigger the feature (the fewest the free games award for when the game file says, else 3). */
+export function anticipationOf(game: Pick<GameView, "info">): { symbols: ReadonlySet<string>; need: number } | undefined {
+  const symbols = new Set(game.info.symbols.filter((s) => s.role === "scatter" || s.role === "bonus").map((s) => s.id));
+  if (!symbols.size) return undefined;
+  const award = game.info.free_games?.award ?? [];
+  return { symbols, need: award.length ? Math.min(...award.map(([count]) => count)) : 3 };
+}
+
 /** The reels or grid, drawn with Pixi, and the DOM banner over them. */
 export class PixiSlotView implements SlotView {
   readonly reels: ReelSet;
@@ -29,8 +38,8 @@ export class PixiSlotView implements SlotView {
     const strips = this.stripsOf(game);
     const cell = Math.floor(Math.min(1100 / reels, 640 / rows));
     this.textures = new SymbolTextures(stage.app.renderer, deps.symbols, cell, stage.app.renderer.resolution);
-    this.reels = new ReelSet(this.textures, { reels, rows, cell, gap: 8, strips, frame: deps.theme?.frame }, stage.profile, stage.app.ticker);
-    this.reels.on("reelstop", () => deps.sound("stop"));
+    this.reels = new ReelSet(this.textures, { reels, rows, cell, gap: 8, strips, frame: deps.theme?.frame, paylines: game.info.paylines, anticipation: anticipationOf(game) }, stage.profile, stage.app.ticker);
+    this.reels.on("reelstop", (r: number) => deps.sound("stop", r));
     stage.root.addChild(this.reels);
     this.stopAnimating = stage.animate(() => this.reels.needsFrame());
     this.unsubscribe = stage.onLayout(() => this.layout());
@@ -59,13 +68,14 @@ export class PixiSlotView implements SlotView {
     const { design, scale: root, y: rootY, hostHeight } = this.deps.stage.placement();
     const { reels, rows, cell, gap } = this.reels.opts;
     const w = reels * (cell + gap) - gap, hgt = rows * cell;
+    const side = this.reels.side; // the line markers beside the window
     // clear of the title by the frame drawn around the window (about 16 design px) and a gap
     const top = this.titlePx === null ? 48 : Math.max(8, (this.titlePx + 18 - rootY) / root);
     const floor = this.cover === null
       ? design.height * (1 - HUD_SHARE[design.name])
       : Math.min(design.height, (hostHeight - this.cover - rootY) / root);
     const free = Math.max(60, floor - top - 12);
-    const scale = Math.min((design.width - 40) / w, free / hgt, 1);
+    const scale = Math.min((design.width - 40) / (w + 2 * side), free / hgt, 1);
     this.reels.scale.set(scale);
     this.reels.position.set((design.width - w * scale) / 2, top + (free - hgt * scale) / 2);
     this.deps.stage.invalidate();

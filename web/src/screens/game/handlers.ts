@@ -18,7 +18,8 @@ function wildsOf(game: Described): Set<string> {
 export function genericHandlers(game: Described): Required<Handlers<SlotView>> {
   const paylines = game.info.paylines ?? [];
   const wilds = wildsOf(game);
-  const simple = (text: (e: never) => string) => async (e: OutcomeEvent, ctx: { view: SlotView; fast: boolean }) => {
+  const simple = (text: (e: never) => string, sfx?: "feature") => async (e: OutcomeEvent, ctx: { view: SlotView; fast: boolean }) => {
+    if (sfx) ctx.view.sound(sfx);
     await ctx.view.banner(text(e as never), { ms: 900, fast: ctx.fast });
   };
   return {
@@ -48,12 +49,12 @@ export function genericHandlers(game: Described): Required<Handlers<SlotView>> {
     collection: async (e, ctx) => { ctx.view.setWin(ctx.won); await ctx.view.banner(`Collected ${e.values}x${e.multiplier > 1 ? ` x${e.multiplier}` : ""}: ${formatCredits(e.win)}`, { fast: ctx.fast }); },
     trail: async (e, ctx) => { ctx.view.setSpinInfo(`Robber ${e.robber} - Cop ${e.cop}`); },
     parade: simple((e: { result: string }) => `ID parade: ${e.result}`),
-    bonus: simple((e: { start_multiplier: number }) => `BIG MONEY BONUS x${e.start_multiplier}`),
-    free_spins_award: simple((e: { spins_awarded: number }) => `${e.spins_awarded} FREE SPINS`),
+    bonus: simple((e: { start_multiplier: number }) => `BIG MONEY BONUS x${e.start_multiplier}`, "feature"),
+    free_spins_award: simple((e: { spins_awarded: number }) => `${e.spins_awarded} FREE SPINS`, "feature"),
     random_multiplier: simple((e: { value: number }) => `Multiplier x${e.value}`),
     wilds_placed: simple((e: { count: number }) => `${e.count} wilds placed`),
     jars: async (e, ctx) => { if (e.triggered) await ctx.view.banner("Jars full: FREE SPINS", { fast: ctx.fast }); },
-    free_spins_triggered: simple((e: { spins: number; modifiers: string[] }) => `${e.spins} FREE SPINS ${e.modifiers.join(" + ").toUpperCase()}`),
+    free_spins_triggered: simple((e: { spins: number; modifiers: string[] }) => `${e.spins} FREE SPINS ${e.modifiers.join(" + ").toUpperCase()}`, "feature"),
     extra_free_spins: simple((e: { spins_awarded: number }) => `+${e.spins_awarded} free spins`),
     jackpot: async (e, ctx) => { ctx.view.setWin(ctx.won); await ctx.view.banner(`${e.jackpot.toUpperCase()} JACKPOT ${formatCredits(e.win)}`, { fast: ctx.fast }); },
   };

@@ -75,7 +75,8 @@ export interface ViewDeps {
   /** The win meter and spin counter outputs of the console. */
   setWin(credits: number): void;
   setSpinInfo(text: string): void;
-  sound(effect: Sfx): void;
+  /** An effect; `detail` is the stopping reel's index for "stop" (render/sound.ts). */
+  sound(effect: Sfx, detail?: number): void;
 }
 
 /** What a module's own bet controls may read and do (the shell keeps the bet). */

@@ -14,6 +14,9 @@ import { ApiError } from "../../net/api";
 import type { BetOption, RoundView, StepChoice } from "../../net/types";
 import { Stage } from "../../render/app";
 import { PROFILES } from "../../render/quality";
+import type { Sfx } from "../../render/sound";
+import { winTier } from "../../core/celebration";
+import { celebrate } from "../../ui/moment";
 import { clear, h, showError } from "../../ui/dom";
 import { showIntro } from "../../ui/intro";
 import type { AppContext, Screen } from "../context";
@@ -23,6 +26,7 @@ import { PixiSlotView, genericHandlers } from "./generic";
 import { moduleFor, type BetControls, type ChoiceScreen, type GameModule, type SlotView } from "./registry";
 
 const FINISHED = new Set(["closed", "cancelled"]);
+const CELEBRATING = new Set<Sfx>(["win", "bigwin", "megawin", "epicwin"]);
 
 /** The offered choice that takes the win held at a choice (the gamble's or the wheels' collect),
  * if the round offers one: what PLAY, Space, autoplay and the operator's timeout choose. */
@@ -142,18 +146,40 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   if (modeSelect) for (const m of modes) modeSelect.append(h("option", { value: m.name }, `${m.title} (x${m.price})`));
 
   // --- Pixi --------------------------------------------------------------------------------
+  app.sound.setTheme(module.key); // the game's own music and effects while its screen is up
   const stage = new Stage(stageHost, app.options.get().quality);
   await Promise.all([stage.init(), artReady(module)]);
   stageHost.insertBefore(stage.app.canvas, overlay);
+  // The WIN meter counts up to each new running total (a win during tumbles and free spins adds
+  // to what it shows); a lower value (a new round's 0, a gamble's stake) is shown at once, and
+  // the round's end settles it on the server's total before anything reads it.
+  let meterShown = 0, meterFrame = 0;
+  const showMeter = (c: number) => { winOut.textContent = `${formatCredits(c)} (${formatMoney(c * denomination, currency)})`; };
+  const setMeter = (c: number, instant = false) => {
+    cancelAnimationFrame(meterFrame);
+    const from = meterShown;
+    meterShown = c;
+    if (instant || c <= from) { winOut.classList.remove("counting"); showMeter(c); return; }
+    const ms = turbo?.checked ? 250 : Math.min(1100, 400 + 60 * Math.log2(1 + c - from));
+    const started = performance.now();
+    winOut.classList.add("counting");
+    const tick = () => {
+      const k = Math.min(1, (performance.now() - started) / ms);
+      showMeter(Math.round(from + (c - from) * (1 - (1 - k) ** 2)));
+      if (k < 1) meterFrame = requestAnimationFrame(tick);
+      else winOut.classList.remove("counting");
+    };
+    tick();
+  };
   const deps = {
     stage, game, overlay, symbols: module.symbols ?? {}, theme: module.theme,
-    setWin: (c: number) => { winOut.textContent = `${formatCredits(c)} (${formatMoney(c * denomination, currency)})`; },
+    setWin: (c: number) => setMeter(c),
     setSpinInfo: (t: string) => { spinInfo.textContent = t; spinField.hidden = !t; },
     // No celebration of a win that does not exceed what the round cost (GB RTS 7B; a good
     // rule everywhere): the round's outcome says, before its events play.
-    sound: (s: Parameters<SlotView["sound"]>[0]) => {
-      if ((s === "win" || s === "bigwin") && playing && playing.total_win <= playing.bet.cost) return;
-      app.sound.play(s);
+    sound: (s: Sfx, detail?: number) => {
+      if (CELEBRATING.has(s) && playing && playing.total_win <= playing.bet.cost) return;
+      app.sound.play(s, detail);
     },
   };
   let playing: Outcome | null = null;
@@ -317,8 +343,24 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     playingRoundId = round.round_id;
     const won = await player.play(view, outcome, { fromSpin, fast: turbo?.checked ?? false });
     view.setWin(won);
-    if (outcome.total_win >= 10 * outcome.bet.cost) deps.sound("bigwin");
+    await celebrateRound(outcome);
     await finishRound(round);
+  };
+
+  // After the round's events, before any choice is offered: the celebration its total earns
+  // (core/celebration.ts; none at or below the cost), the meter settled on the total first.
+  const celebrateRound = async (outcome: Outcome, fast = turbo?.checked ?? false) => {
+    setMeter(meterShown, true);
+    // A bonus won at a gamble costs nothing itself: it is measured against the round's stake.
+    const cost = outcome.bet.cost > 0 ? outcome.bet.cost : outcome.bet.stake;
+    const tier = winTier(outcome.total_win, cost);
+    if (!tier) return;
+    deps.sound(tier === "big" ? "bigwin" : tier === "mega" ? "megawin" : "epicwin");
+    await celebrate(overlay, { total_win: outcome.total_win, cost }, {
+      fast, particles: PROFILES[app.options.get().quality].particles,
+      format: (c) => formatCredits(c),
+      lines: [`${formatMoney(outcome.total_win * denomination, currency)} · ${Math.floor(outcome.total_win / cost)}x the bet`],
+    });
   };
 
   const spin = async () => {
@@ -355,7 +397,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   const step = async (round: RoundView, kind: string, choice: StepChoice) => {
     if (flow.state !== "choice") return;
     clearTimeout(choiceTimer);
-    app.sound.play("click");
+    app.sound.play(kind === "gamble" || kind.includes("wheel") ? "gamble" : "click");
     flow.to("request");
     choiceArea.querySelectorAll("button").forEach((b) => (b.disabled = true));
     try {
@@ -371,7 +413,8 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
         playing = outcome;
         playingRoundId = ""; // the bonus is the step's outcome, not the round's: a reload offers the round as the server has it
         deps.setWin(0);
-        await player.play(view, outcome, { fast: turbo?.checked ?? false });
+        view.setWin(await player.play(view, outcome, { fast: turbo?.checked ?? false }));
+        await celebrateRound(outcome);
       }
       const byAutoplay = autoplay.running; // autoplay says why it stops, not what a collect paid
       await finishRound(next);
@@ -523,6 +566,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       playingRoundId = round.round_id;
       const won = await player.play(view, outcome, { fromSpin: at + 1, fast: turbo?.checked ?? false });
       view.setWin(won);
+      await celebrateRound(outcome);
       if (open) await finishRound(open);
       else {
         saveProgress(sessionStorage, session.player, key, { round_id: round.round_id, spin: last, done: true });
@@ -550,6 +594,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       document.removeEventListener("keyup", onKeyUp);
       layoutObserver.disconnect();
       cancelAnimationFrame(layoutFrame);
+      cancelAnimationFrame(meterFrame);
       autoplay.stop();
       clearTimeout(autoTimer);
       clearTimeout(choiceTimer);
@@ -559,6 +604,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       unsubQuality();
       view.destroy();
       stage.destroy();
+      app.sound.setTheme(null);
     },
   };
 }

@@ -1,9 +1,14 @@
-// The lobby (/): the games this session may play, named, with RTP and maximum win as the
-// server reports them, the balance, and the launch into each game. Without a session: the demo
+// The lobby (/): a tile per game this session may play, drawn from the game's own art (its
+// module's theme.tile and logo; a generic picture without), its live jackpot where it has one,
+// RTP and maximum win as the server reports them behind the tile's info button, the balance,
+// and the launch into each game. On a phone the tiles lie flat (picture beside the name), so
+// all three show without scrolling. Without a session: the demo
 // operators' launch (the server's /demo signs a launch token and sends the browser to /play).
 import { formatCredits, formatMoney, formatPercent } from "../../core/money";
 import { clear, h } from "../../ui/dom";
+import type { GameView, MeterView } from "../../net/types";
 import type { AppContext, Screen } from "../context";
+import { moduleFor } from "../game/registry";
 
 export const DEMO_OPERATORS = [
   { id: "demo", label: "Demo (no restrictions, EUR)" },
@@ -19,25 +24,72 @@ export function mountWelcome(host: HTMLElement): Screen {
   return { destroy() {} };
 }
 
+/** The pool of `game`'s progressive jackpot among the server's meters (the game screen's
+ * rule: its currency, named after the game), or undefined. */
+export function poolOf(game: Pick<GameView, "title" | "currency" | "jackpot">, meters: readonly MeterView[]): MeterView | undefined {
+  return game.jackpot ? meters.find((j) => j.currency === game.currency && j.pool.startsWith(game.title)) : undefined;
+}
+
+/** The tile's picture: the module's own 16:9 art, else a generic one (the title over a reel
+ * motif in the lobby's colours). Markup from the bundle only, never from a request. */
+function pictureOf(g: GameView): HTMLElement {
+  const theme = moduleFor(g)?.theme;
+  const pic = h("div", { class: `tile-art${theme?.tile ? "" : " generic"}`, "aria-hidden": "true" });
+  if (theme?.tile) pic.innerHTML = theme.tile;
+  else pic.append(h("span", { class: "tile-reels" }, h("i"), h("i"), h("i")), h("span", { class: "tile-name" }, g.title));
+  return pic;
+}
+
 export async function mountLobby(host: HTMLElement, app: AppContext): Promise<Screen> {
   host.append(h("p", { class: "page", role: "status" }, "Loading the games…"));
   const games = await app.games();
   const s = app.session.state;
   clear(host);
   const list = h("div", { class: "lobby", "data-testid": "lobby" });
+  const meters: { game: GameView; out: HTMLElement }[] = [];
   for (const g of games) {
     const rtp = g.rtp.map((r) => `${formatPercent(r.value)}${r.mode !== "base" ? ` (${r.mode})` : ""}${r.source === "estimate" ? " est." : ""}`).join(", ");
     const top = g.bets[g.bets.length - 1];
-    list.append(h("article", { class: "card", "data-testid": `lobby-${g.key}` },
-      h("h2", {}, g.title),
+    const logo = moduleFor(g)?.theme?.logo;
+    const title = h("h2", { class: logo ? "has-logo" : "" }, h("span", { class: "tile-title" }, g.title));
+    if (logo) {
+      const mark = h("span", { class: "logo", "aria-hidden": "true" });
+      mark.innerHTML = logo;
+      title.append(mark);
+    }
+    const facts = h("div", { class: "tile-facts", id: `facts-${g.key}`, "data-testid": "tile-facts", hidden: true },
       h("p", {}, g.info.description),
       h("p", {}, "RTP: ", h("strong", { "data-testid": "lobby-rtp" }, rtp || "—")),
       h("p", {}, "Max win: ", h("strong", { "data-testid": "lobby-maxwin" }, `${formatCredits(g.max_win.credits)} credits (${g.max_win.x.toLocaleString("en")}x stake${top ? `, ${formatMoney(g.max_win.credits * g.denomination, g.currency)} at the top bet` : ""})`)),
-      h("p", {}, h("a", { href: `#/game/${g.key}`, class: "launch", "data-testid": `launch-${g.key}` }, `Play ${g.title}`), " · ",
-        h("a", { href: `#/info/${g.key}` }, "Information"))));
+      h("p", {}, h("a", { href: `#/info/${g.key}` }, "Rules and paytable")));
+    const info = h("button", { class: "tile-info", type: "button", "aria-expanded": "false", "aria-controls": facts.id, "aria-label": `About ${g.title}: RTP and max win`, "data-testid": "tile-info" }, "i");
+    info.addEventListener("click", () => {
+      facts.hidden = !facts.hidden;
+      info.setAttribute("aria-expanded", String(!facts.hidden));
+    });
+    const jackpot = h("output", { class: "tile-jackpot", "data-testid": "lobby-jackpot", hidden: true });
+    if (g.jackpot) meters.push({ game: g, out: jackpot });
+    list.append(h("article", { class: "tile", "data-testid": `lobby-${g.key}` },
+      h("div", { class: "tile-media" }, h("a", { href: `#/game/${g.key}`, class: "tile-picture", tabindex: "-1", "aria-hidden": "true" }, pictureOf(g)), jackpot),
+      h("div", { class: "tile-body" }, title,
+        h("div", { class: "tile-actions" },
+          h("a", { href: `#/game/${g.key}`, class: "launch", "data-testid": `launch-${g.key}`, "aria-label": `Play ${g.title}` }, "PLAY"),
+          info)),
+      facts));
   }
-  host.append(h("section", { class: "page" }, h("h1", {}, "Lobby"),
+  host.append(h("section", { class: "page lobby-page" }, h("div", { class: "lobby-head" }, h("h1", {}, "Lobby"),
     h("p", {}, "Balance: ", h("strong", { class: "balance", "data-testid": "lobby-balance" }, s ? formatMoney(s.balanceMinor, s.currency) : "—"),
-      s ? ` · player ${s.player} · ${s.jurisdiction.name} rules` : "")), list);
+      s ? h("span", { class: "lobby-who" }, ` · player ${s.player} · ${s.jurisdiction.name} rules`) : "")), list));
+  // The live jackpots, read once on entering (a tile without a pool shows none).
+  if (meters.length) {
+    void app.api.jackpots().then(({ jackpots }) => {
+      for (const { game, out } of meters) {
+        const pool = poolOf(game, jackpots);
+        if (!pool) continue;
+        out.textContent = `JACKPOT ${formatMoney(pool.amount_minor, pool.currency)}`;
+        out.hidden = false;
+      }
+    }).catch(() => { /* no meter shown: the game screen reads it again */ });
+  }
   return { destroy() {} };
 }

@@ -1,0 +1,26 @@
+// Which celebration a round's win earns, by its total win as a multiple of what the round cost
+// (`outcome.total_win` / `outcome.bet.cost`, both in credits). A win at or below the cost is
+// no celebration at all (GB RTS 7B forbids celebrating it; the rule holds everywhere here), and
+// a modest win is shown by the win meter and the lit cells alone:
+//
+//   BIG WIN   >= 10x the cost      MEGA WIN  >= 30x      EPIC WIN  >= 100x
+//
+// The thresholds follow the usual studio ladder: a big win about once in a session of a few
+// hundred spins, epic rare enough to stop the room.
+export type WinTier = "big" | "mega" | "epic";
+
+export const TIERS: readonly { tier: WinTier; x: number; title: string; ms: number }[] = [
+  { tier: "epic", x: 100, title: "EPIC WIN", ms: 5200 },
+  { tier: "mega", x: 30, title: "MEGA WIN", ms: 4200 },
+  { tier: "big", x: 10, title: "BIG WIN", ms: 3200 },
+];
+
+/** The tier of a round's win, or null (no celebration). */
+export function winTier(totalWin: number, cost: number): WinTier | null {
+  if (!(cost > 0) || totalWin <= cost) return null;
+  return TIERS.find((t) => totalWin >= t.x * cost)?.tier ?? null;
+}
+
+export function tierInfo(tier: WinTier): { title: string; ms: number; x: number } {
+  return TIERS.find((t) => t.tier === tier) as (typeof TIERS)[number];
+}

@@ -1,0 +1,121 @@
+// The shared win presentation, anticipation and sound: which celebration a win earns, which
+// reels spin on in anticipation, which game sounds like what, and that the music and effects
+// switches are obeyed.
+import { describe, expect, it, vi } from "vitest";
+vi.mock("pixi.js", () => import("./pixi-stub"));
+import { winTier } from "../../src/core/celebration";
+import { DEFAULT_OPTIONS, type Options } from "../../src/core/options";
+import { anticipatingReels } from "../../src/render/reels";
+import { Sound } from "../../src/render/sound";
+import { themeFor } from "../../src/render/sound-themes";
+import { anticipationOf } from "../../src/screens/game/generic";
+
+describe("winTier", () => {
+  it("celebrates nothing at or below the cost, tiers at 10x, 30x, 100x", () => {
+    expect(winTier(0, 100)).toBeNull();
+    expect(winTier(100, 100)).toBeNull(); // a win equal to the cost is no win
+    expect(winTier(999, 100)).toBeNull();
+    expect(winTier(1000, 100)).toBe("big");
+    expect(winTier(2999, 100)).toBe("big");
+    expect(winTier(3000, 100)).toBe("mega");
+    expect(winTier(10000, 100)).toBe("epic");
+  });
+  it("never celebrates a round that cost nothing, whatever it won", () => {
+    expect(winTier(5000, 0)).toBeNull();
+  });
+});
+
+describe("anticipation", () => {
+  const S = new Set(["BONUS"]);
+  it("spins on the reels after two of three scatters have landed", () => {
+    const w = [["A", "BONUS", "K"], ["Q", "J", "A"], ["BONUS", "K", "Q"], ["A", "K", "Q"], ["J", "Q", "K"]];
+    expect(anticipatingReels(w, S, 3)).toEqual([false, false, false, true, true]);
+  });
+  it("does not when the feature is further than one symbol away", () => {
+    const w = [["A", "BONUS", "K"], ["Q", "J", "A"], ["A", "K", "Q"], ["A", "K", "Q"], ["BONUS", "Q", "K"]];
+    expect(anticipatingReels(w, S, 3)).toEqual([false, false, false, false, false]);
+  });
+  it("reads the symbols by role and the trigger count from the free games' award", () => {
+    const info = { symbols: [{ id: "BONUS", name: "", role: "scatter" }, { id: "GOLD", name: "", role: "bonus" }, { id: "A", name: "", role: "regular" }], free_games: { trigger: "BONUS", award: [[4, 10], [5, 15]] as [number, number][], max_total_spins: 0, multiplier: 1, reel_set: "" } };
+    const a = anticipationOf({ info } as never);
+    expect([...(a?.symbols ?? [])].sort()).toEqual(["BONUS", "GOLD"]);
+    expect(a?.need).toBe(4);
+    expect(anticipationOf({ info: { ...info, free_games: undefined } } as never)?.need).toBe(3);
+    expect(anticipationOf({ info: { symbols: [{ id: "A", name: "", role: "regular" }] } } as never)).toBeUndefined();
+  });
+});
+
+describe("sound themes", () => {
+  it("gives each game its own motif; test games sound like theirs; anything else the lobby's", () => {
+    expect(themeFor("cluedo").name).toBe("noir");
+    expect(themeFor("cops-n-robbers").name).toBe("jingle");
+    expect(themeFor("candy-jar-clusters").name).toBe("marimba");
+    expect(themeFor("cluedo-win").name).toBe("noir");
+    expect(themeFor(null).name).toBe("pad");
+    expect(themeFor("something-else").name).toBe("pad");
+    expect(themeFor("cluedo").music.some((n) => n.voice === "bass")).toBe(true);
+    expect(themeFor("cops-n-robbers").music.some((n) => n.voice === "sleigh")).toBe(true);
+  });
+});
+
+/** A stand-in AudioContext that counts the sources started. */
+function fakeContext() {
+  const started: string[] = [];
+  const param = () => ({ value: 0, setValueAtTime() {}, linearRampToValueAtTime() {}, exponentialRampToValueAtTime() {} });
+  const node = (kind: string) => {
+    const n: Record<string, unknown> = {
+      gain: param(), frequency: param(), detune: param(), Q: param(), type: "", buffer: null,
+      connect: (next: unknown) => next, disconnect() {}, start: () => started.push(kind), stop() {},
+    };
+    return n;
+  };
+  const ctx = {
+    currentTime: 0, sampleRate: 8000, destination: node("destination"),
+    createGain: () => node("gain"), createOscillator: () => node("osc"), createBiquadFilter: () => node("filter"),
+    createBufferSource: () => node("noise"),
+    createBuffer: (_c: number, n: number) => { const d = new Float32Array(n); return { getChannelData: () => d }; },
+  };
+  return { ctx: ctx as unknown as AudioContext, started };
+}
+
+describe("Sound", () => {
+  const make = (o: Partial<Options>) => {
+    const f = fakeContext();
+    const s = new Sound({ ...DEFAULT_OPTIONS, ...o }, () => f.ctx);
+    s.unlock();
+    return { s, f };
+  };
+  it("plays effects only with audio and sfx on", () => {
+    for (const [o, plays] of [[{}, true], [{ sfx: false }, false], [{ audio: false }, false]] as const) {
+      const { s, f } = make({ music: false, ...o });
+      s.play("spin");
+      expect(f.started.length > 0).toBe(plays);
+    }
+  });
+  it("plays the game's loop only with audio and music on, and stops it when music is switched off", () => {
+    const { s, f } = make({ sfx: false });
+    s.setTheme("cops-n-robbers");
+    expect(s.themeName).toBe("jingle");
+    expect(s.musicPlaying).toBe(true);
+    expect(f.started.length).toBeGreaterThan(0); // the first notes are scheduled at once
+    s.apply({ ...DEFAULT_OPTIONS, sfx: false, music: false });
+    expect(s.musicPlaying).toBe(false);
+    const off = make({ music: false });
+    off.s.setTheme("cluedo");
+    expect(off.s.musicPlaying).toBe(false);
+    expect(off.f.started.length).toBe(0);
+    s.apply({ ...DEFAULT_OPTIONS, music: true, audio: false });
+    expect(s.musicPlaying).toBe(false);
+  });
+});
+
+describe("lobby jackpot", () => {
+  it("finds a game's progressive pool by its currency and title, none for a game without one", async () => {
+    const { poolOf } = await import("../../src/screens/lobby/lobby");
+    const meter = (pool: string, currency: string) => ({ pool, currency, amount_minor: 1, seed_minor: 1, contribution_bp: 1, wins: 0, enabled: true, updated_at_us: 0 });
+    const meters = [meter("Cluedo MegaJackpots GBP", "GBP"), meter("Cluedo MegaJackpots EUR", "EUR")];
+    expect(poolOf({ title: "Cluedo MegaJackpots", currency: "EUR", jackpot: true } as never, meters)?.currency).toBe("EUR");
+    expect(poolOf({ title: "Cluedo MegaJackpots", currency: "EUR", jackpot: false } as never, meters)).toBeUndefined();
+    expect(poolOf({ title: "Candy Jar Clusters", currency: "EUR", jackpot: true } as never, meters)).toBeUndefined();
+  });
+});
