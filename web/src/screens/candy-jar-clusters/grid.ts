@@ -18,6 +18,25 @@ const bounce = (t: number) => { const n = 7.5625, d = 2.75; if (t < 1 / d) retur
 const easeIn = (t: number) => t * t;
 const easeOut = (t: number) => 1 - (1 - t) * (1 - t);
 
+/** The frame 18 px beyond the cells' `w` x `h`: a wafer band, cross-hatched, and an icing rim. */
+function waferFrame(w: number, h: number): Container {
+  const box = new Container();
+  const shape = (g: Graphics) => g.roundRect(-18, -18, w + 36, h + 36, 24);
+  const wafer = shape(new Graphics()).fill(0xdca060);
+  for (let k = -h - 36; k < w + 36; k += 16) {
+    wafer.moveTo(k, -18).lineTo(k + h + 36, h + 18).moveTo(k + h + 36, -18).lineTo(k, h + 18);
+  }
+  wafer.stroke({ width: 3, color: 0xa8662c, alpha: 0.8 });
+  const clip = shape(new Graphics()).fill(0xffffff);
+  wafer.mask = clip;
+  const rims = shape(new Graphics()).stroke({ width: 4, color: 0x6e3a12 })
+    .roundRect(-15, -15, w + 30, h + 30, 21).stroke({ width: 2, color: 0xffe2a8, alpha: 0.7 })
+    .roundRect(-10, -10, w + 20, h + 20, 17).fill(0xff7eb6).stroke({ width: 2, color: 0xffffff, alpha: 0.6 })
+    .roundRect(-7, -9, w + 14, 5, 3).fill({ color: 0xffffff, alpha: 0.45 });
+  box.addChild(wafer, clip, rims);
+  return box;
+}
+
 export class CandyGrid extends Container {
   readonly cols: number;
   readonly rows: number;
@@ -43,12 +62,15 @@ export class CandyGrid extends Container {
     this.cell = opts.cell;
     const { cols, rows, cell } = this;
     const w = cols * cell, hgt = rows * cell;
-    // the jar-glass frame and the cell slots, drawn even when the grid is empty
-    const frame = new Graphics()
-      .roundRect(-18, -18, w + 36, hgt + 36, 28).fill({ color: 0x2b0f3f, alpha: 0.85 }).stroke({ width: 6, color: 0xff9ecf })
-      .roundRect(-8, -8, w + 16, hgt + 16, 20).stroke({ width: 2, color: 0xffffff, alpha: 0.35 });
-    for (let c = 0; c < cols; c++) for (let r = 0; r < rows; r++) frame.roundRect(c * cell + 3, r * cell + 3, cell - 6, cell - 6, cell * 0.18).fill({ color: (c + r) % 2 ? 0x4a1d6b : 0x3d1659, alpha: 0.9 });
-    this.addChild(frame);
+    // a wafer frame (caramel, cross-hatched) with a pink icing rim on the shop's counter, and
+    // dark chocolate slots so every candy's colour stands out; drawn even when the grid is empty
+    this.addChild(waferFrame(w, hgt));
+    const slots = new Graphics().roundRect(-6, -6, w + 12, hgt + 12, 14).fill(0x2a0f1e);
+    for (let c = 0; c < cols; c++) for (let r = 0; r < rows; r++) {
+      slots.roundRect(c * cell + 3, r * cell + 3, cell - 6, cell - 6, cell * 0.2).fill((c + r) % 2 ? 0x4a1f33 : 0x40192c);
+      slots.roundRect(c * cell + 8, r * cell + 6, cell - 16, cell * 0.22, cell * 0.1).fill({ color: 0xffffff, alpha: 0.05 });
+    }
+    this.addChild(slots);
     const mask = new Graphics().rect(-4, -4, w + 8, hgt + 8).fill(0xffffff);
     this.board.mask = mask;
     this.addChild(mask, this.board, this.overlay, this.sparks);
