@@ -237,9 +237,21 @@ export class CandyGrid extends Container {
     const inSet = new Set(cells.map(([c, r]) => `${c},${r}`));
     const dim = new Graphics();
     for (let c = 0; c < this.cols; c++) for (let r = 0; r < this.rows; r++) if (!inSet.has(`${c},${r}`)) dim.rect(c * cell, r * cell, cell, cell).fill({ color: 0x000000, alpha: 0.5 });
-    const frames = new Graphics();
-    for (const [c, r] of cells) frames.roundRect(c * cell + 4, r * cell + 4, cell - 8, cell - 8, cell * 0.2).stroke({ width: 5, color: colour });
-    this.overlay.addChild(dim, frames);
+    // one glowing outline around the cluster (its cells' outer edges), not a box per cell
+    const edges: [number, number, number, number][] = [];
+    for (const [c, r] of cells) {
+      const x = c * cell, y = r * cell;
+      if (!inSet.has(`${c},${r - 1}`)) edges.push([x, y, x + cell, y]);
+      if (!inSet.has(`${c},${r + 1}`)) edges.push([x, y + cell, x + cell, y + cell]);
+      if (!inSet.has(`${c - 1},${r}`)) edges.push([x, y, x, y + cell]);
+      if (!inSet.has(`${c + 1},${r}`)) edges.push([x + cell, y, x + cell, y + cell]);
+    }
+    const outline = new Graphics();
+    for (const [width, tint, alpha] of [[16, colour, 0.25], [9, colour, 0.5], [4, 0xffffff, 1]] as const) {
+      for (const [x1, y1, x2, y2] of edges) outline.moveTo(x1, y1).lineTo(x2, y2);
+      outline.stroke({ width, color: tint, alpha, cap: "round" });
+    }
+    this.overlay.addChild(dim, outline);
     if (label && cells.length) {
       const cx = cells.reduce((a, [c]) => a + c + 0.5, 0) / cells.length * cell;
       const cy = cells.reduce((a, [, r]) => a + r + 0.5, 0) / cells.length * cell;
