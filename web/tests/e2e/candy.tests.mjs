@@ -173,10 +173,21 @@ export const tests = [
     async run(t) {
       await open(t, "candy-fs");
       await t.page.check("[data-testid=turbo]");
-      let sawFree = false, sawJackpot = false, shotFree = false;
+      let sawFree = false, sawJackpot = false, shotFree = false, shotIntro = false;
       for (let i = 0; i < 8 && !(sawFree && sawJackpot); i++) {
         await t.page.locator("[data-testid=play]:not([disabled])").waitFor({ timeout: 30000 });
         await t.page.click("[data-testid=play]");
+        if (!shotIntro) {
+          // the free-spins intro: a moment with the spins awarded (turbo keeps it 300 ms)
+          const intro = t.page.locator("[data-testid=moment].fs-intro");
+          const idle = t.page.locator("[data-testid=game-candy-fs][data-flow=idle]");
+          await intro.or(idle).first().waitFor({ timeout: 60000 });
+          if (await intro.count()) {
+            const title = await intro.locator(".moment-title").innerText().catch(() => "");
+            expect(/^\d+ FREE SPINS/.test(title), `free-spins intro title: ${title}`);
+            shotIntro = true;
+          }
+        }
         if (!shotFree) {
           // mid-round: the counter shows while the free spins play
           const counter = t.page.locator("[data-testid=candy-counter]:visible");

@@ -158,8 +158,15 @@ describe("candy jar handlers", () => {
     expect(view.of("showCap")).toEqual([["showCap", formatCredits(outcome.total_win), outcome.spins.length > 1]]);
   });
 
-  it("every symbol of the game has its own drawn art", () => {
-    for (const s of shipped.info.symbols) expect(CANDY_SYMBOLS[s.id]?.draw, s.id).toBeTypeOf("function");
+  it("every symbol of the game has authored SVG art in a square viewBox, its own but for the golden wilds' shared star", () => {
+    const seen = new Map<string, string>();
+    for (const s of shipped.info.symbols) {
+      const svg = CANDY_SYMBOLS[s.id]?.svg ?? "";
+      expect(svg, s.id).toMatch(/^<svg [^>]*viewBox="0 0 200 200"/);
+      const other = seen.get(svg);
+      if (other) expect(`${other} ${s.id}`).toMatch(/^GOLDEN_WILD_\d GOLDEN_WILD_\d$/);
+      seen.set(svg, s.id);
+    }
   });
 });
 

@@ -18,6 +18,25 @@ const bounce = (t: number) => { const n = 7.5625, d = 2.75; if (t < 1 / d) retur
 const easeIn = (t: number) => t * t;
 const easeOut = (t: number) => 1 - (1 - t) * (1 - t);
 
+/** The frame 18 px beyond the cells' `w` x `h`: a wafer band, cross-hatched, and an icing rim. */
+function waferFrame(w: number, h: number): Container {
+  const box = new Container();
+  const shape = (g: Graphics) => g.roundRect(-18, -18, w + 36, h + 36, 24);
+  const wafer = shape(new Graphics()).fill(0xdca060);
+  for (let k = -h - 36; k < w + 36; k += 16) {
+    wafer.moveTo(k, -18).lineTo(k + h + 36, h + 18).moveTo(k + h + 36, -18).lineTo(k, h + 18);
+  }
+  wafer.stroke({ width: 3, color: 0xa8662c, alpha: 0.8 });
+  const clip = shape(new Graphics()).fill(0xffffff);
+  wafer.mask = clip;
+  const rims = shape(new Graphics()).stroke({ width: 4, color: 0x6e3a12 })
+    .roundRect(-15, -15, w + 30, h + 30, 21).stroke({ width: 2, color: 0xffe2a8, alpha: 0.7 })
+    .roundRect(-10, -10, w + 20, h + 20, 17).fill(0xff7eb6).stroke({ width: 2, color: 0xffffff, alpha: 0.6 })
+    .roundRect(-7, -9, w + 14, 5, 3).fill({ color: 0xffffff, alpha: 0.45 });
+  box.addChild(wafer, clip, rims);
+  return box;
+}
+
 export class CandyGrid extends Container {
   readonly cols: number;
   readonly rows: number;
@@ -43,12 +62,15 @@ export class CandyGrid extends Container {
     this.cell = opts.cell;
     const { cols, rows, cell } = this;
     const w = cols * cell, hgt = rows * cell;
-    // the jar-glass frame and the cell slots, drawn even when the grid is empty
-    const frame = new Graphics()
-      .roundRect(-18, -18, w + 36, hgt + 36, 28).fill({ color: 0x2b0f3f, alpha: 0.85 }).stroke({ width: 6, color: 0xff9ecf })
-      .roundRect(-8, -8, w + 16, hgt + 16, 20).stroke({ width: 2, color: 0xffffff, alpha: 0.35 });
-    for (let c = 0; c < cols; c++) for (let r = 0; r < rows; r++) frame.roundRect(c * cell + 3, r * cell + 3, cell - 6, cell - 6, cell * 0.18).fill({ color: (c + r) % 2 ? 0x4a1d6b : 0x3d1659, alpha: 0.9 });
-    this.addChild(frame);
+    // a wafer frame (caramel, cross-hatched) with a pink icing rim on the shop's counter, and
+    // dark chocolate slots so every candy's colour stands out; drawn even when the grid is empty
+    this.addChild(waferFrame(w, hgt));
+    const slots = new Graphics().roundRect(-6, -6, w + 12, hgt + 12, 14).fill(0x2a0f1e);
+    for (let c = 0; c < cols; c++) for (let r = 0; r < rows; r++) {
+      slots.roundRect(c * cell + 3, r * cell + 3, cell - 6, cell - 6, cell * 0.2).fill((c + r) % 2 ? 0x4a1f33 : 0x40192c);
+      slots.roundRect(c * cell + 8, r * cell + 6, cell - 16, cell * 0.22, cell * 0.1).fill({ color: 0xffffff, alpha: 0.05 });
+    }
+    this.addChild(slots);
     const mask = new Graphics().rect(-4, -4, w + 8, hgt + 8).fill(0xffffff);
     this.board.mask = mask;
     this.addChild(mask, this.board, this.overlay, this.sparks);
@@ -215,9 +237,21 @@ export class CandyGrid extends Container {
     const inSet = new Set(cells.map(([c, r]) => `${c},${r}`));
     const dim = new Graphics();
     for (let c = 0; c < this.cols; c++) for (let r = 0; r < this.rows; r++) if (!inSet.has(`${c},${r}`)) dim.rect(c * cell, r * cell, cell, cell).fill({ color: 0x000000, alpha: 0.5 });
-    const frames = new Graphics();
-    for (const [c, r] of cells) frames.roundRect(c * cell + 4, r * cell + 4, cell - 8, cell - 8, cell * 0.2).stroke({ width: 5, color: colour });
-    this.overlay.addChild(dim, frames);
+    // one glowing outline around the cluster (its cells' outer edges), not a box per cell
+    const edges: [number, number, number, number][] = [];
+    for (const [c, r] of cells) {
+      const x = c * cell, y = r * cell;
+      if (!inSet.has(`${c},${r - 1}`)) edges.push([x, y, x + cell, y]);
+      if (!inSet.has(`${c},${r + 1}`)) edges.push([x, y + cell, x + cell, y + cell]);
+      if (!inSet.has(`${c - 1},${r}`)) edges.push([x, y, x, y + cell]);
+      if (!inSet.has(`${c + 1},${r}`)) edges.push([x + cell, y, x + cell, y + cell]);
+    }
+    const outline = new Graphics();
+    for (const [width, tint, alpha] of [[16, colour, 0.25], [9, colour, 0.5], [4, 0xffffff, 1]] as const) {
+      for (const [x1, y1, x2, y2] of edges) outline.moveTo(x1, y1).lineTo(x2, y2);
+      outline.stroke({ width, color: tint, alpha, cap: "round" });
+    }
+    this.overlay.addChild(dim, outline);
     if (label && cells.length) {
       const cx = cells.reduce((a, [c]) => a + c + 0.5, 0) / cells.length * cell;
       const cy = cells.reduce((a, [, r]) => a + r + 0.5, 0) / cells.length * cell;

@@ -21,6 +21,9 @@ export interface FreeSpinCounter { kind: "free" | "super"; spin: number; of: num
 
 /** What the handlers may do to the Candy Jar screen, beyond the SlotView. */
 export interface CandyView extends SlotView {
+  /** A notice over the grid; with `moment` (its kind: fs-intro, super) it is a full moment: the
+   * first line its title, the others under it. */
+  banner(text: string, options?: { ms?: number; fast?: boolean; moment?: string }): Promise<void>;
   /** A tumble: the `removed` cells pop, the rest fall, refills drop in; ends on `symbols`. */
   tumbleCandies(symbols: string[][], removed: Cell[], options?: { fast?: boolean }): Promise<void>;
   /** A ring on the placed wilds (until the next grid). */
@@ -138,7 +141,7 @@ export function candyHandlers(game: Pick<GameView, "info">): Required<Handlers<C
       ctx.view.setJackpots(mods.includes("jackpots"));
       ctx.view.sound("bigwin");
       const extra = e.extra_spins_at_start ? ` (+${e.extra_spins_at_start})` : "";
-      await ctx.view.banner(`${e.spins} FREE SPINS${extra}\n${mods.map((m) => JAR_NAMES[m]).join(" + ")}`, { ms: 1600, fast: ctx.fast });
+      await ctx.view.banner(`${e.spins} FREE SPINS${extra}\n${mods.map((m) => JAR_NAMES[m]).join(" + ")}`, { ms: 2600, fast: ctx.fast, moment: "fs-intro" });
     },
     wilds_placed: async (e, ctx) => {
       state.wildsPending = { golden: e.golden_multiplier > 0 };
@@ -153,7 +156,7 @@ export function candyHandlers(game: Pick<GameView, "info">): Required<Handlers<C
       await ctx.view.highlight(cells, `+${e.collected}`, { fast: ctx.fast });
       if (e.super_spins_awarded > 0) {
         ctx.view.sound("bigwin");
-        await ctx.view.banner(e.super_spins_awarded > 1 ? `${e.super_spins_awarded} SUPER SPINS!` : "SUPER SPIN!", { ms: 1400, fast: ctx.fast });
+        await ctx.view.banner(e.super_spins_awarded > 1 ? `${e.super_spins_awarded} SUPER SPINS!` : "SUPER SPIN!", { ms: 1800, fast: ctx.fast, moment: "super" });
       }
     },
     jackpot: async (e, ctx) => {

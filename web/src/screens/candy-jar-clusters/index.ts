@@ -8,6 +8,8 @@ import { candyAccount } from "./account";
 import { candyBetControls } from "./controls";
 import { candyHandlers, candyHooks } from "./handlers";
 import { CANDY_SYMBOLS } from "./symbols";
+import logo from "./art/logo.svg?raw";
+import tile from "./art/tile.svg?raw";
 import { CandyJarView } from "./view";
 
 registerGame({
@@ -23,4 +25,6 @@ registerGame({
   account: candyAccount,
   // the jackpot ladder follows the bet the console shows
   betShown: (bet, _mode, view) => (view as CandyJarView).setBet(bet),
+  // the shop's scene is candy.css's; the grid draws its own wafer frame (grid.ts)
+  theme: { logo, tile },
 });

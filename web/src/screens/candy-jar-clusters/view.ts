@@ -9,6 +9,7 @@ import type { BetOption } from "../../net/types";
 import { HUD_SHARE, type DesignSize, type Rect } from "../../render/app";
 import { SymbolTextures } from "../../render/symbols";
 import { h } from "../../ui/dom";
+import { showMoment } from "../../ui/moment";
 import type { ViewDeps } from "../game/registry";
 import "./candy.css";
 import { CandyGrid } from "./grid";
@@ -18,10 +19,12 @@ import { JACKPOTS, JAR_NAMES, JARS, type CandyView as CandyViewApi, type FreeSpi
 import { JAR_COLOURS } from "./symbols";
 
 const CELL = 88;
+/** The most candies a jar draws (what fits its glass); its count says the rest. */
+const JAR_CANDIES = 18;
 /** CSS px kept free under the grid: the win line; on a phone also the jars and the ladder. */
 const UNDER_LANDSCAPE = 34;
 const UNDER_PORTRAIT = 190;
-const JACKPOT_COLOURS: Record<string, string> = { MINI: "#8ecae6", MINOR: "#80ed99", MAJOR: "#f4a261", MAXI: "#c77dff", GRAND: "#ffd60a" };
+const JACKPOT_COLOURS: Record<string, string> = { MINI: "#5ec8f0", MINOR: "#63e08a", MAJOR: "#ff9a52", MAXI: "#c77dff", GRAND: "#ff3d6e" }; // the coins' colours (art/jackpot-*.svg)
 const css = (n: number) => `#${n.toString(16).padStart(6, "0")}`;
 
 function hold(ms: number, fast?: boolean): Promise<void> {
@@ -180,11 +183,20 @@ export class CandyJarView implements CandyViewApi {
   clearHighlight(): void {
     this.grid.clearHighlight();
   }
-  async banner(text: string, options: { ms?: number; fast?: boolean } = {}): Promise<void> {
+  async banner(text: string, options: { ms?: number; fast?: boolean; moment?: string } = {}): Promise<void> {
+    if (options.moment) {
+      await this.moment(text, options.moment, options.ms ?? 2200, options.fast);
+      return;
+    }
     this.bannerEl.textContent = text;
     this.bannerEl.hidden = false;
     await hold(options.ms ?? 1000, options.fast);
     this.bannerEl.hidden = true;
+  }
+  /** A moment (ui/moment.ts) of the handlers' text: its first line the title, the rest under it. */
+  private moment(text: string, kind: string, ms: number, fast?: boolean): Promise<void> {
+    const [title = "", ...lines] = text.split("\n");
+    return showMoment(this.deps.overlay, { title, lines, kind: `candy-moment ${kind}`, ms, fast });
   }
   setWin(credits: number): void {
     this.deps.setWin(credits);
@@ -217,7 +229,7 @@ export class CandyJarView implements CandyViewApi {
       const n = counts[j];
       el.jar.dataset.count = String(n);
       el.count.textContent = String(n);
-      el.dots.replaceChildren(...Array.from({ length: Math.min(n, 12) }, () => h("i", {})));
+      el.dots.replaceChildren(...Array.from({ length: Math.min(n, JAR_CANDIES) }, () => h("i", {})));
       el.fill.style.height = `${Math.min(100, n * 22)}%`;
       el.jar.dataset.lit = String(lit.includes(j));
     }
@@ -264,18 +276,22 @@ export class CandyJarView implements CandyViewApi {
       jp.el.dataset.won = "true";
       jp.win.textContent = label;
     }
-    await this.banner(`${name} JACKPOT\n${label}`, { ms: 1500, fast: options.fast });
+    await this.banner(`${name} JACKPOT\n${label}`, { ms: 2600, fast: options.fast, moment: `jackpot jp-${name.toLowerCase()}` });
   }
+  /** The outro moment, then the total stays as a plaque over the grid until the next spin. */
   async showTotal(text: string, options: { fast?: boolean } = {}): Promise<void> {
+    this.totalEl.hidden = true;
+    if (!text) return;
+    await this.moment(text, "fs-outro", 2800, options.fast);
     this.totalEl.textContent = text;
-    this.totalEl.hidden = !text;
-    if (text) await hold(1800, options.fast);
+    this.totalEl.hidden = false;
   }
   async showCap(total: string, forfeited: boolean, options: { fast?: boolean } = {}): Promise<void> {
     const x = this.deps.game.info.max_win_x;
-    this.capEl.textContent = `MAX WIN${x ? ` ${x.toLocaleString("en")}x` : ""} REACHED: ${total} credits${forfeited ? " (remaining free spins forfeited)" : ""}`;
+    const cap = `MAX WIN${x ? ` ${x.toLocaleString("en")}x` : ""}`;
+    await this.moment(`${cap}\n${total} credits${forfeited ? "\nremaining free spins forfeited" : ""}`, "cap", 2800, options.fast);
+    this.capEl.textContent = `${cap} REACHED: ${total} credits${forfeited ? " (remaining free spins forfeited)" : ""}`;
     this.capEl.hidden = false;
-    await hold(1800, options.fast);
   }
   setWinLine(text: string): void {
     this.winLine.textContent = text;
