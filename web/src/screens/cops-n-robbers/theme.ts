@@ -31,12 +31,12 @@ function frame(g: Graphics, w: number, h: number): void {
   g.roundRect(-16, -16, w + 32, h + 32, 22).stroke({ width: 3, color: 0x8a5a2e });
   g.roundRect(-10, -10, w + 20, h + 20, 18).stroke({ width: 3, color: 0xffd166 });
   // the snow's ridge: overlapping drifts, each lit from the top left
-  for (let x = -18, i = 0; x <= w + 18; x += 22, i++) {
-    const r = 11 + ((i * 7) % 5);
+  for (let x = -18, i = 0; x <= w + 18; x += 20, i++) {
+    const r = 8 + ((i * 7) % 4);
     g.circle(x, -22, r).fill(0xf4f8ff);
   }
-  g.roundRect(-28, -26, w + 56, 12, 6).fill(0xf4f8ff);
-  for (let x = -10; x <= w; x += 44) g.ellipse(x, -28, 8, 3).fill({ color: 0xffffff, alpha: 0.9 });
+  g.roundRect(-28, -26, w + 56, 10, 5).fill(0xf4f8ff);
+  for (let x = -10; x <= w; x += 44) g.ellipse(x, -27, 8, 2.5).fill({ color: 0xffffff, alpha: 0.9 });
   for (let x = 0; x <= w; x += 66) g.roundRect(x, -16, 5, 10 + (x % 3) * 4, 2.5).fill({ color: 0xdbe8ff, alpha: 0.95 }); // icicles
   holly(g, -18, -24, 1);
   holly(g, w + 18, -24, -1);
