@@ -6,6 +6,7 @@ import { sleep, timeline } from "../../core/timing";
 import { h } from "../../ui/dom";
 import { showMoment } from "../../ui/moment";
 import { formatCredits } from "../../core/money";
+import { FONTS } from "../../render/fonts";
 import { PixiSlotView } from "../game/generic";
 import type { ViewDeps } from "../game/registry";
 import { PARADE, TRAIL, type CopsMoment, type CopsView, type PresentValue } from "./handlers";
@@ -63,7 +64,7 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     for (const { reel, row, value } of values) {
       const tag = new Container();
       const g = new Graphics().roundRect(-cell * 0.3, -cell * 0.13, cell * 0.6, cell * 0.26, cell * 0.08).fill({ color: 0x000000, alpha: 0.78 }).stroke({ width: 3, color: 0xffd166 });
-      const text = new Text({ text: `${value}x`, style: { fontFamily: "Georgia, serif", fontWeight: "bold", fontSize: Math.round(cell * 0.2), fill: 0xffd166 } });
+      const text = new Text({ text: `${value}x`, style: { fontFamily: FONTS.display, fontSize: Math.round(cell * 0.22), fill: 0xffd166, stroke: { color: 0x2a0a10, width: 3 } } });
       text.anchor.set(0.5);
       tag.addChild(g, text);
       tag.position.set(reel * (cell + gap) + cell / 2, row * cell + cell * 0.78);
