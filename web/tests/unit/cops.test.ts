@@ -10,7 +10,7 @@ import type { Cell, Outcome } from "../../src/core/outcome";
 import { validateOutcome } from "../../src/core/outcome";
 import { EventPlayer } from "../../src/core/player";
 import type { ChoiceView } from "../../src/net/types";
-import { copsHandlers, copsHooks, presentValues, type CopsView, type PresentValue } from "../../src/screens/cops-n-robbers/handlers";
+import { copsHandlers, copsHooks, presentValues, type CopsMoment, type CopsView, type PresentValue } from "../../src/screens/cops-n-robbers/handlers";
 import { arrowAmounts, MIN_SHARE, spinSegment, type WheelState } from "../../src/screens/cops-n-robbers/wheel";
 import type { SlotView } from "../../src/screens/game/registry";
 import { fixture, type FixtureRound } from "./fixtures";
@@ -49,6 +49,7 @@ class FakeCopsView implements CopsView {
   async trailMove(robber: number, cop: number) { this.trail.push([robber, cop]); }
   trailHide() { this.trailShown = false; }
   async parade(result: string) { this.parades.push(result); }
+  async moment(m: CopsMoment) { this.calls.push(`moment ${m.title}${m.count === undefined ? "" : ` ${formatCredits(m.count)}`}${m.lines ? ` | ${m.lines.join(" | ")}` : ""}`); }
 }
 
 async function play(outcome: Outcome): Promise<{ view: FakeCopsView; won: number }> {
@@ -92,7 +93,7 @@ describe("cops n robbers handlers", () => {
       expect(view.trail).toEqual(expected);
       expect(view.parades).toEqual(outcome.spins.flatMap((s) => s.events).flatMap((e) => (e.type === "parade" ? [e.result] : [])));
       expect(view.calls).toContain(`trail x${outcome.spins[0]?.events.find((e) => e.type === "bonus")?.start_multiplier}`);
-      expect(view.calls.at(-1)).toBe(`banner BONUS TOTAL ${formatCredits(outcome.breakdown.bonus ?? -1)}`);
+      expect(view.calls.at(-1)).toBe(`moment BONUS TOTAL ${formatCredits(outcome.breakdown.bonus ?? -1)} | The robber is behind bars`);
     }
   });
 
@@ -113,7 +114,7 @@ describe("cops n robbers handlers", () => {
 
   it("names the collect's trail multiplier (Mega/Super starts multiply the values)", async () => {
     const { view } = await play(outcomeOf("parade-vic"));
-    expect(view.calls).toContain("banner SUPER BIG MONEY BONUS x2");
+    expect(view.calls).toContain("moment SUPER BIG MONEY BONUS | Trail multiplier x2 | Robbers collect the presents, the cop gives chase");
     expect(view.calls.some((c) => /^collect Robber collects \d+x stake x\d+: /.test(c))).toBe(true);
   });
 

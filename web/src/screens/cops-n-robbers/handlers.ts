@@ -29,6 +29,9 @@ export function presentValues(spin: Pick<Spin, "events">): PresentValue[] {
   return spin.events.flatMap((e) => (e.type === "cash" ? [{ reel: e.reel, row: e.row, value: e.value }] : []));
 }
 
+/** The bonus's intro ("bonus-intro") and outro ("bonus-outro"). */
+export interface CopsMoment { title: string; lines?: string[]; count?: number; kind: "bonus-intro" | "bonus-outro" }
+
 /** What the Cops n Robbers handlers need beyond a SlotView. Each animation resolves. */
 export interface CopsView extends SlotView {
   /** Each present shows its value (in stakes) on its cell, until clearValues. */
@@ -42,6 +45,9 @@ export interface CopsView extends SlotView {
   trailShow(startMultiplier: number): void;
   trailMove(robber: number, cop: number, options?: { fast?: boolean }): Promise<void>;
   trailHide(): void;
+  /** A feature's intro or outro over the reels (ui/moment.ts); `count` in credits, from the
+   * outcome. */
+  moment(m: CopsMoment, options?: { fast?: boolean }): Promise<void>;
   /** The ID parade: the dapple runs over Bert, Sid and Vic and stops on `result`. */
   parade(result: string, options?: { fast?: boolean }): Promise<void>;
 }
@@ -84,7 +90,7 @@ export function copsHandlers(game: Pick<GameView, "info">): Handlers<SlotView> {
     bonus: async (e, ctx) => {
       const names: Record<number, string> = { 1: "BIG MONEY BONUS", 2: "SUPER BIG MONEY BONUS", 3: "MEGA BIG MONEY BONUS" };
       v(ctx.view).trailShow(e.start_multiplier);
-      await ctx.view.banner(`${names[e.start_multiplier] ?? "BIG MONEY BONUS"} x${e.start_multiplier}`, { ms: 1500, fast: ctx.fast });
+      await v(ctx.view).moment({ title: names[e.start_multiplier] ?? "BIG MONEY BONUS", lines: [`Trail multiplier x${e.start_multiplier}`, "Robbers collect the presents, the cop gives chase"], kind: "bonus-intro" }, { fast: ctx.fast });
     },
     trail: async (e, ctx) => {
       ctx.view.setSpinInfo(`BONUS SPIN ${ctx.spin.index} · robber ${e.robber} · cop ${e.cop}`);
@@ -110,7 +116,7 @@ export function copsHooks(): SpinHooks<SlotView> {
       if (!last) return;
       const o = ctx.outcome;
       if (isBonusRound(o)) {
-        await ctx.view.banner(`BONUS TOTAL ${formatCredits(o.breakdown.bonus ?? o.total_win)}`, { ms: 1800, fast: ctx.fast });
+        await v(ctx.view).moment({ title: "BONUS TOTAL", count: o.breakdown.bonus ?? o.total_win, lines: ["The robber is behind bars"], kind: "bonus-outro" }, { fast: ctx.fast });
       }
       if (o.win_capped) {
         await ctx.view.banner(`MAXIMUM WIN REACHED: ${formatCredits(o.total_win)} paid`, { ms: 2500, fast: ctx.fast });

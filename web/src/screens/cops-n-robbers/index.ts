@@ -8,6 +8,7 @@ import { registerGame } from "../game/registry";
 import { copsBetControls } from "./controls";
 import { copsHandlers, copsHooks } from "./handlers";
 import { COPS_SYMBOLS } from "./symbols";
+import { COPS_THEME } from "./theme";
 import { CopsPixiView } from "./view";
 import { copsChoices } from "./wheel";
 
@@ -15,6 +16,7 @@ registerGame({
   key: "cops-n-robbers",
   status: "ready",
   symbols: COPS_SYMBOLS,
+  theme: COPS_THEME,
   handlers: (game) => copsHandlers(game),
   hooks: copsHooks(),
   createView: (deps) => new CopsPixiView(deps),

@@ -1,111 +1,47 @@
-// Cops n Robbers' symbols, drawn in code (our own art): the robber in his striped jumper and
-// mask, the cop in his helmet, the BONUS siren, three wrapped presents, the money bag, the gold
-// bar, the diamond, the card ranks on snowy cards, and the Fortune Spins reels' blank.
-import type { Graphics } from "pixi.js";
+// Cops n Robbers' symbols, authored SVG (our own art, art/*.svg): the robber (collector wild,
+// striped jumper, mask, swag bag), the cop (bobby's helmet, whistle), the BONUS siren, three
+// wrapped presents (each its colour and pattern, so mixed pays read apart), the money bag, the
+// gold bars, the diamond, the card ranks as Christmas baubles and the Fortune Spins blank.
 import type { SymbolArt, SymbolTable } from "../../render/symbols";
+import { FONTS } from "../../render/fonts";
+import blank from "./art/blank.svg?raw";
+import bonus from "./art/bonus.svg?raw";
+import cop from "./art/cop.svg?raw";
+import diamond from "./art/diamond.svg?raw";
+import goldbar from "./art/goldbar.svg?raw";
+import moneybag from "./art/moneybag.svg?raw";
+import ornament from "./art/ornament.svg?raw";
+import presentGold from "./art/present-gold.svg?raw";
+import presentGreen from "./art/present-green.svg?raw";
+import presentRed from "./art/present-red.svg?raw";
+import robber from "./art/robber.svg?raw";
 
-function face(g: Graphics, s: number, skin: number): void {
-  g.circle(s * 0.5, s * 0.42, s * 0.17).fill(skin).stroke({ width: s * 0.015, color: 0x000000, alpha: 0.4 });
-  g.circle(s * 0.44, s * 0.41, s * 0.018).fill(0x000000);
-  g.circle(s * 0.56, s * 0.41, s * 0.018).fill(0x000000);
-  g.arc(s * 0.5, s * 0.46, s * 0.06, 0.2, Math.PI - 0.2).stroke({ width: s * 0.015, color: 0x5a1a1a });
-}
+/** "10" drawn as shapes: the face's old-style figures make it read "1o" on a bauble. */
+const TEN_DIGITS = '<g stroke-linejoin="round"><path d="M66 88l20-12h14v74H84V96l-12 6z" fill="#fff" stroke="#140a18" stroke-width="4"/><ellipse cx="128" cy="113" rx="19" ry="31" fill="none" stroke="#140a18" stroke-width="21"/><ellipse cx="128" cy="113" rx="19" ry="31" fill="none" stroke="#fff" stroke-width="13"/></g>';
 
-const robber: SymbolArt = {
-  colour: 0x222222, label: "",
-  draw: (g, s) => {
-    g.roundRect(s * 0.06, s * 0.06, s * 0.88, s * 0.88, s * 0.14).fill(0x3a2f5b).stroke({ width: s * 0.03, color: 0xd4af37 });
-    // striped jumper
-    g.roundRect(s * 0.24, s * 0.6, s * 0.52, s * 0.3, s * 0.08).fill(0xf1f1f1);
-    for (let i = 0; i < 3; i++) g.rect(s * 0.24, s * (0.63 + i * 0.09), s * 0.52, s * 0.045).fill(0x111111);
-    face(g, s, 0xf0c8a0);
-    g.rect(s * 0.33, s * 0.37, s * 0.34, s * 0.07).fill(0x111111); // mask
-    g.circle(s * 0.44, s * 0.405, s * 0.022).fill(0xffffff);
-    g.circle(s * 0.56, s * 0.405, s * 0.022).fill(0xffffff);
-    g.roundRect(s * 0.32, s * 0.2, s * 0.36, s * 0.1, s * 0.04).fill(0x111111); // beanie
-    g.rect(s * 0.08, s * 0.08, s * 0.3, s * 0.12).fill({ color: 0xd4af37 });
-  },
-};
-
-const cop: SymbolArt = {
-  colour: 0x1d3557, label: "",
-  draw: (g, s) => {
-    g.roundRect(s * 0.06, s * 0.06, s * 0.88, s * 0.88, s * 0.14).fill(0x1d3557).stroke({ width: s * 0.03, color: 0xa8dadc });
-    g.roundRect(s * 0.22, s * 0.6, s * 0.56, s * 0.3, s * 0.08).fill(0x14213d);
-    g.circle(s * 0.5, s * 0.7, s * 0.04).fill(0xffd166); // badge
-    face(g, s, 0xf3d2b3);
-    g.ellipse(s * 0.5, s * 0.24, s * 0.16, s * 0.14).fill(0x0b132b); // helmet
-    g.rect(s * 0.32, s * 0.28, s * 0.36, s * 0.05).fill(0x0b132b);
-    g.star(s * 0.5, s * 0.21, 5, s * 0.045, s * 0.02).fill(0xe9c46a);
-  },
-};
-
-const bonus: SymbolArt = {
-  colour: 0xe63946, label: "BONUS",
-  draw: (g, s) => {
-    g.roundRect(s * 0.06, s * 0.06, s * 0.88, s * 0.88, s * 0.14).fill(0x7b1e2b).stroke({ width: s * 0.04, color: 0xffd166 });
-    g.arc(s * 0.5, s * 0.5, s * 0.26, Math.PI, 0).fill(0x48cae4); // siren dome
-    g.rect(s * 0.22, s * 0.5, s * 0.56, s * 0.1).fill(0xe63946);
-    for (let i = 0; i < 6; i++) {
-      const a = -Math.PI / 2 + (i - 2.5) * 0.35;
-      g.moveTo(s * 0.5 + Math.cos(a) * s * 0.3, s * 0.45 + Math.sin(a) * s * 0.3)
-        .lineTo(s * 0.5 + Math.cos(a) * s * 0.4, s * 0.45 + Math.sin(a) * s * 0.4)
-        .stroke({ width: s * 0.025, color: 0xffd166 });
-    }
-  },
-};
-
-function present(box: number, ribbon: number): SymbolArt {
-  return {
-    colour: box, label: "",
-    draw: (g, s) => {
-      g.roundRect(s * 0.16, s * 0.34, s * 0.68, s * 0.52, s * 0.05).fill(box).stroke({ width: s * 0.02, color: 0x000000, alpha: 0.35 });
-      g.roundRect(s * 0.12, s * 0.26, s * 0.76, s * 0.14, s * 0.04).fill(box).stroke({ width: s * 0.02, color: 0x000000, alpha: 0.35 });
-      g.rect(s * 0.45, s * 0.26, s * 0.1, s * 0.6).fill(ribbon);
-      g.ellipse(s * 0.4, s * 0.2, s * 0.1, s * 0.07).fill(ribbon);
-      g.ellipse(s * 0.6, s * 0.2, s * 0.1, s * 0.07).fill(ribbon);
-      g.circle(s * 0.5, s * 0.24, s * 0.04).fill(ribbon);
-    },
-  };
-}
-
-function card(colour: number, label: string): SymbolArt {
-  return {
-    colour, label, shape: "card",
-    draw: (g, s) => {
-      g.roundRect(s * 0.14, s * 0.1, s * 0.72, s * 0.8, s * 0.08).fill(0xf8f8f0).stroke({ width: s * 0.04, color: colour });
-      for (const [x, y] of [[0.26, 0.2], [0.74, 0.8]] as const) g.star(s * x, s * y, 6, s * 0.05, s * 0.02).fill({ color: 0x8ecae6 }); // snowflakes
-    },
-  };
+/** A rank on a bauble of its own colour: one bauble drawing, recoloured, with the letter in
+ * the game's face over it (an SVG image cannot use the bundled webfonts), or `shapes` of its
+ * own drawn on it. */
+function bauble(label: string, base: number, light: string, dark: string, shapes = ""): SymbolArt {
+  const hex = `#${base.toString(16).padStart(6, "0")}`;
+  const svg = ornament.replace("BASE", hex).replace("LIGHT", light).replace("DARK", dark).replace("</svg>", `${shapes}</svg>`);
+  return { colour: base, label, svg, font: FONTS.cops };
 }
 
 export const COPS_SYMBOLS: SymbolTable = {
-  ROBBER: robber,
-  COP: cop,
-  BONUS: bonus,
-  PRESENT_RED: present(0xc1121f, 0xffd166),
-  PRESENT_GREEN: present(0x2d6a4f, 0xf1faee),
-  PRESENT_GOLD: present(0xd4a017, 0xc1121f),
-  MONEYBAG: {
-    colour: 0x8d6e3f, label: "£",
-    draw: (g, s) => {
-      g.ellipse(s * 0.5, s * 0.6, s * 0.3, s * 0.27).fill(0x8d6e3f).stroke({ width: s * 0.025, color: 0x4a3520 });
-      g.poly([s * 0.38, s * 0.3, s * 0.62, s * 0.3, s * 0.56, s * 0.38, s * 0.44, s * 0.38]).fill(0x6b5230);
-      g.rect(s * 0.4, s * 0.36, s * 0.2, s * 0.04).fill(0xd4af37);
-    },
-  },
-  GOLDBAR: {
-    colour: 0xd4af37, label: "",
-    draw: (g, s) => {
-      g.poly([s * 0.14, s * 0.7, s * 0.86, s * 0.7, s * 0.72, s * 0.4, s * 0.28, s * 0.4]).fill(0xd4af37).stroke({ width: s * 0.025, color: 0x8a6d1d });
-      g.poly([s * 0.28, s * 0.4, s * 0.72, s * 0.4, s * 0.66, s * 0.48, s * 0.34, s * 0.48]).fill(0xf5d76e);
-    },
-  },
-  DIAMOND: { colour: 0x48cae4, accent: 0xffffff, shape: "diamond", label: "" },
-  A: card(0xc1121f, "A"),
-  K: card(0x1d3557, "K"),
-  Q: card(0x2d6a4f, "Q"),
-  J: card(0x6a4c93, "J"),
-  TEN: card(0xe76f51, "10"),
-  BLANK: { colour: 0x1a1030, label: "", draw: (g, s) => { g.star(s * 0.5, s * 0.5, 6, s * 0.12, s * 0.05).fill({ color: 0xffffff, alpha: 0.12 }); } },
+  ROBBER: { colour: 0x5b3f8f, svg: robber },
+  COP: { colour: 0x1d3557, svg: cop },
+  BONUS: { colour: 0x35b6ff, svg: bonus },
+  PRESENT_RED: { colour: 0xd7172a, svg: presentRed },
+  PRESENT_GREEN: { colour: 0x1f8a4c, svg: presentGreen },
+  PRESENT_GOLD: { colour: 0xe3a41a, svg: presentGold },
+  MONEYBAG: { colour: 0xb48646, svg: moneybag },
+  GOLDBAR: { colour: 0xe8ae26, svg: goldbar },
+  DIAMOND: { colour: 0x4cc9f0, svg: diamond },
+  A: bauble("A", 0xc1121f, "#ff7a7a", "#4a0508"),
+  K: bauble("K", 0x1f5fd1, "#8ab8ff", "#0a1f55"),
+  Q: bauble("Q", 0x1f8a4c, "#7fe0a4", "#0b3d22"),
+  J: bauble("J", 0x7b3fb5, "#c9a0ff", "#2e0f50"),
+  TEN: bauble("", 0xe06a12, "#ffc07a", "#6b2a00", TEN_DIGITS),
+  BLANK: { colour: 0x1a1030, svg: blank },
 };

@@ -4,9 +4,12 @@
 import { Container, Graphics, Text } from "pixi.js";
 import { sleep, timeline } from "../../core/timing";
 import { h } from "../../ui/dom";
+import { showMoment } from "../../ui/moment";
+import { formatCredits } from "../../core/money";
+import { FONTS } from "../../render/fonts";
 import { PixiSlotView } from "../game/generic";
 import type { ViewDeps } from "../game/registry";
-import { PARADE, TRAIL, type CopsView, type PresentValue } from "./handlers";
+import { PARADE, TRAIL, type CopsMoment, type CopsView, type PresentValue } from "./handlers";
 
 /** The trail's height in CSS px per orientation: the reels are laid out that much (and a gap)
  * lower, so the trail sits between the game's title and the reels, never over either. */
@@ -22,10 +25,12 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   private readonly paradeEl: HTMLElement;
   private readonly valuesEl = h("div", { class: "present-values", "data-testid": "present-values", "data-values": "", hidden: true });
   private readonly stage: ViewDeps["stage"];
+  private readonly overlay: HTMLElement;
 
   constructor(deps: ViewDeps) {
     super(deps);
     this.stage = deps.stage;
+    this.overlay = deps.overlay;
     this.reels.addChild(this.values);
     const row = h("div", { class: "trail-row" });
     for (let i = 0; i < TRAIL.length; i++) {
@@ -37,7 +42,8 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     this.trailEl = h("div", { class: "trail", "data-testid": "trail", "data-layout": "decoration", hidden: true, "aria-label": "Big Money trail" }, h("span", { class: "trail-start", "data-testid": "trail-start" }), row);
     // the parade is a moment over the reels (the spin is over; nothing under it is at stake)
     this.paradeEl = h("div", { class: "parade", "data-testid": "parade", "data-layout": "over-reels", hidden: true, "aria-label": "ID parade" },
-      ...PARADE.map((name) => h("div", { class: "suspect", "data-name": name }, h("span", { class: "suspect-face" }), h("strong", {}, name.toUpperCase()))));
+      h("div", { class: "parade-title" }, "ID PARADE"),
+      h("div", { class: "line-up" }, ...PARADE.map((name, i) => h("div", { class: "suspect", "data-name": name }, h("span", { class: "suspect-figure" }), h("strong", {}, `${i + 1} ${name.toUpperCase()}`)))));
     deps.overlay.append(this.trailEl, this.paradeEl, this.valuesEl);
   }
 
@@ -58,7 +64,7 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     for (const { reel, row, value } of values) {
       const tag = new Container();
       const g = new Graphics().roundRect(-cell * 0.3, -cell * 0.13, cell * 0.6, cell * 0.26, cell * 0.08).fill({ color: 0x000000, alpha: 0.78 }).stroke({ width: 3, color: 0xffd166 });
-      const text = new Text({ text: `${value}x`, style: { fontFamily: "Georgia, serif", fontWeight: "bold", fontSize: Math.round(cell * 0.2), fill: 0xffd166 } });
+      const text = new Text({ text: `${value}x`, style: { fontFamily: FONTS.display, fontSize: Math.round(cell * 0.22), fill: 0xffd166, stroke: { color: 0x2a0a10, width: 3 } } });
       text.anchor.set(0.5);
       tag.addChild(g, text);
       tag.position.set(reel * (cell + gap) + cell / 2, row * cell + cell * 0.78);
@@ -105,10 +111,14 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     this.trailEl.dataset.robber = String(robber);
     this.trailEl.dataset.cop = String(cop);
     for (const [el, pos] of [[this.robberEl, robber], [this.copEl, cop]] as const) {
-      el.style.transition = fast ? "none" : "left 400ms ease";
       const target = this.cells[Math.max(0, Math.min(TRAIL.length - 1, pos))];
+      if (target === el.parentElement) continue;
       target?.append(el);
+      // a hop into the new cell: the chase reads as running, not as a token teleporting
+      el.classList.remove("hop");
+      if (!fast) { void el.offsetWidth; el.classList.add("hop"); }
     }
+    this.trailEl.classList.toggle("caught", robber === cop);
     this.cells.forEach((c, i) => c.classList.toggle("passed", i <= robber));
   }
 
@@ -121,6 +131,11 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   trailHide(): void {
     this.trailEl.hidden = true;
     this.paradeEl.hidden = true;
+  }
+
+  async moment(m: CopsMoment, options: { fast?: boolean } = {}): Promise<void> {
+    const count = m.count === undefined ? undefined : { to: m.count, format: formatCredits };
+    await showMoment(this.overlay, { title: m.title, lines: m.lines, count, kind: m.kind, ms: m.kind === "bonus-intro" ? 2400 : 2800, fast: options.fast });
   }
 
   async parade(result: string, options: { fast?: boolean } = {}): Promise<void> {

@@ -53,11 +53,18 @@ class Wheel {
 
   constructor(testid: string, label: string) {
     this.el = svg("svg", { viewBox: "-110 -110 220 220", role: "img", "aria-label": label, "data-testid": testid }) as SVGSVGElement;
-    this.el.append(svg("circle", { r: 100, fill: "#b3261e", stroke: "#d4af37", "stroke-width": 6 }));
+    // a candy-cane rim (white under red dashes) with a string of lights, lit from the top left
+    this.el.append(svg("circle", { r: 104, fill: "#b3261e", stroke: "#fff", "stroke-width": 10 }),
+      svg("circle", { r: 104, fill: "none", stroke: "#c1121f", "stroke-width": 10, "stroke-dasharray": "12 12" }));
     this.green = svg("path", { fill: "#2a9d4f", "data-testid": `${testid}-green` });
-    this.el.append(this.green);
-    this.pointer = svg("polygon", { points: "0,-96 8,0 -8,0", fill: "#ffffff", stroke: "#000", "stroke-width": 2 });
-    this.el.append(this.pointer, svg("circle", { r: 12, fill: "#d4af37" }));
+    this.el.append(this.green, svg("circle", { r: 98, fill: "none", stroke: "#2a0508", "stroke-width": 3 }),
+      svg("ellipse", { cx: -30, cy: -40, rx: 58, ry: 38, fill: "#fff", opacity: 0.14, "pointer-events": "none" }));
+    for (let i = 0; i < 12; i++) {
+      const a = (i / 12) * 2 * Math.PI;
+      this.el.append(svg("circle", { cx: (104 * Math.sin(a)).toFixed(1), cy: (-104 * Math.cos(a)).toFixed(1), r: 5, fill: i % 2 ? "#ffd166" : "#7fe0a4", stroke: "#3a2306", "stroke-width": 1.5 }));
+    }
+    this.pointer = svg("polygon", { points: "0,-94 9,0 -9,0", fill: "#fff3c4", stroke: "#2a0508", "stroke-width": 3, "stroke-linejoin": "round" });
+    this.el.append(this.pointer, svg("polygon", { points: "0,-18 5,-6 18,-6 8,2 12,15 0,7 -12,15 -8,2 -18,-6 -5,-6", fill: "#ffd166", stroke: "#5a3a06", "stroke-width": 2.5, "stroke-linejoin": "round" }));
   }
 
   draw(share: number): void {
