@@ -2,7 +2,7 @@
 // bundled Limelight face), the mahogany-and-gilt frame around the reels (Pixi Graphics, the
 // window at 0,0), the golden frame of the secret reels, and the lobby tile (a mansion at night).
 // The scene behind the reels is cluedo.css's (.theme-cluedo .stage, art/mansion.svg).
-import type { Graphics } from "pixi.js";
+import { FillGradient, type Graphics } from "pixi.js";
 import type { Theme } from "../game/registry";
 import tile from "./art/tile.svg?raw";
 
@@ -39,7 +39,14 @@ function frame(gold: boolean) {
     // the wood's grain lit from the top left: a light upper edge, a dark lower one
     g.moveTo(-20, -22).lineTo(w + 20, -22).stroke({ width: 2, color: gold ? 0xfff1b0 : 0x7a3418 });
     g.moveTo(-20, h + 22).lineTo(w + 20, h + 22).stroke({ width: 3, color: gold ? GILT_DARK : 0x140602 });
-    g.rect(-12, -12, w + 24, h + 24).fill(gold ? 0x3a2404 : 0x120806).stroke({ width: 3, color: gold ? GILT_LIGHT : GILT });
+    // the glass behind the symbols: near black in the hall, gilded on the secret reels
+    const glass = new FillGradient({
+      type: "linear", start: { x: 0, y: 0 }, end: { x: 0, y: 1 },
+      colorStops: gold
+        ? [{ offset: 0, color: 0xf2d27a }, { offset: 0.45, color: 0xb8862a }, { offset: 1, color: 0x6a4208 }]
+        : [{ offset: 0, color: 0x24100a }, { offset: 1, color: 0x0c0404 }],
+    });
+    g.rect(-12, -12, w + 24, h + 24).fill(glass).stroke({ width: 3, color: gold ? GILT_LIGHT : GILT });
     g.rect(-6, -6, w + 12, h + 12).stroke({ width: 1.5, color: GILT_DARK });
     corner(g, -20, -20, 1, 1);
     corner(g, w + 20, -20, -1, 1);
