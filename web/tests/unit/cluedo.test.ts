@@ -12,6 +12,7 @@ import { validateOutcome } from "../../src/core/outcome";
 import { EventPlayer } from "../../src/core/player";
 import type { ChoiceView, Offer, RoundView, StepView } from "../../src/net/types";
 import type { SlotView } from "../../src/screens/game/registry";
+import type { MomentOptions } from "../../src/ui/moment";
 import { cluedoHandlers, cluedoHooks, jackpotNotice, lineLabel, type CluedoView, type JackpotNotice } from "../../src/screens/cluedo/handlers";
 import { gambleModel, rememberHistory, revealOf } from "../../src/screens/cluedo/gamble";
 import { gambleOffer } from "../../src/screens/cluedo/offer";
@@ -49,6 +50,8 @@ class FakeCluedoView implements CluedoView {
   freeSpins(c: { index: number; total: number } | null) { this.counters.push(c); }
   setBet(credits: number) { this.bets.push(credits); }
   bonusTotal(credits: number) { this.calls.push(`bonusTotal ${credits}`); }
+  async moment(o: MomentOptions) { this.calls.push(`moment ${o.kind} ${o.title}: ${(o.lines ?? []).join(", ")}${o.count ? ` count ${o.count.format(o.count.to)}` : ""}`); }
+  jackpotWon() { this.calls.push("jackpotWon"); }
   jackpotNotice(n: JackpotNotice) { this.notices.push(n); }
 }
 
@@ -111,7 +114,7 @@ describe("cluedo round", () => {
     const { view } = await play(outcome);
     const calls = view.calls.join("\n");
     expect(view.calls.indexOf("lightsOut")).toBeGreaterThan(-1);
-    expect(view.calls.indexOf("lightsOut")).toBeLessThan(view.calls.findIndex((c) => c.startsWith("banner MYSTERY BONUS: 15 FREE SPINS")));
+    expect(view.calls.indexOf("lightsOut")).toBeLessThan(view.calls.findIndex((c) => c.startsWith("moment fs-intro MYSTERY BONUS: 15 FREE SPINS, ALL WINS x3")));
     expect(view.goldenLog[0]).toBe(false); // the base spin on the mansion's reels
     expect(view.goldenLog).toContain(true);
     expect(view.goldenLog.at(-1)).toBe(false); // back to the base reels after the bonus
@@ -123,8 +126,10 @@ describe("cluedo round", () => {
     const retrigger = free.find((s) => s.events.some((e) => e.type === "free_spins_award"))!;
     expect(shown.filter((c) => c.index === retrigger.index).map((c) => c.total)).toEqual([15, 30]);
     expect(shown.at(-1)).toEqual({ index: free.at(-1)!.index, total: 30 });
-    expect(calls).toContain("banner +15 FREE SPINS (30 in all)");
-    expect(view.calls.slice(-2)).toEqual([`bonusTotal ${outcome.breakdown.free_games}`, `banner BONUS TOTAL ${outcome.breakdown.free_games!.toLocaleString("en")} credits`]);
+    expect(calls).toContain("moment fs-retrigger +15 FREE SPINS: 30 free spins in all");
+    // the outro counts up to the server's bonus total, in the free spins it played
+    expect(view.calls.slice(-2)).toEqual([`bonusTotal ${outcome.breakdown.free_games}`,
+      `moment fs-outro BONUS TOTAL: won in ${outcome.counters.free_spins_played} free spins count ${outcome.breakdown.free_games!.toLocaleString("en")} credits`]);
     expect(view.info).toContain(`FREE SPIN ${free.at(-1)!.index} of 30`);
   });
 
@@ -136,7 +141,7 @@ describe("cluedo round", () => {
     const totals = view.counters.filter((c) => c !== null).map((c) => c!.total);
     expect(Math.max(...totals)).toBe(180);
     expect(view.counters.filter((c) => c !== null).at(-1)).toEqual({ index: 180, total: 180 });
-    expect(view.calls.some((c) => c === "banner +0 FREE SPINS: the bonus is at its maximum of 180")).toBe(true);
+    expect(view.calls.some((c) => c === "moment fs-retrigger +0 FREE SPINS: the bonus is at its maximum of 180")).toBe(true);
   });
 
   it("the jackpot line is highlighted and announced; the notice is the claim's", async () => {
@@ -145,7 +150,8 @@ describe("cluedo round", () => {
     const jp = outcome.spins[0]!.events.find((e) => e.type === "progressive_jackpot")!;
     expect(jp.type).toBe("progressive_jackpot");
     expect(view.calls).toContain("highlight MEGAJACKPOT! 5 x MegaJackpots on line 1");
-    expect(view.calls).toContain("banner MEGAJACKPOT WON");
+    // the amount is the claim's: the line only tells the view that the notice's moment is due
+    expect(view.calls[view.calls.indexOf("highlight MEGAJACKPOT! 5 x MegaJackpots on line 1") + 1]).toBe("jackpotWon");
     expect(view.highlights.find((h) => h.label.startsWith("MEGAJACKPOT"))!.cells).toEqual([[0, 1], [1, 1], [2, 1], [3, 1], [4, 1]]);
     // A claim as services/jackpot.py writes it: 20 instalments, the remainder in the first.
     const amount = 100123457;
@@ -154,6 +160,7 @@ describe("cluedo round", () => {
     const notice = jackpotNotice({ currency: "EUR", jackpot_claim: { id: 1, pool: "Cluedo MegaJackpots/EUR", amount_minor: amount, status: "pending_verification", instalments } });
     expect(notice).not.toBeNull();
     expect(notice!.amount).toBe("€1,001,234.57");
+    expect([notice!.amountMinor, notice!.currency]).toEqual([amount, "EUR"]);
     expect(notice!.status).toBe("pending verification");
     const text = notice!.lines.join(" ");
     expect(text).toContain("within 24 hours");

@@ -108,7 +108,10 @@ function cardEl(colour: string | null, testid?: string): HTMLElement {
   const attrs: Record<string, string> = { class: `gcard ${colour ? `face ${colour}` : "back"}` };
   if (testid) attrs["data-testid"] = testid;
   if (colour) attrs["data-colour"] = colour;
-  return h("span", attrs, colour ? h("span", { class: "pip" }, colour === "red" ? "A♥" : "A♠") : "");
+  if (!colour) return h("span", attrs);
+  const suit = colour === "red" ? "♥" : "♠";
+  // an ace as printed: the index in two corners, the one large pip in the middle
+  return h("span", attrs, h("span", { class: "idx" }, "A", h("br"), suit), h("span", { class: "pip" }, suit), h("span", { class: "idx end", "aria-hidden": "true" }, "A", h("br"), suit));
 }
 
 export function redBlackGamble(host: HTMLElement, round: RoundView, send: (kind: string, choice: StepChoice) => void, game: GameView): ChoiceScreen {

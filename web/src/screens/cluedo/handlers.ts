@@ -11,6 +11,7 @@ import type { GameView, RoundView } from "../../net/types";
 import { lineCells, symbolCells } from "../../slot/paylines";
 import { genericHandlers } from "../game/handlers";
 import type { SlotView } from "../game/registry";
+import type { MomentOptions } from "../../ui/moment";
 
 /** What the Cluedo handlers need beyond a SlotView. Every animation resolves. */
 export interface CluedoView extends SlotView {
@@ -24,12 +25,19 @@ export interface CluedoView extends SlotView {
   bonusTotal(credits: number): void;
   /** The meter bar's BET: credits bet on the last/current proposition. */
   setBet(credits: number): void;
+  /** A feature's moment over the reels (ui/moment.ts): intro, retrigger, outro. */
+  moment(options: MomentOptions): Promise<void>;
+  /** The jackpot's line has played: the notice that follows opens with its full-screen moment. */
+  jackpotWon(options?: { fast?: boolean }): void;
   /** The jackpot-win notice (not a blocking dialog: play may go on). */
   jackpotNotice(notice: JackpotNotice): void;
 }
 
 export interface JackpotNotice {
   amount: string;
+  /** The claim's amount in minor units of `currency` (the moment counts up to it). */
+  amountMinor: number;
+  currency: string;
   status: string;
   lines: string[];
 }
@@ -94,20 +102,24 @@ export function cluedoHandlers(game: Pick<GameView, "info">): Handlers<SlotView>
       if (ctx.spin.kind === "base") {
         await view.lightsOut({ fast: ctx.fast });
         view.golden(true);
-        await view.banner(`MYSTERY BONUS: ${e.spins_awarded} FREE SPINS, ALL WINS x3`, { ms: 1800, fast: ctx.fast });
+        // the free spins' multiplier is the server's (its free spins' `multiplier`)
+        const times = ctx.outcome.spins.find((s) => s.kind === "free")?.multiplier ?? 1;
+        await view.moment({
+          kind: "fs-intro", title: "MYSTERY BONUS", ms: 2600, fast: ctx.fast,
+          lines: [`${e.spins_awarded} FREE SPINS`, ...(times > 1 ? [`ALL WINS x${times}`] : []), "on the secret golden reels"],
+        });
         return;
       }
       view.freeSpins({ index: ctx.spin.index, total: e.total_awarded });
       view.setSpinInfo(`FREE SPIN ${ctx.spin.index} of ${e.total_awarded}`);
-      const text = e.spins_awarded < e.spins_requested
-        ? `+${e.spins_awarded} FREE SPINS: the bonus is at its maximum of ${e.total_awarded}`
-        : `+${e.spins_awarded} FREE SPINS (${e.total_awarded} in all)`;
-      await view.banner(text, { ms: 1400, fast: ctx.fast });
+      const line = e.spins_awarded < e.spins_requested ? `the bonus is at its maximum of ${e.total_awarded}` : `${e.total_awarded} free spins in all`;
+      await view.moment({ kind: "fs-retrigger", title: `+${e.spins_awarded} FREE SPINS`, lines: [line], ms: 1600, fast: ctx.fast });
     },
     progressive_jackpot: async (e, ctx) => {
       ctx.view.sound("bigwin");
       await ctx.view.highlight(lineCells(paylines, e.line, e.count), `MEGAJACKPOT! ${e.count} x MegaJackpots on line ${e.line}`, { fast: ctx.fast });
-      await ctx.view.banner("MEGAJACKPOT WON", { ms: 1800, fast: ctx.fast });
+      // the amount is the claim's, in the round view: the notice's moment shows it
+      v(ctx.view).jackpotWon({ fast: ctx.fast });
     },
   };
 }
@@ -139,7 +151,11 @@ export function cluedoHooks(): SpinHooks<SlotView> {
       ctx.view.setSpinInfo(total > 0 ? `BONUS TOTAL ${formatCredits(total)}` : "");
       if (total > 0) {
         v(ctx.view).bonusTotal(total);
-        await ctx.view.banner(`BONUS TOTAL ${formatCredits(total)} credits`, { ms: 2200, fast: ctx.fast });
+        await v(ctx.view).moment({
+          kind: "fs-outro", title: "BONUS TOTAL", ms: 3000, fast: ctx.fast,
+          count: { to: total, format: (n) => `${formatCredits(n)} credits` },
+          lines: [`won in ${o.counters.free_spins_played} free spins`],
+        });
       } else v(ctx.view).freeSpins(null);
     },
   };
@@ -165,5 +181,5 @@ export function jackpotNotice(round: Pick<RoundView, "jackpot_claim" | "currency
     lines.push(`Paid in ${plan.length} instalments: ${money(first.amount_minor)} ${first.due}` +
       (rest.length ? (same ? `, then ${rest.length} annual instalments of ${money(rest[0]?.amount_minor ?? 0)}` : `, then ${rest.map((p) => `${money(p.amount_minor)} ${p.due}`).join(", ")}`) : "") + ".");
   }
-  return { amount: money(claim.amount_minor), status: STATUS[claim.status ?? ""] ?? String(claim.status ?? ""), lines };
+  return { amount: money(claim.amount_minor), amountMinor: claim.amount_minor, currency: round.currency, status: STATUS[claim.status ?? ""] ?? String(claim.status ?? ""), lines };
 }

@@ -1,5 +1,5 @@
-// Cluedo MegaJackpots: its own symbols and bet controls (LINE BET, LINES, BET MAX), the meter
-// bar, winning lines with their amounts and the doubling wild, the lights going out on the
+// Cluedo MegaJackpots: its own symbols, scene, frame and logo (theme.ts, cluedo.css), its bet
+// controls (LINE BET, LINES, BET MAX), the meter bar, winning lines with their amounts and the doubling wild, the lights going out on the
 // Mystery Bonus, the golden reels with the free-spin counter and the bonus total, the jackpot
 // notice from the round's claim, and its own choice screen: the red/black gamble.
 import { cluedoAccount } from "./account";
@@ -9,12 +9,14 @@ import { cluedoBetControls } from "./controls";
 import { cluedoChoices } from "./gamble";
 import { cluedoHandlers, cluedoHooks, jackpotNotice, type CluedoView } from "./handlers";
 import { CLUEDO_SYMBOLS } from "./symbols";
+import { CLUEDO_THEME } from "./theme";
 import { CluedoPixiView } from "./view";
 
 registerGame({
   key: "cluedo",
   status: "ready",
   symbols: CLUEDO_SYMBOLS,
+  theme: CLUEDO_THEME,
   handlers: (game) => cluedoHandlers(game),
   hooks: cluedoHooks(),
   createView: (deps) => new CluedoPixiView(deps),

@@ -1,14 +1,16 @@
 // The Cluedo screen: the generic reels (PixiSlotView) in the mansion's frame, the meter bar
-// under them (denomination, credits won, credits bet), the lights going out with a strike of
+// under them (denomination, credits won, credits bet), the lights going out with strikes of
 // lightning when the Mystery Bonus triggers, the golden reels and the free-spin counter of the
-// bonus, and the jackpot-win notice.
+// bonus, the feature moments, and the jackpot win: its full-screen moment, then the notice.
 import { Graphics } from "pixi.js";
 import { formatCredits, formatMoney } from "../../core/money";
 import { timeline } from "../../core/timing";
 import { h } from "../../ui/dom";
+import { showMoment, type MomentOptions } from "../../ui/moment";
 import { PixiSlotView } from "../game/generic";
 import type { ViewDeps } from "../game/registry";
 import type { CluedoView, JackpotNotice } from "./handlers";
+import { GOLDEN_FRAME } from "./theme";
 
 const SVG = "http://www.w3.org/2000/svg";
 /** CSS px between the reels' window and the meter bar (cluedo.css uses the same). */
@@ -16,17 +18,20 @@ const METER_GAP_PX = 16; // clear of the frame drawn around the window (cluedo.c
 /** CSS px above the reels' window for the free-spin counter (cluedo.css places it there). */
 const COUNTER_ROOM_PX = 38;
 
-function bolt(): SVGSVGElement {
+/** A forked bolt of lightning; `side` places it (cluedo.css): each strike lights another. */
+function bolt(side: "a" | "b"): SVGSVGElement {
   const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", "0 0 100 200");
-  svg.setAttribute("class", "bolt");
+  svg.setAttribute("viewBox", "0 0 100 300");
+  svg.setAttribute("class", `bolt bolt-${side}`);
   svg.setAttribute("aria-hidden", "true");
-  const p = document.createElementNS(SVG, "polygon");
-  p.setAttribute("points", "58,0 20,104 46,104 30,200 82,80 54,80 74,0");
-  p.setAttribute("fill", "#fff6c2");
-  p.setAttribute("stroke", "#ffe066");
-  p.setAttribute("stroke-width", "3");
-  svg.append(p);
+  for (const [points, width] of [["52,0 30,92 46,96 22,176 38,180 14,300 60,160 44,156 70,84 54,80 76,0", 3], ["40,130 62,170 58,176 84,232 64,180 68,174 48,128", 2]] as const) {
+    const p = document.createElementNS(SVG, "polygon");
+    p.setAttribute("points", points);
+    p.setAttribute("fill", "#f6f9ff");
+    p.setAttribute("stroke", "#b9d4ff");
+    p.setAttribute("stroke-width", String(width));
+    svg.append(p);
+  }
   return svg;
 }
 
@@ -46,12 +51,12 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
     this.host = deps.overlay;
     this.gameInfo = deps.game.info;
     const { reels, rows, cell, gap } = this.reels.opts;
-    // The golden reels: a gold backdrop behind the symbols (index 1: above the frame).
-    this.gold = new Graphics().roundRect(-8, -8, reels * (cell + gap) - gap + 16, rows * cell + 16, 14)
-      .fill({ color: 0xd4af37, alpha: 0.55 }).stroke({ width: 8, color: 0xffe066 });
+    // The golden reels: the gilded frame over the mahogany one, behind the symbols (index 1).
+    this.gold = new Graphics();
+    GOLDEN_FRAME(this.gold, reels * (cell + gap) - gap, rows * cell);
     this.gold.visible = false;
     this.reels.addChildAt(this.gold, 1);
-    this.lights = h("div", { class: "cluedo-lights", "data-testid": "lights", "data-state": "on", "aria-hidden": "true" }, bolt());
+    this.lights = h("div", { class: "cluedo-lights", "data-testid": "lights", "data-state": "on", "aria-hidden": "true" }, bolt("a"), bolt("b"));
     this.counter = h("div", { class: "cluedo-counter", "data-testid": "free-spins", "data-layout": "decoration", role: "status", hidden: true });
     const win = h("output", { "data-testid": "meter-win" }, "0");
     const bet = h("output", { "data-testid": "meter-bet" }, "—");
@@ -106,6 +111,7 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
     let t = fast ? 120 : 500;
     await tl.at(t);
     for (let i = 0; i < (fast ? 1 : 2); i++) {
+      this.lights.dataset.flash = i ? "b" : "a";
       this.lights.classList.add("strike");
       await tl.at((t += fast ? 90 : 160));
       this.lights.classList.remove("strike");
@@ -143,7 +149,30 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
     this.counter.textContent = `BONUS TOTAL ${formatCredits(credits)} credits`;
   }
 
+  moment(o: MomentOptions): Promise<void> {
+    return showMoment(this.host, o);
+  }
+
+  /** Set by the jackpot's line: the notice that follows opens with the win's own moment. */
+  private celebrate: { fast: boolean } | null = null;
+
+  jackpotWon(options: { fast?: boolean } = {}): void {
+    this.celebrate = { fast: !!options.fast };
+  }
+
   jackpotNotice(n: JackpotNotice): void {
+    const celebrate = this.celebrate;
+    this.celebrate = null;
+    if (celebrate) {
+      void this.moment({
+        kind: "jackpot", title: "MEGAJACKPOT", ms: 3600, fast: celebrate.fast,
+        count: { to: n.amountMinor, format: (m) => formatMoney(m, n.currency) },
+        lines: ["The case is solved!"],
+      }).then(() => this.showNotice(n));
+    } else this.showNotice(n);
+  }
+
+  private showNotice(n: JackpotNotice): void {
     const ok = h("button", { "data-testid": "jackpot-notice-ok" }, "OK");
     ok.addEventListener("click", () => { this.notice.hidden = true; });
     this.notice.replaceChildren(

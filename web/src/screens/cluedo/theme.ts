@@ -1,0 +1,68 @@
+// Cluedo's look beyond the symbols: the logo in the title (inline SVG, so it may use the
+// bundled Limelight face), the mahogany-and-gilt frame around the reels (Pixi Graphics, the
+// window at 0,0), the golden frame of the secret reels, and the lobby tile (a mansion at night).
+// The scene behind the reels is cluedo.css's (.theme-cluedo .stage, art/mansion.svg).
+import { FillGradient, type Graphics } from "pixi.js";
+import type { Theme } from "../game/registry";
+import tile from "./art/tile.svg?raw";
+
+const GILT = 0xd4af37;
+const GILT_LIGHT = 0xf6dc8a;
+const GILT_DARK = 0x7a4e10;
+const MAHOGANY = 0x3a1408;
+
+const LOGO = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 270 88" role="img" aria-label="Cluedo MegaJackpots">
+<defs><linearGradient id="cl-gold" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#fff6c8"/><stop offset=".45" stop-color="#e8bc4e"/><stop offset=".55" stop-color="#a8741c"/><stop offset="1" stop-color="#f6d77a"/></linearGradient></defs>
+<text x="135" y="54" text-anchor="middle" font-family="Limelight, Georgia, serif" font-size="58" letter-spacing="2" fill="#1a0804" stroke="#1a0804" stroke-width="6" stroke-linejoin="round">CLUEDO</text>
+<text x="135" y="54" text-anchor="middle" font-family="Limelight, Georgia, serif" font-size="58" letter-spacing="2" fill="url(#cl-gold)" stroke="#5a3608" stroke-width="1">CLUEDO</text>
+<path d="M38 60H232L222 71L232 82H38L48 71Z" fill="#9a0c20" stroke="url(#cl-gold)" stroke-width="2"/>
+<text x="135" y="77" text-anchor="middle" font-family="Limelight, Georgia, serif" font-size="16" letter-spacing="3" fill="#ffe9a8">MegaJackpots</text>
+</svg>`;
+
+/** The art-deco corner: stepped gilt bars and a diamond, pointing out of corner (x, y) along
+ * (dx, dy). */
+function corner(g: Graphics, x: number, y: number, dx: number, dy: number): void {
+  for (const [len, off, w] of [[46, 0, 6], [30, 10, 3], [18, 18, 3]] as const) {
+    g.moveTo(x + dx * off, y + dy * (off + len)).lineTo(x + dx * off, y + dy * off).lineTo(x + dx * (off + len), y + dy * off)
+      .stroke({ width: w, color: off ? GILT_LIGHT : GILT, join: "miter" });
+  }
+  g.poly([x - dx * 4, y - dy * 14, x + dx * 6, y - dy * 4, x - dx * 4, y + dy * 6, x - dx * 14, y - dy * 4])
+    .fill(GILT).stroke({ width: 1.5, color: GILT_DARK });
+}
+
+/** A mahogany frame with a gilt beading, deco corners and a fan over the middle; `gold` the
+ * secret reels' variant (gilded all over, a warm glass). */
+function frame(gold: boolean) {
+  return (g: Graphics, w: number, h: number): void => {
+    g.roundRect(-30, -28, w + 60, h + 62, 14).fill({ color: 0x000000, alpha: 0.5 });
+    g.roundRect(-26, -26, w + 52, h + 52, 12).fill(gold ? 0xb8862a : MAHOGANY).stroke({ width: 3, color: gold ? GILT_LIGHT : GILT });
+    // the wood's grain lit from the top left: a light upper edge, a dark lower one
+    g.moveTo(-20, -22).lineTo(w + 20, -22).stroke({ width: 2, color: gold ? 0xfff1b0 : 0x7a3418 });
+    g.moveTo(-20, h + 22).lineTo(w + 20, h + 22).stroke({ width: 3, color: gold ? GILT_DARK : 0x140602 });
+    // the glass behind the symbols: near black in the hall, gilded on the secret reels
+    const glass = new FillGradient({
+      type: "linear", start: { x: 0, y: 0 }, end: { x: 0, y: 1 },
+      colorStops: gold
+        ? [{ offset: 0, color: 0xf2d27a }, { offset: 0.45, color: 0xb8862a }, { offset: 1, color: 0x6a4208 }]
+        : [{ offset: 0, color: 0x24100a }, { offset: 1, color: 0x0c0404 }],
+    });
+    g.rect(-12, -12, w + 24, h + 24).fill(glass).stroke({ width: 3, color: gold ? GILT_LIGHT : GILT });
+    g.rect(-6, -6, w + 12, h + 12).stroke({ width: 1.5, color: GILT_DARK });
+    corner(g, -20, -20, 1, 1);
+    corner(g, w + 20, -20, -1, 1);
+    corner(g, -20, h + 20, 1, -1);
+    corner(g, w + 20, h + 20, -1, -1);
+    // the fan over the middle of the top rail
+    const cx = w / 2;
+    g.moveTo(cx - 40, -12).arc(cx, -12, 40, Math.PI, 0).closePath().fill(gold ? GILT_LIGHT : GILT).stroke({ width: 2, color: GILT_DARK });
+    for (let i = 1; i < 8; i++) {
+      const a = Math.PI + (i * Math.PI) / 8;
+      g.moveTo(cx, -12).lineTo(cx + 38 * Math.cos(a), -12 + 38 * Math.sin(a)).stroke({ width: 1.5, color: GILT_DARK });
+    }
+    g.circle(cx, -12, 7).fill(0xc8102e).stroke({ width: 1.5, color: GILT_DARK });
+  };
+}
+
+export const GOLDEN_FRAME = frame(true);
+
+export const CLUEDO_THEME: Theme = { logo: LOGO, frame: frame(false), tile };
