@@ -77,11 +77,21 @@ function kit(page, name) {
     /** The screen as it is now: no control or message over the reels' window or another
      * control, no button's words wrapped (layout.mjs); a screenshot either way. */
     async layout(label) {
-      // the reels are laid out a frame after what covers them changed size
-      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-      await page.waitForTimeout(150);
-      const path = await this.shot(`layout-${label}`);
-      const problems = await page.evaluate(layoutProblems);
+      const settle = async () => {
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        await page.waitForTimeout(150);
+      };
+      // The screen is judged as the player sees it, settled: a round may reach its next state
+      // (a choice panel opening) between the wait and the measurement, and the reels are laid
+      // out again in the frame that follows. A problem still there a settled frame later is real.
+      await settle();
+      let path = await this.shot(`layout-${label}`);
+      let problems = await page.evaluate(layoutProblems);
+      if (problems.length) {
+        await settle();
+        path = await this.shot(`layout-${label}`);
+        problems = await page.evaluate(layoutProblems);
+      }
       if (problems.length) throw new Error(`layout ${label} (${path}):\n  ${problems.join("\n  ")}`);
     },
     /** The game canvas is drawn: many colours, none covering nearly all of it. */

@@ -519,9 +519,9 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     overlay.style.setProperty("--cover", `${Math.round(stageBox.bottom - hudBox.top)}px`);
     Object.assign(windowMarker.style, { left: `${r.x}px`, top: `${r.y}px`, width: `${r.width}px`, height: `${r.height}px` });
   };
-  let layoutFrame = 0;
-  const layoutSoon = () => { cancelAnimationFrame(layoutFrame); layoutFrame = requestAnimationFrame(relayout); };
-  const layoutObserver = new ResizeObserver(layoutSoon);
+  // In the observer's own callback (after layout, before paint): deferred to the next frame, a
+  // choice panel that just opened was painted over the reels for one frame.
+  const layoutObserver = new ResizeObserver(relayout);
   layoutObserver.observe(stageHost);
   layoutObserver.observe(hud);
   layoutObserver.observe(title);
@@ -593,7 +593,6 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       document.removeEventListener("keydown", onKey);
       document.removeEventListener("keyup", onKeyUp);
       layoutObserver.disconnect();
-      cancelAnimationFrame(layoutFrame);
       cancelAnimationFrame(meterFrame);
       autoplay.stop();
       clearTimeout(autoTimer);
