@@ -1,5 +1,5 @@
 """What the server's CLI commands do (`reelforge db upgrade`, `ledger check`, `ledger
-reconcile`, `audit verify`),
+reconcile`, `audit verify`, `backup`, `restore`),
 as plain functions: the CLI only parses arguments and prints, and tests call these directly.
 
 Each opens its own engine and disposes of it: these are one-shot commands, run beside a live
@@ -76,3 +76,18 @@ def ledger_reconcile(url: str | None, operator_id: str, config: Path | None,
             return reconcile(conn, operator_id, rows)
     finally:
         engine.dispose()
+
+
+def backup(url: str | None, out: Path) -> int:
+    """A consistent copy of the database (`url`, else the configured one) in the new file
+    `out`, taken while the server runs; its size in bytes (db/backup.py)."""
+    from reelforge.server.db.backup import backup as copy
+
+    return copy(database_url(url), out)
+
+
+def restore(source: Path, url: str | None):
+    """The backup `source` put into the empty database `url`, then checked: a `Restored`."""
+    from reelforge.server.db.backup import restore as put_back
+
+    return put_back(source, database_url(url))
