@@ -15,7 +15,7 @@ $(BIN)/python:
 $(STAMP): $(BIN)/python pyproject.toml
 	@echo "make: installing reelforge and its pinned dependencies into $(VENV) (pip; a few minutes on a fresh clone, quiet until done)"
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,distributed,plots]'
+	$(BIN)/pip install --quiet -e '.[dev,distributed,plots,export]'
 	touch $(STAMP)
 	@echo "make: installed"
 

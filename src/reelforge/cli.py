@@ -1036,6 +1036,26 @@ def restore_command(
     raise typer.Exit(0 if restored.ok else 1)
 
 
+@app.command("export")
+def export_command(
+    what: Annotated[str, typer.Argument(help="rounds or ledger")],
+    out: Annotated[Path, typer.Option("--out", help="The new file to write")],
+    fmt: Annotated[str, typer.Option("--format", help="csv or parquet")] = "csv",
+    since: Annotated[str | None, typer.Option("--since", help="First UTC day, YYYY-MM-DD")] = None,
+    until: Annotated[str | None, typer.Option("--until", help="Last UTC day, YYYY-MM-DD")] = None,
+    database_url: DbUrlOpt = None,
+) -> None:
+    """Export the rounds or the ledger entries of a span of days for an auditor, as CSV or
+    Parquet: integer minor units with their currency, times in UTC."""
+    from reelforge.server.commands import export
+
+    try:
+        rows = export(database_url, what, out, fmt, since, until)
+    except ReelforgeError as exc:
+        _fail(exc)
+    print(f"{rows:,} {what} rows written to {out}")
+
+
 def main() -> None:
     """The `reelforge` program: `app`, and one line instead of a traceback when the output
     cannot be written (a full disk, a closed device) or another file operation fails. A

@@ -1,5 +1,5 @@
 """What the server's CLI commands do (`reelforge db upgrade`, `ledger check`, `ledger
-reconcile`, `audit verify`, `backup`, `restore`),
+reconcile`, `audit verify`, `backup`, `restore`, `export`),
 as plain functions: the CLI only parses arguments and prints, and tests call these directly.
 
 Each opens its own engine and disposes of it: these are one-shot commands, run beside a live
@@ -91,3 +91,12 @@ def restore(source: Path, url: str | None):
     from reelforge.server.db.backup import restore as put_back
 
     return put_back(source, database_url(url))
+
+
+def export(url: str | None, what: str, out: Path, fmt: str, since: str | None,
+           until: str | None) -> int:
+    """Rounds or ledger entries of the days `since`..`until` into the new file `out` (CSV or
+    Parquet) for an auditor; the rows written (db/export.py)."""
+    from reelforge.server.db.export import export as write
+
+    return write(database_url(url), what, out, fmt, since, until)
