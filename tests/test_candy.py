@@ -278,6 +278,12 @@ def test_bets_are_coin_values_of_20_coins(game):
     ("[reels.free.weights]\n", "[reels.free.weights]\nRED = [1, 1, 1, 1, 1, 1, 1]\n", "reels.free"),
     ("per_super_spin = 5", "per_super_spin = 0", "per_super_spin = 0"),
     ("MINI = { collect = 2,", "MINI = { collect = 2, colour = 1,", "colour"),
+    # what no round could ever be: a trigger beyond the grid, free spins past the guard
+    ("trigger_candies = 3", "trigger_candies = 99", "features.trigger_candies = 99: more candies than the 49 cells"),
+    ("spins = 10  #", "spins = 1000000000  #", "features.spins = 1000000000: more than the spin_guard"),
+    ("extra_start = { values = [1, 2, 3, 4]", "extra_start = { values = [1, 2, 3, 1000000000]",
+     "features.free_spins.extra_start"),
+    ("trigger_candies = 3", "trigger_candies = 3\nspin_guard = 1000000000", "features.spin_guard = 1000000000: above"),
 ])
 def test_bad_game_files_are_one_clear_error(old, new, says):
     assert old in TEXT

@@ -394,17 +394,25 @@ def bench(
 
 
 @app.command()
-def check(game: GameArg, rounds: Annotated[int, typer.Option("--rounds", help="Rounds to sample")] = 2000) -> None:
-    """check_game: data sanity, determinism and win bounds over a sample of rounds."""
+def check(game: GameArg, rounds: Annotated[str, typer.Option("--rounds", help="Rounds to sample, e.g. 2000 or 1e4")] = "2000") -> None:
+    """check_game: data sanity, determinism and win bounds over a sample of rounds; then each
+    mode's RTP, which must not be above 100%. Exit 1 naming each problem."""
+    from reelforge.analysis.sanity import rtp_above_one
     from reelforge.engine.check import check_game
 
     try:
-        _at_least(rounds, "--rounds")
+        count = _count(rounds)
         g = _game(game)
-        check_game(g, rounds=rounds)
+        check_game(g, rounds=count)
+        problems = rtp_above_one(g, count)
     except ReelforgeError as exc:
         _fail(exc)
-    out.print(f"{g.id}: ok ({rounds:,} rounds at max bet, at the lowest bet and in every mode)")
+    for problem in problems:
+        sys.stderr.write(f"FAIL {problem}\n")  # one line each, however narrow the terminal
+    if problems:
+        raise typer.Exit(1)
+    out.print(f"{g.id}: ok ({count:,} rounds at max bet, at the lowest bet and in every mode; "
+              "no mode pays back more than it takes)")
 
 
 @app.command()

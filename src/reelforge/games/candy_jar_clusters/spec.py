@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from reelforge.errors import SpecError
 from reelforge.spec.limits import (
+    LINE_SPIN_GUARD,
     Bound,
     cascade_bound,
     const,
@@ -123,10 +124,21 @@ def parse_features(table, spec) -> CandyJarSpec:
             raise table.fail(name, value, "must be a weights reel set (modifiers add weights to it)")
         return value
 
+    cells = spec.rows * spec.cols
     trigger = table.int("trigger_candies", low=1)
+    if trigger > cells:
+        # candies never win, so they stay through the tumbles: one spin holds at most a grid
+        raise table.fail("trigger_candies", trigger, f"more candies than the {cells} cells of "
+                         "the grid: Free Spins could never trigger")
     spins = table.int("spins", low=1)
     free_set, super_set = reel_set("free_spins_reel_set"), reel_set("super_spin_reel_set")
     guard = table.int("spin_guard", SPIN_GUARD, low=1)
+    if guard > LINE_SPIN_GUARD:
+        raise table.fail("spin_guard", guard, f"above the engine's {LINE_SPIN_GUARD:,} spins "
+                         "a round may play")
+    if spins > guard:
+        raise table.fail("spins", spins, f"more than the spin_guard of {guard:,}: every Free "
+                         "Spins round would stop at the guard, not by its rules")
     jar_table = table.sub("jars")
     jars = []
     for candy in list(jar_table.data):
@@ -150,6 +162,10 @@ def parse_features(table, spec) -> CandyJarSpec:
 
     free = table.sub("free_spins")
     extra_start = _weighted(free, "extra_start")
+    if spins + max(extra_start.values) > guard:
+        raise free.fail("extra_start", extra_start.values, f"with the {spins} spins, beyond the "
+                        f"spin_guard of {guard:,}: such a round would stop at the guard, not by "
+                        "its rules")
     extra_symbol = symbol(free, "symbol", "bonus")
     extra_weights = _columns(free, "weights", spec.cols)
     per_super = free.int("per_super_spin", low=1)
