@@ -50,16 +50,23 @@ FUZZ_EXAMPLES = 25  # per operation and mode: ~450 requests in all, well under a
 LIMITED_RATE, LIMITED_BURST = 2, 5
 
 
+# The longest operator id settings.py accepts (64 characters): its launch nonces are stored
+# as "<operator id>:<nonce>".
+LONG_OPERATOR = "long-" + "o" * 59
+
+
 def _config(directory: Path) -> Path:
-    """The harness's operators plus `other`, whose launch key is its own, and `limited`,
-    whose sessions may send few requests."""
+    """The harness's operators plus `other`, whose launch key is its own, `limited`, whose
+    sessions may send few requests, and one whose id is as long as ids may be."""
     other_key = directory / "other.key"
     other_key.write_text(secrets.token_hex(32))
     extra = (f'[[operators]]\nid = "other"\ncurrency = "EUR"\njurisdiction = "default"\n'
              f'secret_file = "{other_key}"\ndemo_balance_minor = 100000\n' + GAMES
              + f'[[operators]]\nid = "limited"\ncurrency = "EUR"\njurisdiction = "default"\n'
              f'secret_file = "{directory / "launch.key"}"\ndemo_balance_minor = 100000\n'
-             f'session_rate_per_s = {LIMITED_RATE}\nsession_burst = {LIMITED_BURST}\n' + GAMES)
+             f'session_rate_per_s = {LIMITED_RATE}\nsession_burst = {LIMITED_BURST}\n' + GAMES
+             + f'[[operators]]\nid = "{LONG_OPERATOR}"\ncurrency = "EUR"\n'
+             f'secret_file = "{directory / "launch.key"}"\ndemo_balance_minor = 100000\n' + GAMES)
     return write_config(directory, extra)
 
 
@@ -788,6 +795,23 @@ def test_postgresql_refuses_nul_and_huge_values(pg_server: Server) -> None:
                      _raw_bet(uuid.uuid4().hex, "1", ',"bet_per_line":2')), 400,
             "INVALID_REQUEST", "bet_per_line")
     assert player_state(player) == before
+
+
+def test_postgresql_stores_the_longest_nonce(pg_server: Server) -> None:
+    """A correctly signed launch whose nonce is as long as the format allows (64 characters),
+    from an operator whose id is as long as ids may be, opens a session on PostgreSQL (it
+    overflowed VARCHAR(64) there: a 500, issue 23); used again, it is refused as used."""
+    key = _key(pg_server)
+    for operator in ("demo", LONG_OPERATOR):
+        for length in (60, 64):
+            nonce = secrets.token_hex(32)[:length]
+            token = sign(key, claims(operator, nonce=nonce))
+            opened = _launch(pg_server, token)
+            assert opened.status_code == 200, (operator, length, opened.text[:300])
+            refused(_launch(pg_server, token), 401, "INVALID_LAUNCH_TOKEN", "nonce", nonce)
+    # one past the format's limit: refused at the token check, as before
+    refused(_launch(pg_server, sign(key, claims(nonce="n" * 65))), 401, "INVALID_LAUNCH_TOKEN",
+            "nonce")
 
 
 # -- sessions across players, expired sessions, rates, admin paths ------------------------------
