@@ -33,7 +33,6 @@ def startup(ctx: Context) -> None:
     """Before the first request: the schema is current, the configuration is recorded (and
     its changes audited), jackpot pools exist, every kernel is compiled, wallets connect."""
     from reelforge.server.db.migrate import check_schema
-
     from reelforge.server.services.catalog import check_games
 
     check_schema(ctx.engine)
@@ -135,12 +134,13 @@ def serve(host: str, port: int, url: str | None, config: Path | None, workers: i
           var_dir: Path = Path("var")) -> None:
     import uvicorn
 
+    from reelforge.server.api.limits import max_in_flight
     from reelforge.server.db.migrate import upgrade
-
     from reelforge.server.services.catalog import check_games
 
     settings = load_settings(config, var_dir)  # creates the demo keys before workers race
     check_games(settings)  # one line and exit 2 (cli.py), before any worker starts
+    max_in_flight()  # a bad REELFORGE_MAX_IN_FLIGHT: the same
     resolved = database_url(url)
     upgrade(resolved)
     os.environ["REELFORGE_DATABASE_URL"] = resolved
