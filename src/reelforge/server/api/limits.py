@@ -3,11 +3,13 @@
 Admission (`Admission`, plain ASGI): at most `max_in_flight` requests of this process are
 being served at once; one more is answered 503 SERVER_BUSY with Retry-After at once, instead
 of waiting in a queue that would add its wait to every player's latency. Little's law sizes
-it: requests in flight = throughput x time in the server, so a process serving about 1,000
-rounds a second (SQLite, batched; see benchmarks/RESULTS.md) with 64 in flight holds each for
-about 64 ms at saturation, and far less below it, where few requests are ever in flight.
-REELFORGE_MAX_IN_FLIGHT sets it per process (0: no limit); /health is never refused, so a
-load balancer sees a busy process as alive.
+it: requests in flight = throughput x time in the server, so a process serving 400-600
+rounds a second (a quiet 2-core machine, benchmarks/RESULTS.md) with 64 in flight holds each
+for 100-160 ms at saturation, and far less below it, where few requests are ever in flight.
+64 is also the round writer's largest batch (services/round_batch.py), so a full batch can
+still form; 32 and 16 served no better in the benchmark. REELFORGE_MAX_IN_FLIGHT sets it per
+process (0: no limit); /health is never refused, so a load balancer sees a busy process as
+alive.
 
 Per-session rate (`SessionLimiter`): a token bucket per session, in this process's memory.
 
