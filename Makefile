@@ -50,10 +50,12 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/suite.py
 
 # The game server under load: real `reelforge serve` processes on loopback, SQLite and
-# PostgreSQL, 1 and 2 workers, played by a load generator on the same machine. A measurement:
-# it never fails on time. Options: $(BIN)/python benchmarks/server_load.py --help.
+# PostgreSQL, 1 and 2 workers, played by a load generator on the same machine: the closed loop
+# (saturation), then the open loop at 100, 300 and 600 rounds a second (latency at an offered
+# load). A measurement: it never fails on time. Options: $(BIN)/python
+# benchmarks/server_load.py --help.
 bench-server: $(STAMP)
-	@echo "make bench-server: playing demo rounds against reelforge serve on SQLite and PostgreSQL, 1 and 2 workers (about 2 minutes; the table comes at the end)"
+	@echo "make bench-server: playing demo rounds against reelforge serve on SQLite and PostgreSQL, 1 and 2 workers, closed loop then 100/300/600 rounds/s open loop (about 5 minutes; the table comes at the end)"
 	$(BIN)/python benchmarks/server_load.py
 
 # The browser client (web/): npm ci from the committed lock file when it is newer than the

@@ -3,6 +3,17 @@ by a bounded load generator of demo players; a measurement, never a test: it fai
   .venv/bin/python benchmarks/server_load.py [--seconds 20] [--warmup 3] [--players 32]
       [--game candy-jar-clusters ...] [--database sqlite --database postgresql]
       [--workers 1 --workers 2] [--client raw|httpx] [--json]
+      [--mode closed|open|both] [--rate 100 --rate 300 --rate 600] [--rate-seconds 10]
+
+Two loads (`--mode`, default both):
+  closed   `--players` players, each betting again as soon as its round closes: the
+           saturation throughput, and the latency at it;
+  open     rounds arriving at a fixed rate (`--rate`, rounds a second, evenly spaced), each
+           taken by an idle player of a pool large enough for half a second of arrivals:
+           the latency at an offered load. A bet's latency runs from its scheduled arrival,
+           not from when it was sent, so a server that falls behind is charged for the
+           wait (no coordinated omission). An arrival that finds no idle player is counted
+           as dropped. The rates run one after another on one server per configuration.
 
 Each configuration (database x server processes x game) gets a fresh database (a new SQLite
 file; a new PostgreSQL database on postgresql+psycopg://postgres@127.0.0.1:5432, created from
@@ -15,7 +26,9 @@ drift) and `reelforge audit verify` on the database, and the rounds left open (m
 Columns:
   rounds/s    rounds closed inside the timed window / its length (warm-up excluded);
   steps/s     the extra choice-step requests (collect, decline) those rounds needed;
-  bet p50..   latency of the bet request alone, client side (send to last byte read);
+  bet p50..   latency of the bet request alone, client side (send to last byte read; in the
+              open loop, scheduled arrival to last byte read);
+  step p50..  latency of each choice-step request (send to last byte read);
   CPU         CPU milliseconds per closed round inside the window: the server's processes,
               the PostgreSQL backends serving its database, the load generator (this process);
   busy        the machine's busy share of all cores in the window, with the load average
@@ -28,8 +41,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import importlib.util
+import itertools
 import json
 import os
 import platform
@@ -61,6 +76,9 @@ GAMES = {  # the lowest bet of each: the server's cost per round, not the game's
 DEMO_BALANCE = 10**12
 DECISIONS = {"gamble": "collect", "wheel_gamble": ["collect"], "spin_chance": "decline"}
 OPEN_STATUSES = ("open", "debited", "outcome_committed", "credited")
+# Refusals before the request touched a round (admission, a session's rate): nothing to
+# recover, and asking the overloaded server for the session would only add to its load.
+REFUSED_UNTOUCHED = ("503 SERVER_BUSY", "429 RATE_LIMITED")
 
 
 def _harness():
@@ -79,8 +97,11 @@ def write_config(directory: Path) -> Path:
     games = "".join(f'[[operators.games]]\nkey = "{k}"\ngame_id = "{gid}"\n'
                     for k, (gid, _, _) in GAMES.items())
     path = directory / "operators.toml"
+    # No per-session rate: the load generator's players bet as fast as the server answers
+    # (dozens of rounds a second each in the closed loop), which no player's client does.
     path.write_text(f'[[operators]]\nid = "demo"\ncurrency = "EUR"\njurisdiction = "default"\n'
-                    f'secret_file = "{key}"\ndemo_balance_minor = {DEMO_BALANCE}\n{games}')
+                    f'secret_file = "{key}"\ndemo_balance_minor = {DEMO_BALANCE}\n'
+                    f'session_rate_per_s = 0\n{games}')
     return path
 
 
@@ -269,7 +290,9 @@ class Tally:
     steps: int = 0
     bets: int = 0
     latencies: list[float] = field(default_factory=list)
+    step_latencies: list[float] = field(default_factory=list)
     errors: Counter = field(default_factory=Counter)
+    dropped: int = 0  # open loop: arrivals that found no idle player
 
     def inside(self, t: float) -> bool:
         return self.start <= t < self.stop
@@ -287,10 +310,13 @@ async def finish(client, view: dict, tally: Tally) -> None:
     while view["status"] not in ("closed", "cancelled"):
         choice = view["choice"]
         kind = choice["active"] or next(iter(choice["choices"]))
+        sent = time.perf_counter()
         status, body = await client.request("POST", f"/api/v1/rounds/{view['round_id']}/steps", {
             "request_id": uuid.uuid4().hex, "kind": kind, "choice": DECISIONS[kind]})
-        if tally.inside(time.perf_counter()):
+        got = time.perf_counter()
+        if tally.inside(got):
             tally.steps += 1
+            tally.step_latencies.append(got - sent)
         if status != 200:
             raise StepFailed(error_code(status, body))
         view = body
@@ -340,6 +366,60 @@ async def recover(client, tally: Tally) -> None:
             await finish(client, view, tally)
 
 
+async def arrivals(clients: list, game: str, rate: float, tally: Tally) -> None:
+    """The open loop: a round every 1/rate s from now until the window closes, each on an
+    idle player; a bet's latency counts from its scheduled time."""
+    _, lines, bet_per_line = GAMES[game]
+    path = f"/api/v1/games/{game}/rounds"
+    idle = collections.deque(clients)
+    running: set[asyncio.Task] = set()
+
+    async def one_round(client, scheduled: float) -> None:
+        try:
+            status, view = await client.request("POST", path, {
+                "request_id": uuid.uuid4().hex, "lines": lines, "bet_per_line": bet_per_line,
+                "mode": "base"})
+            got = time.perf_counter()
+            counted = tally.inside(scheduled)
+            if counted:
+                tally.bets += 1
+                tally.latencies.append(got - scheduled)
+            if status != 200:
+                if counted:
+                    tally.errors[error_code(status, view)] += 1
+                if error_code(status, view) not in REFUSED_UNTOUCHED:
+                    await recover(client, tally)
+                return
+            await finish(client, view, tally)
+            if counted:
+                tally.rounds += 1
+        except (StepFailed, OSError, asyncio.IncompleteReadError, httpx.HTTPError,
+                ValueError, RuntimeError) as exc:
+            if tally.inside(scheduled):
+                tally.errors[str(exc) if isinstance(exc, StepFailed)
+                             else f"client {type(exc).__name__}"] += 1
+            await client.close()
+            await recover(client, tally)
+        finally:
+            idle.append(client)
+
+    begin = time.perf_counter()
+    for i in itertools.count():
+        scheduled = begin + i / rate
+        if scheduled >= tally.stop:
+            break
+        delay = scheduled - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        if not idle:
+            tally.dropped += tally.inside(scheduled)
+            continue
+        task = asyncio.create_task(one_round(idle.popleft(), scheduled))
+        running.add(task)
+        task.add_done_callback(running.discard)
+    await asyncio.gather(*running)
+
+
 def launch_players(base: str, count: int) -> list[str]:
     """Session tokens of `count` new demo players (launched as the tests' Player does)."""
     tokens = []
@@ -354,7 +434,10 @@ def launch_players(base: str, count: int) -> list[str]:
 
 
 async def load(port: int, tokens: list[str], game: str, warmup: float, seconds: float,
-               client_kind: str, server_pid: int, pg_name: str | None) -> dict:
+               client_kind: str, server_pid: int, pg_name: str | None,
+               rate: float | None = None) -> dict:
+    """The closed loop (`rate` None: every player bets again at once), or the open loop at
+    `rate` rounds a second."""
     _, lines, bet_per_line = GAMES[game]
     now = time.perf_counter()
     tally = Tally(now + warmup, now + warmup + seconds)
@@ -382,8 +465,11 @@ async def load(port: int, tokens: list[str], game: str, warmup: float, seconds: 
                    load_before=before[4], load_after=after[4])
 
     try:
-        await asyncio.gather(sample_cpu(),
-                             *(player(c, game, lines, bet_per_line, tally) for c in clients))
+        if rate is None:
+            await asyncio.gather(sample_cpu(),
+                                 *(player(c, game, lines, bet_per_line, tally) for c in clients))
+        else:
+            await asyncio.gather(sample_cpu(), arrivals(clients, game, rate, tally))
     finally:
         for c in clients:
             await c.close()
@@ -399,47 +485,61 @@ def percentile(values: list[float], q: float) -> float | None:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def _latency_ms(values: list[float]) -> dict[str, float | None]:
+    return {name: (None if percentile(values, q) is None else 1000 * percentile(values, q))
+            for name, q in (("p50", 0.50), ("p95", 0.95), ("p99", 0.99))} \
+        | {"mean": 1000 * statistics.fmean(values) if values else None}
+
+
 def run_one(harness, database: str, url: str, workdir: Path, workers: int, game: str,
-            args: argparse.Namespace) -> dict:
+            args: argparse.Namespace, rates: list[float | None]) -> list[dict]:
+    """One server; a row for each load in `rates` (None: the closed loop), one after
+    another, then the ledger check, the audit and the open rounds of all of them."""
     config = write_config(workdir)
     server = harness.Server(url, workdir, config, workers=workers)
     started = time.perf_counter()
+    rows = []
     try:
         server.start()
         start_s = time.perf_counter() - started
-        tokens = launch_players(server.base, args.players)
+        # the open loop's pool: half a second of arrivals at the fastest rate
+        pool = max([args.players] + [int(r / 2) for r in rates if r is not None])
+        tokens = launch_players(server.base, pool)
         runner = asyncio.run
         if args.client == "raw":
             with contextlib.suppress(ImportError):
                 import uvloop
 
                 runner = uvloop.run
-        result = runner(load(server.port, tokens, game, args.warmup, args.seconds, args.client,
-                             server.process.pid,
-                             url.rsplit("/", 1)[1] if database == "postgresql" else None))
+        for rate in rates:
+            seconds = args.seconds if rate is None else args.rate_seconds
+            used = tokens[:args.players] if rate is None else tokens
+            result = runner(load(server.port, used, game, args.warmup, seconds, args.client,
+                                 server.process.pid,
+                                 url.rsplit("/", 1)[1] if database == "postgresql" else None,
+                                 rate))
+            tally: Tally = result["tally"]
+            rows.append({
+                "database": database, "workers": workers, "game": game,
+                "game_id": GAMES[game][0],
+                "bet": {"lines": GAMES[game][1], "bet_per_line": GAMES[game][2]},
+                "load": "closed" if rate is None else "open", "offered_per_s": rate,
+                "players": len(used), "seconds": seconds, "client": args.client,
+                "server_start_s": round(start_s, 1),
+                "rounds": tally.rounds, "rounds_per_s": tally.rounds / seconds,
+                "steps": tally.steps, "steps_per_s": tally.steps / seconds,
+                "bets": tally.bets, "dropped": tally.dropped,
+                "bet_latency_ms": _latency_ms(tally.latencies),
+                "step_latency_ms": _latency_ms(tally.step_latencies),
+                "errors": dict(tally.errors), "cpu_s": result["cpu"]})
         verdict = cli_check(url, "ledger", "check")
         audit = cli_check(url, "audit", "verify")
         left = open_rounds_left(url)
     finally:
         server.stop()
-    tally: Tally = result["tally"]
-    lat = tally.latencies
-    return {
-        "database": database, "workers": workers, "game": game, "game_id": GAMES[game][0],
-        "bet": {"lines": GAMES[game][1], "bet_per_line": GAMES[game][2]},
-        "players": args.players, "seconds": args.seconds, "client": args.client,
-        "server_start_s": round(start_s, 1),
-        "rounds": tally.rounds, "rounds_per_s": tally.rounds / args.seconds,
-        "steps": tally.steps, "steps_per_s": tally.steps / args.seconds,
-        "bets": tally.bets,
-        "bet_latency_ms": {name: (None if percentile(lat, q) is None
-                                  else 1000 * percentile(lat, q))
-                           for name, q in (("p50", 0.50), ("p95", 0.95), ("p99", 0.99))}
-        | {"mean": 1000 * statistics.fmean(lat) if lat else None},
-        "errors": dict(tally.errors), "ledger_check": verdict, "audit_verify": audit,
-        "open_rounds_left": left,
-        "cpu_s": result["cpu"],
-    }
+    for row in rows:
+        row.update(ledger_check=verdict, audit_verify=audit, open_rounds_left=left)
+    return rows
 
 
 def machine_line() -> str:
@@ -448,20 +548,31 @@ def machine_line() -> str:
             f"machine as the server, sharing its cores")
 
 
+def _shown(lat: dict) -> str:
+    return " / ".join("-" if lat[k] is None else f"{lat[k]:.0f}" for k in ("p50", "p95", "p99"))
+
+
 def table(rows: list[dict], skipped: list[str]) -> str:
-    head = ("| database | workers | game | rounds/s | steps/s | bet p50 / p95 / p99 (ms) | errors "
+    head = ("| database | workers | game | load | rounds/s | steps/s | bet p50 / p95 / p99 (ms) "
+            "| step p50 / p95 / p99 (ms) | errors, dropped arrivals "
             "| ledger check, audit verify | open rounds left | CPU ms per round: server / PostgreSQL / load "
             "generator | machine busy (load avg) |")
     out = [head, "|" + "---|" * (head.count("|") - 1)]
     for r in rows:
         lat, cpu, n = r["bet_latency_ms"], r["cpu_s"], max(r["rounds"], 1)
-        shown = " / ".join("-" if lat[k] is None else f"{lat[k]:.0f}" for k in ("p50", "p95", "p99"))
+        shown = _shown(lat)
         errors = ", ".join(f"{k}: {v}" for k, v in sorted(r["errors"].items())) or "0"
+        if r["dropped"]:
+            errors += f"; {r['dropped']} dropped"
+        load = (f"closed, {r['players']} players" if r["load"] == "closed"
+                else f"open, {r['offered_per_s']:g}/s offered")
         per_round = " / ".join("-" if k == "postgres_s" and r["database"] != "postgresql"
                                else f"{1000 * cpu.get(k, 0.0) / n:.1f}"
                                for k in ("server_s", "postgres_s", "client_s"))
-        out.append(f"| {r['database']} | {r['workers']} | {r['game']} | {r['rounds_per_s']:,.0f} "
-                   f"| {r['steps_per_s']:,.0f} | {shown} | {errors} "
+        out.append(f"| {r['database']} | {r['workers']} | {r['game']} | {load} "
+                   f"| {r['rounds_per_s']:,.0f} "
+                   f"| {r['steps_per_s']:,.0f} | {shown} | {_shown(r['step_latency_ms'])} "
+                   f"| {errors} "
                    f"| {r['ledger_check']}, {r['audit_verify']} "
                    f"| {r['open_rounds_left']} | {per_round} "
                    f"| {cpu.get('machine_busy_pct', 0):.0f}% ({cpu.get('load_before', 0):.1f}"
@@ -485,7 +596,19 @@ def main(argv: list[str] | None = None) -> int:
                         help="raw: a minimal keep-alive HTTP/1.1 client (default); "
                         "httpx: httpx.AsyncClient, limited to one connection per player")
     parser.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    parser.add_argument("--mode", choices=("closed", "open", "both"), default="both",
+                        help="closed loop (saturation), open loop (fixed arrival rates), or both")
+    parser.add_argument("--rate", action="append", type=float,
+                        help="open loop: rounds a second offered, repeatable (default 100, "
+                        "300, 600)")
+    parser.add_argument("--rate-seconds", type=float, default=10.0,
+                        help="open loop: timed window per rate (s)")
     args = parser.parse_args(argv)
+    if any(r <= 0 for r in args.rate or []):
+        parser.error(f"--rate {args.rate}: rounds a second must be positive")
+    rates: list[float | None] = [] if args.mode == "open" else [None]
+    if args.mode != "closed":
+        rates += args.rate or [100.0, 300.0, 600.0]
     games = args.game or ["candy-jar-clusters"]
     databases = args.database or ["sqlite", "postgresql"]
     workers = args.workers or [1, 2]
@@ -508,11 +631,13 @@ def main(argv: list[str] | None = None) -> int:
                 with tempfile.TemporaryDirectory(prefix="rf-bench-") as tmp:
                     db = sqlite_database(Path(tmp)) if database == "sqlite" else pg_database()
                     with db as url:
-                        rows.append(run_one(harness, database, url, Path(tmp), n, game, args))
-                r = rows[-1]
-                print(f"  {r['rounds_per_s']:,.0f} rounds/s, bet p99 "
-                      f"{r['bet_latency_ms']['p99'] or 0:.1f} ms, {r['ledger_check']}",
-                      file=log, flush=True)
+                        done = run_one(harness, database, url, Path(tmp), n, game, args, rates)
+                rows += done
+                for r in done:
+                    print(f"  {r['load']} {r['offered_per_s'] or ''}: {r['rounds_per_s']:,.0f} "
+                          f"rounds/s, bet p99 {r['bet_latency_ms']['p99'] or 0:.1f} ms, step "
+                          f"p99 {r['step_latency_ms']['p99'] or 0:.1f} ms, {r['ledger_check']}",
+                          file=log, flush=True)
     if args.json:
         print(json.dumps({"machine": note, "command": " ".join(sys.argv), "results": rows,
                           "skipped": skipped}, indent=2))

@@ -37,9 +37,12 @@ def write_config(directory: Path, extra: str = "") -> Path:
 
     def operator(op_id: str, currency: str, jurisdiction: str, body: str = games,
                  balance: int = 100_000) -> str:
+        # No per-session rate: these tests drive one session far faster than a player's
+        # client (hundreds of bets in a loop, 200 at once); the limit's own tests
+        # (test_hostile.py) configure operators of their own, with the defaults among them.
         return (f'[[operators]]\nid = "{op_id}"\ncurrency = "{currency}"\njurisdiction = '
                 f'"{jurisdiction}"\nsecret_file = "{key}"\ndemo_balance_minor = {balance}\n'
-                + body)
+                'session_rate_per_s = 0\n' + body)
 
     five_x = games.replace('game_id = "cops-n-robbers-v1"\n',
                            'game_id = "cops-n-robbers-v1"\ngamble = "5x"\n')

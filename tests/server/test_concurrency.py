@@ -60,9 +60,11 @@ def _extra(key: Path) -> str:
     """Two operators of this module's own: a small wallet, and the always-winning test game."""
     return (f'[[operators]]\nid = "tight"\ncurrency = "EUR"\njurisdiction = "default"\n'
             f'secret_file = "{key}"\ndemo_balance_minor = {TIGHT_BALANCE}\n'
+            'session_rate_per_s = 0\n'
             f'[[operators.games]]\nkey = "{CANDY}"\ngame_id = "candy-jar-clusters-v1"\n\n'
             f'[[operators]]\nid = "always"\ncurrency = "EUR"\njurisdiction = "default"\n'
             f'secret_file = "{key}"\ndemo_balance_minor = {ALWAYS_BALANCE}\n'
+            'session_rate_per_s = 0\n'
             f'[[operators.games]]\nkey = "always"\ngame_file = "{ALWAYS_FILE}"\n')
 
 
@@ -75,6 +77,11 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def config(workdir: Path) -> Path:
     # write_config writes the launch key it signs with as launch.key; the extra operators share it
     return write_config(workdir, _extra(workdir / "launch.key"))
+
+
+# What is tested here is the money under 200 requests at once, not the process's admission
+# limit (test_hostile.py's), which would answer most of them 503 before they reach a round.
+UNLIMITED = {"REELFORGE_MAX_IN_FLIGHT": "0"}
 
 
 def _start_all(servers: list[Server]) -> None:
@@ -100,7 +107,7 @@ def _start_all(servers: list[Server]) -> None:
 
 @pytest.fixture(scope="module")
 def sqlite_fleet(workdir: Path, config: Path) -> Iterator[list[Server]]:
-    server = Server(f"sqlite:///{workdir / 'concurrency.db'}", workdir, config)
+    server = Server(f"sqlite:///{workdir / 'concurrency.db'}", workdir, config, UNLIMITED)
     try:
         yield [server.start()]
     finally:
@@ -111,7 +118,7 @@ def sqlite_fleet(workdir: Path, config: Path) -> Iterator[list[Server]]:
 def pg_fleet(workdir: Path, config: Path, pg_database: str) -> Iterator[list[Server]]:
     """Two server processes on one PostgreSQL database, started together."""
     upgrade(pg_database)
-    servers = [Server(pg_database, workdir, config) for _ in range(2)]
+    servers = [Server(pg_database, workdir, config, UNLIMITED) for _ in range(2)]
     try:
         _start_all(servers)
         yield servers

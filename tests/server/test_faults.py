@@ -150,6 +150,7 @@ def _seamless_operator(workdir: Path, wallet: WalletProcess) -> Path:
     extra = "".join(
         f'[[operators]]\nid = "{op}"\ncurrency = "EUR"\njurisdiction = "default"\n'
         f'secret_file = "{workdir / "launch.key"}"\ndemo_balance_minor = 100000\n'
+        'session_rate_per_s = 0\n'  # hundreds of bets in a loop: faster than a player
         f'wallet = "seamless"\nwallet_url = "{wallet.url}"\n'
         f'wallet_secret_file = "{wallet.secret}"\n'
         f'[[operators.games]]\nkey = "{CANDY[0]}"\ngame_id = "candy-jar-clusters-v1"\n'

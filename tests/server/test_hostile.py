@@ -31,6 +31,7 @@ import httpx
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from reelforge.server.errors import CODES
 
@@ -49,16 +50,23 @@ FUZZ_EXAMPLES = 25  # per operation and mode: ~450 requests in all, well under a
 LIMITED_RATE, LIMITED_BURST = 2, 5
 
 
+# The longest operator id settings.py accepts (64 characters): its launch nonces are stored
+# as "<operator id>:<nonce>".
+LONG_OPERATOR = "long-" + "o" * 59
+
+
 def _config(directory: Path) -> Path:
-    """The harness's operators plus `other`, whose launch key is its own, and `limited`,
-    whose sessions may send few requests."""
+    """The harness's operators plus `other`, whose launch key is its own, `limited`, whose
+    sessions may send few requests, and one whose id is as long as ids may be."""
     other_key = directory / "other.key"
     other_key.write_text(secrets.token_hex(32))
     extra = (f'[[operators]]\nid = "other"\ncurrency = "EUR"\njurisdiction = "default"\n'
              f'secret_file = "{other_key}"\ndemo_balance_minor = 100000\n' + GAMES
              + f'[[operators]]\nid = "limited"\ncurrency = "EUR"\njurisdiction = "default"\n'
              f'secret_file = "{directory / "launch.key"}"\ndemo_balance_minor = 100000\n'
-             f'session_rate_per_s = {LIMITED_RATE}\nsession_burst = {LIMITED_BURST}\n' + GAMES)
+             f'session_rate_per_s = {LIMITED_RATE}\nsession_burst = {LIMITED_BURST}\n' + GAMES
+             + f'[[operators]]\nid = "{LONG_OPERATOR}"\ncurrency = "EUR"\n'
+             f'secret_file = "{directory / "launch.key"}"\ndemo_balance_minor = 100000\n' + GAMES)
     return write_config(directory, extra)
 
 
@@ -617,6 +625,107 @@ def test_launch_token_tampering(server: Server) -> None:
             refused(response, status, code, named)
 
 
+def _b64(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _signed(key: bytes, raw_claims: bytes) -> str:
+    """Any bytes as the claims, signed as the format says: a token whose signature holds."""
+    text = _b64(raw_claims)
+    return f"{text}.{hmac.new(key, text.encode(), hashlib.sha256).hexdigest()}"
+
+
+def _launch(server: Server, token: str) -> httpx.Response:
+    """POST the token as JSON with every non-ASCII character escaped: a lone surrogate is
+    valid JSON (\\ud800), and the server's parser hands it on as text."""
+    return httpx.post(f"{server.base}/api/v1/sessions", headers=JSON_TYPE,
+                      content=json.dumps({"launch_token": token}).encode())
+
+
+# Past Python's recursion limit (1000) and inside the 2048-character token: json.loads
+# recursed out of the stack on these (issue 23: a 500 before authentication). Left open: the
+# parser recurses before it finds the end, and the closing brackets would not fit.
+DEEP_CLAIMS = b"[" * 1200
+
+
+def test_launch_tokens_that_broke_the_check(server: Server) -> None:
+    """Tokens that reached the server's code as a TypeError (a non-ASCII signature in
+    compare_digest) or a RecursionError (claims nested past the stack): 401, like any other
+    malformed token, and nothing written."""
+    key = _key(server)
+    text, signature = sign(key, claims()).split(".")
+    accent, han, surrogate = "\u00e9", "\u4e2d", "\ud800"
+    cases = [
+        f"{text}.{accent * 64}", f"{text}.{signature[:-1]}{accent}", f"{text}.{han * 64}",
+        f"{text}{accent}.{signature}",
+        f"{_b64(DEEP_CLAIMS)}.{signature}", _signed(key, DEEP_CLAIMS),
+        _signed(key, b'{"op": "demo", "player": ' + DEEP_CLAIMS + b"}"),
+    ]
+    with Unchanged(server):
+        for token in cases:
+            assert len(token) <= 2048  # inside the schema: it reaches the token check
+            refused(_launch(server, token), 401, "INVALID_LAUNCH_TOKEN", "launch token")
+        # text that is no Unicode string (a lone surrogate) stops at the request's schema,
+        # as a token too long does
+        for token in (f"{text}.{surrogate}{signature[1:]}", f"{text}{surrogate}.{signature}"):
+            refused(_launch(server, token), 422, "INVALID_REQUEST", "launch_token")
+
+
+# Any text (surrogates included: JSON can carry them); an operator's valid claims with any
+# text as the signature (the claims must parse for the signature to be compared); any bytes,
+# JSON of any shape, and JSON nested up to past the parser's stack, each signed by the operator.
+_ANY_TEXT = st.text(st.characters(codec=None, exclude_categories=()), max_size=2100)
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | _ANY_TEXT,
+                     lambda inner: st.lists(inner, max_size=4)
+                     | st.dictionaries(_ANY_TEXT, inner, max_size=4), max_leaves=12)
+TOKEN_EXAMPLES = 100  # per strategy: about 500 requests, a few seconds
+
+
+@pytest.mark.parametrize("shape", ["text", "claims, any signature", "bytes, signed",
+                                   "JSON, signed", "nested JSON, signed"])
+def test_any_launch_token_is_a_401_or_a_session(server: Server, shape: str) -> None:
+    """Property: whatever the launch token, the answer is a session or a documented 4xx
+    (401, or 422 past the schema's length), never a 5xx."""
+    key = _key(server)
+    strategy = {
+        "text": _ANY_TEXT,
+        "claims, any signature": st.builds(
+            lambda sig: f"{sign(key, claims()).partition('.')[0]}.{sig}", _ANY_TEXT),
+        "bytes, signed": st.builds(lambda raw: _signed(key, raw), st.binary(max_size=1500)),
+        "JSON, signed": st.builds(lambda value: _signed(key, json.dumps(value).encode()),
+                                  _JSON),
+        "nested JSON, signed": st.builds(
+            lambda depth, closed: _signed(key, b"[" * depth + b"]" * min(closed, depth)),
+            st.integers(1, 1500), st.integers(0, 1500)).filter(lambda t: len(t) <= 2048),
+    }[shape]
+
+    @settings(max_examples=TOKEN_EXAMPLES, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(token=strategy)
+    def run(token: str) -> None:
+        response = _launch(server, token)
+        assert response.status_code in (200, 401, 422), (token[:200], response.text[:300])
+        if response.status_code != 200:
+            assert response.json()["error"]["code"] in ("INVALID_LAUNCH_TOKEN",
+                                                         "INVALID_REQUEST"), response.text
+
+    run()
+
+
+def test_any_bytes_in_the_launch_body_is_a_4xx(server: Server) -> None:
+    """Property: any bytes as the token's text in the raw body (invalid UTF-8, control
+    characters, quotes that end the string): a 4xx, never a 5xx."""
+    @settings(max_examples=TOKEN_EXAMPLES, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(raw=st.binary(max_size=2100))
+    def run(raw: bytes) -> None:
+        response = httpx.post(f"{server.base}/api/v1/sessions", headers=JSON_TYPE,
+                              content=b'{"launch_token": "' + raw + b'"}')
+        assert 400 <= response.status_code < 500, (raw[:200], response.text[:300])
+
+    run()
+
+
 def test_launch_request_body(server: Server) -> None:
     with Unchanged(server):
         for body, shown in [({"launch_token": 12345}, "12345"), ({"launch_token": None}, "None"),
@@ -686,6 +795,23 @@ def test_postgresql_refuses_nul_and_huge_values(pg_server: Server) -> None:
                      _raw_bet(uuid.uuid4().hex, "1", ',"bet_per_line":2')), 400,
             "INVALID_REQUEST", "bet_per_line")
     assert player_state(player) == before
+
+
+def test_postgresql_stores_the_longest_nonce(pg_server: Server) -> None:
+    """A correctly signed launch whose nonce is as long as the format allows (64 characters),
+    from an operator whose id is as long as ids may be, opens a session on PostgreSQL (it
+    overflowed VARCHAR(64) there: a 500, issue 23); used again, it is refused as used."""
+    key = _key(pg_server)
+    for operator in ("demo", LONG_OPERATOR):
+        for length in (60, 64):
+            nonce = secrets.token_hex(32)[:length]
+            token = sign(key, claims(operator, nonce=nonce))
+            opened = _launch(pg_server, token)
+            assert opened.status_code == 200, (operator, length, opened.text[:300])
+            refused(_launch(pg_server, token), 401, "INVALID_LAUNCH_TOKEN", "nonce", nonce)
+    # one past the format's limit: refused at the token check, as before
+    refused(_launch(pg_server, sign(key, claims(nonce="n" * 65))), 401, "INVALID_LAUNCH_TOKEN",
+            "nonce")
 
 
 # -- sessions across players, expired sessions, rates, admin paths ------------------------------

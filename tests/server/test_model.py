@@ -76,7 +76,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     games = "".join(f'[[operators.games]]\nkey = "{g}"\ngame_id = "{g}-v1"\n' for g in GAMES)
     brief = (f'[[operators]]\nid = "brief"\ncurrency = "EUR"\njurisdiction = "default"\n'
              f'secret_file = "{workdir / "launch.key"}"\ndemo_balance_minor = 100000\n'
-             f'session_ttl_s = 10\n' + games)
+             f'session_ttl_s = 10\nsession_rate_per_s = 0\n' + games)
     url = f"sqlite:///{workdir / 'model.db'}"
     server = Server(url, workdir, write_config(workdir, brief))
     server.start()

@@ -210,6 +210,7 @@ def _reconnect(player: Player) -> None:
 def _seamless_extra(key: Path, wallet: Wallet, secret: Path) -> str:
     return (f'[[operators]]\nid = "seamless"\ncurrency = "EUR"\njurisdiction = "default"\n'
             f'secret_file = "{key}"\ndemo_balance_minor = {DEMO_BALANCE}\nwallet = "seamless"\n'
+            'session_rate_per_s = 0\n'  # hundreds of bets in a loop: faster than a player
             f'wallet_url = "{wallet.url}"\nwallet_secret_file = "{secret}"\n'
             f'[[operators.games]]\nkey = "{CANDY[0]}"\ngame_id = "candy-jar-clusters-v1"\n')
 

@@ -36,6 +36,8 @@ CODES: dict[str, tuple[int, str]] = {
                                   "or its disk is full): retry with the same request id"),
     "RATE_LIMITED": (429, "this session sent more requests than its operator allows: retry "
                           "after retry_after_ms"),
+    "SERVER_BUSY": (503, "this server process is serving as many requests as it admits at "
+                         "once: retry after retry_after_ms (Retry-After)"),
     "NOT_FOUND": (404, "no such resource"),
     "METHOD_NOT_ALLOWED": (405, "the method is not allowed on this resource"),
     "DEMO_DISABLED": (403, "this operator has no demo players"),

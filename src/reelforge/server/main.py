@@ -33,8 +33,10 @@ def startup(ctx: Context) -> None:
     """Before the first request: the schema is current, the configuration is recorded (and
     its changes audited), jackpot pools exist, every kernel is compiled, wallets connect."""
     from reelforge.server.db.migrate import check_schema
+    from reelforge.server.services.catalog import check_games
 
     check_schema(ctx.engine)
+    check_games(ctx.settings)  # a worker built by app_from_env alone, without serve
     import reelforge.analysis  # noqa: F401 - registers the exact RTP figures games report
 
     try:
@@ -132,11 +134,15 @@ def serve(host: str, port: int, url: str | None, config: Path | None, workers: i
           var_dir: Path = Path("var")) -> None:
     import uvicorn
 
+    from reelforge.server.api.limits import max_in_flight
     from reelforge.server.db.migrate import upgrade
+    from reelforge.server.services.catalog import check_games
 
+    settings = load_settings(config, var_dir)  # creates the demo keys before workers race
+    check_games(settings)  # one line and exit 2 (cli.py), before any worker starts
+    max_in_flight()  # a bad REELFORGE_MAX_IN_FLIGHT: the same
     resolved = database_url(url)
     upgrade(resolved)
-    settings = load_settings(config, var_dir)  # creates the demo keys before workers race
     os.environ["REELFORGE_DATABASE_URL"] = resolved
     os.environ[ENV_VAR_DIR] = str(var_dir)
     if config is not None:

@@ -57,8 +57,13 @@ JURISDICTIONS: dict[str, Jurisdiction] = {
 }
 
 GAMBLE_SETTINGS = ("on", "5x", "off")
-DEFAULT_SESSION_RATE_PER_S = 500.0
-DEFAULT_SESSION_BURST = 1000
+# A player's client sends a bet, perhaps a choice, now and then its session or history: a
+# few requests a second in the fastest autoplay. 20 a second, in bursts of 40 (a lobby's first
+# requests), is several times that, and a twentieth or less of what one process serves
+# (benchmarks/RESULTS.md), so one session cannot slow the others (issue 23: at 500 a second
+# one session took 150-186, and moved another player's median bet from 14 to 92 ms).
+DEFAULT_SESSION_RATE_PER_S = 20.0
+DEFAULT_SESSION_BURST = 40
 
 
 @dataclass(frozen=True)
@@ -88,8 +93,8 @@ class OperatorSettings:
     demo_balance_minor: int | None = None  # demo players start with this; None: no demo
     session_ttl_s: int = 1800
     # Requests one session may make (api/limits.py): a token bucket refilled at this rate, of
-    # this size; far above what a player's client sends, so only a runaway or hostile one
-    # meets it. 0: no limit. Per server process.
+    # this size; above what a player's client sends, so only a runaway or hostile one meets
+    # it, and far below what a process serves. 0: no limit (a load generator). Per process.
     session_rate_per_s: float = DEFAULT_SESSION_RATE_PER_S
     session_burst: int = DEFAULT_SESSION_BURST
 

@@ -29,7 +29,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from reelforge.evidence import manifest
-from reelforge.server.api.limits import SessionLimiter
+from reelforge.server.api.limits import Admission, SessionLimiter, max_in_flight
 from reelforge.server.api.schemas import BetRequest, LaunchRequest, StepRequest
 from reelforge.server.api.views import (
     GamesView,
@@ -169,6 +169,8 @@ def create_app(ctx: Context, startup=None) -> FastAPI:
     _errors(app)
 
     app.add_middleware(_BodyLimit)
+    # Added last, so outermost: a refused request costs the process no more than its answer.
+    app.add_middleware(Admission, limit=max_in_flight())
     limiter = SessionLimiter()
 
     def admit(who: sessions.Auth) -> None:

@@ -94,7 +94,8 @@ sessions = Table(
 # A launch token is used once: its nonce is kept until it would have expired anyway.
 launch_nonces = Table(
     "launch_nonces", metadata,
-    Column("nonce", String(64), primary_key=True),
+    # "<operator id>:<nonce>": 64 (settings.py) + 1 + 64 (services/tokens.py) characters
+    Column("nonce", String(129), primary_key=True),
     Column("expires_at", Time, nullable=False),
 )
 

@@ -20,9 +20,9 @@ from typing import Any
 from reelforge.engine.outcome import Bet
 from reelforge.engine.protocol import MaxWin, RtpFigure
 from reelforge.engine.round import jackpot_eligible
-from reelforge.errors import ReelforgeError
+from reelforge.errors import InvalidArgument, ReelforgeError
 from reelforge.server.errors import ApiError
-from reelforge.server.settings import GameSettings, Jurisdiction, OperatorSettings
+from reelforge.server.settings import GameSettings, Jurisdiction, OperatorSettings, Settings
 
 
 @dataclass(frozen=True)
@@ -228,6 +228,28 @@ def served_game(operator: OperatorSettings, key: str) -> ServedGame:
         raise ApiError("GAME_NOT_ALLOWED", f"game {key!r}: its gamble cannot be switched off and "
                        f"the {profile.name} profile allows no gamble")
     return served
+
+
+def check_games(settings: Settings) -> None:
+    """Refuse, at start, a configuration a game would refuse on every bet: a denomination the
+    game file does not offer (the server would list its bets, then answer each with 422).
+    The game's own bet check decides, so no rule is copied here. A game the jurisdiction
+    forbids is left to `games_of`, which leaves it out of the lobby."""
+    for i, op in enumerate(settings.operators):
+        for j, g in enumerate(op.games):
+            where = (f"{settings.source}: operators[{i}] (operator {op.id!r}).games[{j}] "
+                     f"(game {g.key!r}, {g.game_id})")
+            try:
+                served = served_game(op, g.key)
+            except ApiError:
+                continue
+            except ReelforgeError as exc:  # an unknown game id, an unreadable game file
+                raise InvalidArgument(f"{where}.game_id = {g.game_id!r}: {exc}") from None
+            try:
+                served.game.bet(mode="base", denomination=g.denomination)
+            except ReelforgeError as exc:
+                raise InvalidArgument(f"{where}.denomination = {g.denomination!r}: the game "
+                                      f"refuses it ({exc})") from None
 
 
 def games_of(operator: OperatorSettings) -> list[ServedGame]:

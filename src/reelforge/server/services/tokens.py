@@ -47,6 +47,7 @@ def launch_operator(token: str) -> str:
 
 
 def verify_launch(key: bytes, token: str, now_s: int) -> LaunchClaims:
+    _check_shape(token)  # before the HMAC: compare_digest takes ASCII text only
     text, _, signature = token.partition(".")
     expected = hmac.new(key, text.encode(), hashlib.sha256).hexdigest()
     if not hmac.compare_digest(expected, signature):
@@ -64,13 +65,24 @@ def verify_launch(key: bytes, token: str, now_s: int) -> LaunchClaims:
     return claims
 
 
+def _check_shape(token: str) -> None:
+    """A token is base64url, a dot and hex: ASCII. Anything else is refused here, so no
+    later step meets text it cannot encode or compare (a lone surrogate, a non-ASCII
+    signature: a TypeError in compare_digest)."""
+    if (not isinstance(token, str) or len(token) > 2048 or not token.isascii()
+            or token.count(".") != 1):
+        raise ApiError("INVALID_LAUNCH_TOKEN", "launch token: expected <claims>.<signature> "
+                       "in ASCII, at most 2048 characters")
+
+
 def _claims(token: str) -> dict:
-    if not isinstance(token, str) or len(token) > 2048 or token.count(".") != 1:
-        raise ApiError("INVALID_LAUNCH_TOKEN", "launch token: expected <claims>.<signature>")
+    _check_shape(token)
     text = token.partition(".")[0]
     try:
         data = json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        # RecursionError: claims nested past the parser's stack (about 1000 levels), which
+        # the 2048-character limit still lets through
         raise ApiError("INVALID_LAUNCH_TOKEN", "launch token: the claims are not base64 "
                        "JSON") from None
     ok = (isinstance(data, dict) and isinstance(data.get("op"), str)
