@@ -203,11 +203,16 @@ def round_values(round_id: str, auth: Auth, served: ServedGame, request_id: str,
         id=round_id, player_id=auth.player_id, session_id=auth.session_id,
         request_id=request_id, game_key=served.key, game_id=served.settings.game_id,
         game_sha256=served.game.spec.sha256, status="outcome_committed", currency=auth.currency,
-        denomination=served.denomination,
+        denomination=served.denomination, **pinned_rules(served),
         bet=dumps({"lines": bet.lines, "bet_per_line": bet.bet_per_line, "mode": bet.mode}),
         stake_minor=price_minor, win_minor=None, funded_by=funded_by, seed=f"{seed:064x}",
         outcome=outcome_json, phase=dumps({"gamble": gamble_setting(served)}),
         jackpot_claim_id=None, created_at=now, updated_at=now, closed_at=None)
+
+
+def pinned_rules(served: ServedGame) -> dict[str, Any]:
+    """The columns that pin the operator's rules in a new round's row (`served_for_round`)."""
+    return {"gamble": gamble_setting(served), "win_cap_minor": served.settings.win_cap_minor}
 
 
 def gamble_setting(served: ServedGame) -> str:
@@ -524,8 +529,11 @@ def served_for_round(auth: Auth, row) -> ServedGame:
     from reelforge.server.services.catalog import ServedGame, _configured
     from reelforge.server.settings import GameSettings
 
-    settings = auth.operator.game(row.game_key)
-    phase = loads(row.phase) or {}
-    base = GameSettings(row.game_key, row.game_id, row.denomination, phase.get("gamble", "on"),
-                        None if settings is None else settings.win_cap_minor)
+    if row.gamble is not None:
+        gamble, cap = row.gamble, row.win_cap_minor
+    else:  # a round from before the rules were pinned (migration 0002)
+        settings = auth.operator.game(row.game_key)
+        gamble = (loads(row.phase) or {}).get("gamble", "on")
+        cap = None if settings is None else settings.win_cap_minor
+    base = GameSettings(row.game_key, row.game_id, row.denomination, gamble, cap)
     return ServedGame(auth.operator, base, _configured(row.game_id, base.gamble))

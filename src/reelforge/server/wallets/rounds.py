@@ -77,7 +77,7 @@ def play_seamless(ctx: Context, auth: Auth, game_key: str, request_id: str, line
             id=round_id, player_id=auth.player_id, session_id=auth.session_id,
             request_id=request_id, game_key=served.key, game_id=served.settings.game_id,
             game_sha256=served.game.spec.sha256, status="open", currency=auth.currency,
-            denomination=served.denomination,
+            denomination=served.denomination, **plain.pinned_rules(served),
             bet=dumps({"lines": bet.lines, "bet_per_line": bet.bet_per_line, "mode": bet.mode}),
             stake_minor=price_minor, phase=dumps({"gamble": plain.gamble_setting(served)}),
             created_at=now, updated_at=now))

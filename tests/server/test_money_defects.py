@@ -1,0 +1,156 @@
+"""The money path's defects of issue 23, each against a real server process, on SQLite and on
+PostgreSQL: Spin Chance on a stale credit, a client request id that takes an internal one, a
+held win paid under a configuration changed since the round started, insider edits of money
+columns, and the jurisdiction rules around Spin Chance (DE forbids it; GB's pace applies to
+the round it funds).
+
+Expected values come from the seeds' rule sentences, the harness's configuration and the
+server's own earlier answers; randomness is the server's, so a test that needs an event plays
+until it comes, within a bound that fails with a plain message.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import create_engine, text
+
+from .harness import Player, Server, write_config
+
+COPS_BET = (10, 2)  # Cops n Robbers at 10 lines x 2: a price of 20 credits (minor units here)
+COPS_PRICE = COPS_BET[0] * COPS_BET[1]
+CAP_MINOR = 150  # harness.write_config's "capped" operator: Cluedo's win_cap_minor
+GB_PACE_MS = 2500  # standards.md I2: 2.5 s between two slot rounds' starts
+# Operators of this module's own beside the harness's: players who reach Spin Chance in one
+# round (a balance of 30 pays one round of 20, and a loss leaves 10 of the next 20).
+SHORT_BALANCE = 30
+
+
+def _extra_operators(workdir: Path) -> str:
+    key = workdir / "launch.key"
+    games = ('[[operators.games]]\nkey = "cops-n-robbers"\ngame_id = "cops-n-robbers-v1"\n'
+             '[[operators.games]]\nkey = "cluedo"\ngame_id = "cluedo-v1"\n')
+    return "\n".join(
+        f'[[operators]]\nid = "{op}"\ncurrency = "{currency}"\njurisdiction = "{where}"\n'
+        f'secret_file = "{key}"\ndemo_balance_minor = {SHORT_BALANCE}\n' + games
+        for op, currency, where in (("short", "EUR", "default"), ("gb_short", "GBP", "GB"),
+                                    ("de_short", "EUR", "DE")))
+
+
+@pytest.fixture(scope="module", params=[
+    "sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
+def database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+                 ) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path_factory.mktemp('money_db') / 'reelforge.db'}"
+    url: str = request.getfixturevalue("pg_database")
+    return url
+
+
+@pytest.fixture(scope="module")
+def workdir(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("money")
+
+
+@pytest.fixture(scope="module")
+def server(database_url: str, workdir: Path) -> Iterator[Server]:
+    served = Server(database_url, workdir, write_config(workdir, _extra_operators(workdir)))
+    try:
+        served.start()
+        warm = Player(served.base)
+        warm.http.timeout = httpx.Timeout(600)
+        ok(warm.http.get("/api/v1/games"))
+        yield served
+    finally:
+        served.stop()
+
+
+def ok(response: httpx.Response) -> Any:
+    assert response.status_code == 200, f"{response.status_code}: {response.text}"
+    return response.json()
+
+
+def offer_of(view: dict, kind: str) -> dict | None:
+    return next((o for o in view["offers"] if o["kind"] == kind), None)
+
+
+def spin_chance_offered(server: Server, operator: str = "poor") -> tuple[Player, dict]:
+    """A player of `operator` played down at Cops n Robbers until a round ends with
+    0 < balance < price; every wheel gamble on the way is collected."""
+    for _ in range(20):
+        player = Player(server.base, operator)
+        for _ in range(60):
+            if player.balance() < COPS_PRICE:
+                break  # the round that left it there offered nothing: a new player
+            view = ok(player.bet("cops-n-robbers", *COPS_BET))
+            while offer_of(view, "spin_chance") is None and view["choice"] is not None:
+                view = ok(player.step(view["round_id"], "wheel_gamble", ["collect"]))
+            if offer_of(view, "spin_chance") is not None:
+                return player, view
+    pytest.fail(f"20 players of {operator!r} played down without Spin Chance being offered")
+
+
+def spend_a_credit_elsewhere(player: Player) -> int:
+    """Cluedo rounds at 1 line x 1 until the balance is below where it was and above 0
+    (a round is a credit at denomination 1); the balance then."""
+    start = player.balance()
+    for _ in range(50):
+        view = ok(player.bet("cluedo", 1, 1))
+        player.finish(view)
+        now = player.balance()
+        if 0 < now < start:
+            return now
+        if now == 0:
+            pytest.skip("the player's credit ran out on Cluedo (only possible from 1 credit)")
+    pytest.fail("50 Cluedo rounds at 1x1 never left the balance below its start")
+
+
+# -- a held win under the configuration it started with -------------------------------------
+
+
+def test_a_held_win_is_paid_under_the_cap_it_started_with(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A Cluedo win above the capped operator's 150 held in a gamble, the cap lifted and the
+    server restarted: collecting pays the 150 the round started under (the whole win before
+    the fix)."""
+    # SQLite alone: the module's PostgreSQL database is its running server's; the pinned
+    # columns' migration runs on PostgreSQL with that server.
+    workdir = tmp_path_factory.mktemp("cap")
+    url = f"sqlite:///{workdir / 'cap.db'}"
+    config = write_config(workdir)
+    served = Server(url, workdir, config)
+    try:
+        served.start()
+        player = Player(served.base, "capped")
+        player.http.timeout = httpx.Timeout(600)
+        for _ in range(300):
+            view = ok(player.bet("cluedo", 20, 5))
+            held = view["pending_win_credits"] * view["denomination"]
+            if view["choice"] is not None and "gamble" in view["choice"]["choices"] \
+                    and held > CAP_MINOR:
+                break
+            player.finish(view)
+        else:
+            pytest.fail("300 Cluedo rounds at 20x5 without a win above the cap held")
+        served.stop()
+        config.write_text(config.read_text().replace(f"win_cap_minor = {CAP_MINOR}\n", ""))
+        served.start()
+        before = player.balance()
+        paid = ok(player.step(view["round_id"], "gamble", "collect"))
+        assert paid["status"] == "closed"
+        assert paid["win_minor"] == CAP_MINOR
+        assert paid["capped_from_minor"] == held
+        assert player.balance() == before + CAP_MINOR
+    finally:
+        served.stop()
+
+
