@@ -114,6 +114,74 @@ def spend_a_credit_elsewhere(player: Player) -> int:
     pytest.fail("50 Cluedo rounds at 1x1 never left the balance below its start")
 
 
+# -- insider edits --------------------------------------------------------------------------
+
+
+def _checks(url: str) -> dict[str, str]:
+    """`reelforge ledger check` and `reelforge audit verify` as an operator runs them: the
+    output of each that failed."""
+    failed = {}
+    for args in (("ledger", "check"), ("audit", "verify")):
+        run = subprocess.run([sys.executable, "-c", "from reelforge.cli import main; main()",
+                              *args, "--database-url", url], check=False, capture_output=True,
+                             text=True, timeout=300)
+        if run.returncode != 0:
+            failed[args[0]] = run.stdout + run.stderr
+    return failed
+
+
+def _edit(url: str, sql: str, **params: Any) -> None:
+    engine = create_engine(url)
+    try:
+        with engine.begin() as conn:
+            assert conn.execute(text(sql), params).rowcount == 1
+    finally:
+        engine.dispose()
+
+
+def test_an_edited_win_is_reported(server: Server, database_url: str) -> None:
+    player = Player(server.base)
+    for _ in range(300):
+        view = ok(player.bet("cluedo", 20, 1))
+        view = player.finish(view)
+        if view["win_minor"]:
+            break
+    else:
+        pytest.fail("300 Cluedo rounds without a win")
+    assert _checks(database_url) == {}
+    _edit(database_url, "UPDATE rounds SET win_minor = win_minor + 100 WHERE id = :id",
+          id=view["round_id"])
+    failed = _checks(database_url)
+    assert set(failed) == {"ledger", "audit"}, failed
+    assert all(view["round_id"] in out for out in failed.values()), failed
+    _edit(database_url, "UPDATE rounds SET win_minor = win_minor - 100 WHERE id = :id",
+          id=view["round_id"])
+    assert _checks(database_url) == {}
+
+
+def test_an_edited_step_payment_is_reported(server: Server, database_url: str) -> None:
+    player = Player(server.base)
+    for _ in range(300):
+        view = ok(player.bet("cluedo", 20, 1))
+        if view["choice"] is None or "gamble" not in view["choice"]["choices"]:
+            player.finish(view)
+            continue
+        view = ok(player.step(view["round_id"], "gamble", "collect"))
+        if view["steps"][-1]["result"].get("paid_credits"):
+            break
+    else:
+        pytest.fail("300 Cluedo rounds without a collected gamble")
+    assert _checks(database_url) == {}
+    step = view["steps"][-1]
+    stored = step["result"]
+    forged = json.dumps({**stored, "paid_credits": stored["paid_credits"] + 1000},
+                        separators=(",", ":"), sort_keys=True)
+    _edit(database_url, "UPDATE round_steps SET result = :r WHERE round_id = :id AND idx = :i",
+          r=forged, id=view["round_id"], i=step["index"])
+    failed = _checks(database_url)
+    assert "audit" in failed and view["round_id"] in failed["audit"], failed
+
+
 # -- a held win under the configuration it started with -------------------------------------
 
 

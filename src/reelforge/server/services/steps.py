@@ -178,12 +178,13 @@ def take_step(ctx: Context, auth: Auth, round_id: str, request_id: str, kind: An
         else:
             _bank(conn, served, auth, row, phase, after, index, result, now)
             _update(conn, row.id, row.status, phase, now)
-        conn.execute(insert(round_steps).values(
-            round_id=row.id, idx=index, request_id=request_id, kind=kind, choice=dumps(choice),
-            seed=f"{seed:064x}", result=dumps(result), created_at=now))
+        stored = {"kind": kind, "choice": dumps(choice), "seed": f"{seed:064x}",
+                  "result": dumps(result)}
+        conn.execute(insert(round_steps).values(round_id=row.id, idx=index,
+                                                request_id=request_id, created_at=now, **stored))
         audit.append(conn, f"player:{auth.player_id}", "round.step",
                      {"round_id": row.id, "step": index, "kind": kind, "choice": choice,
-                      "finished": after.finished, "paid_minor": result.get("paid_minor")}, now)
+                      "finished": after.finished, "digest": audit.step_digest(**stored)}, now)
         crash_point("step.before_commit")
     crash_point("step.after_commit")
     if auth.operator.wallet == "seamless":
