@@ -114,6 +114,33 @@ def spend_a_credit_elsewhere(player: Player) -> int:
     pytest.fail("50 Cluedo rounds at 1x1 never left the balance below its start")
 
 
+# -- a client request id that takes an internal one -----------------------------------------
+
+
+def test_a_request_id_shaped_like_an_internal_one_leaves_spin_chance_whole(
+        server: Server) -> None:
+    """A bet whose request id is `<round>:spin` (the id the funded round took before the
+    fix) before a won Spin Chance: the won draw still plays its round (a 500 on the unique
+    request id before the fix). Won with probability credit / price; 12 tries all lose with
+    probability well under 1 in 1000."""
+    for _ in range(12):
+        player, view = spin_chance_offered(server)
+        round_id = view["round_id"]
+        player.finish(ok(player.bet("cluedo", 1, 1, request_id=f"{round_id}:spin")))
+        if player.balance() == 0:
+            continue
+        answer = ok(player.step(round_id, "spin_chance", "play"))
+        spun = answer["steps"][-1]["result"]["state"]
+        if not spun["won"]:
+            assert answer["next_round_id"] is None
+            continue
+        child = ok(player.http.get(f"/api/v1/rounds/{answer['next_round_id']}"))
+        assert child["funded_by"] == round_id
+        assert child["request_id"] != f"{round_id}:spin"
+        return
+    pytest.fail("12 Spin Chances played, none won")
+
+
 # -- insider edits --------------------------------------------------------------------------
 
 
@@ -222,3 +249,15 @@ def test_a_held_win_is_paid_under_the_cap_it_started_with(
         served.stop()
 
 
+def test_internal_request_ids_are_no_client_request_id() -> None:
+    """The funded round's request id lies outside what a client may send: a bet's request id
+    can never take it."""
+    from pydantic import TypeAdapter, ValidationError
+
+    from reelforge.server.api.schemas import RequestId
+    from reelforge.server.services.common import internal_request_id
+
+    made = internal_request_id("spin", str(uuid.uuid4()))
+    assert len(made) <= 64
+    with pytest.raises(ValidationError):
+        TypeAdapter(RequestId).validate_python(made)

@@ -24,7 +24,14 @@ from reelforge.server.context import Context
 from reelforge.server.db.tables import OPEN_STATUSES, round_steps, rounds
 from reelforge.server.errors import ApiError
 from reelforge.server.services import audit, ledger
-from reelforge.server.services.common import crash_point, dumps, loads, new_round_id, now_us
+from reelforge.server.services.common import (
+    crash_point,
+    dumps,
+    internal_request_id,
+    loads,
+    new_round_id,
+    now_us,
+)
 from reelforge.server.services.rounds import (
     GAMBLE_KINDS,
     _insert_round,
@@ -241,8 +248,8 @@ def _finish(conn: Connection, served, auth: Auth, row, phase: dict, after, index
         bet = outcome.bet.to_bet()
         seed = new_live_seed()
         spin = served.game.play(bet, live_generator(seed), seed)
-        _insert_round(conn, child, auth, served, f"{row.id}:spin", bet, 0, seed, spin, now,
-                      funded_by=row.id)
+        _insert_round(conn, child, auth, served, internal_request_id("funded", row.id), bet,
+                      0, seed, spin, now, funded_by=row.id)
         settle_outcome(conn, served, auth, child, spin, 0, now)
         result["next_round_id"] = child
     else:
