@@ -114,6 +114,31 @@ def spend_a_credit_elsewhere(player: Player) -> int:
     pytest.fail("50 Cluedo rounds at 1x1 never left the balance below its start")
 
 
+# -- Spin Chance on a stale credit ----------------------------------------------------------
+
+
+def test_spin_chance_wagers_the_balance_read_when_played(server: Server) -> None:
+    """Offered on a credit, then the balance fell by a bet on another game: PLAY wagers the
+    remaining credit (the seed: "wager their remaining credit"), never the credit of the offer
+    (a 500, Overdrawn, before the fix)."""
+    for _ in range(5):
+        player, view = spin_chance_offered(server)
+        offered = offer_of(view, "spin_chance")["amount"]
+        if offered < 2:
+            continue  # one credit cannot fall and stay above zero
+        now = spend_a_credit_elsewhere(player)
+        answer = ok(player.step(view["round_id"], "spin_chance", "play"))
+        result = answer["steps"][-1]["result"]
+        assert result["state"]["credit"] == now, (offered, now, result)
+        assert result["wagered_minor"] == now
+        assert result["state"]["won"] == (result["state"]["draw"] < now)
+        wagered = [m for m in ok(player.http.get(f"/api/v1/rounds/{view['round_id']}"))[
+            "ledger"] if m["kind"] == "spin_chance" and m["account"] == "player"]
+        assert [m["amount_minor"] for m in wagered] == [-now]
+        return
+    pytest.fail("5 Spin Chance offers, none on 2 credits or more")
+
+
 # -- a client request id that takes an internal one -----------------------------------------
 
 

@@ -45,7 +45,7 @@ from reelforge.server.services.rounds import (
     served_for_round,
     settle_outcome,
 )
-from reelforge.server.services.sessions import Auth, house_account, player_account
+from reelforge.server.services.sessions import Auth, balance_of, house_account, player_account
 
 MAX_STEPS = 1000  # a gamble ends long before; a client looping on "amount" does not
 
@@ -159,40 +159,12 @@ def take_step(ctx: Context, auth: Auth, round_id: str, request_id: str, kind: An
         if len(steps) >= MAX_STEPS:
             raise ApiError("STEP_NOT_ALLOWED", f"round {row.id}: {MAX_STEPS} steps already")
         phase = loads(row.phase)
-        offers, state = rebuild(served, row, phase, steps)
-        active = None if state is None else state.offer.kind
-        if active is not None and kind != active:
-            raise ApiError("STEP_NOT_ALLOWED", f"step kind {kind!r}: the {active} in play "
-                           "must be finished first")
-        opened = None
-        if state is None:
-            if kind == "gamble":
-                phase["history"] = _gamble_history(conn, auth.player_id, row.game_key)
-            state = _start(served.game, offers, kind, phase)
-            opened = {"balance": phase["balance"], "gamble_settled": phase["gamble_settled"],
-                      "history": phase.get("history")}
-        seed = new_live_seed()
-        try:
-            after = served.game.step(state, choice, live_generator(seed))
-        except (ReelforgeError, TypeError, ValueError) as exc:
-            raise ApiError("STEP_NOT_ALLOWED", f"round {row.id}: {exc}") from None
-        index = len(steps)
-        result: dict[str, Any] = {"state": state_dict(after.state), "finished": after.finished}
-        if opened is not None:
-            result["opened"] = opened
-        if after.finished:
-            _finish(conn, served, auth, row, phase, after, index, result, now)
-        else:
-            _bank(conn, served, auth, row, phase, after, index, result, now)
-            _update(conn, row.id, row.status, phase, now)
-        stored = {"kind": kind, "choice": dumps(choice), "seed": f"{seed:064x}",
-                  "result": dumps(result)}
-        conn.execute(insert(round_steps).values(round_id=row.id, idx=index,
-                                                request_id=request_id, created_at=now, **stored))
-        audit.append(conn, f"player:{auth.player_id}", "round.step",
-                     {"round_id": row.id, "step": index, "kind": kind, "choice": choice,
-                      "finished": after.finished, "digest": audit.step_digest(**stored)}, now)
+        lapsed = _reprice(conn, served, auth, row, phase, steps, now)
+        if lapsed is None:
+            _play_step(conn, served, auth, row, phase, steps, request_id, kind, choice, now)
         crash_point("step.before_commit")
+    if lapsed is not None:
+        raise lapsed
     crash_point("step.after_commit")
     if auth.operator.wallet == "seamless":
         from reelforge.server.wallets.rounds import deliver_pending
@@ -200,6 +172,78 @@ def take_step(ctx: Context, auth: Auth, round_id: str, request_id: str, kind: An
         deliver_pending(ctx, round_id=round_id)
     with ctx.begin() as conn:
         return round_view(conn, ctx, auth, _round(conn, auth.player_id, round_id))
+
+
+def _on_balance(phase: dict, steps: Sequence) -> bool:
+    """Whether the next step opens a choice offered on the player's balance (not on a win)."""
+    return phase.get("balance") is not None and not any(
+        s.idx >= phase["from_step"] for s in steps)
+
+
+def _reprice(conn: Connection, served, auth: Auth, row, phase: dict, steps: Sequence,
+             now: int) -> ApiError | None:
+    """A choice offered on the balance is played on the balance read now, under the lock (the
+    Spin Chance sheet: "wager their remaining credit"), never on the credit of the offer: a
+    bet on another game may have moved it since. Where the balance now calls for no choice,
+    the round closes (the offers lapsed) and the error to answer is returned."""
+    if not _on_balance(phase, steps):
+        return None
+    balance = balance_of(conn, auth.operator, auth.player_id)
+    credits = balance // served.denomination
+    if credits == phase["balance"]:
+        return None
+    outcome = Outcome.from_dict(loads(row.outcome))
+    offered = phase["balance"]
+    phase["balance"] = credits
+    offers = served.game.offers(outcome, credits, gamble_settled=phase["gamble_settled"])
+    if offers:
+        phase["offers"] = [o.to_dict() for o in offers]
+        return None
+    phase.update(offers=[], balance_after_minor=balance)
+    _update(conn, row.id, "closed", phase, now, closed=True)
+    audit.append(conn, f"player:{auth.player_id}", "round.closed",
+                 {"round_id": row.id, "stake_minor": row.stake_minor, "win_minor": row.win_minor,
+                  "lapsed": f"balance {balance}"}, now)
+    return ApiError("STEP_NOT_ALLOWED", f"round {row.id}: the balance is now {balance} minor "
+                    f"units ({credits} credits), which calls for none of the choices offered "
+                    f"on {offered} credits; they lapsed and the round is closed")
+
+
+def _play_step(conn: Connection, served, auth: Auth, row, phase: dict, steps: Sequence,
+               request_id: str, kind: Any, choice: Any, now: int) -> None:
+    offers, state = rebuild(served, row, phase, steps)
+    active = None if state is None else state.offer.kind
+    if active is not None and kind != active:
+        raise ApiError("STEP_NOT_ALLOWED", f"step kind {kind!r}: the {active} in play "
+                       "must be finished first")
+    opened = None
+    if state is None:
+        if kind == "gamble":
+            phase["history"] = _gamble_history(conn, auth.player_id, row.game_key)
+        state = _start(served.game, offers, kind, phase)
+        opened = {"balance": phase["balance"], "gamble_settled": phase["gamble_settled"],
+                  "history": phase.get("history")}
+    seed = new_live_seed()
+    try:
+        after = served.game.step(state, choice, live_generator(seed))
+    except (ReelforgeError, TypeError, ValueError) as exc:
+        raise ApiError("STEP_NOT_ALLOWED", f"round {row.id}: {exc}") from None
+    index = len(steps)
+    result: dict[str, Any] = {"state": state_dict(after.state), "finished": after.finished}
+    if opened is not None:
+        result["opened"] = opened
+    if after.finished:
+        _finish(conn, served, auth, row, phase, after, index, result, now)
+    else:
+        _bank(conn, served, auth, row, phase, after, index, result, now)
+        _update(conn, row.id, row.status, phase, now)
+    stored = {"kind": kind, "choice": dumps(choice), "seed": f"{seed:064x}",
+              "result": dumps(result)}
+    conn.execute(insert(round_steps).values(round_id=row.id, idx=index, request_id=request_id,
+                                            created_at=now, **stored))
+    audit.append(conn, f"player:{auth.player_id}", "round.step",
+                 {"round_id": row.id, "step": index, "kind": kind, "choice": choice,
+                  "finished": after.finished, "digest": audit.step_digest(**stored)}, now)
 
 
 def _bank(conn: Connection, served, auth: Auth, row, phase: dict, after, index: int,
