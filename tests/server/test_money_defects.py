@@ -166,6 +166,61 @@ def test_a_request_id_shaped_like_an_internal_one_leaves_spin_chance_whole(
     pytest.fail("12 Spin Chances played, none won")
 
 
+# -- jurisdictions --------------------------------------------------------------------------
+
+
+def test_de_offers_no_spin_chance(server: Server) -> None:
+    """DE allows no gamble (standards.md D6, I9): Spin Chance wagers the balance at odds, a
+    gamble of the player's own funds, and is never offered there. The same round's end under
+    the default profile offers it (the control)."""
+    def reaches(operator: str) -> int:
+        seen = 0
+        for _ in range(40):
+            player = Player(server.base, operator)
+            view = ok(player.bet("cops-n-robbers", *COPS_BET))
+            while view["choice"] is not None and offer_of(view, "spin_chance") is None:
+                view = ok(player.step(view["round_id"], "wheel_gamble", ["collect"]))
+            balance = player.balance()
+            if 0 < balance < COPS_PRICE:
+                seen += 1
+                assert (offer_of(view, "spin_chance") is not None) == (operator == "short")
+                if operator != "short":
+                    assert view["status"] == "closed"
+            if seen >= 3:
+                return seen
+        return seen
+
+    assert reaches("short") >= 3
+    assert reaches("de_short") >= 3
+
+
+def test_spin_chance_keeps_the_gb_pace(server: Server) -> None:
+    """GB needs 2.5 s from one round's start to the next (standards.md I2); Spin Chance's PLAY
+    starts one (the spin it wins plays at once), so it is refused within the pace, before its
+    draw, and played after it."""
+    for _ in range(40):
+        player = Player(server.base, "gb_short")
+        view = ok(player.bet("cops-n-robbers", *COPS_BET))
+        if offer_of(view, "spin_chance") is None:
+            continue
+        early = player.step(view["round_id"], "spin_chance", "play")
+        assert early.status_code == 429, early.text
+        error = early.json()["error"]
+        assert error["code"] == "TOO_FAST", error
+        again = ok(player.http.get(f"/api/v1/rounds/{view['round_id']}"))
+        assert again["steps"] == view["steps"]  # nothing drawn
+        wait_s = error["retry_after_ms"] / 1000
+        assert 0 < wait_s <= GB_PACE_MS / 1000
+        time.sleep(wait_s + 0.05)
+        played = ok(player.step(view["round_id"], "spin_chance", "play"))
+        assert played["steps"][-1]["result"]["state"]["played"] is True
+        if played["next_round_id"]:  # the won round started now: the next bet waits again
+            refused = player.bet("cops-n-robbers", *COPS_BET)
+            assert refused.status_code in (409, 429), refused.text
+        return
+    pytest.fail("40 GB players' first rounds without Spin Chance")
+
+
 # -- insider edits --------------------------------------------------------------------------
 
 

@@ -267,6 +267,14 @@ def hold_for_choice(served: ServedGame, outcome: Outcome, round_id: str, price_m
                       _audit_body(round_id, price_minor, None, offers=[o.kind for o in offers]))
 
 
+def wagers_balance(served: ServedGame) -> bool:
+    """Whether a round's end may offer a choice on the player's balance (Spin Chance: its
+    remaining credit wagered at odds). That is a gamble of the player's own funds: a profile
+    that allows no gamble (DE, standards.md D6 and I9) offers none, so the game is asked
+    without a balance."""
+    return served.profile.gamble
+
+
 def capped_payment(served: ServedGame, credits: int, phase: dict) -> int:
     """`credits` of win in minor units, cut to the operator's cap (the phase says from what)."""
     win_minor = credits * served.denomination
@@ -283,7 +291,8 @@ def after_credit(served: ServedGame, outcome: Outcome, round_id: str, price_mino
     for it, else the round closes."""
     phase["balance_after_minor"] = after  # the funds at the round's end, for its history
     balance_credits = after // served.denomination
-    offers = served.game.offers(outcome, balance_credits, gamble_settled=True)
+    offers = served.game.offers(outcome, balance_credits if wagers_balance(served) else None,
+                                gamble_settled=True)
     if offers:
         phase.update(offers=[o.to_dict() for o in offers], balance=balance_credits,
                      gamble_settled=True, from_step=from_step, pending_credits=0)

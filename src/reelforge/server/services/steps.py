@@ -15,13 +15,13 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import Connection, insert, select
+from sqlalchemy import Connection, insert, select, update
 
 from reelforge.engine.outcome import Outcome
 from reelforge.engine.rng import live_generator, new_live_seed
 from reelforge.errors import ReelforgeError
 from reelforge.server.context import Context
-from reelforge.server.db.tables import OPEN_STATUSES, round_steps, rounds
+from reelforge.server.db.tables import OPEN_STATUSES, players, round_steps, rounds
 from reelforge.server.errors import ApiError
 from reelforge.server.services import audit, ledger
 from reelforge.server.services.common import (
@@ -34,6 +34,7 @@ from reelforge.server.services.common import (
 )
 from reelforge.server.services.rounds import (
     GAMBLE_KINDS,
+    _check_pace,
     _insert_round,
     _round,
     _update,
@@ -143,7 +144,7 @@ def take_step(ctx: Context, auth: Auth, round_id: str, request_id: str, kind: An
               choice: Any) -> dict:
     now = now_us()
     with ctx.begin() as conn:
-        lock_player(conn, auth.player_id)
+        player = lock_player(conn, auth.player_id)
         row = _round(conn, auth.player_id, round_id)
         served = served_for_round(auth, row)
         steps = conn.execute(select(round_steps).where(round_steps.c.round_id == row.id)
@@ -161,6 +162,11 @@ def take_step(ctx: Context, auth: Auth, round_id: str, request_id: str, kind: An
         phase = loads(row.phase)
         lapsed = _reprice(conn, served, auth, row, phase, steps, now)
         if lapsed is None:
+            if _on_balance(phase, steps):
+                # A choice offered on the balance wagers the player's own funds: a game cycle
+                # of its own (the round it may fund starts now), under the profile's pace,
+                # refused before anything is drawn.
+                _check_pace(served, player.last_round_at, now)
             _play_step(conn, served, auth, row, phase, steps, request_id, kind, choice, now)
         crash_point("step.before_commit")
     if lapsed is not None:
@@ -294,6 +300,8 @@ def _finish(conn: Connection, served, auth: Auth, row, phase: dict, after, index
         spin = served.game.play(bet, live_generator(seed), seed)
         _insert_round(conn, child, auth, served, internal_request_id("funded", row.id), bet,
                       0, seed, spin, now, funded_by=row.id)
+        conn.execute(update(players).where(players.c.id == auth.player_id)
+                     .values(last_round_at=now))  # the funded round starts the pace again
         settle_outcome(conn, served, auth, child, spin, 0, now)
         result["next_round_id"] = child
     else:
