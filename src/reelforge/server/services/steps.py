@@ -10,9 +10,7 @@ server resumes a gamble exactly where it was, and `verify` replays it the same w
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
-from fractions import Fraction
 from typing import Any
 
 from sqlalchemy import Connection, insert, select, update
@@ -24,6 +22,7 @@ from reelforge.server.context import Context
 from reelforge.server.db.tables import OPEN_STATUSES, players, round_steps, rounds
 from reelforge.server.errors import ApiError
 from reelforge.server.services import audit, ledger
+from reelforge.server.services.bet_checks import check_pace
 from reelforge.server.services.common import (
     crash_point,
     dumps,
@@ -32,102 +31,26 @@ from reelforge.server.services.common import (
     new_round_id,
     now_us,
 )
-from reelforge.server.services.rounds import (
-    GAMBLE_KINDS,
-    _check_pace,
-    _insert_round,
-    _round,
-    _update,
-    capped_payment,
-    credit_and_finish,
-    credit_banked,
+from reelforge.server.services.round_rows import (
+    find_round,
+    insert_round,
     lock_player,
+    update_round,
+)
+from reelforge.server.services.round_views import (
+    rebuild,
     round_view,
     served_for_round,
-    settle_outcome,
+    start_choice,
+    state_dict,
 )
 from reelforge.server.services.sessions import Auth, balance_of, house_account, player_account
+from reelforge.server.services.settle import credit_and_finish, credit_banked, settle_outcome
+from reelforge.server.services.transitions import capped_payment
+from reelforge.server.wallets.rounds import deliver_pending
 
+GAMBLE_KINDS = ("gamble", "wheel_gamble")
 MAX_STEPS = 1000  # a gamble ends long before; a client looping on "amount" does not
-
-
-def state_dict(state: Any) -> Any:
-    if state is None:
-        return None
-    if hasattr(state, "to_dict"):
-        return state.to_dict()
-    if dataclasses.is_dataclass(state):
-        return {f.name: _plain(getattr(state, f.name)) for f in dataclasses.fields(state)}
-    return _plain(state)
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    if hasattr(value, "items"):
-        return {str(k): _plain(v) for k, v in value.items()}
-    return value
-
-
-def rebuild(served, row, phase: dict, steps: Sequence) -> tuple[tuple, Any]:
-    """(the offers, the choice state in play or None) from the stored inputs alone."""
-    game = served.game
-    if "offers" not in phase or not phase["offers"]:
-        return (), None
-    outcome = Outcome.from_dict(loads(row.outcome))
-    offers = game.offers(outcome, phase["balance"], gamble_settled=phase["gamble_settled"])
-    played = [s for s in steps if s.idx >= phase["from_step"]]
-    if not played:
-        return offers, None
-    state = _start(game, offers, played[0].kind, phase)
-    for s in played:
-        state = game.step(state, loads(s.choice), live_generator(int(s.seed, 16)))
-    return offers, state
-
-
-def _start(game, offers: tuple, kind: str, phase: dict):
-    offer = next((o for o in offers if o.kind == kind), None)
-    if offer is None:
-        raise ApiError("STEP_NOT_ALLOWED", f"choice kind {kind!r}: not offered now "
-                       f"({', '.join(o.kind for o in offers) or 'nothing'})")
-    if kind == "gamble" and phase.get("history"):
-        return game.start(offer, history=tuple(phase["history"]))
-    return game.start(offer)
-
-
-def choice_view(served, row, phase: dict, steps: Sequence) -> dict | None:
-    offers, state = rebuild(served, row, phase, steps)
-    if not offers:
-        return None
-    game = served.game
-    if state is None:
-        started = [_start(game, offers, o.kind, phase) for o in offers]
-        return {"active": None, "state": None,
-                "choices": {s.offer.kind: _plain(game.choices(s)) for s in started},
-                "odds": next((o for s in started if (o := choice_odds(game, s))), None)}
-    return {"active": state.offer.kind, "state": state_dict(state.state),
-            "choices": {state.offer.kind: _plain(game.choices(state))},
-            "odds": choice_odds(game, state)}
-
-
-def choice_odds(game, state) -> dict[str, list[dict]] | None:
-    """The wheel gamble's spins at each amount the arrows reach, as the step plays them (its
-    `odds`): amount -> [{"choice", "target" (cash: credits won), "price" (bonus: credits'
-    worth, [num, den]), "chance" ([num, den])}]. None for a step without odds (it has no wheel)."""
-    step = next((s for s in game.choice_steps if s.kind == state.offer.kind), None)
-    odds = getattr(step, "odds", None)
-    if odds is None or state.finished:
-        return None
-    return {str(amount): [{"choice": list(choice),
-                           "target": None if isinstance(win, Fraction) else win,
-                           "price": _exact(win) if isinstance(win, Fraction) else None,
-                           "chance": _exact(chance)}
-                          for choice, (win, chance) in spins.items()]
-            for amount, spins in odds(state).items()}
-
-
-def _exact(value: Fraction) -> list[int]:
-    return [value.numerator, value.denominator]
 
 
 def _gamble_history(conn: Connection, player_id: int, game_key: str) -> list[str]:
@@ -145,7 +68,7 @@ def take_step(ctx: Context, auth: Auth, round_id: str, request_id: str, kind: An
     now = now_us()
     with ctx.begin() as conn:
         player = lock_player(conn, auth.player_id)
-        row = _round(conn, auth.player_id, round_id)
+        row = find_round(conn, auth.player_id, round_id)
         served = served_for_round(auth, row)
         steps = conn.execute(select(round_steps).where(round_steps.c.round_id == row.id)
                              .order_by(round_steps.c.idx)).all()
@@ -166,18 +89,16 @@ def take_step(ctx: Context, auth: Auth, round_id: str, request_id: str, kind: An
                 # A choice offered on the balance wagers the player's own funds: a game cycle
                 # of its own (the round it may fund starts now), under the profile's pace,
                 # refused before anything is drawn.
-                _check_pace(served, player.last_round_at, now)
+                check_pace(served, player.last_round_at, now)
             _play_step(conn, served, auth, row, phase, steps, request_id, kind, choice, now)
         crash_point("step.before_commit")
     if lapsed is not None:
         raise lapsed
     crash_point("step.after_commit")
     if auth.operator.wallet == "seamless":
-        from reelforge.server.wallets.rounds import deliver_pending
-
         deliver_pending(ctx, round_id=round_id)
     with ctx.begin() as conn:
-        return round_view(conn, ctx, auth, _round(conn, auth.player_id, round_id))
+        return round_view(conn, ctx, auth, find_round(conn, auth.player_id, round_id))
 
 
 def _on_balance(phase: dict, steps: Sequence) -> bool:
@@ -206,7 +127,7 @@ def _reprice(conn: Connection, served, auth: Auth, row, phase: dict, steps: Sequ
         phase["offers"] = [o.to_dict() for o in offers]
         return None
     phase.update(offers=[], balance_after_minor=balance)
-    _update(conn, row.id, "closed", phase, now, closed=True)
+    update_round(conn, row.id, "closed", phase, now, closed=True)
     audit.append(conn, f"player:{auth.player_id}", "round.closed",
                  {"round_id": row.id, "stake_minor": row.stake_minor, "win_minor": row.win_minor,
                   "lapsed": f"balance {balance}"}, now)
@@ -226,7 +147,7 @@ def _play_step(conn: Connection, served, auth: Auth, row, phase: dict, steps: Se
     if state is None:
         if kind == "gamble":
             phase["history"] = _gamble_history(conn, auth.player_id, row.game_key)
-        state = _start(served.game, offers, kind, phase)
+        state = start_choice(served.game, offers, kind, phase)
         opened = {"balance": phase["balance"], "gamble_settled": phase["gamble_settled"],
                   "history": phase.get("history")}
     seed = new_live_seed()
@@ -242,7 +163,7 @@ def _play_step(conn: Connection, served, auth: Auth, row, phase: dict, steps: Se
         _finish(conn, served, auth, row, phase, after, index, result, now)
     else:
         _bank(conn, served, auth, row, phase, after, index, result, now)
-        _update(conn, row.id, row.status, phase, now)
+        update_round(conn, row.id, row.status, phase, now)
     stored = {"kind": kind, "choice": dumps(choice), "seed": f"{seed:064x}",
               "result": dumps(result)}
     conn.execute(insert(round_steps).values(round_id=row.id, idx=index, request_id=request_id,
@@ -294,18 +215,18 @@ def _finish(conn: Connection, served, auth: Auth, row, phase: dict, after, index
     if spun.won:
         child = new_round_id()
         phase["next_round_id"] = child
-        _update(conn, row.id, "closed", phase, now, closed=True)
+        update_round(conn, row.id, "closed", phase, now, closed=True)
         bet = outcome.bet.to_bet()
         seed = new_live_seed()
         spin = served.game.play(bet, live_generator(seed), seed)
-        _insert_round(conn, child, auth, served, internal_request_id("funded", row.id), bet,
+        insert_round(conn, child, auth, served, internal_request_id("funded", row.id), bet,
                       0, seed, spin, now, funded_by=row.id)
         conn.execute(update(players).where(players.c.id == auth.player_id)
                      .values(last_round_at=now))  # the funded round starts the pace again
         settle_outcome(conn, served, auth, child, spin, 0, now)
         result["next_round_id"] = child
     else:
-        _update(conn, row.id, "closed", phase, now, closed=True)
+        update_round(conn, row.id, "closed", phase, now, closed=True)
 
 
 def _gamble_paid(served, outcome: Outcome, after, result: dict) -> int:
@@ -345,7 +266,7 @@ def replay_steps(row, steps: Sequence) -> list[str]:
                 opened = stored["opened"]
                 offers = game.offers(outcome, opened["balance"],
                                      gamble_settled=opened["gamble_settled"])
-                state = _start(game, offers, s.kind, opened)
+                state = start_choice(game, offers, s.kind, opened)
             state = game.step(state, loads(s.choice), live_generator(int(s.seed, 16)))
         except (ApiError, ReelforgeError, KeyError) as exc:
             problems.append(f"step {s.idx} ({s.kind}): cannot replay: {exc}")
