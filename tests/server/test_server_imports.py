@@ -112,3 +112,32 @@ def test_no_server_module_imports_anothers_private_names() -> None:
 def test_the_server_modules_form_no_import_circle() -> None:
     graph = {name: {d for d in deps if d != name} for name, (deps, _) in GRAPH.items()}
     assert _circles(graph) == []
+
+
+def test_the_server_knows_no_kind_of_choice() -> None:
+    """Choices are settled as data (`ChoiceStep.settle`): no server module compares a choice's
+    kind with one of the shipped games' kinds, names one of them, or reads a field of one
+    kind's state (issue 23: GAMBLE_KINDS, the Spin Chance fields, the gamble history)."""
+    from reelforge.engine.choices import RedBlackGamble
+    from reelforge.games.cops_n_robbers.choices import SpinChance, WheelGamble
+
+    kinds = {RedBlackGamble.kind, WheelGamble.kind, SpinChance.kind}
+    # the fields of the shipped choices' states (engine/gamble.py, cops_n_robbers/gamble.py
+    # and spin_chance.py) that a server reading a kind's state would name
+    # (those whose names no other server object uses: `credit`, `paid` and `history` are
+    # also a wallet call, a column and a service)
+    fields = {"bonus_won", "collected", "spins_won", "half_taken", "last_card", "played"}
+    found = []
+    for name, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Compare):
+                names = [c.value for c in (node.left, *node.comparators)
+                         if isinstance(c, ast.Constant)]
+                found += [f"{name}: compares with {v!r}" for v in names if v in kinds]
+            elif isinstance(node, ast.Constant) and node.value in kinds - {"gamble"}:
+                found.append(f"{name}: names {node.value!r}")
+            elif isinstance(node, ast.Attribute) and node.attr in fields:
+                found.append(f"{name}: reads .{node.attr}")
+            elif isinstance(node, ast.Name) and node.id == "GAMBLE_KINDS":
+                found.append(f"{name}: GAMBLE_KINDS")
+    assert found == []

@@ -224,9 +224,12 @@ def served_game(operator: OperatorSettings, key: str) -> ServedGame:
     if served.has_jackpot and not profile.jackpots:
         raise ApiError("GAME_NOT_ALLOWED", f"game {key!r}: has a progressive jackpot, which the "
                        f"{profile.name} profile does not allow")
-    if not profile.gamble and any(s.kind in ("gamble",) for s in served.game.choice_steps):
-        raise ApiError("GAME_NOT_ALLOWED", f"game {key!r}: its gamble cannot be switched off and "
-                       f"the {profile.name} profile allows no gamble")
+    # A choice on the round's win that no setting of the game turns off is a gamble the
+    # profile cannot drop; a choice on the balance is dropped by asking without one.
+    fixed = [s.kind for s in served.game.choice_steps if s.stakes == "win" and not s.settings]
+    if not profile.gamble and fixed:
+        raise ApiError("GAME_NOT_ALLOWED", f"game {key!r}: its {', '.join(fixed)} cannot be "
+                       f"switched off and the {profile.name} profile allows no gamble")
     return served
 
 

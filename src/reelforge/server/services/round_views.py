@@ -63,9 +63,9 @@ def start_choice(game, offers: tuple, kind: str, phase: dict):
     if offer is None:
         raise ApiError("STEP_NOT_ALLOWED", f"choice kind {kind!r}: not offered now "
                        f"({', '.join(o.kind for o in offers) or 'nothing'})")
-    if kind == "gamble" and phase.get("history"):
-        return game.start(offer, history=tuple(phase["history"]))
-    return game.start(offer)
+    # `carried`: what the last choice of the kind left (a row from before carries were kept
+    # has its fields in the phase itself, which the game reads the same way)
+    return game.start(offer, carried=phase.get("carried", phase))
 
 
 def choice_view(served, row, phase: dict, steps: Sequence) -> dict | None:

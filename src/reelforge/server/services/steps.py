@@ -16,7 +16,9 @@ from typing import Any
 from sqlalchemy import Connection, insert, select, update
 
 from reelforge.engine.outcome import Outcome
+from reelforge.engine.protocol import Settlement
 from reelforge.engine.rng import live_generator, new_live_seed
+from reelforge.engine.round import play_bonus
 from reelforge.errors import ReelforgeError
 from reelforge.server.context import Context
 from reelforge.server.db.tables import OPEN_STATUSES, players, round_steps, rounds
@@ -49,18 +51,22 @@ from reelforge.server.services.settle import credit_and_finish, credit_banked, s
 from reelforge.server.services.transitions import capped_payment
 from reelforge.server.wallets.rounds import deliver_pending
 
-GAMBLE_KINDS = ("gamble", "wheel_gamble")
 MAX_STEPS = 1000  # a gamble ends long before; a client looping on "amount" does not
 
 
-def _gamble_history(conn: Connection, player_id: int, game_key: str) -> list[str]:
-    """The card history the player's last red/black gamble of this game left on screen."""
+def _carried(conn: Connection, player_id: int, game_key: str, kind: str) -> Any:
+    """What the player's last choice of this kind in this game left for the next one (its
+    settlement's `carry`: a card history on screen), or None. A step stored before carries
+    were stored left its whole state, which the game reads the same way."""
     row = conn.execute(
         select(round_steps.c.result).join(rounds, rounds.c.id == round_steps.c.round_id)
         .where(rounds.c.player_id == player_id, rounds.c.game_key == game_key,
-               round_steps.c.kind == "gamble")
+               round_steps.c.kind == kind)
         .order_by(round_steps.c.created_at.desc()).limit(1)).first()
-    return [] if row is None else list(loads(row.result)["state"].get("history", []))
+    if row is None:
+        return None
+    stored = loads(row.result)
+    return stored.get("carry", stored.get("state"))
 
 
 def take_step(ctx: Context, auth: Auth, round_id: str, request_id: str, kind: Any,
@@ -145,11 +151,10 @@ def _play_step(conn: Connection, served, auth: Auth, row, phase: dict, steps: Se
                        "must be finished first")
     opened = None
     if state is None:
-        if kind == "gamble":
-            phase["history"] = _gamble_history(conn, auth.player_id, row.game_key)
+        phase["carried"] = _carried(conn, auth.player_id, row.game_key, kind)
         state = start_choice(served.game, offers, kind, phase)
         opened = {"balance": phase["balance"], "gamble_settled": phase["gamble_settled"],
-                  "history": phase.get("history")}
+                  "carried": phase["carried"]}
     seed = new_live_seed()
     try:
         after = served.game.step(state, choice, live_generator(seed))
@@ -175,13 +180,12 @@ def _play_step(conn: Connection, served, auth: Auth, row, phase: dict, steps: Se
 
 def _bank(conn: Connection, served, auth: Auth, row, phase: dict, after, index: int,
           result: dict, now: int) -> None:
-    """What an unfinished gamble has banked (a red/black TAKE HALF, a wheel amount lowered) is
-    the player's whatever follows: credited now, in this step's transaction, up to the
-    operator's cap; the win meter then holds only what is still at stake."""
-    if after.offer.kind not in GAMBLE_KINDS:
-        return
+    """What an unfinished choice has banked (its settlement's credits: a red/black TAKE HALF, a
+    wheel amount lowered) is the player's whatever follows: credited now, in this step's
+    transaction, up to the round's cap; the win meter then holds only what is still at
+    stake."""
     phase["pending_credits"] = served.game.at_stake(after)
-    banked = capped_payment(served, int(served.game.paid(after)), {})
+    banked = capped_payment(served, served.game.settle(after).credits, {})
     due = banked - phase.get("banked_minor", 0)
     if due <= 0:
         return
@@ -192,57 +196,58 @@ def _bank(conn: Connection, served, auth: Auth, row, phase: dict, after, index: 
 
 def _finish(conn: Connection, served, auth: Auth, row, phase: dict, after, index: int,
             result: dict, now: int) -> None:
-    """Money of a finished choice: a gamble credits what it paid (a won bonus wheel plays the
-    trail bonus first); Spin Chance takes the credit it wagered and may play a round."""
+    """Apply a finished choice's settlement, whatever its kind: the credits it debits from the
+    balance, then, for a choice on the round's win, the credits it pays (and a bonus it won,
+    played first) as the round's win; a choice on the balance (offered once the round was
+    credited) closes the round, after playing the round it funded, if any."""
     outcome = Outcome.from_dict(loads(row.outcome))
-    kind = after.offer.kind
-    if kind in GAMBLE_KINDS:
-        credits = _gamble_paid(served, outcome, after, result)
+    settled = served.game.settle(after)
+    if settled.carry is not None:
+        result["carry"] = dict(settled.carry)
+    if settled.debits:
+        kind = after.offer.kind
+        wager = settled.debits * served.denomination
+        ledger.transfer(conn, txn=f"{row.id}:{kind}", source=player_account(
+            conn, auth.operator, auth.player_id), target=house_account(
+            conn, auth.operator, auth.player_id), amount=wager, kind=kind, now=now,
+            round_id=row.id, step=index)
+        result["wagered_minor"] = wager
+    if phase.get("balance") is None:  # offered on the round's win
+        credits = paid_credits(served, outcome, settled, result)
         result["paid_credits"] = credits
         credit_and_finish(conn, served, auth, row.id, outcome, credits, phase, row.stake_minor,
                           from_step=index + 1, now=now, step=index,
                           banked=phase.get("banked_minor", 0))
         return
-    spun = after.state  # SpinChanceResult
-    if spun.played:
-        wager = spun.credit * served.denomination
-        ledger.transfer(conn, txn=f"{row.id}:spin_chance", source=player_account(
-            conn, auth.operator, auth.player_id), target=house_account(
-            conn, auth.operator, auth.player_id), amount=wager, kind="spin_chance", now=now,
-            round_id=row.id, step=index)
-        result["wagered_minor"] = wager
     phase.update(offers=[])
-    if spun.won:
-        child = new_round_id()
-        phase["next_round_id"] = child
+    if not settled.funded_round:
         update_round(conn, row.id, "closed", phase, now, closed=True)
-        bet = outcome.bet.to_bet()
-        seed = new_live_seed()
-        spin = served.game.play(bet, live_generator(seed), seed)
-        insert_round(conn, child, auth, served, internal_request_id("funded", row.id), bet,
-                      0, seed, spin, now, funded_by=row.id)
-        conn.execute(update(players).where(players.c.id == auth.player_id)
-                     .values(last_round_at=now))  # the funded round starts the pace again
-        settle_outcome(conn, served, auth, child, spin, 0, now)
-        result["next_round_id"] = child
-    else:
-        update_round(conn, row.id, "closed", phase, now, closed=True)
+        return
+    child = new_round_id()
+    phase["next_round_id"] = child
+    update_round(conn, row.id, "closed", phase, now, closed=True)
+    bet = outcome.bet.to_bet()
+    seed = new_live_seed()
+    funded = served.game.play(bet, live_generator(seed), seed)
+    insert_round(conn, child, auth, served, internal_request_id("funded", row.id), bet,
+                 0, seed, funded, now, funded_by=row.id)
+    conn.execute(update(players).where(players.c.id == auth.player_id)
+                 .values(last_round_at=now))  # the funded round starts the pace again
+    settle_outcome(conn, served, auth, child, funded, 0, now)
+    result["next_round_id"] = child
 
 
-def _gamble_paid(served, outcome: Outcome, after, result: dict) -> int:
-    state = after.state
-    if after.offer.kind == "gamble":
-        return int(state.paid)
-    paid = state.collected + state.amount
-    if state.bonus_won:
-        from reelforge.engine.round import play_bonus
-
-        seed = new_live_seed()
-        bonus = play_bonus(served.game, outcome.bet.to_bet(), state.bonus_won,
-                           live_generator(seed), seed)
-        result["bonus_outcome"] = bonus.to_dict()
-        paid += bonus.total_win
-    return paid
+def paid_credits(served, outcome: Outcome, settled: Settlement, result: dict) -> int:
+    """The credits a finished choice on the win pays: its settlement's, and what a bonus it
+    won pays, played now from its own seed (its outcome kept in the step's `result`, for
+    replay)."""
+    if not settled.bonus:
+        return settled.credits
+    seed = new_live_seed()
+    played = play_bonus(served.game, outcome.bet.to_bet(), settled.bonus, live_generator(seed),
+                        seed)
+    result["bonus_outcome"] = played.to_dict()
+    return settled.credits + played.total_win
 
 
 def replay_steps(row, steps: Sequence) -> list[str]:
@@ -277,13 +282,11 @@ def replay_steps(row, steps: Sequence) -> list[str]:
         bonus = stored.get("bonus_outcome")
         if bonus is None:
             continue
-        # A won bonus wheel's prize is the trail bonus alone (`_gamble_paid`), played again the
-        # same way from its own seed: `game.replay` would play a whole round from that seed.
-        from reelforge.engine.round import play_bonus
-
+        # A bonus won in a choice is the bonus alone (`paid_credits`), played again the same way
+        # from its own seed: `game.replay` would play a whole round from that seed.
         try:
             seed = int(bonus["seed"], 16)
-            again = play_bonus(game, outcome.bet.to_bet(), state.state.bonus_won,
+            again = play_bonus(game, outcome.bet.to_bet(), game.settle(state).bonus,
                                live_generator(seed), seed).to_dict()
         except (ReelforgeError, KeyError, TypeError, ValueError) as exc:
             problems.append(f"step {s.idx}: the bonus outcome cannot be replayed: {exc}")
