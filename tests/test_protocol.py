@@ -380,6 +380,48 @@ def test_spin_chance_steps_pay_a_round_or_keep_the_credit():
         game.step(game.start(offer), "spin", live_generator(1))
 
 
+def test_every_choice_settles_as_data():
+    """`settle` says what a state moves, for the server to apply without knowing the kind:
+    what a gamble pays (the banked half before it ends, then all of it, and its cards carried
+    over), a won bonus wheel's bonus, and Spin Chance's wager and the round it funds; the
+    credits always equal `paid` where no bonus is won (paid counts a bonus at its price)."""
+    cluedo = make(CLUEDO)
+    (offer,) = cluedo.offers(crafted(round_of(cluedo), 40))
+    opened = cluedo.start(offer, carried={"history": ["red", "black"]})
+    assert list(opened.state.history) == ["red", "black"]
+    half = cluedo.step(opened, "half", live_generator(1))
+    assert not half.finished and cluedo.settle(half).credits == 20 == cluedo.paid(half)
+    done = cluedo.step(half, "collect", live_generator(1))
+    settled = cluedo.settle(done)
+    assert settled.credits == 40 == cluedo.paid(done) and not settled.debits
+    assert settled.carry == {"history": list(done.state.history)}
+    assert cluedo.start(offer, carried=settled.carry).state.history == done.state.history
+
+    cops = make(COPS[0])
+    (wheel,) = cops.offers(crafted(round_of(cops), 700))
+    lowered = cops.step(cops.start(wheel), ("amount", 350), live_generator(1))
+    assert cops.settle(lowered).credits == lowered.state.collected == cops.paid(lowered)
+    collected = cops.step(lowered, ("collect",), live_generator(1))
+    assert cops.settle(collected).credits == 700 and cops.settle(collected).bonus is None
+    bonus = next(c for c in cops.choices(cops.start(wheel)) if c[0] == "bonus")
+    for seed in range(200):  # the bonus wheel: won with the chance it states
+        spun = cops.step(cops.start(wheel), bonus, live_generator(seed))
+        if spun.state.bonus_won:
+            won = cops.settle(spun)
+            assert won.bonus == spun.state.bonus_won and won.credits == spun.state.collected
+            break
+    else:
+        pytest.fail("200 bonus wheel spins, none won")
+
+    (chance,) = cops.offers(crafted(round_of(cops), 0), balance=123)
+    declined = cops.settle(cops.step(cops.start(chance), "decline", live_generator(1)))
+    assert (declined.debits, declined.funded_round, declined.credits) == (0, False, 0)
+    for seed in range(50):
+        played = cops.step(cops.start(chance), "play", live_generator(seed))
+        wager = cops.settle(played)
+        assert wager.debits == 123 and wager.funded_round == played.state.won
+
+
 def test_a_step_refuses_a_choice_not_offered_before_drawing():
     game = make(CLUEDO)
     (offer,) = game.offers(crafted(round_of(game), 1))

@@ -257,7 +257,7 @@ def test_the_server_draws_only_from_live_generators():
     found = [f"{p.relative_to(server)}: {m.group(0)}" for p in sorted(server.rglob("*.py"))
              for m in SEEDED.finditer(p.read_text(encoding="utf-8"))]
     assert not found, "a seeded or non-cryptographic generator in the server:\n" + "\n".join(found)
-    rounds = (server / "services" / "rounds.py").read_text(encoding="utf-8")
-    assert "live_generator(" in rounds and "new_live_seed()" in rounds
+    drawn = (server / "services" / "placement.py").read_text(encoding="utf-8")  # a bet's draw
+    assert "live_generator(" in drawn and "new_live_seed()" in drawn
     assert SEEDED.search("rng = np.random.default_rng(5)")  # the check finds what it must
     assert SEEDED.search("import random\n")

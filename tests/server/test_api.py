@@ -460,8 +460,10 @@ def play_gamble(player: Player, view: dict, choices: Callable[[dict], str],
         result = after["steps"][-1]["result"]
         assert after["steps"][-1]["index"] == index
         if index == 0:
-            # a new gamble opens on the history the player's last one left on screen
-            assert result["opened"]["history"] == history[-GAMBLE["history_length"]:]
+            # a new gamble opens on the history the player's last one left on screen (what
+            # that one carried over; nothing before the player's first gamble)
+            carried = result["opened"]["carried"] or {"history": []}
+            assert carried["history"] == history[-GAMBLE["history_length"]:]
         card = result["state"]["last_card"] if choice in ("red", "black") else None
         assert card in ("red", "black", None)
         state = gamble_after(state, choice, card)

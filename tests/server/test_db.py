@@ -220,12 +220,12 @@ def add_operator_and_player(conn: Connection, player_id: int = 1) -> None:
 
 def add_round(conn: Connection, round_id: str, status: str, *, game_key: str = "g1",
               stake: int = 100, player_id: int = 1, funded_by: str | None = None,
-              outcome: str | None = "{}") -> None:
+              outcome: str | None = "{}", win: int | None = None) -> None:
     conn.execute(insert(rounds).values(
         id=round_id, player_id=player_id, request_id=f"req-{round_id}", game_key=game_key,
         game_id="game-v1", game_sha256="0" * 64, status=status, currency="EUR", denomination=1,
-        bet="{}", stake_minor=stake, funded_by=funded_by, outcome=outcome, created_at=T0,
-        updated_at=T0))
+        bet="{}", stake_minor=stake, win_minor=win, funded_by=funded_by, outcome=outcome,
+        created_at=T0, updated_at=T0))
 
 
 def test_only_the_house_may_go_negative(db_engine):
@@ -431,7 +431,7 @@ def build_ledger(conn: Connection) -> Book:
     units, credited, contributions, seeded, paid = 500 * SCALE, 500, 0, 500, 0
 
     # r1: stake 150, 1% of it (1.5 minor) to the pool, of which 1 whole minor unit moves.
-    add_round(conn, "r1", "closed", stake=150)
+    add_round(conn, "r1", "closed", stake=150, win=300)
     book.post("r1:stake", [(PLAYER, -150), (HOUSE, 150)], "stake", "r1")
     units, contributions = units + 15_000, contributions + 15_000
     book.post("r1:contribution", [(HOUSE, -1), (POOL, 1)], "jackpot_contribution", "r1")
@@ -587,8 +587,14 @@ def stake_entry_of_another_amount(conn: Connection, book: Book) -> list[str]:
     return ["'r5'", "120", "-200"]
 
 
+def win_off_its_entries(conn: Connection, book: Book) -> list[str]:
+    # An insider's edit of what the round paid, its entries left as they were (issue 23).
+    conn.execute(update(rounds).where(rounds.c.id == "r1").values(win_minor=400))
+    return ["'r1'", "400", "300"]
+
+
 @pytest.mark.parametrize("breakage", [
-    unbalanced_txn, txn_across_currencies, balance_off_its_entries, running_balance_broken,
+    win_off_its_entries, unbalanced_txn, txn_across_currencies, balance_off_its_entries, running_balance_broken,
     player_overdrawn, round_split_across_rounds, round_pays_another_player, contribution_lost,
     pool_account_off_credited, pool_remainder_too_large, closed_without_outcome,
     debited_without_stake, stake_entry_of_another_amount,

@@ -24,7 +24,7 @@ def cache(tmp_path, monkeypatch):
 @pytest.mark.parametrize("name", sorted(FIGURES))
 @pytest.mark.parametrize("game_id", ["cops-n-robbers-v1", "candy-jar-clusters-v1"])
 def test_a_later_process_reads_the_same_figure(cache, game_id: str, name: str) -> None:
-    game, figure = catalog._configured(game_id, "on"), FIGURES[name]
+    game, figure = catalog.configured_game(game_id, "on"), FIGURES[name]
     computed = figure(game)
     assert computed == (game.max_win() if name == "max-win" else tuple(game.rtp()))
     [entry] = cache.glob(f"{name}-*.json")
@@ -39,5 +39,5 @@ def test_a_later_process_reads_the_same_figure(cache, game_id: str, name: str) -
 
 def test_another_setting_is_another_entry(cache) -> None:
     for gamble in ("on", "off"):
-        catalog._max_win(catalog._configured("cops-n-robbers-v1", gamble))
+        catalog._max_win(catalog.configured_game("cops-n-robbers-v1", gamble))
     assert len(list(cache.glob("max-win-*.json"))) == 2

@@ -23,11 +23,12 @@ from reelforge.server.db.migrate import upgrade
 from reelforge.server.db.tables import rounds as rounds_table
 from reelforge.server.errors import ApiError
 from reelforge.server.main import build_context, startup
-from reelforge.server.services import audit, ledger_check, rounds, sessions, tokens
+from reelforge.server.services import audit, ledger_check, placement, rounds, sessions, tokens
+from reelforge.server.services.bet_writer import AGAIN, Written, commit
 from reelforge.server.services.catalog import served_game
 from reelforge.server.services.common import now_us
-from reelforge.server.services.round_batch import AGAIN, Written, commit
-from reelforge.server.services.rounds import Placement, view_of
+from reelforge.server.services.placement import Placement
+from reelforge.server.services.round_views import view_of
 
 from .harness import write_config
 
@@ -91,7 +92,7 @@ def test_one_batch_answers_as_the_single_rounds_do(ctx, monkeypatch) -> None:
 
     ctx.batch_rounds = False
     drawn = iter(seeds)
-    monkeypatch.setattr(rounds, "new_live_seed", lambda: next(drawn))
+    monkeypatch.setattr(placement, "new_live_seed", lambda: next(drawn))  # draws every bet
     alone = []
     for name, key, lines, bpl, rid in BETS:
         try:

@@ -7,13 +7,13 @@ round ends offer it and routes a choice to the function that plays it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
 from reelforge.engine import gamble as rb
-from reelforge.engine.protocol import ChoiceState, Offer, RoundEnd
+from reelforge.engine.protocol import ChoiceState, Offer, RoundEnd, Settlement
 from reelforge.errors import InvalidAction
 
 
@@ -27,6 +27,7 @@ class RedBlackGamble:
     rules: rb.GambleRules
     kind: ClassVar[str] = "gamble"
     settings: ClassVar[tuple[str, ...]] = ()
+    stakes: ClassVar[str] = "win"
 
     def offer(self, end: RoundEnd) -> Offer | None:
         if not rb.gamble_offered(self.rules, end.win, end.jackpot):
@@ -36,9 +37,11 @@ class RedBlackGamble:
                   "history_length": r.history_length, "take_half": r.take_half}
         return Offer(self.kind, end.win, end.stake, end.denomination, limits, Fraction(1))
 
-    def start(self, offer: Offer, history: tuple[str, ...] = ()) -> ChoiceState:
-        """Open the gamble on the offered win; `history` carries the card display over."""
+    def start(self, offer: Offer, carried: Mapping[str, Any] | None = None) -> ChoiceState:
+        """Open the gamble on the offered win; `carried` (the `carry` of the last gamble's
+        settlement) brings its card display over."""
         check_offer(self.kind, offer)
+        history = tuple((carried or {}).get("history") or ())
         state = rb.start_gamble(self.rules, offer.amount, False, history)
         return ChoiceState(offer, state, state.finished)
 
@@ -67,6 +70,11 @@ class RedBlackGamble:
 
     def at_stake(self, state: ChoiceState) -> int:
         return 0 if state.finished else state.state.amount
+
+    def settle(self, state: ChoiceState) -> Settlement:
+        """Pays `paid` (the banked half before it finishes); carries the cards shown over."""
+        return Settlement(credits=int(state.state.paid),
+                          carry={"history": list(state.state.history)})
 
     def expected_payout(self, state: ChoiceState, policy: Callable[[ChoiceState], Any]) -> Fraction:
         offer = state.offer

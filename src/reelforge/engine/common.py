@@ -24,6 +24,7 @@ from reelforge.engine.protocol import (
     Offer,
     RoundEnd,
     RtpFigure,
+    Settlement,
     exact_max_round_win,
     rtp_figures,
 )
@@ -182,6 +183,10 @@ class CommonGame:
 
     def at_stake(self, state: ChoiceState) -> int:
         return self._step_of(state.offer.kind).at_stake(state)
+
+    def settle(self, state: ChoiceState) -> Settlement:
+        """What `state` settles, as data (`Settlement`)."""
+        return self._step_of(state.offer.kind).settle(state)
 
     def expected_payout(self, state: ChoiceState, policy: Callable[[ChoiceState], Any]) -> Fraction:
         """Exact expected credits' worth paid from `state` on under `policy`."""

@@ -27,13 +27,18 @@ ROUND_SOURCES = (
     "games/*/*.toml",
     "games/*/*.json",
     "games/*/*.md",
-    "server/services/round*.py",  # rounds.py and the group commit that writes them
+    "server/services/round*.py",  # rounds.py, its rows, views and the group commit
+    "server/services/bet_*.py",  # a bet's checks, its decision and the writer
+    "server/services/placement.py",  # a bet checked and drawn
+    "server/services/transitions.py",
+    "server/services/settle.py",
     "server/services/steps.py",
     "server/services/catalog.py",
     "server/services/jackpot.py",
     "server/services/ledger.py",
     "server/services/common.py",
     "server/wallets/rounds.py",
+    "server/wallets/outbox.py",
 )
 
 

@@ -16,7 +16,10 @@ from scipy import stats
 
 from reelforge.engine import rng
 
-SERVICES = ("server/services/rounds.py", "server/services/steps.py")
+# Where the server draws a live seed: a bet (placement.py), a step (steps.py), a seamless
+# wallet's round (wallets/rounds.py).
+SERVICES = ("server/services/placement.py", "server/services/steps.py",
+            "server/wallets/rounds.py")
 
 
 def call_sites() -> list[dict]:

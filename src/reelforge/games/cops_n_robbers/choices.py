@@ -20,13 +20,13 @@ them, route a choice to the function that plays it, and report payouts exactly.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
 from reelforge.engine.choices import check_offer
-from reelforge.engine.protocol import ChoiceState, Offer, RoundEnd
+from reelforge.engine.protocol import ChoiceState, Offer, RoundEnd, Settlement
 from reelforge.errors import InvalidAction, InvalidArgument
 from reelforge.games.cops_n_robbers import gamble as wg
 from reelforge.games.cops_n_robbers import spin_chance as sc
@@ -49,6 +49,7 @@ class WheelGamble:
     config: wg.WheelConfig
     kind: ClassVar[str] = "wheel_gamble"
     settings: ClassVar[tuple[str, ...]] = ("gamble_offer",)
+    stakes: ClassVar[str] = "win"
 
     def offer(self, end: RoundEnd) -> Offer | None:
         c = self.config
@@ -59,7 +60,7 @@ class WheelGamble:
                   "bonus_prices": {b: v * end.stake for b, v in sorted(c.bonus_values.items())}}
         return Offer(self.kind, end.win, end.stake, end.denomination, limits, Fraction(1))
 
-    def start(self, offer: Offer) -> ChoiceState:
+    def start(self, offer: Offer, carried: Mapping[str, Any] | None = None) -> ChoiceState:
         check_offer(self.kind, offer)
         state = wg.start_gamble(self.config, offer.amount, offer.stake, offer.denomination)
         return ChoiceState(offer, state, state.finished)
@@ -105,6 +106,14 @@ class WheelGamble:
     def at_stake(self, state: ChoiceState) -> int:
         return 0 if state.finished else state.state.amount
 
+    def settle(self, state: ChoiceState) -> Settlement:
+        """Finished: collected + amount, and a bonus won played on top by the caller; before
+        that, what lowering the amount has collected."""
+        s = state.state
+        if not s.finished:
+            return Settlement(credits=s.collected)
+        return Settlement(credits=s.collected + s.amount, bonus=s.bonus_won)
+
     def expected_payout(self, state: ChoiceState, policy: Callable[[ChoiceState], Any]) -> Fraction:
         offer = state.offer
         return wg.expected_payout(self.config, state.state,
@@ -116,6 +125,7 @@ class SpinChance:
     gambles: tuple = ()  # the game's gamble steps: while one is offered, Spin Chance is not
     kind: ClassVar[str] = "spin_chance"
     settings: ClassVar[tuple[str, ...]] = ()
+    stakes: ClassVar[str] = "balance"
     CHOICES: ClassVar[tuple[str, ...]] = ("play", "decline")
 
     def offer(self, end: RoundEnd) -> Offer | None:
@@ -126,7 +136,7 @@ class SpinChance:
         return Offer(self.kind, end.balance, end.price, end.denomination,
                      {"price": end.price}, Fraction(1))
 
-    def start(self, offer: Offer) -> ChoiceState:
+    def start(self, offer: Offer, carried: Mapping[str, Any] | None = None) -> ChoiceState:
         """Open Spin Chance; its state is None until played or declined (then the
         SpinChanceResult)."""
         check_offer(self.kind, offer)
@@ -158,6 +168,14 @@ class SpinChance:
     def at_stake(self, state: ChoiceState) -> int:
         """Nothing of a round's win is at stake in Spin Chance: it wagers the balance's credit."""
         return 0
+
+    def settle(self, state: ChoiceState) -> Settlement:
+        """PLAY takes the credit from the balance and, won, funds a round at the current bet;
+        NO THANKS leaves the balance as it is."""
+        result = state.state
+        if result is None or not result.played:
+            return Settlement()
+        return Settlement(debits=result.credit, funded_round=result.won)
 
     def expected_payout(self, state: ChoiceState, policy: Callable[[ChoiceState], Any]) -> Fraction:
         """Exact: "play" averages `paid` over every one of the `stake` equally likely draws."""

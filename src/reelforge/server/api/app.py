@@ -49,6 +49,8 @@ from reelforge.server.services import jackpot, rounds, sessions, steps
 from reelforge.server.services.catalog import games_of, served_game
 from reelforge.server.services.common import json_bytes
 from reelforge.server.services.round_batch import AGAIN, Alone, writer
+from reelforge.server.services.round_rows import open_rounds
+from reelforge.server.services.round_views import round_view
 
 log = logging.getLogger("reelforge.server")
 API = "/api/v1"
@@ -207,8 +209,8 @@ def create_app(ctx: Context, startup=None) -> FastAPI:
     def _session(who: sessions.Auth) -> dict:
         with ctx.read() as conn:
             balance = sessions.balance_of(conn, who.operator, who.player_id)
-            open_views = [rounds.round_view(conn, ctx, who, r)
-                          for r in rounds.open_rounds(conn, who.player_id)]
+            open_views = [round_view(conn, ctx, who, r)
+                          for r in open_rounds(conn, who.player_id)]
         held = sum(v["pending_win_credits"] * v["denomination"] for v in open_views)
         return {"player": who.external_id, "operator": who.operator.id,
                 "currency": who.currency, "balance_minor": balance, "in_play_minor": held,

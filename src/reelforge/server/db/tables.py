@@ -143,6 +143,10 @@ rounds = Table(
     Column("status", String(20), nullable=False),
     Column("currency", String(3), nullable=False),
     Column("denomination", Integer, nullable=False),
+    # The operator's rules the round started under, pinned (migration 0002): every later step
+    # reads these, never today's configuration. `gamble` null: a round from before the pin.
+    Column("gamble", String(8)),
+    Column("win_cap_minor", Money),  # null (with `gamble` set): no cap
     Column("bet", Text, nullable=False),  # JSON: lines, bet_per_line, mode
     Column("stake_minor", Money, nullable=False),  # what the round cost the player
     Column("win_minor", Money),  # what it paid (after the operator's cap), once credited

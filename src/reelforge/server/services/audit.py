@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, func, select
 
 from reelforge.server.db import bulk
-from reelforge.server.db.tables import audit_heads, audit_log
+from reelforge.server.db.tables import audit_heads, audit_log, round_steps, rounds
 from reelforge.server.services.common import dumps
 
 GENESIS = "0" * 64
@@ -76,12 +76,60 @@ _HEADS = (select(audit_heads.c.chain, audit_heads.c.seq, audit_heads.c.hash)
           .order_by(audit_heads.c.chain).with_for_update())
 
 
+def step_digest(kind: str, choice: str, seed: str, result: str) -> str:
+    """What a step's audit row says of its stored row (its choice, seed and result, money
+    included, as stored: `choice` and `result` are the JSON texts of the row): an edit of the
+    step shows against the chain."""
+    return hashlib.sha256(dumps([kind, choice, seed, result]).encode()).hexdigest()
+
+
+class _Money:
+    """What the chain says of the money columns: each round's last audited win_minor, each
+    step's digest. Kept while the log streams by."""
+
+    def __init__(self) -> None:
+        self.wins: dict[str, int | None] = {}
+        self.steps: dict[tuple[str, int], str] = {}
+
+    def note(self, payload: Any) -> None:
+        if not isinstance(payload, dict) or not isinstance(payload.get("round_id"), str):
+            return
+        if payload.get("win_minor") is not None:
+            self.wins[payload["round_id"]] = payload["win_minor"]
+        if "digest" in payload and isinstance(payload.get("step"), int):
+            self.steps[(payload["round_id"], payload["step"])] = payload["digest"]
+
+
 def verify(conn: Connection) -> list[str]:
-    """Every problem in the audit log, one sentence each naming chain and seq; [] if intact."""
-    return _row_problems(conn) + _head_problems(conn)
+    """Every problem in the audit log, one sentence each naming chain and seq, then every
+    round whose win or step differs from what the chain recorded; [] if intact."""
+    money = _Money()
+    return _row_problems(conn, money) + _head_problems(conn) + _money_problems(conn, money)
 
 
-def _row_problems(conn: Connection) -> list[str]:
+def _money_problems(conn: Connection, money: _Money) -> list[str]:
+    problems: list[str] = []
+    for row in conn.execute(select(rounds.c.id, rounds.c.win_minor).order_by(rounds.c.id)
+                            .execution_options(yield_per=STREAM_BATCH)):
+        audited = money.wins.get(row.id)
+        if row.win_minor != audited:
+            problems.append(f"round {row.id!r}: win_minor {row.win_minor}, but the audit chain "
+                            f"recorded {audited} (the round was edited)")
+    steps = select(round_steps.c.round_id, round_steps.c.idx, round_steps.c.kind,
+                   round_steps.c.choice, round_steps.c.seed, round_steps.c.result)
+    for step in conn.execute(steps.order_by(round_steps.c.round_id, round_steps.c.idx)
+                             .execution_options(yield_per=STREAM_BATCH)):
+        audited_step = money.steps.get((step.round_id, step.idx))
+        if audited_step is None:
+            continue  # a step audited before digests were (it has nothing to compare)
+        if step_digest(step.kind, step.choice, step.seed, step.result) != audited_step:
+            problems.append(f"round {step.round_id!r} step {step.idx}: its stored choice, seed "
+                            f"or result differs from what the audit chain recorded (the step "
+                            f"was edited)")
+    return problems
+
+
+def _row_problems(conn: Connection, money: _Money) -> list[str]:
     problems: list[str] = []
     rows = conn.execute(
         select(audit_log.c.chain, audit_log.c.seq, audit_log.c.kind, audit_log.c.payload,
@@ -97,12 +145,12 @@ def _row_problems(conn: Connection) -> list[str]:
         # may sort them differently from Python.
         if row.chain != chain:
             chain, last_seq, last_hash = row.chain, 0, GENESIS
-        problems.extend(_check_row(row, last_seq, last_hash))
+        problems.extend(_check_row(row, last_seq, last_hash, money))
         last_seq, last_hash = row.seq, row.hash
     return problems
 
 
-def _check_row(row: Any, last_seq: int, last_hash: str) -> Iterable[str]:
+def _check_row(row: Any, last_seq: int, last_hash: str, money: _Money) -> Iterable[str]:
     where = f"audit chain {row.chain!r} seq {row.seq}"
     if row.seq != last_seq + 1:
         missing = (f"seq {last_seq + 1} is" if row.seq == last_seq + 2
@@ -119,6 +167,7 @@ def _check_row(row: Any, last_seq: int, last_hash: str) -> Iterable[str]:
     except ValueError:
         yield f"{where}: its payload is not JSON (the row was edited)"
         return
+    money.note(payload)
     expected = row_hash(row.prev_hash, row.chain, row.seq, row.kind, payload, row.created_at)
     if expected != row.hash:
         yield f"{where}: its hash does not match its content (the row was edited)"

@@ -110,7 +110,7 @@ class ServedGame:
 
 @lru_cache(maxsize=64)
 def _max_win(game) -> Any:
-    """Once per configured game (`_configured` shares one object per file and setting): the
+    """Once per configured game (`configured_game` shares one object per file and setting): the
     exact maximum costs seconds (Cluedo's 3 to 7 s) and never changes for a game file."""
     return _kept(game, "max-win", game.max_win, lambda top: {
         "lines": top.bet.lines, "bet_per_line": top.bet.bet_per_line, "mode": top.bet.mode,
@@ -203,7 +203,7 @@ def _default_bet(bets: list[dict]) -> dict | None:
 
 
 @lru_cache(maxsize=64)
-def _configured(game_id: str, gamble: str) -> Any:
+def configured_game(game_id: str, gamble: str) -> Any:
     from reelforge.games import make
 
     game = make(game_id)
@@ -220,13 +220,16 @@ def served_game(operator: OperatorSettings, key: str) -> ServedGame:
                        f"({known})")
     profile = operator.profile
     gamble = settings.gamble if profile.gamble else "off"
-    served = ServedGame(operator, settings, _configured(settings.game_id, gamble))
+    served = ServedGame(operator, settings, configured_game(settings.game_id, gamble))
     if served.has_jackpot and not profile.jackpots:
         raise ApiError("GAME_NOT_ALLOWED", f"game {key!r}: has a progressive jackpot, which the "
                        f"{profile.name} profile does not allow")
-    if not profile.gamble and any(s.kind in ("gamble",) for s in served.game.choice_steps):
-        raise ApiError("GAME_NOT_ALLOWED", f"game {key!r}: its gamble cannot be switched off and "
-                       f"the {profile.name} profile allows no gamble")
+    # A choice on the round's win that no setting of the game turns off is a gamble the
+    # profile cannot drop; a choice on the balance is dropped by asking without one.
+    fixed = [s.kind for s in served.game.choice_steps if s.stakes == "win" and not s.settings]
+    if not profile.gamble and fixed:
+        raise ApiError("GAME_NOT_ALLOWED", f"game {key!r}: its {', '.join(fixed)} cannot be "
+                       f"switched off and the {profile.name} profile allows no gamble")
     return served
 
 

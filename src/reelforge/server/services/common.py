@@ -21,6 +21,16 @@ def new_round_id() -> str:
     return str(uuid.uuid4())
 
 
+# A client's request id matches api/schemas.py RequestId ([A-Za-z0-9_.:-]); a "~" is outside
+# it, so no bet of a player can ever take the id of a round the server opens by itself.
+INTERNAL_REQUEST_ID_MARK = "~"
+
+
+def internal_request_id(purpose: str, round_id: str) -> str:
+    """The request id of a round the server opens for `round_id` (`purpose`: what opens it)."""
+    return f"{INTERNAL_REQUEST_ID_MARK}{purpose}:{round_id}"
+
+
 def dumps(value: Any) -> str:
     """Canonical JSON: sorted keys, no spaces; what the database stores and the audit hashes."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

@@ -61,7 +61,7 @@ def check(conn: Connection) -> list[str]:
     with _whole_table_plans(conn):
         for one in (_txns_balance, _balances_match_entries, _running_balances, _no_overdraft,
                     _rounds_balance, _round_players, _pools, _closed_rounds_have_outcomes,
-                    _debited_rounds_have_stakes):
+                    _debited_rounds_have_stakes, _round_wins_match_entries):
             problems.extend(one(conn))
     return problems
 
@@ -300,3 +300,31 @@ def _debited_rounds_have_stakes(conn: Connection) -> list[str]:
                 f"on the player's account sum to {row.total}, not {-row.stake_minor}")
 
     return _listed(conn, query, sentence, "debited rounds without their stake")
+
+
+# Past the credit: the round's win_minor is final and its win entries are written.
+CREDITED_STATUSES = ("credited", "closed")
+
+
+def _round_wins_match_entries(conn: Connection) -> list[str]:
+    """(g) A credited round's win_minor is what its win entries paid the player, to the minor
+    unit: an edit of either shows (the seamless wallet's wins are the operator's, not here)."""
+    # The round's own player's account alone: an entry on another's is (d)'s finding.
+    wins = (select(e.c.round_id, func.sum(e.c.amount).label("total"))
+            .select_from(e.join(a, a.c.id == e.c.account_id).join(r, r.c.id == e.c.round_id))
+            .where(e.c.kind == "win", a.c.kind == "player",
+                   a.c.owner == cast(r.c.player_id, String))
+            .group_by(e.c.round_id)
+            .subquery("wins"))
+    seamless = (select(players.c.id)
+                .join(operators, operators.c.id == players.c.operator_id)
+                .where(operators.c.wallet_mode == "seamless"))
+    paid = func.coalesce(wins.c.total, 0)
+    query = (select(r.c.id, r.c.status, r.c.win_minor, paid.label("paid"))
+             .select_from(r.outerjoin(wins, wins.c.round_id == r.c.id))
+             .where(r.c.status.in_(CREDITED_STATUSES), r.c.player_id.not_in(seamless),
+                    func.coalesce(r.c.win_minor, 0) != paid)
+             .order_by(r.c.id))
+    return _listed(conn, query, lambda row: (
+        f"round {row.id!r} ({row.status}): win_minor {row.win_minor} but its win entries on "
+        f"the player's account sum to {row.paid}"), "rounds whose win is off their entries")

@@ -10,13 +10,12 @@ every round row, ledger entry, balance, pace mark and audit row written in bulk.
 Bets reach the writer two ways. The bet endpoint hands it the request as it came (`bet`, an
 `Arrival`, awaited on the event loop: no request thread at all), and the writer
 authenticates the whole batch's sessions in one statement, checks and draws each bet
-(`rounds.draw`), and commits them. `rounds.play` hands it a bet already drawn (`place`, from a
-request thread).
+(`placement.draw`), and commits them. `rounds.play` hands it a bet already drawn (`place`,
+from a request thread).
 
-Each round gets exactly what `rounds.play_alone` would give it: the same checks in the same
-order (`rounds._check_*`), the same transitions (`hold_for_choice`, `capped_payment`,
-`after_credit`), the same rows. A refused bet is refused alone and writes nothing. What a
-batch does not play is answered Alone (a seamless wallet's bet, a round of the jackpot pool)
+Each round is decided by `bet_decision.decide_bet` and written by `bet_writer.commit`, the
+path `rounds.play_alone` takes for a single bet too (a batch of one). A refused bet is
+refused alone and writes nothing. What a batch does not play is answered Alone (a seamless wallet's bet, a round of the jackpot pool)
 or AGAIN (a request id already played, whose answer is the stored round; any failure of the
 batch's transaction): that bet is played alone in a request thread, and its request id makes
 that safe even where the batch did commit.
@@ -28,56 +27,24 @@ import asyncio
 import logging
 import queue
 import threading
-from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import bindparam, or_, select
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from reelforge.server.context import Context
-from reelforge.server.db import bulk
-from reelforge.server.db.tables import OPEN_STATUSES, accounts, players, rounds
 from reelforge.server.errors import ApiError
-from reelforge.server.services import audit, ledger, sessions
-from reelforge.server.services.common import crash_point, dumps, fast_dumps, new_round_id
-from reelforge.server.services.rounds import (
-    Placement,
-    _check_enabled,
-    _check_no_open_round,
-    _check_pace,
-    after_credit,
-    batchable,
-    capped_payment,
-    check_funds,
-    checked,
-    draw,
-    gamble_setting,
-    hold_for_choice,
-    round_values,
-    view_of,
-)
-from reelforge.server.services.sessions import Auth, house_account, player_account
+from reelforge.server.services import sessions
+from reelforge.server.services.bet_checks import batchable
+from reelforge.server.services.bet_writer import AGAIN, Written, commit
+from reelforge.server.services.placement import Placement, checked, draw
+from reelforge.server.services.sessions import Auth
 
 log = logging.getLogger("reelforge.server")
 
-AGAIN = object()  # "play this bet alone": see the module's docstring
 MAX_BATCH = 64  # rounds per transaction: enough to amortise it, short enough to hold locks
-
-
-@dataclass(frozen=True)
-class Written:
-    """A committed round as the batch left it: its row, outcome and the player's balance."""
-
-    row: Any
-    outcome: dict
-    balance: int
-
-    def view(self, auth: Auth) -> dict:
-        return view_of(auth, self.row, (), self.balance, None, self.outcome)
 
 
 @dataclass(frozen=True)
@@ -250,99 +217,3 @@ def writer(ctx: Context) -> RoundWriter:
         with _lock:
             found = ctx.extensions.setdefault("round_writer", RoundWriter(ctx))
     return found
-
-
-def commit(ctx: Context, batch: list[Placement]) -> list[Any]:
-    """Decide and write every placement of `batch` in one transaction; each one's result:
-    Written, an ApiError, or AGAIN."""
-    results: list[Any] = [AGAIN] * len(batch)
-    written: list[tuple[int, dict, dict, int]] = []  # (index in batch, row, outcome, balance)
-    with ctx.begin() as conn:
-        mine = [(player_account(conn, p.auth.operator, p.auth.player_id),
-                 house_account(conn, p.auth.operator, p.auth.player_id)) for p in batch]
-        pids = sorted({p.auth.player_id for p in batch})
-        last = dict(conn.execute(_LOCK_PLAYERS, {"pids": pids}).all())
-        balances = dict(conn.execute(_LOCK_ACCOUNTS, {"ids": sorted({a for pair in mine
-                                                                      for a in pair})}
-                                     ).all())
-        known = conn.execute(_SAME_OR_OPEN, {"pids": pids, "rids": sorted(
-            {p.request_id for p in batch})}).all()
-        played = {(r.player_id, r.request_id) for r in known}
-        unfinished: dict[int, list] = defaultdict(list)
-        for r in known:
-            if r.status in OPEN_STATUSES:
-                unfinished[r.player_id].append(r)
-        running = dict(balances)
-        moves: list[ledger.Move] = []
-        new_rounds: list[dict] = []
-        audits: list[tuple[str, str, dict, int]] = []
-        paced: dict[int, int] = {}
-        for i, (p, (account, house)) in enumerate(zip(batch, mine, strict=True)):
-            pid, served, now = p.auth.player_id, p.served, p.now
-            if (pid, p.request_id) in played:
-                continue  # AGAIN: the stored round is the answer
-            try:
-                _check_enabled(served)
-                _check_no_open_round(conn, served, pid, unfinished[pid])
-                _check_pace(served, last[pid], now)
-                check_funds(running[account], p.price_minor)
-            except ApiError as exc:
-                results[i] = exc
-                continue
-            played.add((pid, p.request_id))
-            round_id = new_round_id()
-            outcome_dict = p.outcome.to_dict()
-            row = round_values(round_id, p.auth, served, p.request_id, p.bet, p.price_minor,
-                               p.seed, fast_dumps(outcome_dict), now, funded_by=None)
-            _move(moves, running, f"{round_id}:stake", account, house, p.price_minor,
-                  "stake", now, round_id)
-            phase: dict[str, Any] = {"gamble": gamble_setting(served)}
-            step = hold_for_choice(served, p.outcome, round_id, p.price_minor, phase)
-            if step is None:
-                paid = capped_payment(served, p.outcome.total_win, phase)
-                _move(moves, running, f"{round_id}:win", house, account, paid, "win", now,
-                      round_id)
-                step = after_credit(served, p.outcome, round_id, p.price_minor, paid,
-                                    running[account], phase, from_step=0)
-            row.update(status=step.status, phase=dumps(phase), win_minor=step.win_minor,
-                       closed_at=now if step.closed else None)
-            new_rounds.append(row)
-            audits.append((f"player:{pid}", step.audit_kind, step.audit_body, now))
-            last[pid] = paced[pid] = now
-            if step.status in OPEN_STATUSES:
-                unfinished[pid].append(SimpleNamespace(**row))
-            written.append((i, row, outcome_dict, running[account]))
-        if new_rounds:
-            bulk.insert_rows(conn, rounds, new_rounds)
-            ledger.post_locked(conn, moves, balances)
-            bulk.update_rows(conn, players, "id", [{"id": pid, "last_round_at": at}
-                                                   for pid, at in sorted(paced.items())])
-            audit.append_many(conn, audits)
-        crash_point("round.before_commit")
-    crash_point("round.after_commit")
-    for i, row, outcome_dict, balance in written:
-        results[i] = Written(SimpleNamespace(**row), outcome_dict, balance)
-    return results
-
-
-def _move(moves: list[ledger.Move], running: dict[int, int], txn: str, source: int,
-          target: int, amount: int, kind: str, now: int, round_id: str) -> None:
-    """A transfer for the batch (none for zero), with the running balances it leaves."""
-    if amount:
-        moves.append(ledger.Move(txn, source, target, amount, kind, now, round_id))
-        running[source] -= amount
-        running[target] += amount
-
-
-# Built once; locks are taken in id order (see the module's docstring).
-_LOCK_PLAYERS = (select(players.c.id, players.c.last_round_at)
-                 .where(players.c.id.in_(bindparam("pids", expanding=True)))
-                 .order_by(players.c.id).with_for_update())
-_LOCK_ACCOUNTS = (select(accounts.c.id, accounts.c.balance)
-                  .where(accounts.c.id.in_(bindparam("ids", expanding=True)))
-                  .order_by(accounts.c.id).with_for_update())
-_SAME_OR_OPEN = (select(rounds.c.id, rounds.c.player_id, rounds.c.request_id, rounds.c.status,
-                        rounds.c.game_key)
-                 .where(rounds.c.player_id.in_(bindparam("pids", expanding=True)),
-                        or_(rounds.c.request_id.in_(bindparam("rids", expanding=True)),
-                            rounds.c.status.in_(OPEN_STATUSES))))

@@ -10,134 +10,71 @@ server resumes a gamble exactly where it was, and `verify` replays it the same w
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
-from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import Connection, insert, select
+from sqlalchemy import Connection, insert, select, update
 
 from reelforge.engine.outcome import Outcome
+from reelforge.engine.protocol import Settlement
 from reelforge.engine.rng import live_generator, new_live_seed
+from reelforge.engine.round import play_bonus
 from reelforge.errors import ReelforgeError
 from reelforge.server.context import Context
-from reelforge.server.db.tables import OPEN_STATUSES, round_steps, rounds
+from reelforge.server.db.tables import OPEN_STATUSES, players, round_steps, rounds
 from reelforge.server.errors import ApiError
 from reelforge.server.services import audit, ledger
-from reelforge.server.services.common import crash_point, dumps, loads, new_round_id, now_us
-from reelforge.server.services.rounds import (
-    GAMBLE_KINDS,
-    _insert_round,
-    _round,
-    _update,
-    capped_payment,
-    credit_and_finish,
-    credit_banked,
+from reelforge.server.services.bet_checks import check_pace
+from reelforge.server.services.common import (
+    crash_point,
+    dumps,
+    internal_request_id,
+    loads,
+    new_round_id,
+    now_us,
+)
+from reelforge.server.services.round_rows import (
+    find_round,
+    insert_round,
     lock_player,
+    update_round,
+)
+from reelforge.server.services.round_views import (
+    rebuild,
     round_view,
     served_for_round,
-    settle_outcome,
+    start_choice,
+    state_dict,
 )
-from reelforge.server.services.sessions import Auth, house_account, player_account
+from reelforge.server.services.sessions import Auth, balance_of, house_account, player_account
+from reelforge.server.services.settle import credit_and_finish, credit_banked, settle_outcome
+from reelforge.server.services.transitions import capped_payment
+from reelforge.server.wallets.rounds import deliver_pending
 
 MAX_STEPS = 1000  # a gamble ends long before; a client looping on "amount" does not
 
 
-def state_dict(state: Any) -> Any:
-    if state is None:
-        return None
-    if hasattr(state, "to_dict"):
-        return state.to_dict()
-    if dataclasses.is_dataclass(state):
-        return {f.name: _plain(getattr(state, f.name)) for f in dataclasses.fields(state)}
-    return _plain(state)
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    if hasattr(value, "items"):
-        return {str(k): _plain(v) for k, v in value.items()}
-    return value
-
-
-def rebuild(served, row, phase: dict, steps: Sequence) -> tuple[tuple, Any]:
-    """(the offers, the choice state in play or None) from the stored inputs alone."""
-    game = served.game
-    if "offers" not in phase or not phase["offers"]:
-        return (), None
-    outcome = Outcome.from_dict(loads(row.outcome))
-    offers = game.offers(outcome, phase["balance"], gamble_settled=phase["gamble_settled"])
-    played = [s for s in steps if s.idx >= phase["from_step"]]
-    if not played:
-        return offers, None
-    state = _start(game, offers, played[0].kind, phase)
-    for s in played:
-        state = game.step(state, loads(s.choice), live_generator(int(s.seed, 16)))
-    return offers, state
-
-
-def _start(game, offers: tuple, kind: str, phase: dict):
-    offer = next((o for o in offers if o.kind == kind), None)
-    if offer is None:
-        raise ApiError("STEP_NOT_ALLOWED", f"choice kind {kind!r}: not offered now "
-                       f"({', '.join(o.kind for o in offers) or 'nothing'})")
-    if kind == "gamble" and phase.get("history"):
-        return game.start(offer, history=tuple(phase["history"]))
-    return game.start(offer)
-
-
-def choice_view(served, row, phase: dict, steps: Sequence) -> dict | None:
-    offers, state = rebuild(served, row, phase, steps)
-    if not offers:
-        return None
-    game = served.game
-    if state is None:
-        started = [_start(game, offers, o.kind, phase) for o in offers]
-        return {"active": None, "state": None,
-                "choices": {s.offer.kind: _plain(game.choices(s)) for s in started},
-                "odds": next((o for s in started if (o := choice_odds(game, s))), None)}
-    return {"active": state.offer.kind, "state": state_dict(state.state),
-            "choices": {state.offer.kind: _plain(game.choices(state))},
-            "odds": choice_odds(game, state)}
-
-
-def choice_odds(game, state) -> dict[str, list[dict]] | None:
-    """The wheel gamble's spins at each amount the arrows reach, as the step plays them (its
-    `odds`): amount -> [{"choice", "target" (cash: credits won), "price" (bonus: credits'
-    worth, [num, den]), "chance" ([num, den])}]. None for a step without odds (it has no wheel)."""
-    step = next((s for s in game.choice_steps if s.kind == state.offer.kind), None)
-    odds = getattr(step, "odds", None)
-    if odds is None or state.finished:
-        return None
-    return {str(amount): [{"choice": list(choice),
-                           "target": None if isinstance(win, Fraction) else win,
-                           "price": _exact(win) if isinstance(win, Fraction) else None,
-                           "chance": _exact(chance)}
-                          for choice, (win, chance) in spins.items()]
-            for amount, spins in odds(state).items()}
-
-
-def _exact(value: Fraction) -> list[int]:
-    return [value.numerator, value.denominator]
-
-
-def _gamble_history(conn: Connection, player_id: int, game_key: str) -> list[str]:
-    """The card history the player's last red/black gamble of this game left on screen."""
+def _carried(conn: Connection, player_id: int, game_key: str, kind: str) -> Any:
+    """What the player's last choice of this kind in this game left for the next one (its
+    settlement's `carry`: a card history on screen), or None. A step stored before carries
+    were stored left its whole state, which the game reads the same way."""
     row = conn.execute(
         select(round_steps.c.result).join(rounds, rounds.c.id == round_steps.c.round_id)
         .where(rounds.c.player_id == player_id, rounds.c.game_key == game_key,
-               round_steps.c.kind == "gamble")
+               round_steps.c.kind == kind)
         .order_by(round_steps.c.created_at.desc()).limit(1)).first()
-    return [] if row is None else list(loads(row.result)["state"].get("history", []))
+    if row is None:
+        return None
+    stored = loads(row.result)
+    return stored.get("carry", stored.get("state"))
 
 
 def take_step(ctx: Context, auth: Auth, round_id: str, request_id: str, kind: Any,
               choice: Any) -> dict:
     now = now_us()
     with ctx.begin() as conn:
-        lock_player(conn, auth.player_id)
-        row = _round(conn, auth.player_id, round_id)
+        player = lock_player(conn, auth.player_id)
+        row = find_round(conn, auth.player_id, round_id)
         served = served_for_round(auth, row)
         steps = conn.execute(select(round_steps).where(round_steps.c.round_id == row.id)
                              .order_by(round_steps.c.idx)).all()
@@ -152,57 +89,103 @@ def take_step(ctx: Context, auth: Auth, round_id: str, request_id: str, kind: An
         if len(steps) >= MAX_STEPS:
             raise ApiError("STEP_NOT_ALLOWED", f"round {row.id}: {MAX_STEPS} steps already")
         phase = loads(row.phase)
-        offers, state = rebuild(served, row, phase, steps)
-        active = None if state is None else state.offer.kind
-        if active is not None and kind != active:
-            raise ApiError("STEP_NOT_ALLOWED", f"step kind {kind!r}: the {active} in play "
-                           "must be finished first")
-        opened = None
-        if state is None:
-            if kind == "gamble":
-                phase["history"] = _gamble_history(conn, auth.player_id, row.game_key)
-            state = _start(served.game, offers, kind, phase)
-            opened = {"balance": phase["balance"], "gamble_settled": phase["gamble_settled"],
-                      "history": phase.get("history")}
-        seed = new_live_seed()
-        try:
-            after = served.game.step(state, choice, live_generator(seed))
-        except (ReelforgeError, TypeError, ValueError) as exc:
-            raise ApiError("STEP_NOT_ALLOWED", f"round {row.id}: {exc}") from None
-        index = len(steps)
-        result: dict[str, Any] = {"state": state_dict(after.state), "finished": after.finished}
-        if opened is not None:
-            result["opened"] = opened
-        if after.finished:
-            _finish(conn, served, auth, row, phase, after, index, result, now)
-        else:
-            _bank(conn, served, auth, row, phase, after, index, result, now)
-            _update(conn, row.id, row.status, phase, now)
-        conn.execute(insert(round_steps).values(
-            round_id=row.id, idx=index, request_id=request_id, kind=kind, choice=dumps(choice),
-            seed=f"{seed:064x}", result=dumps(result), created_at=now))
-        audit.append(conn, f"player:{auth.player_id}", "round.step",
-                     {"round_id": row.id, "step": index, "kind": kind, "choice": choice,
-                      "finished": after.finished, "paid_minor": result.get("paid_minor")}, now)
+        lapsed = _reprice(conn, served, auth, row, phase, steps, now)
+        if lapsed is None:
+            if _on_balance(phase, steps):
+                # A choice offered on the balance wagers the player's own funds: a game cycle
+                # of its own (the round it may fund starts now), under the profile's pace,
+                # refused before anything is drawn.
+                check_pace(served, player.last_round_at, now)
+            _play_step(conn, served, auth, row, phase, steps, request_id, kind, choice, now)
         crash_point("step.before_commit")
+    if lapsed is not None:
+        raise lapsed
     crash_point("step.after_commit")
     if auth.operator.wallet == "seamless":
-        from reelforge.server.wallets.rounds import deliver_pending
-
         deliver_pending(ctx, round_id=round_id)
     with ctx.begin() as conn:
-        return round_view(conn, ctx, auth, _round(conn, auth.player_id, round_id))
+        return round_view(conn, ctx, auth, find_round(conn, auth.player_id, round_id))
+
+
+def _on_balance(phase: dict, steps: Sequence) -> bool:
+    """Whether the next step opens a choice offered on the player's balance (not on a win)."""
+    return phase.get("balance") is not None and not any(
+        s.idx >= phase["from_step"] for s in steps)
+
+
+def _reprice(conn: Connection, served, auth: Auth, row, phase: dict, steps: Sequence,
+             now: int) -> ApiError | None:
+    """A choice offered on the balance is played on the balance read now, under the lock (the
+    Spin Chance sheet: "wager their remaining credit"), never on the credit of the offer: a
+    bet on another game may have moved it since. Where the balance now calls for no choice,
+    the round closes (the offers lapsed) and the error to answer is returned."""
+    if not _on_balance(phase, steps):
+        return None
+    balance = balance_of(conn, auth.operator, auth.player_id)
+    credits = balance // served.denomination
+    if credits == phase["balance"]:
+        return None
+    outcome = Outcome.from_dict(loads(row.outcome))
+    offered = phase["balance"]
+    phase["balance"] = credits
+    offers = served.game.offers(outcome, credits, gamble_settled=phase["gamble_settled"])
+    if offers:
+        phase["offers"] = [o.to_dict() for o in offers]
+        return None
+    phase.update(offers=[], balance_after_minor=balance)
+    update_round(conn, row.id, "closed", phase, now, closed=True)
+    audit.append(conn, f"player:{auth.player_id}", "round.closed",
+                 {"round_id": row.id, "stake_minor": row.stake_minor, "win_minor": row.win_minor,
+                  "lapsed": f"balance {balance}"}, now)
+    return ApiError("STEP_NOT_ALLOWED", f"round {row.id}: the balance is now {balance} minor "
+                    f"units ({credits} credits), which calls for none of the choices offered "
+                    f"on {offered} credits; they lapsed and the round is closed")
+
+
+def _play_step(conn: Connection, served, auth: Auth, row, phase: dict, steps: Sequence,
+               request_id: str, kind: Any, choice: Any, now: int) -> None:
+    offers, state = rebuild(served, row, phase, steps)
+    active = None if state is None else state.offer.kind
+    if active is not None and kind != active:
+        raise ApiError("STEP_NOT_ALLOWED", f"step kind {kind!r}: the {active} in play "
+                       "must be finished first")
+    opened = None
+    if state is None:
+        phase["carried"] = _carried(conn, auth.player_id, row.game_key, kind)
+        state = start_choice(served.game, offers, kind, phase)
+        opened = {"balance": phase["balance"], "gamble_settled": phase["gamble_settled"],
+                  "carried": phase["carried"]}
+    seed = new_live_seed()
+    try:
+        after = served.game.step(state, choice, live_generator(seed))
+    except (ReelforgeError, TypeError, ValueError) as exc:
+        raise ApiError("STEP_NOT_ALLOWED", f"round {row.id}: {exc}") from None
+    index = len(steps)
+    result: dict[str, Any] = {"state": state_dict(after.state), "finished": after.finished}
+    if opened is not None:
+        result["opened"] = opened
+    if after.finished:
+        _finish(conn, served, auth, row, phase, after, index, result, now)
+    else:
+        _bank(conn, served, auth, row, phase, after, index, result, now)
+        update_round(conn, row.id, row.status, phase, now)
+    stored = {"kind": kind, "choice": dumps(choice), "seed": f"{seed:064x}",
+              "result": dumps(result)}
+    conn.execute(insert(round_steps).values(round_id=row.id, idx=index, request_id=request_id,
+                                            created_at=now, **stored))
+    audit.append(conn, f"player:{auth.player_id}", "round.step",
+                 {"round_id": row.id, "step": index, "kind": kind, "choice": choice,
+                  "finished": after.finished, "digest": audit.step_digest(**stored)}, now)
 
 
 def _bank(conn: Connection, served, auth: Auth, row, phase: dict, after, index: int,
           result: dict, now: int) -> None:
-    """What an unfinished gamble has banked (a red/black TAKE HALF, a wheel amount lowered) is
-    the player's whatever follows: credited now, in this step's transaction, up to the
-    operator's cap; the win meter then holds only what is still at stake."""
-    if after.offer.kind not in GAMBLE_KINDS:
-        return
+    """What an unfinished choice has banked (its settlement's credits: a red/black TAKE HALF, a
+    wheel amount lowered) is the player's whatever follows: credited now, in this step's
+    transaction, up to the round's cap; the win meter then holds only what is still at
+    stake."""
     phase["pending_credits"] = served.game.at_stake(after)
-    banked = capped_payment(served, int(served.game.paid(after)), {})
+    banked = capped_payment(served, served.game.settle(after).credits, {})
     due = banked - phase.get("banked_minor", 0)
     if due <= 0:
         return
@@ -213,55 +196,58 @@ def _bank(conn: Connection, served, auth: Auth, row, phase: dict, after, index: 
 
 def _finish(conn: Connection, served, auth: Auth, row, phase: dict, after, index: int,
             result: dict, now: int) -> None:
-    """Money of a finished choice: a gamble credits what it paid (a won bonus wheel plays the
-    trail bonus first); Spin Chance takes the credit it wagered and may play a round."""
+    """Apply a finished choice's settlement, whatever its kind: the credits it debits from the
+    balance, then, for a choice on the round's win, the credits it pays (and a bonus it won,
+    played first) as the round's win; a choice on the balance (offered once the round was
+    credited) closes the round, after playing the round it funded, if any."""
     outcome = Outcome.from_dict(loads(row.outcome))
-    kind = after.offer.kind
-    if kind in GAMBLE_KINDS:
-        credits = _gamble_paid(served, outcome, after, result)
+    settled = served.game.settle(after)
+    if settled.carry is not None:
+        result["carry"] = dict(settled.carry)
+    if settled.debits:
+        kind = after.offer.kind
+        wager = settled.debits * served.denomination
+        ledger.transfer(conn, txn=f"{row.id}:{kind}", source=player_account(
+            conn, auth.operator, auth.player_id), target=house_account(
+            conn, auth.operator, auth.player_id), amount=wager, kind=kind, now=now,
+            round_id=row.id, step=index)
+        result["wagered_minor"] = wager
+    if phase.get("balance") is None:  # offered on the round's win
+        credits = paid_credits(served, outcome, settled, result)
         result["paid_credits"] = credits
         credit_and_finish(conn, served, auth, row.id, outcome, credits, phase, row.stake_minor,
                           from_step=index + 1, now=now, step=index,
                           banked=phase.get("banked_minor", 0))
         return
-    spun = after.state  # SpinChanceResult
-    if spun.played:
-        wager = spun.credit * served.denomination
-        ledger.transfer(conn, txn=f"{row.id}:spin_chance", source=player_account(
-            conn, auth.operator, auth.player_id), target=house_account(
-            conn, auth.operator, auth.player_id), amount=wager, kind="spin_chance", now=now,
-            round_id=row.id, step=index)
-        result["wagered_minor"] = wager
     phase.update(offers=[])
-    if spun.won:
-        child = new_round_id()
-        phase["next_round_id"] = child
-        _update(conn, row.id, "closed", phase, now, closed=True)
-        bet = outcome.bet.to_bet()
-        seed = new_live_seed()
-        spin = served.game.play(bet, live_generator(seed), seed)
-        _insert_round(conn, child, auth, served, f"{row.id}:spin", bet, 0, seed, spin, now,
-                      funded_by=row.id)
-        settle_outcome(conn, served, auth, child, spin, 0, now)
-        result["next_round_id"] = child
-    else:
-        _update(conn, row.id, "closed", phase, now, closed=True)
+    if not settled.funded_round:
+        update_round(conn, row.id, "closed", phase, now, closed=True)
+        return
+    child = new_round_id()
+    phase["next_round_id"] = child
+    update_round(conn, row.id, "closed", phase, now, closed=True)
+    bet = outcome.bet.to_bet()
+    seed = new_live_seed()
+    funded = served.game.play(bet, live_generator(seed), seed)
+    insert_round(conn, child, auth, served, internal_request_id("funded", row.id), bet,
+                 0, seed, funded, now, funded_by=row.id)
+    conn.execute(update(players).where(players.c.id == auth.player_id)
+                 .values(last_round_at=now))  # the funded round starts the pace again
+    settle_outcome(conn, served, auth, child, funded, 0, now)
+    result["next_round_id"] = child
 
 
-def _gamble_paid(served, outcome: Outcome, after, result: dict) -> int:
-    state = after.state
-    if after.offer.kind == "gamble":
-        return int(state.paid)
-    paid = state.collected + state.amount
-    if state.bonus_won:
-        from reelforge.engine.round import play_bonus
-
-        seed = new_live_seed()
-        bonus = play_bonus(served.game, outcome.bet.to_bet(), state.bonus_won,
-                           live_generator(seed), seed)
-        result["bonus_outcome"] = bonus.to_dict()
-        paid += bonus.total_win
-    return paid
+def paid_credits(served, outcome: Outcome, settled: Settlement, result: dict) -> int:
+    """The credits a finished choice on the win pays: its settlement's, and what a bonus it
+    won pays, played now from its own seed (its outcome kept in the step's `result`, for
+    replay)."""
+    if not settled.bonus:
+        return settled.credits
+    seed = new_live_seed()
+    played = play_bonus(served.game, outcome.bet.to_bet(), settled.bonus, live_generator(seed),
+                        seed)
+    result["bonus_outcome"] = played.to_dict()
+    return settled.credits + played.total_win
 
 
 def replay_steps(row, steps: Sequence) -> list[str]:
@@ -285,7 +271,7 @@ def replay_steps(row, steps: Sequence) -> list[str]:
                 opened = stored["opened"]
                 offers = game.offers(outcome, opened["balance"],
                                      gamble_settled=opened["gamble_settled"])
-                state = _start(game, offers, s.kind, opened)
+                state = start_choice(game, offers, s.kind, opened)
             state = game.step(state, loads(s.choice), live_generator(int(s.seed, 16)))
         except (ApiError, ReelforgeError, KeyError) as exc:
             problems.append(f"step {s.idx} ({s.kind}): cannot replay: {exc}")
@@ -296,13 +282,11 @@ def replay_steps(row, steps: Sequence) -> list[str]:
         bonus = stored.get("bonus_outcome")
         if bonus is None:
             continue
-        # A won bonus wheel's prize is the trail bonus alone (`_gamble_paid`), played again the
-        # same way from its own seed: `game.replay` would play a whole round from that seed.
-        from reelforge.engine.round import play_bonus
-
+        # A bonus won in a choice is the bonus alone (`paid_credits`), played again the same way
+        # from its own seed: `game.replay` would play a whole round from that seed.
         try:
             seed = int(bonus["seed"], 16)
-            again = play_bonus(game, outcome.bet.to_bet(), state.state.bonus_won,
+            again = play_bonus(game, outcome.bet.to_bet(), game.settle(state).bonus,
                                live_generator(seed), seed).to_dict()
         except (ReelforgeError, KeyError, TypeError, ValueError) as exc:
             problems.append(f"step {s.idx}: the bonus outcome cannot be replayed: {exc}")

@@ -20,17 +20,28 @@ import os
 import threading
 from typing import Any
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import insert, select, update
 
 from reelforge.engine.rng import live_generator, new_live_seed
 from reelforge.server.context import Context
-from reelforge.server.db.tables import outbox, rounds
+from reelforge.server.db.tables import outbox, players, rounds
 from reelforge.server.errors import ApiError
 from reelforge.server.services import audit
+from reelforge.server.services.bet_checks import check_enabled, check_no_open_round, check_pace
 from reelforge.server.services.catalog import served_game
 from reelforge.server.services.common import crash_point, dumps, loads, new_round_id, now_us
+from reelforge.server.services.round_rows import (
+    find_round,
+    gamble_setting,
+    lock_player,
+    open_rounds,
+    pinned_rules,
+)
+from reelforge.server.services.round_views import repeat_answer, round_view
 from reelforge.server.services.sessions import Auth
+from reelforge.server.services.settle import settle_outcome
 from reelforge.server.wallets.client import SeamlessWalletClient, WalletRefused, WalletUnknown
+from reelforge.server.wallets.outbox import enqueue, mark
 
 log = logging.getLogger("reelforge.server.outbox")
 US = 1_000_000
@@ -52,8 +63,6 @@ def client(ctx: Context, operator_id: str) -> SeamlessWalletClient:
 
 def play_seamless(ctx: Context, auth: Auth, game_key: str, request_id: str, lines: Any,
                   bet_per_line: Any, mode: Any) -> dict:
-    from reelforge.server.services import rounds as plain
-
     op = auth.operator
     served = served_game(op, game_key)
     bet = served.check_bet(lines, bet_per_line, mode, auth.max_stake_minor)
@@ -64,25 +73,24 @@ def play_seamless(ctx: Context, auth: Auth, game_key: str, request_id: str, line
              "round_id": round_id, "game": game_key, "amount": price_minor,
              "currency": auth.currency}
     with ctx.begin() as conn:
-        player = plain.lock_player(conn, auth.player_id)
+        player = lock_player(conn, auth.player_id)
         done = conn.execute(select(rounds).where(rounds.c.player_id == auth.player_id,
                                                  rounds.c.request_id == request_id)).first()
         if done is not None:
-            return plain._repeat(conn, ctx, auth, done, game_key, bet)
-        if not served.settings.enabled:
-            raise ApiError("GAME_DISABLED", f"game {game_key!r}: disabled by the operator")
-        plain._check_no_open_round(conn, served, auth.player_id)
-        plain._check_pace(served, player.last_round_at, now)
+            return repeat_answer(conn, ctx, auth, done, game_key, bet)
+        check_enabled(served)
+        check_no_open_round(served, open_rounds(conn, auth.player_id))
+        check_pace(served, player.last_round_at, now)
         conn.execute(insert(rounds).values(
             id=round_id, player_id=auth.player_id, session_id=auth.session_id,
             request_id=request_id, game_key=served.key, game_id=served.settings.game_id,
             game_sha256=served.game.spec.sha256, status="open", currency=auth.currency,
-            denomination=served.denomination,
+            denomination=served.denomination, **pinned_rules(served),
             bet=dumps({"lines": bet.lines, "bet_per_line": bet.bet_per_line, "mode": bet.mode}),
-            stake_minor=price_minor, phase=dumps({"gamble": plain.gamble_setting(served)}),
+            stake_minor=price_minor, phase=dumps({"gamble": gamble_setting(served)}),
             created_at=now, updated_at=now))
-        _enqueue(conn, op.id, round_id, "debit", debit, now)
-        conn.execute(update(plain.players).where(plain.players.c.id == auth.player_id)
+        enqueue(conn, op.id, round_id, "debit", debit, now)
+        conn.execute(update(players).where(players.c.id == auth.player_id)
                      .values(last_round_at=now))
         audit.append(conn, f"player:{auth.player_id}", "round.opened",
                      {"round_id": round_id, "stake_minor": price_minor, "wallet": "seamless"},
@@ -107,7 +115,7 @@ def play_seamless(ctx: Context, auth: Auth, game_key: str, request_id: str, line
     seed = new_live_seed()
     outcome = served.game.play(bet, live_generator(seed), seed)
     with ctx.begin() as conn:
-        plain.lock_player(conn, auth.player_id)
+        lock_player(conn, auth.player_id)
         # A rollback already owed (the stale-round worker's, sent or not) voids the round even
         # while it is still open: its answer, whenever it comes, cancels the round.
         owed = conn.execute(select(outbox.c.id).where(
@@ -117,56 +125,21 @@ def play_seamless(ctx: Context, auth: Auth, game_key: str, request_id: str, line
             status="outcome_committed", seed=f"{seed:064x}", outcome=outcome.to_json(),
             updated_at=now_us())).rowcount
         if moved:
-            _mark(conn, f"{round_id}:debit", "done", now_us())
-            plain.settle_outcome(conn, served, auth, round_id, outcome, price_minor, now_us())
+            mark(conn, f"{round_id}:debit", "done", now_us())
+            settle_outcome(conn, served, auth, round_id, outcome, price_minor, now_us())
     if not moved:  # the stale-round worker rolled the debit back meanwhile: the round is void
         raise ApiError("WALLET_UNAVAILABLE", f"round {round_id}: the operator's wallet answered "
                        "the debit after it was rolled back; the round was voided")
     crash_point("seamless.after_outcome")
     deliver_pending(ctx, round_id=round_id)
     with ctx.begin() as conn:
-        return plain.round_view(conn, ctx, auth, plain._round(conn, auth.player_id, round_id))
-
-
-def enqueue_credit(conn: Connection, auth: Auth, round_id: str, game_key: str, amount: int,
-                   now: int) -> None:
-    """Owe the operator the round's credit (the same transaction as the state it settles)."""
-    body = {"transaction_id": f"{round_id}:credit", "player": auth.external_id,
-            "round_id": round_id, "game": game_key, "amount": amount,
-            "currency": auth.currency, "debit_transaction_id": f"{round_id}:debit",
-            "round_closed": True}
-    _enqueue(conn, auth.operator.id, round_id, "credit", body, now)
-
-
-def enqueue_banked(conn: Connection, auth: Auth, round_id: str, game_key: str, amount: int,
-                   step: int, now: int) -> None:
-    """Owe the operator a credit of what a gamble banked at `step` (TAKE HALF) while the round
-    stays open; the round's own credit later carries only the rest of its win."""
-    body = {"transaction_id": f"{round_id}:bank:{step}", "player": auth.external_id,
-            "round_id": round_id, "game": game_key, "amount": amount,
-            "currency": auth.currency, "debit_transaction_id": f"{round_id}:debit",
-            "round_closed": False}
-    _enqueue(conn, auth.operator.id, round_id, "credit", body, now)
-
-
-def _enqueue(conn: Connection, operator_id: str, round_id: str, kind: str, body: dict,
-             now: int) -> None:
-    conn.execute(insert(outbox).values(
-        transaction_id=body["transaction_id"], operator_id=operator_id, round_id=round_id,
-        kind=kind, body=dumps(body), status="pending", attempts=0, next_at=now,
-        created_at=now, updated_at=now))
-
-
-def _mark(conn: Connection, transaction_id: str, status: str, now: int,
-          response: Any = None) -> None:
-    conn.execute(update(outbox).where(outbox.c.transaction_id == transaction_id).values(
-        status=status, updated_at=now, response=None if response is None else dumps(response)))
+        return round_view(conn, ctx, auth, find_round(conn, auth.player_id, round_id))
 
 
 def _cancel(ctx: Context, auth: Auth, round_id: str, why: str) -> None:
     now = now_us()
     with ctx.begin() as conn:
-        _mark(conn, f"{round_id}:debit", "failed", now, {"why": why})
+        mark(conn, f"{round_id}:debit", "failed", now, {"why": why})
         conn.execute(update(rounds).where(rounds.c.id == round_id, rounds.c.status == "open")
                      .values(status="cancelled", updated_at=now, closed_at=now))
         audit.append(conn, f"player:{auth.player_id}", "round.cancelled",
@@ -185,8 +158,8 @@ def roll_back(ctx: Context, operator_id: str, round_id: str, why: str) -> None:
         if exists is None:
             debit = loads(conn.execute(select(outbox.c.body).where(
                 outbox.c.transaction_id == f"{round_id}:debit")).scalar_one())
-            _mark(conn, f"{round_id}:debit", "unknown", now, {"why": why})
-            _enqueue(conn, operator_id, round_id, "rollback", {
+            mark(conn, f"{round_id}:debit", "unknown", now, {"why": why})
+            enqueue(conn, operator_id, round_id, "rollback", {
                 "transaction_id": f"{round_id}:rollback", "player": debit["player"],
                 "round_id": round_id, "game": debit["game"],
                 "debit_transaction_id": f"{round_id}:debit"}, now)
@@ -235,7 +208,7 @@ def _refused(ctx: Context, row, exc: WalletRefused) -> None:
     the call is parked as failed and audited, never silently dropped."""
     now = now_us()
     with ctx.begin() as conn:
-        _mark(conn, row.transaction_id, "failed", now, {"code": exc.code, "message": str(exc)})
+        mark(conn, row.transaction_id, "failed", now, {"code": exc.code, "message": str(exc)})
         audit.append(conn, f"operator:{row.operator_id}", "outbox.refused",
                      {"transaction_id": row.transaction_id, "code": exc.code}, now)
 
@@ -246,7 +219,7 @@ def _delivered(ctx: Context, row, answer: dict) -> None:
         current = conn.execute(select(outbox.c.status).where(outbox.c.id == row.id)).scalar_one()
         if current != "pending":
             return  # another process delivered it first (the operator saw it once)
-        _mark(conn, row.transaction_id, "done", now, answer)
+        mark(conn, row.transaction_id, "done", now, answer)
         r = conn.execute(select(rounds).where(rounds.c.id == row.round_id)
                          .with_for_update()).one()
         chain = f"player:{r.player_id}"

@@ -1,0 +1,47 @@
+"""The calls owed to a seamless operator's wallet, written to the outbox in the transaction of
+the state they belong to (wallets/rounds.py sends them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Connection, insert, update
+
+from reelforge.server.db.tables import outbox
+from reelforge.server.services.common import dumps
+from reelforge.server.services.sessions import Auth
+
+
+def enqueue_credit(conn: Connection, auth: Auth, round_id: str, game_key: str, amount: int,
+                   now: int) -> None:
+    """Owe the operator the round's credit (the same transaction as the state it settles)."""
+    body = {"transaction_id": f"{round_id}:credit", "player": auth.external_id,
+            "round_id": round_id, "game": game_key, "amount": amount,
+            "currency": auth.currency, "debit_transaction_id": f"{round_id}:debit",
+            "round_closed": True}
+    enqueue(conn, auth.operator.id, round_id, "credit", body, now)
+
+
+def enqueue_banked(conn: Connection, auth: Auth, round_id: str, game_key: str, amount: int,
+                   step: int, now: int) -> None:
+    """Owe the operator a credit of what a gamble banked at `step` (TAKE HALF) while the round
+    stays open; the round's own credit later carries only the rest of its win."""
+    body = {"transaction_id": f"{round_id}:bank:{step}", "player": auth.external_id,
+            "round_id": round_id, "game": game_key, "amount": amount,
+            "currency": auth.currency, "debit_transaction_id": f"{round_id}:debit",
+            "round_closed": False}
+    enqueue(conn, auth.operator.id, round_id, "credit", body, now)
+
+
+def enqueue(conn: Connection, operator_id: str, round_id: str, kind: str, body: dict,
+             now: int) -> None:
+    conn.execute(insert(outbox).values(
+        transaction_id=body["transaction_id"], operator_id=operator_id, round_id=round_id,
+        kind=kind, body=dumps(body), status="pending", attempts=0, next_at=now,
+        created_at=now, updated_at=now))
+
+
+def mark(conn: Connection, transaction_id: str, status: str, now: int,
+          response: Any = None) -> None:
+    conn.execute(update(outbox).where(outbox.c.transaction_id == transaction_id).values(
+        status=status, updated_at=now, response=None if response is None else dumps(response)))
