@@ -5,11 +5,8 @@ a correctly signed launch with a nonce of 60 to 64 characters overflowed VARCHAR
 PostgreSQL: a 500 where the player should have had a session (issue 23). Widening a VARCHAR
 rewrites no row on PostgreSQL; SQLite ignores the length and batch mode copies the table.
 
-Numbered 0003: another change of the schema is under way as 0002 on another branch; whichever
-merges second re-chains its down_revision.
-
 Revision ID: 0003
-Revises: 0001
+Revises: 0002
 """
 
 from __future__ import annotations
@@ -18,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0003"
-down_revision = "0001"
+down_revision = "0002"
 branch_labels = None
 depends_on = None
 
