@@ -35,6 +35,8 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   private readonly valuesEl = h("div", { class: "present-values", "data-testid": "present-values", "data-values": "", hidden: true });
   private readonly stage: ViewDeps["stage"];
   private readonly overlay: HTMLElement;
+  /** Falling snow behind the canvas (cops.css): two layers of flakes, far and near. */
+  private readonly snow = [h("div", { class: "cops-snow far", "aria-hidden": "true" }), h("div", { class: "cops-snow near", "aria-hidden": "true" })];
 
   constructor(deps: ViewDeps) {
     super(deps);
@@ -55,6 +57,7 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
       h("div", { class: "line-up" }, ...PARADE.map((name, i) => h("div", { class: "suspect", "data-name": name }, h("span", { class: "suspect-figure" }), h("strong", {}, `${i + 1} ${name.toUpperCase()}`)))),
       this.paradeResult);
     deps.overlay.append(this.trailEl, this.paradeEl, this.valuesEl);
+    deps.overlay.parentElement?.prepend(...this.snow);
   }
 
   /** The room for the trail is kept in every mode (the reels do not jump when a bonus starts):
@@ -181,6 +184,7 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     this.trailEl.remove();
     this.paradeEl.remove();
     this.valuesEl.remove();
+    for (const el of this.snow) el.remove();
     super.destroy();
   }
 }
