@@ -126,6 +126,7 @@ export class PixiSlotView implements SlotView {
   }
   async highlight(cells: Cell[], label: string, options: { fast?: boolean; line?: Cell[] } = {}): Promise<void> {
     this.reels.highlight(cells, undefined, options.line);
+    this.bannerEl.dataset.kind = "win"; // a theme may set a win's label apart from a message
     this.bannerEl.textContent = label;
     this.bannerEl.hidden = false;
     await hold(900, options.fast);
@@ -135,6 +136,7 @@ export class PixiSlotView implements SlotView {
     this.reels.clearHighlight();
   }
   async banner(text: string, options: { ms?: number; fast?: boolean } = {}): Promise<void> {
+    this.bannerEl.dataset.kind = "message";
     this.bannerEl.textContent = text;
     this.bannerEl.hidden = false;
     await hold(options.ms ?? 1000, options.fast);
