@@ -71,7 +71,14 @@ export class ReelSet extends Container {
   private readonly markerBox = new Container(); // above the payline drawn to its markers
   private anticipating: boolean[] = [];
   /** Design px the line markers take beside the window, each side (0: none). */
-  readonly side: number;
+  private readonly markerSide: number;
+  /** On a phone the markers of 20 lines stack too small to read (about 9 px): they are not
+   * drawn, the reels take their room, and a winning line's number is drawn large at its ends
+   * instead, `compact` CSS px wide on the screen (0: the markers at the sides). */
+  private compact = 0;
+  /** The side markers' radius in design px (0: none). */
+  markerRadius = 0;
+  private screenScale = 1;
   private readonly blur = new BlurFilter({ strengthX: 0, strengthY: 6, quality: 2 });
   private changed = true;
 
@@ -100,10 +107,30 @@ export class ReelSet extends Container {
       this.columns.push(column);
       this.addChild(column);
     }
-    this.side = this.drawMarkers();
+    this.markerSide = this.drawMarkers();
     this.addChild(this.antGlow, this.overlay, this.markerBox, this.sparks);
     this.draw();
     ticker.add(this.tick, this);
+  }
+
+  /** Design px the line markers take beside the window, each side (0: none, or compact). */
+  get side(): number {
+    return this.compact ? 0 : this.markerSide;
+  }
+
+  /** Design px the line markers take beside the window when drawn (0: the reels have none). */
+  get fullSide(): number {
+    return this.markerSide;
+  }
+
+  /** The markers' treatment: `badgePx` > 0 (CSS px): none at the sides, a winning line's
+   * number in a badge that size at the line's ends; `screenScale`: CSS px per design px of
+   * the reels, so the badge keeps its size on the screen. */
+  setCompact(badgePx: number, screenScale: number): void {
+    this.compact = this.markerSide ? badgePx : 0;
+    this.screenScale = screenScale || 1;
+    this.markerBox.visible = !this.compact;
+    this.changed = true;
   }
 
   setProfile(profile: QualityProfile): void {
@@ -199,7 +226,8 @@ export class ReelSet extends Container {
     this.overlay.addChild(frames);
     const line = this.lineOf(path);
     const ends = this.markers.filter((m) => m.line === line);
-    if (path.length > 1) this.overlay.addChild(this.paylinePath(path, colour, ends.length === 2 ? ends : undefined));
+    if (path.length > 1) this.overlay.addChild(this.paylinePath(path, colour, ends.length === 2 && !this.compact ? ends : undefined));
+    if (path.length > 1 && line && this.compact) this.overlay.addChild(...this.lineBadges(path, line));
     for (const m of this.markers) m.lit.visible = m.line === line;
     this.burst(cells, colour);
     this.changed = true;
@@ -227,6 +255,7 @@ export class ReelSet extends Container {
     const left = byRow((l) => l[0] ?? 0), right = byRow((l) => l[l.length - 1] ?? 0);
     const most = Math.max(...left.map((g) => g.length), ...right.map((g) => g.length), 1);
     const radius = Math.max(8, Math.min(cell * 0.12, cell / most / 2 - 2));
+    this.markerRadius = radius;
     const box = this.markerBox;
     for (const [groups, x] of [[left, -18 - radius], [right, w + 18 + radius]] as const) {
       groups.forEach((group, row) => group.forEach((line, k) => {
@@ -244,6 +273,28 @@ export class ReelSet extends Container {
       }));
     }
     return 18 + radius * 2 + 4;
+  }
+
+  /** The compact treatment's badges: the line's number, lit, at both ends of its path, as
+   * large on the screen as the markers would be small. */
+  private lineBadges(path: readonly Cell[], line: number): Container[] {
+    const { cell, gap } = this.opts;
+    const radius = this.compact / 2 / this.screenScale;
+    const first = path[0]!, last = path[path.length - 1]!;
+    const ends = [
+      { x: -radius * 0.35, y: first[1] * cell + cell / 2 },
+      { x: last[0] * (cell + gap) + cell + radius * 0.35, y: last[1] * cell + cell / 2 },
+    ];
+    return ends.map(({ x, y }) => {
+      const badge = new Container();
+      badge.position.set(x, y);
+      badge.label = `line-badge-${line}`;
+      const disc = new Graphics().circle(0, 0, radius).fill({ color: GLOW }).stroke({ width: radius * 0.16, color: 0xffffff });
+      const text = new Text({ text: String(line), style: { fontFamily: "Lilita One, Impact, sans-serif", fontSize: Math.round(radius * 1.15), fill: 0x1a0a00, stroke: { color: 0xffffff, width: Math.max(2, radius * 0.08) } } });
+      text.anchor.set(0.5);
+      badge.addChild(disc, text);
+      return badge;
+    });
   }
 
   /** The line's path through its cells; from its number marker to its number marker when the

@@ -14,6 +14,10 @@ export interface SymbolArt {
   svg?: string;
   /** Text drawn over the art in this face (default Georgia). */
   font?: string;
+  /** A word set on the art's own banner (WILD, BONUS) in a bundled face: an SVG image cannot
+   * reach the page's webfonts, so words inside the markup fall back to the system's sans. `y`
+   * (the text's middle) and `size` are shares of the symbol's size. */
+  caption?: { text: string; y: number; size: number; font: string; fill: number; stroke: number; spacing?: number };
 }
 
 export type SymbolTable = Record<string, SymbolArt>;
@@ -121,6 +125,16 @@ export class SymbolTextures {
         });
         text.anchor.set(0.5);
         text.position.set(s / 2, s / 2);
+        box.addChild(text);
+      }
+      if (art.caption) {
+        const c = art.caption;
+        const text = new Text({
+          text: c.text,
+          style: { fontFamily: c.font, fontSize: Math.round(s * c.size), fill: c.fill, stroke: { color: c.stroke, width: Math.max(2, s * 0.02), join: "round" }, letterSpacing: Math.round(s * (c.spacing ?? 0)) },
+        });
+        text.anchor.set(0.5);
+        text.position.set(s / 2, s * c.y);
         box.addChild(text);
       }
       texture = this.renderer.generateTexture({ target: box, resolution: this.resolution, frame: undefined });

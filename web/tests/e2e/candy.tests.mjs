@@ -48,8 +48,9 @@ async function checkBalance(t, key) {
   const session = await t.api("/api/v1/session");
   const shown = await t.page.locator("[data-testid=balance]").innerText();
   expect(shown === money(session.balance_minor), `${key}: balance shown ${shown}, server ${money(session.balance_minor)}`);
-  const credit = await t.page.locator("[data-testid=candy-credit]").innerText();
-  expect(credit === credits(session.balance_minor), `${key}: CREDIT shows ${credit}, server ${session.balance_minor} credits of 1 cent`);
+  const credit = await t.page.locator("[data-testid=credits]").innerText();
+  expect(credit === credits(session.balance_minor), `${key}: CREDITS shows ${credit}, server ${session.balance_minor} credits of 1 cent`);
+  expect(await t.page.locator("[data-testid=candy-credit]").count() === 0, `${key}: a second credit field beside CREDITS`);
 }
 
 

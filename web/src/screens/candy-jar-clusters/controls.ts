@@ -1,6 +1,7 @@
 // Candy Jar's bet controls, as the seed has them: a minus and a plus button change the bet,
 // and the bet value opens the bet menu (every stake the server offers, £0.20 to £4.00 in the
-// shipped game); the BET label shows the total bet in currency, the CREDIT label the balance.
+// shipped game); the BET label shows the total bet in currency. The balance in credits is the
+// console's own CREDITS field (a second CREDIT field beside it read as two different numbers).
 // Only offered bets can be chosen, and nothing changes while a round plays.
 import { formatCredits, formatMoney } from "../../core/money";
 import type { BetOption, GameView } from "../../net/types";
@@ -15,7 +16,6 @@ export function candyBetControls(controls: BetControls, game: GameView): HTMLEle
   const minus = h("button", { "aria-label": "Lower bet", "data-testid": "candy-bet-minus" }, "−");
   const plus = h("button", { "aria-label": "Raise bet", "data-testid": "candy-bet-plus" }, "+");
   const value = h("button", { class: "value", "aria-haspopup": "true", "aria-expanded": "false", "aria-label": "Bet menu", "data-testid": "candy-bet-value" });
-  const credit = h("output", { "data-testid": "candy-credit" });
   const menu = h("div", { class: "menu", role: "menu", "aria-label": "Bets", "data-testid": "candy-bet-menu", hidden: true });
   const choose = (b: BetOption | undefined) => { if (b) controls.select({ lines: b.lines, bet_per_line: b.bet_per_line }); };
   const close = () => { menu.hidden = true; value.setAttribute("aria-expanded", "false"); };
@@ -42,11 +42,8 @@ export function candyBetControls(controls: BetControls, game: GameView): HTMLEle
     plus.disabled = !on || i >= bets.length - 1;
     if (!on) close();
     buttons.forEach((b, j) => { b.setAttribute("aria-pressed", String(j === i)); b.disabled = !on; });
-    credit.textContent = `${formatCredits(controls.balanceCredits())}`;
   };
   controls.onChange(update);
   update();
-  return h("div", { style: "display:flex;gap:16px;align-items:end" },
-    h("div", { class: "field" }, h("span", { class: "label" }, "Credit"), credit),
-    h("div", { class: "field" }, h("span", { class: "label" }, "Bet"), h("div", { class: "candy-bet", role: "group", "aria-label": "Bet" }, minus, value, plus, menu)));
+  return h("div", { class: "field" }, h("span", { class: "label" }, "Bet"), h("div", { class: "candy-bet", role: "group", "aria-label": "Bet" }, minus, value, plus, menu));
 }

@@ -52,8 +52,6 @@ export interface CopsView extends SlotView {
   parade(result: string, options?: { fast?: boolean }): Promise<void>;
 }
 
-const NAMES: Record<string, string> = { bert: "BERT: the bonus ends", sid: "SID: the cop is pushed back", vic: "VIC: the robber runs ahead" };
-
 function isBonusRound(outcome: Outcome): boolean {
   return outcome.spins.some((s) => s.kind === "bonus");
 }
@@ -99,7 +97,7 @@ export function copsHandlers(game: Pick<GameView, "info">): Handlers<SlotView> {
     parade: async (e, ctx) => {
       await ctx.view.banner("The robber is caught! ID PARADE", { ms: 1000, fast: ctx.fast });
       await v(ctx.view).parade(e.result, { fast: ctx.fast });
-      await ctx.view.banner(NAMES[e.result] ?? e.result.toUpperCase(), { ms: 1000, fast: ctx.fast });
+      // the parade's card says what its pick means (view.ts); no banner over the reels after it
       await v(ctx.view).trailMove(e.robber, e.cop, { fast: ctx.fast });
     },
   };

@@ -28,10 +28,14 @@ function bauble(label: string, base: number, light: string, dark: string, shapes
   return { colour: base, label, svg, font: FONTS.cops };
 }
 
+/** WILD on the wild's ribbon and BONUS on the siren's sash, in the bundled display face over
+ * the art (set inside the SVG they fell back to the system's sans). */
+const WILD = (fill: number, stroke: number) => ({ text: "WILD", y: 0.918, size: 0.105, font: FONTS.display, fill, stroke, spacing: 0.012 });
+
 export const COPS_SYMBOLS: SymbolTable = {
-  ROBBER: { colour: 0x5b3f8f, svg: robber },
-  COP: { colour: 0x1d3557, svg: cop },
-  BONUS: { colour: 0x35b6ff, svg: bonus },
+  ROBBER: { colour: 0x5b3f8f, svg: robber, caption: WILD(0xfff3c4, 0x4a0508) },
+  COP: { colour: 0x1d3557, svg: cop, caption: WILD(0xffffff, 0x061238) },
+  BONUS: { colour: 0x35b6ff, svg: bonus, caption: { text: "BONUS", y: 0.842, size: 0.185, font: FONTS.display, fill: 0xfff3c4, stroke: 0x3a0408, spacing: 0.008 } },
   PRESENT_RED: { colour: 0xd7172a, svg: presentRed },
   PRESENT_GREEN: { colour: 0x1f8a4c, svg: presentGreen },
   PRESENT_GOLD: { colour: 0xe3a41a, svg: presentGold },

@@ -14,6 +14,14 @@ function nest(svg: string, prefix: string, x: number, y: number, size: number): 
   return svg.replace(/id="/g, `id="${prefix}`).replace(/url\(#/g, `url(#${prefix}`).replace("<svg ", `<svg x="${x}" y="${y}" width="${size}" height="${size}" `);
 }
 
+/** The wilds' ribbon with its word: the symbols draw WILD with Pixi over their art (an SVG
+ * image cannot reach the webfonts), but the tile is inline SVG in the page, where the bundled
+ * face applies, so the word goes back into the markup there. */
+const RIBBON = /(<path d="M40 172h120l-9 24H49z"[^>]*\/>)/;
+function withWild(svg: string, fill: string): string {
+  return svg.replace(RIBBON, `$1<text x="100" y="191.5" font-family="'Lilita One', Impact, sans-serif" font-size="20" letter-spacing="2" fill="${fill}" text-anchor="middle">WILD</text>`);
+}
+
 function holly(g: Graphics, x: number, y: number, dir: number): void {
   for (const side of [-1, 1]) {
     const tip = [x + dir * side * 34, y - 10 + side * 8];
@@ -45,5 +53,5 @@ function frame(g: Graphics, w: number, h: number): void {
 export const COPS_THEME: Theme = {
   logo,
   frame,
-  tile: tile.replace("<!--COP-->", nest(cop, "c-", 84, 48, 76)).replace("<!--ROBBER-->", nest(robber, "r-", 164, 48, 76)),
+  tile: tile.replace("<!--COP-->", nest(withWild(cop, "#fff"), "c-", 84, 48, 76)).replace("<!--ROBBER-->", nest(withWild(robber, "#fff3c4"), "r-", 164, 48, 76)),
 };

@@ -16,6 +16,13 @@ import { PARADE, TRAIL, type CopsMoment, type CopsView, type PresentValue } from
 export const TRAIL_PX = { landscape: 40, portrait: 28 } as const;
 const TRAIL_GAP = 16; // CSS px: the reels' frame reaches a few px beyond their window
 
+/** Each suspect's outcome, as the rule sheet gives it. */
+const PARADE_RESULTS: Record<string, string> = {
+  bert: "BERT: it's him! The bonus ends",
+  sid: "SID: wrong man! The cop falls back 2",
+  vic: "VIC: wrong man! The robber runs to the next multiplier",
+};
+
 export class CopsPixiView extends PixiSlotView implements CopsView {
   private readonly values = new Container();
   private readonly trailEl: HTMLElement;
@@ -23,9 +30,13 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   private readonly copEl = h("span", { class: "trail-token cop", role: "img", "aria-label": "Cop" });
   private readonly robberEl = h("span", { class: "trail-token robber", role: "img", "aria-label": "Robber" });
   private readonly paradeEl: HTMLElement;
+  /** What the suspect picked means for the chase, in words, once the dapple stops. */
+  private readonly paradeResult = h("div", { class: "parade-result", "data-testid": "parade-result", role: "status" });
   private readonly valuesEl = h("div", { class: "present-values", "data-testid": "present-values", "data-values": "", hidden: true });
   private readonly stage: ViewDeps["stage"];
   private readonly overlay: HTMLElement;
+  /** Falling snow behind the canvas (cops.css): two layers of flakes, far and near. */
+  private readonly snow = [h("div", { class: "cops-snow far", "aria-hidden": "true" }), h("div", { class: "cops-snow near", "aria-hidden": "true" })];
 
   constructor(deps: ViewDeps) {
     super(deps);
@@ -43,8 +54,10 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     // the parade is a moment over the reels (the spin is over; nothing under it is at stake)
     this.paradeEl = h("div", { class: "parade", "data-testid": "parade", "data-layout": "over-reels", hidden: true, "aria-label": "ID parade" },
       h("div", { class: "parade-title" }, "ID PARADE"),
-      h("div", { class: "line-up" }, ...PARADE.map((name, i) => h("div", { class: "suspect", "data-name": name }, h("span", { class: "suspect-figure" }), h("strong", {}, `${i + 1} ${name.toUpperCase()}`)))));
+      h("div", { class: "line-up" }, ...PARADE.map((name, i) => h("div", { class: "suspect", "data-name": name }, h("span", { class: "suspect-figure" }), h("strong", {}, `${i + 1} ${name.toUpperCase()}`)))),
+      this.paradeResult);
     deps.overlay.append(this.trailEl, this.paradeEl, this.valuesEl);
+    deps.overlay.parentElement?.prepend(...this.snow);
   }
 
   /** The room for the trail is kept in every mode (the reels do not jump when a bonus starts):
@@ -142,6 +155,7 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     const suspects = [...this.paradeEl.querySelectorAll<HTMLElement>(".suspect")];
     this.paradeEl.hidden = false;
     delete this.paradeEl.dataset.result;
+    this.paradeResult.textContent = "";
     const end = Math.max(0, PARADE.indexOf(result as (typeof PARADE)[number]));
     const hops = (options.fast ? 3 : 9) + end; // the dapple: a few laps, then the server's pick
     // hop i is lit from starts[i] on the wall clock (slowing down); a late timer skips hops, so
@@ -161,7 +175,8 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     }
     suspects.forEach((s, k) => s.classList.toggle("lit", k === end));
     this.paradeEl.dataset.result = result;
-    await tl.at(total + (options.fast ? 150 : 900));
+    this.paradeResult.textContent = PARADE_RESULTS[result] ?? result.toUpperCase();
+    await tl.at(total + (options.fast ? 150 : 1300));
     this.paradeEl.hidden = true;
   }
 
@@ -169,6 +184,7 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     this.trailEl.remove();
     this.paradeEl.remove();
     this.valuesEl.remove();
+    for (const el of this.snow) el.remove();
     super.destroy();
   }
 }

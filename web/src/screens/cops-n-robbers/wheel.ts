@@ -31,7 +31,11 @@ export function arrowAmounts(odds: WheelOdds | null | undefined): number[] {
   return Object.keys(odds ?? {}).map(Number).sort((a, b) => b - a);
 }
 
-export const CASH_NAMES = ["+1/3", "x2", "x3"];
+/** The cash spins' words, as the rule sheet says them (a third more, double, triple): a
+ * new player reads what a spin does; "+1/3" or "x2" asked them to know the game. */
+export const CASH_NAMES = ["+ A THIRD", "DOUBLE", "TRIPLE"];
+/** What a cash spin does, in full (the button's accessible name and tooltip). */
+export const CASH_TITLES = ["Win a third more", "Double the win", "Triple the win"];
 export const BONUS_NAMES: Record<number, string> = { 1: "BIG MONEY", 2: "SUPER BIG MONEY", 3: "MEGA BIG MONEY" };
 /** The bonus buttons' short words (the full name is their accessible name and the wheel's info
  * line), so three fit side by side on a phone without wrapping. */
@@ -91,6 +95,20 @@ class Wheel {
   }
 }
 
+/** The chance of green in words: "75.47% chance" ("under 0.01%" where it rounds to none). */
+function chance(p: number): string {
+  return p > 0 && p < 0.0001 ? "under 0.01% chance" : `${(p * 100).toFixed(2)}% chance`;
+}
+
+function titleCase(s: string): string {
+  return s.toLowerCase().replace(/\b\w/g, (c) => c.toUpperCase());
+}
+
+/** A wheel's info, a line per entry: what green wins, then its chance. */
+function info(el: HTMLElement, lines: string[]): void {
+  el.replaceChildren(...lines.map((l) => h("span", {}, l)));
+}
+
 function lastResult(next: RoundView): Record<string, unknown> | undefined {
   return next.steps.reduce<(typeof next.steps)[number] | undefined>((a, s) => (!a || s.index > a.index ? s : a), undefined)?.result;
 }
@@ -98,7 +116,7 @@ function lastResult(next: RoundView): Record<string, unknown> | undefined {
 /** A spin waiting for the answer to its ("amount", n) step. */
 let queued: { round: string; choice: StepChoice } | null = null;
 
-/** The wheel gamble: amount arrows, the cash wheel (+1/3, x2, x3), the bonus wheel (Big,
+/** The wheel gamble: amount arrows, the cash wheel (a third more, double, triple), the bonus wheel (Big,
  * Super, Mega Big Money), COLLECT. */
 export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: string, choice: StepChoice) => void, game: GameView): ChoiceScreen {
   const offer = round.offers.find((o) => o.kind === "wheel_gamble");
@@ -123,7 +141,7 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
   const bonusInfo = h("div", { class: "wheel-info", "data-testid": "bonus-info" });
   const minus = h("button", { "aria-label": "Lower the amount at stake", "data-testid": "amount-minus" }, "◀");
   const plus = h("button", { "aria-label": "Raise the amount at stake", "data-testid": "amount-plus" }, "▶");
-  const cashButtons = cashOffered.map((i) => h("button", { "data-testid": `cash-${i}`, "aria-pressed": "false", onclick: () => { cashIndex = i; redraw(); } }, CASH_NAMES[i] ?? `#${i}`));
+  const cashButtons = cashOffered.map((i) => h("button", { "data-testid": `cash-${i}`, "aria-pressed": "false", "aria-label": CASH_TITLES[i] ?? `#${i}`, title: CASH_TITLES[i] ?? `#${i}`, onclick: () => { cashIndex = i; redraw(); } }, CASH_NAMES[i] ?? `#${i}`));
   const bonusButtons = bonusOffered.map((b) => h("button", { "data-testid": `bonus-${b}`, "aria-pressed": "false", "aria-label": `${BONUS_NAMES[b] ?? `#${b}`} BONUS`, title: `${BONUS_NAMES[b] ?? `#${b}`} BONUS`, onclick: () => { bonusWhich = b; redraw(); } }, BONUS_SHORT[b] ?? `#${b}`));
   const spinCash = h("button", { class: "play", "data-testid": "spin-cash", "aria-label": "Spin the cash wheel", disabled: cashIndex < 0 }, "SPIN");
   const spinBonus = h("button", { class: "play", "data-testid": "spin-bonus", "aria-label": "Spin the bonus wheel", disabled: bonusWhich < 0 }, "SPIN");
@@ -132,17 +150,17 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
   let fast = false;
 
   const redraw = () => {
-    amountOut.textContent = `${formatCredits(amount)} at stake`;
-    bankedOut.textContent = state.collected + state.amount - amount > 0 ? `banked ${formatCredits(state.collected + state.amount - amount)}` : "";
+    amountOut.textContent = `${formatCredits(amount)} credits at stake`;
+    bankedOut.textContent = state.collected + state.amount - amount > 0 ? `${formatCredits(state.collected + state.amount - amount)} credits kept` : "";
     minus.disabled = !has("amount") || !amounts.some((a) => a < amount);
     plus.disabled = amount >= state.amount;
     const c = cashIndex >= 0 ? spinSegment(odds, amount, "cash", cashIndex) : null;
     cashWheel.draw(c?.chance ?? 0);
-    cashInfo.textContent = c ? `win ${formatCredits(c.target ?? 0)} · ${(c.chance * 100).toFixed(2)}%` : "not offered";
+    info(cashInfo, c ? [`Wins ${formatCredits(c.target ?? 0)} credits`, chance(c.chance)] : ["Not offered at this amount"]);
     const b = bonusWhich >= 0 ? spinSegment(odds, amount, "bonus", bonusWhich) : null;
     bonusWheel.draw(b?.chance ?? 0);
     bonusWheel.el.classList.toggle("disabled", !b);
-    bonusInfo.textContent = b ? `${BONUS_NAMES[bonusWhich]} · ${(b.chance * 100).toFixed(2)}%` : "bonus wheel disabled";
+    info(bonusInfo, b ? [`Wins ${titleCase(BONUS_NAMES[bonusWhich] ?? "")} Bonus`, chance(b.chance)] : ["Bonus wheel closed"]);
     spinCash.disabled = !c;
     spinBonus.disabled = !b;
     cashButtons.forEach((el, k) => el.setAttribute("aria-pressed", String(cashOffered[k] === cashIndex)));

@@ -24,6 +24,11 @@ export function anticipationOf(game: Pick<GameView, "info">): { symbols: Readonl
   return { symbols, need: award.length ? Math.min(...award.map(([count]) => count)) : 3 };
 }
 
+/** The smallest line marker (CSS px across) drawn beside the reels; below it the compact
+ * treatment (a winning line's number in a COMPACT_BADGE_PX badge at the line's ends). */
+const MARKER_MIN_PX = 16;
+const COMPACT_BADGE_PX = 26;
+
 /** The reels or grid, drawn with Pixi, and the DOM banner over them. */
 export class PixiSlotView implements SlotView {
   readonly reels: ReelSet;
@@ -68,15 +73,21 @@ export class PixiSlotView implements SlotView {
     const { design, scale: root, y: rootY, hostHeight } = this.deps.stage.placement();
     const { reels, rows, cell, gap } = this.reels.opts;
     const w = reels * (cell + gap) - gap, hgt = rows * cell;
-    const side = this.reels.side; // the line markers beside the window
     // clear of the title by the frame drawn around the window (about 16 design px) and a gap
     const top = this.titlePx === null ? 48 : Math.max(8, (this.titlePx + 18 - rootY) / root);
     const floor = this.cover === null
       ? design.height * (1 - HUD_SHARE[design.name])
       : Math.min(design.height, (hostHeight - this.cover - rootY) / root);
     const free = Math.max(60, floor - top - 12);
-    const scale = Math.min((design.width - 40) / (w + 2 * side), free / hgt, 1);
+    const fit = (side: number) => Math.min((design.width - 40) / (w + 2 * side), free / hgt, 1);
+    // The line markers beside the window, unless the page's width would draw them under
+    // MARKER_MIN_PX (20 lines on a phone): then a winning line's number is drawn large instead.
+    // Judged by the width alone, so a choice panel opening does not switch the treatment.
+    const full = this.reels.fullSide;
+    const compact = full > 0 && this.reels.markerRadius * 2 * Math.min((design.width - 40) / (w + 2 * full), 1) * root < MARKER_MIN_PX;
+    const scale = fit(compact ? 0 : full);
     this.reels.scale.set(scale);
+    this.reels.setCompact(compact ? COMPACT_BADGE_PX : 0, scale * root);
     this.reels.position.set((design.width - w * scale) / 2, top + (free - hgt * scale) / 2);
     this.deps.stage.invalidate();
   }
@@ -115,6 +126,7 @@ export class PixiSlotView implements SlotView {
   }
   async highlight(cells: Cell[], label: string, options: { fast?: boolean; line?: Cell[] } = {}): Promise<void> {
     this.reels.highlight(cells, undefined, options.line);
+    this.bannerEl.dataset.kind = "win"; // a theme may set a win's label apart from a message
     this.bannerEl.textContent = label;
     this.bannerEl.hidden = false;
     await hold(900, options.fast);
@@ -124,6 +136,7 @@ export class PixiSlotView implements SlotView {
     this.reels.clearHighlight();
   }
   async banner(text: string, options: { ms?: number; fast?: boolean } = {}): Promise<void> {
+    this.bannerEl.dataset.kind = "message";
     this.bannerEl.textContent = text;
     this.bannerEl.hidden = false;
     await hold(options.ms ?? 1000, options.fast);

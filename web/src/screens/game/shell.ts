@@ -195,8 +195,10 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       return hooks.beforeSpin?.(spin, ctx);
     },
   });
+  screen.dataset.quality = app.options.get().quality; // a theme's CSS animations stand still at LOW
   const unsubQuality = app.options.subscribe((o) => {
     stage.setQuality(o.quality);
+    screen.dataset.quality = o.quality;
     if (view instanceof PixiSlotView) view.reels.setProfile(PROFILES[o.quality]);
   });
 
