@@ -8,11 +8,12 @@ server or none, and must leave no connection behind.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from reelforge.server.db import migrate
-from reelforge.server.db.engine import database_url, make_engine, snapshot
+from reelforge.server.db.engine import database_url, make_engine, masked, snapshot
 from reelforge.server.services import audit
 from reelforge.server.services import ledger_check as ledger
 
@@ -86,11 +87,30 @@ def backup(url: str | None, out: Path) -> int:
     return copy(database_url(url), out)
 
 
-def restore(source: Path, url: str | None):
-    """The backup `source` put into the empty database `url`, then checked: a `Restored`."""
+@dataclass(frozen=True)
+class Restored:
+    """What a restore put back and what the checks found in it ([] where all hold)."""
+
+    url: str
+    revision: str | None
+    ledger_problems: list[str] = field(default_factory=list)
+    audit_problems: list[str] = field(default_factory=list)
+    summary: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.ledger_problems and not self.audit_problems
+
+
+def restore(source: Path, url: str | None) -> Restored:
+    """The backup `source` put into the empty database `url`, then its ledger and audit chain
+    proven (db/backup.py)."""
     from reelforge.server.db.backup import restore as put_back
 
-    return put_back(source, database_url(url))
+    target = database_url(url)
+    revision = put_back(source, target)
+    problems, summary = ledger_check(target)
+    return Restored(masked(target), revision, problems, audit_verify(target), summary)
 
 
 def export(url: str | None, what: str, out: Path, fmt: str, since: str | None,
