@@ -76,3 +76,17 @@ def ledger_reconcile(url: str | None, operator_id: str, config: Path | None,
             return reconcile(conn, operator_id, rows)
     finally:
         engine.dispose()
+
+
+def staff_add(url: str | None, name: str, role: str, password: str) -> int:
+    """Create a back-office staff account in the database; its id."""
+    from reelforge.server.backoffice import staff
+    from reelforge.server.context import Context
+    from reelforge.server.settings import Settings
+
+    engine = make_engine(database_url(url))
+    try:
+        migrate.check_schema(engine)
+        return staff.add(Context(engine, Settings(())), name, role, password)
+    finally:
+        engine.dispose()

@@ -179,6 +179,10 @@ def create_app(ctx: Context, startup=None) -> FastAPI:
         admit(who)
         return who
 
+    from reelforge.server.backoffice.routes import router as backoffice
+
+    app.include_router(backoffice(ctx, _StrictJSONRoute))
+
     @app.get("/health", tags=["ops"])
     def health() -> dict:
         return {"status": "ok"}
