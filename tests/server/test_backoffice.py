@@ -9,12 +9,16 @@ back office's code; the database is read only to check what the log recorded.
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
 import json
 import subprocess
 import sys
 import uuid
+from collections import defaultdict
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
@@ -26,6 +30,8 @@ from reelforge.server.db.tables import audit_log, staff_sessions
 from .harness import Player, Server, write_config
 
 PASSWORD = "correct horse battery"  # 21 characters: above the minimum of 12
+OFFICE = "office"  # an operator only the meter tests play, so its sums are theirs alone
+MAX_ROUNDS = 300
 
 
 @pytest.fixture(scope="module", params=[
@@ -41,7 +47,13 @@ def database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPa
 @pytest.fixture(scope="module")
 def server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     workdir = tmp_path_factory.mktemp("office")
-    served = Server(database_url, workdir, write_config(workdir))
+    key = workdir / "launch.key"  # write_config's: written before `extra` is read
+    office = (f'[[operators]]\nid = "{OFFICE}"\ncurrency = "EUR"\njurisdiction = "default"\n'
+              f'secret_file = "{key}"\ndemo_balance_minor = 100000\n'
+              '[[operators.games]]\nkey = "candy-jar-clusters"\n'
+              'game_id = "candy-jar-clusters-v1"\n'
+              '[[operators.games]]\nkey = "cluedo"\ngame_id = "cluedo-v1"\n')
+    served = Server(database_url, workdir, write_config(workdir, office))
     try:
         served.start()
         warm = Player(served.base)
@@ -178,4 +190,99 @@ def test_a_session_expires_when_idle_and_ends_at_sign_out(server: Server, databa
     assert ok(again.http.delete("/backoffice/api/session"))["signed_out"] is True
     again.http.cookies.set("rf_staff", token)  # what the browser had before sign-out
     refused(again.get("/session"), 401, "UNAUTHORIZED")
+
+
+# -- meters -------------------------------------------------------------------------------------
+
+
+def _day(at_us: int) -> str:
+    return datetime.fromtimestamp(at_us / 1e6, UTC).date().isoformat()
+
+
+def _play(player: Player, game: str, lines: int, bet_per_line: int, n: int) -> None:
+    for _ in range(n):
+        view = ok(player.bet(game, lines, bet_per_line))
+        player.finish(view)
+
+
+def test_meters_equal_the_players_own_round_histories(server: Server):
+    players = [Player(server.base, OFFICE) for _ in range(2)]
+    _play(players[0], "candy-jar-clusters", 20, 1, 6)
+    _play(players[0], "cluedo", 20, 2, 5)
+    _play(players[1], "cluedo", 20, 1, 7)
+    expected: dict[tuple[str, str], dict[str, int]] = defaultdict(
+        lambda: {"rounds": 0, "turnover_minor": 0, "wins_minor": 0})
+    days = set()
+    for player in players:
+        for played in player.history():
+            assert played["status"] == "closed" and played["funded_by"] is None, played
+            day = _day(played["created_at_us"])
+            days.add(day)
+            row = expected[(played["game"], day)]
+            row["rounds"] += 1
+            row["turnover_minor"] += played["stake_minor"]
+            row["wins_minor"] += played["win_minor"]
+    assert sum(r["rounds"] for r in expected.values()) == 18
+    mia = Staff(server.base, "mia")
+    got = ok(mia.get("/meters", **{"from": min(days), "to": max(days)}))
+    mine = {(m["game"], m["day"]): m for m in got["meters"] if m["operator"] == OFFICE}
+    assert set(mine) == set(expected), (sorted(mine), sorted(expected))
+    for key, want in expected.items():
+        row = mine[key]
+        assert (row["mode"], row["currency"]) == ("base", "EUR"), row
+        assert {k: row[k] for k in want} == want, (key, row)
+        assert row["hold_minor"] == want["turnover_minor"] - want["wins_minor"]
+        assert row["rtp"] == pytest.approx(want["wins_minor"] / want["turnover_minor"], rel=1e-12)
+        assert (row["spin_chance_wagered_minor"], row["spin_chance_rounds"]) == (0, 0)
+    # The CSV says the same as the JSON, cell for cell.
+    listed = mia.get("/meters.csv", **{"from": min(days), "to": max(days)})
+    assert listed.status_code == 200 and listed.headers["content-type"].startswith("text/csv")
+    assert "attachment" in listed.headers["content-disposition"]
+    table = list(csv.DictReader(io.StringIO(listed.text)))
+    assert len(table) == len(got["meters"])
+    for row, cells in zip(got["meters"], table, strict=True):
+        for column in ("operator", "game", "day", "rounds", "turnover_minor", "wins_minor",
+                       "hold_minor"):
+            assert str(row[column]) == cells[column], (column, row, cells)
+
+
+def test_large_wins_list_every_round_paying_at_least_min_x(server: Server):
+    player = Player(server.base, OFFICE)
+    _play(player, "candy-jar-clusters", 20, 1, 8)
+    mine = player.history()
+    day = _day(mine[0]["created_at_us"])
+    expected = sorted(r["round_id"] for r in mine if r["win_minor"] >= r["stake_minor"])
+    got = ok(Staff(server.base, "ada").get("/large-wins", **{"from": _day(
+        mine[-1]["created_at_us"]), "to": day}, min_x=1))
+    listed = sorted(w["round_id"] for w in got["wins"] if w["player"] == _external(player))
+    assert listed == expected
+    for w in got["wins"]:
+        assert w["win_minor"] >= w["stake_minor"]
+
+
+def _external(player: Player) -> str:
+    return str(player.session()["player"])
+
+
+def test_funds_in_open_rounds_are_reported_with_their_round_ids(server: Server):
+    player = Player(server.base, OFFICE)
+    for _ in range(MAX_ROUNDS):  # until a win offers Cluedo's gamble: the round stays open
+        view = ok(player.bet("cluedo", 20, 1))
+        if view["status"] != "closed":
+            break
+    else:
+        pytest.fail(f"no gamble offered in {MAX_ROUNDS} rounds of Cluedo")
+    open_ = [r for r in player.history() if r["status"] not in ("closed", "cancelled")]
+    assert [r["round_id"] for r in open_] == [view["round_id"]]
+    held = ok(Staff(server.base, "val").get("/held"))
+    listed = [r for r in held["rounds"] if r["player"] == _external(player)]
+    assert [(r["round_id"], r["stake_minor"]) for r in listed] == [
+        (view["round_id"], open_[0]["stake_minor"])]
+    # every office player's unfinished round, as their own sessions report them
+    total = next(t for t in held["totals"] if t["operator"] == OFFICE)
+    assert total["open_rounds"] == len([r for r in held["rounds"] if r["operator"] == OFFICE])
+    assert total["stakes_held_minor"] >= open_[0]["stake_minor"]
+    player.finish(view)
+    after = ok(Staff(server.base, "val").get("/held"))
+    assert view["round_id"] not in {r["round_id"] for r in after["rounds"]}
 

@@ -5,17 +5,25 @@ door (tests/server/test_backoffice.py tries both)."""
 
 from __future__ import annotations
 
+from datetime import UTC, date, datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Cookie, Request, Response
+from fastapi import APIRouter, Cookie, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, StringConstraints
 
-from reelforge.server.backoffice import staff
+from reelforge.server.backoffice import meters, staff
 from reelforge.server.context import Context
+from reelforge.server.errors import ApiError
 
 PREFIX = "/backoffice/api"
 COOKIE = "rf_staff"
 StaffCookie = Annotated[str | None, Cookie(alias=COOKIE)]
+From = Annotated[str | None, Query(alias="from", max_length=10,
+                                   description="the first UTC day, YYYY-MM-DD; default: today")]
+To = Annotated[str | None, Query(alias="to", max_length=10,
+                                 description="the last UTC day, YYYY-MM-DD; default: today")]
+MinX = Annotated[int, Query(ge=1, le=1_000_000, description="a large win pays at least this "
+                            "many times its stake")]
 
 
 class SignIn(BaseModel):
@@ -27,6 +35,32 @@ class SignIn(BaseModel):
 def _who(who: staff.Staff) -> dict[str, Any]:
     return {"name": who.name, "role": who.role, "expires_at_us": who.expires_at,
             "may": sorted(staff.ALLOWED[who.role])}
+
+
+def _period(first: str | None, last: str | None) -> tuple[date, date]:
+    """The days asked for, from `from` to `to` inclusive (UTC), each defaulting to today."""
+    today = datetime.now(UTC).date()
+
+    def day(value: str | None, name: str) -> date:
+        if value is None:
+            return today
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            raise ApiError("INVALID_REQUEST", f"{name} = {value!r}: expected a day as "
+                           "YYYY-MM-DD") from None
+
+    start, end = day(first, "from"), day(last, "to")
+    if end < start or (end - start).days >= meters.MAX_DAYS:
+        raise ApiError("INVALID_REQUEST", f"from = {start}, to = {end}: the period must run "
+                       f"forward and span at most {meters.MAX_DAYS} days")
+    return start, end
+
+
+def _csv(text: str, name: str) -> Response:
+    """A CSV download; `name` is built here from checked dates, never from the request."""
+    return Response(text, media_type="text/csv; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
 def router(ctx: Context, route_class: Any) -> APIRouter:
@@ -58,5 +92,56 @@ def router(ctx: Context, route_class: Any) -> APIRouter:
         staff.sign_out(ctx, door(rf_staff))
         response.delete_cookie(COOKIE, path="/backoffice")
         return {"signed_out": True}
+
+    @api.get("/meters")
+    def daily(rf_staff: StaffCookie = None, first: From = None,
+              last: To = None) -> dict:
+        """Turnover, wins, rounds, hold and RTP per operator, game, mode, currency and day."""
+        door(rf_staff)
+        start, end = _period(first, last)
+        with ctx.read() as conn:
+            rows = meters.daily(conn, start, end)
+        return {"from": start.isoformat(), "to": end.isoformat(), "meters": rows}
+
+    @api.get("/meters.csv", response_class=Response)
+    def daily_csv(rf_staff: StaffCookie = None,
+                  first: From = None,
+                  last: To = None) -> Response:
+        door(rf_staff)
+        start, end = _period(first, last)
+        with ctx.read() as conn:
+            rows = meters.daily(conn, start, end)
+        return _csv(meters.as_csv(rows, meters.DAILY_COLUMNS), f"meters-{start}-{end}.csv")
+
+    @api.get("/held")
+    def held(rf_staff: StaffCookie = None) -> dict:
+        """Funds in unfinished rounds, per operator and currency, and those rounds."""
+        door(rf_staff)
+        with ctx.read() as conn:
+            return meters.held(conn)
+
+    @api.get("/large-wins")
+    def large_wins(rf_staff: StaffCookie = None,
+                   first: From = None,
+                   last: To = None,
+                   min_x: MinX = 100) -> dict:
+        """Rounds that paid at least min_x times their stake, and jackpot claims."""
+        door(rf_staff)
+        start, end = _period(first, last)
+        with ctx.read() as conn:
+            return {"from": start.isoformat(), "to": end.isoformat(),
+                    **meters.large_wins(conn, start, end, min_x)}
+
+    @api.get("/large-wins.csv", response_class=Response)
+    def large_wins_csv(rf_staff: StaffCookie = None,
+                       first: From = None,
+                       last: To = None,
+                       min_x: MinX = 100) -> Response:
+        door(rf_staff)
+        start, end = _period(first, last)
+        with ctx.read() as conn:
+            found = meters.large_wins(conn, start, end, min_x)
+        return _csv(meters.as_csv(found["wins"], meters.WIN_COLUMNS),
+                    f"large-wins-{start}-{end}.csv")
 
     return api
