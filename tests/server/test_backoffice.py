@@ -15,10 +15,12 @@ import io
 import json
 import subprocess
 import sys
+import tomllib
 import uuid
 from collections import defaultdict
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -30,6 +32,9 @@ from reelforge.server.db.tables import audit_log, staff_sessions
 from .harness import Player, Server, write_config
 
 PASSWORD = "correct horse battery"  # 21 characters: above the minimum of 12
+GAMES_DIR = Path(__file__).resolve().parents[2] / "src" / "reelforge" / "games"
+CLUEDO_JACKPOT = tomllib.loads((GAMES_DIR / "cluedo" / "cluedo-v1.toml").read_text())["features"][
+    "progressive_jackpot"]
 OFFICE = "office"  # an operator only the meter tests play, so its sums are theirs alone
 MAX_ROUNDS = 300
 
@@ -286,3 +291,86 @@ def test_funds_in_open_rounds_are_reported_with_their_round_ids(server: Server):
     after = ok(Staff(server.base, "val").get("/held"))
     assert view["round_id"] not in {r["round_id"] for r in after["rounds"]}
 
+
+# -- control ------------------------------------------------------------------------------------
+
+
+def test_a_viewer_or_auditor_cannot_switch_a_game_or_a_pool(server: Server):
+    for name in ("val", "ada"):
+        someone = Staff(server.base, name)
+        message = refused(someone.put("/games", {"operator": "demo", "game": "candy-jar-clusters",
+                                                 "enabled": False}), 403, "FORBIDDEN")
+        assert name in message and "manager" in message, message
+        refused(someone.put("/jackpots", {"pool": "any", "enabled": False}), 403, "FORBIDDEN")
+    assert all(g["enabled"] for g in ok(Staff(server.base, "val").get("/games"))["games"]
+               if g["operator"] == "demo")
+
+
+def test_a_disabled_game_refuses_new_rounds_and_lets_open_ones_finish(server: Server,
+                                                                      database_url: str):
+    mia = Staff(server.base, "mia")
+    holder = Player(server.base)
+    for _ in range(MAX_ROUNDS):
+        view = ok(holder.bet("cluedo", 20, 1))
+        if view["status"] != "closed":
+            break
+    else:
+        pytest.fail(f"no gamble offered in {MAX_ROUNDS} rounds of Cluedo")
+    switched = ok(mia.put("/games", {"operator": "demo", "game": "cluedo", "enabled": False}))
+    assert (switched["before"], switched["after"]) == ({"enabled": True}, {"enabled": False})
+    other = Player(server.base)
+    refused(other.bet("cluedo", 20, 1), 403, "GAME_DISABLED")
+    assert ok(other.http.get("/api/v1/games/cluedo"))["enabled"] is False
+    ok(other.bet("candy-jar-clusters", 20, 1))  # only that game, only that operator
+    ok(Player(server.base, "fivex").bet("cluedo", 20, 1))
+    closed = holder.finish(view)  # the open round finishes under its own rules (B7)
+    assert closed["status"] == "closed"
+    listed = {(g["operator"], g["game"]): g for g in ok(mia.get("/games"))["games"]}
+    assert listed[("demo", "cluedo")]["enabled"] is False
+    assert listed[("demo", "cluedo")]["switched_by"] == "mia"
+    ok(mia.put("/games", {"operator": "demo", "game": "cluedo", "enabled": True}))
+    ok(other.bet("cluedo", 20, 1))
+    changes = [r for r in audit_rows(database_url, "game.switched") if r["game"] == "cluedo"]
+    assert [(r["chain"], r["before"], r["after"], r["by"]) for r in changes[-2:]] == [
+        ("operator:demo", {"enabled": True}, {"enabled": False}, "mia"),
+        ("operator:demo", {"enabled": False}, {"enabled": True}, "mia")]
+    refused(mia.put("/games", {"operator": "demo", "game": "nope", "enabled": False}),
+            404, "UNKNOWN_GAME")
+
+
+def test_a_disabled_pool_neither_grows_nor_pays_and_resumes_unchanged(server: Server,
+                                                                      database_url: str):
+    mia = Staff(server.base, "mia")
+    player = Player(server.base)
+    game = ok(player.http.get("/api/v1/games/cluedo"))
+    eligible = [b for b in game["bets"] if b["jackpot_eligible"]]
+    bet = max(eligible, key=lambda b: b["cost_minor"]["base"])
+    # each round adds stake x bp / 10,000 minor units: at least one whole unit per round here
+    assert bet["cost_minor"]["base"] * CLUEDO_JACKPOT["contribution_bp"] >= 10_000, bet
+    pools = ok(mia.get("/jackpots"))["jackpots"]
+    pool = next(p for p in pools if p["currency"] == "EUR")
+    off = ok(mia.put("/jackpots", {"pool": pool["pool"], "enabled": False}))
+    assert off["before"]["enabled"] is True and off["after"]["enabled"] is False
+
+    def meter() -> tuple[int, bool]:  # the players' public meter of the pool
+        found = next(p for p in ok(player.http.get("/api/v1/jackpots"))["jackpots"]
+                     if p["pool"] == pool["pool"])
+        return int(found["amount_minor"]), bool(found["enabled"])
+
+    before, enabled = meter()
+    assert enabled is False
+    for _ in range(3):
+        player.finish(ok(player.bet("cluedo", bet["lines"], bet["bet_per_line"])))
+    assert meter() == (before, False)
+    on = ok(mia.put("/jackpots", {"pool": pool["pool"], "enabled": True}))
+    assert on["after"]["enabled"] is True
+    # resumed with identical parameters, the current payoff included (G7)
+    assert {k: v for k, v in on["after"].items() if k != "enabled"} == {
+        k: v for k, v in off["before"].items() if k != "enabled"}
+    player.finish(ok(player.bet("cluedo", bet["lines"], bet["bet_per_line"])))
+    grown, enabled = meter()
+    assert enabled and grown > before
+    rows = [r for r in audit_rows(database_url, "jackpot.disabled")
+            + audit_rows(database_url, "jackpot.resumed") if r["chain"] == f"jackpot:{pool['pool']}"]
+    assert [(r["before"]["enabled"], r["after"]["enabled"], r["by"]) for r in rows[-2:]] == [
+        (True, False, "mia"), (False, True, "mia")]

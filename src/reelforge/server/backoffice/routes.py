@@ -11,9 +11,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Cookie, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, StringConstraints
 
-from reelforge.server.backoffice import meters, staff
+from reelforge.server.backoffice import control, meters, staff
 from reelforge.server.context import Context
 from reelforge.server.errors import ApiError
+from reelforge.server.services import jackpot
 
 PREFIX = "/backoffice/api"
 COOKIE = "rf_staff"
@@ -30,6 +31,19 @@ class SignIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     name: Annotated[str, StringConstraints(min_length=1, max_length=staff.MAX_NAME)]
     password: Annotated[str, StringConstraints(min_length=1, max_length=1024)]
+
+
+class GameSwitch(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    operator: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+    game: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+    enabled: bool
+
+
+class PoolSwitch(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    pool: Annotated[str, StringConstraints(min_length=1, max_length=96)]
+    enabled: bool
 
 
 def _who(who: staff.Staff) -> dict[str, Any]:
@@ -143,5 +157,28 @@ def router(ctx: Context, route_class: Any) -> APIRouter:
             found = meters.large_wins(conn, start, end, min_x)
         return _csv(meters.as_csv(found["wins"], meters.WIN_COLUMNS),
                     f"large-wins-{start}-{end}.csv")
+
+    @api.get("/games")
+    def games(rf_staff: StaffCookie = None) -> dict:
+        """Every operator's games: the file's setting, the back office's switch, the result."""
+        door(rf_staff)
+        return {"games": control.games(ctx)}
+
+    @api.put("/games")
+    def switch_game(body: GameSwitch, rf_staff: StaffCookie = None) -> dict:
+        """A manager switches a game off for new rounds (open rounds finish), or on again."""
+        return control.switch_game(ctx, door(rf_staff, staff.CONTROL), body.operator, body.game,
+                                   body.enabled)
+
+    @api.get("/jackpots")
+    def jackpots(rf_staff: StaffCookie = None) -> dict:
+        door(rf_staff)
+        with ctx.read() as conn:
+            return {"jackpots": jackpot.meters(conn)}
+
+    @api.put("/jackpots")
+    def switch_pool(body: PoolSwitch, rf_staff: StaffCookie = None) -> dict:
+        """A manager disables a jackpot pool (no contribution, no win) or resumes it."""
+        return control.switch_pool(ctx, door(rf_staff, staff.CONTROL), body.pool, body.enabled)
 
     return api
