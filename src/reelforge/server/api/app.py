@@ -312,6 +312,16 @@ def create_app(ctx: Context, startup=None) -> FastAPI:
             return HTMLResponse(index.read_text(encoding="utf-8"))
         return RedirectResponse("/play", 307)
 
+    @app.get("/backoffice", include_in_schema=False)
+    def backoffice_page() -> HTMLResponse:
+        """The back office's page (web/backoffice.html, built); it signs in on its own."""
+        page = _web_dir() / "backoffice.html"
+        if page.is_file():
+            return HTMLResponse(page.read_text(encoding="utf-8"))
+        return HTMLResponse("<!doctype html><meta charset=utf-8><title>reelforge back office"
+                            "</title><p>The back office page is not built here (make web). "
+                            "Its API: /backoffice/api, in <a href=/docs>/docs</a>.</p>")
+
     # The client's hashed bundles (web/dist/assets, `make web`): StaticFiles resolves every
     # path inside that folder (no request path reaches the file system unchecked) and sends
     # each file's MIME type. Checked per request, so a build after start is served.

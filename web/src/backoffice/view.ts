@@ -1,0 +1,23 @@
+// Pure formatting for the back office's tables: integer minor units to money text (core/money),
+// an RTP to a percentage, a row to its cells. No DOM here, so the unit tests read it directly.
+import { formatMoney, formatPercent } from "../core/money";
+import type { MeterRow } from "./api";
+
+export const METER_HEADINGS = ["Operator", "Game", "Mode", "Rounds", "Turnover", "Wins", "Hold", "RTP"];
+
+export function meterCells(row: MeterRow): string[] {
+  return [row.operator, row.game, row.mode, String(row.rounds),
+    formatMoney(row.turnover_minor, row.currency), formatMoney(row.wins_minor, row.currency),
+    formatMoney(row.hold_minor, row.currency), row.rtp === null ? "—" : formatPercent(row.rtp)];
+}
+
+/** Totals per currency (money of two currencies is never added). */
+export function totals(rows: MeterRow[]): Map<string, { rounds: number; turnover: number; wins: number }> {
+  const out = new Map<string, { rounds: number; turnover: number; wins: number }>();
+  for (const r of rows) {
+    const t = out.get(r.currency) ?? { rounds: 0, turnover: 0, wins: 0 };
+    t.rounds += r.rounds; t.turnover += r.turnover_minor; t.wins += r.wins_minor;
+    out.set(r.currency, t);
+  }
+  return out;
+}
