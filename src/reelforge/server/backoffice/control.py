@@ -35,6 +35,7 @@ log = logging.getLogger("reelforge.backoffice")
 REFRESH_S = 1.0
 _FILE = "backoffice.file_settings"  # ctx.extensions: the settings as the file gave them
 _OFF = "backoffice.switched_off"  # ctx.extensions: the (operator, game) pairs switched off
+_LOCK = "backoffice.refresh_lock"  # ctx.extensions: one refresh at a time in a process
 
 
 def file_settings(ctx: Context) -> Settings:
@@ -48,7 +49,16 @@ def _switched_off(conn: Connection) -> frozenset[tuple[str, str]]:
 
 
 def refresh(ctx: Context) -> None:
-    """Overlay the switches on the file's settings, if they changed since the last time."""
+    """Overlay the switches on the file's settings, if they changed since the last time.
+
+    One refresh at a time per process: otherwise the timer's refresh, having read before a
+    manager's change committed, could assign its older overlay after the change's own refresh
+    and undo it here for a second. Serialized, the last assignment is of the latest read."""
+    with ctx.extensions.setdefault(_LOCK, threading.Lock()):
+        _refresh(ctx)
+
+
+def _refresh(ctx: Context) -> None:
     with ctx.read() as conn:
         off = _switched_off(conn)
     if off == ctx.extensions.get(_OFF):
