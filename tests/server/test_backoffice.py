@@ -13,6 +13,7 @@ import csv
 import hashlib
 import io
 import json
+import math
 import subprocess
 import sys
 import tomllib
@@ -21,6 +22,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from statistics import NormalDist
 from typing import Any
 
 import httpx
@@ -36,6 +38,9 @@ GAMES_DIR = Path(__file__).resolve().parents[2] / "src" / "reelforge" / "games"
 CLUEDO_JACKPOT = tomllib.loads((GAMES_DIR / "cluedo" / "cluedo-v1.toml").read_text())["features"][
     "progressive_jackpot"]
 OFFICE = "office"  # an operator only the meter tests play, so its sums are theirs alone
+RTP_OPERATOR = "office-rtp"  # only the RTP report's test plays it
+CANDY_ESTIMATE = json.loads((GAMES_DIR / "candy_jar_clusters" / "candy-jar-clusters-v1.rtp.json")
+                            .read_text())["figures"]
 MAX_ROUNDS = 300
 
 
@@ -57,7 +62,11 @@ def server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
               f'secret_file = "{key}"\ndemo_balance_minor = 100000\n'
               '[[operators.games]]\nkey = "candy-jar-clusters"\n'
               'game_id = "candy-jar-clusters-v1"\n'
-              '[[operators.games]]\nkey = "cluedo"\ngame_id = "cluedo-v1"\n')
+              '[[operators.games]]\nkey = "cluedo"\ngame_id = "cluedo-v1"\n'
+              f'[[operators]]\nid = "{RTP_OPERATOR}"\ncurrency = "EUR"\n'
+              f'jurisdiction = "default"\nsecret_file = "{key}"\ndemo_balance_minor = 100000\n'
+              '[[operators.games]]\nkey = "candy-jar-clusters"\n'
+              'game_id = "candy-jar-clusters-v1"\n')
     served = Server(database_url, workdir, write_config(workdir, office))
     try:
         served.start()
@@ -290,6 +299,37 @@ def test_funds_in_open_rounds_are_reported_with_their_round_ids(server: Server):
     player.finish(view)
     after = ok(Staff(server.base, "val").get("/held"))
     assert view["round_id"] not in {r["round_id"] for r in after["rounds"]}
+
+
+def test_actual_rtp_against_the_published_figure_with_its_99_percent_band(server: Server):
+    players = [Player(server.base, RTP_OPERATOR) for _ in range(2)]
+    _play(players[0], "candy-jar-clusters", 20, 1, 8)  # stakes of 20 and 60 minor units:
+    _play(players[1], "candy-jar-clusters", 20, 3, 6)  # the band weighs them, not n alone
+    stakes, wins, days = [], [], set()
+    for player in players:
+        for played in player.history():
+            stakes.append(played["stake_minor"])
+            wins.append(played["win_minor"])
+            days.add(_day(played["created_at_us"]))
+    assert sorted(set(stakes)) == [20, 60] and len(stakes) == 14
+    got = ok(Staff(server.base, "ada").get("/rtp", **{"from": min(days), "to": max(days)},
+                                           operator=RTP_OPERATOR))["rtp"]
+    assert len(got) == 1, got
+    row = got[0]
+    staked = sum(stakes)
+    actual = sum(wins) / staked
+    # the published estimate beside the game file: its RTP and its SD of one round's win / stake
+    theoretical, sd = CANDY_ESTIMATE["rtp"], CANDY_ESTIMATE["standard_deviation"]
+    z = NormalDist().inv_cdf(0.995)
+    half = z * sd * math.sqrt(sum(s * s for s in stakes)) / staked
+    assert (row["game"], row["mode"], row["rounds"], row["turnover_minor"], row["wins_minor"]) \
+        == ("candy-jar-clusters", "base", 14, staked, sum(wins))
+    assert row["actual_rtp"] == pytest.approx(actual, rel=1e-12)
+    assert (row["theoretical_rtp"], row["theoretical_source"]) == (theoretical, "estimate")
+    assert (row["round_sd"], row["sd_source"]) == (sd, "estimate")
+    assert row["band"] == pytest.approx([theoretical - half, theoretical + half], rel=1e-9)
+    assert row["inside"] is (abs(actual - theoretical) <= half)
+    assert row["effective_rounds"] == pytest.approx(staked ** 2 / sum(s * s for s in stakes))
 
 
 # -- control ------------------------------------------------------------------------------------

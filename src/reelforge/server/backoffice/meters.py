@@ -45,7 +45,7 @@ def day_number(day: date) -> int:
     return (day - EPOCH).days
 
 
-def _mode(conn: Connection) -> Any:
+def bet_mode(conn: Connection) -> Any:
     """The bet's mode, from the round's bet JSON (text on both databases)."""
     if conn.dialect.name == "postgresql":
         return cast(r.c.bet, JSONB)["mode"].astext
@@ -56,7 +56,7 @@ def daily(conn: Connection, first: date, last: date) -> list[dict[str, Any]]:
     """One row per operator, game, mode, currency and day from `first` to `last` (UTC days,
     inclusive), with every key in the row even where nothing moved of a kind."""
     day = (r.c.created_at // US_PER_DAY).label("day")
-    mode = _mode(conn).label("mode")
+    mode = bet_mode(conn).label("mode")
     paid, funded = r.c.funded_by.is_(None), r.c.funded_by.is_not(None)
 
     def moved(kind: str, *where: Any, sign: int = 1) -> Any:

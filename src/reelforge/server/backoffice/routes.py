@@ -11,7 +11,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Cookie, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, StringConstraints
 
-from reelforge.server.backoffice import control, meters, staff
+from reelforge.server.backoffice import control, meters, rtp, staff
 from reelforge.server.context import Context
 from reelforge.server.errors import ApiError
 from reelforge.server.services import jackpot
@@ -157,6 +157,19 @@ def router(ctx: Context, route_class: Any) -> APIRouter:
             found = meters.large_wins(conn, start, end, min_x)
         return _csv(meters.as_csv(found["wins"], meters.WIN_COLUMNS),
                     f"large-wins-{start}-{end}.csv")
+
+    @api.get("/rtp")
+    def actual_rtp(rf_staff: StaffCookie = None, first: From = None, last: To = None,
+                   operator: Annotated[str | None, Query(max_length=64)] = None,
+                   game: Annotated[str | None, Query(max_length=64)] = None) -> dict:
+        """Actual against theoretical RTP per operator, game, mode and currency over the
+        period, with the 99% band the game's variance allows at the rounds played (E6)."""
+        door(rf_staff)
+        start, end = _period(first, last)
+        with ctx.read() as conn:
+            found = rtp.sums(conn, start, end, operator, game)
+        return {"from": start.isoformat(), "to": end.isoformat(),
+                "confidence": rtp.CONFIDENCE, "rtp": rtp.compare(found, ctx.settings)}
 
     @api.get("/games")
     def games(rf_staff: StaffCookie = None) -> dict:
