@@ -24,9 +24,16 @@ export interface GameRow {
 }
 export interface PoolRow { pool: string; currency: string; amount_minor: number; seed_minor: number; contribution_bp: number; wins: number; enabled: boolean }
 
-export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+export interface RtpRow {
+  operator: string; game: string; mode: string; currency: string; rounds: number;
+  turnover_minor: number; wins_minor: number; actual_rtp: number; theoretical_rtp: number | null;
+  theoretical_source: string | null; round_sd: number | null; sd_source: string | null;
+  effective_rounds: number; confidence: number; band: [number, number] | null; inside: boolean | null;
+}
+
+export async function call<T>(method: string, path: string, body?: unknown, timeoutMs = TIMEOUT_MS): Promise<T> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), TIMEOUT_MS);
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
     const r = await fetch(API + path, {
       method, credentials: "same-origin", signal: controller.signal,

@@ -5,8 +5,8 @@
 import "./office.css";
 import { clear, h } from "../ui/dom";
 import { formatMoney } from "../core/money";
-import { call, OfficeError, utcDay, type GameRow, type Me, type MeterRow, type PoolRow } from "./api";
-import { METER_HEADINGS, meterCells, totals } from "./view";
+import { call, OfficeError, utcDay, type GameRow, type Me, type MeterRow, type PoolRow, type RtpRow } from "./api";
+import { METER_HEADINGS, meterCells, RTP_HEADINGS, rtpCells, totals } from "./view";
 
 const root = document.getElementById("office") as HTMLElement;
 
@@ -67,15 +67,16 @@ async function dashboard(): Promise<void> {
     signIn("Signed out.");
   });
   const meters = h("section", { "aria-labelledby": "office-meters-h", "data-testid": "office-meters" });
+  const rtp = h("section", { "aria-labelledby": "office-rtp-h", "data-testid": "office-rtp" });
   const games = h("section", { "aria-labelledby": "office-games-h", "data-testid": "office-games" });
   const pools = h("section", { "aria-labelledby": "office-pools-h", "data-testid": "office-pools" });
   root.append(
     h("header", { class: "office-header" },
       h("h1", {}, "Back office"),
       h("span", { "data-testid": "office-who" }, `${me.name} · ${me.role}`), signOut),
-    meters, games, pools);
+    meters, rtp, games, pools);
   const mayControl = me.may.includes("control");
-  await Promise.all([showMeters(meters, day), showGames(games, mayControl), showPools(pools, mayControl)]);
+  await Promise.all([showMeters(meters, day), showRtp(rtp, day), showGames(games, mayControl), showPools(pools, mayControl)]);
 }
 
 async function showMeters(section: HTMLElement, day: string): Promise<void> {
@@ -96,6 +97,30 @@ async function showMeters(section: HTMLElement, day: string): Promise<void> {
       `${currency}: ${t.rounds} round${t.rounds === 1 ? "" : "s"}, turnover ${formatMoney(t.turnover, currency)}, wins ${formatMoney(t.wins, currency)}, hold ${formatMoney(t.turnover - t.wins, currency)}`);
     section.append(h("p", { class: "office-totals", "data-testid": "office-meters-totals" }, sums.join(" · ")));
   } catch (exc) {
+    section.append(message((exc as Error).message));
+  }
+}
+
+// A game's exact SD costs the server seconds the first time (then it is cached): a longer wait.
+const RTP_TIMEOUT_MS = 120000;
+
+async function showRtp(section: HTMLElement, day: string): Promise<void> {
+  clear(section);
+  section.append(h("h2", { id: "office-rtp-h" }, `Actual against theoretical RTP (${day}, UTC)`));
+  const waiting = message("Computing each game's band…", "note");
+  section.append(waiting);
+  try {
+    const { rtp } = await call<{ rtp: RtpRow[] }>("GET", `/rtp?from=${day}&to=${day}`, undefined, RTP_TIMEOUT_MS);
+    waiting.remove();
+    if (!rtp.length) {
+      section.append(message("No closed rounds today yet.", "note"));
+      return;
+    }
+    section.append(table("office-rtp-table", RTP_HEADINGS, rtp.map((r) =>
+      row(RTP_HEADINGS, rtpCells(r), { "data-game": `${r.operator}/${r.game}/${r.mode}/${r.currency}`, "data-state": r.inside === false ? "off" : "on" }))));
+    section.append(message("The band: where the actual RTP lies 99 times in 100 if the game pays as its figures say, at the stakes played today.", "note"));
+  } catch (exc) {
+    waiting.remove();
     section.append(message((exc as Error).message));
   }
 }

@@ -1,5 +1,5 @@
 // The back office in Chromium: a manager signs in, reads today's meters after a round the test
-// played as a player, downloads them as CSV, disables a game (a player's next round is refused)
+// played as a player, downloads them as CSV, reads the actual against theoretical RTP, disables a game (a player's next round is refused)
 // and enables it again; the page at 1440x900 and at 390x844.
 
 function expect(cond, message) {
@@ -70,6 +70,14 @@ export const tests = [
       });
       expect(csv.type.startsWith("text/csv") && csv.text.startsWith("day,operator,game,mode,currency,rounds,turnover_minor"), `CSV: ${csv.type} ${csv.text.slice(0, 120)}`);
       expect(csv.text.includes(`${day},demo,candy-jar-clusters,base,EUR,${meter.rounds},${meter.turnover_minor},${meter.wins_minor},`), `CSV lacks the meter row: ${csv.text}`);
+      // actual against theoretical RTP: the page's row is the API's, with its band and verdict
+      const rtpRow = t.page.locator('[data-testid=office-rtp-table] tr[data-game="demo/candy-jar-clusters/base/EUR"]');
+      await rtpRow.waitFor({ timeout: 120000 });
+      const report = await t.page.evaluate(async (d) => (await fetch(`/backoffice/api/rtp?from=${d}&to=${d}&operator=demo&game=candy-jar-clusters`)).json(), day);
+      const candy = report.rtp.find((r) => r.mode === "base");
+      const rtpShown = await rtpRow.locator("td").allInnerTexts();
+      expect(candy && candy.band && rtpShown[3] === String(candy.rounds) && rtpShown[7] === (candy.inside ? "inside" : "OUTSIDE"),
+        `RTP row ${JSON.stringify(rtpShown)}, the API says ${JSON.stringify(candy)}`);
       await t.shot("meters-1440");
       await noSideways(t, "1440x900");
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { MeterRow } from "../../src/backoffice/api";
+import type { MeterRow, RtpRow } from "../../src/backoffice/api";
 import { utcDay } from "../../src/backoffice/api";
-import { meterCells, METER_HEADINGS, totals } from "../../src/backoffice/view";
+import { meterCells, METER_HEADINGS, RTP_HEADINGS, rtpCells, totals } from "../../src/backoffice/view";
 
 function meter(over: Partial<MeterRow>): MeterRow {
   return {
@@ -31,5 +31,27 @@ describe("back office meters", () => {
 
   it("names the UTC day, whatever the local time zone", () => {
     expect(utcDay(new Date(Date.UTC(2026, 11, 31, 23, 59, 59)))).toBe("2026-12-31");
+  });
+});
+
+describe("back office RTP report", () => {
+  const base: RtpRow = {
+    operator: "demo", game: "candy-jar-clusters", mode: "base", currency: "EUR", rounds: 14,
+    turnover_minor: 520, wins_minor: 300, actual_rtp: 300 / 520, theoretical_rtp: 0.9598,
+    theoretical_source: "estimate", round_sd: 18.9, sd_source: "estimate", effective_rounds: 11.3,
+    confidence: 0.99, band: [-13.5, 15.4], inside: true,
+  };
+
+  it("shows the band as two percentages and the verdict in words", () => {
+    const cells = rtpCells(base);
+    expect(cells).toHaveLength(RTP_HEADINGS.length);
+    expect(cells.slice(3)).toEqual(["14", "57.69%", "95.98% (estimate)", "0.00% to 1540.00%", "inside"]);
+    expect(rtpCells({ ...base, inside: false })[7]).toBe("OUTSIDE");
+    expect(rtpCells({ ...base, band: [0.9, 1.02] })[6]).toBe("90.00% to 102.00%");
+  });
+
+  it("says why a row has no band", () => {
+    expect(rtpCells({ ...base, band: null, inside: null, round_sd: null })[7]).toBe("no SD: no band");
+    expect(rtpCells({ ...base, band: null, inside: null, theoretical_rtp: null })[7]).toBe("no figure");
   });
 });
