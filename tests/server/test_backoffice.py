@@ -29,7 +29,7 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, select, update
 
-from reelforge.server.db.tables import audit_log, staff_sessions
+from reelforge.server.db.tables import audit_log, staff, staff_sessions
 
 from .harness import Player, Server, write_config
 
@@ -162,6 +162,29 @@ def test_a_wrong_password_or_name_is_refused_and_logged(server: Server, database
     assert [(f["name"], f["reason"]) for f in failed] == [("mia", "wrong password"),
                                                           ("nobody", "unknown name")]
     refused(wrong.get("/session"), 401, "UNAUTHORIZED")
+
+
+def test_five_wrong_passwords_lock_the_account_for_a_while(server: Server, database_url: str):
+    added = staff_add(database_url, "lou", "viewer", PASSWORD)
+    assert added.returncode == 0, added.stderr
+    for _ in range(4):
+        refused(Staff(server.base, "lou", "guess").signed, 401, "BAD_CREDENTIALS")
+    ok(Staff(server.base, "lou").signed)  # a good password before the fifth: the count restarts
+    for _ in range(5):
+        refused(Staff(server.base, "lou", "guess").signed, 401, "BAD_CREDENTIALS")
+    message = refused(Staff(server.base, "lou").signed, 429, "SIGN_IN_LOCKED")
+    assert "'lou'" in message and "5 wrong passwords" in message, message
+    locked = [r for r in audit_rows(database_url, "staff.sign_in_failed") if r["name"] == "lou"]
+    assert [r["reason"] for r in locked[-6:]] == ["wrong password"] * 5 + ["locked"]
+    assert len(audit_rows(database_url, "staff.locked")) >= 1
+    engine = create_engine(database_url)
+    try:
+        with engine.begin() as conn:  # the lock's 15 minutes have passed
+            conn.execute(update(staff).where(staff.c.name == "lou").values(
+                locked_until=staff.c.locked_until - 15 * 60 * 1_000_000 - 1))
+    finally:
+        engine.dispose()
+    assert ok(Staff(server.base, "lou").signed)["name"] == "lou"
 
 
 def test_a_players_token_never_opens_the_back_office(server: Server):

@@ -5,7 +5,8 @@ session is a random token the browser keeps in an HttpOnly, SameSite=Strict cook
 script never sees it, and no other site's page can send it); the database keeps only its
 SHA-256. A session ends after IDLE_S without a request or MAX_AGE_S after sign-in, whichever
 comes first. Every sign-in, failed or not, is a row of the "backoffice" audit chain with the
-client's address (standards.md H4).
+client's address (standards.md H4). MAX_FAILURES wrong passwords in a row lock the account for
+LOCK_S (a password guessed online at argon2's pace is slow; this makes it hopeless).
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import Connection, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from reelforge.errors import InvalidArgument
@@ -30,6 +32,8 @@ CHAIN = "backoffice"
 IDLE_S = 30 * 60
 MAX_AGE_S = 8 * 3600
 MIN_PASSWORD = 12
+MAX_FAILURES = 5
+LOCK_S = 15 * 60
 MAX_NAME = 64
 # Roles and what each may do: every role reads; only a manager changes anything.
 READ, CONTROL = "read", "control"
@@ -79,7 +83,8 @@ def add(ctx: Context, name: str, role: str, password: str) -> int:
     try:
         with ctx.begin() as conn:
             staff_id = conn.execute(insert(staff).values(
-                name=name, role=role, password_hash=_hasher.hash(password), created_at=now)
+                name=name, role=role, password_hash=_hasher.hash(password), failed_sign_ins=0,
+                locked_until=None, created_at=now)
                 .returning(staff.c.id)).scalar_one()
             audit.append(conn, CHAIN, "staff.added", {"name": name, "role": role}, now)
     except IntegrityError:
@@ -88,22 +93,34 @@ def add(ctx: Context, name: str, role: str, password: str) -> int:
 
 
 def sign_in(ctx: Context, name: str, password: str, client: str) -> tuple[str, Staff]:
-    """A new session for the named staff member (its token and who), or BAD_CREDENTIALS;
-    either way a row in the audit chain with the client's address."""
+    """A new session for the named staff member (its token and who), or BAD_CREDENTIALS, or
+    SIGN_IN_LOCKED while the account is locked; each a row of the audit chain with the
+    client's address."""
     now = now_us()
     with ctx.read() as conn:
         row = conn.execute(select(staff).where(staff.c.name == name)).first()
-    ok = _verified(row.password_hash if row is not None else _DUMMY, password) and row is not None
     shown = name[:MAX_NAME]
+    if row is not None and row.locked_until is not None and now < row.locked_until:
+        until = datetime.fromtimestamp(row.locked_until / 1e6, UTC).strftime("%H:%M:%S UTC")
+        with ctx.begin() as conn:
+            audit.append(conn, CHAIN, "staff.sign_in_failed",
+                         {"name": shown, "client": client, "reason": "locked"}, now)
+        raise ApiError("SIGN_IN_LOCKED", f"staff {shown!r}: {MAX_FAILURES} wrong passwords in "
+                       f"a row; sign in again after {until}")
+    ok = _verified(row.password_hash if row is not None else _DUMMY, password) and row is not None
     if not ok or row is None:
         with ctx.begin() as conn:
             audit.append(conn, CHAIN, "staff.sign_in_failed",
                          {"name": shown, "client": client,
                           "reason": "unknown name" if row is None else "wrong password"}, now)
+            if row is not None:
+                _count_failure(conn, row.id, now)
         raise ApiError("BAD_CREDENTIALS", f"staff {shown!r}: no account with this name and "
                        "password")
     token = secrets.token_urlsafe(32)
     with ctx.begin() as conn:
+        conn.execute(update(staff).where(staff.c.id == row.id)
+                     .values(failed_sign_ins=0, locked_until=None))
         session_id = conn.execute(insert(staff_sessions).values(
             token_sha256=_sha(token), staff_id=row.id, created_at=now, last_seen_at=now)
             .returning(staff_sessions.c.id)).scalar_one()
@@ -112,6 +129,20 @@ def sign_in(ctx: Context, name: str, password: str, client: str) -> tuple[str, S
                       "session_id": int(session_id)}, now)
     return token, Staff(row.id, row.name, row.role, int(session_id),
                         _expiry(now, now))
+
+
+def _count_failure(conn: Connection, staff_id: int, now: int) -> None:
+    """One more wrong password (under the row's lock); the MAX_FAILURES-th locks the account."""
+    failed = conn.execute(select(staff.c.failed_sign_ins).where(staff.c.id == staff_id)
+                          .with_for_update()).scalar_one() + 1
+    if failed < MAX_FAILURES:
+        conn.execute(update(staff).where(staff.c.id == staff_id).values(failed_sign_ins=failed))
+        return
+    until = now + LOCK_S * 1_000_000
+    conn.execute(update(staff).where(staff.c.id == staff_id)
+                 .values(failed_sign_ins=0, locked_until=until))
+    audit.append(conn, CHAIN, "staff.locked", {"staff_id": staff_id, "failures": failed,
+                                                "until_us": until}, now)
 
 
 def _verified(encoded: str, password: str) -> bool:

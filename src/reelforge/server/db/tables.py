@@ -255,6 +255,8 @@ staff = Table(
     Column("name", String(64), nullable=False, unique=True),
     Column("role", String(16), nullable=False),
     Column("password_hash", Text, nullable=False),  # argon2id, in its own encoded form
+    Column("failed_sign_ins", Integer, nullable=False),  # wrong passwords since the last good
+    Column("locked_until", Time),  # after too many: no sign-in before this time
     Column("created_at", Time, nullable=False),
     CheckConstraint(f"role IN {STAFF_ROLES!r}", name="role"),
 )

@@ -28,6 +28,8 @@ def upgrade() -> None:
         sa.Column("name", sa.String(64), nullable=False),
         sa.Column("role", sa.String(16), nullable=False),
         sa.Column("password_hash", sa.Text(), nullable=False),
+        sa.Column("failed_sign_ins", sa.Integer(), nullable=False),
+        sa.Column("locked_until", sa.BigInteger()),
         sa.Column("created_at", sa.BigInteger(), nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_staff")),
         sa.UniqueConstraint("name", name=op.f("uq_staff_name")),
