@@ -31,6 +31,16 @@ export interface RtpRow {
   effective_rounds: number; confidence: number; band: [number, number] | null; inside: boolean | null;
 }
 
+export interface HeldView {
+  totals: { operator: string; currency: string; open_rounds: number; stakes_held_minor: number }[];
+  rounds: { round_id: string; operator: string; player: string; game: string; status: string; currency: string; stake_minor: number; started_at_us: number }[];
+}
+export interface LargeWinsView {
+  min_x: number;
+  wins: { round_id: string; operator: string; player: string; game: string; currency: string; stake_minor: number; win_minor: number; x: number; at_us: number }[];
+  jackpot_claims: { claim_id: number; round_id: string; pool: string; operator: string; player: string; game: string; currency: string; amount_minor: number; status: string; at_us: number }[];
+}
+
 export async function call<T>(method: string, path: string, body?: unknown, timeoutMs = TIMEOUT_MS): Promise<T> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);

@@ -5,7 +5,7 @@
 import "./office.css";
 import { clear, h } from "../ui/dom";
 import { formatMoney } from "../core/money";
-import { call, OfficeError, utcDay, type GameRow, type Me, type MeterRow, type PoolRow, type RtpRow } from "./api";
+import { call, OfficeError, utcDay, type GameRow, type HeldView, type LargeWinsView, type Me, type MeterRow, type PoolRow, type RtpRow } from "./api";
 import { METER_HEADINGS, meterCells, RTP_HEADINGS, rtpCells, totals } from "./view";
 
 const root = document.getElementById("office") as HTMLElement;
@@ -68,15 +68,17 @@ async function dashboard(): Promise<void> {
   });
   const meters = h("section", { "aria-labelledby": "office-meters-h", "data-testid": "office-meters" });
   const rtp = h("section", { "aria-labelledby": "office-rtp-h", "data-testid": "office-rtp" });
+  const held = h("section", { "aria-labelledby": "office-held-h", "data-testid": "office-held" });
+  const large = h("section", { "aria-labelledby": "office-large-h", "data-testid": "office-large" });
   const games = h("section", { "aria-labelledby": "office-games-h", "data-testid": "office-games" });
   const pools = h("section", { "aria-labelledby": "office-pools-h", "data-testid": "office-pools" });
   root.append(
     h("header", { class: "office-header" },
       h("h1", {}, "Back office"),
       h("span", { "data-testid": "office-who" }, `${me.name} · ${me.role}`), signOut),
-    meters, rtp, games, pools);
+    meters, rtp, held, large, games, pools);
   const mayControl = me.may.includes("control");
-  await Promise.all([showMeters(meters, day), showRtp(rtp, day), showGames(games, mayControl), showPools(pools, mayControl)]);
+  await Promise.all([showMeters(meters, day), showRtp(rtp, day), showHeld(held), showLarge(large, day), showGames(games, mayControl), showPools(pools, mayControl)]);
 }
 
 async function showMeters(section: HTMLElement, day: string): Promise<void> {
@@ -121,6 +123,53 @@ async function showRtp(section: HTMLElement, day: string): Promise<void> {
     section.append(message("The band: where the actual RTP lies 99 times in 100 if the game pays as its figures say, at the stakes played today.", "note"));
   } catch (exc) {
     waiting.remove();
+    section.append(message((exc as Error).message));
+  }
+}
+
+function time(us: number): string {
+  return new Date(us / 1000).toISOString().slice(11, 19) + " UTC";
+}
+
+const HELD_HEADINGS = ["Round", "Operator", "Player", "Game", "Status", "Stake", "Since"];
+
+async function showHeld(section: HTMLElement): Promise<void> {
+  clear(section);
+  section.append(h("h2", { id: "office-held-h" }, "Funds in unfinished rounds"));
+  try {
+    const found = await call<HeldView>("GET", "/held");
+    if (!found.rounds.length) {
+      section.append(message("No round is unfinished.", "note"));
+      return;
+    }
+    section.append(h("p", { class: "office-totals", "data-testid": "office-held-totals" }, found.totals.map((t) =>
+      `${t.operator}: ${t.open_rounds} unfinished, stakes held ${formatMoney(t.stakes_held_minor, t.currency)}`).join(" · ")));
+    section.append(table("office-held-table", HELD_HEADINGS, found.rounds.map((r) =>
+      row(HELD_HEADINGS, [r.round_id, r.operator, r.player, r.game, r.status, formatMoney(r.stake_minor, r.currency), time(r.started_at_us)]))));
+  } catch (exc) {
+    section.append(message((exc as Error).message));
+  }
+}
+
+const LARGE_X = 100;
+const LARGE_HEADINGS = ["Round", "Operator", "Player", "Game", "Stake", "Win", "x stake", "At"];
+const CLAIM_HEADINGS = ["Claim", "Round", "Pool", "Player", "Game", "Amount", "Status", "At"];
+
+async function showLarge(section: HTMLElement, day: string): Promise<void> {
+  clear(section);
+  const csv = h("a", { href: `/backoffice/api/large-wins.csv?from=${day}&to=${day}&min_x=${LARGE_X}`, download: `large-wins-${day}.csv` }, "Download CSV");
+  section.append(h("div", { class: "office-bar" }, h("h2", { id: "office-large-h" }, `Large wins (${LARGE_X}x stake or more) and jackpot claims today`), csv));
+  try {
+    const found = await call<LargeWinsView>("GET", `/large-wins?from=${day}&to=${day}&min_x=${LARGE_X}`);
+    if (!found.wins.length && !found.jackpot_claims.length) {
+      section.append(message("None today.", "note"));
+      return;
+    }
+    if (found.wins.length) section.append(table("office-large-table", LARGE_HEADINGS, found.wins.map((w) =>
+      row(LARGE_HEADINGS, [w.round_id, w.operator, w.player, w.game, formatMoney(w.stake_minor, w.currency), formatMoney(w.win_minor, w.currency), `${Math.round(w.x)}x`, time(w.at_us)]))));
+    if (found.jackpot_claims.length) section.append(table("office-claims-table", CLAIM_HEADINGS, found.jackpot_claims.map((c) =>
+      row(CLAIM_HEADINGS, [String(c.claim_id), c.round_id, c.pool, c.player, c.game, formatMoney(c.amount_minor, c.currency), c.status, time(c.at_us)]))));
+  } catch (exc) {
     section.append(message((exc as Error).message));
   }
 }

@@ -2,6 +2,10 @@
 // played as a player, downloads them as CSV, reads the actual against theoretical RTP, disables a game (a player's next round is refused)
 // and enables it again; the page at 1440x900 and at 390x844.
 
+function money(minor) {  // EUR, as the page writes it: integer arithmetic only
+  return `€${Math.floor(minor / 100).toLocaleString("en")}.${String(minor % 100).padStart(2, "0")}`;
+}
+
 function expect(cond, message) {
   if (!cond) throw new Error(message);
 }
@@ -43,6 +47,15 @@ export const tests = [
       const p = await player(t.base);
       const round = await p.bet("candy-jar-clusters");
       expect(round.status === 200 && round.body.status === "closed", `the round: ${JSON.stringify(round)}`);
+      // another player's Cluedo round left open at its gamble: the funds held in it are listed
+      const holder = await player(t.base);
+      let open = null;
+      for (let i = 0; i < 300 && !open; i++) {
+        const r = await holder.bet("cluedo");
+        expect(r.status === 200, `a Cluedo round: ${JSON.stringify(r)}`);
+        if (r.body.status !== "closed") open = r.body;
+      }
+      expect(open, "no Cluedo round offered a gamble in 300 rounds");
 
       // a wrong password is refused with the server's sentence, and nothing opens
       await t.page.goto(`${t.base}/backoffice`);
@@ -78,6 +91,10 @@ export const tests = [
       const rtpShown = await rtpRow.locator("td").allInnerTexts();
       expect(candy && candy.band && rtpShown[3] === String(candy.rounds) && rtpShown[7] === (candy.inside ? "inside" : "OUTSIDE"),
         `RTP row ${JSON.stringify(rtpShown)}, the API says ${JSON.stringify(candy)}`);
+      const heldRow = t.page.locator("[data-testid=office-held-table] tr", { hasText: open.round_id });
+      await heldRow.waitFor({ timeout: 15000 });
+      const heldCells = await heldRow.locator("td").allInnerTexts();
+      expect(heldCells[3] === "cluedo" && heldCells[5] === money(open.stake_minor), `held row ${JSON.stringify(heldCells)} for a stake of ${open.stake_minor}`);
       await t.shot("meters-1440");
       await noSideways(t, "1440x900");
 

@@ -28,6 +28,7 @@ from reelforge.server.db.tables import (
     OPEN_STATUSES,
     accounts,
     jackpot_claims,
+    jackpot_pools,
     ledger_entries,
     players,
     rounds,
@@ -129,8 +130,10 @@ def large_wins(conn: Connection, first: date, last: date, min_x: int) -> dict[st
                r.c.win_minor >= r.c.stake_minor * min_x)
         .order_by(r.c.created_at, r.c.id)).all()
     claims = conn.execute(
-        select(jackpot_claims, p.c.operator_id, p.c.external_id, r.c.game_key)
+        select(jackpot_claims, p.c.operator_id, p.c.external_id, r.c.game_key,
+               jackpot_pools.c.currency)
         .join(p, p.c.id == jackpot_claims.c.player_id)
+        .join(jackpot_pools, jackpot_pools.c.key == jackpot_claims.c.pool_key)
         .join(r, r.c.id == jackpot_claims.c.round_id)
         .where(jackpot_claims.c.created_at >= since, jackpot_claims.c.created_at < until)
         .order_by(jackpot_claims.c.created_at, jackpot_claims.c.id)).all()
@@ -142,7 +145,8 @@ def large_wins(conn: Connection, first: date, last: date, min_x: int) -> dict[st
                   "at_us": w.created_at} for w in wins],
         "jackpot_claims": [{"claim_id": c.id, "round_id": c.round_id, "pool": c.pool_key,
                             "operator": c.operator_id, "player": c.external_id,
-                            "game": c.game_key, "amount_minor": int(c.amount_minor),
+                            "game": c.game_key, "currency": c.currency,
+                            "amount_minor": int(c.amount_minor),
                             "status": c.status, "confirmed_by": None, "at_us": c.created_at}
                            for c in claims]}
 
