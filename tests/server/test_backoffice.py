@@ -437,3 +437,22 @@ def test_a_disabled_pool_neither_grows_nor_pays_and_resumes_unchanged(server: Se
             + audit_rows(database_url, "jackpot.resumed") if r["chain"] == f"jackpot:{pool['pool']}"]
     assert [(r["before"]["enabled"], r["after"]["enabled"], r["by"]) for r in rows[-2:]] == [
         (True, False, "mia"), (False, True, "mia")]
+
+
+def test_ledger_and_audit_invariants_hold(server: Server, database_url: str) -> None:
+    """Last in the module: the rounds, switches and sign-ins above have kept the books and the
+    audit chains whole (a disabled pool's rounds moved nothing into it)."""
+    running = {what: subprocess.Popen([sys.executable, "-c",
+                                       "from reelforge.cli import main; main()", *what.split(),
+                                       "--database-url", database_url],
+                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                      text=True)
+               for what in ("ledger check", "audit verify")}
+    for what, process in running.items():
+        try:
+            output, _ = process.communicate(timeout=300)
+        finally:
+            process.kill()
+        assert process.returncode == 0, f"reelforge {what}:\n{output}"
+    log = server.log.read_text(errors="replace")
+    assert "Traceback" not in log, log[-3000:]
