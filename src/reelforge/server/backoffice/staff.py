@@ -15,6 +15,7 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cache
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -41,9 +42,14 @@ ALLOWED = {"viewer": {READ}, "auditor": {READ}, "manager": {READ, CONTROL}}
 assert set(ALLOWED) == set(STAFF_ROLES)
 
 _hasher = PasswordHasher()
-# Verified against when the name is unknown, so that a wrong name costs as long as a wrong
-# password and the answer's time does not tell which names exist.
-_DUMMY = _hasher.hash(secrets.token_hex(16))
+
+
+@cache
+def _dummy() -> str:
+    """Verified against when the name is unknown, so that a wrong name costs as long as a
+    wrong password and the answer's time does not tell which names exist (made on first use,
+    not at import)."""
+    return _hasher.hash(secrets.token_hex(16))
 
 
 @dataclass(frozen=True)
@@ -107,7 +113,7 @@ def sign_in(ctx: Context, name: str, password: str, client: str) -> tuple[str, S
                          {"name": shown, "client": client, "reason": "locked"}, now)
         raise ApiError("SIGN_IN_LOCKED", f"staff {shown!r}: {MAX_FAILURES} wrong passwords in "
                        f"a row; sign in again after {until}")
-    ok = _verified(row.password_hash if row is not None else _DUMMY, password) and row is not None
+    ok = _verified(row.password_hash if row is not None else _dummy(), password) and row is not None
     if not ok or row is None:
         with ctx.begin() as conn:
             audit.append(conn, CHAIN, "staff.sign_in_failed",
