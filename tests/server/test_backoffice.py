@@ -433,8 +433,9 @@ def test_a_disabled_pool_neither_grows_nor_pays_and_resumes_unchanged(server: Se
     player.finish(ok(player.bet("cluedo", bet["lines"], bet["bet_per_line"])))
     grown, enabled = meter()
     assert enabled and grown > before
+    chain = f"jackpot:{pool['pool']}"
     rows = [r for r in audit_rows(database_url, "jackpot.disabled")
-            + audit_rows(database_url, "jackpot.resumed") if r["chain"] == f"jackpot:{pool['pool']}"]
+            + audit_rows(database_url, "jackpot.resumed") if r["chain"] == chain]
     assert [(r["before"]["enabled"], r["after"]["enabled"], r["by"]) for r in rows[-2:]] == [
         (True, False, "mia"), (False, True, "mia")]
 
