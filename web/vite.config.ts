@@ -1,7 +1,8 @@
 import { defineConfig } from "vitest/config";
 
-// One page (hash routes: #/, #/game/<key>, #/history, #/info/<key>): the server sends the same
-// index.html at / and /play, and the hashed bundles under /assets.
+// Two pages: the players' (hash routes: #/, #/game/<key>, #/history, #/info/<key>; the server
+// sends the same index.html at / and /play) and the back office's (backoffice.html, served at
+// /backoffice); their hashed bundles under /assets.
 export default defineConfig({
   base: "/",
   build: {
@@ -9,9 +10,11 @@ export default defineConfig({
     assetsDir: "assets",
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
+    rollupOptions: { input: { main: "index.html", backoffice: "backoffice.html" } },
     target: "es2022",
   },
-  server: { proxy: { "/api": "http://127.0.0.1:8000", "/demo": "http://127.0.0.1:8000" } },
+  server: { proxy: { "/api": "http://127.0.0.1:8000", "/demo": "http://127.0.0.1:8000",
+    "/backoffice/api": "http://127.0.0.1:8000" } },
   test: {
     include: ["tests/unit/**/*.test.ts"],
     environment: "node",

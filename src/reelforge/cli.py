@@ -935,6 +935,8 @@ ledger_app = typer.Typer(no_args_is_help=True, help="The server's double-entry l
 app.add_typer(ledger_app, name="ledger")
 audit_app = typer.Typer(no_args_is_help=True, help="The server's hash-chained audit log.")
 app.add_typer(audit_app, name="audit")
+staff_app = typer.Typer(no_args_is_help=True, help="The back office's staff accounts.")
+app.add_typer(staff_app, name="staff")
 
 
 @db_app.command("upgrade")
@@ -1062,6 +1064,31 @@ def export_command(
     except ReelforgeError as exc:
         _fail(exc)
     print(f"{rows:,} {what} rows written to {out}")
+
+@staff_app.command("add")
+def staff_add(
+    name: Annotated[str, typer.Argument(help="The staff member's sign-in name")],
+    role: Annotated[str, typer.Option("--role", help="viewer, manager or auditor")],
+    database_url: DbUrlOpt = None,
+) -> None:
+    """Create a back-office account. The password is asked twice at a terminal, or read as
+    the first line of standard input (never an argument: it would stay in the shell's
+    history and the process list)."""
+    from reelforge.server.commands import staff_add as add
+
+    if sys.stdin.isatty():
+        import getpass
+
+        password = getpass.getpass(f"password for {name}: ")
+        if getpass.getpass("again: ") != password:
+            _fail(InvalidArgument(f"the two passwords typed for {name!r} differ"))
+    else:
+        password = sys.stdin.readline().rstrip("\r\n")
+    try:
+        staff_id = add(database_url, name, role, password)
+    except ReelforgeError as exc:
+        _fail(exc)
+    print(f"staff {name!r} added as {role} (id {staff_id})")
 
 
 def main() -> None:

@@ -16,6 +16,7 @@ def built(tmp_path_factory) -> Server:
     dist = work / "dist"
     (dist / "assets").mkdir(parents=True)
     (dist / "index.html").write_text("<!doctype html><title>client</title><div id=app></div>")
+    (dist / "backoffice.html").write_text("<!doctype html><title>office</title><main></main>")
     (dist / "assets" / "index-abc123.js").write_text("console.log(1)")
     (dist / "assets" / "index-abc123.css").write_text("body{}")
     (work / "secret.txt").write_text("not for the web")
@@ -33,6 +34,14 @@ def test_the_client_is_served_at_root_and_play(built: Server) -> None:
         assert "<title>client</title>" in page.text
     demo = httpx.get(built.base + "/demo?operator=demo", follow_redirects=False)
     assert demo.status_code == 303 and demo.headers["location"].startswith("/play?launch=")
+
+
+def test_the_back_office_page_is_served_at_backoffice(built: Server) -> None:
+    page = httpx.get(built.base + "/backoffice")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "<title>office</title>" in page.text
+    # the page is public (it signs in by itself); its API is not
+    assert httpx.get(built.base + "/backoffice/api/meters").status_code == 401
 
 
 def test_assets_have_their_mime_types_and_stay_in_their_folder(built: Server) -> None:

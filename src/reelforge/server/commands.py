@@ -120,3 +120,17 @@ def export(url: str | None, what: str, out: Path, fmt: str, since: str | None,
     from reelforge.server.db.export import export as write
 
     return write(database_url(url), what, out, fmt, since, until)
+
+
+def staff_add(url: str | None, name: str, role: str, password: str) -> int:
+    """Create a back-office staff account in the database; its id."""
+    from reelforge.server.backoffice import staff
+    from reelforge.server.context import Context
+    from reelforge.server.settings import Settings
+
+    engine = make_engine(database_url(url))
+    try:
+        migrate.check_schema(engine)
+        return staff.add(Context(engine, Settings(())), name, role, password)
+    finally:
+        engine.dispose()

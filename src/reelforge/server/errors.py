@@ -41,6 +41,12 @@ CODES: dict[str, tuple[int, str]] = {
     "NOT_FOUND": (404, "no such resource"),
     "METHOD_NOT_ALLOWED": (405, "the method is not allowed on this resource"),
     "DEMO_DISABLED": (403, "this operator has no demo players"),
+    # the back office's door (server/backoffice/)
+    "BAD_CREDENTIALS": (401, "back office: no staff account with this name and password"),
+    "SIGN_IN_LOCKED": (429, "back office: too many wrong passwords for this staff account: "
+                            "sign in again after the time the message names"),
+    "FORBIDDEN": (403, "back office: the staff member's role does not allow this"),
+    "UNKNOWN_POOL": (404, "back office: no such jackpot pool"),
 }
 
 

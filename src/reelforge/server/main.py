@@ -44,6 +44,9 @@ def startup(ctx: Context) -> None:
     except IntegrityError:  # another worker recorded it at the same moment: read it again
         _record_config(ctx)
     _ensure_pools(ctx)
+    from reelforge.server.backoffice.control import start_refresher
+
+    start_refresher(ctx)  # the back office's game switches, overlaid on the file's settings
     _warm_up(ctx.settings)
     _connect_wallets(ctx)
     print(f"reelforge serve: process {os.getpid()} ready", flush=True)

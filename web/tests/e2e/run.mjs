@@ -59,7 +59,7 @@ const browserFor = async (test) => {
 /** The helpers every test gets. */
 function kit(page, name) {
   return {
-    page, base: server.base,
+    page, base: server.base, staff: server.staff,
     async shot(label, selector = null) {
       const path = join(RESULTS, `${name}-${label}.png`.replace(/[^A-Za-z0-9_.-]+/g, "_"));
       await (selector ? page.locator(selector).first() : page).screenshot({ path });

@@ -1,6 +1,6 @@
 // A real `reelforge serve` for the end-to-end tests: a fresh SQLite file in a temporary
 // folder, a free loopback port, the test operators' config, the built client (web/dist).
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, openSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -62,8 +62,18 @@ export async function startServer({ extraGames = [], startTimeoutMs = 900_000 } 
     if (Date.now() > deadline) throw new Error(`reelforge serve not ready after ${startTimeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 200));
   }
+  // A back-office manager for the back office's scenarios (`reelforge staff add`, the password
+  // on standard input as an operator would pipe it).
+  const staff = { name: "e2e-manager", password: randomBytes(12).toString("hex") };
+  const added = spawnSync(bin, ["staff", "add", "--role", "manager", "--database-url", `sqlite:///${join(dir, "e2e.db")}`, staff.name], {
+    cwd: dir, input: staff.password + "\n", encoding: "utf8", env: process.env,
+  });
+  if (added.status !== 0) {
+    child.kill("SIGTERM");
+    throw new Error(`reelforge staff add failed (${added.status}): ${added.stderr}`);
+  }
   return {
-    base, dir, log,
+    base, dir, log, staff,
     async stop() {
       if (child.exitCode !== null) return;
       child.kill("SIGTERM");

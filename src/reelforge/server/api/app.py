@@ -183,6 +183,10 @@ def create_app(ctx: Context, startup=None) -> FastAPI:
         admit(who)
         return who
 
+    from reelforge.server.backoffice.routes import router as backoffice
+
+    app.include_router(backoffice(ctx, _StrictJSONRoute))
+
     @app.get("/health", tags=["ops"])
     def health() -> dict:
         return {"status": "ok"}
@@ -311,6 +315,16 @@ def create_app(ctx: Context, startup=None) -> FastAPI:
         if index.is_file():
             return HTMLResponse(index.read_text(encoding="utf-8"))
         return RedirectResponse("/play", 307)
+
+    @app.get("/backoffice", include_in_schema=False)
+    def backoffice_page() -> HTMLResponse:
+        """The back office's page (web/backoffice.html, built); it signs in on its own."""
+        page = _web_dir() / "backoffice.html"
+        if page.is_file():
+            return HTMLResponse(page.read_text(encoding="utf-8"))
+        return HTMLResponse("<!doctype html><meta charset=utf-8><title>reelforge back office"
+                            "</title><p>The back office page is not built here (make web). "
+                            "Its API: /backoffice/api, in <a href=/docs>/docs</a>.</p>")
 
     # The client's hashed bundles (web/dist/assets, `make web`): StaticFiles resolves every
     # path inside that folder (no request path reaches the file system unchecked) and sends

@@ -250,3 +250,39 @@ audit_heads = Table(
     Column("seq", BigInteger, nullable=False),
     Column("hash", String(64), nullable=False),
 )
+
+# The back office (server/backoffice/): the operator's staff, a separate door from the players'.
+STAFF_ROLES = ("viewer", "manager", "auditor")
+
+staff = Table(
+    "staff", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("name", String(64), nullable=False, unique=True),
+    Column("role", String(16), nullable=False),
+    Column("password_hash", Text, nullable=False),  # argon2id, in its own encoded form
+    Column("failed_sign_ins", Integer, nullable=False),  # wrong passwords since the last good
+    Column("locked_until", Time),  # after too many: no sign-in before this time
+    Column("created_at", Time, nullable=False),
+    CheckConstraint(f"role IN {STAFF_ROLES!r}", name="role"),
+)
+
+# A staff session: only the token's SHA-256 is stored, as for players' sessions.
+staff_sessions = Table(
+    "staff_sessions", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("token_sha256", String(64), nullable=False, unique=True),
+    Column("staff_id", BigInteger, ForeignKey("staff.id"), nullable=False),
+    Column("created_at", Time, nullable=False),
+    Column("last_seen_at", Time, nullable=False),
+)
+
+# The back office's switch per game: a game plays new rounds only when both the configuration
+# file's `enabled` and this switch (absent: on) say so.
+game_switches = Table(
+    "game_switches", metadata,
+    Column("operator_id", String(64), ForeignKey("operators.id"), primary_key=True),
+    Column("game_key", String(64), primary_key=True),
+    Column("enabled", Boolean, nullable=False),
+    Column("updated_at", Time, nullable=False),
+    Column("updated_by", String(64), nullable=False),  # the staff member's name
+)

@@ -7,6 +7,10 @@ house as contributions cross a whole unit. A win claims the pool's whole minor u
 pool row's lock, so of two simultaneous winners the first takes the pool and the second the
 reseeded meter (the seed says so); the fraction below one minor unit stays in the pool.
 
+A pool the back office disabled (GLI-19 4.15.2, standards.md G7) takes no contribution and pays
+no claim: a round that would have won it is an ordinary round. Resumed, it carries on from the
+same amount and parameters.
+
 The claim is not credited to the balance: it moves to the jackpot liability account, pending
 verification, payable as a first instalment and 19 annual ones (the seed's terms).
 """
@@ -55,8 +59,10 @@ def _locked(conn: Connection, key: str):
 
 def contribute(conn: Connection, key: str, stake_minor: int, house: int, round_id: str,
                now: int) -> int:
-    """Add a stake's contribution; returns it in pool units."""
+    """Add a stake's contribution; returns it in pool units (none to a disabled pool)."""
     pool = _locked(conn, key)
+    if not pool.enabled:
+        return 0
     units = stake_minor * pool.contribution_bp  # bp of minor units = 1/10,000 minor units
     total = pool.units + units
     whole = total // POOL_SCALE - pool.credited_minor
@@ -71,9 +77,12 @@ def contribute(conn: Connection, key: str, stake_minor: int, house: int, round_i
 
 
 def claim(conn: Connection, key: str, round_id: str, player_id: int, house: int,
-          now: int) -> dict:
-    """Award the pool to the round's winner and reseed it; returns the claim."""
+          now: int) -> dict | None:
+    """Award the pool to the round's winner and reseed it; returns the claim (None: the pool
+    is disabled and cannot be won)."""
     pool = _locked(conn, key)
+    if not pool.enabled:
+        return None
     amount = pool.units // POOL_SCALE
     account = ledger.account_id(conn, "jackpot_pool", key, pool.currency)
     liability = ledger.account_id(conn, "jackpot_liability", key, pool.currency)

@@ -1,0 +1,35 @@
+// Pure formatting for the back office's tables: integer minor units to money text (core/money),
+// an RTP to a percentage, a row to its cells. No DOM here, so the unit tests read it directly.
+import { formatMoney, formatPercent } from "../core/money";
+import type { MeterRow, RtpRow } from "./api";
+
+export const METER_HEADINGS = ["Operator", "Game", "Mode", "Rounds", "Turnover", "Wins", "Hold", "RTP"];
+
+export function meterCells(row: MeterRow): string[] {
+  return [row.operator, row.game, row.mode, String(row.rounds),
+    formatMoney(row.turnover_minor, row.currency), formatMoney(row.wins_minor, row.currency),
+    formatMoney(row.hold_minor, row.currency), row.rtp === null ? "—" : formatPercent(row.rtp)];
+}
+
+/** Totals per currency (money of two currencies is never added). */
+export function totals(rows: MeterRow[]): Map<string, { rounds: number; turnover: number; wins: number }> {
+  const out = new Map<string, { rounds: number; turnover: number; wins: number }>();
+  for (const r of rows) {
+    const t = out.get(r.currency) ?? { rounds: 0, turnover: 0, wins: 0 };
+    t.rounds += r.rounds; t.turnover += r.turnover_minor; t.wins += r.wins_minor;
+    out.set(r.currency, t);
+  }
+  return out;
+}
+
+export const RTP_HEADINGS = ["Operator", "Game", "Mode", "Rounds", "Actual RTP", "Theoretical", "99% band", "Verdict"];
+
+/** A row of the RTP report: the band as two percentages (its lower end at 0% at most: no game
+ * returns less than nothing, whatever a normal approximation over few rounds says), the
+ * verdict in words. */
+export function rtpCells(row: RtpRow): string[] {
+  const theory = row.theoretical_rtp === null ? "—" : `${formatPercent(row.theoretical_rtp)} (${row.theoretical_source})`;
+  const band = row.band === null ? "—" : `${formatPercent(Math.max(0, row.band[0]))} to ${formatPercent(row.band[1])}`;
+  const verdict = row.inside === null ? (row.theoretical_rtp === null ? "no figure" : "no SD: no band") : row.inside ? "inside" : "OUTSIDE";
+  return [row.operator, row.game, row.mode, String(row.rounds), formatPercent(row.actual_rtp), theory, band, verdict];
+}
