@@ -1,4 +1,4 @@
-"""The served games' figures kept on disk (services/catalog.py `_max_win`, `_rtp`): what a later
+"""The served games' figures kept on disk (services/catalog.py `_max_win`, `rtp_figures`): what a later
 process reads back is exactly what the game computes, and a damaged entry is computed again."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pytest
 import reelforge.analysis  # noqa: F401 - registers the exact figures behind max_win()
 from reelforge.server.services import catalog
 
-FIGURES = {"max-win": catalog._max_win, "rtp": catalog._rtp}
+FIGURES = {"max-win": catalog._max_win, "rtp": catalog.rtp_figures}
 
 
 @pytest.fixture

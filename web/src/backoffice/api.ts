@@ -15,7 +15,7 @@ export interface Me { name: string; role: string; expires_at_us: number; may: st
 export interface MeterRow {
   day: string; operator: string; game: string; mode: string; currency: string; rounds: number;
   turnover_minor: number; wins_minor: number; hold_minor: number; rtp: number | null;
-  spin_chance_wagered_minor: number; spin_chance_rounds: number; spin_chance_won_minor: number;
+  step_wagered_minor: number; funded_rounds: number; funded_won_minor: number;
 }
 export interface GameRow {
   operator: string; game: string; game_id: string; currency: string; jurisdiction: string;

@@ -7,7 +7,7 @@ function meter(over: Partial<MeterRow>): MeterRow {
   return {
     day: "2026-12-04", operator: "demo", game: "cluedo", mode: "base", currency: "EUR", rounds: 3,
     turnover_minor: 6000, wins_minor: 4512, hold_minor: 1488, rtp: 0.752,
-    spin_chance_wagered_minor: 0, spin_chance_rounds: 0, spin_chance_won_minor: 0, ...over,
+    step_wagered_minor: 0, funded_rounds: 0, funded_won_minor: 0, ...over,
   };
 }
 

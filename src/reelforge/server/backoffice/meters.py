@@ -2,9 +2,10 @@
 (the day the round started), the money each kind of ledger movement moved to or from the
 house account, attributed to the round it belongs to.
 
-- turnover: the stakes of paid rounds (kind "stake"); Spin Chance wagers and the wins of the
-  rounds they fund are metered apart (standards.md D5), so the paytable's RTP is wins/turnover
-  of paid rounds only;
+- turnover: the stakes of paid rounds (kind "stake"); a wager of the balance made at a choice
+  step (money into the house at a step) and the wins of the rounds such wagers fund are metered
+  apart (standards.md D5), so the paytable's RTP is wins/turnover of paid rounds only. The meters
+  name no kind of choice: whichever choice wagers the balance lands in the step columns;
 - wins: what paid rounds credited the player (kind "win"; a gamble's result is already in it);
 - hold: turnover - wins; rtp: wins / turnover (None before any turnover).
 
@@ -60,8 +61,9 @@ def daily(conn: Connection, first: date, last: date) -> list[dict[str, Any]]:
     mode = bet_mode(conn).label("mode")
     paid, funded = r.c.funded_by.is_(None), r.c.funded_by.is_not(None)
 
-    def moved(kind: str, *where: Any, sign: int = 1) -> Any:
-        return func.coalesce(func.sum(case((and_(e.c.kind == kind, *where), sign * e.c.amount),
+    def moved(kind: str | None, *where: Any, sign: int = 1) -> Any:
+        of_kind = () if kind is None else (e.c.kind == kind,)
+        return func.coalesce(func.sum(case((and_(*of_kind, *where), sign * e.c.amount),
                                            else_=0)), 0)
 
     query = (
@@ -70,9 +72,9 @@ def daily(conn: Connection, first: date, last: date) -> list[dict[str, Any]]:
                .label("rounds"),
                moved("stake", paid).label("turnover"),
                moved("win", paid, sign=-1).label("wins"),
-               moved("spin_chance").label("spin_chance_wagered"),
-               func.count(func.distinct(case((funded, r.c.id)))).label("spin_chance_rounds"),
-               moved("win", funded, sign=-1).label("spin_chance_won"))
+               moved(None, e.c.step.is_not(None), e.c.amount > 0).label("step_wagered"),
+               func.count(func.distinct(case((funded, r.c.id)))).label("funded_rounds"),
+               moved("win", funded, sign=-1).label("funded_won"))
         .select_from(e.join(a, and_(a.c.id == e.c.account_id, a.c.kind == "house"))
                      .join(r, r.c.id == e.c.round_id).join(p, p.c.id == r.c.player_id))
         .where(r.c.created_at >= day_number(first) * US_PER_DAY,
@@ -88,9 +90,9 @@ def daily(conn: Connection, first: date, last: date) -> list[dict[str, Any]]:
             "currency": row.currency, "rounds": int(row.rounds), "turnover_minor": turnover,
             "wins_minor": wins, "hold_minor": turnover - wins,
             "rtp": wins / turnover if turnover else None,
-            "spin_chance_wagered_minor": int(row.spin_chance_wagered),
-            "spin_chance_rounds": int(row.spin_chance_rounds),
-            "spin_chance_won_minor": int(row.spin_chance_won)})
+            "step_wagered_minor": int(row.step_wagered),
+            "funded_rounds": int(row.funded_rounds),
+            "funded_won_minor": int(row.funded_won)})
     return found
 
 
@@ -163,7 +165,7 @@ def as_csv(rows: Iterable[dict[str, Any]], columns: Sequence[str]) -> str:
 
 
 DAILY_COLUMNS = ("day", "operator", "game", "mode", "currency", "rounds", "turnover_minor",
-                 "wins_minor", "hold_minor", "rtp", "spin_chance_wagered_minor",
-                 "spin_chance_rounds", "spin_chance_won_minor")
+                 "wins_minor", "hold_minor", "rtp", "step_wagered_minor",
+                 "funded_rounds", "funded_won_minor")
 WIN_COLUMNS = ("round_id", "operator", "player", "game", "currency", "stake_minor",
                "win_minor", "x", "at_us")

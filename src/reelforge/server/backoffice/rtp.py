@@ -55,7 +55,7 @@ def round_sd(game: Any, mode: str) -> tuple[float | None, str]:
         return {"sd": None, "source": "none"}
 
     # kept on disk by the game file's hash, like the RTP figures: Cluedo's moments cost seconds
-    found = catalog._kept(game, f"round-sd-{mode}", computed, lambda d: d, lambda d: d)
+    found = catalog.kept_figure(game, f"round-sd-{mode}", computed, lambda d: d, lambda d: d)
     return found["sd"], found["source"]
 
 
@@ -105,7 +105,7 @@ def _row(row: Any, settings: Settings) -> dict[str, Any]:
         served = None
     if served is None:
         return found
-    figure = next((f for f in catalog._rtp(served.game) if f.mode == row.mode), None)
+    figure = next((f for f in catalog.rtp_figures(served.game) if f.mode == row.mode), None)
     if figure is None:
         return found
     theoretical = float(figure.value)

@@ -88,7 +88,7 @@ class ServedGame:
                              "stake_credits": option.stake, "cost_minor": allowed,
                              "jackpot_eligible": self.jackpot_eligible(option.bet)})
         rtp = [{"mode": f.mode, "value": float(f.value), "source": f.source, "ci95": f.ci95}
-               for f in _rtp(game)]
+               for f in rtp_figures(game)]
         top = _max_win(game)
         return {
             "key": self.key, "game_id": game.id, "title": game.title, "family": game.family,
@@ -112,7 +112,7 @@ class ServedGame:
 def _max_win(game) -> Any:
     """Once per configured game (`configured_game` shares one object per file and setting): the
     exact maximum costs seconds (Cluedo's 3 to 7 s) and never changes for a game file."""
-    return _kept(game, "max-win", game.max_win, lambda top: {
+    return kept_figure(game, "max-win", game.max_win, lambda top: {
         "lines": top.bet.lines, "bet_per_line": top.bet.bet_per_line, "mode": top.bet.mode,
         "credits": top.credits, "x": str(top.x), "enforced": top.enforced},
         lambda d: MaxWin(Bet(d["lines"], d["bet_per_line"], d["mode"]), d["credits"],
@@ -120,7 +120,7 @@ def _max_win(game) -> Any:
 
 
 @lru_cache(maxsize=64)
-def _rtp(game) -> tuple:
+def rtp_figures(game) -> tuple:
     """The game's RTP figures (Cops n Robbers' exact analysis of both modes takes seconds),
     or none where it has no analysis."""
     def computed() -> tuple:
@@ -129,7 +129,7 @@ def _rtp(game) -> tuple:
         except ReelforgeError:
             return ()
 
-    return _kept(game, "rtp", computed, lambda figures: [
+    return kept_figure(game, "rtp", computed, lambda figures: [
         {"mode": f.mode, "fraction": str(f.value) if isinstance(f.value, Fraction) else None,
          "float": None if isinstance(f.value, Fraction) else f.value, "source": f.source,
          "ci95": f.ci95, "method": f.method} for f in figures],
@@ -138,7 +138,7 @@ def _rtp(game) -> tuple:
                                       d["method"]) for d in saved))
 
 
-def _kept(game, name: str, compute, dump, load):
+def kept_figure(game, name: str, compute, dump, load):
     """`compute()`, kept on disk by the game file's hash (`figure_cache`) for every later
     process: a game's figures hold the GIL for seconds, and every request of the process
     waits meanwhile. An unreadable entry is computed again and rewritten."""
@@ -195,7 +195,7 @@ def game_help(game) -> dict:
     numbers, RTP figures and maximum win filled in (`services/help.py`), once per game."""
     from reelforge.server.services.help import help_pages
 
-    return help_pages(game, _rtp(game), _max_win(game))
+    return help_pages(game, rtp_figures(game), _max_win(game))
 
 
 def _default_bet(bets: list[dict]) -> dict | None:
