@@ -91,3 +91,15 @@ def db_engine(db_url: str) -> Iterator[Engine]:
         yield engine
     finally:
         engine.dispose()
+
+
+@pytest.fixture(scope="module", params=[
+    "sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])  # a second minute or two
+def database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+                 ) -> str:
+    """The database of a module that serves one server to all its tests: a SQLite file, or
+    the module's own PostgreSQL database (a skip where none runs)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path_factory.mktemp('module_db') / 'reelforge.db'}"
+    url: str = request.getfixturevalue("pg_database")
+    return url

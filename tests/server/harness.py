@@ -86,6 +86,15 @@ class Server:
         self.wait_ready()
         return self
 
+    def warm(self) -> Server:
+        """One unhurried request that loads every game (seconds on a first start): paid here,
+        so that no test's own 60 s client timeout pays it."""
+        player = Player(self.base)
+        player.http.timeout = httpx.Timeout(600)
+        response = player.http.get("/api/v1/games")
+        assert response.status_code == 200, response.text
+        return self
+
     def wait_ready(self) -> None:
         deadline = time.monotonic() + START_TIMEOUT_S
         while time.monotonic() < deadline:

@@ -66,27 +66,13 @@ MAX_ROUNDS = 300  # the bound of every "play until" loop (Cluedo hits about 1 ro
 # -- the server ---------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module", params=[
-    "sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])  # a second minute or two
-def database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-                 ) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path_factory.mktemp('api_db') / 'reelforge.db'}"
-    url: str = request.getfixturevalue("pg_database")  # conftest: this module's own, or a skip
-    return url
-
-
 @pytest.fixture(scope="module")
 def server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     workdir = tmp_path_factory.mktemp("api")
     served = Server(database_url, workdir, write_config(workdir))
     try:
         served.start()
-        # The first request loads the three games (seconds): paid once here, so no test's
-        # own 60 s client timeout pays it.
-        warm = Player(served.base)
-        warm.http.timeout = httpx.Timeout(600)
-        ok(warm.http.get("/api/v1/games"))
+        served.warm()
         yield served
     finally:
         served.stop()

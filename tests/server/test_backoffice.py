@@ -44,16 +44,6 @@ CANDY_ESTIMATE = json.loads((GAMES_DIR / "candy_jar_clusters" / "candy-jar-clust
 MAX_ROUNDS = 300
 
 
-@pytest.fixture(scope="module", params=[
-    "sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
-def database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-                 ) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path_factory.mktemp('office_db') / 'reelforge.db'}"
-    url: str = request.getfixturevalue("pg_database")  # conftest: this module's own, or a skip
-    return url
-
-
 @pytest.fixture(scope="module")
 def server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     workdir = tmp_path_factory.mktemp("office")
@@ -70,9 +60,7 @@ def server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
     served = Server(database_url, workdir, write_config(workdir, office))
     try:
         served.start()
-        warm = Player(served.base)
-        warm.http.timeout = httpx.Timeout(600)
-        assert warm.http.get("/api/v1/games").status_code == 200
+        served.warm()
         for name, role in (("mia", "manager"), ("val", "viewer"), ("ada", "auditor")):
             done = staff_add(database_url, name, role, PASSWORD)
             assert done.returncode == 0, done.stderr

@@ -46,16 +46,6 @@ def _extra_operators(workdir: Path) -> str:
                                     ("de_short", "EUR", "DE")))
 
 
-@pytest.fixture(scope="module", params=[
-    "sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
-def database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-                 ) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path_factory.mktemp('money_db') / 'reelforge.db'}"
-    url: str = request.getfixturevalue("pg_database")
-    return url
-
-
 @pytest.fixture(scope="module")
 def workdir(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("money")
@@ -66,9 +56,7 @@ def server(database_url: str, workdir: Path) -> Iterator[Server]:
     served = Server(database_url, workdir, write_config(workdir, _extra_operators(workdir)))
     try:
         served.start()
-        warm = Player(served.base)
-        warm.http.timeout = httpx.Timeout(600)
-        ok(warm.http.get("/api/v1/games"))
+        served.warm()
         yield served
     finally:
         served.stop()
