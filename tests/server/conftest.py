@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from sqlalchemy import Engine, create_engine, pool
@@ -32,9 +33,10 @@ def _admin_engine(database: str) -> Engine:
                          poolclass=pool.NullPool, connect_args={"connect_timeout": 5})
 
 
-@pytest.fixture(scope="module")
-def pg_database() -> Iterator[str]:
-    """A PostgreSQL database of this module's own, dropped when the module is done."""
+@contextmanager
+def new_pg_database() -> Iterator[str]:
+    """The URL of a new, empty PostgreSQL database, dropped on leaving; a skip where no
+    PostgreSQL runs."""
     global _pg_reachable
     if _pg_reachable is False:
         pytest.skip(PG_UNREACHABLE)
@@ -54,6 +56,13 @@ def pg_database() -> Iterator[str]:
         with admin.connect() as conn:
             conn.exec_driver_sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
         admin.dispose()
+
+
+@pytest.fixture(scope="module")
+def pg_database() -> Iterator[str]:
+    """A PostgreSQL database of this module's own, dropped when the module is done."""
+    with new_pg_database() as url:
+        yield url
 
 
 def _empty_postgres(url: str) -> None:

@@ -8,7 +8,6 @@ backup of the other kind of database; and a backup never writes over a file."""
 
 from __future__ import annotations
 
-import secrets
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -21,7 +20,7 @@ from reelforge.server import commands
 from reelforge.server.db.engine import make_engine
 from reelforge.server.db.migrate import head_revision, upgrade
 
-from .conftest import _admin_engine
+from .conftest import new_pg_database
 from .harness import Player, Server, write_config
 
 pytestmark = pytest.mark.slow  # two server starts and a dozen rounds per database
@@ -66,16 +65,8 @@ def fresh_url(db_url: str, tmp_path: Path) -> Iterator[str]:
     if db_url.startswith("sqlite"):
         yield f"sqlite:///{tmp_path / 'restored.db'}"
         return
-    name = f"rf_restore_{secrets.token_hex(5)}"
-    admin = _admin_engine("test")
-    with admin.connect() as conn:
-        conn.exec_driver_sql(f"CREATE DATABASE {name}")
-    try:
-        yield f"{db_url.rsplit('/', 1)[0]}/{name}"
-    finally:
-        with admin.connect() as conn:
-            conn.exec_driver_sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        admin.dispose()
+    with new_pg_database() as url:
+        yield url
 
 
 def test_backup_drill(db_url: str, fresh_url: str, tmp_path: Path) -> None:
