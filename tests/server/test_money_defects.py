@@ -140,8 +140,8 @@ def test_a_request_id_shaped_like_an_internal_one_leaves_spin_chance_whole(
         player, view = spin_chance_offered(server)
         round_id = view["round_id"]
         player.finish(ok(player.bet("cluedo", 1, 1, request_id=f"{round_id}:spin")))
-        if player.balance() == 0:
-            continue
+        if not 0 < player.balance() < COPS_PRICE:
+            continue  # the Cluedo round took the last credit or won it past the price: lapsed
         answer = ok(player.step(round_id, "spin_chance", "play"))
         spun = answer["steps"][-1]["result"]["state"]
         if not spun["won"]:
