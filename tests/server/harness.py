@@ -208,3 +208,23 @@ class Player:
             if view.get("next_round_id"):
                 view = self.http.get(f"/api/v1/rounds/{view['next_round_id']}").json()
         return view
+
+
+def assert_books_hold(server: Server, database_url: str) -> None:
+    """`reelforge ledger check` and `audit verify` pass on the server's database, both at once
+    (each command's start-up, its imports, is most of its time), and the server logged no
+    traceback."""
+    running = {what: subprocess.Popen([sys.executable, "-c",
+                                       "from reelforge.cli import main; main()", *what.split(),
+                                       "--database-url", database_url],
+                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                      text=True)
+               for what in ("ledger check", "audit verify")}
+    for what, process in running.items():
+        try:
+            output, _ = process.communicate(timeout=300)
+        finally:
+            process.kill()
+        assert process.returncode == 0, f"reelforge {what}:\n{output}"
+    log = server.log.read_text(errors="replace")
+    assert "Traceback" not in log, log[-3000:]

@@ -19,8 +19,6 @@ from __future__ import annotations
 import base64
 import json
 import secrets
-import subprocess
-import sys
 import time
 import tomllib
 import uuid
@@ -33,7 +31,7 @@ from urllib.parse import parse_qs, urlparse
 import httpx
 import pytest
 
-from .harness import Player, Server, write_config
+from .harness import Player, Server, assert_books_hold, write_config
 
 GAMES_DIR = Path(__file__).resolve().parents[2] / "src" / "reelforge" / "games"
 
@@ -1081,17 +1079,4 @@ def test_operator_win_cap(server: Server) -> None:
 
 def test_ledger_and_audit_invariants_hold(server: Server, database_url: str) -> None:
     """Last in the module: every round, step and refusal above has been through the books."""
-    reelforge = Path(sys.executable).with_name("reelforge")
-    # both at once: each command's start-up (imports) is most of its time
-    running = {what: subprocess.Popen([str(reelforge), *what.split(), "--database-url",
-                                       database_url], stdout=subprocess.PIPE,
-                                      stderr=subprocess.STDOUT, text=True)
-               for what in ("ledger check", "audit verify")}
-    for what, process in running.items():
-        try:
-            output, _ = process.communicate(timeout=300)
-        finally:
-            process.kill()
-        assert process.returncode == 0, f"reelforge {what}:\n{output}"
-    log = server.log.read_text(errors="replace")
-    assert "Traceback" not in log, log[-3000:]
+    assert_books_hold(server, database_url)

@@ -31,7 +31,7 @@ from sqlalchemy import create_engine, select, update
 
 from reelforge.server.db.tables import audit_log, staff, staff_sessions
 
-from .harness import Player, Server, write_config
+from .harness import Player, Server, assert_books_hold, write_config
 
 PASSWORD = "correct horse battery"  # 21 characters: above the minimum of 12
 GAMES_DIR = Path(__file__).resolve().parents[2] / "src" / "reelforge" / "games"
@@ -431,17 +431,4 @@ def test_a_disabled_pool_neither_grows_nor_pays_and_resumes_unchanged(server: Se
 def test_ledger_and_audit_invariants_hold(server: Server, database_url: str) -> None:
     """Last in the module: the rounds, switches and sign-ins above have kept the books and the
     audit chains whole (a disabled pool's rounds moved nothing into it)."""
-    running = {what: subprocess.Popen([sys.executable, "-c",
-                                       "from reelforge.cli import main; main()", *what.split(),
-                                       "--database-url", database_url],
-                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                      text=True)
-               for what in ("ledger check", "audit verify")}
-    for what, process in running.items():
-        try:
-            output, _ = process.communicate(timeout=300)
-        finally:
-            process.kill()
-        assert process.returncode == 0, f"reelforge {what}:\n{output}"
-    log = server.log.read_text(errors="replace")
-    assert "Traceback" not in log, log[-3000:]
+    assert_books_hold(server, database_url)
