@@ -194,4 +194,7 @@ def router(ctx: Context, route_class: Any) -> APIRouter:
         """A manager disables a jackpot pool (no contribution, no win) or resumes it."""
         return control.switch_pool(ctx, door(rf_staff, staff.CONTROL), body.pool, body.enabled)
 
+    from reelforge.server.backoffice import report_routes
+
+    report_routes.add(api, ctx, door)  # the RTP chart, the monitor, player and round lookup
     return api
