@@ -45,7 +45,7 @@ def player(conn: Connection, operator_id: str, external_id: str, now: int) -> di
         select(r.c.session_id, func.coalesce(func.sum(e.c.amount), 0))
         .select_from(e.join(r, r.c.id == e.c.round_id))
         .where(mine, r.c.player_id == row.id).group_by(r.c.session_id)).tuples().all())
-    counts = dict(conn.execute(select(r.c.session_id, func.count())
+    counts: dict[Any, int] = dict(conn.execute(select(r.c.session_id, func.count())
                                .where(r.c.player_id == row.id)
                                .group_by(r.c.session_id)).tuples().all())
     listed = conn.execute(select(s).where(s.c.player_id == row.id)

@@ -1,29 +1,33 @@
 """The back office's report and lookup routes (added to routes.py's router, behind its door):
 the RTP chart's series (E6), the live monitor's check and alerts (E5), a player (C6) and a
-round looked up."""
+round looked up.
 
-from __future__ import annotations
+No `from __future__ import annotations` here: the routes' parameter types are routes.py's own
+(its cookie, its from and to), handed to `add`, and FastAPI reads them as the objects they are
+(routes.py imports this module; this module does not import it).
+"""
 
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import date, timedelta
 from types import SimpleNamespace
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query
 
 from reelforge.server.backoffice import lookup, monitor, rtp, staff
 from reelforge.server.backoffice.meters import EPOCH
-from reelforge.server.backoffice.routes import From, StaffCookie, To
-from reelforge.server.backoffice.routes import _period as period
 from reelforge.server.context import Context
 from reelforge.server.services.common import now_us
 
 Name = Annotated[str, Query(min_length=1, max_length=64)]
 Door = Callable[..., staff.Staff]
+Period = Callable[[str | None, str | None], tuple[date, date]]
 
 
-def add(api: APIRouter, ctx: Context, door: Door) -> None:
-    """Add these routes to the back office's router `api`, behind its `door`."""
+def add(api: APIRouter, ctx: Context, door: Door, period: Period, StaffCookie: Any,
+        From: Any, To: Any) -> None:
+    """Add these routes to the back office's router `api`, behind its `door`; `period` reads
+    the from and to days, as routes.py does, from parameters of its types."""
     @api.get("/rtp/series")
     def rtp_series(operator: Name, game: Name, mode: Name, currency: Annotated[
                    str, Query(min_length=3, max_length=3)], rf_staff: StaffCookie = None,

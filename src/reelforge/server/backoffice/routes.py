@@ -196,5 +196,6 @@ def router(ctx: Context, route_class: Any) -> APIRouter:
 
     from reelforge.server.backoffice import report_routes
 
-    report_routes.add(api, ctx, door)  # the RTP chart, the monitor, player and round lookup
+    # the RTP chart's series, the live monitor, a player and a round looked up
+    report_routes.add(api, ctx, door, _period, StaffCookie, From, To)
     return api
