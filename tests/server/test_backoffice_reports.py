@@ -327,3 +327,73 @@ def test_a_uk_players_sessions_show_net_position_and_time(server: Server):
 
 def test_ledger_and_audit_invariants_hold(server: Server, database_url: str) -> None:
     assert_books_hold(server, database_url)
+
+
+def test_migration_0005_fills_the_meters_from_the_ledger_already_there(db_url: str):
+    """A database with rounds from before the summary rows: 0005 fills them by the writer's
+    rule (a stake and a win of paid rounds, a wager of the balance and its funded round's win;
+    a jackpot contribution is the pool's). The sums below are worked out by hand."""
+    from sqlalchemy import insert, select
+
+    from reelforge.server.db.migrate import upgrade
+    from reelforge.server.db.tables import (
+        accounts,
+        ledger_entries,
+        meter_days,
+        operators,
+        players,
+        rounds,
+    )
+
+    upgrade(db_url, "0004")
+    day = 20_000
+    at = day * 86_400 * 1_000_000 + 5
+    bet = '{"lines": 20, "bet_per_line": 5, "mode": "base"}'
+    engine = create_engine(db_url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(insert(operators).values(id="m", name="m", wallet_mode="ledger",
+                                                  wallet_url=None, created_at=0))
+            conn.execute(insert(players), [  # players 1 and 17: both in house shard 1
+                dict(id=i, operator_id="m", external_id=f"p{i}", currency="EUR",
+                     jurisdiction="default", created_at=0) for i in (1, 17)])
+            conn.execute(insert(accounts), [
+                dict(id=1, kind="player", owner="1", currency="EUR", balance=0),
+                dict(id=2, kind="house", owner="m#1", currency="EUR", balance=0),
+                dict(id=3, kind="player", owner="17", currency="EUR", balance=0),
+                dict(id=4, kind="jackpot_pool", owner="x", currency="EUR", balance=0)])
+            common = dict(game_key="cluedo", game_id="cluedo-v1", game_sha256="", status="closed",
+                          currency="EUR", denomination=1, bet=bet, updated_at=at)
+            conn.execute(insert(rounds), [
+                dict(id="r1", player_id=1, request_id="q1", stake_minor=100, win_minor=300,
+                     funded_by=None, created_at=at, **common),
+                dict(id="r2", player_id=17, request_id="q2", stake_minor=100, win_minor=0,
+                     funded_by=None, created_at=at, **common),
+                dict(id="r3", player_id=1, request_id="q3", stake_minor=0, win_minor=50,
+                     funded_by="r1", created_at=at + 1, **common)])
+            entries = []
+            for txn, source, target, amount, kind, rid, step in (
+                    ("r1:stake", 1, 2, 100, "stake", "r1", None),
+                    ("r1:win", 2, 1, 300, "win", "r1", None),
+                    ("r1:contribution", 2, 4, 1, "jackpot_contribution", "r1", None),
+                    ("r1:spin_chance", 1, 2, 40, "spin_chance", "r1", 1),
+                    ("r2:stake", 3, 2, 100, "stake", "r2", None),
+                    ("r3:win", 2, 1, 50, "win", "r3", None)):
+                for account, signed in ((source, -amount), (target, amount)):
+                    entries.append(dict(txn=txn, account_id=account, amount=signed,
+                                        balance_after=0, kind=kind, round_id=rid, step=step,
+                                        created_at=at))
+            conn.execute(insert(ledger_entries), entries)
+        upgrade(db_url)
+        with engine.connect() as conn:
+            got = {(r.kind, r.shard): (r.rounds, r.turnover, r.wins, r.turnover_sq)
+                   for r in conn.execute(select(meter_days).where(
+                       meter_days.c.day == day, meter_days.c.operator_id == "m",
+                       meter_days.c.game_key == "cluedo", meter_days.c.mode == "base",
+                       meter_days.c.currency == "EUR"))}
+            total = conn.execute(select(meter_days)).all()
+    finally:
+        engine.dispose()
+    assert got == {("paytable", 1): (2, 200, 300, 100 * 100 * 2),
+                   ("balance_wager", 1): (1, 40, 50, 40 * 40)}
+    assert len(total) == 2
