@@ -1,5 +1,6 @@
 // The back office in Chromium: a manager signs in, reads today's meters after a round the test
-// played as a player, downloads them as CSV, reads the actual against theoretical RTP, disables a game (a player's next round is refused)
+// played as a player, downloads them as CSV, reads the actual against theoretical RTP and its chart, looks up the round and the
+// player, disables a game (a player's next round is refused)
 // and enables it again; the page at 1440x900 and at 390x844.
 
 function money(minor) {  // EUR, as the page writes it: integer arithmetic only
@@ -97,6 +98,29 @@ export const tests = [
       expect(heldCells[3] === "cluedo" && heldCells[5] === money(open.stake_minor), `held row ${JSON.stringify(heldCells)} for a stake of ${open.stake_minor}`);
       await t.shot("meters-1440");
       await noSideways(t, "1440x900");
+
+      // the RTP chart of a game played today: the actual line and the band, drawn as SVG
+      const option = t.page.locator("[data-testid=office-chart-game] option", { hasText: "demo · candy-jar-clusters · base · EUR" }).first();
+      await option.waitFor({ state: "attached", timeout: 120000 });
+      await t.page.selectOption("[data-testid=office-chart-game]", { label: (await option.textContent()) ?? "" });
+      await t.page.locator("[data-testid=office-rtp-chart] [data-testid=office-rtp-band]").waitFor({ timeout: 120000 });
+      expect(await t.page.locator("[data-testid=office-rtp-chart] circle").count() >= 1, "no point on the RTP chart");
+      // the round just played, looked up: its stake, and the player's own ledger movements
+      await t.page.fill("[data-testid=office-round-form-round]", round.body.round_id);
+      await t.page.click("[data-testid=office-round-form] button");
+      const summary = await t.page.locator("[data-testid=office-round-summary]").innerText({ timeout: 15000 });
+      expect(summary.includes(round.body.round_id) && summary.includes(`stake ${money(round.body.stake_minor)}`), `round lookup: ${summary}`);
+      // the player looked up: the session with its rounds and net position
+      const me = (await p.call("/api/v1/session")).body;
+      await t.page.fill("[data-testid=office-player-form-operator]", "demo");
+      await t.page.fill("[data-testid=office-player-form-player]", String(me.player));
+      await t.page.click("[data-testid=office-player-form] button");
+      const sessionRow = t.page.locator("[data-testid=office-player-sessions] tr").nth(1);
+      await sessionRow.waitFor({ timeout: 15000 });
+      const sessions = await sessionRow.locator("td").allInnerTexts();
+      const net = round.body.win_minor - round.body.stake_minor;
+      expect(sessions[3] === "1" && sessions[4] === (net > 0 ? "+" : "") + (net < 0 ? "-" + money(-net) : money(net)), `player lookup: ${JSON.stringify(sessions)}`);
+      await t.shot("reports-1440", "[data-testid=office-reports]");
 
       // disable Cluedo for the demo operator: a player's new round is refused
       const row = t.page.locator("[data-testid=office-game-row-demo-cluedo]");
