@@ -1,6 +1,6 @@
 // The RTP chart's geometry, pure (the unit tests read it): actual RTP against rounds played,
-// the expected RTP as a line and its band (from the game's SD, narrowing as rounds add up) as
-// a shaded area. One point per UTC day, cumulative. Drawn as inline SVG by reports.ts: no
+// one point per UTC day, cumulative; the expected RTP as a line and its band (from the game's
+// SD, narrowing as rounds add up) as a shaded funnel. Drawn as inline SVG by reports.ts: no
 // chart library, nothing fetched at run time.
 
 export interface SeriesPoint {
@@ -23,12 +23,26 @@ const PAD = { left: 48, right: 12, top: 10, bottom: 28 };
 /** The chart's shapes in a `width` x `height` box: x from 0 rounds to the last point's, y over
  * every value shown (the band's lower end at 0 at most: no game returns less than nothing). */
 export function chartGeometry(points: SeriesPoint[], width = 640, height = 260): ChartGeometry {
+  // The band as a funnel over the rounds played: at n rounds its half-width is the last
+  // point's times sqrt(N / n) (the SD of an RTP falls as one over the root of the rounds, at
+  // the stakes played), from N / 16 rounds (4 times as wide) to the N rounds played so far.
+  const last = [...points].reverse().find((p) => p.band !== null && p.theoretical_rtp !== null);
+  const funnel: { rounds: number; low: number; high: number }[] = [];
+  if (last !== undefined) {
+    const n = last.rounds, expected = last.theoretical_rtp!, half = last.band![1] - expected;
+    const first = Math.max(1, n / 16);
+    for (let k = 0; k <= 32; k++) {
+      const at = first + ((n - first) * k) / 32;
+      const wide = half * Math.sqrt(n / at);
+      funnel.push({ rounds: at, low: Math.max(0, expected - wide), high: expected + wide });
+    }
+  }
   const values: number[] = [];
   for (const p of points) {
     values.push(p.actual_rtp);
     if (p.theoretical_rtp !== null) values.push(p.theoretical_rtp);
-    if (p.band) values.push(Math.max(0, p.band[0]), p.band[1]);
   }
+  for (const f of funnel) values.push(f.low, f.high);
   let low = values.length ? Math.min(...values) : 0;
   let high = values.length ? Math.max(...values) : 1;
   if (high - low < 1e-9) { low -= 0.05; high += 0.05; }
@@ -38,10 +52,9 @@ export function chartGeometry(points: SeriesPoint[], width = 640, height = 260):
   const x = (rounds: number) => PAD.left + (rounds / maxRounds) * (width - PAD.left - PAD.right);
   const y = (v: number) => PAD.top + (1 - (v - low) / (high - low)) * (height - PAD.top - PAD.bottom);
   const line = (pts: [number, number][]) => pts.map(([a, b], i) => `${i ? "L" : "M"}${a.toFixed(1)},${b.toFixed(1)}`).join(" ");
-  const banded = points.filter((p) => p.band !== null);
-  const band = banded.length
-    ? line([...banded.map((p): [number, number] => [x(p.rounds), y(p.band![1])]),
-      ...[...banded].reverse().map((p): [number, number] => [x(p.rounds), y(Math.max(0, p.band![0]))])]) + " Z"
+  const band = funnel.length
+    ? line([...funnel.map((f): [number, number] => [x(f.rounds), y(f.high)]),
+      ...[...funnel].reverse().map((f): [number, number] => [x(f.rounds), y(f.low)])]) + " Z"
     : "";
   const figured = points.filter((p) => p.theoretical_rtp !== null);
   const first = figured[0];

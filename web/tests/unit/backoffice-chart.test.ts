@@ -32,6 +32,14 @@ describe("back office RTP chart", () => {
     expect(g.dots[3]!.y).toBeLessThan(g.dots[2]!.y);  // a higher RTP is drawn higher
   });
 
+  it("draws the band over the rounds even from a single day's point", () => {
+    const g = chartGeometry([point("2026-12-01", 400, 0.9)], 600, 200);
+    const xs = [...g.band.matchAll(/[ML]([\d.]+),/g)].map((m) => Number(m[1]));
+    expect(Math.max(...xs) - Math.min(...xs)).toBeGreaterThan(100);  // an area, not a line
+    const top = ys(g.band);
+    expect(top[0]!).toBeLessThan(top[32]!);  // four times as wide at 25 rounds as at 400
+  });
+
   it("draws no band for a game without an SD", () => {
     const g = chartGeometry([{ day: "2026-12-01", rounds: 5, actual_rtp: 0.5, theoretical_rtp: null, band: null, inside: null }]);
     expect(g.band).toBe("");
