@@ -30,7 +30,7 @@ export function chartGeometry(points: SeriesPoint[], width = 640, height = 260):
   const funnel: { rounds: number; low: number; high: number }[] = [];
   if (last !== undefined) {
     const n = last.rounds, expected = last.theoretical_rtp!, half = last.band![1] - expected;
-    const first = Math.max(1, n / 16);
+    const first = n / 16;  // fractions of a round too: the formula holds for any n > 0
     for (let k = 0; k <= 32; k++) {
       const at = first + ((n - first) * k) / 32;
       const wide = half * Math.sqrt(n / at);

@@ -40,6 +40,12 @@ describe("back office RTP chart", () => {
     expect(top[0]!).toBeLessThan(top[32]!);  // four times as wide at 25 rounds as at 400
   });
 
+  it("draws the band as an area after a single round too", () => {
+    const g = chartGeometry([point("2026-12-01", 1, 0)], 600, 200);
+    const xs = [...g.band.matchAll(/[ML]([\d.]+),/g)].map((m) => Number(m[1]));
+    expect(Math.max(...xs) - Math.min(...xs)).toBeGreaterThan(100);
+  });
+
   it("draws no band for a game without an SD", () => {
     const g = chartGeometry([{ day: "2026-12-01", rounds: 5, actual_rtp: 0.5, theoretical_rtp: null, band: null, inside: null }]);
     expect(g.band).toBe("");
