@@ -47,7 +47,7 @@ export function chartGeometry(points: SeriesPoint[], width = 640, height = 260):
   let high = values.length ? Math.max(...values) : 1;
   if (high - low < 1e-9) { low -= 0.05; high += 0.05; }
   const span = high - low;
-  low -= span * 0.05; high += span * 0.05;
+  low = Math.max(Math.min(low, 0), low - span * 0.05); high += span * 0.05;  // no axis below 0% unless a value is
   const maxRounds = Math.max(1, ...points.map((p) => p.rounds));
   const x = (rounds: number) => PAD.left + (rounds / maxRounds) * (width - PAD.left - PAD.right);
   const y = (v: number) => PAD.top + (1 - (v - low) / (high - low)) * (height - PAD.top - PAD.bottom);
