@@ -145,27 +145,31 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--scan-repeats", type=int, default=3)
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    parser.add_argument("--reuse", action="store_true",
+                        help="time the database a --keep run left (nothing generated)")
     args = parser.parse_args()
     from reelforge.server.backoffice import meters
     from reelforge.server.db.migrate import upgrade
 
     admin = create_engine(f"{SERVER}/test", isolation_level="AUTOCOMMIT",
                           poolclass=pool.NullPool)
-    with admin.connect() as conn:
-        conn.exec_driver_sql(f"DROP DATABASE IF EXISTS {NAME} WITH (FORCE)")
-        conn.exec_driver_sql(f"CREATE DATABASE {NAME}")
+    if not args.reuse:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f"DROP DATABASE IF EXISTS {NAME} WITH (FORCE)")
+            conn.exec_driver_sql(f"CREATE DATABASE {NAME}")
     url = f"{SERVER}/{NAME}"
     try:
         print(f"meters_pg: {args.rounds:,} rounds over {args.days} days, load "
               f"{os.getloadavg()[0]:.1f}", flush=True)
-        upgrade(url, "0004")
-        began = time.perf_counter()
-        generate(url, args.rounds, args.days)
-        print(f"generated in {time.perf_counter() - began:.0f} s", flush=True)
-        began = time.perf_counter()
-        upgrade(url)  # 0005: meter_days filled from the ledger by the writer's rule
-        print(f"migrated to head (meter_days filled) in {time.perf_counter() - began:.0f} s",
-              flush=True)
+        if not args.reuse:
+            upgrade(url, "0004")
+            began = time.perf_counter()
+            generate(url, args.rounds, args.days)
+            print(f"generated in {time.perf_counter() - began:.0f} s", flush=True)
+            began = time.perf_counter()
+            upgrade(url)  # 0005: meter_days filled from the ledger by the writer's rule
+            print(f"migrated to head (meter_days filled) in {time.perf_counter() - began:.0f} s",
+                  flush=True)
         engine = create_engine(url, poolclass=pool.NullPool)
         with engine.connect() as conn:
             sizes = conn.execute(text(
@@ -192,7 +196,7 @@ def main() -> None:
         engine.dispose()
         print(f"load after: {os.getloadavg()[0]:.1f}")
     finally:
-        if not args.keep:
+        if not (args.keep or args.reuse):
             with admin.connect() as conn:
                 conn.exec_driver_sql(f"DROP DATABASE IF EXISTS {NAME} WITH (FORCE)")
         admin.dispose()
