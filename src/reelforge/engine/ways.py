@@ -273,8 +273,7 @@ def enumerate_ways(model, table, n_windows, weights, index, state, wins):
         total += weight * win
         capped += weight * (win if model.cap == 0 or win <= model.cap else model.cap)
         square += weight * float(win) * float(win)
-        if win > top:
-            top = win
+        top = max(top, win)
         r = n - 1  # the odometer: the last reel turns fastest
         while r >= 0:
             index[r] += 1

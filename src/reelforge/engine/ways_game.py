@@ -25,8 +25,8 @@ from reelforge.engine.outcome import (
     Flag,
     Outcome,
     Spin,
-    Window,
     WaysWin,
+    Window,
 )
 from reelforge.engine.protocol import Labels
 from reelforge.engine.tape import TAPE_WIDTH, TapeKind
