@@ -427,8 +427,8 @@ def exact_moments(game: LineGame, bet: Bet | None = None) -> ExactMoments:
     if not game.exact_available:
         _refuse_unsupported(game, None)
     if game.exact_analysis == "ways":
-        raise NotExact(f"{game.id}: a ways game's exact standard deviation is on its PAR sheet "
-                       "(reelforge par), from every window combination")
+        raise NotExact(f"{game.id}: these moments are the line game's; a ways game's standard "
+                       "deviation, from every window combination, is on its PAR sheet (reelforge par)")
     bet = check_bet(game, bet or game.max_bet)
     m = game.model_for(bet)
     _refuse_unsupported(game, m)

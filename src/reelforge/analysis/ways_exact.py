@@ -175,8 +175,9 @@ def enumerate_all(m: wk.WaysModel) -> wk.WaysTotals | None:
                              np.zeros(m.n_reels, dtype=np.int64))
 
 
-@lru_cache(maxsize=16)
-def _figures(m_key: str, game) -> WaysFigures:
+def closed_form(game) -> tuple[Fraction, Fraction, dict, dict]:
+    """(RTP uncapped, hit rate, award RTP, award probability) from the per-reel sums and the
+    hit walk: milliseconds, no enumeration."""
     m = game.model
     unit = game.spec.pay_unit
     ids = game.spec.symbol_ids
@@ -192,56 +193,67 @@ def _figures(m_key: str, game) -> WaysFigures:
                 award_p[(ids[int(m.paying[p])], k)] = prob[k]
                 rtp += part
     combinations = math.prod(int(n) for n in m.strip_len)
+    return rtp, Fraction(hit_count(m), combinations), award_rtp, award_p
+
+
+@lru_cache(maxsize=16)
+def _enumerated(key: str, game) -> tuple[Fraction | None, float | None, int | None]:
+    """(capped RTP, variance in stakes squared, top coins) from every window combination,
+    cached per game file (`key`); Nones where the enumeration is declined."""
+    m = game.model
+    unit = game.spec.pay_unit
     totals = enumerate_all(m)
-    capped = variance = top = None
-    if totals is not None:
-        capped = Fraction(int(totals.capped_win), combinations * unit)
-        mean = totals.win / combinations / unit
-        variance = max(totals.square / combinations / unit**2 - mean * mean, 0.0)
-        top = int(totals.top)
-    return WaysFigures(rtp, Fraction(hit_count(m), combinations), award_rtp, award_p,
-                       combinations, capped, variance, top)
+    if totals is None:
+        return None, None, None
+    combinations = int(totals.combinations)
+    mean = totals.win / combinations / unit
+    variance = max(totals.square / combinations / unit**2 - mean * mean, 0.0)
+    return Fraction(int(totals.capped_win), combinations * unit), variance, int(totals.top)
 
 
 def ways_figures(game) -> WaysFigures:
-    """The exact figures of a ways game (cached per game file)."""
-    return _figures(game.spec.sha256 or game.spec.source, game)
+    """The exact figures of a ways game (the enumerated ones cached per game file)."""
+    rtp, hit_rate, award_rtp, award_p = closed_form(game)
+    capped, variance, top = _enumerated(game.spec.sha256 or game.spec.source, game)
+    return WaysFigures(rtp, hit_rate, award_rtp, award_p,
+                       math.prod(int(n) for n in game.model.strip_len), capped, variance, top)
 
 
 def analyze_ways(game, bet: Bet | None = None, cap_bound: bool = False) -> ExactResult:
     """The exact figures as `analysis.exact.analyze` gives them for a line game: the ways RTP
     as the base game's, the hit rate as the base-spin hit frequency, the award table by
-    (symbol, reels). `rtp` ignores the cap; with `cap_bound`, `cap_loss_bound` is what the
-    cap takes (exact where the enumeration ran, else the whole uncapped tail is not known and
-    it is None)."""
+    (symbol, reels), all from the closed form. `rtp` ignores the cap; with `cap_bound`,
+    `cap_loss_bound` is exactly what the cap takes, from the enumeration (None where it is
+    declined)."""
     bet = game.check_bet(bet or game.max_bet)
-    f = ways_figures(game)
+    rtp, hit_rate, rtp_by_award, p_by_award = closed_form(game)
     ids = game.spec.symbol_ids
     award_rtp = np.zeros((len(ids), game.spec.reels + 1))
     award_rate = np.zeros((len(ids), game.spec.reels + 1))
-    for (sid, k), value in f.award_rtp.items():
+    for (sid, k), value in rtp_by_award.items():
         award_rtp[ids.index(sid), k] = float(value)
-        award_rate[ids.index(sid), k] = float(f.award_probability[(sid, k)])
-    base = SpinFigures(lines=float(f.rtp), scatter=0.0, jackpot_probability=0.0,
+        award_rate[ids.index(sid), k] = float(p_by_award[(sid, k)])
+    base = SpinFigures(lines=float(rtp), scatter=0.0, jackpot_probability=0.0,
                        trigger_distribution=(), award_rtp=award_rtp, award_rate=award_rate,
                        line_hit_probability=(), scatter_rtp=())
     loss = None
-    if cap_bound and f.capped_rtp is not None:
-        loss = float(f.rtp - f.capped_rtp)
-    return ExactResult(game_id=game.id, bet=bet, rtp=float(f.rtp), base_lines=float(f.rtp),
+    if cap_bound:
+        capped = _enumerated(game.spec.sha256 or game.spec.source, game)[0]
+        loss = None if capped is None else float(rtp - capped)
+    return ExactResult(game_id=game.id, bet=bet, rtp=float(rtp), base_lines=float(rtp),
                        base_scatter=0.0, free_games=0.0, feature_probability=0.0,
                        mean_free_spins=0.0, free_spin_rtp=0.0, jackpot_probability=0.0,
-                       cap_loss_bound=loss, base_hit_frequency=float(f.hit_rate), symbols=ids,
+                       cap_loss_bound=loss, base_hit_frequency=float(hit_rate), symbols=ids,
                        base=base)
 
 
 def max_round_win(game, bet: Bet) -> int | None:
     """The exact largest win of one round at `bet` in credits, the cap applied; None where
     the enumeration was declined."""
-    f = ways_figures(game)
-    if f.top_coins is None:
+    top_coins = _enumerated(game.spec.sha256 or game.spec.source, game)[2]
+    if top_coins is None:
         return None
-    top = f.top_coins * bet.bet_per_line
+    top = top_coins * bet.bet_per_line
     cap = game.round_cap(bet)
     return min(top, cap) if cap else top
 

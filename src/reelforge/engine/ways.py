@@ -144,7 +144,7 @@ def evaluate_symbol(model, window, p):
     return WaysAward(count=count, ways=ways, paid_ways=plain + added)
 
 
-@kernel
+@inline_kernel
 def play_ways_round(model, coin_value, rng, stops, window, tape, record):
     """One round: draw the window, pay every symbol on its ways, cap the round's win.
 
