@@ -56,6 +56,7 @@ class WaysGame(CommonGame):
         return {"window": {"reels": spec.reels, "rows": spec.rows},
                 "ways": spec.rows ** spec.reels,
                 "pays": {"unit": "coin", "coins": spec.pay_unit, "per": "way",
+                         # a pay of p coins is p / pay_unit of the stake
                          "table": [{"symbol": sym, "pays": [list(p) for p in pays]}
                                    for sym, pays in spec.pays]},
                 "wilds": [{"symbol": w.symbol, "multiplier": w.multiplier,
