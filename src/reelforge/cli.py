@@ -262,7 +262,7 @@ def analyze(game: GameArg, lines: LinesOpt = None, bet_per_line: BplOpt = None, 
     table.add_row("RTP (without progressive)" if g.spec.jackpot else "RTP", f"{result.rtp:.6%}")
     for name, value in result.to_dict()["breakdown"].items():
         if value or name in ("base_lines",):
-            table.add_row(f"  {name.replace('_', ' ')}", f"{value:.6%}")
+            table.add_row(f"  {g.labels.breakdown.get(name, name.replace('_', ' '))}", f"{value:.6%}")
     if result.cap_loss_bound:
         table.add_row("round cap takes at most", f"{result.cap_loss_bound:.3e} (RTP >= {result.rtp - result.cap_loss_bound:.6%})")
     if result.base_hit_frequency is not None:

@@ -1,7 +1,8 @@
 """The server's configuration: operators, their games, and the jurisdiction profiles it enforces.
 
 Read from a TOML file (`reelforge serve --config FILE`) or, without one, the demo set-up that
-`make run` serves: three demo operators (unrestricted, GB, DE), each offering the three games.
+`make run` serves: three demo operators (unrestricted, GB, DE), each offering the three games
+and the ways family's example.
 An operator is one licence: its jurisdiction profile applies to every player it launches.
 Secrets (launch-token keys, wallet keys) come from files or the environment, never from the
 TOML itself; the demo generates its own under `var/` on first start.
@@ -120,6 +121,7 @@ DEMO_GAMES = (
     GameSettings("cluedo", "cluedo-v1"),
     GameSettings("cops-n-robbers", "cops-n-robbers-v1"),
     GameSettings("candy-jar-clusters", "candy-jar-clusters-v1"),
+    GameSettings("ways-example", "ways-example-v1"),  # the ways family's example
 )
 
 

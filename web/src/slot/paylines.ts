@@ -16,6 +16,14 @@ export function symbolCells(window: readonly (readonly string[])[], symbol: stri
   return cells;
 }
 
+/** A ways win of `symbol` on reels 1..`count`: every cell of those reels showing it or a wild
+ * (the wild's substitutions are the server's business: the amount is never recomputed here). */
+export function waysCells(window: readonly (readonly string[])[], symbol: string, count: number, wilds: ReadonlySet<string>): Cell[] {
+  const cells: Cell[] = [];
+  window.slice(0, count).forEach((col, reel) => col.forEach((s, row) => { if (s === symbol || wilds.has(s)) cells.push([reel, row]); }));
+  return cells;
+}
+
 /** The connected groups (up/down/left/right) of `symbol` or a wild, of exactly `size` cells,
  * containing at least one `symbol`: where a cluster win of that size is on the grid. */
 export function clusterCells(grid: readonly (readonly string[])[], symbol: string, size: number, wilds: ReadonlySet<string>): Cell[][] {
