@@ -39,6 +39,8 @@ CODES: dict[str, tuple[int, str]] = {
     "SERVER_BUSY": (503, "this server process is serving as many requests as it admits at "
                          "once: retry after retry_after_ms (Retry-After)"),
     "NOT_FOUND": (404, "no such resource"),
+    "PLAYER_NOT_FOUND": (404, "back office: no such player of this operator"),
+    "ROUND_NOT_FOUND": (404, "back office: no such round"),
     "METHOD_NOT_ALLOWED": (405, "the method is not allowed on this resource"),
     "DEMO_DISABLED": (403, "this operator has no demo players"),
     # the back office's door (server/backoffice/)

@@ -47,6 +47,9 @@ def startup(ctx: Context) -> None:
     from reelforge.server.backoffice.control import start_refresher
 
     start_refresher(ctx)  # the back office's game switches, overlaid on the file's settings
+    from reelforge.server.backoffice.monitor import start_monitor
+
+    start_monitor(ctx)  # the live RTP check ([monitor] in the settings' file)
     _warm_up(ctx.settings)
     _connect_wallets(ctx)
     print(f"reelforge serve: process {os.getpid()} ready", flush=True)

@@ -151,7 +151,8 @@ def load_settings(path: Path | None, var_dir: Path) -> Settings:
     ids = [o.id for o in operators]
     if len(set(ids)) != len(ids):
         raise InvalidArgument(f"{path}: operators ids {ids!r}: must be unique")
-    return Settings(operators, str(path))
+    # the other sections ([monitor] ...), each checked by the part that reads it, at start
+    return Settings(operators, str(path), {k: v for k, v in data.items() if k != "operators"})
 
 
 def _operator(path: Path, index: int, raw: Any) -> OperatorSettings:

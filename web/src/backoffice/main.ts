@@ -7,6 +7,7 @@ import { clear, h } from "../ui/dom";
 import { formatMoney } from "../core/money";
 import { call, OfficeError, utcDay, type GameRow, type HeldView, type LargeWinsView, type Me, type MeterRow, type PoolRow, type RtpRow } from "./api";
 import { METER_HEADINGS, meterCells, RTP_HEADINGS, rtpCells, totals } from "./view";
+import { showReports } from "./reports";
 
 const root = document.getElementById("office") as HTMLElement;
 
@@ -78,7 +79,9 @@ async function dashboard(): Promise<void> {
       h("span", { "data-testid": "office-who" }, `${me.name} · ${me.role}`), signOut),
     meters, rtp, held, large, games, pools);
   const mayControl = me.may.includes("control");
-  await Promise.all([showMeters(meters, day), showRtp(rtp, day), showHeld(held), showLarge(large, day), showGames(games, mayControl), showPools(pools, mayControl)]);
+  const reports = h("div", { "data-testid": "office-reports" });
+  rtp.after(reports); // the chart, the monitor's alerts and the lookups, after the RTP table
+  await Promise.all([showMeters(meters, day), showRtp(rtp, day), showHeld(held), showLarge(large, day), showGames(games, mayControl), showPools(pools, mayControl), showReports(reports, day, mayControl)]);
 }
 
 async function showMeters(section: HTMLElement, day: string): Promise<void> {

@@ -194,4 +194,8 @@ def router(ctx: Context, route_class: Any) -> APIRouter:
         """A manager disables a jackpot pool (no contribution, no win) or resumes it."""
         return control.switch_pool(ctx, door(rf_staff, staff.CONTROL), body.pool, body.enabled)
 
+    from reelforge.server.backoffice import report_routes
+
+    # the RTP chart's series, the live monitor, a player and a round looked up
+    report_routes.add(api, ctx, door, _period, StaffCookie, From, To)
     return api

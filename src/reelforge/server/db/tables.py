@@ -286,3 +286,42 @@ game_switches = Table(
     Column("updated_at", Time, nullable=False),
     Column("updated_by", String(64), nullable=False),  # the staff member's name
 )
+
+# The back office's meters (services/meter_rows.py), kept by the writer in the transaction of
+# each ledger movement: per operator, game, mode, currency, UTC day (the day the round
+# started), kind of play and house shard, the rounds, turnover and wins. Sharded like the house
+# accounts (the player id modulo ledger.HOUSE_SHARDS): one row per game and day would serialize
+# every round of a game on PostgreSQL. Reports sum the shards.
+METER_KINDS = ("paytable", "gamble", "balance_wager")
+
+meter_days = Table(
+    "meter_days", metadata,
+    Column("day", Integer, primary_key=True),  # days since 1970-01-01, UTC
+    Column("operator_id", String(64), primary_key=True),
+    Column("game_key", String(64), primary_key=True),
+    Column("mode", String(32), primary_key=True),
+    Column("currency", String(3), primary_key=True),
+    Column("kind", String(16), primary_key=True),
+    Column("shard", Integer, primary_key=True),
+    Column("rounds", BigInteger, nullable=False),
+    Column("turnover", Money, nullable=False),
+    Column("wins", Money, nullable=False),
+    Column("turnover_sq", BigInteger, nullable=False),  # sum of squared stakes (the RTP band)
+    CheckConstraint(f"kind IN {METER_KINDS!r}", name="kind"),
+)
+
+# The live RTP monitor's alerts (backoffice/monitor.py): one per game, mode, currency and UTC
+# day at most (the unique key: several server processes run the check, one raises the alert).
+monitor_alerts = Table(
+    "monitor_alerts", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("operator_id", String(64), nullable=False),
+    Column("game_key", String(64), nullable=False),
+    Column("mode", String(32), nullable=False),
+    Column("currency", String(3), nullable=False),
+    Column("day", Integer, nullable=False),
+    Column("body", Text, nullable=False),  # JSON: the arithmetic (rounds, turnover, z, band ...)
+    Column("webhook", Text),  # what the webhook answered, or why it was not reached
+    Column("created_at", Time, nullable=False),
+    UniqueConstraint("operator_id", "game_key", "mode", "currency", "day"),
+)

@@ -23,7 +23,7 @@ from reelforge.errors import ReelforgeError
 from reelforge.server.context import Context
 from reelforge.server.db.tables import OPEN_STATUSES, players, round_steps, rounds
 from reelforge.server.errors import ApiError
-from reelforge.server.services import audit, ledger
+from reelforge.server.services import audit, ledger, meter_rows
 from reelforge.server.services.bet_checks import check_pace
 from reelforge.server.services.common import (
     crash_point,
@@ -218,6 +218,7 @@ def _finish(conn: Connection, served, auth: Auth, row, phase: dict, after, index
         credit_and_finish(conn, served, auth, row.id, outcome, credits, phase, row.stake_minor,
                           from_step=index + 1, now=now, step=index,
                           banked=phase.get("banked_minor", 0))
+        _meter_gamble(conn, served, auth, row, outcome, credits, index)
         return
     phase.update(offers=[])
     if not settled.funded_round:
@@ -235,6 +236,21 @@ def _finish(conn: Connection, served, auth: Auth, row, phase: dict, after, index
                  .values(last_round_at=now))  # the funded round starts the pace again
     settle_outcome(conn, served, auth, child, funded, 0, now)
     result["next_round_id"] = child
+
+
+def _meter_gamble(conn: Connection, served, auth: Auth, row, outcome: Outcome, credits: int,
+                  index: int) -> None:
+    """The back office's gamble meter (standards.md D5): the paytable's win of the round
+    apart from what the choice on it made of it. A choice that ended at its first step
+    paying the win unchanged (collected) was no gamble."""
+    if auth.operator.wallet == "seamless":  # its money is in the operator's wallet, unmetered
+        return
+    paytable = capped_payment(served, outcome.total_win, {})
+    paid = capped_payment(served, credits, {})
+    # the round's house shard, locked before its meter rows (meter_rows' lock order)
+    ledger.lock_balance(conn, house_account(conn, auth.operator, auth.player_id))
+    meter_rows.gamble_settled(conn, row.id, paytable, paid,
+                              gambled=index > 0 or paid != paytable)
 
 
 def paid_credits(served, outcome: Outcome, settled: Settlement, result: dict) -> int:
