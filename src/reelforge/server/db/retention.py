@@ -4,7 +4,8 @@ entries and rounds older than every jurisdiction concerned requires, and never o
 What may go: a round closed or cancelled before its player's operator's cutoff (now less the
 days its jurisdiction keeps records, policies.py), with every ledger entry of it; an entry of
 no round (a demo deposit, a seed, a correction, an instalment) older than the cutoff of the
-account it touches (a jackpot account: the strictest cutoff of all). A txn goes whole or not at
+account it touches (a jackpot account: the strictest cutoff of the operators playing in its
+currency). A txn goes whole or not at
 all, a round likewise.
 
 The ledger's proofs must hold afterwards (`ledger check`): every balance is the sum of its
@@ -92,6 +93,11 @@ def plan(conn: Connection, policies: Policies, now_us: int) -> Plan:
     found = Plan(now_us, cutoffs(conn, policies, now_us))
     strictest = min(found.cutoffs.values(), default=now_us - max(
         policies.retention_days.values()) * DAY_US)
+    by_currency: dict[str, int] = {}
+    for op_id, currency in conn.execute(select(game_configs.c.operator_id,
+                                               game_configs.c.currency)):
+        cutoff = found.cutoffs.get(op_id, strictest)
+        by_currency[currency] = min(cutoff, by_currency.get(currency, cutoff))
     operator_of: dict[int, str] = {}
 
     def player_operator(player_id: int) -> str | None:
@@ -100,15 +106,16 @@ def plan(conn: Connection, policies: Policies, now_us: int) -> Plan:
                 players.c.id == player_id)).scalar_one()
         return operator_of[player_id]
 
-    def cutoff_of_account(kind: str, owner: str) -> int:
+    def cutoff_of_account(kind: str, owner: str, currency: str) -> int:
         if kind == "player":
             return found.cutoffs.get(player_operator(int(owner)) or "", strictest)
         if kind == "house":
             return found.cutoffs.get(owner.split("#", 1)[0], strictest)
-        return strictest  # a jackpot's accounts serve every operator of its currency
+        # a jackpot's accounts serve every operator playing in its currency
+        return by_currency.get(currency, strictest)
 
     query = (select(e.c.id, e.c.txn, e.c.round_id, e.c.created_at, a.c.kind, a.c.owner,
-                    r.c.status, r.c.closed_at, r.c.updated_at, r.c.player_id)
+                    a.c.currency, r.c.status, r.c.closed_at, r.c.updated_at, r.c.player_id)
              .select_from(e.join(a, a.c.id == e.c.account_id)
                           .outerjoin(r, r.c.id == e.c.round_id))
              .order_by(e.c.id).execution_options(yield_per=1000))
@@ -122,7 +129,7 @@ def plan(conn: Connection, policies: Policies, now_us: int) -> Plan:
                 why = f"round {row.round_id!r} is still {row.status}"
             elif ended >= cutoff:
                 why = f"round {row.round_id!r} ended within its jurisdiction's retention"
-        elif row.created_at >= cutoff_of_account(row.kind, row.owner):
+        elif row.created_at >= cutoff_of_account(row.kind, row.owner, row.currency):
             why = f"txn {row.txn!r} is within its jurisdiction's retention"
         if why is not None:
             found.stopped_at = f"entry {row.id}: {why}"
