@@ -1065,6 +1065,30 @@ def export_command(
         _fail(exc)
     print(f"{rows:,} {what} rows written to {out}")
 
+@app.command("retention")
+def retention_command(
+    apply: Annotated[bool, typer.Option("--apply", help="Remove them (default: a dry run "
+                                        "that only lists)")] = False,
+    config: Annotated[Path | None, typer.Option(
+        "--config", help="The server's configuration: its [retention] days per jurisdiction "
+        "(default: each jurisdiction's required minimum)")] = None,
+    database_url: DbUrlOpt = None,
+) -> None:
+    """Remove the ledger entries and rounds older than their jurisdiction's retention (J9),
+    never a younger one; the ledger's proofs still hold after. A dry run unless --apply."""
+    from reelforge.server.commands import retention
+
+    try:
+        found = retention(database_url, config, apply)
+    except ReelforgeError as exc:
+        _fail(exc)
+    for key, value in found.summary().items():
+        print(f"{key}: {value}")
+    verb = "removed" if apply else "would remove (dry run; --apply to remove)"
+    print(f"retention {verb}: {found.entries} ledger entries of {found.txns} txns, "
+          f"{len(found.rounds)} rounds")
+
+
 @staff_app.command("add")
 def staff_add(
     name: Annotated[str, typer.Argument(help="The staff member's sign-in name")],

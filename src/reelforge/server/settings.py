@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from reelforge.errors import InvalidArgument
+from reelforge.server.policies import REQUIRED_DAYS, Policies, parse_policies
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,7 @@ JURISDICTIONS: dict[str, Jurisdiction] = {
                        max_stake_minor=100, jackpots=False, gamble=False,
                        one_game_at_a_time=True, currencies=("EUR",)),
 }
+assert set(REQUIRED_DAYS) == set(JURISDICTIONS), "policies.py: a retention floor per profile"
 
 GAMBLE_SETTINGS = ("on", "5x", "off")
 # A player's client sends a bet, perhaps a choice, now and then its session or history: a
@@ -112,6 +114,7 @@ class Settings:
     operators: tuple[OperatorSettings, ...]
     source: str = "demo defaults"
     extra: dict[str, Any] = field(default_factory=dict)
+    policies: Policies = field(default_factory=Policies)  # jackpot ceilings, retention
 
     def operator(self, operator_id: str) -> OperatorSettings | None:
         return next((o for o in self.operators if o.id == operator_id), None)
@@ -152,7 +155,8 @@ def load_settings(path: Path | None, var_dir: Path) -> Settings:
     if len(set(ids)) != len(ids):
         raise InvalidArgument(f"{path}: operators ids {ids!r}: must be unique")
     # the other sections ([monitor] ...), each checked by the part that reads it, at start
-    return Settings(operators, str(path), {k: v for k, v in data.items() if k != "operators"})
+    return Settings(operators, str(path), {k: v for k, v in data.items() if k != "operators"},
+                    policies=parse_policies(path, data))
 
 
 def _operator(path: Path, index: int, raw: Any) -> OperatorSettings:

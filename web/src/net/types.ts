@@ -200,6 +200,8 @@ export interface MeterView {
   wins: number;
   enabled: boolean;
   updated_at_us: number;
+  ceiling_minor: number | null;
+  overflow_minor: number;
 }
 
 export type StepChoice = string | (string | number)[];

@@ -11,6 +11,14 @@ A pool the back office disabled (GLI-19 4.15.2, standards.md G7) takes no contri
 no claim: a round that would have won it is an ordinary round. Resumed, it carries on from the
 same amount and parameters.
 
+A pool may have a ceiling (GLI-19 4.13.2-4.13.3, standards.md G2): at it, the meter stays put
+and the part of a contribution past it goes to the pool's overflow pool, in the same units,
+split exactly (a contribution may straddle the ceiling). The overflow has its own ledger
+account (kind jackpot_pool, owner "<key>#overflow") holding its whole minor units. After a
+win, the reset takes its seed from the overflow's whole minor units first and only the rest
+from the house. Every unit is accounted for (G3, ledger_check):
+contributions = pool + overflow + paid - seeded from the house.
+
 The claim is not credited to the balance: it moves to the jackpot liability account, pending
 verification, payable as a first instalment and 19 annual ones (the seed's terms).
 """
@@ -57,6 +65,21 @@ def _locked(conn: Connection, key: str):
                         .with_for_update()).one()
 
 
+def overflow_owner(key: str) -> str:
+    """The owner of a pool's overflow account (kind jackpot_pool)."""
+    return f"{key}#overflow"
+
+
+def split(units_now: int, contribution: int, ceiling_minor: int | None) -> tuple[int, int]:
+    """A contribution (pool units) as (to the pool, to the overflow): the pool takes what
+    keeps it at or below its ceiling, the overflow the rest; the two sum to the contribution."""
+    if ceiling_minor is None:
+        return contribution, 0
+    room = max(0, ceiling_minor * POOL_SCALE - units_now)
+    to_pool = min(contribution, room)
+    return to_pool, contribution - to_pool
+
+
 def contribute(conn: Connection, key: str, stake_minor: int, house: int, round_id: str,
                now: int) -> int:
     """Add a stake's contribution; returns it in pool units (none to a disabled pool)."""
@@ -64,14 +87,24 @@ def contribute(conn: Connection, key: str, stake_minor: int, house: int, round_i
     if not pool.enabled:
         return 0
     units = stake_minor * pool.contribution_bp  # bp of minor units = 1/10,000 minor units
-    total = pool.units + units
+    to_pool, to_overflow = split(pool.units, units, pool.ceiling_minor)
+    total = pool.units + to_pool
     whole = total // POOL_SCALE - pool.credited_minor
     if whole:
         account = ledger.account_id(conn, "jackpot_pool", key, pool.currency)
         ledger.transfer(conn, txn=f"{round_id}:contribution", source=house, target=account,
                         amount=whole, kind="jackpot_contribution", now=now, round_id=round_id)
+    overflow = pool.overflow_units + to_overflow
+    overflow_whole = overflow // POOL_SCALE - pool.overflow_credited_minor
+    if overflow_whole:
+        account = ledger.account_id(conn, "jackpot_pool", overflow_owner(key), pool.currency)
+        ledger.transfer(conn, txn=f"{round_id}:overflow", source=house, target=account,
+                        amount=overflow_whole, kind="jackpot_overflow", now=now,
+                        round_id=round_id)
     conn.execute(update(jackpot_pools).where(jackpot_pools.c.key == key).values(
         units=total, credited_minor=pool.credited_minor + whole,
+        overflow_units=overflow,
+        overflow_credited_minor=pool.overflow_credited_minor + overflow_whole,
         contributions_units=pool.contributions_units + units, updated_at=now))
     return units
 
@@ -88,12 +121,23 @@ def claim(conn: Connection, key: str, round_id: str, player_id: int, house: int,
     liability = ledger.account_id(conn, "jackpot_liability", key, pool.currency)
     ledger.transfer(conn, txn=f"{round_id}:jackpot_claim", source=account, target=liability,
                     amount=amount, kind="jackpot_claim", now=now, round_id=round_id)
+    # The reset: from the overflow's whole minor units first, the rest from the house.
+    from_overflow = min(pool.seed_minor, pool.overflow_credited_minor)
+    from_house = pool.seed_minor - from_overflow
+    if from_overflow:
+        overflow = ledger.account_id(conn, "jackpot_pool", overflow_owner(key), pool.currency)
+        ledger.transfer(conn, txn=f"{round_id}:jackpot_reseed", source=overflow,
+                        target=account, amount=from_overflow, kind="jackpot_reseed", now=now,
+                        round_id=round_id)
     ledger.transfer(conn, txn=f"{round_id}:jackpot_seed", source=house, target=account,
-                    amount=pool.seed_minor, kind="jackpot_seed", now=now, round_id=round_id)
+                    amount=from_house, kind="jackpot_seed", now=now, round_id=round_id)
     units = pool.units - amount * POOL_SCALE + pool.seed_minor * POOL_SCALE
     conn.execute(update(jackpot_pools).where(jackpot_pools.c.key == key).values(
         units=units, credited_minor=units // POOL_SCALE,
-        seeded_minor=pool.seeded_minor + pool.seed_minor, paid_minor=pool.paid_minor + amount,
+        overflow_units=pool.overflow_units - from_overflow * POOL_SCALE,
+        overflow_credited_minor=pool.overflow_credited_minor - from_overflow,
+        overflow_seeded_minor=pool.overflow_seeded_minor + from_overflow,
+        seeded_minor=pool.seeded_minor + from_house, paid_minor=pool.paid_minor + amount,
         wins=pool.wins + 1, updated_at=now))
     plan = instalments(amount)
     claim_id = conn.execute(insert(jackpot_claims).values(
@@ -104,7 +148,8 @@ def claim(conn: Connection, key: str, round_id: str, player_id: int, house: int,
              "status": "pending_verification", "instalments": plan}
     audit.append(conn, f"jackpot:{key}", "jackpot.claimed",
                  {"round_id": round_id, "player_id": player_id, "amount_minor": amount,
-                  "reseed_minor": pool.seed_minor}, now)
+                  "reseed_minor": pool.seed_minor, "reseed_from_overflow_minor": from_overflow},
+                 now)
     return found
 
 
@@ -119,7 +164,9 @@ def meters(conn: Connection) -> list[dict]:
     rows = conn.execute(select(jackpot_pools).order_by(jackpot_pools.c.key)).all()
     return [{"pool": r.key, "currency": r.currency, "amount_minor": r.units // POOL_SCALE,
              "seed_minor": r.seed_minor, "contribution_bp": r.contribution_bp,
-             "wins": r.wins, "enabled": r.enabled, "updated_at_us": r.updated_at} for r in rows]
+             "wins": r.wins, "enabled": r.enabled, "updated_at_us": r.updated_at,
+             "ceiling_minor": r.ceiling_minor, "overflow_minor": r.overflow_units // POOL_SCALE}
+            for r in rows]
 
 
 def claim_of(conn: Connection, round_id: str) -> dict | None:
