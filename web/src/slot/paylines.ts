@@ -48,3 +48,19 @@ export function clusterCells(grid: readonly (readonly string[])[], symbol: strin
   }));
   return found;
 }
+
+/** Where the line markers beside the reels go: one order for both sides (so a number is on the
+ * same level left and right), the lines grouped by the row they start on, then the row they end
+ * on (a marker sits near its line's ends), then by number; evenly spaced down the window's
+ * height, with a radius that leaves `gap` design px between neighbours. `ys[k]` is the centre
+ * of `order[k]`'s marker (0 at the window's top). */
+export function markerLayout(paylines: readonly (readonly number[])[], rows: number, cell: number, gap = 4): { order: number[]; ys: number[]; radius: number } {
+  const order = paylines.map((_, i) => i + 1).sort((a, b) => {
+    const la = paylines[a - 1]!, lb = paylines[b - 1]!;
+    return (la[0]! - lb[0]!) || (la[la.length - 1]! - lb[lb.length - 1]!) || a - b;
+  });
+  const step = (rows * cell) / Math.max(1, order.length);
+  const ys = order.map((_, k) => (k + 0.5) * step);
+  const radius = Math.max(4, Math.min(cell * 0.12, (step - gap) / 2));
+  return { order, ys, radius };
+}
