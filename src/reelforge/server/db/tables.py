@@ -332,6 +332,8 @@ monitor_alerts = Table(
     Column("webhook", Text),  # what the webhook answered, or why it was not reached
     Column("created_at", Time, nullable=False),
     UniqueConstraint("operator_id", "game_key", "mode", "currency", "day"),
+)
+
 # A verified jackpot claim's instalments (server/backoffice/jackpot_control.py): one row each,
 # due from the verification on, each paid from the jackpot liability to the player's account
 # by a manager, in order, once due.
