@@ -17,7 +17,10 @@ verification, payable as a first instalment and 19 annual ones (the seed's terms
 
 from __future__ import annotations
 
-from sqlalchemy import Connection, insert, select, update
+from dataclasses import dataclass, replace
+from typing import Any
+
+from sqlalchemy import Connection, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from reelforge.server.db.tables import POOL_SCALE, jackpot_claims, jackpot_pools
@@ -52,60 +55,150 @@ def ensure_pool(engine, key: str, currency: str, seed_minor: int, contribution_b
         return  # another process created it first
 
 
-def _locked(conn: Connection, key: str):
-    return conn.execute(select(jackpot_pools).where(jackpot_pools.c.key == key)
-                        .with_for_update()).one()
-
-
 def contribute(conn: Connection, key: str, stake_minor: int, house: int, round_id: str,
                now: int) -> int:
-    """Add a stake's contribution; returns it in pool units (none to a disabled pool)."""
-    pool = _locked(conn, key)
-    if not pool.enabled:
-        return 0
-    units = stake_minor * pool.contribution_bp  # bp of minor units = 1/10,000 minor units
-    total = pool.units + units
-    whole = total // POOL_SCALE - pool.credited_minor
-    if whole:
-        account = ledger.account_id(conn, "jackpot_pool", key, pool.currency)
-        ledger.transfer(conn, txn=f"{round_id}:contribution", source=house, target=account,
-                        amount=whole, kind="jackpot_contribution", now=now, round_id=round_id)
-    conn.execute(update(jackpot_pools).where(jackpot_pools.c.key == key).values(
-        units=total, credited_minor=pool.credited_minor + whole,
-        contributions_units=pool.contributions_units + units, updated_at=now))
-    return units
+    """Add a stake's contribution (`contribution`) in the caller's transaction; returns it in
+    pool units (none to a disabled pool)."""
+    pool = lock_pools(conn, [key])[key]
+    after, moves = contribution(pool, stake_minor, house, round_id, now)
+    _transfer(conn, moves)
+    write_pools(conn, {key: pool}, {key: after}, now)
+    return after.contributions_units - pool.contributions_units
 
 
 def claim(conn: Connection, key: str, round_id: str, player_id: int, house: int,
           now: int) -> dict | None:
-    """Award the pool to the round's winner and reseed it; returns the claim (None: the pool
-    is disabled and cannot be won)."""
-    pool = _locked(conn, key)
-    if not pool.enabled:
+    """Award the pool to the round's winner and reseed it (`claim_of_pool`) in the caller's
+    transaction; returns the claim (None: the pool is disabled and cannot be won)."""
+    pool = lock_pools(conn, [key])[key]
+    after, won, moves = claim_of_pool(pool, round_id, player_id, house, now)
+    if won is None:
         return None
+    _transfer(conn, moves)
+    write_pools(conn, {key: pool}, {key: after}, now)
+    found = won.view(insert_claim(conn, won))
+    audit.append(conn, *won.audit)
+    return {**found, "currency": pool.currency}
+
+
+def _transfer(conn: Connection, moves: tuple[ledger.Move, ...]) -> None:
+    for m in moves:
+        ledger.transfer(conn, txn=m.txn, source=m.source, target=m.target, amount=m.amount,
+                        kind=m.kind, now=m.now, round_id=m.round_id, step=m.step)
+
+
+@dataclass(frozen=True)
+class PoolState:
+    """A pool's row as read under its lock, with its two ledger accounts: what a round's
+    contribution and claim are decided on (`contribution`, `claim_of_pool`), in Python alone."""
+
+    key: str
+    currency: str
+    units: int
+    credited_minor: int
+    seed_minor: int
+    contribution_bp: int
+    contributions_units: int
+    seeded_minor: int
+    paid_minor: int
+    wins: int
+    enabled: bool
+    account: int  # the pool's ledger account
+    liability: int  # the jackpot liability account its claims move to
+
+    def row(self, now: int) -> dict[str, Any]:
+        """The pool's row as this state leaves it (for `write_pools`)."""
+        return {"key": self.key, "units": self.units, "credited_minor": self.credited_minor,
+                "contributions_units": self.contributions_units,
+                "seeded_minor": self.seeded_minor, "paid_minor": self.paid_minor,
+                "wins": self.wins, "updated_at": now}
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A claim decided: its row in jackpot_claims (the id is the database's) and audit row."""
+
+    row: dict[str, Any]
+    audit: tuple[str, str, dict, int]
+
+    def view(self, claim_id: int) -> dict:
+        """The claim as `claim_of` reads it back."""
+        return {"id": claim_id, "pool": self.row["pool_key"],
+                "amount_minor": self.row["amount_minor"], "status": self.row["status"],
+                "instalments": loads(self.row["instalments"])}
+
+
+def contribution(pool: PoolState, stake_minor: int, house: int, round_id: str,
+                 now: int) -> tuple[PoolState, tuple[ledger.Move, ...]]:
+    """A stake's contribution, decided: the pool after it and the whole minor units it moves
+    from the house into the pool's account (none to a disabled pool)."""
+    if not pool.enabled or not stake_minor:
+        return pool, ()
+    units = stake_minor * pool.contribution_bp  # bp of minor units = 1/10,000 minor units
+    total = pool.units + units
+    whole = total // POOL_SCALE - pool.credited_minor
+    moves = (ledger.Move(f"{round_id}:contribution", house, pool.account, whole,
+                         "jackpot_contribution", now, round_id),) if whole else ()
+    return replace(pool, units=total, credited_minor=pool.credited_minor + whole,
+                   contributions_units=pool.contributions_units + units), moves
+
+
+def claim_of_pool(pool: PoolState, round_id: str, player_id: int, house: int, now: int
+                  ) -> tuple[PoolState, Claim | None, tuple[ledger.Move, ...]]:
+    """A round's win of the pool, decided: the pool after it (reseeded from the house), the
+    claim, and its moves (the pool's whole minor units to the liability, the seed from the
+    house). A disabled pool cannot be won: (pool, None, ())."""
+    if not pool.enabled:
+        return pool, None, ()
     amount = pool.units // POOL_SCALE
-    account = ledger.account_id(conn, "jackpot_pool", key, pool.currency)
-    liability = ledger.account_id(conn, "jackpot_liability", key, pool.currency)
-    ledger.transfer(conn, txn=f"{round_id}:jackpot_claim", source=account, target=liability,
-                    amount=amount, kind="jackpot_claim", now=now, round_id=round_id)
-    ledger.transfer(conn, txn=f"{round_id}:jackpot_seed", source=house, target=account,
-                    amount=pool.seed_minor, kind="jackpot_seed", now=now, round_id=round_id)
+    moves = tuple(m for m in (
+        ledger.Move(f"{round_id}:jackpot_claim", pool.account, pool.liability, amount,
+                    "jackpot_claim", now, round_id),
+        ledger.Move(f"{round_id}:jackpot_seed", house, pool.account, pool.seed_minor,
+                    "jackpot_seed", now, round_id)) if m.amount)
     units = pool.units - amount * POOL_SCALE + pool.seed_minor * POOL_SCALE
-    conn.execute(update(jackpot_pools).where(jackpot_pools.c.key == key).values(
-        units=units, credited_minor=units // POOL_SCALE,
-        seeded_minor=pool.seeded_minor + pool.seed_minor, paid_minor=pool.paid_minor + amount,
-        wins=pool.wins + 1, updated_at=now))
-    plan = instalments(amount)
-    claim_id = conn.execute(insert(jackpot_claims).values(
-        pool_key=key, round_id=round_id, player_id=player_id, amount_minor=amount,
-        instalments=dumps(plan), status="pending_verification", created_at=now)
-        .returning(jackpot_claims.c.id)).scalar_one()
-    found = {"id": claim_id, "pool": key, "amount_minor": amount, "currency": pool.currency,
-             "status": "pending_verification", "instalments": plan}
-    audit.append(conn, f"jackpot:{key}", "jackpot.claimed",
-                 {"round_id": round_id, "player_id": player_id, "amount_minor": amount,
-                  "reseed_minor": pool.seed_minor}, now)
+    after = replace(pool, units=units, credited_minor=units // POOL_SCALE,
+                    seeded_minor=pool.seeded_minor + pool.seed_minor,
+                    paid_minor=pool.paid_minor + amount, wins=pool.wins + 1)
+    row = {"pool_key": pool.key, "round_id": round_id, "player_id": player_id,
+           "amount_minor": amount, "instalments": dumps(instalments(amount)),
+           "status": "pending_verification", "created_at": now}
+    body = {"round_id": round_id, "player_id": player_id, "amount_minor": amount,
+            "reseed_minor": pool.seed_minor}
+    return after, Claim(row, (f"jackpot:{pool.key}", "jackpot.claimed", body, now)), moves
+
+
+def lock_pools(conn: Connection, keys: list[str]) -> dict[str, PoolState]:
+    """The pools of `keys`, locked in key order (after the accounts: bet_writer's order)."""
+    if not keys:
+        return {}
+    found: dict[str, PoolState] = {}
+    for r in conn.execute(_LOCK_POOLS, {"keys": sorted(keys)}).all():
+        found[r.key] = PoolState(
+            r.key, r.currency, r.units, r.credited_minor, r.seed_minor, r.contribution_bp,
+            r.contributions_units, r.seeded_minor, r.paid_minor, r.wins, r.enabled,
+            ledger.account_id(conn, "jackpot_pool", r.key, r.currency),
+            ledger.account_id(conn, "jackpot_liability", r.key, r.currency))
     return found
+
+
+def write_pools(conn: Connection, before: dict[str, PoolState], after: dict[str, PoolState],
+                now: int) -> None:
+    """Each pool whose state changed, written as `after` holds it."""
+    changed = [after[k].row(now) for k in sorted(after) if after[k] != before.get(k)]
+    for row in changed:
+        key = row.pop("key")
+        conn.execute(update(jackpot_pools).where(jackpot_pools.c.key == key).values(**row))
+
+
+def insert_claim(conn: Connection, claim: Claim) -> int:
+    """The claim's row; its id."""
+    return conn.execute(insert(jackpot_claims).values(**claim.row)
+                        .returning(jackpot_claims.c.id)).scalar_one()
+
+
+_LOCK_POOLS = (select(jackpot_pools).where(jackpot_pools.c.key.in_(
+    bindparam("keys", expanding=True))).order_by(jackpot_pools.c.key).with_for_update())
 
 
 def instalments(amount: int) -> list[dict]:
