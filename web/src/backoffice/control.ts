@@ -57,6 +57,8 @@ function grid(testid: string, headings: string[], rows: HTMLElement[]): HTMLElem
 }
 
 const CLAIM_HEADINGS = ["Claim", "Pool", "Round", "Amount", "Status", "Verified", ""];
+// The claims whose instalments the manager opened: still open after the section redraws.
+const opened = new Set<number>();
 const INSTALMENT_HEADINGS = ["#", "Amount", "State", ""];
 
 export async function showClaims(section: HTMLElement, mayControl: boolean): Promise<void> {
@@ -92,11 +94,13 @@ export async function showClaims(section: HTMLElement, mayControl: boolean): Pro
         formatMoney(c.amount_minor, currency), c.status, c.verified_by ? `${c.verified_by}, ${day(c.verified_at_us)}` : "—", verify],
       { "data-state": c.status })]));
       const due = nextDue(c, now);
-      section.append(h("details", { "data-testid": `office-claim-instalments-${c.id}` },
+      const details = h("details", { "data-testid": `office-claim-instalments-${c.id}`, open: opened.has(c.id) },
         h("summary", {}, `${c.instalments.length} instalments`),
         grid(`office-instalments-${c.id}`, INSTALMENT_HEADINGS, c.instalments.map((i) => cells(INSTALMENT_HEADINGS, [
           String(i.idx), formatMoney(i.amount_minor, currency), instalmentState(i),
-          i.idx === due ? act("Pay", `office-instalment-pay-${c.id}-${i.idx}`, `/jackpots/claims/${c.id}/instalments/${i.idx}/pay`) : ""])))));
+          i.idx === due ? act("Pay", `office-instalment-pay-${c.id}-${i.idx}`, `/jackpots/claims/${c.id}/instalments/${i.idx}/pay`) : ""]))));
+      details.addEventListener("toggle", () => { if (details.open) opened.add(c.id); else opened.delete(c.id); });
+      section.append(details);
     }
     section.append(error);
   } catch (exc) {
