@@ -126,13 +126,13 @@ class PoolState:
     paid_minor: int
     wins: int
     enabled: bool
-    ceiling_minor: int | None  # the meter stays put at it (G2); None: no ceiling
-    overflow_units: int  # the overflow pool, in pool units (G8)
-    overflow_credited_minor: int  # the overflow's whole minor units, in its ledger account
-    overflow_seeded_minor: int  # what resets ever took from the overflow
     account: int  # the pool's ledger account
-    overflow_account: int  # the overflow pool's ledger account
     liability: int  # the jackpot liability account its claims move to
+    ceiling_minor: int | None = None  # the meter stays put at it (G2); None: no ceiling
+    overflow_units: int = 0  # the overflow pool, in pool units (G8)
+    overflow_credited_minor: int = 0  # the overflow's whole minor units, in its account
+    overflow_seeded_minor: int = 0  # what resets ever took from the overflow
+    overflow_account: int = 0  # the overflow's ledger account (0: the pool never had one)
 
     def row(self, now: int) -> dict[str, Any]:
         """The pool's row as this state leaves it (for `write_pools`)."""
@@ -224,13 +224,15 @@ def lock_pools(conn: Connection, keys: list[str]) -> dict[str, PoolState]:
         found[r.key] = PoolState(
             r.key, r.currency, r.units, r.credited_minor, r.seed_minor, r.contribution_bp,
             r.contributions_units, r.seeded_minor, r.paid_minor, r.wins, r.enabled,
-            r.ceiling_minor, r.overflow_units, r.overflow_credited_minor,
-            r.overflow_seeded_minor,
-            ledger.account_id(conn, "jackpot_pool", r.key, r.currency),
+            account=ledger.account_id(conn, "jackpot_pool", r.key, r.currency),
+            liability=ledger.account_id(conn, "jackpot_liability", r.key, r.currency),
+            ceiling_minor=r.ceiling_minor, overflow_units=r.overflow_units,
+            overflow_credited_minor=r.overflow_credited_minor,
+            overflow_seeded_minor=r.overflow_seeded_minor,
             # the overflow's account only where a pool has or had one (no empty accounts)
-            ledger.account_id(conn, "jackpot_pool", overflow_owner(r.key), r.currency)
-            if r.ceiling_minor is not None or r.overflow_units else 0,
-            ledger.account_id(conn, "jackpot_liability", r.key, r.currency))
+            overflow_account=ledger.account_id(conn, "jackpot_pool", overflow_owner(r.key),
+                                               r.currency)
+            if r.ceiling_minor is not None or r.overflow_units else 0)
     return found
 
 
