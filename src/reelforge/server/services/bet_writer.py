@@ -108,13 +108,14 @@ def commit(ctx: Context, batch: list[Placement]) -> list[Any]:
 def lock(conn: Connection, pids: list[int], account_ids: set[int], pool_keys: dict[str, str]
          ) -> tuple[dict[int, int | None], dict[int, int], dict[str, PoolState]]:
     """Lock, in this order, the players (id order), the accounts (id order: the players', the
-    house shards, the pools' and their liabilities) and the jackpot pools (key order; keys
+    house shards, the pools', their overflows' and their liabilities) and the jackpot pools (key order; keys
     -> currency), so two processes' writers never deadlock; (each player's last round start,
     each account's balance, each pool's state)."""
     ids = set(account_ids)
     for key, currency in pool_keys.items():
         ids.add(ledger.account_id(conn, "jackpot_pool", key, currency))
         ids.add(ledger.account_id(conn, "jackpot_liability", key, currency))
+        ids.add(ledger.account_id(conn, "jackpot_pool", jackpot.overflow_owner(key), currency))
     last = dict(conn.execute(_LOCK_PLAYERS, {"pids": sorted(pids)}).all())
     balances = dict(conn.execute(_LOCK_ACCOUNTS, {"ids": sorted(ids)}).all())
     return last, balances, jackpot.lock_pools(conn, sorted(pool_keys))

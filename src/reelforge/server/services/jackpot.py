@@ -132,7 +132,7 @@ class PoolState:
     overflow_units: int = 0  # the overflow pool, in pool units (G8)
     overflow_credited_minor: int = 0  # the overflow's whole minor units, in its account
     overflow_seeded_minor: int = 0  # what resets ever took from the overflow
-    overflow_account: int = 0  # the overflow's ledger account (0: the pool never had one)
+    overflow_account: int = 0  # the overflow's ledger account
 
     def row(self, now: int) -> dict[str, Any]:
         """The pool's row as this state leaves it (for `write_pools`)."""
@@ -229,10 +229,8 @@ def lock_pools(conn: Connection, keys: list[str]) -> dict[str, PoolState]:
             ceiling_minor=r.ceiling_minor, overflow_units=r.overflow_units,
             overflow_credited_minor=r.overflow_credited_minor,
             overflow_seeded_minor=r.overflow_seeded_minor,
-            # the overflow's account only where a pool has or had one (no empty accounts)
             overflow_account=ledger.account_id(conn, "jackpot_pool", overflow_owner(r.key),
-                                               r.currency)
-            if r.ceiling_minor is not None or r.overflow_units else 0)
+                                               r.currency))
     return found
 
 
