@@ -119,6 +119,8 @@ class WaysGame(CommonGame):
         ids = self.spec.symbol_ids
         m = self.model
         rows = tape.tolist()
+        if rows[0][0] != TapeKind.SPIN:
+            raise ValueError(f"a ways round's tape opens with a spin row, not kind {rows[0][0]}")
         stops = tuple(rows[0][TAPE_WIDTH:])
         window = tuple(tuple(ids[m.strips[r, (stop + h) % m.strip_len[r]]] for h in range(m.n_rows))
                        for r, stop in enumerate(stops))
