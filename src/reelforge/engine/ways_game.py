@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
@@ -200,7 +200,7 @@ def check_ways_game(game: WaysGame, rounds: int = 2000, seed: int = 0) -> None:
                 raise GameCheckFailed(f"{spec.id}: round {i} at seed {seed} is not deterministic")
             if not 0 <= first.total_win <= top:
                 raise GameCheckFailed(f"{spec.id}: round {i} won {first.total_win}, outside [0, {top}]")
-            wins = sum(e.win for s in first.spins for e in s.events_of("ways_win"))
+            wins = sum(cast(WaysWin, e).win for s in first.spins for e in s.events_of("ways_win"))
             if (first.uncapped_win if first.win_capped else first.total_win) != wins:
                 raise GameCheckFailed(f"{spec.id}: round {i}: its ways wins do not add up to its win")
             if sum(first.breakdown.values()) != first.total_win:
