@@ -16,8 +16,8 @@ import pytest
 from reelforge.analysis.montecarlo import simulate
 from reelforge.analysis.ways_exact import analyze_ways, ways_figures
 from reelforge.engine.families import compile_game
-from reelforge.engine.round import play_round, replay
 from reelforge.engine.rng import live_generator
+from reelforge.engine.round import play_round, replay
 from reelforge.errors import SpecError
 from reelforge.games import make
 from reelforge.spec import parse_spec
@@ -83,7 +83,7 @@ def reference_win(data: dict, window: list[list[str]]) -> int:
     add = data["ways"].get("wild_multiplier_combine", "multiply") == "add"
     total = 0
     for symbol, pays in data["ways"]["pays"].items():
-        def stands_for(cell: str) -> bool:
+        def stands_for(cell: str, symbol: str = symbol) -> bool:
             if cell == symbol:
                 return True
             return roles[cell] == "wild" and symbol not in wilds.get(cell, {}).get("except", [])

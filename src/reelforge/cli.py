@@ -662,6 +662,10 @@ def tune(
             if mode:
                 raise InvalidArgument(f"--mode {mode[0]!r}: a cluster game has one mode")
             return _tune_cluster(game, source, rtp, out_file, new_id, ci, seed, start)
+        if _game(game).exact_analysis != "lines":  # the tuner moves line games' stop weights
+            raise InvalidArgument(f"{game}: tune works on line and cluster games; a "
+                                  f"{_game(game).exact_analysis} game is tuned by editing its "
+                                  "pays or strips (its exact RTP: reelforge analyze)")
         words = [game, "--rtp", repr(rtp)] + [w for m in mode or () for w in ("--mode", m)]
         target_id = new_id or tuning.variant_id(load_spec(source.source).id, rtp)
         command = "reelforge tune " + shlex.join(words + ["--id", target_id])

@@ -47,7 +47,7 @@ class WaysModel(NamedTuple):
 class WaysAward(NamedTuple):
     """One paying symbol's result on a window (`evaluate_symbol`)."""
 
-    count: int  # reels from reel 1 showing it (0: not on reel 1)
+    reels: int  # reels from reel 1 showing it (0: not on reel 1)
     ways: int  # product of the cells showing it on those reels
     paid_ways: int  # the ways with wild multipliers applied
 
@@ -122,7 +122,7 @@ def count_reel(model, window, p, r):
 
 @inline_kernel
 def evaluate_symbol(model, window, p):
-    """Paying symbol p on `window` (R, H): a `WaysAward` (count 0 where reel 1 lacks it)."""
+    """Paying symbol p on `window` (R, H): a `WaysAward` (reels 0 where reel 1 lacks it)."""
     count = 0
     ways = 1
     plain = 1  # multiply: prod of x_r; add: prod of own cells n_r
@@ -140,8 +140,8 @@ def evaluate_symbol(model, window, p):
         ways *= cells
         count += 1
     if count == 0:
-        return WaysAward(count=0, ways=0, paid_ways=0)
-    return WaysAward(count=count, ways=ways, paid_ways=plain + added)
+        return WaysAward(reels=0, ways=0, paid_ways=0)
+    return WaysAward(reels=count, ways=ways, paid_ways=plain + added)
 
 
 @inline_kernel
@@ -158,11 +158,11 @@ def play_ways_round(model, coin_value, rng, stops, window, tape, record):
     total = 0
     for p in range(model.paying.shape[0]):
         award = evaluate_symbol(model, window, p)
-        coins = model.pay[p, award.count]
-        if award.count > 0 and coins > 0:
+        coins = model.pay[p, award.reels]
+        if award.reels > 0 and coins > 0:
             win = coins * award.paid_ways * coin_value
             total += win
-            pos = write_row(tape, pos, record, TapeKind.WAYS, 0, model.paying[p], award.count,
+            pos = write_row(tape, pos, record, TapeKind.WAYS, 0, model.paying[p], award.reels,
                             award.ways, award.paid_ways, win)
     cap = model.cap * coin_value
     if cap > 0 and total > cap:

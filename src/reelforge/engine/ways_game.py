@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
@@ -119,6 +119,8 @@ class WaysGame(CommonGame):
         ids = self.spec.symbol_ids
         m = self.model
         rows = tape.tolist()
+        if rows[0][0] != TapeKind.SPIN:
+            raise ValueError(f"a ways round's tape opens with a spin row, not kind {rows[0][0]}")
         stops = tuple(rows[0][TAPE_WIDTH:])
         window = tuple(tuple(ids[m.strips[r, (stop + h) % m.strip_len[r]]] for h in range(m.n_rows))
                        for r, stop in enumerate(stops))
@@ -198,7 +200,7 @@ def check_ways_game(game: WaysGame, rounds: int = 2000, seed: int = 0) -> None:
                 raise GameCheckFailed(f"{spec.id}: round {i} at seed {seed} is not deterministic")
             if not 0 <= first.total_win <= top:
                 raise GameCheckFailed(f"{spec.id}: round {i} won {first.total_win}, outside [0, {top}]")
-            wins = sum(e.win for s in first.spins for e in s.events_of("ways_win"))
+            wins = sum(cast(WaysWin, e).win for s in first.spins for e in s.events_of("ways_win"))
             if (first.uncapped_win if first.win_capped else first.total_win) != wins:
                 raise GameCheckFailed(f"{spec.id}: round {i}: its ways wins do not add up to its win")
             if sum(first.breakdown.values()) != first.total_win:
