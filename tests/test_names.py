@@ -55,6 +55,8 @@ def family_of(path: Path) -> str | None:
     if path.parent == PACKAGE / "engine" and path.name in ("clusters.py", "cluster_round.py") \
             or re.search(r"from reelforge\.engine\.clusters import \([^)]*\bwrite_row\b", text):
         return "clusters"
+    if path == PACKAGE / "engine" / "ways.py":
+        return "ways"
     return None
 
 
@@ -75,7 +77,8 @@ def test_tape_kinds_are_numbered_once_in_one_enum():
 def test_every_kind_a_kernel_writes_is_decoded_by_an_outcome_builder():
     engine = PACKAGE / "engine"
     builders = {"lines": written_and_decoded(engine / "round.py")[1],
-                "clusters": written_and_decoded(engine / "cluster_game.py")[1]}
+                "clusters": written_and_decoded(engine / "cluster_game.py")[1],
+                "ways": written_and_decoded(engine / "ways_game.py")[1]}
     written_anywhere: set[str] = set()
     missing = []
     writers = 0

@@ -24,16 +24,19 @@ from reelforge.server.db.tables import rounds as rounds_table
 from reelforge.server.errors import ApiError
 from reelforge.server.main import build_context, startup
 from reelforge.server.services import audit, ledger_check, sessions, tokens
-from reelforge.server.services.bet_decision import PlayerState, decide_bet
+from reelforge.server.services.bet_checks import touches_pool
+from reelforge.server.services.bet_decision import LedgerFunding, PlayerState, decide_bet
 from reelforge.server.services.bet_writer import AGAIN, Written, commit
 from reelforge.server.services.catalog import served_game
 from reelforge.server.services.common import now_us
+from reelforge.server.services.jackpot import PoolState, claim_of_pool
 from reelforge.server.services.placement import Placement
 from reelforge.server.settings import load_settings
 
 from .harness import write_config
 
 ACCOUNT, HOUSE = 7, 8  # account ids: any two, the decision only names them
+FUND = LedgerFunding(ACCOUNT, HOUSE)
 CANDY = ("candy-jar-clusters", 20, 1)  # no jackpot pool, no choice after a round
 
 
@@ -78,7 +81,7 @@ def test_a_bet_decided_moves_its_stake_and_win(operators, won: bool) -> None:
     auth = _auth(operators["demo"])
     p = _closing(auth, won)
     price, win = p.price_minor, p.outcome.total_win * p.served.denomination
-    decision = decide_bet(p, PlayerState(1_000, None, ()), "round-1", ACCOUNT, HOUSE)
+    decision = decide_bet(p, PlayerState(1_000, None, ()), "round-1", FUND)
     moved = [(m.txn, m.source, m.target, m.amount, m.kind) for m in decision.moves]
     expected = [("round-1:stake", ACCOUNT, HOUSE, price, "stake")]
     if win:
@@ -91,7 +94,7 @@ def test_a_bet_decided_moves_its_stake_and_win(operators, won: bool) -> None:
     assert decision.audit[:2] == ("player:1", "round.closed")
     assert decision.audit[2]["win_minor"] == win
     # pure: the same state and bet decide the same again
-    assert decide_bet(p, PlayerState(1_000, None, ()), "round-1", ACCOUNT, HOUSE) == decision
+    assert decide_bet(p, PlayerState(1_000, None, ()), "round-1", FUND) == decision
 
 
 def test_a_bet_is_refused_in_the_order_of_its_checks(operators) -> None:
@@ -103,7 +106,7 @@ def test_a_bet_is_refused_in_the_order_of_its_checks(operators) -> None:
 
     def refusal(state: PlayerState, placement: Placement = p) -> ApiError:
         with pytest.raises(ApiError) as refused:
-            decide_bet(placement, state, "round-1", ACCOUNT, HOUSE)
+            decide_bet(placement, state, "round-1", FUND)
         return refused.value
 
     short = refusal(PlayerState(p.price_minor - 1, None, ()))
@@ -111,14 +114,88 @@ def test_a_bet_is_refused_in_the_order_of_its_checks(operators) -> None:
     # an open round of the same game goes first, then funds; another game's and closed ones
     # do not count under the default profile
     assert refusal(PlayerState(0, None, (open_here,))).code == "ROUND_ALREADY_OPEN"
-    decide_bet(p, PlayerState(p.price_minor, None, (elsewhere, closed)), "r", ACCOUNT, HOUSE)
+    decide_bet(p, PlayerState(p.price_minor, None, (elsewhere, closed)), "r", FUND)
     # GB: one slot round at a time, and 2.5 s between two rounds' starts
     gb = _auth(operators["gb"])
     q = replace(_placement(gb, *CANDY, _seed(0)), now=10**15)
     assert refusal(PlayerState(10**6, None, (elsewhere,)), q).code == "ROUND_ALREADY_OPEN"
     early = refusal(PlayerState(10**6, 10**15 - 1_000_000, ()), q)
     assert early.code == "TOO_FAST" and early.details["retry_after_ms"] == 1500
-    decide_bet(q, PlayerState(10**6, 10**15 - 2_500_000, ()), "r", ACCOUNT, HOUSE)
+    decide_bet(q, PlayerState(10**6, 10**15 - 2_500_000, ()), "r", FUND)
+
+
+# -- a round of the jackpot pool: its contribution and claim are part of its decision ------------
+
+POOL, LIABILITY = 21, 22  # the pool's account and its liability account, by hand too
+CLUEDO_MAX = ("cluedo", 20, 5)  # Cluedo's BET MAX: the only bet that touches the pool
+
+
+def _pool(units: int, credited: int, enabled: bool = True) -> PoolState:
+    return PoolState("Cluedo/EUR", "EUR", units, credited, seed_minor=500_000,
+                     contribution_bp=150, contributions_units=7, seeded_minor=500_000,
+                     paid_minor=0, wins=0, enabled=enabled, account=POOL, liability=LIABILITY)
+
+
+def _pool_bet(auth, jackpot: bool) -> Placement:
+    for i in range(500):
+        p = _placement(auth, *CLUEDO_MAX, _seed(i))
+        if not p.served.game.offers(p.outcome, None):  # no gamble holds its win
+            assert touches_pool(p.served, p.bet)
+            if "jackpot" in p.outcome.flags:
+                continue
+            if jackpot:  # a jackpot is too rare to draw: the flag set by hand
+                flags = (*p.outcome.flags, "jackpot")
+                p = replace(p, outcome=p.outcome.model_copy(update={"flags": flags}))
+            return p
+    pytest.fail("500 seeds without such a round")
+
+
+def test_a_pool_round_decided_contributes_in_its_own_moves(operators) -> None:
+    auth = _auth(operators["demo"])
+    p = _pool_bet(auth, jackpot=False)
+    price = p.price_minor  # 100 minor units (20 lines x 5): 100 x 150 bp = 15,000 pool units
+    assert price == 100
+    # 9,999 pool units above the credited whole: 15,000 more cross two whole minor units
+    pool = _pool(units=1_000_000 * 10_000 + 9_999, credited=1_000_000)
+    decision = decide_bet(p, PlayerState(1_000, None, (), pool), "round-1", FUND)
+    moved = [(m.txn, m.source, m.target, m.amount, m.kind) for m in decision.moves]
+    assert moved[:2] == [("round-1:stake", ACCOUNT, HOUSE, 100, "stake"),
+                         ("round-1:contribution", HOUSE, POOL, 2, "jackpot_contribution")]
+    assert decision.pool == replace(pool, units=1_000_002 * 10_000 + 4_999,
+                                    credited_minor=1_000_002, contributions_units=15_007)
+    assert decision.claim is None
+    # the player pays the stake alone: the contribution comes out of the house's share
+    assert decision.balance_after == 900 + p.outcome.total_win * p.served.denomination
+    # a disabled pool takes nothing; a pool round without its pool's state is a bug, not a bet
+    off = _pool(units=10**10, credited=10**6, enabled=False)
+    assert decide_bet(p, PlayerState(1_000, None, (), off), "r", FUND).pool == off
+    with pytest.raises(ValueError, match="Cluedo"):
+        decide_bet(p, PlayerState(1_000, None, ()), "r", FUND)
+
+
+def test_a_pool_won_is_claimed_and_reseeded_in_the_rounds_decision(operators) -> None:
+    auth = _auth(operators["demo"])
+    p = _pool_bet(auth, jackpot=True)
+    pool = _pool(units=1_234_567 * 10_000 + 42, credited=1_234_567)
+    decision = decide_bet(p, PlayerState(1_000, None, (), pool), "round-1", FUND)
+    moved = [(m.txn, m.source, m.target, m.amount) for m in decision.moves]
+    # 100 x 150 bp = 15,000 units: 1 whole minor unit more (42 + 15,000 = 1 x 10,000 + 5,042)
+    assert moved[1:4] == [("round-1:contribution", HOUSE, POOL, 1),
+                          ("round-1:jackpot_claim", POOL, LIABILITY, 1_234_568),
+                          ("round-1:jackpot_seed", HOUSE, POOL, 500_000)]
+    assert decision.pool is not None and decision.pool.units == 500_000 * 10_000 + 5_042
+    assert (decision.pool.credited_minor, decision.pool.wins,
+            decision.pool.paid_minor) == (500_000, 1, 1_234_568)
+    assert decision.claim is not None
+    assert decision.claim.row["amount_minor"] == 1_234_568
+    assert decision.claim.audit[:2] == ("jackpot:Cluedo/EUR", "jackpot.claimed")
+    # the claim goes to the liability, not the balance: the player's money is stake and win
+    assert decision.balance_after == 900 + p.outcome.total_win * p.served.denomination
+
+
+def test_a_disabled_pool_cannot_be_won() -> None:
+    pool = _pool(units=10**10, credited=10**6, enabled=False)
+    assert claim_of_pool(pool, "r", 1, HOUSE, 0) == (pool, None, ())
 
 
 # -- the writer, on SQLite --------------------------------------------------------------------
@@ -168,6 +245,27 @@ def test_the_writer_applies_a_batch_in_one_transaction(ctx) -> None:
     with ctx.read() as conn:
         assert ledger_check.check(conn) == []
         assert audit.verify(conn) == []
+
+
+def test_the_writer_applies_a_pool_rounds_contribution(ctx) -> None:
+    """A round of the jackpot pool through the same writer: the pool's units grow by the
+    stake's basis points, its account by the whole minor units, and the books hold."""
+    from reelforge.server.db.tables import jackpot_pools
+
+    auth = _launch(ctx, "demo")
+    p = replace(_pool_bet(auth, jackpot=False), now=now_us())
+    with ctx.read() as conn:
+        before = conn.execute(select(jackpot_pools).where(
+            jackpot_pools.c.key == p.served.pool_key())).one()
+    [written] = commit(ctx, [p])
+    assert isinstance(written, Written), written
+    with ctx.read() as conn:
+        after = conn.execute(select(jackpot_pools).where(
+            jackpot_pools.c.key == p.served.pool_key())).one()
+        assert ledger_check.check(conn) == []
+        assert audit.verify(conn) == []
+    assert after.units - before.units == p.price_minor * before.contribution_bp
+    assert after.credited_minor == after.units // 10_000
 
 
 def _balance(ctx, auth) -> int:

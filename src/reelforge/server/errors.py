@@ -49,6 +49,12 @@ CODES: dict[str, tuple[int, str]] = {
                             "sign in again after the time the message names"),
     "FORBIDDEN": (403, "back office: the staff member's role does not allow this"),
     "UNKNOWN_POOL": (404, "back office: no such jackpot pool"),
+    "UNKNOWN_CLAIM": (404, "back office: no such jackpot claim, or no such instalment of it"),
+    "UNKNOWN_PLAYER": (404, "back office: no such player of this operator"),
+    "UNKNOWN_CORRECTION": (404, "back office: no such correction"),
+    "NOT_NOW": (409, "back office: the record's state does not allow this now (a claim not yet "
+                     "verified or an instalment not yet due, a correction already decided, a "
+                     "balance that would go below zero): the message says which"),
 }
 
 

@@ -99,6 +99,9 @@ def _ensure_pools(ctx: Context) -> None:
                 jackpot.ensure_pool(ctx.engine, served.pool_key(), op.currency,
                                     spec.seed_amount, spec.contribution_bp,
                                     ledger.house_owner(op.id, 0), now_us())
+    from reelforge.server.backoffice.jackpot_control import apply_ceilings
+
+    apply_ceilings(ctx)  # the configuration's ceilings (G2), each change audited
 
 
 def _warm_up(settings: Settings) -> None:

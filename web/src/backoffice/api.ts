@@ -23,7 +23,7 @@ export interface GameRow {
   file_enabled: boolean; switch_enabled: boolean; enabled: boolean;
   switched_by: string | null; switched_at_us: number | null;
 }
-export interface PoolRow { pool: string; currency: string; amount_minor: number; seed_minor: number; contribution_bp: number; wins: number; enabled: boolean }
+export interface PoolRow { pool: string; currency: string; amount_minor: number; seed_minor: number; contribution_bp: number; wins: number; enabled: boolean; ceiling_minor: number | null; overflow_minor: number }
 
 export interface RtpRow {
   operator: string; game: string; mode: string; currency: string; rounds: number;

@@ -7,6 +7,14 @@ house as contributions cross a whole unit. A win claims the pool's whole minor u
 pool row's lock, so of two simultaneous winners the first takes the pool and the second the
 reseeded meter (the seed says so); the fraction below one minor unit stays in the pool.
 
+A pool may have a ceiling (GLI-19 4.13.2-4.13.3, standards.md G2): at it, the meter stays put
+and the part of a contribution past it goes to the pool's overflow pool, in the same units,
+split exactly (a contribution may straddle the ceiling). The overflow has its own ledger
+account (kind jackpot_pool, owner "<key>#overflow") holding its whole minor units. After a
+win, the reset takes its seed from the overflow's whole minor units first and only the rest
+from the house. Every unit is accounted for (G3, ledger_check):
+contributions = pool + overflow + paid - seeded from the house.
+
 A pool the back office disabled (GLI-19 4.15.2, standards.md G7) takes no contribution and pays
 no claim: a round that would have won it is an ordinary round. Resumed, it carries on from the
 same amount and parameters.
@@ -17,7 +25,10 @@ verification, payable as a first instalment and 19 annual ones (the seed's terms
 
 from __future__ import annotations
 
-from sqlalchemy import Connection, insert, select, update
+from dataclasses import dataclass, replace
+from typing import Any
+
+from sqlalchemy import Connection, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from reelforge.server.db.tables import POOL_SCALE, jackpot_claims, jackpot_pools
@@ -52,60 +63,194 @@ def ensure_pool(engine, key: str, currency: str, seed_minor: int, contribution_b
         return  # another process created it first
 
 
-def _locked(conn: Connection, key: str):
-    return conn.execute(select(jackpot_pools).where(jackpot_pools.c.key == key)
-                        .with_for_update()).one()
+def overflow_owner(key: str) -> str:
+    """The owner of a pool's overflow account (kind jackpot_pool)."""
+    return f"{key}#overflow"
+
+
+def split(units_now: int, contribution: int, ceiling_minor: int | None) -> tuple[int, int]:
+    """A contribution (pool units) as (to the pool, to the overflow): the pool takes what
+    keeps it at or below its ceiling, the overflow the rest; the two sum to the contribution."""
+    if ceiling_minor is None:
+        return contribution, 0
+    room = max(0, ceiling_minor * POOL_SCALE - units_now)
+    to_pool = min(contribution, room)
+    return to_pool, contribution - to_pool
 
 
 def contribute(conn: Connection, key: str, stake_minor: int, house: int, round_id: str,
                now: int) -> int:
-    """Add a stake's contribution; returns it in pool units (none to a disabled pool)."""
-    pool = _locked(conn, key)
-    if not pool.enabled:
-        return 0
-    units = stake_minor * pool.contribution_bp  # bp of minor units = 1/10,000 minor units
-    total = pool.units + units
-    whole = total // POOL_SCALE - pool.credited_minor
-    if whole:
-        account = ledger.account_id(conn, "jackpot_pool", key, pool.currency)
-        ledger.transfer(conn, txn=f"{round_id}:contribution", source=house, target=account,
-                        amount=whole, kind="jackpot_contribution", now=now, round_id=round_id)
-    conn.execute(update(jackpot_pools).where(jackpot_pools.c.key == key).values(
-        units=total, credited_minor=pool.credited_minor + whole,
-        contributions_units=pool.contributions_units + units, updated_at=now))
-    return units
+    """Add a stake's contribution (`contribution`) in the caller's transaction; returns it in
+    pool units (none to a disabled pool)."""
+    pool = lock_pools(conn, [key])[key]
+    after, moves = contribution(pool, stake_minor, house, round_id, now)
+    _transfer(conn, moves)
+    write_pools(conn, {key: pool}, {key: after}, now)
+    return after.contributions_units - pool.contributions_units
 
 
 def claim(conn: Connection, key: str, round_id: str, player_id: int, house: int,
           now: int) -> dict | None:
-    """Award the pool to the round's winner and reseed it; returns the claim (None: the pool
-    is disabled and cannot be won)."""
-    pool = _locked(conn, key)
-    if not pool.enabled:
+    """Award the pool to the round's winner and reseed it (`claim_of_pool`) in the caller's
+    transaction; returns the claim (None: the pool is disabled and cannot be won)."""
+    pool = lock_pools(conn, [key])[key]
+    after, won, moves = claim_of_pool(pool, round_id, player_id, house, now)
+    if won is None:
         return None
+    _transfer(conn, moves)
+    write_pools(conn, {key: pool}, {key: after}, now)
+    found = won.view(insert_claim(conn, won))
+    audit.append(conn, *won.audit)
+    return {**found, "currency": pool.currency}
+
+
+def _transfer(conn: Connection, moves: tuple[ledger.Move, ...]) -> None:
+    for m in moves:
+        ledger.transfer(conn, txn=m.txn, source=m.source, target=m.target, amount=m.amount,
+                        kind=m.kind, now=m.now, round_id=m.round_id, step=m.step)
+
+
+@dataclass(frozen=True)
+class PoolState:
+    """A pool's row as read under its lock, with its two ledger accounts: what a round's
+    contribution and claim are decided on (`contribution`, `claim_of_pool`), in Python alone."""
+
+    key: str
+    currency: str
+    units: int
+    credited_minor: int
+    seed_minor: int
+    contribution_bp: int
+    contributions_units: int
+    seeded_minor: int
+    paid_minor: int
+    wins: int
+    enabled: bool
+    account: int  # the pool's ledger account
+    liability: int  # the jackpot liability account its claims move to
+    ceiling_minor: int | None = None  # the meter stays put at it (G2); None: no ceiling
+    overflow_units: int = 0  # the overflow pool, in pool units (G8)
+    overflow_credited_minor: int = 0  # the overflow's whole minor units, in its account
+    overflow_seeded_minor: int = 0  # what resets ever took from the overflow
+    overflow_account: int = 0  # the overflow's ledger account
+
+    def row(self, now: int) -> dict[str, Any]:
+        """The pool's row as this state leaves it (for `write_pools`)."""
+        return {"key": self.key, "units": self.units, "credited_minor": self.credited_minor,
+                "contributions_units": self.contributions_units,
+                "seeded_minor": self.seeded_minor, "paid_minor": self.paid_minor,
+                "wins": self.wins, "overflow_units": self.overflow_units,
+                "overflow_credited_minor": self.overflow_credited_minor,
+                "overflow_seeded_minor": self.overflow_seeded_minor, "updated_at": now}
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A claim decided: its row in jackpot_claims (the id is the database's) and audit row."""
+
+    row: dict[str, Any]
+    audit: tuple[str, str, dict, int]
+
+    def view(self, claim_id: int) -> dict:
+        """The claim as `claim_of` reads it back."""
+        return {"id": claim_id, "pool": self.row["pool_key"],
+                "amount_minor": self.row["amount_minor"], "status": self.row["status"],
+                "instalments": loads(self.row["instalments"])}
+
+
+def contribution(pool: PoolState, stake_minor: int, house: int, round_id: str,
+                 now: int) -> tuple[PoolState, tuple[ledger.Move, ...]]:
+    """A stake's contribution, decided: the pool after it and the whole minor units it moves
+    from the house into the pool's account, and past the ceiling into the overflow's (none to
+    a disabled pool)."""
+    if not pool.enabled or not stake_minor:
+        return pool, ()
+    units = stake_minor * pool.contribution_bp  # bp of minor units = 1/10,000 minor units
+    to_pool, to_overflow = split(pool.units, units, pool.ceiling_minor)
+    total = pool.units + to_pool
+    whole = total // POOL_SCALE - pool.credited_minor
+    overflow = pool.overflow_units + to_overflow
+    overflow_whole = overflow // POOL_SCALE - pool.overflow_credited_minor
+    moves = tuple(m for m in (
+        ledger.Move(f"{round_id}:contribution", house, pool.account, whole,
+                    "jackpot_contribution", now, round_id),
+        ledger.Move(f"{round_id}:overflow", house, pool.overflow_account, overflow_whole,
+                    "jackpot_overflow", now, round_id)) if m.amount)
+    return replace(pool, units=total, credited_minor=pool.credited_minor + whole,
+                   overflow_units=overflow,
+                   overflow_credited_minor=pool.overflow_credited_minor + overflow_whole,
+                   contributions_units=pool.contributions_units + units), moves
+
+
+def claim_of_pool(pool: PoolState, round_id: str, player_id: int, house: int, now: int
+                  ) -> tuple[PoolState, Claim | None, tuple[ledger.Move, ...]]:
+    """A round's win of the pool, decided: the pool after it (reseeded from the overflow's
+    whole minor units first, the rest from the house), the claim, and its moves (the pool's
+    whole minor units to the liability, then the reseed). A disabled pool cannot be won:
+    (pool, None, ())."""
+    if not pool.enabled:
+        return pool, None, ()
     amount = pool.units // POOL_SCALE
-    account = ledger.account_id(conn, "jackpot_pool", key, pool.currency)
-    liability = ledger.account_id(conn, "jackpot_liability", key, pool.currency)
-    ledger.transfer(conn, txn=f"{round_id}:jackpot_claim", source=account, target=liability,
-                    amount=amount, kind="jackpot_claim", now=now, round_id=round_id)
-    ledger.transfer(conn, txn=f"{round_id}:jackpot_seed", source=house, target=account,
-                    amount=pool.seed_minor, kind="jackpot_seed", now=now, round_id=round_id)
+    from_overflow = min(pool.seed_minor, pool.overflow_credited_minor)
+    from_house = pool.seed_minor - from_overflow
+    moves = tuple(m for m in (
+        ledger.Move(f"{round_id}:jackpot_claim", pool.account, pool.liability, amount,
+                    "jackpot_claim", now, round_id),
+        ledger.Move(f"{round_id}:jackpot_reseed", pool.overflow_account, pool.account,
+                    from_overflow, "jackpot_reseed", now, round_id),
+        ledger.Move(f"{round_id}:jackpot_seed", house, pool.account, from_house,
+                    "jackpot_seed", now, round_id)) if m.amount)
     units = pool.units - amount * POOL_SCALE + pool.seed_minor * POOL_SCALE
-    conn.execute(update(jackpot_pools).where(jackpot_pools.c.key == key).values(
-        units=units, credited_minor=units // POOL_SCALE,
-        seeded_minor=pool.seeded_minor + pool.seed_minor, paid_minor=pool.paid_minor + amount,
-        wins=pool.wins + 1, updated_at=now))
-    plan = instalments(amount)
-    claim_id = conn.execute(insert(jackpot_claims).values(
-        pool_key=key, round_id=round_id, player_id=player_id, amount_minor=amount,
-        instalments=dumps(plan), status="pending_verification", created_at=now)
-        .returning(jackpot_claims.c.id)).scalar_one()
-    found = {"id": claim_id, "pool": key, "amount_minor": amount, "currency": pool.currency,
-             "status": "pending_verification", "instalments": plan}
-    audit.append(conn, f"jackpot:{key}", "jackpot.claimed",
-                 {"round_id": round_id, "player_id": player_id, "amount_minor": amount,
-                  "reseed_minor": pool.seed_minor}, now)
+    after = replace(pool, units=units, credited_minor=units // POOL_SCALE,
+                    overflow_units=pool.overflow_units - from_overflow * POOL_SCALE,
+                    overflow_credited_minor=pool.overflow_credited_minor - from_overflow,
+                    overflow_seeded_minor=pool.overflow_seeded_minor + from_overflow,
+                    seeded_minor=pool.seeded_minor + from_house,
+                    paid_minor=pool.paid_minor + amount, wins=pool.wins + 1)
+    row = {"pool_key": pool.key, "round_id": round_id, "player_id": player_id,
+           "amount_minor": amount, "instalments": dumps(instalments(amount)),
+           "status": "pending_verification", "created_at": now}
+    body = {"round_id": round_id, "player_id": player_id, "amount_minor": amount,
+            "reseed_minor": pool.seed_minor, "reseed_from_overflow_minor": from_overflow}
+    return after, Claim(row, (f"jackpot:{pool.key}", "jackpot.claimed", body, now)), moves
+
+
+def lock_pools(conn: Connection, keys: list[str]) -> dict[str, PoolState]:
+    """The pools of `keys`, locked in key order (after the accounts: bet_writer's order)."""
+    if not keys:
+        return {}
+    found: dict[str, PoolState] = {}
+    for r in conn.execute(_LOCK_POOLS, {"keys": sorted(keys)}).all():
+        found[r.key] = PoolState(
+            r.key, r.currency, r.units, r.credited_minor, r.seed_minor, r.contribution_bp,
+            r.contributions_units, r.seeded_minor, r.paid_minor, r.wins, r.enabled,
+            account=ledger.account_id(conn, "jackpot_pool", r.key, r.currency),
+            liability=ledger.account_id(conn, "jackpot_liability", r.key, r.currency),
+            ceiling_minor=r.ceiling_minor, overflow_units=r.overflow_units,
+            overflow_credited_minor=r.overflow_credited_minor,
+            overflow_seeded_minor=r.overflow_seeded_minor,
+            overflow_account=ledger.account_id(conn, "jackpot_pool", overflow_owner(r.key),
+                                               r.currency))
     return found
+
+
+def write_pools(conn: Connection, before: dict[str, PoolState], after: dict[str, PoolState],
+                now: int) -> None:
+    """Each pool whose state changed, written as `after` holds it."""
+    changed = [after[k].row(now) for k in sorted(after) if after[k] != before.get(k)]
+    for row in changed:
+        key = row.pop("key")
+        conn.execute(update(jackpot_pools).where(jackpot_pools.c.key == key).values(**row))
+
+
+def insert_claim(conn: Connection, claim: Claim) -> int:
+    """The claim's row; its id."""
+    return conn.execute(insert(jackpot_claims).values(**claim.row)
+                        .returning(jackpot_claims.c.id)).scalar_one()
+
+
+_LOCK_POOLS = (select(jackpot_pools).where(jackpot_pools.c.key.in_(
+    bindparam("keys", expanding=True))).order_by(jackpot_pools.c.key).with_for_update())
 
 
 def instalments(amount: int) -> list[dict]:
@@ -119,7 +264,9 @@ def meters(conn: Connection) -> list[dict]:
     rows = conn.execute(select(jackpot_pools).order_by(jackpot_pools.c.key)).all()
     return [{"pool": r.key, "currency": r.currency, "amount_minor": r.units // POOL_SCALE,
              "seed_minor": r.seed_minor, "contribution_bp": r.contribution_bp,
-             "wins": r.wins, "enabled": r.enabled, "updated_at_us": r.updated_at} for r in rows]
+             "wins": r.wins, "enabled": r.enabled, "updated_at_us": r.updated_at,
+             "ceiling_minor": r.ceiling_minor, "overflow_minor": r.overflow_units // POOL_SCALE}
+            for r in rows]
 
 
 def claim_of(conn: Connection, round_id: str) -> dict | None:

@@ -6,7 +6,8 @@ committed step; `steps.py` plays the choices.
 
 The outcome is drawn before the transaction (`placement.py`); the round is decided by
 `bet_decision.decide_bet` and written by `bet_writer` (a batch of one, or the process's batch:
-`round_batch.py`). A round of the jackpot pool is still written here, under the pool's lock.
+`round_batch.py`), a round of the jackpot pool too (a batch of one, never batched with
+other players' rounds: `Placement.batchable`).
 The same request id again returns the same round. History, detail and verify read rounds.
 """
 
@@ -14,32 +15,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import and_, bindparam, or_, select, update
+from sqlalchemy import and_, select
 
 from reelforge.errors import ReelforgeError
 from reelforge.server.context import Context
-from reelforge.server.db.tables import OPEN_STATUSES, accounts, players, round_steps, rounds
+from reelforge.server.db.tables import round_steps, rounds
 from reelforge.server.errors import ApiError
-from reelforge.server.services import ledger
-from reelforge.server.services.bet_checks import (
-    check_enabled,
-    check_funds,
-    check_no_open_round,
-    check_pace,
-)
 from reelforge.server.services.bet_writer import AGAIN, Written, commit
 from reelforge.server.services.catalog import games_of
-from reelforge.server.services.common import crash_point, fast_dumps, loads, new_round_id
+from reelforge.server.services.common import loads
 from reelforge.server.services.placement import Placement, checked, draw
 from reelforge.server.services.round_batch import writer
-from reelforge.server.services.round_rows import find_round, insert_round, lock_player
+from reelforge.server.services.round_rows import find_round, lock_player
 from reelforge.server.services.round_views import (
-    closed_view,
     repeat_answer,
     round_view,
 )
-from reelforge.server.services.sessions import Auth, house_account, player_account
-from reelforge.server.services.settle import settle_outcome
+from reelforge.server.services.sessions import Auth
 from reelforge.server.services.steps import replay_steps
 
 
@@ -62,84 +54,20 @@ def play(ctx: Context, auth: Auth, game_key: str, request_id: str, lines: Any,
 
 
 def play_alone(ctx: Context, placement: Placement) -> dict:
-    """The round in its own transaction: a batch of one of the bet writer where it may be
-    (`Placement.batchable`), else (a round of the jackpot pool) here, under the pool's lock."""
-    if placement.batchable():
-        done = commit(ctx, [placement])[0]
-        if isinstance(done, ApiError):
-            raise done
-        if isinstance(done, Written):
-            return done.view(placement.auth)
-        with ctx.begin() as conn:  # the request id was played: the same round again
-            lock_player(conn, placement.auth.player_id)
-            row = conn.execute(select(rounds).where(
-                rounds.c.player_id == placement.auth.player_id,
-                rounds.c.request_id == placement.request_id)).one()
-            return repeat_answer(conn, ctx, placement.auth, row, placement.served.key,
-                                 placement.bet)
-    return _play_pool_round(ctx, placement)
-
-
-def _play_pool_round(ctx: Context, placement: Placement) -> dict:
-    """A round of the jackpot pool: its contribution and claim lock the pool's row, so it is
-    never batched with other players' rounds."""
-    auth, served, request_id, bet = (placement.auth, placement.served, placement.request_id,
-                                     placement.bet)
-    op, game_key, now = auth.operator, served.key, placement.now
-    price_minor, seed, outcome = placement.price_minor, placement.seed, placement.outcome
-    with ctx.begin() as conn:
-        account = player_account(conn, op, auth.player_id)
-        # one statement: the player's row locked (every change to the player's money happens
-        # under it) and the balance it guards
-        player = conn.execute(_LOCK_WITH_BALANCE, {"pid": auth.player_id,
-                                                   "account": account}).one()
-        # one statement: this request's round if it was played, and every unfinished one
-        mine = conn.execute(_SAME_OR_OPEN, {"pid": auth.player_id, "rid": request_id}).all()
-        done = next((r for r in mine if r.request_id == request_id), None)
-        if done is not None:
-            return repeat_answer(conn, ctx, auth, done, game_key, bet)
-        check_enabled(served)
-        check_no_open_round(served, mine)
-        check_pace(served, player.last_round_at, now)
-        check_funds(player.balance, price_minor)
-        round_id = new_round_id()
-        outcome_dict = outcome.to_dict()
-        insert_round(conn, round_id, auth, served, request_id, bet, price_minor, seed, outcome,
-                      now, funded_by=None, outcome_json=fast_dumps(outcome_dict))
-        house = house_account(conn, op, auth.player_id)
-        after_stake, _ = ledger.transfer(conn, txn=f"{round_id}:stake", source=account,
-                                         target=house, amount=price_minor, kind="stake",
-                                         now=now, round_id=round_id)
-        conn.execute(_PACE, {"pid": auth.player_id, "now": now})
-        settle_outcome(conn, served, auth, round_id, outcome, price_minor, now,
-                       balance=after_stake)
-        row = find_round(conn, auth.player_id, round_id)
-        if row.status == "closed":  # the usual round: its view from what is in hand
-            view = closed_view(row, outcome_dict, conn, auth)
-        else:
-            view = round_view(conn, ctx, auth, row)
-        crash_point("round.before_commit")
-    crash_point("round.after_commit")
-    return view
-
-
-# Built once: the round path runs them on every bet, and building costs more than running.
-# Both rows locked: after waiting for another request's lock, PostgreSQL (READ COMMITTED)
-# re-reads only the rows it locks; an unlocked account row would be the balance from before
-# the wait (a stale check: a 500 from the overdraft constraint, or a wrong refusal).
-_LOCK_WITH_BALANCE = (
-    select(players.c.id, players.c.last_round_at, accounts.c.balance)
-    .join(accounts, accounts.c.id == bindparam("account"))
-    .where(players.c.id == bindparam("pid")).with_for_update(of=(players, accounts)))
-
-
-_SAME_OR_OPEN = select(rounds).where(
-    rounds.c.player_id == bindparam("pid"),
-    or_(rounds.c.request_id == bindparam("rid"), rounds.c.status.in_(OPEN_STATUSES)))
-
-
-_PACE = update(players).where(players.c.id == bindparam("pid")).values(
-    last_round_at=bindparam("now"))
+    """The round in its own transaction: a batch of one of the bet writer (a round of the
+    jackpot pool too: its contribution and claim are part of its decision)."""
+    done = commit(ctx, [placement])[0]
+    if isinstance(done, ApiError):
+        raise done
+    if isinstance(done, Written):
+        return done.view(placement.auth)
+    with ctx.begin() as conn:  # the request id was played: the same round again
+        lock_player(conn, placement.auth.player_id)
+        row = conn.execute(select(rounds).where(
+            rounds.c.player_id == placement.auth.player_id,
+            rounds.c.request_id == placement.request_id)).one()
+        return repeat_answer(conn, ctx, placement.auth, row, placement.served.key,
+                             placement.bet)
 
 
 def get_round(ctx: Context, auth: Auth, round_id: str) -> dict:

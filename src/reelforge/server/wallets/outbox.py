@@ -15,11 +15,16 @@ from reelforge.server.services.sessions import Auth
 def enqueue_credit(conn: Connection, auth: Auth, round_id: str, game_key: str, amount: int,
                    now: int) -> None:
     """Owe the operator the round's credit (the same transaction as the state it settles)."""
-    body = {"transaction_id": f"{round_id}:credit", "player": auth.external_id,
+    enqueue(conn, auth.operator.id, round_id, "credit",
+            credit_body(auth, round_id, game_key, amount), now)
+
+
+def credit_body(auth: Auth, round_id: str, game_key: str, amount: int) -> dict[str, Any]:
+    """The call that credits the round's win (`amount` minor units) and closes it."""
+    return {"transaction_id": f"{round_id}:credit", "player": auth.external_id,
             "round_id": round_id, "game": game_key, "amount": amount,
             "currency": auth.currency, "debit_transaction_id": f"{round_id}:debit",
             "round_closed": True}
-    enqueue(conn, auth.operator.id, round_id, "credit", body, now)
 
 
 def enqueue_banked(conn: Connection, auth: Auth, round_id: str, game_key: str, amount: int,
@@ -35,10 +40,15 @@ def enqueue_banked(conn: Connection, auth: Auth, round_id: str, game_key: str, a
 
 def enqueue(conn: Connection, operator_id: str, round_id: str, kind: str, body: dict,
              now: int) -> None:
-    conn.execute(insert(outbox).values(
-        transaction_id=body["transaction_id"], operator_id=operator_id, round_id=round_id,
-        kind=kind, body=dumps(body), status="pending", attempts=0, next_at=now,
-        created_at=now, updated_at=now))
+    conn.execute(insert(outbox).values(**outbox_row(operator_id, round_id, kind, body, now)))
+
+
+def outbox_row(operator_id: str, round_id: str, kind: str, body: dict,
+               now: int) -> dict[str, Any]:
+    """A call owed, as its outbox row: pending, due now."""
+    return dict(transaction_id=body["transaction_id"], operator_id=operator_id,
+                round_id=round_id, kind=kind, body=dumps(body), status="pending", attempts=0,
+                next_at=now, response=None, created_at=now, updated_at=now)
 
 
 def mark(conn: Connection, transaction_id: str, status: str, now: int,
