@@ -58,8 +58,11 @@ def test_every_requirement_has_a_status_and_evidence_that_exists():
             assert (ROOT / path).is_file(), f"{item['id']}: {path} does not exist"
             if test:
                 source = (ROOT / path).read_text(encoding="utf-8")
-                assert re.search(rf"^def {re.escape(test)}\(", source, flags=re.MULTILINE), \
-                    f"{item['id']}: no test {test} in {path}"
+                # a Python test by its function, a browser or vitest test by its quoted name
+                found = (re.search(rf"^def {re.escape(test)}\(", source, flags=re.MULTILINE)
+                         if path.endswith(".py") else
+                         re.search(rf"""(name: |it\()["`]{re.escape(test)}["`]""", source))
+                assert found, f"{item['id']}: no test {test} in {path}"
 
 
 # -- the manifest ---------------------------------------------------------------------------

@@ -21,6 +21,13 @@ export function winTier(totalWin: number, cost: number): WinTier | null {
   return TIERS.find((t) => totalWin >= t.x * cost)?.tier ?? null;
 }
 
+/** Whether a sound that celebrates (the win jingle, the tiers') may play for a round: never for
+ * one whose total win does not exceed what it cost (GB RTS 7B, standards I5), wherever it is
+ * played. Other sounds (reel stops, clicks) always may. */
+export function maySound(celebrates: boolean, round: { total_win: number; bet: { cost: number } } | null): boolean {
+  return !celebrates || round === null || round.total_win > round.bet.cost;
+}
+
 export function tierInfo(tier: WinTier): { title: string; ms: number; x: number } {
   return TIERS.find((t) => t.tier === tier) as (typeof TIERS)[number];
 }

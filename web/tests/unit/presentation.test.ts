@@ -3,7 +3,7 @@
 // switches are obeyed.
 import { describe, expect, it, vi } from "vitest";
 vi.mock("pixi.js", () => import("./pixi-stub"));
-import { winTier } from "../../src/core/celebration";
+import { maySound, winTier } from "../../src/core/celebration";
 import { DEFAULT_OPTIONS, type Options } from "../../src/core/options";
 import { anticipatingReels } from "../../src/render/reels";
 import { Sound } from "../../src/render/sound";
@@ -22,6 +22,19 @@ describe("winTier", () => {
   });
   it("never celebrates a round that cost nothing, whatever it won", () => {
     expect(winTier(5000, 0)).toBeNull();
+  });
+});
+
+describe("maySound (GB RTS 7B: no celebration of a return at or below the stake)", () => {
+  const round = (total_win: number, cost: number) => ({ total_win, bet: { cost } });
+  it("silences the win jingle of a round that won back its cost or less", () => {
+    expect(maySound(true, round(20, 20))).toBe(false); // 20 lines x 1: a line paying 20 is no win
+    expect(maySound(true, round(5, 20))).toBe(false); // a "loss disguised as a win"
+    expect(maySound(true, round(21, 20))).toBe(true);
+  });
+  it("never silences a sound that does not celebrate, nor one outside a round", () => {
+    expect(maySound(false, round(5, 20))).toBe(true);
+    expect(maySound(true, null)).toBe(true);
   });
 });
 

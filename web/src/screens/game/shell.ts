@@ -15,7 +15,7 @@ import type { BetOption, RoundView, StepChoice } from "../../net/types";
 import { Stage } from "../../render/app";
 import { PROFILES } from "../../render/quality";
 import type { Sfx } from "../../render/sound";
-import { winTier } from "../../core/celebration";
+import { maySound, winTier } from "../../core/celebration";
 import { winCycleOf } from "../../core/win-cycle";
 import { celebrate } from "../../ui/moment";
 import { clear, h, showError } from "../../ui/dom";
@@ -184,7 +184,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     // No celebration of a win that does not exceed what the round cost (GB RTS 7B; a good
     // rule everywhere): the round's outcome says, before its events play.
     sound: (s: Sfx, detail?: number) => {
-      if (CELEBRATING.has(s) && playing && playing.total_win <= playing.bet.cost) return;
+      if (!maySound(CELEBRATING.has(s), playing)) return;
       app.sound.play(s, detail);
     },
   };
