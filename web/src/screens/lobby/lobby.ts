@@ -78,8 +78,7 @@ export async function mountLobby(host: HTMLElement, app: AppContext): Promise<Sc
       facts));
   }
   host.append(h("section", { class: "page lobby-page" }, h("div", { class: "lobby-head" }, h("h1", {}, "Lobby"),
-    h("p", {}, "Balance: ", h("strong", { class: "balance", "data-testid": "lobby-balance" }, s ? formatMoney(s.balanceMinor, s.currency) : "—"),
-      s ? h("span", { class: "lobby-who" }, ` · player ${s.player} · ${s.jurisdiction.name} rules`) : "")), list));
+    h("p", {}, "Balance: ", h("strong", { class: "balance", "data-testid": "lobby-balance" }, s ? formatMoney(s.balanceMinor, s.currency) : "—"))), list));
   // The live jackpots, read once on entering (a tile without a pool shows none).
   if (meters.length) {
     void app.api.jackpots().then(({ jackpots }) => {
