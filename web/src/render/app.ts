@@ -131,6 +131,10 @@ export class Stage {
   destroy(): void {
     this.observer?.disconnect();
     this.app.ticker.remove(this.frame, this);
-    this.app.destroy(true, { children: true });
+    // `{ removeView: true }`, not `true`: PixiJS reads `true` as "release the global resources"
+    // too (the shared texture pool, the batcher's cached bind groups), destroying textures a
+    // filter's bind group still held ("textureSource destroyed while still bound") and that
+    // the next game's renderer would use.
+    this.app.destroy({ removeView: true }, { children: true });
   }
 }

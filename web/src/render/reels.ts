@@ -471,6 +471,11 @@ export class ReelSet extends Container {
   override destroy(): void {
     this.ticker.remove(this.tick, this);
     this.pending?.resolve();
+    // The motion blur's filter is the reels' own: taken off the columns and destroyed before
+    // anything else, so no shader still holds a texture the renderer then destroys (PixiJS
+    // warned "textureSource destroyed while still bound" on leaving a game after a spin).
+    for (const c of this.columns) c.filters = [];
+    this.blur.destroy();
     super.destroy({ children: true });
   }
 }

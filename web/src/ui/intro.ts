@@ -1,24 +1,90 @@
-// The intro screen before a game (options: "intro screen"): the game's name and description.
+// The first-visit intro of a game (options: "Intro screen"): a card over the reels, never over
+// PLAY or the console, saying in a player's words what the game is about. Shown once per game
+// (remembered in localStorage, `reelforge.intro-seen`); switching "Intro screen" on again in
+// Options forgets what was seen, so every game's intro comes back.
+import type { KeyValue } from "../core/session";
 import type { GameView } from "../net/types";
 import type { AppContext } from "../screens/context";
 import { h } from "./dom";
 
-export function showIntro(game: GameView, app: AppContext): Promise<void> {
-  return new Promise((resolve) => {
-    const again = h("input", { type: "checkbox", checked: true, id: "intro-again" });
-    const go = h("button", { "data-testid": "intro-continue" }, "Continue");
-    const overlay = h("div", { class: "overlay", role: "dialog", "aria-modal": "true", "aria-label": `${game.title} intro`, "data-testid": "intro" },
-      h("div", { class: "dialog" }, h("h2", {}, game.title), h("p", {}, game.info.description),
-        h("p", {}, h("label", { for: "intro-again" }, again, " Show this intro next time")), go));
-    const close = () => {
-      app.sound.unlock();
-      if (!again.checked) app.options.set({ intro: false });
-      overlay.remove();
-      resolve();
-    };
-    go.addEventListener("click", close);
-    overlay.addEventListener("keydown", (e) => { if (e.key === "Escape") close(); });
-    document.body.append(overlay);
-    go.focus();
-  });
+export const INTRO_SEEN_KEY = "reelforge.intro-seen";
+
+/** Each game's intro, by its module's key: a line to open, then what a new player needs. */
+export const INTROS: Record<string, { lead: string; points: string[] }> = {
+  cluedo: {
+    lead: "Solve the mansion mystery on 5 reels and 20 lines.",
+    points: [
+      "Line up 3 or more suspects or weapons from the left on a line to win.",
+      "The MegaJackpots wild stands in for other symbols and doubles the win it completes.",
+      "3 Mystery Bonus files anywhere open free spins on the secret golden reels.",
+      "After a win, double it on red or black, or collect it.",
+    ],
+  },
+  "cops-n-robbers": {
+    lead: "Catch the robber in a snowy Christmas chase on 10 lines.",
+    points: [
+      "Line up 3 or more matching symbols from the left to win; presents pay in any mix.",
+      "The robber and the cop are wild. The robber grabs the cash shown on presents.",
+      "3 bonus symbols start the Big Money chase along the trail, multipliers growing.",
+      "After a win, spin the wheels to grow it, or collect it.",
+    ],
+  },
+  "candy-jar-clusters": {
+    lead: "Fill the candy jars on a 7 by 7 grid of sweets.",
+    points: [
+      "6 or more matching candies touching side by side win, then tumble away for new ones.",
+      "Jar candies fill the three jars: full jars start free spins with extra treats.",
+      "Golden wilds, multipliers and fixed jackpots can land along the way.",
+    ],
+  },
+};
+
+function seen(storage: KeyValue): string[] {
+  try {
+    const v = JSON.parse(storage.getItem(INTRO_SEEN_KEY) ?? "[]");
+    return Array.isArray(v) ? v.filter((k) => typeof k === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Whether the game's intro is still to be shown (first visit). */
+export function introDue(storage: KeyValue, key: string): boolean {
+  return !seen(storage).includes(key);
+}
+
+export function rememberIntro(storage: KeyValue, key: string): void {
+  storage.setItem(INTRO_SEEN_KEY, JSON.stringify([...new Set([...seen(storage), key])]));
+}
+
+/** Every game's intro shows again on its next visit (Options: "Intro screen" switched on). */
+export function forgetIntros(storage: KeyValue): void {
+  storage.removeItem(INTRO_SEEN_KEY);
+}
+
+/** The card over the reels (`host`: the stage's overlay); resolves when the player goes on
+ * (Continue, Escape, or the returned `close`, e.g. PLAY pressed beside it). */
+export function showIntro(game: GameView, app: AppContext, host: HTMLElement, key: string, storage: KeyValue = localStorage): { done: Promise<void>; close: () => void } {
+  const text = INTROS[key] ?? { lead: game.title, points: [] };
+  const again = h("input", { type: "checkbox", id: "intro-again" });
+  const go = h("button", { "data-testid": "intro-continue" }, "LET'S PLAY");
+  const card = h("div", { class: "intro-card", role: "dialog", "aria-modal": "false", "aria-label": `${game.title}: how it plays`, "data-testid": "intro", "data-layout": "over-reels" },
+    h("h2", {}, game.title), h("p", { class: "intro-lead" }, text.lead),
+    h("ul", {}, ...text.points.map((p) => h("li", {}, p))),
+    h("div", { class: "intro-foot" }, go, h("label", { for: "intro-again" }, again, " Show again next time")));
+  let resolve: () => void = () => {};
+  const done = new Promise<void>((r) => (resolve = r));
+  const close = () => {
+    if (!card.isConnected) return;
+    app.sound.unlock();
+    if (again.checked) forgetIntros(storage);
+    else rememberIntro(storage, key);
+    card.remove();
+    resolve();
+  };
+  go.addEventListener("click", close);
+  card.addEventListener("keydown", (e) => { if (e.key === "Escape") close(); });
+  host.append(card);
+  go.focus();
+  return { done, close };
 }

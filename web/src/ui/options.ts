@@ -2,6 +2,7 @@
 // music, the intro screen. Changes apply at once and are kept (localStorage).
 import { QUALITIES, type Options, type OptionsStore } from "../core/options";
 import { h } from "./dom";
+import { forgetIntros } from "./intro";
 
 export function openOptions(store: OptionsStore, onClose?: () => void): HTMLElement {
   const o = store.get();
@@ -9,7 +10,11 @@ export function openOptions(store: OptionsStore, onClose?: () => void): HTMLElem
   for (const q of QUALITIES) quality.append(h("option", { value: q, selected: q === o.quality }, q));
   const box = (key: keyof Options, label: string) => {
     const input = h("input", { type: "checkbox", id: `opt-${key}`, "data-testid": `opt-${key}`, checked: Boolean(o[key]) });
-    input.addEventListener("change", () => store.set({ [key]: input.checked } as Partial<Options>));
+    input.addEventListener("change", () => {
+      // the intro switched on again: every game's first-visit card comes back
+      if (key === "intro" && input.checked) forgetIntros(localStorage);
+      store.set({ [key]: input.checked } as Partial<Options>);
+    });
     return h("p", {}, h("label", { for: `opt-${key}` }, input, " ", label));
   };
   quality.addEventListener("change", () => store.set({ quality: quality.value as Options["quality"] }));

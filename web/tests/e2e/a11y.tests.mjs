@@ -152,7 +152,12 @@ export const tests = [
       // Everything on, LOW: the intro, then the ambient pad (from the gesture), effects on a spin.
       await t.page.goto(`${t.base}/demo?operator=demo#/game/cluedo`);
       await t.page.locator("[data-testid=intro]").waitFor({ timeout: 150000 });
+      // The first visit's intro is a card over the reels, clear of PLAY; remembered once read.
+      await t.page.locator("[data-testid=game-cluedo] [data-testid=play]").waitFor();
+      const card = await t.rect("[data-testid=intro]"), play = await t.rect("[data-testid=play]");
+      expect(card.x + card.width <= play.x || play.x + play.width <= card.x || card.y + card.height <= play.y || play.y + play.height <= card.y, `the intro ${JSON.stringify(card)} covers PLAY ${JSON.stringify(play)}`);
       await t.page.click("[data-testid=intro-continue]");
+      expect(JSON.parse(await t.page.evaluate(() => localStorage.getItem("reelforge.intro-seen"))).includes("cluedo"), "the intro read is not remembered");
       await playable();
       expect((await canvas.getAttribute("data-quality")) === "LOW", "LOW not applied");
       const low = await look();

@@ -338,6 +338,15 @@ export const tests = [
       await t.shot("phone-wheels");
       const box = await t.page.locator("[data-testid=collect]").boundingBox();
       expect(box && box.x >= 0 && box.x + box.width <= 390 && box.y + box.height <= 844, `COLLECT off screen: ${JSON.stringify(box)}`);
+      // The gamble says what it is on a phone too (its title, the arrows, the colours, the two
+      // collects), every control on the page, and the reels stay a size a player can read.
+      expect(await t.page.locator("[data-testid=gamble-title]").isVisible(), "no GAMBLE title on a phone");
+      const help = await t.page.locator("[data-testid=gamble-help]").innerText();
+      for (const words of ["◀ ▶", "Green", "red", "COLLECT & PLAY"]) expect(help.includes(words), `the gamble's help does not say "${words}": ${help}`);
+      const wide = await t.page.evaluate(() => [...document.querySelectorAll("[data-testid=wheel-gamble] button")].filter((b) => { const r = b.getBoundingClientRect(); return r.left < 0 || r.right > window.innerWidth; }).map((b) => b.textContent));
+      expect(wide.length === 0, `gamble buttons off the page: ${wide.join(", ")}`);
+      const reels = await t.rect("[data-testid=reels-window]");
+      expect(reels.height >= 170, `the reels are squeezed to ${reels.height.toFixed(0)} px under the wheels`);
       await collect(t, key);
       await balanceMatches(t);
     },

@@ -31,6 +31,13 @@ export const JAR_COLOURS = { wild: 0xffd23f, free_spins: 0xef3e5c, jackpots: 0x3
 /** Art with its amount or name drawn over it in the celebration face. */
 const labelled = (svg: string, colour: number, label: string): SymbolArt => ({ svg, colour, label, font: FONTS.display });
 
+/** The golden wild: a gold-foil candy with its multiplier on the foil and WILD on its ribbon,
+ * so a player knows it without the paytable. */
+const golden = (times: string): SymbolArt => ({
+  ...labelled(goldenWild, 0xffc21a, times),
+  caption: { text: "WILD", font: FONTS.display, size: 0.16, fill: 0xffffff, stroke: 0x4a0010, y: 0.745, spacing: 0.01 },
+});
+
 export const CANDY_SYMBOLS: SymbolTable = {
   CUPCAKE: { svg: cupcake, colour: 0xff73b6 },
   LOLLIPOP: { svg: lollipop, colour: 0x1fb6e8 },
@@ -40,9 +47,9 @@ export const CANDY_SYMBOLS: SymbolTable = {
   LEMON: { svg: lemon, colour: 0xffdc1f },
   PLUM: { svg: plum, colour: 0x3d4fe0 },
   WILD: { svg: wild, colour: 0xff6fb0 },
-  GOLDEN_WILD_2: labelled(goldenWild, 0xffc21a, "x2"),
-  GOLDEN_WILD_3: labelled(goldenWild, 0xffc21a, "x3"),
-  GOLDEN_WILD_5: labelled(goldenWild, 0xffc21a, "x5"),
+  GOLDEN_WILD_2: golden("x2"),
+  GOLDEN_WILD_3: golden("x3"),
+  GOLDEN_WILD_5: golden("x5"),
   YELLOW: { svg: candyYellow, colour: JAR_COLOURS.wild },
   RED: { svg: candyRed, colour: JAR_COLOURS.free_spins },
   GREEN: { svg: candyGreen, colour: JAR_COLOURS.jackpots },

@@ -156,11 +156,11 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
     plus.disabled = amount >= state.amount;
     const c = cashIndex >= 0 ? spinSegment(odds, amount, "cash", cashIndex) : null;
     cashWheel.draw(c?.chance ?? 0);
-    info(cashInfo, c ? [`Wins ${formatCredits(c.target ?? 0)} credits`, chance(c.chance)] : ["Not offered at this amount"]);
+    info(cashInfo, c ? [`Green wins ${formatCredits(c.target ?? 0)} credits`, chance(c.chance)] : ["Not offered at this amount"]);
     const b = bonusWhich >= 0 ? spinSegment(odds, amount, "bonus", bonusWhich) : null;
     bonusWheel.draw(b?.chance ?? 0);
     bonusWheel.el.classList.toggle("disabled", !b);
-    info(bonusInfo, b ? [`Wins ${titleCase(BONUS_NAMES[bonusWhich] ?? "")} Bonus`, chance(b.chance)] : ["Bonus wheel closed"]);
+    info(bonusInfo, b ? [`Green wins ${titleCase(BONUS_NAMES[bonusWhich] ?? "")} Bonus`, chance(b.chance)] : ["Bonus wheel closed"]);
     spinCash.disabled = !c;
     spinBonus.disabled = !b;
     cashButtons.forEach((el, k) => el.setAttribute("aria-pressed", String(cashOffered[k] === cashIndex)));
@@ -200,10 +200,16 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
   const wheelCol = (kind: "cash" | "bonus", title: string, wheel: Wheel, buttons: HTMLElement[], info: HTMLElement, spin: HTMLElement) =>
     h("div", { class: `wheel-col ${kind}` }, wheel.el,
       h("div", { class: "wheel-controls" }, h("strong", {}, title), h("div", { class: "wheel-options" }, ...buttons), info, spin));
+  // What the gamble is, in the rule sheet's words: the arrows, the colours, the two collects.
+  const help = h("div", { class: "gamble-help", "data-testid": "gamble-help" },
+    h("span", {}, "◀ ▶ change the win you gamble: the rest is kept, and the wheels' green and red change with it."),
+    h("span", {}, h("b", { class: "green" }, "Green"), " wins the cash or the bonus; ", h("b", { class: "red" }, "red"), " loses the amount at stake."),
+    h("span", {}, "COLLECT takes your win; COLLECT & PLAY takes it and spins again."));
   host.append(h("div", { class: "wheels", "data-testid": "wheel-gamble" },
+    h("strong", { class: "wheels-title", "data-testid": "gamble-title" }, "GAMBLE"),
     wheelCol("cash", "CASH WHEEL", cashWheel, cashButtons, cashInfo, spinCash),
     h("div", { class: "wheel-col gamble" }, h("strong", {}, "GAMBLE"), h("div", { class: "amount-row" }, minus, amountOut, plus), bankedOut, collect),
-    wheelCol("bonus", "BONUS WHEEL", bonusWheel, bonusButtons, bonusInfo, spinBonus)));
+    wheelCol("bonus", "BONUS WHEEL", bonusWheel, bonusButtons, bonusInfo, spinBonus), help));
   redraw();
   return {
     async answered(next) {

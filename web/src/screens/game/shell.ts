@@ -19,7 +19,7 @@ import { maySound, winTier } from "../../core/celebration";
 import { winCycleOf } from "../../core/win-cycle";
 import { celebrate } from "../../ui/moment";
 import { clear, h, showError } from "../../ui/dom";
-import { showIntro } from "../../ui/intro";
+import { introDue, showIntro } from "../../ui/intro";
 import type { AppContext, Screen } from "../context";
 import { rememberBet } from "../info/current-bet";
 import { artReady } from "./art";
@@ -74,7 +74,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   const balanceCredits = h("output", { "data-testid": "credits" });
   const winOut = h("output", { "data-testid": "win" }, "0");
   const spinInfo = h("output", { "data-testid": "spin-info" });
-  const betOut = h("output", { "data-testid": "bet" });
+  const betOut = h("output", { "data-testid": "bet", class: "bet-total" });
   const message = h("div", { class: "message", role: "alert", "data-testid": "message", hidden: true });
   const choiceArea = h("div", { class: "choice", "data-testid": "choice", hidden: true, "aria-label": "Choice" });
   const jackpotOut = h("output", { "data-testid": "jackpot" });
@@ -215,6 +215,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   });
 
   // --- state -------------------------------------------------------------------------------
+  let intro: { close: () => void } | null = null; // the first visit's card over the reels
   let lastStart = 0;
   let waitTimer: ReturnType<typeof setTimeout> | undefined;
   let current: RoundView | null = null;
@@ -381,6 +382,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   const spin = async () => {
     clearTimeout(autoTimer);
     if (playButton.disabled) return;
+    intro?.close(); // PLAY beside the intro card: the player has read enough
     // A win held at a choice: PLAY takes it first (the server's collect), then spins.
     if (flow.state === "choice") {
       const collect = collectOf(current);
@@ -606,11 +608,15 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   };
   void recover().catch(fail).finally(render);
   render();
-  if (app.options.get().intro) void showIntro(game, app).then(() => playButton.focus());
-  else playButton.focus();
+  if (app.options.get().intro && introDue(localStorage, module.key)) {
+    const card = showIntro(game, app, overlay, module.key);
+    intro = card;
+    void card.done.then(() => { intro = null; playButton.focus(); });
+  } else playButton.focus();
 
   return {
     destroy() {
+      intro = null;
       document.removeEventListener("keydown", onKey);
       document.removeEventListener("keyup", onKeyUp);
       layoutObserver.disconnect();

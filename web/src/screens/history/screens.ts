@@ -17,6 +17,8 @@ import { withTimeout } from "../../core/timing";
 import type { GameView } from "../../net/types";
 import { DESIGNS, HUD_SHARE, Stage, type DesignSize } from "../../render/app";
 import { h } from "../../ui/dom";
+import { celebrate } from "../../ui/moment";
+import { PROFILES } from "../../render/quality";
 import { framesOf, type Frame } from "./frames";
 import { artReady } from "../game/art";
 import { PixiSlotView } from "../game/generic";
@@ -216,6 +218,14 @@ export async function mountScreens(host: HTMLElement, opts: ScreensOptions): Pro
         if (f.end < spin.events.length - 1) continue; // the spin is played whole, tumbles and all
         await playSpin(outcomes[f.outcome] as Outcome, f.spin, f.end, false);
         mark(i);
+      }
+      // played to its end: the celebration the round earned in the game (none at or below
+      // its cost), as the game showed it after the round's events
+      const round = outcomes[0];
+      if (round && playing && !stopped) {
+        const cost = round.bet.cost;
+        const total = round.total_win;
+        await celebrate(overlay, { total_win: total, cost }, { particles: PROFILES[opts.quality].particles, format: (c) => formatCredits(c), lines: [`${Math.floor(total / cost)}x the bet`] });
       }
     } catch (exc) {
       if (!stopped) fail(exc);

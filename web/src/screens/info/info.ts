@@ -121,8 +121,15 @@ export async function mountInfo(host: HTMLElement, app: AppContext, key: string)
     body.append(section);
     toc.append(h("button", { type: "button", "data-testid": `info-toc-${s.id}`, onclick: () => { section.scrollIntoView({ block: "start" }); title.focus({ preventScroll: true }); } }, s.title));
   }
-  host.append(h("section", { class: "page info", "data-testid": "info" },
-    h("header", { class: "info-head" }, h("h1", {}, `${game.title}: information`), h("a", { href: `#/game/${key}`, "data-testid": "info-play" }, `Play ${game.title}`)),
+  // The page in the game's own colours and logo (style.css .info-theme-<key>), not the kit's.
+  const heading = h("h1", {}, `${game.title}: information`);
+  if (module?.theme?.logo) {
+    const logo = h("span", { class: "info-logo", "aria-hidden": "true" });
+    logo.innerHTML = module.theme.logo; // our own markup from the bundle
+    heading.prepend(logo);
+  }
+  host.append(h("section", { class: `page info info-theme-${module?.key ?? "generic"}`, "data-testid": "info" },
+    h("header", { class: "info-head" }, heading, h("a", { href: `#/game/${key}`, "data-testid": "info-play" }, `Play ${game.title}`)),
     h("div", { class: "info-layout" }, toc, body)));
   for (const f of pending) void f().catch((exc) => { if (alive) console.warn("information page:", exc); });
   return { destroy() { alive = false; } };

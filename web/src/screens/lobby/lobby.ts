@@ -24,6 +24,9 @@ export function mountWelcome(host: HTMLElement): Screen {
   return { destroy() {} };
 }
 
+/** How often the lobby reads the live jackpots again (the game screen's meter: 20 s). */
+export const LOBBY_JACKPOT_MS = 20000;
+
 /** The pool of `game`'s progressive jackpot among the server's meters (the game screen's
  * rule: its currency, named after the game), or undefined. */
 export function poolOf(game: Pick<GameView, "title" | "currency" | "jackpot">, meters: readonly MeterView[]): MeterView | undefined {
@@ -78,18 +81,21 @@ export async function mountLobby(host: HTMLElement, app: AppContext): Promise<Sc
       facts));
   }
   host.append(h("section", { class: "page lobby-page" }, h("div", { class: "lobby-head" }, h("h1", {}, "Lobby"),
-    h("p", {}, "Balance: ", h("strong", { class: "balance", "data-testid": "lobby-balance" }, s ? formatMoney(s.balanceMinor, s.currency) : "—"),
-      s ? h("span", { class: "lobby-who" }, ` · player ${s.player} · ${s.jurisdiction.name} rules`) : "")), list));
-  // The live jackpots, read once on entering (a tile without a pool shows none).
+    h("p", {}, "Balance: ", h("strong", { class: "balance", "data-testid": "lobby-balance" }, s ? formatMoney(s.balanceMinor, s.currency) : "—"))), list));
+  // The live jackpots, read on entering and every LOBBY_JACKPOT_MS while the lobby is up (a
+  // tile without a pool shows none; a failed read keeps the last amount shown).
+  let timer: ReturnType<typeof setInterval> | undefined;
   if (meters.length) {
-    void app.api.jackpots().then(({ jackpots }) => {
+    const read = () => app.api.jackpots().then(({ jackpots }) => {
       for (const { game, out } of meters) {
         const pool = poolOf(game, jackpots);
         if (!pool) continue;
         out.textContent = `JACKPOT ${formatMoney(pool.amount_minor, pool.currency)}`;
         out.hidden = false;
       }
-    }).catch(() => { /* no meter shown: the game screen reads it again */ });
+    }).catch(() => { /* the next read retries */ });
+    void read();
+    timer = setInterval(() => void read(), LOBBY_JACKPOT_MS);
   }
-  return { destroy() {} };
+  return { destroy() { clearInterval(timer); } };
 }
