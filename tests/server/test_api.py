@@ -31,6 +31,8 @@ from urllib.parse import parse_qs, urlparse
 import httpx
 import pytest
 
+from reelforge.server.services.tokens import LaunchClaims, sign_launch
+
 from .harness import Player, Server, assert_books_hold, write_config
 
 GAMES_DIR = Path(__file__).resolve().parents[2] / "src" / "reelforge" / "games"
@@ -205,6 +207,44 @@ def test_launch_sessions_and_authentication(server: Server) -> None:
             refused(http.get(path, headers=headers), 401, "UNAUTHORIZED")
         refused(http.post("/api/v1/games/cluedo/rounds", headers=headers, json={
             "request_id": "r1", "lines": 1, "bet_per_line": 1}), 401, "UNAUTHORIZED")
+
+
+def test_session_view_shows_this_sessions_net_position_and_start(server: Server) -> None:
+    """standards.md C6: the session view's `net_minor` is what this session's own rounds won
+    less what they staked (each round's record, added up here), `started_at_us` when it
+    opened (UTC microseconds). The same player's second session plays too: its rounds move the
+    balance but not the first session's figure, and the other way round."""
+    before_us = time.time_ns() // 1000
+    first = Player(server.base)
+    me = first.session()
+    assert (me["session"]["net_minor"], me["in_play_minor"]) == (0, 0)
+    assert before_us <= me["session"]["started_at_us"] <= time.time_ns() // 1000
+    key = (server.workdir / "launch.key").read_bytes().strip()
+    claims = LaunchClaims("demo", me["player"], int(time.time()) + 300, uuid.uuid4().hex)
+    opened = ok(first.http.post("/api/v1/sessions",
+                                json={"launch_token": sign_launch(key, claims)}))
+    second = Player(server.base, token=opened["session_token"])
+    assert opened["session"]["id"] != me["session"]["id"]
+    assert opened["session"]["net_minor"] == 0
+
+    def play(player: Player, rounds: int) -> int:
+        """`rounds` closed rounds of Cluedo, more until one won and the net is not 0; the net."""
+        net, played = 0, 0
+        while played < rounds or net in (0, -20 * played):
+            assert played < MAX_ROUNDS
+            view = player.finish(bet(player, "cluedo", 20, 1))
+            final = get_round(player, view["round_id"])
+            net += final["win_minor"] - final["stake_minor"]
+            played += 1
+        return net
+
+    first_net = play(first, 3)
+    second_net = play(second, 3)
+    assert first_net != 0 or second_net != 0
+    for player, net in ((first, first_net), (second, second_net)):
+        view = player.session()
+        assert view["session"]["net_minor"] == net
+        assert view["balance_minor"] == DEMO_BALANCE + first_net + second_net
 
 
 @pytest.mark.parametrize(("operator", "currency", "rules"), [("gb", "GBP", GB), ("de", "EUR", DE)])

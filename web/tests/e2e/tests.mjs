@@ -206,7 +206,23 @@ export const tests = [
       if (Date.now() - first < 2300) expect(disabled, "PLAY enabled before 2.5 s passed (GB)");
       await t.page.locator("[data-testid=play]:not([disabled])").waitFor({ timeout: 10000 });
       expect(Date.now() - first >= 2400 || Date.now() - endedAt >= 0, "PLAY enabled too early");
-      await t.shot("gb");
+      // The session line (C6): elapsed hh:mm:ss ticking, the net of this session's rounds as
+      // their records add up (a win still held at a choice is not yet won).
+      const [played] = (await t.api("/api/v1/rounds?limit=5")).rounds;
+      const net = (played.win_minor ?? 0) - played.stake_minor;
+      const pounds = `${net < 0 ? "\u2212" : net > 0 ? "+" : ""}£${(Math.abs(net) / 100).toFixed(2)}`;
+      const clock = t.page.locator("[data-testid=session-clock]");
+      const line = new RegExp(`^Session (\\d\\d):(\\d\\d):(\\d\\d) · Net ${pounds.replace("+", "\\+")}$`);
+      await t.page.waitForFunction(([sel, re]) => new RegExp(re).test(document.querySelector(sel)?.textContent ?? ""), ["[data-testid=session-clock]", line.source], { timeout: 10000 })
+        .catch(async () => expect(false, `session line "${await clock.innerText()}", wanted ${line}`));
+      const seconds = async () => { const [, hh, mm, ss] = line.exec(await clock.innerText()); return Number(hh) * 3600 + Number(mm) * 60 + Number(ss); };
+      const before = await seconds();
+      expect(before >= 2 && before < 600, `session time ${before} s after a round played`);
+      await t.page.waitForTimeout(2100);
+      expect((await seconds()) - before >= 2, "the session time does not tick");
+      await t.layout("gb");
+      await t.page.setViewportSize({ width: 390, height: 844 });
+      await t.layout("gb-phone");
     },
   },
   {
@@ -215,6 +231,7 @@ export const tests = [
       await demo(t);
       await openGame(t, "cluedo");
       const value = (id) => t.page.locator(`[data-testid=${id}]`).innerText();
+      expect((await t.page.locator("[data-testid=session-clock]").count()) === 0, "the UK session line shown outside GB");
       expect((await value("line-bet")) === "1" && (await value("lines")) === "20", "default bet is not 1 x 20");
       await t.page.click("[data-testid=line-bet-plus]");
       expect((await value("line-bet")) === "2", "LINE BET + did not raise it");

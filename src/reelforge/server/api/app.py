@@ -213,6 +213,9 @@ def create_app(ctx: Context, startup=None) -> FastAPI:
     def _session(who: sessions.Auth) -> dict:
         with ctx.read() as conn:
             balance = sessions.balance_of(conn, who.operator, who.player_id)
+            net = 0 if who.operator.wallet != "ledger" else sessions.net_by_session(
+                conn, sessions.player_account(conn, who.operator, who.player_id),
+                who.player_id, who.session_id, who.started_at).get(who.session_id, 0)
             open_views = [round_view(conn, ctx, who, r)
                           for r in open_rounds(conn, who.player_id)]
         held = sum(v["pending_win_credits"] * v["denomination"] for v in open_views)
@@ -221,7 +224,7 @@ def create_app(ctx: Context, startup=None) -> FastAPI:
                 "open_rounds": open_views,
                 "session": {"id": who.session_id, "started_at_us": who.started_at,
                             "expires_at_us": who.expires_at,
-                            "net_minor": balance + held - who.balance_at_start},
+                            "net_minor": net},
                 "jurisdiction": who.operator.profile.to_dict(),
                 "wallet": who.operator.wallet}
 

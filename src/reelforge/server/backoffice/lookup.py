@@ -24,6 +24,7 @@ from reelforge.server.db.tables import (
     sessions,
 )
 from reelforge.server.errors import ApiError
+from reelforge.server.services.sessions import net_by_session
 
 RECENT = 20
 SESSIONS = 10
@@ -39,12 +40,7 @@ def player(conn: Connection, operator_id: str, external_id: str, now: int) -> di
                        f"{operator_id!r}: no such player")
     account = conn.execute(select(a.c.id, a.c.balance).where(
         a.c.kind == "player", a.c.owner == str(row.id), a.c.currency == row.currency)).first()
-    mine = e.c.account_id == (account.id if account is not None else -1)
-    # per session: the player's own ledger movements of that session's rounds (- staked, + won)
-    net = dict(conn.execute(
-        select(r.c.session_id, func.coalesce(func.sum(e.c.amount), 0))
-        .select_from(e.join(r, r.c.id == e.c.round_id))
-        .where(mine, r.c.player_id == row.id).group_by(r.c.session_id)).tuples().all())
+    net = {} if account is None else net_by_session(conn, account.id, row.id)
     counts: dict[Any, int] = dict(conn.execute(select(r.c.session_id, func.count())
                                .where(r.c.player_id == row.id)
                                .group_by(r.c.session_id)).tuples().all())

@@ -11,7 +11,7 @@ from sqlalchemy import Connection, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from reelforge.server.context import Context
-from reelforge.server.db.tables import launch_nonces, players, sessions
+from reelforge.server.db.tables import launch_nonces, ledger_entries, players, rounds, sessions
 from reelforge.server.errors import ApiError
 from reelforge.server.services import audit, ledger, tokens
 from reelforge.server.services.common import now_us
@@ -113,6 +113,24 @@ def balance_of(conn: Connection, op: OperatorSettings, player_id: int) -> int:
     if op.wallet != "ledger":
         return 0
     return ledger.balance(conn, player_account(conn, op, player_id))
+
+
+def net_by_session(conn: Connection, account_id: int, player_id: int,
+                   session_id: int | None = None, since_us: int = 0) -> dict[int, int]:
+    """Net position per session (standards.md C6), in minor units: what the session's rounds
+    moved in and out of the player's account `account_id` in the ledger (stakes -, wins +;
+    a win still held by an open gamble is not yet won). Every session of `player_id` with a
+    round, or only `session_id` (its rounds were made from `since_us`, its start: the range
+    reads the rounds' (player, created) index, so the player API can ask after each round).
+    The back office's player lookup and the player's own session view both read this."""
+    r, e = rounds, ledger_entries
+    query = (select(r.c.session_id, func.coalesce(func.sum(e.c.amount), 0))
+             .select_from(e.join(r, r.c.id == e.c.round_id))
+             .where(e.c.account_id == account_id, r.c.player_id == player_id)
+             .group_by(r.c.session_id))
+    if session_id is not None:
+        query = query.where(r.c.session_id == session_id, r.c.created_at >= since_us)
+    return {int(k): int(v) for k, v in conn.execute(query).tuples().all() if k is not None}
 
 
 # Built once: every request authenticates, and building a statement costs more than running it.

@@ -20,6 +20,7 @@ import { winCycleOf } from "../../core/win-cycle";
 import { celebrate } from "../../ui/moment";
 import { clear, h, showError } from "../../ui/dom";
 import { introDue, showIntro } from "../../ui/intro";
+import { mountSessionClock } from "../../ui/sessionClock";
 import type { AppContext, Screen } from "../context";
 import { rememberBet } from "../info/current-bet";
 import { artReady } from "./art";
@@ -135,6 +136,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     autoButton ?? "",
     spinField);
   const hud = h("div", { class: "hud" }, message, choiceArea, autoPanel, consoleBar);
+  const sessionClock = mountSessionClock(app, hud, consoleBar); // GB only (C6)
   const title = h("h1", {}, game.title, module.status === "todo" ? h("small", { style: "color:var(--muted);margin-left:8px" }, "(generic screen)") : "");
   if (module.theme?.logo) {
     // Our own markup from the bundle, never data from a request.
@@ -627,6 +629,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       clearTimeout(waitTimer);
       clearInterval(meterTimer);
       unsubSession();
+      sessionClock?.destroy();
       unsubQuality();
       view.destroy();
       stage.destroy();
