@@ -25,7 +25,14 @@ from reelforge.server.errors import ApiError
 from reelforge.server.main import build_context, startup
 from reelforge.server.services import audit, ledger_check, sessions, tokens
 from reelforge.server.services.bet_checks import touches_pool
-from reelforge.server.services.bet_decision import LedgerFunding, PlayerState, decide_bet
+from reelforge.server.services.bet_decision import (
+    LedgerFunding,
+    PlayerState,
+    SeamlessFunding,
+    decide_bet,
+    decide_open,
+    settle_bet,
+)
 from reelforge.server.services.bet_writer import AGAIN, Written, commit
 from reelforge.server.services.catalog import served_game
 from reelforge.server.services.common import now_us
@@ -122,6 +129,36 @@ def test_a_bet_is_refused_in_the_order_of_its_checks(operators) -> None:
     early = refusal(PlayerState(10**6, 10**15 - 1_000_000, ()), q)
     assert early.code == "TOO_FAST" and early.details["retry_after_ms"] == 1500
     decide_bet(q, PlayerState(10**6, 10**15 - 2_500_000, ()), "r", FUND)
+
+
+def test_a_seamless_round_differs_only_by_its_funding(operators) -> None:
+    """The same checks open it (the funds are the operator's to check), and the same
+    settlement closes it: no ledger move of the player's, the win owed through the outbox."""
+    auth = _auth(operators["demo"])
+    p = _closing(auth, True)
+    funding = SeamlessFunding(auth, p.served.key, HOUSE)
+    debit = {"transaction_id": "round-1:debit", "amount": p.price_minor}
+    opened = decide_open(auth, p.served, "r", p.bet, p.price_minor, p.now,
+                         PlayerState(0, None, ()), "round-1", funding, debit)
+    assert opened.row["status"] == "open" and opened.row["outcome"] is None
+    assert opened.moves == () and [o["kind"] for o in opened.outbox] == ["debit"]
+    assert opened.audit[1] == "round.opened"
+    here = SimpleNamespace(id="open-1", status="credited", game_key=p.served.key)
+    with pytest.raises(ApiError) as refused:  # the ledger bet's checks, in their order
+        decide_open(auth, p.served, "r", p.bet, p.price_minor, p.now,
+                    PlayerState(0, None, (here,)), "round-1", funding, debit)
+    assert refused.value.code == "ROUND_ALREADY_OPEN"
+    outcome = p.outcome.to_dict()
+    row = {**opened.row, "seed": "00", "outcome": "{}"}
+    settled = settle_bet(p.served, auth.player_id, row, p.outcome, outcome,
+                         PlayerState(0, None, ()), funding, p.now + 1, existing=True)
+    win = p.outcome.total_win * p.served.denomination
+    assert settled.moves == () and settled.existing and settled.debit_done == "round-1:debit"
+    [credit] = settled.outbox
+    assert (credit["kind"], credit["transaction_id"]) == ("credit", "round-1:credit")
+    assert f'"amount":{win}' in credit["body"]
+    assert (settled.row["status"], settled.row["win_minor"]) == ("outcome_committed", win)
+    assert settled.audit[1] == "round.credit_queued"
 
 
 # -- a round of the jackpot pool: its contribution and claim are part of its decision ------------

@@ -55,38 +55,6 @@ def ensure_pool(engine, key: str, currency: str, seed_minor: int, contribution_b
         return  # another process created it first
 
 
-def contribute(conn: Connection, key: str, stake_minor: int, house: int, round_id: str,
-               now: int) -> int:
-    """Add a stake's contribution (`contribution`) in the caller's transaction; returns it in
-    pool units (none to a disabled pool)."""
-    pool = lock_pools(conn, [key])[key]
-    after, moves = contribution(pool, stake_minor, house, round_id, now)
-    _transfer(conn, moves)
-    write_pools(conn, {key: pool}, {key: after}, now)
-    return after.contributions_units - pool.contributions_units
-
-
-def claim(conn: Connection, key: str, round_id: str, player_id: int, house: int,
-          now: int) -> dict | None:
-    """Award the pool to the round's winner and reseed it (`claim_of_pool`) in the caller's
-    transaction; returns the claim (None: the pool is disabled and cannot be won)."""
-    pool = lock_pools(conn, [key])[key]
-    after, won, moves = claim_of_pool(pool, round_id, player_id, house, now)
-    if won is None:
-        return None
-    _transfer(conn, moves)
-    write_pools(conn, {key: pool}, {key: after}, now)
-    found = won.view(insert_claim(conn, won))
-    audit.append(conn, *won.audit)
-    return {**found, "currency": pool.currency}
-
-
-def _transfer(conn: Connection, moves: tuple[ledger.Move, ...]) -> None:
-    for m in moves:
-        ledger.transfer(conn, txn=m.txn, source=m.source, target=m.target, amount=m.amount,
-                        kind=m.kind, now=m.now, round_id=m.round_id, step=m.step)
-
-
 @dataclass(frozen=True)
 class PoolState:
     """A pool's row as read under its lock, with its two ledger accounts: what a round's
