@@ -9,7 +9,7 @@ conformance game, the doc's own examples and two synthetic files below that reac
 branches no shipped file uses. A static pass over the loader's source adds the key names it
 reads in branches none of these files reach.
 
-The doc's convention: between `<!-- keys: lines -->` (or `clusters`) and `<!-- keys: end -->`,
+The doc's convention: between `<!-- keys: lines -->` (or `clusters`, `ways`) and `<!-- keys: end -->`,
 every table row whose first cell is one backticked dotted key documents that key for that
 family; `<name>` is a placeholder for a name the file chooses (a symbol id, a reel set, a
 count) and `name[]` an item of an array of tables. A TOML block right after
@@ -38,9 +38,10 @@ GAME_FILES = sorted((ROOT / "src" / "reelforge" / "games").glob("*/*.toml")) + s
 # spec part of every registered rules module (each reads its own [features] tables).
 LOADER_SOURCES = [ROOT / "src" / "reelforge" / "spec" / "load.py",
                   ROOT / "src" / "reelforge" / "spec" / "clusters.py",
+                  ROOT / "src" / "reelforge" / "spec" / "ways.py",
                   ROOT / "src" / "reelforge" / "games" / "candy_jar_clusters" / "spec.py",
                   ROOT / "src" / "reelforge" / "games" / "cops_n_robbers" / "spec.py"]
-FAMILIES = ("lines", "clusters")
+FAMILIES = ("lines", "clusters", "ways")
 
 # Optional branches that no shipped or conformance file takes: a wild with a list of
 # substitutes, several wilds multiplying, a separate retrigger award, bet limits, a scatter

@@ -262,7 +262,7 @@ def analyze(game: GameArg, lines: LinesOpt = None, bet_per_line: BplOpt = None, 
     table.add_row("RTP (without progressive)" if g.spec.jackpot else "RTP", f"{result.rtp:.6%}")
     for name, value in result.to_dict()["breakdown"].items():
         if value or name in ("base_lines",):
-            table.add_row(f"  {name.replace('_', ' ')}", f"{value:.6%}")
+            table.add_row(f"  {g.labels.breakdown.get(name, name.replace('_', ' '))}", f"{value:.6%}")
     if result.cap_loss_bound:
         table.add_row("round cap takes at most", f"{result.cap_loss_bound:.3e} (RTP >= {result.rtp - result.cap_loss_bound:.6%})")
     if result.base_hit_frequency is not None:
@@ -1064,6 +1064,30 @@ def export_command(
     except ReelforgeError as exc:
         _fail(exc)
     print(f"{rows:,} {what} rows written to {out}")
+
+@app.command("retention")
+def retention_command(
+    apply: Annotated[bool, typer.Option("--apply", help="Remove them (default: a dry run "
+                                        "that only lists)")] = False,
+    config: Annotated[Path | None, typer.Option(
+        "--config", help="The server's configuration: its [retention] days per jurisdiction "
+        "(default: each jurisdiction's required minimum)")] = None,
+    database_url: DbUrlOpt = None,
+) -> None:
+    """Remove the ledger entries and rounds older than their jurisdiction's retention (J9),
+    never a younger one; the ledger's proofs still hold after. A dry run unless --apply."""
+    from reelforge.server.commands import retention
+
+    try:
+        found = retention(database_url, config, apply)
+    except ReelforgeError as exc:
+        _fail(exc)
+    for key, value in found.summary().items():
+        print(f"{key}: {value}")
+    verb = "removed" if apply else "would remove (dry run; --apply to remove)"
+    print(f"retention {verb}: {found.entries} ledger entries of {found.txns} txns, "
+          f"{len(found.rounds)} rounds")
+
 
 @staff_app.command("add")
 def staff_add(

@@ -258,7 +258,7 @@ def test_meters_equal_the_players_own_round_histories(server: Server):
         assert {k: row[k] for k in want} == want, (key, row)
         assert row["hold_minor"] == want["turnover_minor"] - want["wins_minor"]
         assert row["rtp"] == pytest.approx(want["wins_minor"] / want["turnover_minor"], rel=1e-12)
-        assert (row["step_wagered_minor"], row["funded_rounds"]) == (0, 0)
+        assert (row["step_wagered_minor"], row["step_wagers"], row["gamble_rounds"]) == (0, 0, 0)
     # The CSV says the same as the JSON, cell for cell.
     listed = mia.get("/meters.csv", **{"from": min(days), "to": max(days)})
     assert listed.status_code == 200 and listed.headers["content-type"].startswith("text/csv")

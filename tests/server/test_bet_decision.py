@@ -36,7 +36,7 @@ from reelforge.server.services.bet_decision import (
 from reelforge.server.services.bet_writer import AGAIN, Written, commit
 from reelforge.server.services.catalog import served_game
 from reelforge.server.services.common import now_us
-from reelforge.server.services.jackpot import PoolState, claim_of_pool
+from reelforge.server.services.jackpot import PoolState, claim_of_pool, contribution
 from reelforge.server.services.placement import Placement
 from reelforge.server.settings import load_settings
 
@@ -228,6 +228,30 @@ def test_a_pool_won_is_claimed_and_reseeded_in_the_rounds_decision(operators) ->
     assert decision.claim.audit[:2] == ("jackpot:Cluedo/EUR", "jackpot.claimed")
     # the claim goes to the liability, not the balance: the player's money is stake and win
     assert decision.balance_after == 900 + p.outcome.total_win * p.served.denomination
+
+
+def test_a_pool_at_its_ceiling_sends_the_rest_to_its_overflow_and_reseeds_from_it() -> None:
+    """GLI-19 4.13.2-3: at the ceiling the meter stays put, the part of a contribution past it
+    goes to the overflow (its own account), and a reset's seed comes from the overflow first."""
+    OVERFLOW = 23
+    # 5,000 units of room under a ceiling of 1,000,000: 15,000 more split 5,000 / 10,000
+    pool = replace(_pool(units=999_999 * 10_000 + 5_000, credited=999_999),
+                   ceiling_minor=1_000_000, overflow_units=3 * 10_000 + 500,
+                   overflow_credited_minor=3, overflow_account=OVERFLOW)
+    after, moves = contribution(pool, 100, HOUSE, "r", 0)
+    assert after.units == 1_000_000 * 10_000 and after.credited_minor == 1_000_000
+    assert after.overflow_units == 4 * 10_000 + 500 and after.overflow_credited_minor == 4
+    assert after.contributions_units == pool.contributions_units + 15_000
+    assert [(m.txn, m.source, m.target, m.amount) for m in moves] == [
+        ("r:contribution", HOUSE, POOL, 1), ("r:overflow", HOUSE, OVERFLOW, 1)]
+    # a win: the meter's 1,000,000 to the liability; of the 500,000 seed, 4 from the overflow
+    won, claim, claimed = claim_of_pool(after, "r", 1, HOUSE, 0)
+    assert [(m.txn, m.source, m.target, m.amount) for m in claimed] == [
+        ("r:jackpot_claim", POOL, LIABILITY, 1_000_000),
+        ("r:jackpot_reseed", OVERFLOW, POOL, 4), ("r:jackpot_seed", HOUSE, POOL, 499_996)]
+    assert won.overflow_units == 500 and won.overflow_credited_minor == 0
+    assert (won.seeded_minor, won.overflow_seeded_minor) == (500_000 + 499_996, 4)
+    assert claim is not None and claim.audit[2]["reseed_from_overflow_minor"] == 4
 
 
 def test_a_disabled_pool_cannot_be_won() -> None:

@@ -100,6 +100,8 @@ def test_collect_pays_the_win_and_closes_the_round(auth, held) -> None:
     assert decision.step_row is not None and decision.step_row["idx"] == 0
     assert loads(decision.step_row["result"])["paid_credits"] == win // held.denomination
     assert decision.funded is None and decision.refusal is None
+    # collected at once: the paytable's win, no gamble (the back office's meter, D5)
+    assert decision.gamble_meter == (win, win, False)
     # pure: the same state and request decide the same again
     assert decide_step(served, auth, _state(held), _request("collect"), FUND) == decision
 
@@ -122,6 +124,7 @@ def test_take_half_banks_now_and_collect_pays_the_rest(auth, held) -> None:
         ("round-1:win", (credits - half) * held.denomination, 1)]
     assert second.round_update["win_minor"] == credits * held.denomination
     assert second.balance_after == 10_000 - 20 + credits * held.denomination
+    assert second.gamble_meter == (credits * held.denomination,) * 2 + (True,)
 
 
 def test_a_seamless_rounds_step_owes_the_win_to_the_operator(auth, held) -> None:
@@ -134,6 +137,7 @@ def test_a_seamless_rounds_step_owes_the_win_to_the_operator(auth, held) -> None
     assert credit["transaction_id"] == "round-1:credit" and f'"amount":{win}' in credit["body"]
     assert decision.round_update["status"] == "outcome_committed"
     assert [a[1] for a in decision.audits] == ["round.credit_queued"]
+    assert decision.gamble_meter is None  # the operator's money: unmetered here
 
 
 def test_a_step_is_refused_before_anything_is_decided(auth, held) -> None:

@@ -177,15 +177,25 @@ def expected_free_spins(game: LineGame, retrigger_distribution: tuple[float, ...
     return float(spins[0])
 
 
+# The exact analyses other than the line game's (this module's), by the name a game declares
+# as its `exact_analysis`: "module:function" with analyze's signature.
+EXACT_ANALYSES = {"ways": "reelforge.analysis.ways_exact:analyze_ways"}
+
+
 def analyze(game: LineGame, bet: Bet | None = None, cap_bound: bool = False) -> ExactResult:
     """Exact RTP and its breakdown at one bet (default: max bet, where the jackpot is live).
 
     `rtp` ignores the round cap; with `cap_bound`, `cap_loss_bound` bounds what the cap takes
     from it (seconds of work, so only on request), so the capped RTP lies in
-    [rtp - cap_loss_bound, rtp]."""
+    [rtp - cap_loss_bound, rtp]. A game that declares another `exact_analysis` gets that one."""
     if not game.exact_available:
         raise InvalidArgument(f"{game.id}: {game.no_exact_reason}; estimate it: "
                               f"reelforge estimate {game.id}")
+    if game.exact_analysis in EXACT_ANALYSES:
+        import importlib
+
+        module, name = EXACT_ANALYSES[game.exact_analysis].split(":")
+        return getattr(importlib.import_module(module), name)(game, bet, cap_bound)
     bet = check_bet(game, bet or game.max_bet)
     m = game.model_for(bet)
     eligible = jackpot_eligible(game, bet)

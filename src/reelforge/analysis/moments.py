@@ -426,6 +426,9 @@ def exact_moments(game: LineGame, bet: Bet | None = None) -> ExactMoments:
     start_time = time.perf_counter()
     if not game.exact_available:
         _refuse_unsupported(game, None)
+    if game.exact_analysis == "ways":
+        raise NotExact(f"{game.id}: these moments are the line game's; a ways game's standard "
+                       "deviation, from every window combination, is on its PAR sheet (reelforge par)")
     bet = check_bet(game, bet or game.max_bet)
     m = game.model_for(bet)
     _refuse_unsupported(game, m)
@@ -663,6 +666,13 @@ def max_round_win(game: LineGame, bet: Bet | None = None) -> int | None:
     if not game.exact_available:
         raise InvalidArgument(f"{game.id}: no exact maximum win here: {game.no_exact_reason}")
     bet = check_bet(game, bet or game.max_bet)
+    if game.exact_analysis == "ways":
+        from reelforge.analysis.ways_exact import max_round_win as ways_max_round_win
+
+        found = ways_max_round_win(game, bet)
+        if found is None:
+            raise NotExact(f"{game.id}: too many window combinations for an exact maximum")
+        return found
     m = game.model_for(bet)
     if trail_of(game) is not None:
         # The chase lasts until the parade picks Bert: any number of spins, each of which can

@@ -57,6 +57,7 @@ class ClusterGame(CommonGame):
     settings: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}), compare=False)
     family: ClassVar[str] = "clusters"
     exact_available: ClassVar[bool] = False
+    exact_analysis: ClassVar[str] = ""  # none: analysis.exact.EXACT_ANALYSES
     no_exact_reason: ClassVar[str] = ("a cluster game has no exact analysis (tumbles refill the "
                                       "grid until nothing wins)")
     labels: ClassVar[Labels] = Labels({"base_lines": "base game", "free_games": "free spins"},

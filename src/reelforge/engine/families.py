@@ -12,6 +12,7 @@ import importlib
 FAMILIES = {
     "lines": "reelforge.engine.game:LineGame",
     "clusters": "reelforge.engine.cluster_game:ClusterGame",
+    "ways": "reelforge.engine.ways_game:WaysGame",
 }
 
 

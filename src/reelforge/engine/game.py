@@ -32,6 +32,7 @@ class LineGame(CommonGame):
     rules_model: Any = field(default=None, compare=False)
     family: ClassVar[str] = "lines"
     exact_available: ClassVar[bool] = True
+    exact_analysis: ClassVar[str] = "lines"  # analysis.exact.EXACT_ANALYSES
     no_exact_reason: ClassVar[str] = ""
     labels: ClassVar[Labels] = Labels({}, "free games", "free-game", "bonus frequency",
                                       "mean bonus", False)

@@ -89,6 +89,22 @@ class LineWin(Record):
     win: Credits
 
 
+class WaysWin(Record):
+    """A ways game's win of one symbol: it shows on reels 1..count (its own cells or wilds
+    standing in), on `ways` ways; `paid_ways` is the ways with the wilds' multipliers applied,
+    and the win is the symbol's pay x paid_ways x the coin value."""
+
+    type: Literal["ways_win"] = "ways_win"
+    symbol: str
+    count: Count
+    """Reels from the leftmost."""
+    ways: Count
+    """The product over reels 1..count of the cells showing the symbol or a wild for it."""
+    paid_ways: Count
+    """`ways` with wild multipliers applied (multiplied or added, as the game file says)."""
+    win: Credits
+
+
 class ScatterWin(Record):
     type: Literal["scatter_win"] = "scatter_win"
     symbol: str
@@ -242,7 +258,7 @@ class Jackpot(Record):
 
 
 Event = Annotated[
-    Window | Grid | LineWin | ScatterWin | ProgressiveJackpot | Cash | Collection | Trail | Parade
+    Window | Grid | LineWin | WaysWin | ScatterWin | ProgressiveJackpot | Cash | Collection | Trail | Parade
     | Bonus | FreeSpinsAward | ClusterWin | RandomMultiplier | WildsPlaced | Jars
     | FreeSpinsTriggered | ExtraFreeSpins | Jackpot,
     Field(discriminator="type")]

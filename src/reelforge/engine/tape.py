@@ -28,6 +28,8 @@ class TapeKind(IntEnum):
     PROGRESSIVE_JACKPOT = 5  # line, symbol, count
     CASH = 6  # reel, row, value (multiples of the stake)
     COLLECT = 7  # collectors, value sum, multiplier, win
+    # the ways round (engine/ways.py); its spin opens with a SPIN row
+    WAYS = 14  # symbol, count (reels), ways, ways with wild multipliers, win (credits)
     # the "cops_trail" rules' chase (games/cops_n_robbers/kernel.py)
     TRAIL = 8  # robber position, cop position, robbers, cops
     PARADE = 9  # outcome (0 bert, 1 sid, 2 vic), robber position, cop position

@@ -134,3 +134,32 @@ def staff_add(url: str | None, name: str, role: str, password: str) -> int:
         return staff.add(Context(engine, Settings(())), name, role, password)
     finally:
         engine.dispose()
+
+
+def retention(url: str | None, config: Path | None, remove: bool):
+    """What the retention policy lets go (db/retention.py): a `Plan`; removed with `remove`,
+    else a dry run that changes nothing. The days per jurisdiction are the configuration
+    file's [retention] (`config`), else the floors of policies.REQUIRED_DAYS."""
+    import tomllib
+
+    from reelforge.errors import InvalidArgument
+    from reelforge.server.db import retention as policy
+    from reelforge.server.policies import Policies, parse_policies
+    from reelforge.server.services.common import now_us
+
+    policies = Policies()
+    if config is not None:
+        try:
+            policies = parse_policies(config, tomllib.loads(config.read_text(encoding="utf-8")))
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise InvalidArgument(f"--config {config}: {exc}") from None
+    engine = make_engine(database_url(url))
+    try:
+        migrate.check_schema(engine)
+        if not remove:
+            with snapshot(engine) as conn:
+                return policy.run(conn, policies, now_us(), remove=False)
+        with engine.begin() as conn:
+            return policy.run(conn, policies, now_us(), remove=True)
+    finally:
+        engine.dispose()

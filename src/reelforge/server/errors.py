@@ -39,6 +39,8 @@ CODES: dict[str, tuple[int, str]] = {
     "SERVER_BUSY": (503, "this server process is serving as many requests as it admits at "
                          "once: retry after retry_after_ms (Retry-After)"),
     "NOT_FOUND": (404, "no such resource"),
+    "PLAYER_NOT_FOUND": (404, "back office: no such player of this operator"),
+    "ROUND_NOT_FOUND": (404, "back office: no such round"),
     "METHOD_NOT_ALLOWED": (405, "the method is not allowed on this resource"),
     "DEMO_DISABLED": (403, "this operator has no demo players"),
     # the back office's door (server/backoffice/)
@@ -47,6 +49,12 @@ CODES: dict[str, tuple[int, str]] = {
                             "sign in again after the time the message names"),
     "FORBIDDEN": (403, "back office: the staff member's role does not allow this"),
     "UNKNOWN_POOL": (404, "back office: no such jackpot pool"),
+    "UNKNOWN_CLAIM": (404, "back office: no such jackpot claim, or no such instalment of it"),
+    "UNKNOWN_PLAYER": (404, "back office: no such player of this operator"),
+    "UNKNOWN_CORRECTION": (404, "back office: no such correction"),
+    "NOT_NOW": (409, "back office: the record's state does not allow this now (a claim not yet "
+                     "verified or an instalment not yet due, a correction already decided, a "
+                     "balance that would go below zero): the message says which"),
 }
 
 

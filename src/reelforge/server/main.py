@@ -47,6 +47,9 @@ def startup(ctx: Context) -> None:
     from reelforge.server.backoffice.control import start_refresher
 
     start_refresher(ctx)  # the back office's game switches, overlaid on the file's settings
+    from reelforge.server.backoffice.monitor import start_monitor
+
+    start_monitor(ctx)  # the live RTP check ([monitor] in the settings' file)
     _warm_up(ctx.settings)
     _connect_wallets(ctx)
     print(f"reelforge serve: process {os.getpid()} ready", flush=True)
@@ -96,6 +99,9 @@ def _ensure_pools(ctx: Context) -> None:
                 jackpot.ensure_pool(ctx.engine, served.pool_key(), op.currency,
                                     spec.seed_amount, spec.contribution_bp,
                                     ledger.house_owner(op.id, 0), now_us())
+    from reelforge.server.backoffice.jackpot_control import apply_ceilings
+
+    apply_ceilings(ctx)  # the configuration's ceilings (G2), each change audited
 
 
 def _warm_up(settings: Settings) -> None:

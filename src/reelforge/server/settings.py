@@ -1,7 +1,8 @@
 """The server's configuration: operators, their games, and the jurisdiction profiles it enforces.
 
 Read from a TOML file (`reelforge serve --config FILE`) or, without one, the demo set-up that
-`make run` serves: three demo operators (unrestricted, GB, DE), each offering the three games.
+`make run` serves: three demo operators (unrestricted, GB, DE), each offering the three games
+and the ways family's example.
 An operator is one licence: its jurisdiction profile applies to every player it launches.
 Secrets (launch-token keys, wallet keys) come from files or the environment, never from the
 TOML itself; the demo generates its own under `var/` on first start.
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from reelforge.errors import InvalidArgument
+from reelforge.server.policies import REQUIRED_DAYS, Policies, parse_policies
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,7 @@ JURISDICTIONS: dict[str, Jurisdiction] = {
                        max_stake_minor=100, jackpots=False, gamble=False,
                        one_game_at_a_time=True, currencies=("EUR",)),
 }
+assert set(REQUIRED_DAYS) == set(JURISDICTIONS), "policies.py: a retention floor per profile"
 
 GAMBLE_SETTINGS = ("on", "5x", "off")
 # A player's client sends a bet, perhaps a choice, now and then its session or history: a
@@ -111,6 +114,7 @@ class Settings:
     operators: tuple[OperatorSettings, ...]
     source: str = "demo defaults"
     extra: dict[str, Any] = field(default_factory=dict)
+    policies: Policies = field(default_factory=Policies)  # jackpot ceilings, retention
 
     def operator(self, operator_id: str) -> OperatorSettings | None:
         return next((o for o in self.operators if o.id == operator_id), None)
@@ -120,6 +124,7 @@ DEMO_GAMES = (
     GameSettings("cluedo", "cluedo-v1"),
     GameSettings("cops-n-robbers", "cops-n-robbers-v1"),
     GameSettings("candy-jar-clusters", "candy-jar-clusters-v1"),
+    GameSettings("ways-example", "ways-example-v1"),  # the ways family's example
 )
 
 
@@ -149,7 +154,9 @@ def load_settings(path: Path | None, var_dir: Path) -> Settings:
     ids = [o.id for o in operators]
     if len(set(ids)) != len(ids):
         raise InvalidArgument(f"{path}: operators ids {ids!r}: must be unique")
-    return Settings(operators, str(path))
+    # the other sections ([monitor] ...), each checked by the part that reads it, at start
+    return Settings(operators, str(path), {k: v for k, v in data.items() if k != "operators"},
+                    policies=parse_policies(path, data))
 
 
 def _operator(path: Path, index: int, raw: Any) -> OperatorSettings:

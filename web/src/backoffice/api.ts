@@ -15,14 +15,15 @@ export interface Me { name: string; role: string; expires_at_us: number; may: st
 export interface MeterRow {
   day: string; operator: string; game: string; mode: string; currency: string; rounds: number;
   turnover_minor: number; wins_minor: number; hold_minor: number; rtp: number | null;
-  step_wagered_minor: number; funded_rounds: number; funded_won_minor: number;
+  gamble_rounds: number; gamble_staked_minor: number; gamble_won_minor: number; gamble_rtp: number | null;
+  step_wagers: number; step_wagered_minor: number; funded_won_minor: number; house_net_minor: number;
 }
 export interface GameRow {
   operator: string; game: string; game_id: string; currency: string; jurisdiction: string;
   file_enabled: boolean; switch_enabled: boolean; enabled: boolean;
   switched_by: string | null; switched_at_us: number | null;
 }
-export interface PoolRow { pool: string; currency: string; amount_minor: number; seed_minor: number; contribution_bp: number; wins: number; enabled: boolean }
+export interface PoolRow { pool: string; currency: string; amount_minor: number; seed_minor: number; contribution_bp: number; wins: number; enabled: boolean; ceiling_minor: number | null; overflow_minor: number }
 
 export interface RtpRow {
   operator: string; game: string; mode: string; currency: string; rounds: number;

@@ -7,6 +7,8 @@ import { clear, h } from "../ui/dom";
 import { formatMoney } from "../core/money";
 import { call, OfficeError, utcDay, type GameRow, type HeldView, type LargeWinsView, type Me, type MeterRow, type PoolRow, type RtpRow } from "./api";
 import { METER_HEADINGS, meterCells, RTP_HEADINGS, rtpCells, totals } from "./view";
+import { showReports } from "./reports";
+import { showClaims, showCorrections } from "./control";
 
 const root = document.getElementById("office") as HTMLElement;
 
@@ -72,13 +74,18 @@ async function dashboard(): Promise<void> {
   const large = h("section", { "aria-labelledby": "office-large-h", "data-testid": "office-large" });
   const games = h("section", { "aria-labelledby": "office-games-h", "data-testid": "office-games" });
   const pools = h("section", { "aria-labelledby": "office-pools-h", "data-testid": "office-pools" });
+  const claims = h("section", { "aria-labelledby": "office-claims-h", "data-testid": "office-claims" });
+  const corrections = h("section", { "aria-labelledby": "office-corrections-h", "data-testid": "office-corrections" });
   root.append(
     h("header", { class: "office-header" },
       h("h1", {}, "Back office"),
       h("span", { "data-testid": "office-who" }, `${me.name} · ${me.role}`), signOut),
-    meters, rtp, held, large, games, pools);
+    meters, rtp, held, large, games, pools, claims, corrections);
   const mayControl = me.may.includes("control");
-  await Promise.all([showMeters(meters, day), showRtp(rtp, day), showHeld(held), showLarge(large, day), showGames(games, mayControl), showPools(pools, mayControl)]);
+  const reports = h("div", { "data-testid": "office-reports" });
+  rtp.after(reports); // the chart, the monitor's alerts and the lookups, after the RTP table
+  await Promise.all([showMeters(meters, day), showRtp(rtp, day), showHeld(held), showLarge(large, day), showGames(games, mayControl), showPools(pools, mayControl), showReports(reports, day, mayControl),
+    showClaims(claims, mayControl), showCorrections(corrections, mayControl, me.name)]);
 }
 
 async function showMeters(section: HTMLElement, day: string): Promise<void> {
@@ -209,7 +216,7 @@ async function showGames(section: HTMLElement, mayControl: boolean): Promise<voi
   }
 }
 
-const POOL_HEADINGS = ["Pool", "Amount", "Seed", "Contribution", "Wins", "State", ""];
+const POOL_HEADINGS = ["Pool", "Amount", "Seed", "Ceiling", "Overflow", "Contribution", "Wins", "State", ""];
 
 async function showPools(section: HTMLElement, mayControl: boolean): Promise<void> {
   clear(section);
@@ -238,6 +245,7 @@ async function showPools(section: HTMLElement, mayControl: boolean): Promise<voi
         }
       });
       return row(POOL_HEADINGS, [p.pool, formatMoney(p.amount_minor, p.currency), formatMoney(p.seed_minor, p.currency),
+        p.ceiling_minor === null ? "none" : formatMoney(p.ceiling_minor, p.currency), formatMoney(p.overflow_minor, p.currency),
         `${(p.contribution_bp / 100).toFixed(2)}%`, String(p.wins), p.enabled ? "on" : "disabled", button],
       { "data-state": p.enabled ? "on" : "off" });
     })), error);

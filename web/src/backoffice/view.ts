@@ -3,12 +3,18 @@
 import { formatMoney, formatPercent } from "../core/money";
 import type { MeterRow, RtpRow } from "./api";
 
-export const METER_HEADINGS = ["Operator", "Game", "Mode", "Rounds", "Turnover", "Wins", "Hold", "RTP"];
+export const METER_HEADINGS = ["Operator", "Game", "Mode", "Rounds", "Turnover", "Wins", "Hold", "RTP", "Gamble", "Balance wagers"];
 
+/** A meter row's cells: the paytable's, then the gamble's and the balance wagers' apart (D5),
+ * each as "staked → paid (rounds)", a dash where there were none. */
 export function meterCells(row: MeterRow): string[] {
+  const apart = (rounds: number, staked: number, paid: number) => rounds === 0 && staked === 0 && paid === 0 ? "—"
+    : `${formatMoney(staked, row.currency)} → ${formatMoney(paid, row.currency)} (${rounds})`;
   return [row.operator, row.game, row.mode, String(row.rounds),
     formatMoney(row.turnover_minor, row.currency), formatMoney(row.wins_minor, row.currency),
-    formatMoney(row.hold_minor, row.currency), row.rtp === null ? "—" : formatPercent(row.rtp)];
+    formatMoney(row.hold_minor, row.currency), row.rtp === null ? "—" : formatPercent(row.rtp),
+    apart(row.gamble_rounds, row.gamble_staked_minor, row.gamble_won_minor),
+    apart(row.step_wagers, row.step_wagered_minor, row.funded_won_minor)];
 }
 
 /** Totals per currency (money of two currencies is never added). */

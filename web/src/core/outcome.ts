@@ -9,6 +9,7 @@ export type Cell = [reel: number, row: number];
 export interface WindowEvent { type: "window"; symbols: string[][] }
 export interface GridEvent { type: "grid"; tumble: number; refilled: number; symbols: string[][] }
 export interface LineWinEvent { type: "line_win"; line: number; symbol: string; count: number; multiplier: number; win: number }
+export interface WaysWinEvent { type: "ways_win"; symbol: string; count: number; ways: number; paid_ways: number; win: number }
 export interface ScatterWinEvent { type: "scatter_win"; symbol: string; count: number; multiplier: number; win: number }
 export interface ProgressiveJackpotEvent { type: "progressive_jackpot"; line: number; symbol: string; count: number }
 export interface CashEvent { type: "cash"; reel: number; row: number; value: number }
@@ -26,7 +27,7 @@ export interface ExtraFreeSpinsEvent { type: "extra_free_spins"; collected: numb
 export interface JackpotEvent { type: "jackpot"; jackpot: string; pays: number; multiplier: number; win: number }
 
 export type OutcomeEvent =
-  | WindowEvent | GridEvent | LineWinEvent | ScatterWinEvent | ProgressiveJackpotEvent | CashEvent
+  | WindowEvent | GridEvent | LineWinEvent | WaysWinEvent | ScatterWinEvent | ProgressiveJackpotEvent | CashEvent
   | CollectionEvent | TrailEvent | ParadeEvent | BonusEvent | FreeSpinsAwardEvent | ClusterWinEvent
   | RandomMultiplierEvent | WildsPlacedEvent | JarsEvent | FreeSpinsTriggeredEvent
   | ExtraFreeSpinsEvent | JackpotEvent;

@@ -17,6 +17,21 @@ export class ApiError extends Error {
     super(message);
     this.name = "ApiError";
   }
+
+  /** A 429 or 503 the server asked to be retried later (its Retry-After, in ms), else null:
+   * such a refusal was answered before the request was read, so nothing of it was applied. */
+  get retryAfterMs(): number | null {
+    const ms = this.details.retryAfterMs;
+    return (this.status === 429 || this.status === 503) && typeof ms === "number" ? ms : null;
+  }
+}
+
+/** Retry-After as ms: delta-seconds or an HTTP date (RFC 9110 10.2.3); null when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
+  if (value === null || value.trim() === "") return null;
+  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
 /** No answer: the connection failed or the timeout passed. The request may have been applied. */
@@ -35,6 +50,7 @@ export interface ApiOptions {
   timeoutMs?: number;
   retries?: number; // extra attempts of a bet or step after a network failure
   retryDelayMs?: number;
+  maxRetryAfterMs?: number; // the longest Retry-After honoured; a longer one surfaces as the error
   newId?: () => string;
 }
 
@@ -51,6 +67,7 @@ export class Api {
   readonly timeoutMs: number;
   private readonly retries: number;
   private readonly retryDelayMs: number;
+  private readonly maxRetryAfterMs: number;
   readonly newId: () => string;
 
   constructor(options: ApiOptions = {}) {
@@ -59,6 +76,7 @@ export class Api {
     this.timeoutMs = options.timeoutMs ?? 15000;
     this.retries = options.retries ?? 3;
     this.retryDelayMs = options.retryDelayMs ?? 500;
+    this.maxRetryAfterMs = options.maxRetryAfterMs ?? 10000;
     this.newId = options.newId ?? newRequestId;
   }
 
@@ -102,23 +120,52 @@ export class Api {
         `${method} ${path}: the answer (${response.status}) is not JSON`);
     }
     if (!response.ok) {
+      const retryAfterMs = parseRetryAfter(response.headers.get("Retry-After"));
+      const wait = retryAfterMs === null ? {} : { retryAfterMs };
       const err = (data as { error?: { code?: unknown; message?: unknown } }).error;
       if (err && typeof err.code === "string") {
         const { code, message, ...details } = err as Record<string, unknown>;
-        throw new ApiError(response.status, code as string, String(message ?? code), details);
+        throw new ApiError(response.status, code as string, String(message ?? code), { ...details, ...wait });
       }
-      throw new ApiError(response.status, "HTTP_" + response.status, `${method} ${path}: ${response.status}`);
+      throw new ApiError(response.status, "HTTP_" + response.status, `${method} ${path}: ${response.status}`, wait);
     }
     return data as T;
   }
 
+  /** A read, asked again after the wait a 429 or 503 names (Retry-After), up to the retries. */
+  private async get<T>(path: string, timeoutMs = this.timeoutMs): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.request<T>("GET", path, undefined, timeoutMs);
+      } catch (exc) {
+        const wait = this.politeWait(exc, attempt);
+        if (wait === null) throw exc;
+        await new Promise((r) => setTimeout(r, wait));
+      }
+    }
+  }
+
+  /** How long to wait before asking again after a server's "later" (429/503 with Retry-After),
+   * or null to give up: no such answer, retries spent, or a wait past maxRetryAfterMs. */
+  private politeWait(exc: unknown, attempt: number): number | null {
+    if (!(exc instanceof ApiError) || attempt >= this.retries) return null;
+    const ms = exc.retryAfterMs;
+    return ms === null || ms > this.maxRetryAfterMs ? null : ms;
+  }
+
   /** A POST that must happen once: retried with the same body (and so the same request id)
-   * while the network fails; an answer from the server, even a refusal, ends it. */
+   * while the network fails, or after the wait a 429/503 names; any other answer from the
+   * server, even a refusal, ends it. */
   private async once<T>(path: string, body: unknown): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.request<T>("POST", path, body);
       } catch (exc) {
+        const polite = this.politeWait(exc, attempt);
+        if (polite !== null) {
+          await new Promise((r) => setTimeout(r, polite));
+          continue;
+        }
         if (!(exc instanceof NetworkError) || attempt >= this.retries) throw exc;
         await new Promise((r) => setTimeout(r, this.retryDelayMs * (attempt + 1)));
       }
@@ -129,15 +176,15 @@ export class Api {
     return this.request("POST", "/api/v1/sessions", { launch_token: launchToken });
   }
   session(): Promise<SessionView> {
-    return this.request("GET", "/api/v1/session");
+    return this.get("/api/v1/session");
   }
   // A server's first description of a game computes its exact maximum win (seconds, more on
   // a loaded machine): the game list waits longer than the round trips of play.
   games(): Promise<{ games: GameView[] }> {
-    return this.request("GET", "/api/v1/games", undefined, this.timeoutMs * 8);
+    return this.get("/api/v1/games", this.timeoutMs * 8);
   }
   game(key: string): Promise<GameView> {
-    return this.request("GET", `/api/v1/games/${encodeURIComponent(key)}`, undefined, this.timeoutMs * 8);
+    return this.get(`/api/v1/games/${encodeURIComponent(key)}`, this.timeoutMs * 8);
   }
   bet(game: string, bet: { lines: number; bet_per_line: number; mode?: string }, requestId = this.newId()): Promise<RoundView> {
     return this.once(`/api/v1/games/${encodeURIComponent(game)}/rounds`, {
@@ -151,15 +198,15 @@ export class Api {
     const q = new URLSearchParams({ limit: String(limit) });
     if (before) q.set("before", before);
     if (game) q.set("game", game);
-    return this.request("GET", `/api/v1/rounds?${q}`);
+    return this.get(`/api/v1/rounds?${q}`);
   }
   round(roundId: string): Promise<RoundView> {
-    return this.request("GET", `/api/v1/rounds/${encodeURIComponent(roundId)}`);
+    return this.get(`/api/v1/rounds/${encodeURIComponent(roundId)}`);
   }
   verify(roundId: string): Promise<VerifyView> {
-    return this.request("GET", `/api/v1/rounds/${encodeURIComponent(roundId)}/verify`);
+    return this.get(`/api/v1/rounds/${encodeURIComponent(roundId)}/verify`);
   }
   jackpots(): Promise<{ jackpots: MeterView[] }> {
-    return this.request("GET", "/api/v1/jackpots");
+    return this.get("/api/v1/jackpots");
   }
 }

@@ -127,7 +127,8 @@ export interface GameInfo {
   /** A game's fixed jackpots (Candy Jar): candies collected and the multiple of the total bet. */
   jackpots?: { name: string; collect: number; pays_x: number }[];
   window: { reels: number; rows: number };
-  pays: { unit: "bet_per_line" | "coin"; coins?: number; table: PayRow[]; mixed?: { name: string; symbols: string[]; pays: [number, number][] }[] };
+  /** `per: "way"`: a ways game's pays, coins per way by the reels from reel 1 it reaches. */
+  pays: { unit: "bet_per_line" | "coin"; coins?: number; per?: "way"; table: PayRow[]; mixed?: { name: string; symbols: string[]; pays: [number, number][] }[] };
   scatters?: { symbol: string; counting: string; unit: string; pays: [number, number][] }[];
   wilds?: { symbol: string; multiplier: number; substitutes_all_but: string[] }[];
   paylines?: number[][];
@@ -136,6 +137,8 @@ export interface GameInfo {
   free_games?: { trigger: string; award: [number, number][]; max_total_spins: number; multiplier: number; reel_set: string };
   progressive_jackpot?: { symbol: string; count: number; line: number; requires_max_bet: boolean };
   min_cluster?: number;
+  /** A ways game: the most ways of its window (rows ** reels). */
+  ways?: number;
   max_win_x?: number;
 }
 
@@ -197,6 +200,8 @@ export interface MeterView {
   wins: number;
   enabled: boolean;
   updated_at_us: number;
+  ceiling_minor: number | null;
+  overflow_minor: number;
 }
 
 export type StepChoice = string | (string | number)[];

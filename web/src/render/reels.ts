@@ -3,9 +3,10 @@
 // ReelModel's (slot/reel-model.ts); this class only draws it, every frame. Every motion is
 // advanced by the wall-clock time since the last frame (render/clock.ts), so a landing takes
 // the same time at 2 fps as at 60 (fewer frames drawn), never longer.
-import { BlurFilter, Container, Graphics, Sprite, Text, type Ticker } from "pixi.js";
+import { BlurFilter, Circle, Container, Graphics, Sprite, Text, type Ticker } from "pixi.js";
 import type { Cell } from "../core/outcome";
 import { ReelModel } from "../slot/reel-model";
+import { markerLayout } from "../slot/paylines";
 import { frameDelta, wallClock, type Clock } from "./clock";
 import type { QualityProfile } from "./quality";
 import type { SymbolTextures } from "./symbols";
@@ -69,6 +70,8 @@ export class ReelSet extends Container {
   private readonly markers: Marker[] = [];
   private readonly antGlow = new Graphics();
   private readonly markerBox = new Container(); // above the payline drawn to its markers
+  private readonly preview = new Container(); // the line a player points at
+  private previewing = 0;
   private anticipating: boolean[] = [];
   /** Design px the line markers take beside the window, each side (0: none). */
   private readonly markerSide: number;
@@ -108,7 +111,7 @@ export class ReelSet extends Container {
       this.addChild(column);
     }
     this.markerSide = this.drawMarkers();
-    this.addChild(this.antGlow, this.overlay, this.markerBox, this.sparks);
+    this.addChild(this.antGlow, this.overlay, this.preview, this.markerBox, this.sparks);
     this.draw();
     ticker.add(this.tick, this);
   }
@@ -153,6 +156,7 @@ export class ReelSet extends Container {
   /** Reels start at once (on PLAY), before the server answers. */
   startSpin(): void {
     this.clearHighlight();
+    this.previewLine(0);
     const speed = this.opts.speed ?? 22;
     this.models.forEach((m) => m.start(speed));
     if (this.profile.motionBlur) this.columns.forEach((c) => (c.filters = [this.blur]));
@@ -190,9 +194,16 @@ export class ReelSet extends Container {
   /** Light `cells`; with `path` (a payline's cell on every reel) the line is drawn across the
    * reels through them, a little beyond the first and last reel, ends marked. */
   highlight(cells: readonly Cell[], colour = 0xffe066, path: readonly Cell[] = []): void {
+    this.highlightLines(cells, path.length ? [path] : [], { colour });
+  }
+
+  /** Light `cells` and draw each of `paths` (paylines), their markers lit; `quiet`: no sparks
+   * (the winning lines' cycle after the round redraws a line every 1.5 s). */
+  highlightLines(cells: readonly Cell[], paths: readonly (readonly Cell[])[], options: { colour?: number; quiet?: boolean } = {}): void {
     // A round's handlers may still run after the screen was left: draw nothing then (the
     // symbol textures' renderer is gone).
     if (this.destroyed) return;
+    const colour = options.colour ?? 0xffe066;
     this.clearHighlight();
     this.highlighted = [...cells];
     const { cell, gap } = this.opts;
@@ -224,13 +235,22 @@ export class ReelSet extends Container {
     const frames = new Graphics();
     for (const [r, w] of cells) frames.roundRect(r * (cell + gap) + 3, w * cell + 3, cell - 6, cell - 6, 12).stroke({ width: 6, color: colour });
     this.overlay.addChild(frames);
-    const line = this.lineOf(path);
-    const ends = this.markers.filter((m) => m.line === line);
-    if (path.length > 1) this.overlay.addChild(this.paylinePath(path, colour, ends.length === 2 && !this.compact ? ends : undefined));
-    if (path.length > 1 && line && this.compact) this.overlay.addChild(...this.lineBadges(path, line));
-    for (const m of this.markers) m.lit.visible = m.line === line;
-    this.burst(cells, colour);
+    const lit = new Set<number>();
+    for (const path of paths) {
+      const line = this.lineOf(path);
+      if (line) lit.add(line);
+      const ends = this.markers.filter((m) => m.line === line);
+      if (path.length > 1) this.overlay.addChild(this.paylinePath(path, colour, ends.length === 2 && !this.compact ? ends : undefined));
+      if (path.length > 1 && line && this.compact) this.overlay.addChild(...this.lineBadges(path, line));
+    }
+    for (const m of this.markers) m.lit.visible = lit.has(m.line);
+    if (!options.quiet) this.burst(cells, colour);
     this.changed = true;
+  }
+
+  /** The lines whose markers are lit now (1-based), for the tests. */
+  litLines(): number[] {
+    return [...new Set(this.markers.filter((m) => m.lit.visible).map((m) => m.line))].sort((a, b) => a - b);
   }
 
   /** The payline (1-based) whose cells `path` are, or 0. */
@@ -240,39 +260,65 @@ export class ReelSet extends Container {
     return lines.findIndex((rows) => rows.length === path.length && rows.every((row, r) => path[r]?.[0] === r && path[r]?.[1] === row)) + 1;
   }
 
-  /** Each line's number at both sides of the window, beside the row its line starts (left) or
-   * ends (right) on, the lines of one row stacked within it. Returns the side they take. */
+  /** Each line's number at both sides of the window, in one order for both (slot/paylines.ts
+   * markerLayout: grouped by the row the line starts on, evenly spaced, never touching).
+   * Pointing at a marker (hover, or a tap) draws its line's path. Returns the side they take. */
   private drawMarkers(): number {
     const lines = this.opts.paylines ?? [];
     if (lines.length < 2) return 0;
     const { cell, rows, reels, gap } = this.opts;
     const w = reels * (cell + gap) - gap;
-    const byRow = (pick: (l: readonly number[]) => number) => {
-      const groups = Array.from({ length: rows }, () => [] as number[]);
-      lines.forEach((l, i) => groups[Math.min(rows - 1, Math.max(0, pick(l)))]?.push(i + 1));
-      return groups;
-    };
-    const left = byRow((l) => l[0] ?? 0), right = byRow((l) => l[l.length - 1] ?? 0);
-    const most = Math.max(...left.map((g) => g.length), ...right.map((g) => g.length), 1);
-    const radius = Math.max(8, Math.min(cell * 0.12, cell / most / 2 - 2));
+    const { order, ys, radius } = markerLayout(lines, rows, cell);
     this.markerRadius = radius;
     const box = this.markerBox;
-    for (const [groups, x] of [[left, -18 - radius], [right, w + 18 + radius]] as const) {
-      groups.forEach((group, row) => group.forEach((line, k) => {
-        const y = row * cell + ((k + 0.5) * cell) / group.length;
+    for (const x of [-18 - radius, w + 18 + radius]) {
+      order.forEach((line, k) => {
+        const y = ys[k]!;
         const badge = new Container();
         badge.position.set(x, y);
+        badge.label = `line-marker-${line}`;
         const off = new Graphics().circle(0, 0, radius).fill({ color: 0x140c24, alpha: 0.85 }).stroke({ width: 2, color: 0xd4af37, alpha: 0.8 });
-        const lit = new Graphics().circle(0, 0, radius + 2).fill({ color: GLOW }).stroke({ width: 3, color: 0xffffff });
+        const lit = new Graphics().circle(0, 0, radius + 1).fill({ color: GLOW }).stroke({ width: 2, color: 0xffffff });
         lit.visible = false;
         const label = new Text({ text: String(line), style: { fontFamily: "Lilita One, Impact, sans-serif", fontSize: Math.round(radius * 1.15), fill: 0xffffff, stroke: { color: 0x000000, width: 3 } } });
         label.anchor.set(0.5);
         badge.addChild(off, lit, label);
+        // the marker explains itself: pointing at it (or tapping it) draws its line
+        badge.eventMode = "static";
+        badge.cursor = "pointer";
+        badge.hitArea = new Circle(0, 0, radius + 2);
+        badge.on("pointerover", () => this.previewLine(line));
+        badge.on("pointertap", () => this.previewLine(line));
+        badge.on("pointerout", () => this.previewLine(0));
         box.addChild(badge);
         this.markers.push({ line, lit, x, y });
-      }));
+      });
     }
     return 18 + radius * 2 + 4;
+  }
+
+  /** The payline drawn from marker to marker while a player points at its number (0: none);
+   * nothing while the reels spin. */
+  previewLine(line: number): void {
+    if (this.destroyed) return;
+    this.preview.removeChildren().forEach((c) => c.destroy());
+    this.previewing = 0;
+    const rows = this.opts.paylines?.[line - 1];
+    if (!rows || this.spinning) { this.changed = true; return; }
+    this.previewing = line;
+    const path = rows.map((row, reel) => [reel, row] as Cell);
+    const ends = this.markers.filter((m) => m.line === line);
+    this.preview.addChild(this.paylinePath(path, 0x9fe8ff, ends.length === 2 ? ends : undefined));
+    for (const m of ends) {
+      const ring = new Graphics().circle(m.x, m.y, this.markerRadius + 3).stroke({ width: 3, color: 0x9fe8ff });
+      this.preview.addChild(ring);
+    }
+    this.changed = true;
+  }
+
+  /** The line a player points at now (0: none), for the tests. */
+  get previewed(): number {
+    return this.previewing;
   }
 
   /** The compact treatment's badges: the line's number, lit, at both ends of its path, as

@@ -98,6 +98,16 @@ async function winShown(t, round) {
   expect(console_.startsWith(`${credits(atStake)} (`), `console WIN ${console_}, at stake ${atStake}`);
 }
 
+/** After the round, until the next spin, its winning lines cycle: the banner names the line
+ * the server paid (the one line played here) and its amount. */
+async function cycleShows(t, round) {
+  const [win] = round.outcome.spins.at(-1).events.filter((e) => e.type === "line_win");
+  const cycle = t.page.locator(`[data-testid=win-cycle][data-line="${win.line}"]`);
+  await cycle.waitFor({ timeout: 5000 });
+  const text = await cycle.innerText();
+  expect(text.includes(`Line ${win.line} pays ${credits(win.win)}`), `the cycle says ${text}, the server paid line ${win.line} ${win.win}`);
+}
+
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1440, height: 900 };
 
@@ -128,6 +138,7 @@ export const tests = [
       let round = await lastRound(t);
       expect((await t.page.locator("[data-testid=meter-bet]").innerText()) === credits(round.outcome.bet.stake), "meter bar BET is not the round's stake");
       await winShown(t, round);
+      await cycleShows(t, round);
       await t.assertDrawn("cluedo-win");
       // The offer, not the cards: GAMBLE and COLLECT, at both sizes.
       await offerMatches(t, round);
@@ -151,6 +162,7 @@ export const tests = [
       const collected = await balanceMatches(t);
       expect(collected.balance_minor === before + round.win_minor, `balance ${collected.balance_minor} after COLLECT, before ${before} + win ${round.win_minor}`);
       expect(!(await t.page.evaluate(() => window.__cardsSeen)), "the card screen opened on COLLECT");
+      await cycleShows(t, round); // collected: the lines still cycle until the next spin
       // GAMBLE opens the cards on the screen alone (no step sent), at phone size.
       expect((await t.spin("cluedo-win")) === "choice", "no gamble offered after a win");
       round = await lastRound(t);
@@ -178,6 +190,7 @@ export const tests = [
         `balance ${afterHalf.balance_minor} after TAKE HALF (round says ${round.balance_minor}), before ${minorBefore} + ${banked} banked`);
       await gambleMatches(t, round);
       await winShown(t, round);
+      expect(await t.page.locator("[data-testid=win-cycle]").isHidden(), "the won lines still cycle after TAKE HALF staked the win");
       const bankedText = await t.page.locator("[data-testid=gamble-banked]").innerText();
       expect(bankedText.includes(credits(banked)) && bankedText.includes("paid to your balance"), `banked shown as: ${bankedText}`);
       await look(t, "half-phone");

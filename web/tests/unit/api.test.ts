@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Api, ApiError, NetworkError, type Fetch } from "../../src/net/api";
+import { Api, ApiError, NetworkError, parseRetryAfter, type Fetch } from "../../src/net/api";
 
 interface Call { url: string; init: RequestInit | undefined }
 
@@ -18,6 +18,9 @@ function fake(answers: (() => Promise<Response> | Response)[]): { fetch: Fetch; 
 
 const json = (status: number, body: unknown) => () => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
 const down = () => () => Promise.reject(new TypeError("Failed to fetch"));
+const later = (status: number, retryAfter: string) => () => new Response(
+  JSON.stringify({ error: { code: status === 429 ? "RATE_LIMITED" : "SERVER_BUSY", message: "later" } }),
+  { status, headers: { "Content-Type": "application/json", "Retry-After": retryAfter } });
 
 describe("API client", () => {
   it("surfaces the server's error code, message and figures", async () => {
@@ -55,6 +58,41 @@ describe("API client", () => {
     await expect(api.step("r1", "gamble", "red")).rejects.toMatchObject({ code: "STEP_NOT_ALLOWED" });
     expect(calls.length).toBe(2);
     expect(calls.map((c) => JSON.parse(String(c.init?.body)).request_id)).toEqual(["s-1", "s-1"]);
+  });
+  it("waits the Retry-After of a 429 or 503 and asks again with the same request id", async () => {
+    const { fetch, calls } = fake([later(429, "0"), later(503, "0"), json(200, { round_id: "r1" })]);
+    const api = new Api({ fetch, retries: 3, retryDelayMs: 1, newId: () => "id-1" });
+    const round = await api.bet("cluedo", { lines: 20, bet_per_line: 1 });
+    expect(round.round_id).toBe("r1");
+    expect(calls.map((c) => JSON.parse(String(c.init?.body)).request_id)).toEqual(["id-1", "id-1", "id-1"]);
+  });
+  it("asks a read again after a 503's Retry-After", async () => {
+    const { fetch, calls } = fake([later(503, "0"), json(200, { jackpots: [] })]);
+    const api = new Api({ fetch, retries: 1 });
+    await expect(api.jackpots()).resolves.toEqual({ jackpots: [] });
+    expect(calls.length).toBe(2);
+  });
+  it("surfaces a 429 whose wait is past its patience, or once its retries are spent", async () => {
+    const long = fake([later(429, "60")]);
+    const exc = await new Api({ fetch: long.fetch, retries: 3, maxRetryAfterMs: 10000 }).bet("cluedo", { lines: 1, bet_per_line: 1 }).catch((e) => e);
+    expect(exc).toMatchObject({ status: 429, code: "RATE_LIMITED", retryAfterMs: 60000 });
+    expect(long.calls.length).toBe(1);
+    const spent = fake([later(503, "0"), later(503, "0")]);
+    await expect(new Api({ fetch: spent.fetch, retries: 1 }).bet("cluedo", { lines: 1, bet_per_line: 1 }))
+      .rejects.toMatchObject({ status: 503, code: "SERVER_BUSY" });
+    expect(spent.calls.length).toBe(2);
+  });
+  it("reads Retry-After as seconds or as an HTTP date", () => {
+    const now = Date.parse("2026-12-06T00:00:00Z");
+    expect(parseRetryAfter("2", now)).toBe(2000);
+    expect(parseRetryAfter("Sun, 06 Dec 2026 00:00:03 GMT", now)).toBe(3000);
+    expect(parseRetryAfter("soon", now)).toBeNull();
+    expect(parseRetryAfter(null, now)).toBeNull();
+  });
+  it("a 409 is never asked again, whatever its headers", async () => {
+    const { fetch, calls } = fake([() => new Response(JSON.stringify({ error: { code: "STEP_NOT_ALLOWED", message: "no" } }), { status: 409, headers: { "Retry-After": "0" } })]);
+    await expect(new Api({ fetch, retries: 3 }).step("r1", "gamble", "red")).rejects.toMatchObject({ code: "STEP_NOT_ALLOWED" });
+    expect(calls.length).toBe(1);
   });
   it("gives up after its retries with a NetworkError", async () => {
     const { fetch, calls } = fake([down(), down()]);

@@ -7,7 +7,8 @@ function meter(over: Partial<MeterRow>): MeterRow {
   return {
     day: "2026-12-04", operator: "demo", game: "cluedo", mode: "base", currency: "EUR", rounds: 3,
     turnover_minor: 6000, wins_minor: 4512, hold_minor: 1488, rtp: 0.752,
-    step_wagered_minor: 0, funded_rounds: 0, funded_won_minor: 0, ...over,
+    gamble_rounds: 0, gamble_staked_minor: 0, gamble_won_minor: 0, gamble_rtp: null,
+    step_wagers: 0, step_wagered_minor: 0, funded_won_minor: 0, house_net_minor: 0, ...over,
   };
 }
 
@@ -15,7 +16,13 @@ describe("back office meters", () => {
   it("shows one cell per heading, money from integer minor units", () => {
     const cells = meterCells(meter({}));
     expect(cells).toHaveLength(METER_HEADINGS.length);
-    expect(cells).toEqual(["demo", "cluedo", "base", "3", "€60.00", "€45.12", "€14.88", "75.20%"]);
+    expect(cells).toEqual(["demo", "cluedo", "base", "3", "€60.00", "€45.12", "€14.88", "75.20%", "—", "—"]);
+  });
+
+  it("shows the gamble and the balance wagers apart from the paytable", () => {
+    const cells = meterCells(meter({ gamble_rounds: 2, gamble_staked_minor: 300, gamble_won_minor: 600,
+      step_wagers: 1, step_wagered_minor: 150, funded_won_minor: 0 }));
+    expect(cells.slice(8)).toEqual(["€3.00 → €6.00 (2)", "€1.50 → €0.00 (1)"]);
   });
 
   it("shows a dash for the RTP of a day without turnover", () => {

@@ -112,7 +112,7 @@ describe("Sound", () => {
 describe("lobby jackpot", () => {
   it("finds a game's progressive pool by its currency and title, none for a game without one", async () => {
     const { poolOf } = await import("../../src/screens/lobby/lobby");
-    const meter = (pool: string, currency: string) => ({ pool, currency, amount_minor: 1, seed_minor: 1, contribution_bp: 1, wins: 0, enabled: true, updated_at_us: 0 });
+    const meter = (pool: string, currency: string) => ({ pool, currency, amount_minor: 1, seed_minor: 1, contribution_bp: 1, wins: 0, enabled: true, updated_at_us: 0, ceiling_minor: null, overflow_minor: 0 });
     const meters = [meter("Cluedo MegaJackpots GBP", "GBP"), meter("Cluedo MegaJackpots EUR", "EUR")];
     expect(poolOf({ title: "Cluedo MegaJackpots", currency: "EUR", jackpot: true } as never, meters)?.currency).toBe("EUR");
     expect(poolOf({ title: "Cluedo MegaJackpots", currency: "EUR", jackpot: false } as never, meters)).toBeUndefined();

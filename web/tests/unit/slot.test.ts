@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { loadOptions, saveOptions, DEFAULT_OPTIONS } from "../../src/core/options";
 import { SessionStore } from "../../src/core/session";
 import { ReelModel } from "../../src/slot/reel-model";
-import { clusterCells, lineCells } from "../../src/slot/paylines";
+import { clusterCells, lineCells, waysCells } from "../../src/slot/paylines";
 import { fixture } from "./fixtures";
 
 class Memory { m = new Map<string, string>(); getItem(k: string) { return this.m.get(k) ?? null; } setItem(k: string, v: string) { this.m.set(k, v); } removeItem(k: string) { this.m.delete(k); } }
@@ -43,6 +43,10 @@ describe("win cells", () => {
     expect(found.length).toBe(1);
     expect(new Set(found[0]?.map(([r, w]) => `${r},${w}`))).toEqual(new Set(["0,0", "0,1", "1,0", "2,0"]));
     expect(clusterCells(grid, "A", 3, new Set(["W"]))).toEqual([]);
+  });
+  it("covers a ways win's symbol and wilds on its reels from reel 1, nothing beyond", () => {
+    const window = [["A", "B", "C"], ["W", "A", "A"], ["B", "C", "A"], ["A", "A", "A"]];
+    expect(waysCells(window, "A", 3, new Set(["W"]))).toEqual([[0, 0], [1, 0], [1, 1], [1, 2], [2, 2]]);
   });
 });
 

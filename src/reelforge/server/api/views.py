@@ -206,6 +206,8 @@ class MeterView(View):
     wins: int
     enabled: bool
     updated_at_us: int
+    ceiling_minor: int | None  # the meter stays put at it (standards.md G2); null: none
+    overflow_minor: int  # contributions past the ceiling, kept for the next reset
 
 
 class MetersView(View):

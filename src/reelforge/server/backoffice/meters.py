@@ -1,17 +1,17 @@
-"""The operator's meters, read from the ledger: per operator, game, mode, currency and UTC day
-(the day the round started), the money each kind of ledger movement moved to or from the
-house account, attributed to the round it belongs to.
+"""The operator's meters: per operator, game, mode, currency and UTC day (the day the round
+started), read from the summary rows the writer keeps in the transaction of every ledger
+movement (services/meter_rows.py, which says what each kind of play meters), never from a
+scan of rounds:
 
-- turnover: the stakes of paid rounds (kind "stake"); a wager of the balance made at a choice
-  step (money into the house at a step) and the wins of the rounds such wagers fund are metered
-  apart (standards.md D5), so the paytable's RTP is wins/turnover of paid rounds only. The meters
-  name no kind of choice: whichever choice wagers the balance lands in the step columns;
-- wins: what paid rounds credited the player (kind "win"; a gamble's result is already in it);
-- hold: turnover - wins; rtp: wins / turnover (None before any turnover).
+- the paytable: paid rounds, their stakes (turnover), what the paytable paid (wins), hold =
+  turnover - wins, rtp = wins / turnover (None before any turnover);
+- the gamble apart (standards.md D5): rounds gambled, the wins they staked, what it paid back;
+- the wagers of the balance at a choice step (Spin Chance) and the wins of the rounds they
+  funded; the meters name no kind of choice;
+- house_net: the house's result of all three, equal to its ledger movements of those rounds.
 
 A seamless wallet's rounds move money in the operator's wallet, not in this ledger, and are not
-in these meters. For now this is SQL over the ledger and rounds tables (a scan of the period);
-the summary tables the writer keeps (issue 24 item 7) replace it without changing the answer.
+in these meters.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from datetime import date, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, and_, case, cast, func, select
+from sqlalchemy import Connection, cast, func, select
 from sqlalchemy.dialects.postgresql import JSONB
 
 from reelforge.server.db.tables import (
@@ -31,6 +31,7 @@ from reelforge.server.db.tables import (
     jackpot_claims,
     jackpot_pools,
     ledger_entries,
+    meter_days,
     players,
     rounds,
 )
@@ -54,46 +55,61 @@ def bet_mode(conn: Connection) -> Any:
     return func.json_extract(r.c.bet, "$.mode")
 
 
+def kept_sums(conn: Connection, first: date, last: date, *kinds: str,
+              by_day: bool = True) -> list[Any]:
+    """The writer's meter rows (services/meter_rows.py) of the days `first` to `last`, their
+    shards summed: per day (or the whole period), operator, game, mode, currency and kind."""
+    m = meter_days
+    keys = [m.c.operator_id, m.c.game_key, m.c.mode, m.c.currency, m.c.kind]
+    if by_day:
+        keys.insert(0, m.c.day)
+    query = (select(*keys, func.sum(m.c.rounds).label("rounds"),
+                    func.sum(m.c.turnover).label("turnover"), func.sum(m.c.wins).label("wins"),
+                    func.sum(m.c.turnover_sq).label("turnover_sq"))
+             .where(m.c.day >= day_number(first), m.c.day <= day_number(last))
+             .group_by(*keys).order_by(*keys))
+    if kinds:
+        query = query.where(m.c.kind.in_(kinds))
+    return list(conn.execute(query))
+
+
 def daily(conn: Connection, first: date, last: date) -> list[dict[str, Any]]:
     """One row per operator, game, mode, currency and day from `first` to `last` (UTC days,
-    inclusive), with every key in the row even where nothing moved of a kind."""
-    day = (r.c.created_at // US_PER_DAY).label("day")
-    mode = bet_mode(conn).label("mode")
-    paid, funded = r.c.funded_by.is_(None), r.c.funded_by.is_not(None)
+    inclusive) that has any meter, with every key in the row even where nothing moved of a
+    kind: the paytable's rounds, turnover, wins, hold and RTP; the gamble's (rounds gambled,
+    the wins staked, what it paid); the wagers of the balance and the wins of the rounds they
+    funded; and the house's result of all three."""
+    found: dict[tuple, dict[str, Any]] = {}
+    for row in kept_sums(conn, first, last):
+        key = (int(row.day), row.operator_id, row.game_key, row.mode, row.currency)
+        out = found.get(key)
+        if out is None:
+            out = found[key] = {
+                "day": (EPOCH + timedelta(days=key[0])).isoformat(), "operator": key[1],
+                "game": key[2], "mode": key[3], "currency": key[4], "rounds": 0,
+                "turnover_minor": 0, "wins_minor": 0, "hold_minor": 0, "rtp": None,
+                "gamble_rounds": 0, "gamble_staked_minor": 0, "gamble_won_minor": 0,
+                "gamble_rtp": None, "step_wagers": 0, "step_wagered_minor": 0,
+                "funded_won_minor": 0, "house_net_minor": 0}
+        rounds_, turnover, wins = int(row.rounds), int(row.turnover), int(row.wins)
+        names = _COLUMNS[row.kind]
+        out[names[0]] += rounds_
+        out[names[1]] += turnover
+        out[names[2]] += wins
+        out["house_net_minor"] += turnover - wins
+    for out in found.values():
+        out["hold_minor"] = out["turnover_minor"] - out["wins_minor"]
+        if out["turnover_minor"]:
+            out["rtp"] = out["wins_minor"] / out["turnover_minor"]
+        if out["gamble_staked_minor"]:
+            out["gamble_rtp"] = out["gamble_won_minor"] / out["gamble_staked_minor"]
+    return [found[k] for k in sorted(found)]
 
-    def moved(kind: str | None, *where: Any, sign: int = 1) -> Any:
-        of_kind = () if kind is None else (e.c.kind == kind,)
-        return func.coalesce(func.sum(case((and_(*of_kind, *where), sign * e.c.amount),
-                                           else_=0)), 0)
 
-    query = (
-        select(p.c.operator_id, r.c.game_key, mode, r.c.currency, day,
-               func.count(func.distinct(case((and_(e.c.kind == "stake", paid), r.c.id))))
-               .label("rounds"),
-               moved("stake", paid).label("turnover"),
-               moved("win", paid, sign=-1).label("wins"),
-               moved(None, e.c.step.is_not(None), e.c.amount > 0).label("step_wagered"),
-               func.count(func.distinct(case((funded, r.c.id)))).label("funded_rounds"),
-               moved("win", funded, sign=-1).label("funded_won"))
-        .select_from(e.join(a, and_(a.c.id == e.c.account_id, a.c.kind == "house"))
-                     .join(r, r.c.id == e.c.round_id).join(p, p.c.id == r.c.player_id))
-        .where(r.c.created_at >= day_number(first) * US_PER_DAY,
-               r.c.created_at < (day_number(last) + 1) * US_PER_DAY)
-        .group_by(p.c.operator_id, r.c.game_key, mode, r.c.currency, day)
-        .order_by(day, p.c.operator_id, r.c.game_key, mode, r.c.currency))
-    found = []
-    for row in conn.execute(query):
-        turnover, wins = int(row.turnover), int(row.wins)
-        found.append({
-            "day": (EPOCH + timedelta(days=int(row.day))).isoformat(),
-            "operator": row.operator_id, "game": row.game_key, "mode": row.mode,
-            "currency": row.currency, "rounds": int(row.rounds), "turnover_minor": turnover,
-            "wins_minor": wins, "hold_minor": turnover - wins,
-            "rtp": wins / turnover if turnover else None,
-            "step_wagered_minor": int(row.step_wagered),
-            "funded_rounds": int(row.funded_rounds),
-            "funded_won_minor": int(row.funded_won)})
-    return found
+# a meter kind's rounds, turnover and wins, as the daily row names them
+_COLUMNS = {"paytable": ("rounds", "turnover_minor", "wins_minor"),
+            "gamble": ("gamble_rounds", "gamble_staked_minor", "gamble_won_minor"),
+            "balance_wager": ("step_wagers", "step_wagered_minor", "funded_won_minor")}
 
 
 def held(conn: Connection) -> dict[str, Any]:
@@ -165,7 +181,8 @@ def as_csv(rows: Iterable[dict[str, Any]], columns: Sequence[str]) -> str:
 
 
 DAILY_COLUMNS = ("day", "operator", "game", "mode", "currency", "rounds", "turnover_minor",
-                 "wins_minor", "hold_minor", "rtp", "step_wagered_minor",
-                 "funded_rounds", "funded_won_minor")
+                 "wins_minor", "hold_minor", "rtp", "gamble_rounds", "gamble_staked_minor",
+                 "gamble_won_minor", "gamble_rtp", "step_wagers", "step_wagered_minor",
+                 "funded_won_minor", "house_net_minor")
 WIN_COLUMNS = ("round_id", "operator", "player", "game", "currency", "stake_minor",
                "win_minor", "x", "at_us")

@@ -8,17 +8,16 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Cookie, Query, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, StringConstraints
 
-from reelforge.server.backoffice import control, meters, rtp, staff
+from reelforge.server.backoffice import control, control_routes, meters, rtp, staff
+from reelforge.server.backoffice.cookie import COOKIE, StaffCookie
 from reelforge.server.context import Context
 from reelforge.server.errors import ApiError
 from reelforge.server.services import jackpot
 
 PREFIX = "/backoffice/api"
-COOKIE = "rf_staff"
-StaffCookie = Annotated[str | None, Cookie(alias=COOKIE)]
 From = Annotated[str | None, Query(alias="from", max_length=10,
                                    description="the first UTC day, YYYY-MM-DD; default: today")]
 To = Annotated[str | None, Query(alias="to", max_length=10,
@@ -194,4 +193,9 @@ def router(ctx: Context, route_class: Any) -> APIRouter:
         """A manager disables a jackpot pool (no contribution, no win) or resumes it."""
         return control.switch_pool(ctx, door(rf_staff, staff.CONTROL), body.pool, body.enabled)
 
+    from reelforge.server.backoffice import report_routes
+
+    # the RTP chart's series, the live monitor, a player and a round looked up
+    report_routes.add(api, ctx, door, _period, StaffCookie, From, To)
+    control_routes.add(api, ctx, door)  # jackpot claims, supervised corrections
     return api

@@ -1,7 +1,7 @@
 """Actual against theoretical RTP per operator, game, mode and currency over a period
 (standards.md E6), with the band the game's own variance allows at the rounds played.
 
-Over closed paid rounds with stakes s_i and wins w_i, the actual RTP is sum(w) / sum(s). If
+Over paid rounds with stakes s_i and wins w_i, the actual RTP is sum(w) / sum(s). If
 each round's win per unit staked has the game's mean (the theoretical RTP) and standard
 deviation sd (of one round's win over its price, at the mode's maximum bet), that ratio has
 standard deviation sd * sqrt(sum(s^2)) / sum(s) (sd / sqrt(n) when every stake is equal), so
@@ -10,7 +10,9 @@ moments where the analysis has them (line games), else from the published estima
 beside the game file (cluster games, base mode); without either the row has no band. The
 figures are those of the maximum bet, as the game's published RTP is.
 
-Data only so far: the chart, the periodic check and its alerts (E5) read these rows.
+The sums are the writer's meter rows (services/meter_rows.py: a round's stake counts when it is
+paid, its paytable win when it is credited); the page's chart draws `series` day by day, and
+the live monitor (monitor.py) checks `compare`'s z at its configured confidence (E5).
 """
 
 from __future__ import annotations
@@ -18,20 +20,18 @@ from __future__ import annotations
 import math
 from datetime import date
 from pathlib import Path
+from statistics import NormalDist
 from typing import Any
 
-from sqlalchemy import Connection, func, select
+from sqlalchemy import Connection
 
-from reelforge.server.backoffice.meters import US_PER_DAY, bet_mode, day_number
-from reelforge.server.db.tables import players, rounds
+from reelforge.server.backoffice.meters import kept_sums
 from reelforge.server.errors import ApiError
 from reelforge.server.services import catalog
 from reelforge.server.settings import Settings
 
 CONFIDENCE = 0.99
 Z99 = 2.5758293035489004  # the normal quantile at 0.995: a two-sided 99% band
-
-r, p = rounds, players
 
 
 def round_sd(game: Any, mode: str) -> tuple[float | None, str]:
@@ -61,43 +61,44 @@ def round_sd(game: Any, mode: str) -> tuple[float | None, str]:
 
 def sums(conn: Connection, first: date, last: date, operator: str | None = None,
          game: str | None = None) -> list[Any]:
-    """Per operator, game, mode and currency: closed paid rounds, their stakes, wins and
-    squared stakes over the period."""
-    mode = bet_mode(conn).label("mode")
-    query = (
-        select(p.c.operator_id, r.c.game_key, mode, r.c.currency,
-               func.count().label("rounds"), func.sum(r.c.stake_minor).label("staked"),
-               func.sum(r.c.win_minor).label("won"),
-               func.sum(r.c.stake_minor * r.c.stake_minor).label("staked_sq"))
-        .join(p, p.c.id == r.c.player_id)
-        .where(r.c.status == "closed", r.c.funded_by.is_(None), r.c.stake_minor > 0,
-               r.c.created_at >= day_number(first) * US_PER_DAY,
-               r.c.created_at < (day_number(last) + 1) * US_PER_DAY)
-        .group_by(p.c.operator_id, r.c.game_key, mode, r.c.currency)
-        .order_by(p.c.operator_id, r.c.game_key, mode, r.c.currency))
-    if operator is not None:
-        query = query.where(p.c.operator_id == operator)
-    if game is not None:
-        query = query.where(r.c.game_key == game)
-    return list(conn.execute(query))
+    """Per operator, game, mode and currency over the period, from the writer's meter rows:
+    the paid rounds, their stakes, the paytable's wins and the squared stakes."""
+    return [row for row in kept_sums(conn, first, last, "paytable", by_day=False)
+            if (operator is None or row.operator_id == operator)
+            and (game is None or row.game_key == game) and int(row.turnover) > 0]
 
 
-def compare(rows: list[Any], settings: Settings) -> list[dict[str, Any]]:
+def series(conn: Connection, first: date, last: date, operator: str, game: str,
+           mode: str, currency: str) -> list[Any]:
+    """The same sums day by day (the chart's points), for one game and mode."""
+    return [row for row in kept_sums(conn, first, last, "paytable")
+            if (row.operator_id, row.game_key, row.mode, row.currency)
+            == (operator, game, mode, currency)]
+
+
+def z_of(confidence: float) -> float:
+    """The two-sided normal quantile of `confidence` (0.99: 2.5758...)."""
+    return NormalDist().inv_cdf(0.5 + confidence / 2)
+
+
+def compare(rows: list[Any], settings: Settings,
+            confidence: float = CONFIDENCE) -> list[dict[str, Any]]:
     """The sums against each game's figures: outside any transaction, as a game's exact
     moments may take seconds the first time (then they come from the figure cache)."""
-    return [_row(row, settings) for row in rows]
+    z = Z99 if confidence == CONFIDENCE else z_of(confidence)
+    return [_row(row, settings, confidence, z) for row in rows]
 
 
-def _row(row: Any, settings: Settings) -> dict[str, Any]:
-    staked, won, staked_sq = int(row.staked), int(row.won), int(row.staked_sq)
+def _row(row: Any, settings: Settings, confidence: float, z: float) -> dict[str, Any]:
+    staked, won, staked_sq = int(row.turnover), int(row.wins), int(row.turnover_sq)
     actual = won / staked
     found: dict[str, Any] = {
         "operator": row.operator_id, "game": row.game_key, "mode": row.mode,
         "currency": row.currency, "rounds": int(row.rounds), "turnover_minor": staked,
         "wins_minor": won, "actual_rtp": actual, "theoretical_rtp": None,
         "theoretical_source": None, "round_sd": None, "sd_source": None,
-        "effective_rounds": staked * staked / staked_sq, "confidence": CONFIDENCE,
-        "band": None, "inside": None}
+        "effective_rounds": staked * staked / staked_sq, "confidence": confidence,
+        "band": None, "inside": None, "sd_of_rtp": None, "z": None}
     op = settings.operator(row.operator_id)
     try:
         served = catalog.served_game(op, row.game_key) if op is not None else None
@@ -113,7 +114,9 @@ def _row(row: Any, settings: Settings) -> dict[str, Any]:
     found.update(theoretical_rtp=theoretical, theoretical_source=figure.source,
                  round_sd=sd, sd_source=source)
     if sd is not None:
-        half = Z99 * sd * math.sqrt(staked_sq) / staked
+        spread = sd * math.sqrt(staked_sq) / staked  # the SD of the actual RTP at these stakes
+        half = z * spread
         found.update(band=[theoretical - half, theoretical + half],
-                     inside=abs(actual - theoretical) <= half)
+                     inside=abs(actual - theoretical) <= half, sd_of_rtp=spread,
+                     z=(actual - theoretical) / spread if spread else None)
     return found

@@ -196,6 +196,12 @@ jackpot_pools = Table(
     Column("enabled", Boolean, nullable=False),
     Column("created_at", Time, nullable=False),
     Column("updated_at", Time, nullable=False),
+    # The ceiling (migration 0006, standards.md G2/G8): null, none. Past it, contributions go
+    # to the overflow pool, in the same units; the next reset is seeded from it first.
+    Column("ceiling_minor", Money),
+    Column("overflow_units", BigInteger, nullable=False, server_default="0"),
+    Column("overflow_credited_minor", Money, nullable=False, server_default="0"),
+    Column("overflow_seeded_minor", Money, nullable=False, server_default="0"),  # resets, ever
     CheckConstraint("units >= 0", name="nonnegative"),
 )
 
@@ -209,6 +215,8 @@ jackpot_claims = Table(
     Column("instalments", Text, nullable=False),  # JSON: first, then 19 annual, in minor units
     Column("status", String(24), nullable=False),  # pending_verification, verified, paid
     Column("created_at", Time, nullable=False),
+    Column("verified_by", String(64)),  # the manager who verified it (migration 0006)
+    Column("verified_at", Time),
 )
 
 # Seamless wallet: the calls owed to the operator, written with the state they belong to.
@@ -285,4 +293,84 @@ game_switches = Table(
     Column("enabled", Boolean, nullable=False),
     Column("updated_at", Time, nullable=False),
     Column("updated_by", String(64), nullable=False),  # the staff member's name
+)
+
+# The back office's meters (services/meter_rows.py), kept by the writer in the transaction of
+# each ledger movement: per operator, game, mode, currency, UTC day (the day the round
+# started), kind of play and house shard, the rounds, turnover and wins. Sharded like the house
+# accounts (the player id modulo ledger.HOUSE_SHARDS): one row per game and day would serialize
+# every round of a game on PostgreSQL. Reports sum the shards.
+METER_KINDS = ("paytable", "gamble", "balance_wager")
+
+meter_days = Table(
+    "meter_days", metadata,
+    Column("day", Integer, primary_key=True),  # days since 1970-01-01, UTC
+    Column("operator_id", String(64), primary_key=True),
+    Column("game_key", String(64), primary_key=True),
+    Column("mode", String(32), primary_key=True),
+    Column("currency", String(3), primary_key=True),
+    Column("kind", String(16), primary_key=True),
+    Column("shard", Integer, primary_key=True),
+    Column("rounds", BigInteger, nullable=False),
+    Column("turnover", Money, nullable=False),
+    Column("wins", Money, nullable=False),
+    Column("turnover_sq", BigInteger, nullable=False),  # sum of squared stakes (the RTP band)
+    CheckConstraint(f"kind IN {METER_KINDS!r}", name="kind"),
+)
+
+# The live RTP monitor's alerts (backoffice/monitor.py): one per game, mode, currency and UTC
+# day at most (the unique key: several server processes run the check, one raises the alert).
+monitor_alerts = Table(
+    "monitor_alerts", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("operator_id", String(64), nullable=False),
+    Column("game_key", String(64), nullable=False),
+    Column("mode", String(32), nullable=False),
+    Column("currency", String(3), nullable=False),
+    Column("day", Integer, nullable=False),
+    Column("body", Text, nullable=False),  # JSON: the arithmetic (rounds, turnover, z, band ...)
+    Column("webhook", Text),  # what the webhook answered, or why it was not reached
+    Column("created_at", Time, nullable=False),
+    UniqueConstraint("operator_id", "game_key", "mode", "currency", "day"),
+)
+
+# A verified jackpot claim's instalments (server/backoffice/jackpot_control.py): one row each,
+# due from the verification on, each paid from the jackpot liability to the player's account
+# by a manager, in order, once due.
+jackpot_instalments = Table(
+    "jackpot_instalments", metadata,
+    Column("claim_id", BigInteger, ForeignKey("jackpot_claims.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True),  # 0: on verification, i: year i
+    Column("amount_minor", Money, nullable=False),
+    Column("due_at", Time, nullable=False),
+    Column("paid_at", Time),
+    Column("paid_by", String(64)),
+    Column("txn", String(96)),  # the ledger txn that paid it
+    CheckConstraint("amount_minor >= 0", name="nonnegative"),
+)
+
+# Supervised corrections of accounting data (standards.md H5, server/backoffice/corrections.py):
+# one manager proposes an adjustment of a player's balance, another approves or rejects it.
+CORRECTION_STATUSES = ("proposed", "applied", "rejected")
+
+corrections = Table(
+    "corrections", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("operator_id", String(64), ForeignKey("operators.id"), nullable=False),
+    Column("player_id", BigInteger, ForeignKey("players.id"), nullable=False),
+    Column("amount_minor", Money, nullable=False),  # + to the player, - from the player
+    Column("reason", Text, nullable=False),
+    Column("status", String(12), nullable=False),
+    Column("proposed_by", String(64), nullable=False),
+    Column("proposed_at", Time, nullable=False),
+    Column("decided_by", String(64)),
+    Column("decided_at", Time),
+    Column("note", Text),  # the approver's or rejecter's word
+    Column("balance_before", Money),  # once applied
+    Column("balance_after", Money),
+    Column("txn", String(96)),
+    CheckConstraint("amount_minor <> 0", name="nonzero"),
+    CheckConstraint(f"status IN {CORRECTION_STATUSES!r}", name="status"),
+    # Two people: whoever decides is not whoever proposed (the service says so in words).
+    CheckConstraint("decided_by IS NULL OR decided_by <> proposed_by", name="two_people"),
 )

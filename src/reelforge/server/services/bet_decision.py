@@ -82,6 +82,11 @@ class Funding(Protocol):
     def house(self) -> int:
         """The house account that pays the jackpot contribution and reseed."""
 
+    @property
+    def metered(self) -> bool:
+        """Whether the round's money is in this server's ledger, where the back office's
+        meters count it (a seamless operator's is in its own wallet)."""
+
     def check(self, balance: int, price_minor: int) -> None:
         """Refuse a stake the funds cannot cover (an ApiError), where this side knows them."""
 
@@ -121,6 +126,7 @@ class LedgerFunding:
 
     account: int
     house: int
+    metered = True  # not a field: the same for every ledger round
 
     def check(self, balance: int, price_minor: int) -> None:
         check_funds(balance, price_minor)
@@ -157,6 +163,7 @@ class SeamlessFunding:
     auth: Auth
     game_key: str
     house: int
+    metered = False  # not a field: the operator's money, unmetered here
 
     def check(self, balance: int, price_minor: int) -> None:
         return None

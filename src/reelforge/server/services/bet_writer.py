@@ -30,7 +30,7 @@ from reelforge.server.db.tables import (
     rounds,
 )
 from reelforge.server.errors import ApiError
-from reelforge.server.services import audit, jackpot, ledger
+from reelforge.server.services import audit, jackpot, ledger, meter_rows
 from reelforge.server.services.bet_checks import touches_pool
 from reelforge.server.services.bet_decision import (
     BetDecision,
@@ -116,13 +116,12 @@ def commit(ctx: Context, batch: list[Placement]) -> list[Any]:
 def lock(conn: Connection, pids: list[int], account_ids: set[int], pool_keys: dict[str, str]
          ) -> tuple[dict[int, int | None], dict[int, int], dict[str, PoolState]]:
     """Lock, in this order, the players (id order), the accounts (id order: the players', the
-    house shards, the pools' and their liabilities) and the jackpot pools (key order; keys
+    house shards, the pools', their liabilities and overflows) and the jackpot pools (key order; keys
     -> currency), so two processes' writers never deadlock; (each player's last round start,
     each account's balance, each pool's state)."""
     ids = set(account_ids)
     for key, currency in pool_keys.items():
-        ids.add(ledger.account_id(conn, "jackpot_pool", key, currency))
-        ids.add(ledger.account_id(conn, "jackpot_liability", key, currency))
+        ids.update(jackpot.pool_accounts(conn, key, currency))
     last = dict(conn.execute(_LOCK_PLAYERS, {"pids": sorted(pids)}).all())
     balances = dict(conn.execute(_LOCK_ACCOUNTS, {"ids": sorted(ids)}).all())
     return last, balances, jackpot.lock_pools(conn, sorted(pool_keys))
@@ -173,6 +172,9 @@ def apply_steps(conn: Connection, decisions: list[StepDecision], balances: dict[
     for d in decisions:
         conn.execute(update(rounds).where(rounds.c.id == d.round_id).values(**d.round_update))
     ledger.post_locked(conn, [m for d in decisions for m in d.moves], balances)
+    for d in decisions:  # the round's house shard is locked (`lock`): meter_rows' order
+        if d.gamble_meter is not None:
+            meter_rows.gamble_settled(conn, d.round_id, *d.gamble_meter)
     bulk.insert_rows(conn, outbox, [o for d in decisions for o in d.outbox])
     said = [a for d in decisions for a in d.audits]
     if said:

@@ -362,6 +362,23 @@ def _cluster_facts(spec: Any) -> dict[str, Fact]:
     return out
 
 
+def _ways_facts(spec: Any) -> dict[str, Fact]:
+    """A ways game (spec/ways.py): its window, ways, coins and wilds."""
+    bet = spec.bet
+    out: dict[str, Fact] = {
+        "reels": _n(spec.reels), "rows": _n(spec.rows), "ways": _n(spec.rows ** spec.reels),
+        "coins": _n(spec.pay_unit), "min_coin_value": "1",
+        "max_coin_value": _n(bet.max_bet_per_line),
+        "max_bet": _n(spec.pay_unit * bet.max_bet_per_line),
+        "wild_multiplier_combine": "multiply" if spec.wild_combine == "multiply" else "add up",
+        "wild.reels": f"2 to {spec.reels}" if not spec.wilds_on_first_reel else f"1 to {spec.reels}"}
+    if spec.max_win_x:
+        out["max_win_x"] = _n(spec.max_win_x)
+    for w in spec.wilds:
+        out[f"wild.{w.symbol}.multiplier"] = _n(w.multiplier)
+    return out
+
+
 def _trail_facts(spec: Any) -> dict[str, Fact]:
     """Cops n Robbers' trail bonus (games/cops_n_robbers/spec.py `TrailSpec`)."""
     t = spec.features
@@ -409,6 +426,6 @@ def _candy_facts(spec: Any) -> dict[str, Fact]:
 
 
 # What each family of game file has to say about its grid and its pays.
-FAMILY_FACTS = {"lines": _line_facts, "clusters": _cluster_facts}
+FAMILY_FACTS = {"lines": _line_facts, "clusters": _cluster_facts, "ways": _ways_facts}
 # The facts of each registered rules package (spec.rules.RULES_PACKAGES): a new one adds its own.
 RULES_FACTS = {"cops_trail": _trail_facts, "candy_jar": _candy_facts}

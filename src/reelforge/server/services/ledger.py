@@ -20,8 +20,10 @@ from sqlalchemy.exc import IntegrityError
 
 from reelforge.server.db import bulk
 from reelforge.server.db.tables import accounts, ledger_entries
+from reelforge.server.services import meter_rows
 
 HOUSE_SHARDS = 16
+assert meter_rows.SHARDS == HOUSE_SHARDS  # the meters are sharded as the house is
 
 
 class Overdrawn(Exception):
@@ -36,6 +38,7 @@ def house_owner(operator_id: str, player_id: int) -> str:
 # account per request. Only ids this connection did not insert itself are remembered (an
 # insert may still roll back); a database is one per process, as the server runs.
 _ids: dict[tuple[str, str, str, str], int] = {}
+_kinds: dict[tuple[str, int], str] = {}  # (database, account id) -> kind, remembered alike
 
 
 def account_id(conn: Connection, kind: str, owner: str, currency: str) -> int:
@@ -57,10 +60,23 @@ def account_id(conn: Connection, kind: str, owner: str, currency: str) -> int:
     if found is not None:
         if key not in mine:
             _ids[key] = found
+            _kinds[(key[0], found)] = kind
         return found
     mine.add(key)
     return conn.execute(insert(accounts).values(kind=kind, owner=owner, currency=currency,
                                                 balance=0).returning(accounts.c.id)).scalar_one()
+
+
+def house_ids(conn: Connection, ids: set[int]) -> set[int]:
+    """Which of the accounts `ids` are house accounts (the kinds of accounts remembered as
+    their ids are, by `account_id`; the others read)."""
+    url = str(conn.engine.url)
+    unknown = sorted(i for i in ids if (url, i) not in _kinds)
+    kinds = {i: _kinds[(url, i)] for i in ids if (url, i) in _kinds}
+    if unknown:
+        kinds.update(conn.execute(select(accounts.c.id, accounts.c.kind)
+                                  .where(accounts.c.id.in_(unknown))).tuples().all())
+    return {i for i, kind in kinds.items() if kind == "house"}
 
 
 def lock_balance(conn: Connection, account: int) -> int:
@@ -92,6 +108,9 @@ def transfer(conn: Connection, *, txn: str, source: int, target: int, amount: in
              round_id=round_id, step=step, created_at=now),
         dict(txn=txn, account_id=target, amount=amount, balance_after=after_target, kind=kind,
              round_id=round_id, step=step, created_at=now)])
+    if round_id is not None:  # the back office's meters, in this same transaction
+        meter_rows.record_moves(conn, [Move(txn, source, target, amount, kind, now, round_id,
+                                            step)], house_ids(conn, {source, target}))
     return after_source, after_target
 
 
@@ -139,3 +158,7 @@ def post_locked(conn: Connection, moves: Sequence[Move], balances: dict[int, int
     except IntegrityError:
         raise Overdrawn(f"moves {moves[0].txn}..: an account would go below zero") from None
     bulk.insert_rows(conn, ledger_entries, entries)
+    rounds_ = [m for m in moves if m.round_id is not None]
+    if rounds_:  # the back office's meters, in this same transaction
+        meter_rows.record_moves(conn, rounds_, house_ids(conn, {a for m in rounds_
+                                                               for a in (m.source, m.target)}))

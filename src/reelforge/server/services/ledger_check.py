@@ -235,18 +235,31 @@ def _round_players(conn: Connection) -> list[str]:
 
 
 def _pools(conn: Connection) -> list[str]:
-    """(e) G3, contributions are never lost: every contribution is in the pool or was paid
-    out, less the seed money; and the pool's ledger account holds its whole minor units."""
+    """(e) G2, G3, contributions are never lost: every contribution is in the pool or its
+    overflow pool or was paid out, less the house's seed money; and the pool's and the
+    overflow's ledger accounts hold their whole minor units."""
+    o = a.alias("overflow")
     balance = func.coalesce(a.c.balance, 0)
+    overflow_balance = func.coalesce(o.c.balance, 0)
     remainder = p.c.units - p.c.credited_minor * POOL_SCALE
-    accounted = p.c.units + (p.c.paid_minor - p.c.seeded_minor) * POOL_SCALE
+    overflow_remainder = p.c.overflow_units - p.c.overflow_credited_minor * POOL_SCALE
+    accounted = (p.c.units + p.c.overflow_units
+                 + (p.c.paid_minor - p.c.seeded_minor) * POOL_SCALE)
     query = (select(p.c.key, p.c.units, p.c.credited_minor, p.c.contributions_units,
-                    p.c.seeded_minor, p.c.paid_minor, balance.label("balance"),
-                    accounted.label("accounted"), remainder.label("remainder"))
+                    p.c.seeded_minor, p.c.paid_minor, p.c.overflow_units,
+                    p.c.overflow_credited_minor, balance.label("balance"),
+                    overflow_balance.label("overflow_balance"),
+                    accounted.label("accounted"), remainder.label("remainder"),
+                    overflow_remainder.label("overflow_remainder"))
              .select_from(p.outerjoin(a, and_(a.c.kind == "jackpot_pool", a.c.owner == p.c.key,
-                                              a.c.currency == p.c.currency)))
+                                              a.c.currency == p.c.currency))
+                          .outerjoin(o, and_(o.c.kind == "jackpot_pool",
+                                             o.c.owner == p.c.key + "#overflow",
+                                             o.c.currency == p.c.currency)))
              .where(or_(p.c.contributions_units != accounted, p.c.credited_minor != balance,
-                        remainder < 0, remainder >= POOL_SCALE))
+                        p.c.overflow_credited_minor != overflow_balance,
+                        remainder < 0, remainder >= POOL_SCALE,
+                        overflow_remainder < 0, overflow_remainder >= POOL_SCALE))
              .order_by(p.c.key))
     found = []
     for row in conn.execute(query):
@@ -254,14 +267,21 @@ def _pools(conn: Connection) -> list[str]:
         if row.contributions_units != row.accounted:
             found.append(
                 f"{pool}: contributions {row.contributions_units} units, but the pool "
-                f"({row.units} units) plus paid ({row.paid_minor} minor) less seeded "
-                f"({row.seeded_minor} minor) is {row.accounted} units (G3)")
+                f"({row.units} units) plus its overflow ({row.overflow_units} units) plus paid "
+                f"({row.paid_minor} minor) less seeded ({row.seeded_minor} minor) is "
+                f"{row.accounted} units (G3)")
         if row.credited_minor != row.balance:
             found.append(f"{pool}: credited_minor {row.credited_minor} but its jackpot_pool "
                          f"account's balance is {row.balance}")
-        if not 0 <= row.remainder < POOL_SCALE:
-            found.append(f"{pool}: {row.units} units less credited_minor {row.credited_minor} "
-                         f"leaves {row.remainder} units, not 0 to {POOL_SCALE - 1}")
+        if row.overflow_credited_minor != row.overflow_balance:
+            found.append(f"{pool}: overflow_credited_minor {row.overflow_credited_minor} but "
+                         f"its overflow account's balance is {row.overflow_balance}")
+        for what, units, left in (("units", row.units, row.remainder),
+                                  ("overflow units", row.overflow_units,
+                                   row.overflow_remainder)):
+            if not 0 <= left < POOL_SCALE:
+                found.append(f"{pool}: {units} {what} less their credited minor units leave "
+                             f"{left} units, not 0 to {POOL_SCALE - 1}")
     return found
 
 

@@ -84,6 +84,9 @@ class StepDecision:
     funded: BetDecision | None  # the round the choice funds, decided as a bet is
     refusal: ApiError | None  # answered once committed: the offers lapsed, the round closed
     balance_after: int
+    # the back office's gamble meter (standards.md D5) where a choice on a ledger round's win
+    # ended: (the paytable's win, what the choice paid, whether it was a gamble), minor units
+    gamble_meter: tuple[int, int, bool] | None = None
 
 
 def on_balance(phase: dict, steps: Sequence) -> bool:
@@ -148,7 +151,21 @@ def decide_step(served: ServedGame, auth: Auth, state: StepState, req: StepReque
                    "finished": after.finished, "digest": audit.step_digest(**stored)}, now)
     status, closed, win_minor, moves, outbox, audits, funded, balance = money
     return StepDecision(row.id, _columns(status, phase, now, closed, win_minor), step_row,
-                        moves, outbox, audits, step_audit, funded, None, balance)
+                        moves, outbox, audits, step_audit, funded, None, balance,
+                        _gamble_meter(served, funding, row, after, index, result))
+
+
+def _gamble_meter(served: ServedGame, funding: Funding, row: Any, after: Any, index: int,
+                  result: dict) -> tuple[int, int, bool] | None:
+    """The paytable's win of the round apart from what the choice on it made of it, where a
+    choice on the win ended (None otherwise, and on a seamless wallet: its money is in the
+    operator's wallet, unmetered). A choice that ended at its first step paying the win
+    unchanged (collected) was no gamble."""
+    if not after.finished or "paid_credits" not in result or not funding.metered:
+        return None
+    paytable = capped_payment(served, Outcome.from_dict(loads(row.outcome)).total_win, {})
+    paid = capped_payment(served, result["paid_credits"], {})
+    return paytable, paid, index > 0 or paid != paytable
 
 
 # (status, closed, win_minor, moves, outbox, audits, funded round, balance after)

@@ -7,6 +7,8 @@ import type { GameView } from "../../net/types";
 import { HUD_SHARE, type Rect } from "../../render/app";
 import { ReelSet } from "../../render/reels";
 import { SymbolTextures } from "../../render/symbols";
+import { allAtOnce, WIN_CYCLE_MS, type WinCycle } from "../../core/win-cycle";
+import { h } from "../../ui/dom";
 import type { SlotView, ViewDeps } from "./registry";
 
 export { genericHandlers } from "./handlers";
@@ -36,6 +38,9 @@ export class PixiSlotView implements SlotView {
   private readonly unsubscribe: () => void;
   private readonly bannerEl: HTMLElement;
   private readonly stopAnimating: () => void;
+  /** The winning lines' cycle after the round (core/win-cycle.ts): its banner and timer. */
+  private readonly cycleEl: HTMLElement;
+  private cycleTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly deps: ViewDeps) {
     const { stage, game } = deps;
@@ -54,6 +59,51 @@ export class PixiSlotView implements SlotView {
     this.bannerEl.hidden = true;
     this.bannerEl.setAttribute("role", "status");
     deps.overlay.appendChild(this.bannerEl);
+    this.cycleEl = h("div", { class: "win-cycle", "data-testid": "win-cycle", "data-layout": "over-reels", hidden: true });
+    deps.overlay.appendChild(this.cycleEl);
+  }
+
+  /** After the round: its winning lines drawn in turn (each WIN_CYCLE_MS, its marker lit, its
+   * cells highlighted) until the next spin; `still` (reduced motion): all at once. The banner
+   * names the line shown, or sums them up over three lines. Null: nothing (and the cycle
+   * stops). */
+  showWins(cycle: WinCycle | null, still = false): void {
+    this.stopWins();
+    if (!cycle?.wins.length || this.reels.destroyed) return;
+    const el = this.cycleEl;
+    const say = (line: string) => {
+      el.replaceChildren(...(cycle.summary ? [h("strong", {}, cycle.summary), line ? h("span", {}, line) : ""] : [h("strong", {}, line)]));
+    };
+    el.hidden = false;
+    el.dataset.count = String(cycle.wins.length);
+    if (still || cycle.wins.length === 1) {
+      const all = allAtOnce(cycle);
+      this.reels.highlightLines(all.cells, all.paths, { quiet: true });
+      el.dataset.line = cycle.wins.map((w) => w.line).join(" ");
+      say(cycle.summary ? "" : cycle.wins.map((w) => w.label).join(" · "));
+      this.deps.stage.invalidate();
+      return;
+    }
+    let i = 0;
+    const next = () => {
+      const w = cycle.wins[i++ % cycle.wins.length]!;
+      this.reels.highlightLines(w.cells, w.path.length ? [w.path] : [], { quiet: true });
+      el.dataset.line = String(w.line);
+      say(w.label);
+      this.deps.stage.invalidate();
+    };
+    next();
+    this.cycleTimer = setInterval(next, WIN_CYCLE_MS);
+  }
+
+  /** The winning lines' cycle stops (a spin, another highlight, a lost gamble). */
+  stopWins(): void {
+    if (this.cycleTimer === undefined && this.cycleEl.hidden) return;
+    clearInterval(this.cycleTimer);
+    this.cycleTimer = undefined;
+    this.cycleEl.hidden = true;
+    delete this.cycleEl.dataset.line;
+    this.reels.clearHighlight();
   }
 
   /** CSS px at the stage's bottom that the HTML console (and an open choice) cover; null
@@ -109,22 +159,26 @@ export class PixiSlotView implements SlotView {
   }
 
   spinStart(): void {
+    this.stopWins();
     this.reels.startSpin();
     this.deps.sound("spin");
   }
   land(symbols: string[][], options: { fast?: boolean } = {}): Promise<void> {
+    this.stopWins();
     return this.reels.land(symbols, options);
   }
   tumble(symbols: string[][], options: { fast?: boolean } = {}): Promise<void> {
     return this.reels.land(symbols, { stagger: 0, fast: options.fast });
   }
   show(symbols: string[][]): void {
+    this.stopWins();
     this.reels.show(symbols);
   }
   current(): string[][] {
     return this.reels.models.map((m) => m.visible());
   }
   async highlight(cells: Cell[], label: string, options: { fast?: boolean; line?: Cell[] } = {}): Promise<void> {
+    this.stopWins();
     this.reels.highlight(cells, undefined, options.line);
     this.bannerEl.dataset.kind = "win"; // a theme may set a win's label apart from a message
     this.bannerEl.textContent = label;
@@ -133,6 +187,7 @@ export class PixiSlotView implements SlotView {
     this.bannerEl.hidden = true;
   }
   clearHighlight(): void {
+    this.stopWins();
     this.reels.clearHighlight();
   }
   async banner(text: string, options: { ms?: number; fast?: boolean } = {}): Promise<void> {
@@ -152,6 +207,8 @@ export class PixiSlotView implements SlotView {
     this.deps.sound(effect);
   }
   destroy(): void {
+    clearInterval(this.cycleTimer);
+    this.cycleEl.remove();
     this.stopAnimating();
     this.unsubscribe();
     this.reels.destroy();

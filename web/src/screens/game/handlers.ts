@@ -5,7 +5,7 @@ import type { OutcomeEvent } from "../../core/outcome";
 import type { Handlers } from "../../core/player";
 import { formatCredits } from "../../core/money";
 import type { GameView } from "../../net/types";
-import { clusterCells, lineCells, symbolCells } from "../../slot/paylines";
+import { clusterCells, lineCells, symbolCells, waysCells } from "../../slot/paylines";
 import type { SlotView } from "./registry";
 
 type Described = Pick<GameView, "info">;
@@ -32,6 +32,12 @@ export function genericHandlers(game: Described): Required<Handlers<SlotView>> {
       ctx.view.setWin(ctx.won);
       ctx.view.sound("win");
       await ctx.view.highlight(lineCells(paylines, e.line, e.count), `Line ${e.line}: ${formatCredits(e.win)}`, { fast: ctx.fast, line: lineCells(paylines, e.line, paylines[e.line - 1]?.length ?? e.count) });
+    },
+    ways_win: async (e, ctx) => {
+      ctx.view.setWin(ctx.won);
+      ctx.view.sound("win");
+      const cells = waysCells(ctx.view.current(), e.symbol, e.count, wilds);
+      await ctx.view.highlight(cells, `${e.symbol}: ${e.ways} way${e.ways === 1 ? "" : "s"}, ${formatCredits(e.win)}`, { fast: ctx.fast });
     },
     scatter_win: async (e, ctx) => {
       ctx.view.setWin(ctx.won);

@@ -20,6 +20,7 @@ import type { Rect, Stage } from "../../render/app";
 import type { Sfx } from "../../render/sound";
 import type { SymbolTable } from "../../render/symbols";
 import type { FrameArt } from "../../render/reels";
+import type { WinCycle } from "../../core/win-cycle";
 
 /** A game's look beyond its symbols. The game screen carries the class `theme-<key>`, so the
  * module's CSS draws the scene (`.theme-<key> .stage` backgrounds from its own SVG files); the
@@ -50,6 +51,9 @@ export interface SlotView {
   /** Highlight cells with a label (the win amount) for a moment. */
   highlight(cells: Cell[], label: string, options?: { fast?: boolean; line?: Cell[] }): Promise<void>;
   clearHighlight(): void;
+  /** After the round, until the next spin: its winning lines drawn in turn, or all at once
+   * (`still`: reduced motion); null stops the cycle (core/win-cycle.ts). */
+  showWins?(cycle: WinCycle | null, still?: boolean): void;
   /** A message over the reels for a moment (feature triggered, multiplier, jackpot). */
   banner(text: string, options?: { ms?: number; fast?: boolean }): Promise<void>;
   /** The win meter, in credits. */

@@ -16,6 +16,7 @@ import { Stage } from "../../render/app";
 import { PROFILES } from "../../render/quality";
 import type { Sfx } from "../../render/sound";
 import { winTier } from "../../core/celebration";
+import { winCycleOf } from "../../core/win-cycle";
 import { celebrate } from "../../ui/moment";
 import { clear, h, showError } from "../../ui/dom";
 import { showIntro } from "../../ui/intro";
@@ -36,6 +37,11 @@ export function collectOf(round: Pick<RoundView, "choice"> | null): { kind: stri
     if (found !== undefined) return { kind, choice: found as StepChoice };
   }
   return null;
+}
+
+/** Whether a step is the collect of a held win (`"collect"` or `["collect"]`). */
+function isCollect(choice: unknown): boolean {
+  return choice === "collect" || (Array.isArray(choice) && choice.length === 1 && choice[0] === "collect");
 }
 
 export function choiceLabel(kind: string, choice: unknown): string {
@@ -183,6 +189,12 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     },
   };
   let playing: Outcome | null = null;
+  // After a round, its winning lines cycle until the next spin (core/win-cycle.ts); still,
+  // all at once, for a player who asks for reduced motion.
+  const showWins = (outcome: Pick<Outcome, "spins"> | null) => {
+    const still = typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+    view.showWins?.(outcome ? winCycleOf(outcome, game.info.paylines ?? []) : null, still);
+  };
   const view = module.createView ? module.createView(deps) : new PixiSlotView(deps);
   const hooks = module.hooks ?? {
     beforeSpin: (spin, ctx) => { if (spin.kind !== "base") ctx.view.setSpinInfo(`${spin.kind} spin ${spin.index}`); },
@@ -346,6 +358,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     const won = await player.play(view, outcome, { fromSpin, fast: turbo?.checked ?? false });
     view.setWin(won);
     await celebrateRound(outcome);
+    showWins(outcome);
     await finishRound(round);
   };
 
@@ -402,6 +415,8 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     app.sound.play(kind === "gamble" || kind.includes("wheel") ? "gamble" : "click");
     flow.to("request");
     choiceArea.querySelectorAll("button").forEach((b) => (b.disabled = true));
+    // A gamble's step puts the win at stake: the lines' amounts are no longer what it holds.
+    if (!isCollect(choice)) showWins(null);
     try {
       const next = await app.api.step(round.round_id, kind, choice);
       if (choiceScreen?.answered) await withTimeout(choiceScreen.answered(next), 10000, `the ${kind} step's animation`);
@@ -417,6 +432,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
         deps.setWin(0);
         view.setWin(await player.play(view, outcome, { fast: turbo?.checked ?? false }));
         await celebrateRound(outcome);
+        showWins(outcome);
       }
       const byAutoplay = autoplay.running; // autoplay says why it stops, not what a collect paid
       await finishRound(next);
@@ -569,6 +585,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       const won = await player.play(view, outcome, { fromSpin: at + 1, fast: turbo?.checked ?? false });
       view.setWin(won);
       await celebrateRound(outcome);
+      showWins(outcome);
       if (open) await finishRound(open);
       else {
         saveProgress(sessionStorage, session.player, key, { round_id: round.round_id, spin: last, done: true });
@@ -577,6 +594,8 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       }
       return;
     }
+    // The lines the screen shows won, cycling again (none once a gamble staked them).
+    if (round.steps.every((st) => isCollect(st.choice))) showWins({ spins: outcome.spins.slice(0, at + 1) });
     if (open) {
       view.setWin(open.pending_win_credits);
       if (open.choice) {

@@ -79,6 +79,7 @@ export function genericWords(game: Pick<GameView, "info"> | undefined): Required
     window: () => null,
     grid: (e) => (e.tumble > 0 ? `Tumble ${e.tumble}: ${plural(e.refilled, "new symbol")} fall in` : null),
     line_win: (e) => `Line ${e.line}: ${e.count} ${name(e.symbol)}${times(e.multiplier)} — ${credits(e.win)}`,
+    ways_win: (e) => `${name(e.symbol)} on ${e.count} reels, ${plural(e.ways, "way")}${e.paid_ways !== e.ways ? ` (${e.paid_ways} with wild multipliers)` : ""} — ${credits(e.win)}`,
     scatter_win: (e) => `${e.count} ${name(e.symbol)}${times(e.multiplier)} — ${credits(e.win)}`,
     progressive_jackpot: (e) => `Jackpot: ${e.count} ${name(e.symbol)} on line ${e.line}`,
     cash: (_e, at) => {

@@ -1,0 +1,199 @@
+"""TOML -> WaysGameSpec: the ways-pays family (`family = "ways"` in [game]).
+
+A ways game pays every symbol that shows on consecutive reels from reel 1, anywhere in each
+reel's window: a symbol on the first n reels pays its pay for n times its ways, the product
+over those reels of how many of its cells (its own or a wild's) each shows (3 rows x 5 reels:
+up to 3**5 = 243 ways; 4 rows: 1024). Wilds stand in for the paying symbols, may carry a
+multiplier that multiplies or adds, and stay off reel 1 unless the file allows them there.
+
+Numbers: a stake is `pay_unit` coins of one coin value, and every pay is a whole number of
+coins, so each pay is an exact fraction pay / pay_unit of the stake; a round's win is capped
+at `max_win_x` times the stake.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from reelforge.spec.limits import (
+    Bound,
+    const,
+    factor,
+    largest,
+    product,
+    refuse_above_limit,
+)
+from reelforge.spec.model import BetSpec, ModeSpec, SymbolSpec
+
+WAYS_SECTIONS = ("game", "symbols", "ways", "bet", "reels")
+WAYS_ROLES = ("regular", "wild")
+WILD_COMBINE = ("multiply", "add")
+
+
+@dataclass(frozen=True)
+class WaysWild:
+    symbol: str
+    substitutes: frozenset[str]  # the paying symbols it stands in for
+    multiplier: int  # 1: none
+
+
+@dataclass(frozen=True)
+class WaysGameSpec:
+    id: str
+    name: str
+    source: str
+    description: str
+    reels: int
+    rows: int
+    symbols: tuple[SymbolSpec, ...]
+    pays: tuple[tuple[str, tuple[tuple[int, int], ...]], ...]  # symbol -> (reels, coins per way)
+    wilds: tuple[WaysWild, ...]
+    wild_combine: str  # "multiply" | "add"
+    wilds_on_first_reel: bool
+    strips: tuple[tuple[str, ...], ...]  # the base reel set: one strip per reel
+    bet: BetSpec  # lines = pay_unit, the coins of a stake (fixed); bet per line = coin value
+    max_win_x: int  # cap on one round's win in multiples of the stake, 0 = none
+    family: str = "ways"
+    rules: None = None
+    modes: tuple = ()
+    jackpot: None = None
+    gamble: None = None
+    base_reel_set: str = "base"
+    sha256: str = field(default="", compare=False)
+
+    @property
+    def symbol_ids(self) -> tuple[str, ...]:
+        return tuple(s.id for s in self.symbols)
+
+    @property
+    def pay_unit(self) -> int:
+        """Coins in a stake: every pay is a whole number of them."""
+        return self.bet.max_lines
+
+    def mode(self, name: str) -> ModeSpec:
+        """A ways game has one way to play: "base", price 1."""
+        if name == "base":
+            return ModeSpec("base", "base", 1, False)
+        raise KeyError(name)
+
+
+def build_ways_spec(root, source: str) -> WaysGameSpec:
+    """Build from the root `Table` of a file whose [game] says family = "ways"."""
+    from reelforge.spec.load import _symbols, grid_side, read_game_id, read_name
+
+    game = root.sub("game")
+    game_id = read_game_id(game, "ways-example-v1")
+    name = game.get("name", str)
+    description = game.get("description", str, "")
+    game.choice("family", ("ways",))
+    reels, rows = grid_side(game, "reels"), grid_side(game, "rows")
+    game.finish()
+
+    symbols_table = root.sub("symbols")
+    symbols = _symbols(symbols_table)
+    for s in symbols:
+        if s.role not in WAYS_ROLES:
+            raise symbols_table.fail(f"{s.id}.role", s.role,
+                                     f"not a ways-game role; expected one of {', '.join(WAYS_ROLES)}")
+    ids = {s.id for s in symbols}
+    roles = {s.id: s.role for s in symbols}
+
+    ways = root.sub("ways")
+    combine = ways.choice("wild_multiplier_combine", WILD_COMBINE, "multiply")
+    first_reel = ways.get("wilds_on_first_reel", bool, False)
+    pays = _ways_pays(ways.sub("pays"), ids, roles, reels)
+    paying = frozenset(sid for sid, _ in pays)
+    wild_table = ways.sub("wilds", {})
+    wilds = []
+    for s in symbols:
+        if s.role != "wild":
+            continue
+        entry = wild_table.sub(s.id, {})
+        excluded = entry.get("except", list, [])
+        for x in excluded:
+            if x not in paying:
+                raise entry.fail("except", x, "not a paying symbol of [ways.pays]")
+        multiplier = entry.int("multiplier", 1, low=1)
+        entry.finish()
+        wilds.append(WaysWild(s.id, paying - set(excluded), multiplier))
+    wild_table.finish([s.id for s in symbols if s.role == "wild"], "wild")
+    ways.finish()
+
+    bet_table = root.sub("bet")
+    pay_unit = bet_table.int("pay_unit", low=1)
+    max_coin = bet_table.int("max_coin_value", low=1)
+    denoms = bet_table.get("denominations", list, [1])
+    if not denoms or any(isinstance(d, bool) or not isinstance(d, int) or d < 1 for d in denoms):
+        raise bet_table.fail("denominations", denoms, "expected positive integers (minor units per credit)")
+    max_win_x = bet_table.int("max_win_x", 0)
+    bet_table.finish()
+    bet = BetSpec(pay_unit, max_coin, tuple(denoms), pay_unit, 0)
+
+    reel_sets = root.sub("reels")
+    for set_name in list(reel_sets.data):
+        read_name(reel_sets, set_name, "reel set")
+        if set_name != "base":
+            raise reel_sets.fail(set_name, reel_sets.data[set_name],
+                                 "a ways game has one reel set, named 'base'")
+    base = reel_sets.sub("base")
+    raw = base.get("strips", list)
+    if len(raw) != reels:
+        raise base.fail("strips", len(raw), f"expected one strip per reel ({reels})")
+    strips = []
+    for i, strip in enumerate(raw, 1):
+        items = strip.split() if isinstance(strip, str) else strip
+        if not isinstance(items, list) or len(items) < rows or any(x not in ids for x in items):
+            raise base.fail(f"strips[{i}]", strip, f"need at least {rows} known symbol ids (a list, "
+                            "or one string of ids separated by spaces)")
+        if i == 1 and not first_reel:
+            on_first = sorted({x for x in items if roles[x] == "wild"})
+            if on_first:
+                raise base.fail("strips[1]", on_first, "a wild on reel 1: set "
+                                "[ways] wilds_on_first_reel = true to allow it")
+        strips.append(tuple(items))
+    base.finish()
+    reel_sets.finish(("base",), "reel set")
+
+    spec = WaysGameSpec(game_id, name, source, description, reels, rows, symbols, pays,
+                        tuple(wilds), combine, first_reel, tuple(strips), bet, max_win_x)
+    refuse_above_limit(source, ways_round_bound(spec), "credits at max bet", bet.denominations)
+    return spec
+
+
+def _ways_pays(table, ids, roles, reels):
+    """{SYMBOL = {3 = 5, 4 = 20, 5 = 50}}: coins per way for the symbol on reels 1..n."""
+    out = []
+    for sid in list(table.data):
+        if sid not in ids:
+            raise table.fail(sid, table.data[sid], "unknown symbol")
+        if roles[sid] != "regular":
+            raise table.fail(sid, table.data[sid], f"a {roles[sid]} symbol has no ways pays")
+        entry = table.sub(sid)
+        pairs = []
+        for key in list(entry.data):
+            if not key.isdigit() or not 1 <= int(key) <= reels:
+                raise entry.fail(key, entry.data[key], f"a count of reels must be 1..{reels}")
+            pairs.append((int(key), entry.int(key, low=0)))
+        if not pairs:
+            raise table.fail(sid, {}, "no pays")
+        entry.finish()
+        out.append((sid, tuple(sorted(pairs))))
+    if not out:
+        raise table.fail("", {}, "a ways game needs pays")
+    return tuple(out)
+
+
+def ways_round_bound(spec: WaysGameSpec) -> Bound:
+    """Most credits one round could pay at max bet: every paying symbol at its top pay on
+    every way, each cell of the window a wild at the top multiplier (the cap, where set, is
+    not counted: the kernel adds up a round before it cuts it)."""
+    top_pay = largest([(f"ways.pays.{sid}.{c}", p) for sid, pays in spec.pays for c, p in pays],
+                      const(0))
+    top_mult = largest([(f"ways.wilds.{w.symbol}.multiplier", w.multiplier) for w in spec.wilds],
+                       const(1))
+    per_reel = product(const(spec.rows), top_mult)
+    ways = product(*([per_reel] * spec.reels)) if spec.wild_combine == "multiply" else \
+        product(*([const(spec.rows)] * spec.reels), const(1 + spec.reels * spec.rows), top_mult)
+    # the kernel adds a round up uncapped before it applies the cap: the bound ignores it
+    return product(const(len(spec.pays)), top_pay, ways,
+                   factor("bet.max_coin_value", spec.bet.max_bet_per_line))

@@ -1,0 +1,57 @@
+// The winning lines' cycle after a round (core/win-cycle.ts): which wins, their cells and
+// paths, the labels, the summary over three lines, the turn and the still (all at once) form.
+import { describe, expect, it } from "vitest";
+import { allAtOnce, cycleIndex, winCycleOf, WIN_CYCLE_MS } from "../../src/core/win-cycle";
+import type { Outcome } from "../../src/core/outcome";
+
+// three rows, five reels: line 1 the middle row, 2 the top, 3 the bottom, 4 a V, 5 a caret
+const PAYLINES = [[1, 1, 1, 1, 1], [0, 0, 0, 0, 0], [2, 2, 2, 2, 2], [0, 1, 2, 1, 0], [2, 1, 0, 1, 2]];
+const WINDOW = [["A", "B", "S"], ["A", "B", "C"], ["A", "B", "C"], ["D", "E", "S"], ["S", "E", "F"]];
+
+type Ev = Outcome["spins"][number]["events"][number];
+const spin = (events: Ev[]) => ({ index: 0, kind: "base" as const, reel_set: "base", stops: [], multiplier: 1, win: 0, events });
+const line = (n: number, count: number, win: number): Ev => ({ type: "line_win", line: n, symbol: "X", count, multiplier: 1, win });
+
+describe("winCycleOf", () => {
+  it("gives each line win its first count cells, its whole path and its words", () => {
+    const cycle = winCycleOf({ spins: [spin([{ type: "window", symbols: WINDOW }, line(2, 3, 25), line(1, 3, 5)])] }, PAYLINES);
+    expect(cycle?.wins.map((w) => w.line)).toEqual([2, 1]);
+    expect(cycle?.wins[0]?.cells).toEqual([[0, 0], [1, 0], [2, 0]]);
+    expect(cycle?.wins[0]?.path).toEqual([[0, 0], [1, 0], [2, 0], [3, 0], [4, 0]]);
+    expect(cycle?.wins.map((w) => w.label)).toEqual(["Line 2 pays 25", "Line 1 pays 5"]);
+    expect(cycle?.summary).toBeNull(); // three or fewer: each line's own words
+  });
+
+  it("sums more than three lines up in one banner, the amounts the server's", () => {
+    const events = [{ type: "window", symbols: WINDOW } as Ev, line(1, 3, 5), line(2, 3, 5), line(3, 4, 20), line(4, 3, 1500)];
+    expect(winCycleOf({ spins: [spin(events)] }, PAYLINES)?.summary).toBe("4 winning lines pay 1,530");
+  });
+
+  it("counts a scatter among the wins, its cells where the screen shows it", () => {
+    const events = [{ type: "window", symbols: WINDOW } as Ev, line(1, 3, 5), { type: "scatter_win", symbol: "S", count: 3, multiplier: 1, win: 10 } as Ev];
+    const cycle = winCycleOf({ spins: [spin(events)] }, PAYLINES)!;
+    expect(cycle.wins[1]).toEqual({ cells: [[0, 2], [3, 2], [4, 0]], path: [], line: 0, label: "3 scatters pay 10" });
+  });
+
+  it("shows the screen left on show: the last spin's wins, none when it won nothing", () => {
+    const first = spin([{ type: "window", symbols: WINDOW }, line(1, 3, 5)]);
+    expect(winCycleOf({ spins: [first, spin([{ type: "window", symbols: WINDOW }])] }, PAYLINES)).toBeNull();
+    expect(winCycleOf({ spins: [spin([{ type: "window", symbols: WINDOW }]), first] }, PAYLINES)?.wins).toHaveLength(1);
+    expect(winCycleOf({ spins: [] }, PAYLINES)).toBeNull();
+  });
+});
+
+describe("the turn", () => {
+  it("draws each win for WIN_CYCLE_MS, then starts over", () => {
+    expect(WIN_CYCLE_MS).toBe(1500);
+    expect([0, 1499, 1500, 2999, 3000, 4500].map((t) => cycleIndex(t, 3))).toEqual([0, 0, 1, 1, 2, 0]);
+    expect(cycleIndex(500, 0)).toBe(-1);
+  });
+
+  it("all at once (reduced motion): every winning cell once and every line's path", () => {
+    const events = [{ type: "window", symbols: WINDOW } as Ev, line(1, 3, 5), line(4, 2, 5)];
+    const all = allAtOnce(winCycleOf({ spins: [spin(events)] }, PAYLINES)!);
+    expect(all.cells).toEqual([[0, 1], [1, 1], [2, 1], [0, 0]]);
+    expect(all.paths).toEqual([PAYLINES[0]!.map((row, reel) => [reel, row]), PAYLINES[3]!.map((row, reel) => [reel, row])]);
+  });
+});
