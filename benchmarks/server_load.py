@@ -3,7 +3,7 @@ by a bounded load generator of demo players; a measurement, never a test: it fai
   .venv/bin/python benchmarks/server_load.py [--seconds 20] [--warmup 3] [--players 32]
       [--game candy-jar-clusters ...] [--database sqlite --database postgresql]
       [--workers 1 --workers 2] [--client raw|httpx] [--json]
-      [--mode closed|open|both] [--rate 100 --rate 300 --rate 600] [--rate-seconds 10]
+      [--mode closed|open|both|steps] [--rate 100 --rate 300 --rate 600] [--rate-seconds 10]
 
 Two loads (`--mode`, default both):
   closed   `--players` players, each betting again as soon as its round closes: the
@@ -14,6 +14,16 @@ Two loads (`--mode`, default both):
            not from when it was sent, so a server that falls behind is charged for the
            wait (no coordinated omission). An arrival that finds no idle player is counted
            as dropped. The rates run one after another on one server per configuration.
+  steps    choice steps driven for themselves, not only as a round's tail: each player holds
+           a round whose win is offered a gamble (`--step-game`: Cops n Robbers' wheels, the
+           amount lowered an arrow at a time, each step banking money, then collected; or
+           Cluedo's red/black, guessed red until it ends) and plays it step by step, then
+           bets again until another win holds one. First the closed loop
+           of bets (the bet rate), then the closed loop of steps (`--players` players, each
+           stepping again as soon as answered: the step rate), then steps arriving at each
+           `--rate` (steps a second, open loop: a step's latency from its scheduled arrival;
+           an arrival that finds no player holding a gamble is dropped). The bets that find
+           the held rounds are counted as bets, apart from the steps.
 
 Each configuration (database x server processes x game) gets a fresh database (a new SQLite
 file; a new PostgreSQL database on postgresql+psycopg://postgres@127.0.0.1:5432, created from
@@ -25,7 +35,8 @@ drift) and `reelforge audit verify` on the database, and the rounds left open (m
 
 Columns:
   rounds/s    rounds closed inside the timed window / its length (warm-up excluded);
-  steps/s     the extra choice-step requests (collect, decline) those rounds needed;
+  steps/s     the choice-step requests answered in the window (collect, decline; under
+              `--mode steps` the gamble's guesses);
   bet p50..   latency of the bet request alone, client side (send to last byte read; in the
               open loop, scheduled arrival to last byte read);
   step p50..  latency of each choice-step request (send to last byte read);
@@ -420,6 +431,159 @@ async def arrivals(clients: list, game: str, rate: float, tally: Tally) -> None:
     await asyncio.gather(*running)
 
 
+# The games whose wins are offered a gamble, and its kind: Cluedo's red/black (guessed red
+# until lost or at its limit: about two steps a gamble) or Cops n Robbers' wheels (the amount
+# lowered an arrow at a time, each step banking the difference to the balance, then
+# collected at 1 credit: about ten steps a gamble, each moving money).
+STEP_GAMES = {"cluedo": "gamble", "cops-n-robbers": "wheel_gamble"}
+STEP_GAME = "cops-n-robbers"  # --step-game
+
+
+def next_choice(view: dict) -> Any:
+    """The step the load plays next in the held gamble."""
+    choice = view["choice"]
+    if STEP_GAMES[STEP_GAME] == "gamble":
+        return "red"
+    amounts = sorted((int(a) for a in (choice.get("odds") or {})), reverse=True)
+    return ["amount", amounts[1]] if len(amounts) > 1 else ["collect"]
+
+
+async def hold_gamble(client, tally: Tally) -> dict:
+    """Bet the step game's lowest bet until a round holds its win for the gamble; that
+    round."""
+    _, lines, bet_per_line = GAMES[STEP_GAME]
+    path = f"/api/v1/games/{STEP_GAME}/rounds"
+    while True:
+        sent = time.perf_counter()
+        status, view = await client.request("POST", path, {
+            "request_id": uuid.uuid4().hex, "lines": lines, "bet_per_line": bet_per_line,
+            "mode": "base"})
+        got = time.perf_counter()
+        if tally.inside(got):
+            tally.bets += 1
+            tally.latencies.append(got - sent)
+        if status != 200:
+            raise StepFailed(error_code(status, view))
+        if view["status"] in ("closed", "cancelled"):
+            if tally.inside(got):
+                tally.rounds += 1
+            continue
+        if view["choice"] is not None and STEP_GAMES[STEP_GAME] in view["choice"]["choices"]:
+            return view
+        await finish(client, view, tally)  # anything else offered: declined
+
+
+async def guess(client, view: dict, tally: Tally, scheduled: float | None = None
+                ) -> dict | None:
+    """One step of the held gamble (`next_choice`); the round after it, or None once closed.
+    Its latency from `scheduled` where given (the open loop), else from its sending."""
+    sent = time.perf_counter()
+    status, body = await client.request("POST", f"/api/v1/rounds/{view['round_id']}/steps", {
+        "request_id": uuid.uuid4().hex, "kind": STEP_GAMES[STEP_GAME],
+        "choice": next_choice(view)})
+    got = time.perf_counter()
+    start = sent if scheduled is None else scheduled
+    if tally.inside(start):
+        tally.steps += 1
+        tally.step_latencies.append(got - start)
+    if status != 200:
+        raise StepFailed(error_code(status, body))
+    if body["status"] in ("closed", "cancelled"):
+        if tally.inside(got):
+            tally.rounds += 1
+        return None
+    return body
+
+
+async def stepper(client, tally: Tally) -> None:
+    """The closed loop of steps: guess again as soon as answered, bet again when lost."""
+    held = None
+    while time.perf_counter() < tally.stop:
+        try:
+            held = held or await hold_gamble(client, tally)
+            held = await guess(client, held, tally)
+        except (StepFailed, OSError, asyncio.IncompleteReadError, httpx.HTTPError,
+                ValueError, RuntimeError) as exc:
+            if tally.inside(time.perf_counter()):
+                tally.errors[str(exc) if isinstance(exc, StepFailed)
+                             else f"client {type(exc).__name__}"] += 1
+            held = None
+            await client.close()
+            await recover(client, tally)
+    if held is not None:  # collected after the window: no round is left open
+        await collect_after(client, held, tally)
+
+
+async def step_arrivals(clients: list, rate: float, tally: Tally) -> None:
+    """The open loop of steps: a guess every 1/rate s, each by a player holding a gamble;
+    a player whose gamble ended bets until it holds another, then waits to be asked."""
+    ready: collections.deque = collections.deque()
+    running: set[asyncio.Task] = set()
+
+    def spawn(coro) -> None:
+        task = asyncio.create_task(coro)
+        running.add(task)
+        task.add_done_callback(running.discard)
+
+    async def refill(client) -> None:
+        while time.perf_counter() < tally.stop:
+            try:
+                ready.append((client, await hold_gamble(client, tally)))
+                return
+            except (StepFailed, OSError, asyncio.IncompleteReadError, httpx.HTTPError,
+                    ValueError, RuntimeError):
+                await client.close()
+                await recover(client, tally)
+
+    async def one_step(client, view: dict, scheduled: float) -> None:
+        try:
+            after = await guess(client, view, tally, scheduled)
+        except (StepFailed, OSError, asyncio.IncompleteReadError, httpx.HTTPError,
+                ValueError, RuntimeError) as exc:
+            if tally.inside(scheduled):
+                tally.errors[str(exc) if isinstance(exc, StepFailed)
+                             else f"client {type(exc).__name__}"] += 1
+            await client.close()
+            await recover(client, tally)
+            after = None
+        if after is None:
+            await refill(client)
+        else:
+            ready.append((client, after))
+
+    for client in clients:
+        spawn(refill(client))
+    begin = max(time.perf_counter(), tally.start - 1.0)  # the pool fills during the warm-up
+    await asyncio.sleep(max(0.0, begin - time.perf_counter()))
+    for i in itertools.count():
+        scheduled = begin + i / rate
+        if scheduled >= tally.stop:
+            break
+        delay = scheduled - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        if not ready:
+            tally.dropped += tally.inside(scheduled)
+            continue
+        client, view = ready.popleft()
+        spawn(one_step(client, view, scheduled))
+    await asyncio.gather(*running)
+    for client, view in ready:  # collected after the window: no round is left open
+        await collect_after(client, view, tally)
+
+
+async def collect_after(client, view: dict, tally: Tally) -> None:
+    """Finish a held round once the window closed. A player kept waiting for an arrival may
+    find its idle keep-alive connection closed by the server (IncompleteReadError): it
+    reconnects and finishes what its session has open, as after any failure."""
+    try:
+        await finish(client, view, tally)
+    except (StepFailed, OSError, asyncio.IncompleteReadError, httpx.HTTPError, ValueError,
+            RuntimeError):
+        await client.close()
+        await recover(client, tally)
+
+
 def launch_players(base: str, count: int) -> list[str]:
     """Session tokens of `count` new demo players (launched as the tests' Player does)."""
     tokens = []
@@ -435,9 +599,9 @@ def launch_players(base: str, count: int) -> list[str]:
 
 async def load(port: int, tokens: list[str], game: str, warmup: float, seconds: float,
                client_kind: str, server_pid: int, pg_name: str | None,
-               rate: float | None = None) -> dict:
+               rate: float | None = None, steps: bool = False) -> dict:
     """The closed loop (`rate` None: every player bets again at once), or the open loop at
-    `rate` rounds a second."""
+    `rate` rounds a second; `steps`: the same of gamble steps (`stepper`, `step_arrivals`)."""
     _, lines, bet_per_line = GAMES[game]
     now = time.perf_counter()
     tally = Tally(now + warmup, now + warmup + seconds)
@@ -465,7 +629,11 @@ async def load(port: int, tokens: list[str], game: str, warmup: float, seconds: 
                    load_before=before[4], load_after=after[4])
 
     try:
-        if rate is None:
+        if steps and rate is None:
+            await asyncio.gather(sample_cpu(), *(stepper(c, tally) for c in clients))
+        elif steps:
+            await asyncio.gather(sample_cpu(), step_arrivals(clients, rate, tally))
+        elif rate is None:
             await asyncio.gather(sample_cpu(),
                                  *(player(c, game, lines, bet_per_line, tally) for c in clients))
         else:
@@ -492,9 +660,10 @@ def _latency_ms(values: list[float]) -> dict[str, float | None]:
 
 
 def run_one(harness, database: str, url: str, workdir: Path, workers: int, game: str,
-            args: argparse.Namespace, rates: list[float | None]) -> list[dict]:
-    """One server; a row for each load in `rates` (None: the closed loop), one after
-    another, then the ledger check, the audit and the open rounds of all of them."""
+            args: argparse.Namespace, rates: list[tuple[float | None, bool]]) -> list[dict]:
+    """One server; a row for each load in `rates` ((rate or None: the closed loop, whether
+    it drives steps)), one after another, then the ledger check, the audit and the open
+    rounds of all of them."""
     config = write_config(workdir)
     server = harness.Server(url, workdir, config, workers=workers)
     started = time.perf_counter()
@@ -503,7 +672,7 @@ def run_one(harness, database: str, url: str, workdir: Path, workers: int, game:
         server.start()
         start_s = time.perf_counter() - started
         # the open loop's pool: half a second of arrivals at the fastest rate
-        pool = max([args.players] + [int(r / 2) for r in rates if r is not None])
+        pool = max([args.players] + [int(r / 2) for r, _ in rates if r is not None])
         tokens = launch_players(server.base, pool)
         runner = asyncio.run
         if args.client == "raw":
@@ -511,19 +680,21 @@ def run_one(harness, database: str, url: str, workdir: Path, workers: int, game:
                 import uvloop
 
                 runner = uvloop.run
-        for rate in rates:
+        for rate, steps in rates:
             seconds = args.seconds if rate is None else args.rate_seconds
             used = tokens[:args.players] if rate is None else tokens
-            result = runner(load(server.port, used, game, args.warmup, seconds, args.client,
+            played = STEP_GAME if steps else game
+            result = runner(load(server.port, used, played, args.warmup, seconds, args.client,
                                  server.process.pid,
                                  url.rsplit("/", 1)[1] if database == "postgresql" else None,
-                                 rate))
+                                 rate, steps))
             tally: Tally = result["tally"]
             rows.append({
-                "database": database, "workers": workers, "game": game,
-                "game_id": GAMES[game][0],
-                "bet": {"lines": GAMES[game][1], "bet_per_line": GAMES[game][2]},
-                "load": "closed" if rate is None else "open", "offered_per_s": rate,
+                "database": database, "workers": workers, "game": played,
+                "game_id": GAMES[played][0],
+                "bet": {"lines": GAMES[played][1], "bet_per_line": GAMES[played][2]},
+                "load": ("closed" if rate is None else "open") + (" steps" if steps else ""),
+                "offered_per_s": rate, "bets_per_s": tally.bets / seconds,
                 "players": len(used), "seconds": seconds, "client": args.client,
                 "server_start_s": round(start_s, 1),
                 "rounds": tally.rounds, "rounds_per_s": tally.rounds / seconds,
@@ -564,8 +735,11 @@ def table(rows: list[dict], skipped: list[str]) -> str:
         errors = ", ".join(f"{k}: {v}" for k, v in sorted(r["errors"].items())) or "0"
         if r["dropped"]:
             errors += f"; {r['dropped']} dropped"
-        load = (f"closed, {r['players']} players" if r["load"] == "closed"
-                else f"open, {r['offered_per_s']:g}/s offered")
+        drives = " of steps" if r["load"].endswith("steps") else ""
+        load = (f"closed{drives}, {r['players']} players" if r["offered_per_s"] is None
+                else f"open{drives}, {r['offered_per_s']:g}/s offered")
+        if drives:
+            load += f" ({r['bets_per_s']:,.0f} bets/s)"
         per_round = " / ".join("-" if k == "postgres_s" and r["database"] != "postgresql"
                                else f"{1000 * cpu.get(k, 0.0) / n:.1f}"
                                for k in ("server_s", "postgres_s", "client_s"))
@@ -582,6 +756,7 @@ def table(rows: list[dict], skipped: list[str]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    global STEP_GAME  # set once from --step-game, before any load runs
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=20.0, help="timed window (s)")
     parser.add_argument("--warmup", type=float, default=3.0, help="untimed start (s)")
@@ -596,19 +771,25 @@ def main(argv: list[str] | None = None) -> int:
                         help="raw: a minimal keep-alive HTTP/1.1 client (default); "
                         "httpx: httpx.AsyncClient, limited to one connection per player")
     parser.add_argument("--json", action="store_true", help="print JSON instead of the table")
-    parser.add_argument("--mode", choices=("closed", "open", "both"), default="both",
-                        help="closed loop (saturation), open loop (fixed arrival rates), or both")
+    parser.add_argument("--mode", choices=("closed", "open", "both", "steps"), default="both",
+                        help="closed loop (saturation), open loop (fixed arrival rates), both, "
+                        "or steps (the bet closed loop, then gamble steps closed and open)")
+    parser.add_argument("--step-game", choices=sorted(STEP_GAMES), default=STEP_GAME,
+                        help="--mode steps: the game whose gamble the steps play")
     parser.add_argument("--rate", action="append", type=float,
                         help="open loop: rounds a second offered, repeatable (default 100, "
                         "300, 600)")
     parser.add_argument("--rate-seconds", type=float, default=10.0,
                         help="open loop: timed window per rate (s)")
     args = parser.parse_args(argv)
+    STEP_GAME = args.step_game  # the step loads' game, read by the coroutines above
     if any(r <= 0 for r in args.rate or []):
         parser.error(f"--rate {args.rate}: rounds a second must be positive")
-    rates: list[float | None] = [] if args.mode == "open" else [None]
-    if args.mode != "closed":
-        rates += args.rate or [100.0, 300.0, 600.0]
+    rates: list[tuple[float | None, bool]] = [] if args.mode == "open" else [(None, False)]
+    if args.mode == "steps":
+        rates += [(None, True)] + [(r, True) for r in args.rate or [100.0, 300.0]]
+    elif args.mode != "closed":
+        rates += [(r, False) for r in args.rate or [100.0, 300.0, 600.0]]
     games = args.game or ["candy-jar-clusters"]
     databases = args.database or ["sqlite", "postgresql"]
     workers = args.workers or [1, 2]
@@ -635,7 +816,8 @@ def main(argv: list[str] | None = None) -> int:
                 rows += done
                 for r in done:
                     print(f"  {r['load']} {r['offered_per_s'] or ''}: {r['rounds_per_s']:,.0f} "
-                          f"rounds/s, bet p99 {r['bet_latency_ms']['p99'] or 0:.1f} ms, step "
+                          f"rounds/s, {r['bets_per_s']:,.0f} bets/s, {r['steps_per_s']:,.0f} "
+                          f"steps/s, bet p99 {r['bet_latency_ms']['p99'] or 0:.1f} ms, step "
                           f"p99 {r['step_latency_ms']['p99'] or 0:.1f} ms, {r['ledger_check']}",
                           file=log, flush=True)
     if args.json:

@@ -25,11 +25,18 @@ from reelforge.server.errors import ApiError
 from reelforge.server.main import build_context, startup
 from reelforge.server.services import audit, ledger_check, sessions, tokens
 from reelforge.server.services.bet_checks import touches_pool
-from reelforge.server.services.bet_decision import LedgerFunding, PlayerState, decide_bet
+from reelforge.server.services.bet_decision import (
+    LedgerFunding,
+    PlayerState,
+    SeamlessFunding,
+    decide_bet,
+    decide_open,
+    settle_bet,
+)
 from reelforge.server.services.bet_writer import AGAIN, Written, commit
 from reelforge.server.services.catalog import served_game
 from reelforge.server.services.common import now_us
-from reelforge.server.services.jackpot import PoolState, claim_of_pool
+from reelforge.server.services.jackpot import PoolState, claim_of_pool, contribution
 from reelforge.server.services.placement import Placement
 from reelforge.server.settings import load_settings
 
@@ -124,6 +131,36 @@ def test_a_bet_is_refused_in_the_order_of_its_checks(operators) -> None:
     decide_bet(q, PlayerState(10**6, 10**15 - 2_500_000, ()), "r", FUND)
 
 
+def test_a_seamless_round_differs_only_by_its_funding(operators) -> None:
+    """The same checks open it (the funds are the operator's to check), and the same
+    settlement closes it: no ledger move of the player's, the win owed through the outbox."""
+    auth = _auth(operators["demo"])
+    p = _closing(auth, True)
+    funding = SeamlessFunding(auth, p.served.key, HOUSE)
+    debit = {"transaction_id": "round-1:debit", "amount": p.price_minor}
+    opened = decide_open(auth, p.served, "r", p.bet, p.price_minor, p.now,
+                         PlayerState(0, None, ()), "round-1", funding, debit)
+    assert opened.row["status"] == "open" and opened.row["outcome"] is None
+    assert opened.moves == () and [o["kind"] for o in opened.outbox] == ["debit"]
+    assert opened.audit[1] == "round.opened"
+    here = SimpleNamespace(id="open-1", status="credited", game_key=p.served.key)
+    with pytest.raises(ApiError) as refused:  # the ledger bet's checks, in their order
+        decide_open(auth, p.served, "r", p.bet, p.price_minor, p.now,
+                    PlayerState(0, None, (here,)), "round-1", funding, debit)
+    assert refused.value.code == "ROUND_ALREADY_OPEN"
+    outcome = p.outcome.to_dict()
+    row = {**opened.row, "seed": "00", "outcome": "{}"}
+    settled = settle_bet(p.served, auth.player_id, row, p.outcome, outcome,
+                         PlayerState(0, None, ()), funding, p.now + 1, existing=True)
+    win = p.outcome.total_win * p.served.denomination
+    assert settled.moves == () and settled.existing and settled.debit_done == "round-1:debit"
+    [credit] = settled.outbox
+    assert (credit["kind"], credit["transaction_id"]) == ("credit", "round-1:credit")
+    assert f'"amount":{win}' in credit["body"]
+    assert (settled.row["status"], settled.row["win_minor"]) == ("outcome_committed", win)
+    assert settled.audit[1] == "round.credit_queued"
+
+
 # -- a round of the jackpot pool: its contribution and claim are part of its decision ------------
 
 POOL, LIABILITY = 21, 22  # the pool's account and its liability account, by hand too
@@ -191,6 +228,30 @@ def test_a_pool_won_is_claimed_and_reseeded_in_the_rounds_decision(operators) ->
     assert decision.claim.audit[:2] == ("jackpot:Cluedo/EUR", "jackpot.claimed")
     # the claim goes to the liability, not the balance: the player's money is stake and win
     assert decision.balance_after == 900 + p.outcome.total_win * p.served.denomination
+
+
+def test_a_pool_at_its_ceiling_sends_the_rest_to_its_overflow_and_reseeds_from_it() -> None:
+    """GLI-19 4.13.2-3: at the ceiling the meter stays put, the part of a contribution past it
+    goes to the overflow (its own account), and a reset's seed comes from the overflow first."""
+    OVERFLOW = 23
+    # 5,000 units of room under a ceiling of 1,000,000: 15,000 more split 5,000 / 10,000
+    pool = replace(_pool(units=999_999 * 10_000 + 5_000, credited=999_999),
+                   ceiling_minor=1_000_000, overflow_units=3 * 10_000 + 500,
+                   overflow_credited_minor=3, overflow_account=OVERFLOW)
+    after, moves = contribution(pool, 100, HOUSE, "r", 0)
+    assert after.units == 1_000_000 * 10_000 and after.credited_minor == 1_000_000
+    assert after.overflow_units == 4 * 10_000 + 500 and after.overflow_credited_minor == 4
+    assert after.contributions_units == pool.contributions_units + 15_000
+    assert [(m.txn, m.source, m.target, m.amount) for m in moves] == [
+        ("r:contribution", HOUSE, POOL, 1), ("r:overflow", HOUSE, OVERFLOW, 1)]
+    # a win: the meter's 1,000,000 to the liability; of the 500,000 seed, 4 from the overflow
+    won, claim, claimed = claim_of_pool(after, "r", 1, HOUSE, 0)
+    assert [(m.txn, m.source, m.target, m.amount) for m in claimed] == [
+        ("r:jackpot_claim", POOL, LIABILITY, 1_000_000),
+        ("r:jackpot_reseed", OVERFLOW, POOL, 4), ("r:jackpot_seed", HOUSE, POOL, 499_996)]
+    assert won.overflow_units == 500 and won.overflow_credited_minor == 0
+    assert (won.seeded_minor, won.overflow_seeded_minor) == (500_000 + 499_996, 4)
+    assert claim is not None and claim.audit[2]["reseed_from_overflow_minor"] == 4
 
 
 def test_a_disabled_pool_cannot_be_won() -> None:

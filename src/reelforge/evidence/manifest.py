@@ -31,7 +31,7 @@ ROUND_SOURCES = (
     "server/services/bet_*.py",  # a bet's checks, its decision and the writer
     "server/services/placement.py",  # a bet checked and drawn
     "server/services/transitions.py",
-    "server/services/settle.py",
+    "server/services/step_decision.py",  # a step decided
     "server/services/steps.py",
     "server/services/catalog.py",
     "server/services/jackpot.py",

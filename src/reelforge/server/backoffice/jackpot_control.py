@@ -4,7 +4,7 @@ confirmed it).
 
 The ceiling is the configuration file's ([[jackpots]], policies.py), written to the pool row
 at start and audited when it changes; services/jackpot.py sends what passes it to the overflow
-pool. A claim (services/jackpot.claim) waits in the jackpot liability account, pending
+pool. A claim (services/jackpot.claim_of_pool) waits in the jackpot liability account, pending
 verification; a manager verifies it, which fixes its instalments' due dates (the first at once,
 then one a year), and pays each in order once due: liability to the player's account, one
 ledger txn. Every action is a row of the pool's audit chain with before and after.

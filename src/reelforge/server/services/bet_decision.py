@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from reelforge.engine.outcome import Bet, Outcome
+from reelforge.server.errors import ApiError
 from reelforge.server.services import ledger
 from reelforge.server.services.bet_checks import (
     check_enabled,
@@ -40,7 +41,7 @@ from reelforge.server.services.transitions import (
     capped_payment,
     hold_for_choice,
 )
-from reelforge.server.wallets.outbox import credit_body, outbox_row
+from reelforge.server.wallets.outbox import banked_body, credit_body, outbox_row
 
 Audit = tuple[str, str, dict, int]  # (chain, kind, body, time)
 
@@ -81,6 +82,11 @@ class Funding(Protocol):
     def house(self) -> int:
         """The house account that pays the jackpot contribution and reseed."""
 
+    @property
+    def metered(self) -> bool:
+        """Whether the round's money is in this server's ledger, where the back office's
+        meters count it (a seamless operator's is in its own wallet)."""
+
     def check(self, balance: int, price_minor: int) -> None:
         """Refuse a stake the funds cannot cover (an ApiError), where this side knows them."""
 
@@ -88,10 +94,29 @@ class Funding(Protocol):
         """The stake's ledger moves."""
 
     def pay(self, served: ServedGame, outcome: Outcome, round_id: str, price_minor: int,
-            paid: int, balance: int, phase: dict, now: int
-            ) -> tuple[tuple[ledger.Move, ...], tuple[dict[str, Any], ...], Transition, int]:
-        """The win `paid` (capped, in minor units) paid: (moves, calls owed, the round's
-        transition, the balance after)."""
+            paid: int, due: int, balance: int, phase: dict, now: int, step: int | None = None,
+            from_step: int = 0) -> Paid:
+        """The round's win `paid` (capped, in minor units), of which `due` is still to pay
+        (the rest banked at earlier steps), paid at `step` (None: with the bet)."""
+
+    def bank(self, round_id: str, amount: int, step: int, now: int) -> Paid:
+        """What a choice still in play has banked (`amount` minor units) paid at `step`; the
+        round stays where it is (the transition is None)."""
+
+    def debit(self, round_id: str, kind: str, amount: int, step: int, now: int) -> Paid:
+        """A choice's wager of the player's balance taken at `step` (the transition is None)."""
+
+
+@dataclass(frozen=True)
+class Paid:
+    """Money a funding adapter moved: ledger moves, calls owed to an operator, where the round
+    goes (None: nowhere new), and the player's balance after (for `bank` and `debit`: the
+    change to it)."""
+
+    moves: tuple[ledger.Move, ...]
+    outbox: tuple[dict[str, Any], ...]
+    transition: Transition | None
+    balance: int
 
 
 @dataclass(frozen=True)
@@ -101,6 +126,7 @@ class LedgerFunding:
 
     account: int
     house: int
+    metered = True  # not a field: the same for every ledger round
 
     def check(self, balance: int, price_minor: int) -> None:
         check_funds(balance, price_minor)
@@ -110,13 +136,22 @@ class LedgerFunding:
                                   "stake", now, round_id))
 
     def pay(self, served: ServedGame, outcome: Outcome, round_id: str, price_minor: int,
-            paid: int, balance: int, phase: dict, now: int
-            ) -> tuple[tuple[ledger.Move, ...], tuple[dict[str, Any], ...], Transition, int]:
-        after = balance + paid
-        step = after_credit(served, outcome, round_id, price_minor, paid, after, phase,
-                            from_step=0)
-        return (_moves(ledger.Move(f"{round_id}:win", self.house, self.account, paid, "win",
-                                   now, round_id)), (), step, after)
+            paid: int, due: int, balance: int, phase: dict, now: int, step: int | None = None,
+            from_step: int = 0) -> Paid:
+        after = balance + due
+        moved = after_credit(served, outcome, round_id, price_minor, paid, after, phase,
+                             from_step)
+        return Paid(_moves(ledger.Move(f"{round_id}:win", self.house, self.account, due, "win",
+                                       now, round_id, step)), (), moved, after)
+
+    def bank(self, round_id: str, amount: int, step: int, now: int) -> Paid:
+        return Paid(_moves(ledger.Move(f"{round_id}:bank:{step}", self.house, self.account,
+                                       amount, "win", now, round_id, step)), (), None,
+                    amount)
+
+    def debit(self, round_id: str, kind: str, amount: int, step: int, now: int) -> Paid:
+        return Paid(_moves(ledger.Move(f"{round_id}:{kind}", self.account, self.house, amount,
+                                       kind, now, round_id, step)), (), None, -amount)
 
 
 @dataclass(frozen=True)
@@ -128,6 +163,7 @@ class SeamlessFunding:
     auth: Auth
     game_key: str
     house: int
+    metered = False  # not a field: the operator's money, unmetered here
 
     def check(self, balance: int, price_minor: int) -> None:
         return None
@@ -136,15 +172,24 @@ class SeamlessFunding:
         return ()
 
     def pay(self, served: ServedGame, outcome: Outcome, round_id: str, price_minor: int,
-            paid: int, balance: int, phase: dict, now: int
-            ) -> tuple[tuple[ledger.Move, ...], tuple[dict[str, Any], ...], Transition, int]:
-        body = credit_body(self.auth, round_id, self.game_key, paid)
+            paid: int, due: int, balance: int, phase: dict, now: int, step: int | None = None,
+            from_step: int = 0) -> Paid:
+        body = credit_body(self.auth, round_id, self.game_key, due)
         phase.update(offers=[], pending_credits=0, credit_pending=True)
-        step = Transition("outcome_committed", "round.credit_queued",
-                          audit_body(round_id, price_minor, paid), win_minor=paid,
-                          said=("credit_queued",))
-        return (), (outbox_row(self.auth.operator.id, round_id, "credit", body, now),), step, \
-            balance
+        moved = Transition("outcome_committed", "round.credit_queued",
+                           audit_body(round_id, price_minor, paid), win_minor=paid,
+                           said=("credit_queued",))
+        return Paid((), (outbox_row(self.auth.operator.id, round_id, "credit", body, now),),
+                    moved, balance)
+
+    def bank(self, round_id: str, amount: int, step: int, now: int) -> Paid:
+        body = banked_body(self.auth, round_id, self.game_key, amount, step)
+        return Paid((), (outbox_row(self.auth.operator.id, round_id, "credit", body, now),),
+                    None, 0)
+
+    def debit(self, round_id: str, kind: str, amount: int, step: int, now: int) -> Paid:
+        raise ApiError("STEP_NOT_ALLOWED", f"round {round_id}: a {kind} wagers the balance, "
+                       "which the operator's wallet holds; it cannot be played here")
 
 
 def check_bet(served: ServedGame, state: PlayerState, price_minor: int, now: int,
@@ -210,9 +255,10 @@ def settle_bet(served: ServedGame, player_id: int, row: dict[str, Any], outcome:
     step = hold_for_choice(served, outcome, round_id, price, phase)
     if step is None:
         paid = capped_payment(served, outcome.total_win, phase)
-        won, outbox, step, balance = funding.pay(served, outcome, round_id, price, paid,
-                                                 balance, phase, now)
-        moves += won
+        won = funding.pay(served, outcome, round_id, price, paid, paid, balance, phase, now)
+        assert won.transition is not None
+        step, outbox, balance = won.transition, won.outbox, won.balance
+        moves += won.moves
     row = {**row, "status": step.status, "phase": dumps(phase), "win_minor": step.win_minor,
            "closed_at": now if step.closed else None, "updated_at": now}
     return BetDecision(row, tuple(moves), step,

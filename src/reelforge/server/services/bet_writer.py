@@ -21,9 +21,16 @@ from sqlalchemy import Connection, bindparam, or_, select, update
 
 from reelforge.server.context import Context
 from reelforge.server.db import bulk
-from reelforge.server.db.tables import OPEN_STATUSES, accounts, outbox, players, rounds
+from reelforge.server.db.tables import (
+    OPEN_STATUSES,
+    accounts,
+    outbox,
+    players,
+    round_steps,
+    rounds,
+)
 from reelforge.server.errors import ApiError
-from reelforge.server.services import audit, jackpot, ledger
+from reelforge.server.services import audit, jackpot, ledger, meter_rows
 from reelforge.server.services.bet_checks import touches_pool
 from reelforge.server.services.bet_decision import (
     BetDecision,
@@ -36,6 +43,7 @@ from reelforge.server.services.jackpot import PoolState
 from reelforge.server.services.placement import Placement
 from reelforge.server.services.round_views import view_of
 from reelforge.server.services.sessions import Auth, house_account, player_account
+from reelforge.server.services.step_decision import StepDecision
 from reelforge.server.wallets.outbox import mark
 
 AGAIN = object()  # "this request id was played": its stored round is the answer
@@ -108,14 +116,12 @@ def commit(ctx: Context, batch: list[Placement]) -> list[Any]:
 def lock(conn: Connection, pids: list[int], account_ids: set[int], pool_keys: dict[str, str]
          ) -> tuple[dict[int, int | None], dict[int, int], dict[str, PoolState]]:
     """Lock, in this order, the players (id order), the accounts (id order: the players', the
-    house shards, the pools', their overflows' and their liabilities) and the jackpot pools (key order; keys
+    house shards, the pools', their liabilities and overflows) and the jackpot pools (key order; keys
     -> currency), so two processes' writers never deadlock; (each player's last round start,
     each account's balance, each pool's state)."""
     ids = set(account_ids)
     for key, currency in pool_keys.items():
-        ids.add(ledger.account_id(conn, "jackpot_pool", key, currency))
-        ids.add(ledger.account_id(conn, "jackpot_liability", key, currency))
-        ids.add(ledger.account_id(conn, "jackpot_pool", jackpot.overflow_owner(key), currency))
+        ids.update(jackpot.pool_accounts(conn, key, currency))
     last = dict(conn.execute(_LOCK_PLAYERS, {"pids": sorted(pids)}).all())
     balances = dict(conn.execute(_LOCK_ACCOUNTS, {"ids": sorted(ids)}).all())
     return last, balances, jackpot.lock_pools(conn, sorted(pool_keys))
@@ -155,6 +161,30 @@ def apply(conn: Connection, decisions: list[BetDecision], balances: dict[int, in
     audit.append_many(conn, [a for d in decisions
                              for a in ((d.claim.audit, d.audit) if d.claim else (d.audit,))])
     return claims
+
+
+def apply_steps(conn: Connection, decisions: list[StepDecision], balances: dict[int, int],
+                pools: dict[str, PoolState] | None = None) -> None:
+    """Write step `decisions` in the caller's transaction: each round's new state, the steps'
+    rows, their ledger moves (on accounts locked with their `balances`) and calls owed, the
+    rounds they fund (`apply`, as bets), and their audit rows in order: each round's, the
+    funded round's, the step's."""
+    for d in decisions:
+        conn.execute(update(rounds).where(rounds.c.id == d.round_id).values(**d.round_update))
+    ledger.post_locked(conn, [m for d in decisions for m in d.moves], balances)
+    for d in decisions:  # the round's house shard is locked (`lock`): meter_rows' order
+        if d.gamble_meter is not None:
+            meter_rows.gamble_settled(conn, d.round_id, *d.gamble_meter)
+    bulk.insert_rows(conn, outbox, [o for d in decisions for o in d.outbox])
+    said = [a for d in decisions for a in d.audits]
+    if said:
+        audit.append_many(conn, said)
+    apply(conn, [d.funded for d in decisions if d.funded is not None], balances, pools)
+    bulk.insert_rows(conn, round_steps, [d.step_row for d in decisions
+                                         if d.step_row is not None])
+    stepped = [d.step_audit for d in decisions if d.step_audit is not None]
+    if stepped:
+        audit.append_many(conn, stepped)
 
 
 class Voided(Exception):

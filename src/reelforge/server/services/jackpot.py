@@ -7,6 +7,10 @@ house as contributions cross a whole unit. A win claims the pool's whole minor u
 pool row's lock, so of two simultaneous winners the first takes the pool and the second the
 reseeded meter (the seed says so); the fraction below one minor unit stays in the pool.
 
+A pool the back office disabled (GLI-19 4.15.2, standards.md G7) takes no contribution and pays
+no claim: a round that would have won it is an ordinary round. Resumed, it carries on from the
+same amount and parameters.
+
 A pool may have a ceiling (GLI-19 4.13.2-4.13.3, standards.md G2): at it, the meter stays put
 and the part of a contribution past it goes to the pool's overflow pool, in the same units,
 split exactly (a contribution may straddle the ceiling). The overflow has its own ledger
@@ -14,10 +18,6 @@ account (kind jackpot_pool, owner "<key>#overflow") holding its whole minor unit
 win, the reset takes its seed from the overflow's whole minor units first and only the rest
 from the house. Every unit is accounted for (G3, ledger_check):
 contributions = pool + overflow + paid - seeded from the house.
-
-A pool the back office disabled (GLI-19 4.15.2, standards.md G7) takes no contribution and pays
-no claim: a round that would have won it is an ordinary round. Resumed, it carries on from the
-same amount and parameters.
 
 The claim is not credited to the balance: it moves to the jackpot liability account, pending
 verification, payable as a first instalment and 19 annual ones (the seed's terms).
@@ -63,56 +63,9 @@ def ensure_pool(engine, key: str, currency: str, seed_minor: int, contribution_b
         return  # another process created it first
 
 
-def overflow_owner(key: str) -> str:
-    """The owner of a pool's overflow account (kind jackpot_pool)."""
-    return f"{key}#overflow"
-
-
-def split(units_now: int, contribution: int, ceiling_minor: int | None) -> tuple[int, int]:
-    """A contribution (pool units) as (to the pool, to the overflow): the pool takes what
-    keeps it at or below its ceiling, the overflow the rest; the two sum to the contribution."""
-    if ceiling_minor is None:
-        return contribution, 0
-    room = max(0, ceiling_minor * POOL_SCALE - units_now)
-    to_pool = min(contribution, room)
-    return to_pool, contribution - to_pool
-
-
-def contribute(conn: Connection, key: str, stake_minor: int, house: int, round_id: str,
-               now: int) -> int:
-    """Add a stake's contribution (`contribution`) in the caller's transaction; returns it in
-    pool units (none to a disabled pool)."""
-    pool = lock_pools(conn, [key])[key]
-    after, moves = contribution(pool, stake_minor, house, round_id, now)
-    _transfer(conn, moves)
-    write_pools(conn, {key: pool}, {key: after}, now)
-    return after.contributions_units - pool.contributions_units
-
-
-def claim(conn: Connection, key: str, round_id: str, player_id: int, house: int,
-          now: int) -> dict | None:
-    """Award the pool to the round's winner and reseed it (`claim_of_pool`) in the caller's
-    transaction; returns the claim (None: the pool is disabled and cannot be won)."""
-    pool = lock_pools(conn, [key])[key]
-    after, won, moves = claim_of_pool(pool, round_id, player_id, house, now)
-    if won is None:
-        return None
-    _transfer(conn, moves)
-    write_pools(conn, {key: pool}, {key: after}, now)
-    found = won.view(insert_claim(conn, won))
-    audit.append(conn, *won.audit)
-    return {**found, "currency": pool.currency}
-
-
-def _transfer(conn: Connection, moves: tuple[ledger.Move, ...]) -> None:
-    for m in moves:
-        ledger.transfer(conn, txn=m.txn, source=m.source, target=m.target, amount=m.amount,
-                        kind=m.kind, now=m.now, round_id=m.round_id, step=m.step)
-
-
 @dataclass(frozen=True)
 class PoolState:
-    """A pool's row as read under its lock, with its two ledger accounts: what a round's
+    """A pool's row as read under its lock, with its ledger accounts: what a round's
     contribution and claim are decided on (`contribution`, `claim_of_pool`), in Python alone."""
 
     key: str
@@ -128,11 +81,11 @@ class PoolState:
     enabled: bool
     account: int  # the pool's ledger account
     liability: int  # the jackpot liability account its claims move to
-    ceiling_minor: int | None = None  # the meter stays put at it (G2); None: no ceiling
-    overflow_units: int = 0  # the overflow pool, in pool units (G8)
-    overflow_credited_minor: int = 0  # the overflow's whole minor units, in its account
-    overflow_seeded_minor: int = 0  # what resets ever took from the overflow
-    overflow_account: int = 0  # the overflow's ledger account
+    ceiling_minor: int | None = None  # the meter stays at it; the rest goes to the overflow
+    overflow_units: int = 0
+    overflow_credited_minor: int = 0
+    overflow_seeded_minor: int = 0
+    overflow_account: int = 0  # the overflow's ledger account (kind jackpot_pool)
 
     def row(self, now: int) -> dict[str, Any]:
         """The pool's row as this state leaves it (for `write_pools`)."""
@@ -158,11 +111,26 @@ class Claim:
                 "instalments": loads(self.row["instalments"])}
 
 
+def overflow_owner(key: str) -> str:
+    """The owner of a pool's overflow account (kind jackpot_pool)."""
+    return f"{key}#overflow"
+
+
+def split(units_now: int, contribution: int, ceiling_minor: int | None) -> tuple[int, int]:
+    """A contribution (pool units) as (to the pool, to the overflow): the pool takes what
+    keeps it at or below its ceiling, the overflow the rest; the two sum to the contribution."""
+    if ceiling_minor is None:
+        return contribution, 0
+    room = max(0, ceiling_minor * POOL_SCALE - units_now)
+    to_pool = min(contribution, room)
+    return to_pool, contribution - to_pool
+
+
 def contribution(pool: PoolState, stake_minor: int, house: int, round_id: str,
                  now: int) -> tuple[PoolState, tuple[ledger.Move, ...]]:
     """A stake's contribution, decided: the pool after it and the whole minor units it moves
-    from the house into the pool's account, and past the ceiling into the overflow's (none to
-    a disabled pool)."""
+    from the house into the pool's account and, past its ceiling, its overflow's (none to a
+    disabled pool)."""
     if not pool.enabled or not stake_minor:
         return pool, ()
     units = stake_minor * pool.contribution_bp  # bp of minor units = 1/10,000 minor units
@@ -184,9 +152,9 @@ def contribution(pool: PoolState, stake_minor: int, house: int, round_id: str,
 
 def claim_of_pool(pool: PoolState, round_id: str, player_id: int, house: int, now: int
                   ) -> tuple[PoolState, Claim | None, tuple[ledger.Move, ...]]:
-    """A round's win of the pool, decided: the pool after it (reseeded from the overflow's
-    whole minor units first, the rest from the house), the claim, and its moves (the pool's
-    whole minor units to the liability, then the reseed). A disabled pool cannot be won:
+    """A round's win of the pool, decided: the pool after it, the claim, and its moves (the
+    pool's whole minor units to the liability; the reset's seed from the overflow's whole
+    minor units first, the rest from the house). A disabled pool cannot be won:
     (pool, None, ())."""
     if not pool.enabled:
         return pool, None, ()
@@ -215,22 +183,25 @@ def claim_of_pool(pool: PoolState, round_id: str, player_id: int, house: int, no
     return after, Claim(row, (f"jackpot:{pool.key}", "jackpot.claimed", body, now)), moves
 
 
+def pool_accounts(conn: Connection, key: str, currency: str) -> tuple[int, int, int]:
+    """The pool's ledger accounts: (its own, its liability, its overflow)."""
+    return (ledger.account_id(conn, "jackpot_pool", key, currency),
+            ledger.account_id(conn, "jackpot_liability", key, currency),
+            ledger.account_id(conn, "jackpot_pool", overflow_owner(key), currency))
+
+
 def lock_pools(conn: Connection, keys: list[str]) -> dict[str, PoolState]:
     """The pools of `keys`, locked in key order (after the accounts: bet_writer's order)."""
     if not keys:
         return {}
     found: dict[str, PoolState] = {}
     for r in conn.execute(_LOCK_POOLS, {"keys": sorted(keys)}).all():
+        account, liability, overflow = pool_accounts(conn, r.key, r.currency)
         found[r.key] = PoolState(
             r.key, r.currency, r.units, r.credited_minor, r.seed_minor, r.contribution_bp,
-            r.contributions_units, r.seeded_minor, r.paid_minor, r.wins, r.enabled,
-            account=ledger.account_id(conn, "jackpot_pool", r.key, r.currency),
-            liability=ledger.account_id(conn, "jackpot_liability", r.key, r.currency),
-            ceiling_minor=r.ceiling_minor, overflow_units=r.overflow_units,
-            overflow_credited_minor=r.overflow_credited_minor,
-            overflow_seeded_minor=r.overflow_seeded_minor,
-            overflow_account=ledger.account_id(conn, "jackpot_pool", overflow_owner(r.key),
-                                               r.currency))
+            r.contributions_units, r.seeded_minor, r.paid_minor, r.wins, r.enabled, account,
+            liability, r.ceiling_minor, r.overflow_units, r.overflow_credited_minor,
+            r.overflow_seeded_minor, overflow)
     return found
 
 

@@ -14,7 +14,7 @@ from reelforge.server.services.catalog import ServedGame
 @dataclass(frozen=True)
 class Transition:
     """Where a round goes next and what its audit row says: decided in Python alone, then
-    written by the single round's path (`apply_transition`) or by a batch (`round_batch`)."""
+    written by the bet writer (`bet_writer.apply`, `apply_steps`)."""
 
     status: str
     audit_kind: str

@@ -31,11 +31,17 @@ def enqueue_banked(conn: Connection, auth: Auth, round_id: str, game_key: str, a
                    step: int, now: int) -> None:
     """Owe the operator a credit of what a gamble banked at `step` (TAKE HALF) while the round
     stays open; the round's own credit later carries only the rest of its win."""
-    body = {"transaction_id": f"{round_id}:bank:{step}", "player": auth.external_id,
+    enqueue(conn, auth.operator.id, round_id, "credit",
+            banked_body(auth, round_id, game_key, amount, step), now)
+
+
+def banked_body(auth: Auth, round_id: str, game_key: str, amount: int,
+                step: int) -> dict[str, Any]:
+    """The call that credits what a choice banked at `step`; the round stays open."""
+    return {"transaction_id": f"{round_id}:bank:{step}", "player": auth.external_id,
             "round_id": round_id, "game": game_key, "amount": amount,
             "currency": auth.currency, "debit_transaction_id": f"{round_id}:debit",
             "round_closed": False}
-    enqueue(conn, auth.operator.id, round_id, "credit", body, now)
 
 
 def enqueue(conn: Connection, operator_id: str, round_id: str, kind: str, body: dict,

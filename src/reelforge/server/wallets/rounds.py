@@ -20,26 +20,35 @@ import os
 import threading
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import bindparam, or_, select, update
 
+from reelforge.engine.outcome import Outcome
 from reelforge.engine.rng import live_generator, new_live_seed
 from reelforge.server.context import Context
-from reelforge.server.db.tables import outbox, players, rounds
+from reelforge.server.db.tables import OPEN_STATUSES, outbox, rounds
 from reelforge.server.errors import ApiError
 from reelforge.server.services import audit
-from reelforge.server.services.bet_checks import check_enabled, check_no_open_round, check_pace
-from reelforge.server.services.catalog import served_game
-from reelforge.server.services.common import crash_point, dumps, loads, new_round_id, now_us
-from reelforge.server.services.round_rows import (
-    find_round,
-    gamble_setting,
-    lock_player,
-    open_rounds,
-    pinned_rules,
+from reelforge.server.services.bet_checks import touches_pool
+from reelforge.server.services.bet_decision import (
+    PlayerState,
+    SeamlessFunding,
+    decide_open,
+    settle_bet,
 )
+from reelforge.server.services.bet_writer import Voided, apply, lock
+from reelforge.server.services.catalog import ServedGame
+from reelforge.server.services.common import (
+    crash_point,
+    dumps,
+    fast_dumps,
+    loads,
+    new_round_id,
+    now_us,
+)
+from reelforge.server.services.placement import checked
+from reelforge.server.services.round_rows import find_round
 from reelforge.server.services.round_views import repeat_answer, round_view
-from reelforge.server.services.sessions import Auth
-from reelforge.server.services.settle import settle_outcome
+from reelforge.server.services.sessions import Auth, house_account
 from reelforge.server.wallets.client import SeamlessWalletClient, WalletRefused, WalletUnknown
 from reelforge.server.wallets.outbox import enqueue, mark
 
@@ -63,9 +72,11 @@ def client(ctx: Context, operator_id: str) -> SeamlessWalletClient:
 
 def play_seamless(ctx: Context, auth: Auth, game_key: str, request_id: str, lines: Any,
                   bet_per_line: Any, mode: Any) -> dict:
+    """A bet on the operator's wallet: the round decided and written as a ledger bet is
+    (`bet_decision`, `bet_writer.apply`), with the same checks, and funded by the operator's
+    debit (`SeamlessFunding`) in the two transactions around that call."""
     op = auth.operator
-    served = served_game(op, game_key)
-    bet = served.check_bet(lines, bet_per_line, mode, auth.max_stake_minor)
+    served, bet = checked(auth, game_key, lines, bet_per_line, mode)
     price_minor = served.game.price(bet) * served.denomination
     now = now_us()
     round_id = new_round_id()
@@ -73,28 +84,16 @@ def play_seamless(ctx: Context, auth: Auth, game_key: str, request_id: str, line
              "round_id": round_id, "game": game_key, "amount": price_minor,
              "currency": auth.currency}
     with ctx.begin() as conn:
-        player = lock_player(conn, auth.player_id)
-        done = conn.execute(select(rounds).where(rounds.c.player_id == auth.player_id,
-                                                 rounds.c.request_id == request_id)).first()
+        house = house_account(conn, op, auth.player_id)
+        funding = SeamlessFunding(auth, served.key, house)
+        last, balances, _ = lock(conn, [auth.player_id], set(), {})
+        mine = conn.execute(_SAME_OR_OPEN, {"pid": auth.player_id, "rid": request_id}).all()
+        done = next((r for r in mine if r.request_id == request_id), None)
         if done is not None:
             return repeat_answer(conn, ctx, auth, done, game_key, bet)
-        check_enabled(served)
-        check_no_open_round(served, open_rounds(conn, auth.player_id))
-        check_pace(served, player.last_round_at, now)
-        conn.execute(insert(rounds).values(
-            id=round_id, player_id=auth.player_id, session_id=auth.session_id,
-            request_id=request_id, game_key=served.key, game_id=served.settings.game_id,
-            game_sha256=served.game.spec.sha256, status="open", currency=auth.currency,
-            denomination=served.denomination, **pinned_rules(served),
-            bet=dumps({"lines": bet.lines, "bet_per_line": bet.bet_per_line, "mode": bet.mode}),
-            stake_minor=price_minor, phase=dumps({"gamble": gamble_setting(served)}),
-            created_at=now, updated_at=now))
-        enqueue(conn, op.id, round_id, "debit", debit, now)
-        conn.execute(update(players).where(players.c.id == auth.player_id)
-                     .values(last_round_at=now))
-        audit.append(conn, f"player:{auth.player_id}", "round.opened",
-                     {"round_id": round_id, "stake_minor": price_minor, "wallet": "seamless"},
-                     now)
+        state = PlayerState(0, last[auth.player_id], mine)
+        apply(conn, [decide_open(auth, served, request_id, bet, price_minor, now, state,
+                                 round_id, funding, debit)], balances)
     crash_point("seamless.after_open")
     wallet = client(ctx, op.id)
     try:
@@ -114,26 +113,48 @@ def play_seamless(ctx: Context, auth: Auth, game_key: str, request_id: str, line
     crash_point("seamless.after_debit")
     seed = new_live_seed()
     outcome = served.game.play(bet, live_generator(seed), seed)
-    with ctx.begin() as conn:
-        lock_player(conn, auth.player_id)
-        # A rollback already owed (the stale-round worker's, sent or not) voids the round even
-        # while it is still open: its answer, whenever it comes, cancels the round.
-        owed = conn.execute(select(outbox.c.id).where(
-            outbox.c.transaction_id == f"{round_id}:rollback")).first()
-        moved = 0 if owed is not None else conn.execute(update(rounds).where(
-            rounds.c.id == round_id, rounds.c.status == "open").values(
-            status="outcome_committed", seed=f"{seed:064x}", outcome=outcome.to_json(),
-            updated_at=now_us())).rowcount
-        if moved:
-            mark(conn, f"{round_id}:debit", "done", now_us())
-            settle_outcome(conn, served, auth, round_id, outcome, price_minor, now_us())
-    if not moved:  # the stale-round worker rolled the debit back meanwhile: the round is void
+    if not _fund(ctx, auth, served, funding, round_id, seed, outcome):
+        # the stale-round worker rolled the debit back meanwhile: the round is void
         raise ApiError("WALLET_UNAVAILABLE", f"round {round_id}: the operator's wallet answered "
                        "the debit after it was rolled back; the round was voided")
     crash_point("seamless.after_outcome")
     deliver_pending(ctx, round_id=round_id)
     with ctx.begin() as conn:
         return round_view(conn, ctx, auth, find_round(conn, auth.player_id, round_id))
+
+
+def _fund(ctx: Context, auth: Auth, served: ServedGame, funding: SeamlessFunding,
+          round_id: str, seed: int, outcome: Outcome) -> bool:
+    """The debit accepted: the round's outcome committed and settled (`settle_bet`: the pool's
+    contribution and claim, the win held or owed to the operator) by the bet writer, unless a
+    rollback is already owed (the stale-round worker's, sent or not), which voids the round
+    even while it is still open. Whether the round was funded."""
+    now = now_us()
+    key = served.pool_key() if touches_pool(served, outcome.bet.to_bet()) else None
+    try:
+        with ctx.begin() as conn:
+            last, balances, pools = lock(conn, [auth.player_id], {funding.house},
+                                         {} if key is None else {key: served.operator.currency})
+            owed = conn.execute(select(outbox.c.id).where(
+                outbox.c.transaction_id == f"{round_id}:rollback")).first()
+            row = conn.execute(select(rounds).where(rounds.c.id == round_id)
+                               .with_for_update()).one()
+            if owed is not None or row.status != "open":
+                return False
+            outcome_dict = outcome.to_dict()
+            values = {**row._asdict(), "seed": f"{seed:064x}",
+                      "outcome": fast_dumps(outcome_dict)}
+            state = PlayerState(0, last[auth.player_id], (), pools.get(key or ""))
+            apply(conn, [settle_bet(served, auth.player_id, values, outcome, outcome_dict,
+                                    state, funding, now, existing=True)], balances, pools)
+    except Voided:
+        return False
+    return True
+
+
+_SAME_OR_OPEN = select(rounds).where(
+    rounds.c.player_id == bindparam("pid"),
+    or_(rounds.c.request_id == bindparam("rid"), rounds.c.status.in_(OPEN_STATUSES)))
 
 
 def _cancel(ctx: Context, auth: Auth, round_id: str, why: str) -> None:
