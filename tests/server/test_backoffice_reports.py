@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 from statistics import NormalDist
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -43,29 +43,36 @@ CONFIDENCE = 0.99
 MAX_ROUNDS = 300
 
 
-class Hook(BaseHTTPRequestHandler):
-    """The operator's webhook: keeps every JSON body POSTed to it."""
+class Webhook:
+    """The operator's webhook: keeps every JSON body POSTed to it. One per database's server,
+    so one run's alerts never count as another's."""
 
-    received: ClassVar[list[dict]] = []
+    def __init__(self) -> None:
+        self.received: list[dict] = []
+        received = self.received
 
-    def do_POST(self) -> None:
-        length = int(self.headers["Content-Length"])
-        Hook.received.append(json.loads(self.rfile.read(length)))
-        self.send_response(204)
-        self.end_headers()
+        class Hook(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                length = int(self.headers["Content-Length"])
+                received.append(json.loads(self.rfile.read(length)))
+                self.send_response(204)
+                self.end_headers()
 
-    def log_message(self, *args: Any) -> None:
-        pass
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.http = HTTPServer(("127.0.0.1", 0), Hook)
+        self.url = f"http://127.0.0.1:{self.http.server_address[1]}/alerts"
 
 
 @pytest.fixture(scope="module")
-def webhook() -> Iterator[str]:
-    server = HTTPServer(("127.0.0.1", 0), Hook)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+def webhook(database_url: str) -> Iterator[Webhook]:
+    hook = Webhook()
+    threading.Thread(target=hook.http.serve_forever, daemon=True).start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/alerts"
+        yield hook
     finally:
-        server.shutdown()
+        hook.http.shutdown()
 
 
 def rigged_game(directory: Path) -> Path:
@@ -81,7 +88,7 @@ def rigged_game(directory: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def server(database_url: str, webhook: str, tmp_path_factory: pytest.TempPathFactory
+def server(database_url: str, webhook: Webhook, tmp_path_factory: pytest.TempPathFactory
            ) -> Iterator[Server]:
     workdir = tmp_path_factory.mktemp("reports")
     key = workdir / "launch.key"  # write_config's: written before `extra` is read
@@ -105,7 +112,7 @@ def server(database_url: str, webhook: str, tmp_path_factory: pytest.TempPathFac
     config = write_config(workdir, extra)
     # the monitor checks every second: the rigged game's alert comes without being asked
     config.write_text(f"[monitor]\ninterval_s = 1\nconfidence = {CONFIDENCE}\nwindow_days = 1\n"
-                      f'min_rounds = {MIN_ROUNDS}\nwebhook_url = "{webhook}"\n'
+                      f'min_rounds = {MIN_ROUNDS}\nwebhook_url = "{webhook.url}"\n'
                       "webhook_timeout_s = 5\n\n" + config.read_text())
     served = Server(database_url, workdir, config)
     try:
@@ -250,7 +257,7 @@ def test_the_rtp_chart_series_narrows_its_band_with_rounds(server: Server):
 
 
 def test_a_rigged_game_raises_an_alert_stored_logged_and_posted(server: Server,
-                                                                database_url: str):
+                                                                webhook: Webhook):
     player = Player(server.base, RIGGED)
     for _ in range(MIN_ROUNDS):
         _gamble(player, ok(player.bet("rigged", 20, 1)), [0])
@@ -271,10 +278,10 @@ def test_a_rigged_game_raises_an_alert_stored_logged_and_posted(server: Server,
     assert row["z"] == pytest.approx(z) and z > NormalDist().inv_cdf(0.5 + CONFIDENCE / 2)
     assert row["judged"] is True and row["inside"] is False
     deadline = time.monotonic() + 60  # raised by the periodic check, or by this one
-    while not [h for h in Hook.received if h["operator"] == RIGGED]:
+    while not [h for h in webhook.received if h["operator"] == RIGGED]:
         assert time.monotonic() < deadline, "no alert reached the webhook in 60 s"
         time.sleep(0.2)
-    posted = [h for h in Hook.received if h["operator"] == RIGGED]
+    posted = [h for h in webhook.received if h["operator"] == RIGGED]
     assert len(posted) == 1  # one alert per game and day, however many checks
     alert = posted[0]
     assert (alert["game"], alert["mode"], alert["alert"]) == ("rigged", "base",
