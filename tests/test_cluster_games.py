@@ -85,7 +85,7 @@ def test_a_plain_cluster_game_checks_and_simulates_the_same_as_it_plays():
 
 
 @pytest.mark.parametrize(("old", "new", "says"), [
-    ('family = "clusters"', 'family = "ways"', "game.family"),
+    ('family = "clusters"', 'family = "wheels"', "game.family"),  # no such family
     ("min_size = 4", "min_size = 0", "clusters.min_size"),
     ("C = { 4 = 2 }", "C = { 3 = 2 }", "cluster size must be 4..16"),
     ("C = { 4 = 2 }", "D = { 4 = 2 }", "unknown symbol"),

@@ -41,7 +41,20 @@ INSTALMENTS = 20  # the first upon validation, then 19 annual
 def ensure_pool(engine, key: str, currency: str, seed_minor: int, contribution_bp: int,
                 house_owner: str, now: int) -> None:
     """Create the pool, funded with its seed from the house, unless it exists (any process
-    may try at start: the primary key makes exactly one succeed)."""
+    may try at start: the primary key makes exactly one succeed), and its liability and
+    overflow accounts: created here, a round's writer never races another process to create
+    them (a unique-key error, 500, the first time two processes' rounds touched the pool)."""
+    _create_pool(engine, key, currency, seed_minor, contribution_bp, house_owner, now)
+    for kind, owner in (("jackpot_liability", key), ("jackpot_pool", overflow_owner(key))):
+        try:
+            with engine.begin() as conn:
+                ledger.account_id(conn, kind, owner, currency)
+        except IntegrityError:
+            pass  # another process created it first
+
+
+def _create_pool(engine, key: str, currency: str, seed_minor: int, contribution_bp: int,
+                 house_owner: str, now: int) -> None:
     try:
         with engine.begin() as conn:
             if conn.execute(select(jackpot_pools.c.key).where(jackpot_pools.c.key == key)
