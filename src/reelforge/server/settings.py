@@ -124,19 +124,26 @@ DEMO_GAMES = (
     GameSettings("cluedo", "cluedo-v1"),
     GameSettings("cops-n-robbers", "cops-n-robbers-v1"),
     GameSettings("candy-jar-clusters", "candy-jar-clusters-v1"),
-    GameSettings("ways-example", "ways-example-v1"),  # the ways family's example
+)
+# The game format's examples (the ways family's, drawn by the client's generic screen): a
+# designer's lobby of their own, apart from the finished games a player's demo lobby shows.
+EXAMPLE_GAMES = (
+    GameSettings("ways-example", "ways-example-v1"),
 )
 
 
 def demo_settings(var_dir: Path) -> Settings:
     """`make run`'s set-up: demo operators with a demo balance, the ledger wallet."""
-    def operator(op_id: str, name: str, currency: str, jurisdiction: str) -> OperatorSettings:
+    def operator(op_id: str, name: str, currency: str, jurisdiction: str,
+                 games: tuple[GameSettings, ...] = DEMO_GAMES) -> OperatorSettings:
         return OperatorSettings(op_id, name, currency, jurisdiction,
-                                _secret_file(var_dir / f"{op_id}.launch.key"), DEMO_GAMES,
+                                _secret_file(var_dir / f"{op_id}.launch.key"), games,
                                 demo_balance_minor=100_000)
     return Settings((operator("demo", "Demo casino", "EUR", "default"),
                      operator("demo-gb", "Demo casino (GB licence)", "GBP", "GB"),
-                     operator("demo-de", "Demo casino (DE licence)", "EUR", "DE")))
+                     operator("demo-de", "Demo casino (DE licence)", "EUR", "DE"),
+                     operator("demo-lab", "Game lab (the format's example games)", "EUR",
+                              "default", EXAMPLE_GAMES)))
 
 
 def load_settings(path: Path | None, var_dir: Path) -> Settings:
