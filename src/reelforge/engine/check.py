@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 import numpy as np
 
 from reelforge.engine.game import LineGame
-from reelforge.engine.outcome import Bet
+from reelforge.engine.outcome import Bet, Outcome
 from reelforge.engine.round import play_round
 from reelforge.errors import ReelforgeError
 
@@ -65,6 +67,25 @@ def _ends(game_id: str, i: int, seed: int, outcome) -> None:
                               "let a round go on without end")
 
 
+def sampled_rounds(game, bets: Iterable[Bet], rounds: int, seed: int) -> Iterator[tuple[int, Outcome]]:
+    """Each family's check of its sample: `rounds` rounds at each bet, each played twice from
+    one seed and refused unless the two agree, it ended before the engine's guard and its win
+    is within [0, the bet's bound]; yields (index, outcome) for the family's own checks."""
+    spec = game.spec
+    for bet in bets:
+        top = game.max_round_win(bet)
+        a = np.random.Generator(np.random.PCG64(seed))
+        b = np.random.Generator(np.random.PCG64(seed))
+        for i in range(rounds):
+            first, second = play_round(game, bet, a), play_round(game, bet, b)
+            if first != second:
+                raise GameCheckFailed(f"{spec.id}: round {i} at seed {seed} is not deterministic")
+            _ends(spec.id, i, seed, first)
+            if not 0 <= first.total_win <= top:
+                raise GameCheckFailed(f"{spec.id}: round {i} won {first.total_win}, outside [0, {top}]")
+            yield i, first
+
+
 def check_line_game(game: LineGame, rounds: int = 2000, seed: int = 0) -> None:
     """check_game for a line game: strips cover the window, pays grow with the count, and
     every sampled round at the largest and smallest bet and in every mode is deterministic,
@@ -80,22 +101,12 @@ def check_line_game(game: LineGame, rounds: int = 2000, seed: int = 0) -> None:
             raise GameCheckFailed(f"{spec.id}: paytable {sid} pays less for more symbols: {dict(pays)}")
     low = Bet(spec.bet.min_lines, 1)
     bets = {game.max_bet, low} | {Bet(low.lines, 1, m.name) for m in spec.modes}
-    for bet in sorted(bets, key=repr):
-        top = game.max_round_win(bet)
-        a = np.random.Generator(np.random.PCG64(seed))
-        b = np.random.Generator(np.random.PCG64(seed))
-        for i in range(rounds):
-            first, second = play_round(game, bet, a), play_round(game, bet, b)
-            if first != second:
-                raise GameCheckFailed(f"{spec.id}: round {i} at seed {seed} is not deterministic")
-            _ends(spec.id, i, seed, first)
-            if not 0 <= first.total_win <= top:
-                raise GameCheckFailed(f"{spec.id}: round {i} won {first.total_win}, outside [0, {top}]")
-            total = sum(first.breakdown.values())
-            if total != (first.uncapped_win if first.win_capped else first.total_win):
-                raise GameCheckFailed(f"{spec.id}: round {i} breakdown does not add up")
-            if not first.win_capped and sum(s.win for s in first.spins) != first.total_win:
-                raise GameCheckFailed(f"{spec.id}: round {i} spins do not add up to the total")
+    for i, first in sampled_rounds(game, sorted(bets, key=repr), rounds, seed):
+        total = sum(first.breakdown.values())
+        if total != (first.uncapped_win if first.win_capped else first.total_win):
+            raise GameCheckFailed(f"{spec.id}: round {i} breakdown does not add up")
+        if not first.win_capped and sum(s.win for s in first.spins) != first.total_win:
+            raise GameCheckFailed(f"{spec.id}: round {i} spins do not add up to the total")
 
 
 def check_cluster_game(game, rounds: int = 2000, seed: int = 0) -> None:
@@ -107,18 +118,8 @@ def check_cluster_game(game, rounds: int = 2000, seed: int = 0) -> None:
         values = [p for _, p in steps]
         if values != sorted(values):
             raise GameCheckFailed(f"{spec.id}: pays of {sid} fall as clusters grow: {dict(steps)}")
-    for bet in (game.max_bet, Bet(spec.bet.max_lines, 1)):
-        top = game.max_round_win(bet)
-        a = np.random.Generator(np.random.PCG64(seed))
-        b = np.random.Generator(np.random.PCG64(seed))
-        for i in range(rounds):
-            first, second = play_round(game, bet, a), play_round(game, bet, b)
-            if first != second:
-                raise GameCheckFailed(f"{spec.id}: round {i} at seed {seed} is not deterministic")
-            _ends(spec.id, i, seed, first)
-            if not 0 <= first.total_win <= top:
-                raise GameCheckFailed(f"{spec.id}: round {i} won {first.total_win}, outside [0, {top}]")
-            if sum(first.breakdown.values()) != first.total_win:
-                raise GameCheckFailed(f"{spec.id}: round {i} breakdown does not add up")
-            if sum(s.win for s in first.spins) != first.total_win:
-                raise GameCheckFailed(f"{spec.id}: round {i} spins do not add up to the total")
+    for i, first in sampled_rounds(game, (game.max_bet, Bet(spec.bet.max_lines, 1)), rounds, seed):
+        if sum(first.breakdown.values()) != first.total_win:
+            raise GameCheckFailed(f"{spec.id}: round {i} breakdown does not add up")
+        if sum(s.win for s in first.spins) != first.total_win:
+            raise GameCheckFailed(f"{spec.id}: round {i} spins do not add up to the total")

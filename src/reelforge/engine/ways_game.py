@@ -186,22 +186,12 @@ def reel_bound(m: wk.WaysModel) -> int:
 def check_ways_game(game: WaysGame, rounds: int = 2000, seed: int = 0) -> None:
     """check_game for a ways game: every sampled round at the largest and smallest coin value
     is deterministic, within [0, bound], its wins adding up to its total."""
-    from reelforge.engine.check import GameCheckFailed
-    from reelforge.engine.round import play_round
+    from reelforge.engine.check import GameCheckFailed, sampled_rounds
 
     spec = game.spec
-    for bet in (game.max_bet, Bet(spec.bet.max_lines, 1)):
-        top = game.max_round_win(bet)
-        a = np.random.Generator(np.random.PCG64(seed))
-        b = np.random.Generator(np.random.PCG64(seed))
-        for i in range(rounds):
-            first, second = play_round(game, bet, a), play_round(game, bet, b)
-            if first != second:
-                raise GameCheckFailed(f"{spec.id}: round {i} at seed {seed} is not deterministic")
-            if not 0 <= first.total_win <= top:
-                raise GameCheckFailed(f"{spec.id}: round {i} won {first.total_win}, outside [0, {top}]")
-            wins = sum(cast(WaysWin, e).win for s in first.spins for e in s.events_of("ways_win"))
-            if (first.uncapped_win if first.win_capped else first.total_win) != wins:
-                raise GameCheckFailed(f"{spec.id}: round {i}: its ways wins do not add up to its win")
-            if sum(first.breakdown.values()) != first.total_win:
-                raise GameCheckFailed(f"{spec.id}: round {i} breakdown does not add up")
+    for i, first in sampled_rounds(game, (game.max_bet, Bet(spec.bet.max_lines, 1)), rounds, seed):
+        wins = sum(cast(WaysWin, e).win for s in first.spins for e in s.events_of("ways_win"))
+        if (first.uncapped_win if first.win_capped else first.total_win) != wins:
+            raise GameCheckFailed(f"{spec.id}: round {i}: its ways wins do not add up to its win")
+        if sum(first.breakdown.values()) != first.total_win:
+            raise GameCheckFailed(f"{spec.id}: round {i} breakdown does not add up")
