@@ -90,6 +90,9 @@ class Staff:
     def put(self, path: str, body: dict) -> httpx.Response:
         return self.http.put(f"/backoffice/api{path}", json=body)
 
+    def post(self, path: str, body: dict | None = None) -> httpx.Response:
+        return self.http.post(f"/backoffice/api{path}", json=body if body is not None else {})
+
 
 def ok(response: httpx.Response) -> Any:
     assert response.status_code == 200, f"{response.status_code}: {response.text}"

@@ -19,7 +19,6 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from sqlalchemy import create_engine, func, select, update
 
@@ -36,8 +35,8 @@ from reelforge.server.policies import REQUIRED_DAYS, parse_policies
 from reelforge.server.services.jackpot import split
 
 from .harness import Player, Server, assert_books_hold, write_config
+from .test_backoffice import PASSWORD, Staff, ok, refused, staff_add
 
-PASSWORD = "correct horse battery"
 DATA = Path(__file__).resolve().parent / "data"
 OPERATOR = "ctl"
 # The always-winning test build of Cluedo (test_concurrency's too): every max-bet round wins the
@@ -70,8 +69,7 @@ def setup(database_url: str, tmp_path_factory: pytest.TempPathFactory
         served.warm()
         for name, role in (("mia", "manager"), ("max", "manager"), ("val", "viewer"),
                            ("ada", "auditor")):
-            done = _cli("staff", "add", "--role", role, "--database-url", database_url, name,
-                        stdin=PASSWORD + "\n")
+            done = staff_add(database_url, name, role, PASSWORD)
             assert done.returncode == 0, done.stderr
         yield served, config
     finally:
@@ -83,35 +81,15 @@ def server(setup: tuple[Server, Path]) -> Server:
     return setup[0]
 
 
-def _cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+def _cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", "from reelforge.cli import main; main()", *args],
-                          check=False, input=stdin, capture_output=True, text=True, timeout=300)
+                          check=False, capture_output=True, text=True, timeout=300)
 
 
-class Staff:
-    def __init__(self, base: str, name: str) -> None:
-        self.http = httpx.Client(base_url=base, timeout=60)
-        signed = self.http.post("/backoffice/api/session", json={"name": name,
-                                                                 "password": PASSWORD})
-        assert signed.status_code == 200, signed.text
-
-    def get(self, path: str) -> httpx.Response:
-        return self.http.get(f"/backoffice/api{path}")
-
-    def post(self, path: str, body: dict | None = None) -> httpx.Response:
-        return self.http.post(f"/backoffice/api{path}", json=body if body is not None else {})
-
-
-def ok(response: httpx.Response) -> Any:
-    assert response.status_code == 200, f"{response.status_code}: {response.text}"
-    return response.json()
-
-
-def refused(response: httpx.Response, status: int, code: str) -> str:
-    assert response.status_code == status, f"{response.status_code}: {response.text}"
-    error = response.json()["error"]
-    assert error["code"] == code, error
-    return str(error["message"])
+def signed_in(base: str, name: str) -> Staff:
+    staff = Staff(base, name)
+    assert staff.signed.status_code == 200, staff.signed.text
+    return staff
 
 
 def _engine(url: str):  # type: ignore[no-untyped-def]
@@ -175,7 +153,7 @@ def _pool_state(url: str) -> dict[str, Any]:
 
 def test_contributions_past_the_ceiling_go_to_the_overflow_which_seeds_the_reset(
         server: Server, database_url: str):
-    mia = Staff(server.base, "mia")
+    mia = signed_in(server.base, "mia")
     listed = {p["pool"]: p for p in ok(mia.get("/jackpots"))["jackpots"]}
     assert (listed[POOL]["ceiling_minor"], listed[POOL]["amount_minor"],
             listed[POOL]["overflow_minor"]) == (CEILING, SEED, 0)
@@ -255,7 +233,7 @@ def test_a_manager_verifies_a_claim_and_pays_its_instalments_in_order_once_due(
     claim_id = won["jackpot_claim"]["id"]
     amount = won["jackpot_claim"]["amount_minor"]
     each, rest = divmod(amount, 20)  # the rules: 20 instalments, the remainder in the first
-    mia, val, ada = (Staff(server.base, n) for n in ("mia", "val", "ada"))
+    mia, val, ada = (signed_in(server.base, n) for n in ("mia", "val", "ada"))
     for someone in (val, ada):
         refused(someone.post(f"/jackpots/claims/{claim_id}/verify"), 403, "FORBIDDEN")
         refused(someone.post(f"/jackpots/claims/{claim_id}/instalments/0/pay"), 403, "FORBIDDEN")
@@ -292,7 +270,7 @@ def test_a_manager_verifies_a_claim_and_pays_its_instalments_in_order_once_due(
                 .values(due_at=jackpot_instalments.c.due_at - 366 * DAY_US))
     finally:
         engine.dispose()
-    max_ = Staff(server.base, "max")  # a second manager pays the next one
+    max_ = signed_in(server.base, "max")  # a second manager pays the next one
     ok(max_.post(f"/jackpots/claims/{claim_id}/instalments/1/pay"))
     assert player.balance() == before + each + rest + each
     verified_rows = [r for r in audit_rows(database_url, "jackpot.claim_verified")
@@ -315,7 +293,7 @@ def test_a_correction_needs_a_second_manager_and_is_logged(server: Server, datab
     player = Player(server.base, OPERATOR)
     external = str(player.session()["player"])
     start = player.balance()
-    mia, max_, val, ada = (Staff(server.base, n) for n in ("mia", "max", "val", "ada"))
+    mia, max_, val, ada = (signed_in(server.base, n) for n in ("mia", "max", "val", "ada"))
     proposal = {"operator": OPERATOR, "player": external, "amount_minor": 250,
                 "reason": "refund of a round voided by the operator's support"}
     for someone in (val, ada):
