@@ -14,7 +14,9 @@ import json
 import subprocess
 import sys
 import tomllib
+from collections import defaultdict
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -112,11 +114,21 @@ def _max_bet(player: Player, game: str) -> dict:
     return max((b for b in bets if b["jackpot_eligible"]), key=lambda b: b["cost_minor"]["base"])
 
 
+# Every jackpot claim this module's players saw in their own rounds, per server (one per
+# database): (day, amount), what the back office's daily meters must count as the pools'
+# payments (H2).
+CLAIMED: dict[str, list[tuple[str, int]]] = defaultdict(list)
+
+
 def _play_max(player: Player, game: str, n: int) -> list[dict]:
     bet = _max_bet(player, game)
     views = []
     for _ in range(n):
         views.append(player.finish(ok(player.bet(game, bet["lines"], bet["bet_per_line"]))))
+        claim = views[-1]["jackpot_claim"]
+        if claim is not None:
+            day = datetime.fromtimestamp(views[-1]["created_at_us"] / 1e6, UTC).date()
+            CLAIMED[player.base].append((day.isoformat(), claim["amount_minor"]))
     return views
 
 
@@ -284,6 +296,58 @@ def test_a_manager_verifies_a_claim_and_pays_its_instalments_in_order_once_due(
              r["after"]["player_balance_minor"]) for r in paid_rows] == [
         (0, "mia", before, before + each + rest),
         (1, "max", before + each + rest, before + each + rest + each)]
+
+
+def test_a_verified_claim_is_reported_with_who_confirmed_it(server: Server):
+    """G9: jackpot id, player, game, game-cycle (round) id, trigger time, amount, and who
+    confirmed it, by name."""
+    player = Player(server.base, OPERATOR)
+    won = _play_max(player, "always", 1)[0]
+    claim_id = won["jackpot_claim"]["id"]
+    mia = signed_in(server.base, "mia")
+    ok(mia.post(f"/jackpots/claims/{claim_id}/verify"))
+    day = datetime.fromtimestamp(won["created_at_us"] / 1e6, UTC).date().isoformat()
+    listed = ok(signed_in(server.base, "ada").get("/large-wins", **{"from": day, "to": day}))
+    (claim,) = [c for c in listed["jackpot_claims"] if c["claim_id"] == claim_id]
+    assert (claim["pool"], claim["player"], claim["game"], claim["round_id"],
+            claim["amount_minor"], claim["confirmed_by"]) == (
+        POOL, str(player.session()["player"]), "always", won["round_id"],
+        won["jackpot_claim"]["amount_minor"], "mia")
+    assert claim["at_us"] >= won["created_at_us"] and claim["confirmed_at_us"] >= claim["at_us"]
+
+
+def test_the_pool_is_reported_with_every_persisted_field(server: Server):
+    """G8: id, start date, participating games, current value, overflow (diversion), reset
+    and start-up values, increment, ceiling, secondary and hidden increments, odds, time
+    limit, status, decommission date."""
+    (pool,) = [p for p in ok(signed_in(server.base, "val").get("/jackpots"))["jackpots"]
+               if p["pool"] == POOL]
+    assert (pool["reset_minor"], pool["startup_minor"], pool["increment_bp"],
+            pool["ceiling_minor"]) == (SEED, SEED, BP, CEILING)
+    assert pool["diverted_minor"] == pool["overflow_minor"] >= 0
+    assert pool["amount_minor"] >= SEED and pool["started_at_us"] > 0
+    assert (pool["secondary_increment_bp"], pool["hidden_increment_bp"], pool["time_limit"]) \
+        == (0, 0, None)
+    assert (pool["status"], pool["decommissioned_at_us"]) == ("enabled", None)
+    # the test build shows five MegaJackpots on line 1 on every spin: every max-bet round wins
+    (game,) = pool["games"]
+    assert (game["operator"], game["game"], game["game_id"]) == (
+        OPERATOR, "always", ALWAYS["game"]["id"])
+    assert (game["win_probability"], game["one_in_rounds"]) == (1.0, 1)
+
+
+def test_the_days_meters_count_the_jackpots_paid(server: Server):
+    """H2: the pools' payments per game and day equal the claims the players saw."""
+    claimed = CLAIMED[server.base]
+    assert claimed, "the tests above won no jackpot"
+    viewer = signed_in(server.base, "val")
+    for day in sorted({d for d, _ in claimed}):
+        rows = [r for r in ok(viewer.get("/meters", **{"from": day, "to": day}))["meters"]
+                if (r["operator"], r["game"]) == (OPERATOR, "always")]
+        assert sum(r["jackpot_paid_minor"] for r in rows) == sum(a for d, a in claimed
+                                                                 if d == day)
+        assert sum(r["jackpot_wins"] for r in rows) == sum(1 for d, _ in claimed if d == day)
+        assert all(r["voided_rounds"] == 0 for r in rows)
 
 
 # -- H5: supervised corrections -----------------------------------------------------------------

@@ -39,6 +39,7 @@ from reelforge.server import commands
 from reelforge.server.db.engine import database_url, is_postgres, make_engine, snapshot
 from reelforge.server.db.migrate import MIGRATIONS, check_schema, current_revision, upgrade
 from reelforge.server.db.tables import (
+    ROUTINE_AUDIT_KINDS,
     accounts,
     audit_heads,
     audit_log,
@@ -172,6 +173,14 @@ def test_upgrade_creates_the_schema_of_tables_py(db_url):
             assert open_index["column_names"] == ["player_id", "game_key"]
             where = str(open_index.get("dialect_options", {}).get(f"{dialect}_where"))
             assert "closed" in where and "cancelled" in where
+            # the significant-events log's index leaves out exactly tables.py's routine kinds
+            (events,) = [i for i in found.get_indexes("audit_log")
+                         if i["name"] == "ix_audit_log_significant"]
+            where = str(events.get("dialect_options", {}).get(f"{dialect}_where"))
+            assert sorted(re.findall(r"'([a-z_.]+)'", where)) == sorted(ROUTINE_AUDIT_KINDS)
+            (voided,) = [i for i in found.get_indexes("rounds")
+                         if i["name"] == "ix_rounds_cancelled"]
+            assert "'cancelled'" in str(voided.get("dialect_options", {}).get(f"{dialect}_where"))
     finally:
         engine.dispose()
 

@@ -52,6 +52,9 @@ def startup(ctx: Context) -> None:
     start_monitor(ctx)  # the live RTP check ([monitor] in the settings' file)
     _warm_up(ctx.settings)
     _connect_wallets(ctx)
+    from reelforge.server.services import incidents
+
+    incidents.started(ctx)  # server.started; refused and failed requests counted (H4)
     print(f"reelforge serve: process {os.getpid()} ready", flush=True)
 
 
@@ -75,16 +78,40 @@ def _record_config(ctx: Context) -> None:
                 where = (game_configs.c.operator_id == op.id) & (game_configs.c.game_key == g.key)
                 old = conn.execute(select(game_configs).where(where)).first()
                 before = None if old is None else {k: getattr(old, k) for k in values}
-                if before == values:
+                again = old is not None and old.decommissioned_at is not None
+                if before == values and not again:
                     continue
                 if old is None:
                     conn.execute(insert(game_configs).values(operator_id=op.id, game_key=g.key,
-                                                             updated_at=now, **values))
+                                                             updated_at=now, available_since=now,
+                                                             **values))
                 else:
+                    lives = dict(available_since=now, decommissioned_at=None) if again else {}
                     conn.execute(update(game_configs).where(where)
-                                 .values(updated_at=now, **values))
+                                 .values(updated_at=now, **lives, **values))
                 audit.append(conn, f"operator:{op.id}", "config.changed",
-                             {"game": g.key, "before": before, "after": values}, now)
+                             {"game": g.key, "before": before, "after": values,
+                              **({"offered_again": True} if again else {})}, now)
+            _decommission_games(conn, op.id, {g.key for g in op.games}, now)
+
+
+def _decommission_games(conn, operator_id: str, offered: set[str], now: int) -> None:
+    """The operator's games this configuration no longer offers: decommissioned now (H2),
+    each an audit row; their rounds and meters stay."""
+    from reelforge.server.db.tables import game_configs
+    from reelforge.server.services import audit
+
+    gone = conn.execute(select(game_configs.c.game_key).where(
+        game_configs.c.operator_id == operator_id,
+        game_configs.c.decommissioned_at.is_(None))).scalars().all()
+    for key in sorted(set(gone) - offered):
+        done = conn.execute(update(game_configs).where(
+            game_configs.c.operator_id == operator_id, game_configs.c.game_key == key,
+            game_configs.c.decommissioned_at.is_(None))  # another process may have, first
+            .values(decommissioned_at=now, updated_at=now))
+        if done.rowcount:
+            audit.append(conn, f"operator:{operator_id}", "game.decommissioned",
+                         {"game": key}, now)
 
 
 def _ensure_pools(ctx: Context) -> None:
@@ -99,6 +126,10 @@ def _ensure_pools(ctx: Context) -> None:
                 jackpot.ensure_pool(ctx.engine, served.pool_key(), op.currency,
                                     spec.seed_amount, spec.contribution_bp,
                                     ledger.house_owner(op.id, 0), now_us())
+    jackpot.mark_decommissioned(ctx.engine, {served.pool_key() for op in ctx.settings.operators
+                                             if op.profile.jackpots for served in games_of(op)
+                                             if served.game.spec.jackpot is not None},
+                                now_us())
     from reelforge.server.backoffice.jackpot_control import apply_ceilings
 
     apply_ceilings(ctx)  # the configuration's ceilings (G2), each change audited

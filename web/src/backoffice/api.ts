@@ -17,13 +17,26 @@ export interface MeterRow {
   turnover_minor: number; wins_minor: number; hold_minor: number; rtp: number | null;
   gamble_rounds: number; gamble_staked_minor: number; gamble_won_minor: number; gamble_rtp: number | null;
   step_wagers: number; step_wagered_minor: number; funded_won_minor: number; house_net_minor: number;
+  jackpot_wins: number; jackpot_paid_minor: number; voided_rounds: number;
 }
 export interface GameRow {
   operator: string; game: string; game_id: string; currency: string; jurisdiction: string;
   file_enabled: boolean; switch_enabled: boolean; enabled: boolean;
   switched_by: string | null; switched_at_us: number | null;
+  status: "enabled" | "disabled" | "decommissioned"; available_since_us: number | null; decommissioned_at_us: number | null;
 }
-export interface PoolRow { pool: string; currency: string; amount_minor: number; seed_minor: number; contribution_bp: number; wins: number; enabled: boolean; ceiling_minor: number | null; overflow_minor: number }
+export interface PoolRow {
+  pool: string; currency: string; amount_minor: number; seed_minor: number; contribution_bp: number; wins: number; enabled: boolean;
+  ceiling_minor: number | null; overflow_minor: number; status: "enabled" | "disabled" | "decommissioned"; started_at_us: number;
+  decommissioned_at_us: number | null; games: { operator: string; game: string; game_id: string; one_in_rounds: number | null }[];
+}
+/** The significant-events log (H4): audit rows of significant kinds, large wins, and the periods when no server process was up. */
+export interface EventsView {
+  events: { at_us: number; kind: string; chain: string; seq: number; payload: Record<string, unknown> }[];
+  truncated: boolean;
+  large_wins: { round_id: string; operator: string; player: string; game: string; currency: string; win_minor: number; x: number; at_us: number }[];
+  unavailable: { from_us: number; to_us: number | null; seconds: number; ended_by: string }[];
+}
 
 export interface RtpRow {
   operator: string; game: string; mode: string; currency: string; rounds: number;

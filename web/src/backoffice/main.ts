@@ -9,6 +9,7 @@ import { call, OfficeError, utcDay, type GameRow, type HeldView, type LargeWinsV
 import { METER_HEADINGS, meterCells, RTP_HEADINGS, rtpCells, totals } from "./view";
 import { showReports } from "./reports";
 import { showClaims, showCorrections } from "./control";
+import { showEvents } from "./events";
 
 const root = document.getElementById("office") as HTMLElement;
 
@@ -76,16 +77,17 @@ async function dashboard(): Promise<void> {
   const pools = h("section", { "aria-labelledby": "office-pools-h", "data-testid": "office-pools" });
   const claims = h("section", { "aria-labelledby": "office-claims-h", "data-testid": "office-claims" });
   const corrections = h("section", { "aria-labelledby": "office-corrections-h", "data-testid": "office-corrections" });
+  const events = h("section", { "aria-labelledby": "office-events-h", "data-testid": "office-events" });
   root.append(
     h("header", { class: "office-header" },
       h("h1", {}, "Back office"),
       h("span", { "data-testid": "office-who" }, `${me.name} · ${me.role}`), signOut),
-    meters, rtp, held, large, games, pools, claims, corrections);
+    meters, rtp, held, large, games, pools, claims, corrections, events);
   const mayControl = me.may.includes("control");
   const reports = h("div", { "data-testid": "office-reports" });
   rtp.after(reports); // the chart, the monitor's alerts and the lookups, after the RTP table
   await Promise.all([showMeters(meters, day), showRtp(rtp, day), showHeld(held), showLarge(large, day), showGames(games, mayControl), showPools(pools, mayControl), showReports(reports, day, mayControl),
-    showClaims(claims, mayControl), showCorrections(corrections, mayControl, me.name)]);
+    showClaims(claims, mayControl), showCorrections(corrections, mayControl, me.name), showEvents(events, day)]);
 }
 
 async function showMeters(section: HTMLElement, day: string): Promise<void> {
@@ -181,7 +183,11 @@ async function showLarge(section: HTMLElement, day: string): Promise<void> {
   }
 }
 
-const GAME_HEADINGS = ["Operator", "Game", "Variant", "State", ""];
+const GAME_HEADINGS = ["Operator", "Game", "Variant", "State", "Available since", ""];
+
+function date(us: number | null): string {
+  return us === null ? "—" : new Date(us / 1000).toISOString().slice(0, 10);
+}
 
 async function showGames(section: HTMLElement, mayControl: boolean): Promise<void> {
   clear(section);
@@ -190,7 +196,8 @@ async function showGames(section: HTMLElement, mayControl: boolean): Promise<voi
   try {
     const { games } = await call<{ games: GameRow[] }>("GET", "/games");
     section.append(table("office-games-table", GAME_HEADINGS, games.map((g) => {
-      const state = !g.file_enabled ? "off (configuration file)" : g.enabled ? "on" : `off (by ${g.switched_by ?? "staff"})`;
+      const state = g.status === "decommissioned" ? `decommissioned ${date(g.decommissioned_at_us)}`
+        : !g.file_enabled ? "off (configuration file)" : g.enabled ? "on" : `off (by ${g.switched_by ?? "staff"})`;
       const button = h("button", {
         type: "button", "data-testid": `office-game-${g.operator}-${g.game}`,
         disabled: !mayControl || !g.file_enabled,
@@ -207,7 +214,7 @@ async function showGames(section: HTMLElement, mayControl: boolean): Promise<voi
           button.disabled = false;
         }
       });
-      return row(GAME_HEADINGS, [g.operator, g.game, g.game_id, state, button],
+      return row(GAME_HEADINGS, [g.operator, g.game, g.game_id, state, date(g.available_since_us), button],
         { "data-state": g.enabled ? "on" : "off", "data-testid": `office-game-row-${g.operator}-${g.game}` });
     })), error);
     if (!mayControl) section.append(message("Only a manager may switch games and jackpots.", "note"));
@@ -216,7 +223,7 @@ async function showGames(section: HTMLElement, mayControl: boolean): Promise<voi
   }
 }
 
-const POOL_HEADINGS = ["Pool", "Amount", "Seed", "Ceiling", "Overflow", "Contribution", "Wins", "State", ""];
+const POOL_HEADINGS = ["Pool", "Amount", "Seed", "Ceiling", "Overflow", "Contribution", "Odds per round", "Wins", "State", ""];
 
 async function showPools(section: HTMLElement, mayControl: boolean): Promise<void> {
   clear(section);
@@ -246,7 +253,9 @@ async function showPools(section: HTMLElement, mayControl: boolean): Promise<voi
       });
       return row(POOL_HEADINGS, [p.pool, formatMoney(p.amount_minor, p.currency), formatMoney(p.seed_minor, p.currency),
         p.ceiling_minor === null ? "none" : formatMoney(p.ceiling_minor, p.currency), formatMoney(p.overflow_minor, p.currency),
-        `${(p.contribution_bp / 100).toFixed(2)}%`, String(p.wins), p.enabled ? "on" : "disabled", button],
+        `${(p.contribution_bp / 100).toFixed(2)}%`,
+        p.games.map((g) => `${g.game}: ${g.one_in_rounds === null ? "—" : `1 in ${g.one_in_rounds.toLocaleString("en")}`}`).join(", ") || "no game",
+        String(p.wins), p.status === "decommissioned" ? `decommissioned ${date(p.decommissioned_at_us)}` : p.enabled ? "on" : "disabled", button],
       { "data-state": p.enabled ? "on" : "off" });
     })), error);
   } catch (exc) {

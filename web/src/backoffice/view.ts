@@ -3,7 +3,7 @@
 import { formatMoney, formatPercent } from "../core/money";
 import type { MeterRow, RtpRow } from "./api";
 
-export const METER_HEADINGS = ["Operator", "Game", "Mode", "Rounds", "Turnover", "Wins", "Hold", "RTP", "Gamble", "Balance wagers"];
+export const METER_HEADINGS = ["Operator", "Game", "Mode", "Rounds", "Turnover", "Wins", "Hold", "RTP", "Gamble", "Balance wagers", "Jackpots paid", "Voided"];
 
 /** A meter row's cells: the paytable's, then the gamble's and the balance wagers' apart (D5),
  * each as "staked → paid (rounds)", a dash where there were none. */
@@ -14,7 +14,9 @@ export function meterCells(row: MeterRow): string[] {
     formatMoney(row.turnover_minor, row.currency), formatMoney(row.wins_minor, row.currency),
     formatMoney(row.hold_minor, row.currency), row.rtp === null ? "—" : formatPercent(row.rtp),
     apart(row.gamble_rounds, row.gamble_staked_minor, row.gamble_won_minor),
-    apart(row.step_wagers, row.step_wagered_minor, row.funded_won_minor)];
+    apart(row.step_wagers, row.step_wagered_minor, row.funded_won_minor),
+    row.jackpot_wins === 0 ? "—" : `${formatMoney(row.jackpot_paid_minor, row.currency)} (${row.jackpot_wins})`,
+    String(row.voided_rounds)];
 }
 
 /** Totals per currency (money of two currencies is never added). */

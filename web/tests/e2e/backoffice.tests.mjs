@@ -136,6 +136,16 @@ export const tests = [
       const again = await p.bet("cluedo");
       expect(again.status === 200, `after enabling: ${JSON.stringify(again)}`);
 
+      // the significant-events log (H4): the wrong password and both switches, as the server logged them
+      await t.page.reload();
+      const events = t.page.locator("[data-testid=office-events-table]");
+      await events.waitFor({ timeout: 30000 });
+      const kinds = await events.locator("tbody tr").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-kind")));
+      expect(kinds.includes("staff.sign_in_failed") && kinds.filter((k) => k === "game.switched").length >= 2 && kinds.includes("server.started"),
+        `events: ${JSON.stringify(kinds)}`);
+      await t.page.locator("[data-testid=office-events]").scrollIntoViewIfNeeded();
+      await t.shot("events-1440", "[data-testid=office-events]");
+
       await t.page.setViewportSize({ width: 390, height: 844 });
       await t.page.waitForTimeout(200);
       await noSideways(t, "390x844");

@@ -8,7 +8,8 @@ function meter(over: Partial<MeterRow>): MeterRow {
     day: "2026-12-04", operator: "demo", game: "cluedo", mode: "base", currency: "EUR", rounds: 3,
     turnover_minor: 6000, wins_minor: 4512, hold_minor: 1488, rtp: 0.752,
     gamble_rounds: 0, gamble_staked_minor: 0, gamble_won_minor: 0, gamble_rtp: null,
-    step_wagers: 0, step_wagered_minor: 0, funded_won_minor: 0, house_net_minor: 0, ...over,
+    step_wagers: 0, step_wagered_minor: 0, funded_won_minor: 0, house_net_minor: 0,
+    jackpot_wins: 0, jackpot_paid_minor: 0, voided_rounds: 0, ...over,
   };
 }
 
@@ -16,13 +17,18 @@ describe("back office meters", () => {
   it("shows one cell per heading, money from integer minor units", () => {
     const cells = meterCells(meter({}));
     expect(cells).toHaveLength(METER_HEADINGS.length);
-    expect(cells).toEqual(["demo", "cluedo", "base", "3", "€60.00", "€45.12", "€14.88", "75.20%", "—", "—"]);
+    expect(cells).toEqual(["demo", "cluedo", "base", "3", "€60.00", "€45.12", "€14.88", "75.20%", "—", "—", "—", "0"]);
   });
 
   it("shows the gamble and the balance wagers apart from the paytable", () => {
     const cells = meterCells(meter({ gamble_rounds: 2, gamble_staked_minor: 300, gamble_won_minor: 600,
       step_wagers: 1, step_wagered_minor: 150, funded_won_minor: 0 }));
-    expect(cells.slice(8)).toEqual(["€3.00 → €6.00 (2)", "€1.50 → €0.00 (1)"]);
+    expect(cells.slice(8, 10)).toEqual(["€3.00 → €6.00 (2)", "€1.50 → €0.00 (1)"]);
+  });
+
+  it("shows what the jackpot pools paid and the voided rounds apart (H2)", () => {
+    const cells = meterCells(meter({ jackpot_wins: 2, jackpot_paid_minor: 2_500_000, voided_rounds: 3 }));
+    expect(cells.slice(10)).toEqual(["€25,000.00 (2)", "3"]);
   });
 
   it("shows a dash for the RTP of a day without turnover", () => {

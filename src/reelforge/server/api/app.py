@@ -159,6 +159,9 @@ def create_app(ctx: Context, startup=None) -> FastAPI:
         limiter = anyio.to_thread.current_default_thread_limiter()
         limiter.total_tokens = int(os.environ.get("REELFORGE_THREADS", "16"))
         yield
+        from reelforge.server.services import incidents
+
+        incidents.stopped(ctx)  # a clean stop, in the significant-events log
         ctx.engine.dispose()
 
     app = FastAPI(title="reelforge game server", version="1", lifespan=lifespan,
@@ -365,6 +368,8 @@ def _play_page(launch: str) -> str:
 def _errors(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSON:
+        if exc.status == 401 and exc.code != "BAD_CREDENTIALS":  # staff sign-ins: their own rows
+            _incident(request, "auth.refused", exc.code)
         wait = exc.details.get("retry_after_ms") if exc.code == "RATE_LIMITED" else None
         headers = {"Retry-After": str(-(-wait // 1000))} if wait else None
         return JSON(exc.body(), status_code=exc.status, headers=headers)
@@ -394,6 +399,7 @@ def _errors(app: FastAPI) -> None:
         # The database restarting, unreachable or out of disk: the transaction was rolled back
         # (or its commit's fate is unknown), so the client retries under the same request id.
         reference = uuid.uuid4().hex[:12]
+        _incident(request, "database.unavailable", type(exc).__name__)
         cause = (str(getattr(exc, "orig", exc)).strip().splitlines() or [""])[0][:160]
         log.warning("database unavailable %s on %s %s: %s: %s", reference, request.method,
                     request.url.path, type(exc).__name__, cause)
@@ -407,6 +413,14 @@ def _errors(app: FastAPI) -> None:
     @app.exception_handler(Exception)
     async def bug(request: Request, exc: Exception) -> JSON:
         reference = uuid.uuid4().hex[:12]
+        _incident(request, "server.error", type(exc).__name__)
         log.exception("internal error %s on %s %s", reference, request.method, request.url.path)
         return JSON({"error": {"code": "INTERNAL", "message": f"internal error, reference "
                                f"{reference}"}}, status_code=500)
+
+
+def _incident(request: Request, kind: str, code: str) -> None:
+    from reelforge.server.services import incidents
+
+    client = request.client.host if request.client else None
+    incidents.note(request.app.state.ctx, kind, client, code)

@@ -25,7 +25,7 @@ from sqlalchemy import Connection, insert, select, update
 
 from reelforge.server.backoffice.staff import CONTROL, Staff
 from reelforge.server.context import Context
-from reelforge.server.db.tables import POOL_SCALE, game_switches, jackpot_pools
+from reelforge.server.db.tables import POOL_SCALE, game_configs, game_switches, jackpot_pools
 from reelforge.server.errors import ApiError
 from reelforge.server.services import audit
 from reelforge.server.services.common import now_us
@@ -44,8 +44,9 @@ def file_settings(ctx: Context) -> Settings:
 
 
 def _switched_off(conn: Connection) -> frozenset[tuple[str, str]]:
-    return frozenset(conn.execute(select(game_switches.c.operator_id, game_switches.c.game_key)
-                                  .where(game_switches.c.enabled.is_(False))).tuples().all())
+    return frozenset((r.operator_id, r.game_key) for r in conn.execute(
+        select(game_switches.c.operator_id, game_switches.c.game_key)
+        .where(game_switches.c.enabled.is_(False))))
 
 
 def refresh(ctx: Context) -> None:
@@ -88,20 +89,39 @@ def start_refresher(ctx: Context) -> None:
 
 
 def games(ctx: Context) -> list[dict[str, Any]]:
-    """Every configured game of every operator: the file's setting, the switch, the result."""
+    """Every game of every configured operator: the file's setting, the switch, the result,
+    when it was made available and, for a game the configuration no longer offers, when it
+    was decommissioned (H2)."""
     with ctx.read() as conn:
         switches = {(s.operator_id, s.game_key): s for s in conn.execute(select(game_switches))}
+        lives = {(c.operator_id, c.game_key): c for c in conn.execute(
+            select(game_configs.c.operator_id, game_configs.c.game_key, game_configs.c.game_id,
+                   game_configs.c.available_since, game_configs.c.decommissioned_at))}
     found = []
     for op in file_settings(ctx).operators:
+        offered = set()
         for g in op.games:
-            switch = switches.get((op.id, g.key))
+            offered.add(g.key)
+            switch, life = switches.get((op.id, g.key)), lives.get((op.id, g.key))
             on = switch is None or bool(switch.enabled)
             found.append({"operator": op.id, "game": g.key, "game_id": g.game_id,
                           "currency": op.currency, "jurisdiction": op.jurisdiction,
                           "file_enabled": g.enabled, "switch_enabled": on,
                           "enabled": g.enabled and on,
+                          "status": "enabled" if g.enabled and on else "disabled",
                           "switched_by": None if switch is None else switch.updated_by,
-                          "switched_at_us": None if switch is None else switch.updated_at})
+                          "switched_at_us": None if switch is None else switch.updated_at,
+                          "available_since_us": None if life is None else life.available_since,
+                          "decommissioned_at_us": None})
+        for (op_id, key), life in sorted(lives.items()):
+            if op_id == op.id and key not in offered:
+                found.append({"operator": op.id, "game": key, "game_id": life.game_id,
+                              "currency": op.currency, "jurisdiction": op.jurisdiction,
+                              "file_enabled": False, "switch_enabled": False, "enabled": False,
+                              "status": "decommissioned", "switched_by": None,
+                              "switched_at_us": None,
+                              "available_since_us": life.available_since,
+                              "decommissioned_at_us": life.decommissioned_at})
     return found
 
 

@@ -82,21 +82,18 @@ def daily(conn: Connection, first: date, last: date) -> list[dict[str, Any]]:
     found: dict[tuple, dict[str, Any]] = {}
     for row in kept_sums(conn, first, last):
         key = (int(row.day), row.operator_id, row.game_key, row.mode, row.currency)
-        out = found.get(key)
-        if out is None:
-            out = found[key] = {
-                "day": (EPOCH + timedelta(days=key[0])).isoformat(), "operator": key[1],
-                "game": key[2], "mode": key[3], "currency": key[4], "rounds": 0,
-                "turnover_minor": 0, "wins_minor": 0, "hold_minor": 0, "rtp": None,
-                "gamble_rounds": 0, "gamble_staked_minor": 0, "gamble_won_minor": 0,
-                "gamble_rtp": None, "step_wagers": 0, "step_wagered_minor": 0,
-                "funded_won_minor": 0, "house_net_minor": 0}
+        out = _row(found, key)
         rounds_, turnover, wins = int(row.rounds), int(row.turnover), int(row.wins)
         names = _COLUMNS[row.kind]
         out[names[0]] += rounds_
         out[names[1]] += turnover
         out[names[2]] += wins
         out["house_net_minor"] += turnover - wins
+    for key, paid, claims in _jackpots_paid(conn, first, last):
+        _row(found, key)["jackpot_paid_minor"] += paid
+        found[key]["jackpot_wins"] += claims
+    for key, voided in _voided(conn, first, last):
+        _row(found, key)["voided_rounds"] += voided
     for out in found.values():
         out["hold_minor"] = out["turnover_minor"] - out["wins_minor"]
         if out["turnover_minor"]:
@@ -104,6 +101,51 @@ def daily(conn: Connection, first: date, last: date) -> list[dict[str, Any]]:
         if out["gamble_staked_minor"]:
             out["gamble_rtp"] = out["gamble_won_minor"] / out["gamble_staked_minor"]
     return [found[k] for k in sorted(found)]
+
+
+def _row(found: dict[tuple, dict[str, Any]], key: tuple) -> dict[str, Any]:
+    out = found.get(key)
+    if out is None:
+        out = found[key] = {
+            "day": (EPOCH + timedelta(days=key[0])).isoformat(), "operator": key[1],
+            "game": key[2], "mode": key[3], "currency": key[4], "rounds": 0,
+            "turnover_minor": 0, "wins_minor": 0, "hold_minor": 0, "rtp": None,
+            "gamble_rounds": 0, "gamble_staked_minor": 0, "gamble_won_minor": 0,
+            "gamble_rtp": None, "step_wagers": 0, "step_wagered_minor": 0,
+            "funded_won_minor": 0, "house_net_minor": 0, "jackpot_wins": 0,
+            "jackpot_paid_minor": 0, "voided_rounds": 0}
+    return out
+
+
+def _round_day_key(conn: Connection) -> list[Any]:
+    return [(r.c.created_at // US_PER_DAY).label("day"), p.c.operator_id, r.c.game_key, bet_mode(conn).label("mode"), r.c.currency]
+
+
+def _jackpots_paid(conn: Connection, first: date, last: date) -> list[tuple[tuple, int, int]]:
+    """Jackpot claims per day the round started, operator, game, mode and currency: what the
+    pools paid (the pools' money, not the paytable's, so apart from wins and hold; H2)."""
+    since, until = day_number(first) * US_PER_DAY, (day_number(last) + 1) * US_PER_DAY
+    keys = _round_day_key(conn)
+    rows = conn.execute(
+        select(*keys, func.sum(jackpot_claims.c.amount_minor), func.count())
+        .select_from(jackpot_claims.join(r, r.c.id == jackpot_claims.c.round_id)
+                     .join(p, p.c.id == r.c.player_id))
+        .where(r.c.created_at >= since, r.c.created_at < until)
+        .group_by(*keys)).all()
+    return [((int(x[0]), x[1], x[2], str(x[3] or "base"), x[4]), int(x[5]), int(x[6]))
+            for x in rows]
+
+
+def _voided(conn: Connection, first: date, last: date) -> list[tuple[tuple, int]]:
+    """Rounds cancelled (their stake given back: a seamless wallet's debit rolled back) per day,
+    operator, game, mode and currency, through the partial index of cancelled rounds (H2)."""
+    since, until = day_number(first) * US_PER_DAY, (day_number(last) + 1) * US_PER_DAY
+    keys = _round_day_key(conn)
+    rows = conn.execute(
+        select(*keys, func.count()).select_from(r.join(p, p.c.id == r.c.player_id))
+        .where(r.c.status == "cancelled", r.c.created_at >= since, r.c.created_at < until)
+        .group_by(*keys)).all()
+    return [((int(x[0]), x[1], x[2], str(x[3] or "base"), x[4]), int(x[5])) for x in rows]
 
 
 # a meter kind's rounds, turnover and wins, as the daily row names them
@@ -165,7 +207,8 @@ def large_wins(conn: Connection, first: date, last: date, min_x: int) -> dict[st
                             "operator": c.operator_id, "player": c.external_id,
                             "game": c.game_key, "currency": c.currency,
                             "amount_minor": int(c.amount_minor),
-                            "status": c.status, "confirmed_by": None, "at_us": c.created_at}
+                            "status": c.status, "confirmed_by": c.verified_by,
+                            "confirmed_at_us": c.verified_at, "at_us": c.created_at}
                            for c in claims]}
 
 
@@ -183,6 +226,7 @@ def as_csv(rows: Iterable[dict[str, Any]], columns: Sequence[str]) -> str:
 DAILY_COLUMNS = ("day", "operator", "game", "mode", "currency", "rounds", "turnover_minor",
                  "wins_minor", "hold_minor", "rtp", "gamble_rounds", "gamble_staked_minor",
                  "gamble_won_minor", "gamble_rtp", "step_wagers", "step_wagered_minor",
-                 "funded_won_minor", "house_net_minor")
+                 "funded_won_minor", "house_net_minor", "jackpot_wins", "jackpot_paid_minor",
+                 "voided_rounds")
 WIN_COLUMNS = ("round_id", "operator", "player", "game", "currency", "stake_minor",
                "win_minor", "x", "at_us")

@@ -11,11 +11,19 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, StringConstraints
 
-from reelforge.server.backoffice import control, control_routes, meters, rtp, staff
+from reelforge.server.backoffice import (
+    control,
+    control_routes,
+    events,
+    meters,
+    pools,
+    rtp,
+    staff,
+)
 from reelforge.server.backoffice.cookie import COOKIE, StaffCookie
 from reelforge.server.context import Context
 from reelforge.server.errors import ApiError
-from reelforge.server.services import jackpot
+from reelforge.server.services.common import now_us
 
 PREFIX = "/backoffice/api"
 From = Annotated[str | None, Query(alias="from", max_length=10,
@@ -157,6 +165,17 @@ def router(ctx: Context, route_class: Any) -> APIRouter:
         return _csv(meters.as_csv(found["wins"], meters.WIN_COLUMNS),
                     f"large-wins-{start}-{end}.csv")
 
+    @api.get("/events")
+    def significant_events(rf_staff: StaffCookie = None, first: From = None, last: To = None,
+                           min_x: MinX = 100) -> dict:
+        """The significant-events log of the period (H4): significant audit rows, large wins
+        and the periods when no server process was up."""
+        door(rf_staff)
+        start, end = _period(first, last)
+        with ctx.read() as conn:
+            return {"from": start.isoformat(), "to": end.isoformat(),
+                    **events.significant(conn, start, end, min_x, now_us())}
+
     @api.get("/rtp")
     def actual_rtp(rf_staff: StaffCookie = None, first: From = None, last: To = None,
                    operator: Annotated[str | None, Query(max_length=64)] = None,
@@ -184,9 +203,9 @@ def router(ctx: Context, route_class: Any) -> APIRouter:
 
     @api.get("/jackpots")
     def jackpots(rf_staff: StaffCookie = None) -> dict:
+        """Every pool as persisted (G8): its meter, parameters, games, odds and status."""
         door(rf_staff)
-        with ctx.read() as conn:
-            return {"jackpots": jackpot.meters(conn)}
+        return {"jackpots": pools.pools(ctx)}
 
     @api.put("/jackpots")
     def switch_pool(body: PoolSwitch, rf_staff: StaffCookie = None) -> dict:

@@ -66,6 +66,10 @@ game_configs = Table(
     Column("jurisdiction", String(16), nullable=False),
     Column("enabled", Boolean, nullable=False),
     Column("updated_at", Time, nullable=False),
+    # H2: when the configuration first offered the game, and when it stopped offering it
+    # (migration 0007); offered again, the game is available again from then.
+    Column("available_since", Time),
+    Column("decommissioned_at", Time),
 )
 
 players = Table(
@@ -167,6 +171,10 @@ Index("uq_rounds_open", rounds.c.player_id, rounds.c.game_key, unique=True,
       sqlite_where=text("status NOT IN ('closed', 'cancelled')"),
       postgresql_where=text("status NOT IN ('closed', 'cancelled')"))
 
+# Voided rounds per game and day (H2): few, so a partial index keeps their count cheap.
+Index("ix_rounds_cancelled", rounds.c.created_at,
+      sqlite_where=text("status = 'cancelled'"), postgresql_where=text("status = 'cancelled'"))
+
 # A player's choice, one row per step of a round: its seed replays it exactly.
 round_steps = Table(
     "round_steps", metadata,
@@ -202,6 +210,7 @@ jackpot_pools = Table(
     Column("overflow_units", BigInteger, nullable=False, server_default="0"),
     Column("overflow_credited_minor", Money, nullable=False, server_default="0"),
     Column("overflow_seeded_minor", Money, nullable=False, server_default="0"),  # resets, ever
+    Column("decommissioned_at", Time),  # G8: no configured game feeds it any more (0007)
     CheckConstraint("units >= 0", name="nonnegative"),
 )
 
@@ -251,6 +260,28 @@ audit_log = Table(
     Column("hash", String(64), nullable=False),
     UniqueConstraint("chain", "seq"),
 )
+
+# Each server process's life (H4's periods of unavailability, backoffice/events.py): its start,
+# a heartbeat every services/incidents.HEARTBEAT_S and its clean stop; a process killed keeps
+# no stop, and its last heartbeat says when it was last up.
+server_processes = Table(
+    "server_processes", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("host", String(255), nullable=False),
+    Column("pid", Integer, nullable=False),
+    Column("started_at", Time, nullable=False),
+    Column("last_seen_at", Time, nullable=False),
+    Column("stopped_at", Time),
+)
+
+# The kinds every round or session writes, by the million: the significant-events log (H4,
+# backoffice/events.py) is every other kind, read through this partial index by time.
+ROUTINE_AUDIT_KINDS = ("round.opened", "round.outcome", "round.credited", "round.credit_queued",
+                       "round.closed", "round.step", "round.banked", "session.opened",
+                       "player.created")
+_SIGNIFICANT = text("kind NOT IN (" + ", ".join(f"'{k}'" for k in ROUTINE_AUDIT_KINDS) + ")")
+Index("ix_audit_log_significant", audit_log.c.created_at,
+      sqlite_where=_SIGNIFICANT, postgresql_where=_SIGNIFICANT)
 
 audit_heads = Table(
     "audit_heads", metadata,

@@ -53,6 +53,22 @@ def ensure_pool(engine, key: str, currency: str, seed_minor: int, contribution_b
             pass  # another process created it first
 
 
+def mark_decommissioned(engine, fed: set[str], now: int) -> None:
+    """Pools no configured game feeds any more are decommissioned now, and a pool fed again is
+    back in service (G8); each change an audit row of the pool's chain."""
+    with engine.begin() as conn:
+        for pool in conn.execute(select(jackpot_pools.c.key, jackpot_pools.c.decommissioned_at)
+                                 .order_by(jackpot_pools.c.key).with_for_update()).all():
+            gone = pool.key not in fed
+            if gone == (pool.decommissioned_at is not None):
+                continue
+            conn.execute(update(jackpot_pools).where(jackpot_pools.c.key == pool.key)
+                         .values(decommissioned_at=now if gone else None, updated_at=now))
+            audit.append(conn, f"jackpot:{pool.key}",
+                         "jackpot.decommissioned" if gone else "jackpot.recommissioned",
+                         {"since_us": pool.decommissioned_at} if not gone else {}, now)
+
+
 def _create_pool(engine, key: str, currency: str, seed_minor: int, contribution_bp: int,
                  house_owner: str, now: int) -> None:
     try:
