@@ -34,6 +34,8 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   private readonly paradeResult = h("div", { class: "parade-result", "data-testid": "parade-result", role: "status" });
   private readonly valuesEl = h("div", { class: "present-values", "data-testid": "present-values", "data-values": "", hidden: true });
   private readonly stage: ViewDeps["stage"];
+  private destroyed = false;
+  private readonly drawn = { postrender: () => this.markDrawn() };
   private readonly overlay: HTMLElement;
   /** Falling snow behind the canvas (cops.css): two layers of flakes, far and near. */
   private readonly snow = [h("div", { class: "cops-snow far", "aria-hidden": "true" }), h("div", { class: "cops-snow near", "aria-hidden": "true" })];
@@ -57,6 +59,7 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
       h("div", { class: "line-up" }, ...PARADE.map((name, i) => h("div", { class: "suspect", "data-name": name }, h("span", { class: "suspect-figure" }), h("strong", {}, `${i + 1} ${name.toUpperCase()}`)))),
       this.paradeResult);
     deps.overlay.append(this.trailEl, this.paradeEl, this.valuesEl);
+    deps.stage.app.renderer.runners.postrender.add(this.drawn);
     deps.overlay.parentElement?.prepend(...this.snow);
   }
 
@@ -66,6 +69,19 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     const trail = TRAIL_PX[this.stage.placement().design.name];
     this.trailEl.style.setProperty("--trail-h", `${trail}px`);
     super.fitAbove(px, (top ?? 0) + trail + TRAIL_GAP);
+    // Drawn now, not on the next tick: the shell calls this from its ResizeObserver (after
+    // layout, before paint) when the gamble's wheels open under the reels, and the canvas
+    // drawn a frame later left the panel over the bottom row until then (a slow renderer's
+    // frame lasts long enough to see it).
+    if (!this.destroyed) this.stage.app.render();
+  }
+
+  /** Where the canvas last drew the reels' window (CSS px, on the overlay as data-drawn-window):
+   * the layout tests compare it, not only the layout's own marker, with what lies under the
+   * reels at the moment a panel opens. */
+  private markDrawn(): void {
+    const r = this.windowRect();
+    this.overlay.dataset.drawnWindow = [r.x, r.y, r.width, r.height].map((v) => v.toFixed(1)).join(" ");
   }
 
   /** The presents' values, drawn on their cells (a plaque on the lower part of the present)
@@ -181,6 +197,8 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   }
 
   override destroy(): void {
+    this.destroyed = true;
+    this.stage.app.renderer.runners.postrender.remove(this.drawn);
     this.trailEl.remove();
     this.paradeEl.remove();
     this.valuesEl.remove();
