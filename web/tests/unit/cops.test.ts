@@ -10,7 +10,7 @@ import type { Cell, Outcome } from "../../src/core/outcome";
 import { validateOutcome } from "../../src/core/outcome";
 import { EventPlayer } from "../../src/core/player";
 import type { ChoiceView } from "../../src/net/types";
-import { copsHandlers, copsHooks, presentValues, type CopsMoment, type CopsView, type PresentValue } from "../../src/screens/cops-n-robbers/handlers";
+import { collectionCells, copsHandlers, copsHooks, presentValues, type CopsMoment, type CopsView, type PresentValue } from "../../src/screens/cops-n-robbers/handlers";
 import { arrowAmounts, MIN_SHARE, spinSegment, type WheelState } from "../../src/screens/cops-n-robbers/wheel";
 import type { SlotView } from "../../src/screens/game/registry";
 import { fixture, type FixtureRound } from "./fixtures";
@@ -151,6 +151,21 @@ describe("cops n robbers handlers", () => {
     expect(presentValues(fortune).length).toBe(3);
     for (const [r, row] of presentValues(fortune).map((p) => [p.reel, p.row])) expect(fortune.events[0]?.type === "window" && fortune.events[0].symbols[r!]![row!]).toMatch(/^PRESENT_/);
     for (const kind of ["win", "loss"]) expect(presentValues(outcomeOf(kind).spins[0]!)).toEqual([]);
+  });
+
+  it("collectionCells: a collection lights every robber in view and every present with a value, nothing else", () => {
+    const spins = rounds.flatMap((r) => validateOutcome(r.outcome).spins).filter((sp) => sp.events.some((e) => e.type === "collection"));
+    expect(spins.length).toBeGreaterThan(0);
+    for (const spin of spins) {
+      const window = spin.events.find((e) => e.type === "window");
+      if (window?.type !== "window") throw new Error("a collecting spin without its window");
+      const lit = collectionCells(spin).map(([r, row]) => window.symbols[r]![row]!);
+      const robbers = window.symbols.flat().filter((id) => id === "ROBBER").length;
+      const presents = spin.events.filter((e) => e.type === "cash").length;
+      expect(lit.filter((id) => id === "ROBBER").length).toBe(robbers);
+      expect(lit.filter((id) => id.startsWith("PRESENT_")).length).toBe(presents);
+      expect(lit.length).toBe(robbers + presents);
+    }
   });
 
   it("hides the trail in the base game", async () => {

@@ -6,6 +6,7 @@ import { sleep, timeline } from "../../core/timing";
 import { h } from "../../ui/dom";
 import { showMoment } from "../../ui/moment";
 import { formatCredits } from "../../core/money";
+import type { Cell } from "../../core/outcome";
 import { FONTS } from "../../render/fonts";
 import { PixiSlotView } from "../game/generic";
 import type { ViewDeps } from "../game/registry";
@@ -104,9 +105,11 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     this.stage.invalidate();
   }
 
-  async collect(label: string, options: { fast?: boolean } = {}): Promise<void> {
+  async collect(label: string, options: { fast?: boolean; cells?: readonly Cell[] } = {}): Promise<void> {
+    // the robbers and the presents lit over the dimmed window (each symbol stays itself), then
     // the values flash twice over 90 or 300 ms of wall-clock time (not a count of timer steps:
     // each step waits for a frame on a slow renderer) and stay on their presents
+    if (options.cells?.length) this.reels.highlight(options.cells);
     const ms = options.fast ? 90 : 300;
     const tl = timeline();
     for (let p = 0; ; p = Math.min(1, tl.elapsed() / ms)) {
@@ -116,6 +119,7 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
       await sleep(30);
     }
     await this.banner(label, { ms: 800, fast: options.fast });
+    if (options.cells?.length) this.reels.clearHighlight();
   }
 
   clearValues(): void {
