@@ -22,6 +22,9 @@ export function costLine(cost: { stake: number; extra: number; lines: number }, 
   return cost.extra > 0 ? `${money(cost.stake)} stake + ${money(cost.extra)} ${modeTitle}` : `${money(cost.stake)} stake on ${cost.lines} lines`;
 }
 
+/** What the rule sheet calls the alternative base game. */
+export const FORTUNE_SPINS = "Fortune Spins";
+
 export function copsBetControls(controls: BetControls, game: GameView): HTMLElement {
   const fortune = controls.modes.find((m) => m.name !== "base");
   const money = (minor: number) => formatMoney(minor, game.currency);
@@ -34,7 +37,8 @@ export function copsBetControls(controls: BetControls, game: GameView): HTMLElem
   stake.addEventListener("change", () => pick(Number(stake.value)));
   minus.addEventListener("click", () => pick(index() - 1));
   plus.addEventListener("click", () => pick(index() + 1));
-  const fortuneTitle = fortune ? fortune.title : "";
+  // the seed's name for the mode (the server's mode title is the game file's short "fortune")
+  const fortuneTitle = fortune ? FORTUNE_SPINS : "";
   const toggle = fortune ? h("button", { role: "switch", "aria-checked": "false", "data-testid": "fortune-switch", class: "fortune-switch", title: `${fortuneTitle}: each spin costs ${fortune.price} x the stake` }, "") : null;
   toggle?.addEventListener("click", () => { controls.selectMode(controls.mode() === "base" ? (fortune?.name ?? "base") : "base"); });
   // The total each spin debits, the one amount to read; under it, the stake and what Fortune

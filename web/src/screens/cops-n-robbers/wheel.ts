@@ -98,7 +98,9 @@ class Wheel {
     const tl = timeline();
     while (!skipped && tl.elapsed() < ms) {
       this.turn(pointerAngle(end, tl.elapsed(), ms));
-      await new Promise<void>((r) => requestAnimationFrame(() => r()));
+      // the next frame, or 50 ms where frames are scarce (a starved or hidden page): the run
+      // ends on the wall clock either way
+      await new Promise<void>((r) => { requestAnimationFrame(() => r()); setTimeout(r, 50); });
     }
     this.turn(end);
   }
