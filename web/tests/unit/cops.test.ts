@@ -49,6 +49,8 @@ class FakeCopsView implements CopsView {
   async trailMove(robber: number, cop: number) { this.trail.push([robber, cop]); }
   trailHide() { this.trailShown = false; }
   async parade(result: string) { this.parades.push(result); }
+  reelSets: string[] = [];
+  reelSet(name: string) { this.reelSets.push(name); }
   async moment(m: CopsMoment) { this.calls.push(`moment ${m.title}${m.count === undefined ? "" : ` ${formatCredits(m.count)}`}${m.lines ? ` | ${m.lines.join(" | ")}` : ""}`); }
 }
 
@@ -166,6 +168,15 @@ describe("cops n robbers handlers", () => {
       expect(lit.filter((id) => id.startsWith("PRESENT_")).length).toBe(presents);
       expect(lit.length).toBe(robbers + presents);
     }
+  });
+
+  it("spins each spin over the reel set the server spun: the mode's in the base game, the bonus reels in the bonus", async () => {
+    for (const kind of ["win", "fortune-collect", "parade-vic"]) {
+      const outcome = outcomeOf(kind);
+      const { view } = await play(outcome);
+      expect(view.reelSets).toEqual(outcome.spins.map((sp) => (sp.kind === "bonus" ? "bonus" : outcome.bet.mode)));
+    }
+    expect(outcomeOf("fortune-collect").bet.mode).toBe("fortune");
   });
 
   it("hides the trail in the base game", async () => {

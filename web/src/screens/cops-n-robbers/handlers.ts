@@ -60,6 +60,9 @@ export interface CopsView extends SlotView {
   moment(m: CopsMoment, options?: { fast?: boolean }): Promise<void>;
   /** The ID parade: the dapple runs over Bert, Sid and Vic and stops on `result`. */
   parade(result: string, options?: { fast?: boolean }): Promise<void>;
+  /** The strips that spin by from now: the game's reel set `name` (base, fortune, bonus), so a
+   * Fortune spin runs over blanks and presents, not over the cards it cannot land on. */
+  reelSet?(name: string): void;
 }
 
 function isBonusRound(outcome: Outcome): boolean {
@@ -116,6 +119,9 @@ export function copsHandlers(game: Pick<GameView, "info">): Handlers<SlotView> {
 export function copsHooks(): SpinHooks<SlotView> {
   return {
     beforeSpin: (spin, ctx) => {
+      // the reels run over the strips of the set the server spins: the bonus reels in the
+      // bonus, the mode's (Fortune Spins: its own reels) in the base game
+      v(ctx.view).reelSet?.(spin.kind === "bonus" ? "bonus" : ctx.outcome.bet.mode);
       if (spin.kind === "base") { v(ctx.view).trailHide(); ctx.view.setSpinInfo(""); }
       else ctx.view.setSpinInfo(`BONUS SPIN ${spin.index}`);
     },

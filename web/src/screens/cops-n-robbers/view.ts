@@ -35,6 +35,7 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   private readonly paradeResult = h("div", { class: "parade-result", "data-testid": "parade-result", role: "status" });
   private readonly valuesEl = h("div", { class: "present-values", "data-testid": "present-values", "data-values": "", hidden: true });
   private readonly stage: ViewDeps["stage"];
+  private readonly game: ViewDeps["game"];
   private destroyed = false;
   private readonly drawn = { postrender: () => this.markDrawn() };
   private readonly overlay: HTMLElement;
@@ -44,6 +45,7 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   constructor(deps: ViewDeps) {
     super(deps);
     this.stage = deps.stage;
+    this.game = deps.game;
     this.overlay = deps.overlay;
     this.reels.addChild(this.values);
     const row = h("div", { class: "trail-row" });
@@ -126,6 +128,12 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     for (const c of this.values.removeChildren()) c.destroy({ children: true });
     this.valuesEl.dataset.values = "";
     this.stage.invalidate();
+  }
+
+  reelSet(name: string): void {
+    const strips = this.game.info.reel_sets?.[name];
+    if (!strips?.length) return;
+    this.reels.models.forEach((m, r) => { const strip = strips[r]; if (strip?.length) m.strip = strip; });
   }
 
   override spinStart(): void {
