@@ -103,10 +103,13 @@ async function watchGambleOpening(t) {
     const check = (when) => {
       const panel = document.querySelector("[data-testid=wheel-gamble]");
       const marker = document.querySelector("[data-testid=reels-window]");
-      const drawnAt = document.querySelector(".stage-overlay")?.dataset.drawnWindow;
+      const overlay = document.querySelector(".stage-overlay");
+      const drawnAt = overlay?.dataset.drawnWindow;
       if (!panel || !marker || !drawnAt) return;
+      // data-drawn-window is in CSS px of the stage (under the page's header): to the page's
       const [x, y, width, height] = drawnAt.split(" ").map(Number);
-      const p = rectOf(panel), m = rectOf(marker), d = { x, y, width, height };
+      const o = overlay.getBoundingClientRect();
+      const p = rectOf(panel), m = rectOf(marker), d = { x: o.x + x, y: o.y + y, width, height };
       probe.frames.push({ when, panel: p, laidOut: m, drawn: d, over: overlaps(p, m) || overlaps(p, d) });
     };
     // Only the first panel of the round: a later one (after a step) opens on reels already fitted.

@@ -75,19 +75,20 @@ describe("the pointer's run", () => {
 
 describe("the result's words", () => {
   const state = { stake: 10, limit: 25000, amount: 0, collected: 0, bonus_won: null, reached: 0, finished: true };
-  it("a won cash spin counts up to the server's new amount at stake", () => {
+  it("a won cash spin shows the server's new amount at stake", () => {
     const r = gambleResult({ wheel: "cash", option: 1 }, 400, { ...state, amount: 800, finished: false });
-    expect(r.title).toBe("WIN");
-    expect(r.count).toBe(800);
-    expect(r.lines[0]).toBe("DOUBLE: 400 → 800 credits");
+    expect(r).toEqual({ title: "WIN", amount: "800 credits", lines: ["DOUBLE: 400 → 800", "Gamble again or COLLECT"] });
+  });
+  it("a won cash spin at the limit says it was collected", () => {
+    expect(gambleResult({ wheel: "cash", option: 2 }, 400, { ...state, amount: 1200, finished: true }).lines[1]).toMatch(/collected/);
   });
   it("a lost spin says what was lost and what was kept", () => {
     const r = gambleResult({ wheel: "cash", option: 2 }, 300, { ...state, collected: 100 });
-    expect(r).toEqual({ title: "LOSE", lines: ["300 credits lost", "100 credits kept"] });
+    expect(r).toEqual({ title: "LOSE", amount: "−300 credits", lines: ["100 credits kept"] });
   });
   it("a won bonus names the bonus the server says was won", () => {
     const r = gambleResult({ wheel: "bonus", bonus: 2 }, 500, { ...state, bonus_won: 2 });
     expect(r.title).toBe("WIN");
-    expect(r.lines[0]).toBe("SUPER BIG MONEY BONUS");
+    expect(r.amount).toBe("SUPER BIG MONEY BONUS");
   });
 });

@@ -266,29 +266,26 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
       col?.classList.add(won ? "won" : "lost");
       const result = gambleResult(bonus ? { wheel: "bonus", bonus: bonusWhich } : { wheel: "cash", option: cashIndex }, amount, s);
       const overlay = host.closest("section.game")?.querySelector<HTMLElement>(".stage-overlay") ?? host;
-      await showMoment(overlay, {
-        title: result.title, lines: result.lines, kind: `gamble-result ${won ? "won" : "lost"}`,
-        count: result.count === undefined ? undefined : { to: result.count, format: (n) => `${formatCredits(n)} credits` },
-        ms: still ? 1600 : 2000, fast,
-      });
+      await showMoment(overlay, { title: result.title, lines: [result.amount, ...result.lines], kind: `gamble-result ${won ? "won" : "lost"}`, ms: 2200, fast });
       spinning = null;
     },
   };
 }
 
-/** What a gamble spin's result says, big, once the pointer stops: WIN or LOSE, the amount now
- * at stake (counted up) or the amount lost, and what happens next. `was` is the amount that was
- * at stake on the spin; `s` the server's state after it. */
-export function gambleResult(spin: { wheel: "cash"; option: number } | { wheel: "bonus"; bonus: number }, was: number, s: WheelState): { title: string; count?: number; lines: string[] } {
+/** What a gamble spin's result says, big, once the pointer stops: WIN or LOSE, the amount
+ * (now at stake, lost, or the bonus won) on the line under it, then what it came from and what
+ * happens next. `was` is the amount that was at stake on the spin; `s` the server's state after
+ * it. The amount is a line, not a count-up: it reads at once however few frames are drawn. */
+export function gambleResult(spin: { wheel: "cash"; option: number } | { wheel: "bonus"; bonus: number }, was: number, s: WheelState): { title: string; amount: string; lines: string[] } {
   const kept = s.collected > 0 ? [`${formatCredits(s.collected)} credits kept`] : [];
   if (spin.wheel === "bonus") {
-    if (s.bonus_won === null) return { title: "LOSE", lines: [`${formatCredits(was)} credits lost`, ...kept] };
-    return { title: "WIN", lines: [`${BONUS_NAMES[s.bonus_won] ?? "BIG MONEY"} BONUS`, `for ${formatCredits(was)} credits`, ...kept] };
+    if (s.bonus_won === null) return { title: "LOSE", amount: `−${formatCredits(was)} credits`, lines: kept };
+    return { title: "WIN", amount: `${BONUS_NAMES[s.bonus_won] ?? "BIG MONEY"} BONUS`, lines: [`for ${formatCredits(was)} credits`, ...kept] };
   }
-  if (s.amount <= 0) return { title: "LOSE", lines: [`${formatCredits(was)} credits lost`, ...kept] };
+  if (s.amount <= 0) return { title: "LOSE", amount: `−${formatCredits(was)} credits`, lines: kept };
   const name = CASH_NAMES[spin.option] ?? "CASH";
   const next = s.finished ? "Maximum gamble win reached: collected" : "Gamble again or COLLECT";
-  return { title: "WIN", count: s.amount, lines: [`${name}: ${formatCredits(was)} → ${formatCredits(s.amount)} credits`, next] };
+  return { title: "WIN", amount: `${formatCredits(s.amount)} credits`, lines: [`${name}: ${formatCredits(was)} → ${formatCredits(s.amount)}`, next] };
 }
 
 /** Spin Chance: the meter (green for the credit's share of the price of a round, red for the
