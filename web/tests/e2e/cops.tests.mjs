@@ -88,6 +88,61 @@ async function valuesShown(t, round, label) {
   return want ? want.split(" ").length : 0;
 }
 
+/** Watches the wheel gamble's panel from the frame it opens: in that frame (a ResizeObserver
+ * made after the shell's runs after its relayout, before the paint) and the next few, the panel
+ * must lie clear of the reels as laid out (the window marker) and as the canvas last drew them
+ * (the overlay's data-drawn-window): a panel painted over the reels for a frame or more, until
+ * the reels shrink, is what a player saw. Install before the spin; read with gambleOpened. */
+async function watchGambleOpening(t) {
+  await t.page.evaluate(() => {
+    const probe = { frames: [] };
+    window.__gambleProbe = probe;
+    const choice = document.querySelector("[data-testid=choice]");
+    const rectOf = (el) => { const r = el.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; };
+    const overlaps = (a, b) => Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x) > 2 && Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) > 2;
+    const check = (when) => {
+      const panel = document.querySelector("[data-testid=wheel-gamble]");
+      const marker = document.querySelector("[data-testid=reels-window]");
+      const overlay = document.querySelector(".stage-overlay");
+      const drawnAt = overlay?.dataset.drawnWindow;
+      if (!panel || !marker || !drawnAt) return;
+      // data-drawn-window is in CSS px of the stage (under the page's header): to the page's
+      const [x, y, width, height] = drawnAt.split(" ").map(Number);
+      const o = overlay.getBoundingClientRect();
+      const p = rectOf(panel), m = rectOf(marker), d = { x: o.x + x, y: o.y + y, width, height };
+      probe.frames.push({ when, panel: p, laidOut: m, drawn: d, over: overlaps(p, m) || overlaps(p, d) });
+    };
+    // Only the first panel of the round: a later one (after a step) opens on reels already fitted.
+    const ro = new ResizeObserver(() => {
+      ro.disconnect();
+      check("opening frame");
+      // then the frames after it, each before its own layout (the previous paint stands)
+      let n = 0;
+      const next = () => { check(`frame ${++n}`); if (n < 6) requestAnimationFrame(next); };
+      requestAnimationFrame(next);
+    });
+    const mo = new MutationObserver(() => {
+      const panel = choice.querySelector("[data-testid=wheel-gamble]");
+      if (!panel) return;
+      mo.disconnect();
+      ro.observe(panel);
+    });
+    mo.observe(choice, { childList: true, subtree: true });
+  });
+}
+
+/** The panel has opened: what the probe saw from its first frame, then the kit's layout check
+ * at once (not after a later wait). */
+async function gambleOpened(t, label) {
+  await t.page.locator("[data-testid=wheel-gamble]").waitFor();
+  await t.page.waitForFunction(() => (window.__gambleProbe?.frames.length ?? 0) >= 4, null, { timeout: 30000 });
+  const frames = await t.page.evaluate(() => window.__gambleProbe.frames);
+  expect(frames[0].when === "opening frame", `${label}: the probe missed the panel's opening frame: ${JSON.stringify(frames[0])}`);
+  const bad = frames.filter((f) => f.over);
+  expect(bad.length === 0, `${label}: the wheels lie over the reels as the panel opens: ${JSON.stringify(bad[0])}`);
+  await layout(t, label);
+}
+
 const PHONE = { width: 390, height: 844 };
 
 /** After a change of viewport the shell lays the reels out again (on the next frames). */
@@ -115,9 +170,15 @@ export const tests = [
       expect((await t.page.locator("[data-testid=bet]").innerText()) === money(bets[0].cost_minor.base), "stake 0 price");
       await t.page.click("[data-testid=stake-plus]");
       expect((await t.page.locator("[data-testid=bet]").innerText()) === money(bets[1].cost_minor.base), "stake + price");
+      expect((await t.page.locator("[data-testid=cops-total]").innerText()) === money(bets[1].cost_minor.base), "TOTAL BET is not the stake in the normal base game");
       await t.page.click("[data-testid=fortune-switch]");
       expect((await t.page.getAttribute("[data-testid=fortune-switch]", "aria-checked")) === "true", "switch not on");
       expect((await t.page.locator("[data-testid=bet]").innerText()) === money(bets[1].cost_minor.fortune), "Fortune Spins price not the server's");
+      // what a player reads: TOTAL BET is the Fortune Spins price, made of the stake and the rest
+      const stakeMinor = bets[1].stake_credits * game.denomination;
+      expect((await t.page.locator("[data-testid=cops-total]").innerText()) === money(bets[1].cost_minor.fortune), "TOTAL BET is not what a Fortune spin costs");
+      const parts = await t.page.locator("[data-testid=cops-cost]").innerText();
+      expect(parts === `${money(stakeMinor)} stake + ${money(bets[1].cost_minor.fortune - stakeMinor)} Fortune Spins`, `TOTAL BET's parts: ${parts}`);
       expect((await t.page.locator("[data-testid=rtp]").innerText()) === pct("fortune"), "Fortune RTP not shown");
       // Fortune Spins draw a value for every present in view: spin until some show
       let flow, round, values = 0;
@@ -129,6 +190,8 @@ export const tests = [
       }
       expect(values > 0, "no present with a value in 6 Fortune Spins rounds");
       expect(round.bet.mode === "fortune" && round.bet.bet_per_line === bets[1].bet_per_line, `round bet ${JSON.stringify(round.bet)}`);
+      // the server debited what TOTAL BET showed
+      expect(round.stake_minor === bets[1].cost_minor.fortune, `Fortune round debited ${round.stake_minor}, TOTAL BET showed ${bets[1].cost_minor.fortune}`);
       await t.assertDrawn("cops-fortune-after");
       await layout(t, flow === "choice" ? "fortune-values-choice" : "fortune-values");
       await t.shot("fortune-spin");
@@ -148,6 +211,7 @@ export const tests = [
       if ((await t.spin("cops-n-robbers")) === "choice") await collect(t, "cops-n-robbers");
       const plain = await lastRound(t);
       expect(plain.bet.mode === "base", `base round mode ${plain.bet.mode}`);
+      expect(plain.stake_minor === bets[1].cost_minor.base, `base round debited ${plain.stake_minor}, TOTAL BET showed ${bets[1].cost_minor.base}`);
       if (plain.outcome.spins.length === 1) expect((await valuesShown(t, plain, "base spin")) === 0, "values in the normal base game");
     },
   },
@@ -157,8 +221,9 @@ export const tests = [
     async run(t) {
       const key = "cops-n-robbers-win";
       await open(t, key);
+      await watchGambleOpening(t);
       expect((await t.spin(key)) === "choice", "a win of the aces game offers no gamble");
-      await t.page.locator("[data-testid=wheel-gamble]").waitFor();
+      await gambleOpened(t, "gamble-open");
       const round = (await t.api("/api/v1/session")).open_rounds[0];
       const win = round.pending_win_credits;
       expect((await t.page.locator("[data-testid=win]").innerText()).startsWith(win.toLocaleString("en")), "the line win is not on the meter");
@@ -331,8 +396,9 @@ export const tests = [
       await t.assertDrawn("phone-before");
       await layout(t, "phone-idle");
       await t.shot("phone");
+      await watchGambleOpening(t);
       expect((await t.spin(key)) === "choice", "no gamble");
-      await t.page.locator("[data-testid=wheel-gamble]").waitFor();
+      await gambleOpened(t, "phone-gamble-open");
       await t.assertDrawn("phone-wheels");
       await layout(t, "phone-wheels");
       await t.shot("phone-wheels");

@@ -10,7 +10,7 @@ import type { Cell, Outcome } from "../../src/core/outcome";
 import { validateOutcome } from "../../src/core/outcome";
 import { EventPlayer } from "../../src/core/player";
 import type { ChoiceView } from "../../src/net/types";
-import { copsHandlers, copsHooks, presentValues, type CopsMoment, type CopsView, type PresentValue } from "../../src/screens/cops-n-robbers/handlers";
+import { collectionCells, copsHandlers, copsHooks, presentValues, type CopsMoment, type CopsView, type PresentValue } from "../../src/screens/cops-n-robbers/handlers";
 import { arrowAmounts, MIN_SHARE, spinSegment, type WheelState } from "../../src/screens/cops-n-robbers/wheel";
 import type { SlotView } from "../../src/screens/game/registry";
 import { fixture, type FixtureRound } from "./fixtures";
@@ -49,6 +49,8 @@ class FakeCopsView implements CopsView {
   async trailMove(robber: number, cop: number) { this.trail.push([robber, cop]); }
   trailHide() { this.trailShown = false; }
   async parade(result: string) { this.parades.push(result); }
+  reelSets: string[] = [];
+  reelSet(name: string) { this.reelSets.push(name); }
   async moment(m: CopsMoment) { this.calls.push(`moment ${m.title}${m.count === undefined ? "" : ` ${formatCredits(m.count)}`}${m.lines ? ` | ${m.lines.join(" | ")}` : ""}`); }
 }
 
@@ -151,6 +153,30 @@ describe("cops n robbers handlers", () => {
     expect(presentValues(fortune).length).toBe(3);
     for (const [r, row] of presentValues(fortune).map((p) => [p.reel, p.row])) expect(fortune.events[0]?.type === "window" && fortune.events[0].symbols[r!]![row!]).toMatch(/^PRESENT_/);
     for (const kind of ["win", "loss"]) expect(presentValues(outcomeOf(kind).spins[0]!)).toEqual([]);
+  });
+
+  it("collectionCells: a collection lights every robber in view and every present with a value, nothing else", () => {
+    const spins = rounds.flatMap((r) => validateOutcome(r.outcome).spins).filter((sp) => sp.events.some((e) => e.type === "collection"));
+    expect(spins.length).toBeGreaterThan(0);
+    for (const spin of spins) {
+      const window = spin.events.find((e) => e.type === "window");
+      if (window?.type !== "window") throw new Error("a collecting spin without its window");
+      const lit = collectionCells(spin).map(([r, row]) => window.symbols[r]![row]!);
+      const robbers = window.symbols.flat().filter((id) => id === "ROBBER").length;
+      const presents = spin.events.filter((e) => e.type === "cash").length;
+      expect(lit.filter((id) => id === "ROBBER").length).toBe(robbers);
+      expect(lit.filter((id) => id.startsWith("PRESENT_")).length).toBe(presents);
+      expect(lit.length).toBe(robbers + presents);
+    }
+  });
+
+  it("spins each spin over the reel set the server spun: the mode's in the base game, the bonus reels in the bonus", async () => {
+    for (const kind of ["win", "fortune-collect", "parade-vic"]) {
+      const outcome = outcomeOf(kind);
+      const { view } = await play(outcome);
+      expect(view.reelSets).toEqual(outcome.spins.map((sp) => (sp.kind === "bonus" ? "bonus" : outcome.bet.mode)));
+    }
+    expect(outcomeOf("fortune-collect").bet.mode).toBe("fortune");
   });
 
   it("hides the trail in the base game", async () => {

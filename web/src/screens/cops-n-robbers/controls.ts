@@ -1,16 +1,35 @@
 // Cops n Robbers' bet controls: the STAKE selector (the server's stakes, 10 lines x 1..50 per
 // line, with arrows) and the Fortune Spins switch (the alternative base game at the price the
-// server's mode gives). Only what the server offers can be chosen; the price shown is the
-// bet option's `cost_minor` for the mode.
+// server's mode gives), and TOTAL BET: what a spin debits, the bet option's `cost_minor` for
+// the mode, with the stake and the Fortune Spins part under it. Only what the server offers
+// can be chosen.
 import { formatMoney } from "../../core/money";
-import type { GameView } from "../../net/types";
+import type { BetOption, GameView } from "../../net/types";
 import { h } from "../../ui/dom";
 import type { BetControls } from "../game/registry";
 
+/** What one spin costs at a stake, in the server's own prices (`cost_minor` per mode, minor
+ * units): the total debited, the stake, and the part the mode adds (Fortune Spins: its price
+ * is 2 stakes, so it adds one stake). */
+export function spinCost(bet: Pick<BetOption, "cost_minor" | "stake_credits" | "lines">, mode: string, denomination: number): { total: number; stake: number; extra: number; lines: number } | null {
+  const total = bet.cost_minor[mode], stake = bet.stake_credits * denomination;
+  if (total === undefined) return null;
+  return { total, stake, extra: total - stake, lines: bet.lines };
+}
+
+/** The line under TOTAL BET: where the total comes from. */
+export function costLine(cost: { stake: number; extra: number; lines: number }, modeTitle: string, money: (minor: number) => string): string {
+  return cost.extra > 0 ? `${money(cost.stake)} stake + ${money(cost.extra)} ${modeTitle}` : `${money(cost.stake)} stake on ${cost.lines} lines`;
+}
+
+/** What the rule sheet calls the alternative base game. */
+export const FORTUNE_SPINS = "Fortune Spins";
+
 export function copsBetControls(controls: BetControls, game: GameView): HTMLElement {
   const fortune = controls.modes.find((m) => m.name !== "base");
+  const money = (minor: number) => formatMoney(minor, game.currency);
   const stake = h("select", { "aria-label": "Stake", "data-testid": "stake" });
-  controls.bets.forEach((b, i) => stake.append(h("option", { value: String(i) }, formatMoney(b.stake_credits * game.denomination, game.currency))));
+  controls.bets.forEach((b, i) => stake.append(h("option", { value: String(i) }, money(b.stake_credits * game.denomination))));
   const minus = h("button", { "aria-label": "Lower stake", "data-testid": "stake-minus" }, "−");
   const plus = h("button", { "aria-label": "Raise stake", "data-testid": "stake-plus" }, "+");
   const index = () => controls.bets.indexOf(controls.selected());
@@ -18,25 +37,36 @@ export function copsBetControls(controls: BetControls, game: GameView): HTMLElem
   stake.addEventListener("change", () => pick(Number(stake.value)));
   minus.addEventListener("click", () => pick(index() - 1));
   plus.addEventListener("click", () => pick(index() + 1));
-  const toggle = fortune ? h("button", { role: "switch", "aria-checked": "false", "data-testid": "fortune-switch", class: "fortune-switch", title: `${fortune.title}: x${fortune.price} stake` }, "") : null;
+  // the seed's name for the mode (the server's mode title is the game file's short "fortune")
+  const fortuneTitle = fortune ? FORTUNE_SPINS : "";
+  const toggle = fortune ? h("button", { role: "switch", "aria-checked": "false", "data-testid": "fortune-switch", class: "fortune-switch", title: `${fortuneTitle}: each spin costs ${fortune.price} x the stake` }, "") : null;
   toggle?.addEventListener("click", () => { controls.selectMode(controls.mode() === "base" ? (fortune?.name ?? "base") : "base"); });
+  // The total each spin debits, the one amount to read; under it, the stake and what Fortune
+  // Spins add (a new player read the stake beside the switch's price as two prices).
+  const total = h("output", { class: "cops-total", "data-testid": "cops-total" });
+  const breakdown = h("span", { class: "cops-cost", "data-testid": "cops-cost" });
   const update = () => {
     const i = index();
     stake.value = String(i);
     stake.disabled = !controls.enabled();
     minus.disabled = !controls.enabled() || i <= 0;
     plus.disabled = !controls.enabled() || i >= controls.bets.length - 1;
+    const cost = spinCost(controls.selected(), controls.mode(), game.denomination);
+    total.textContent = cost ? money(cost.total) : "—";
+    breakdown.textContent = cost ? costLine(cost, fortuneTitle, money) : "";
     if (toggle && fortune) {
       const on = controls.mode() === fortune.name;
       toggle.setAttribute("aria-checked", String(on));
       toggle.disabled = !controls.enabled();
-      const cost = controls.selected().cost_minor[fortune.name];
-      toggle.textContent = `FORTUNE SPINS ${on ? "ON" : "OFF"}${cost !== undefined ? ` (${formatMoney(cost, game.currency)})` : ""}`;
+      const extra = spinCost(controls.selected(), fortune.name, game.denomination)?.extra;
+      toggle.textContent = `${on ? "ON" : "OFF"}${extra !== undefined ? ` · +${money(extra)}` : ""}`;
+      toggle.setAttribute("aria-label", `${fortuneTitle} ${on ? "on" : "off"}${extra !== undefined ? `: adds ${money(extra)} to each spin` : ""}`);
     }
   };
   controls.onChange(update);
   update();
   return h("div", { class: "cops-bet", role: "group", "aria-label": "Stake and Fortune Spins" },
     h("div", { class: "field" }, h("span", { class: "label" }, "STAKE"), h("span", {}, minus, " ", stake, " ", plus)),
-    toggle ? h("div", { class: "field" }, h("span", { class: "label" }, "FORTUNE SPINS"), toggle) : "");
+    toggle ? h("div", { class: "field" }, h("span", { class: "label" }, fortuneTitle.toUpperCase()), toggle) : "",
+    h("div", { class: "field cops-total-field" }, h("span", { class: "label" }, "TOTAL BET"), total, breakdown));
 }

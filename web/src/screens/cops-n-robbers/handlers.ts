@@ -3,7 +3,7 @@
 // outcome's own: a line's `win`, a present's `value` (x stake), a collection's `win`, the
 // bonus total from the outcome's `breakdown`, the capped win from `total_win`.
 import { formatCredits } from "../../core/money";
-import type { Outcome, Spin } from "../../core/outcome";
+import type { Cell, Outcome, Spin } from "../../core/outcome";
 import type { Handlers, SpinHooks } from "../../core/player";
 import type { GameView } from "../../net/types";
 import { lineCells } from "../../slot/paylines";
@@ -29,6 +29,15 @@ export function presentValues(spin: Pick<Spin, "events">): PresentValue[] {
   return spin.events.flatMap((e) => (e.type === "cash" ? [{ reel: e.reel, row: e.row, value: e.value }] : []));
 }
 
+/** The cells a collection lights (the prize display of Fortune Spins and the bonus): every
+ * robber in view, the collector, and every present with a value; the rest of the window stays
+ * as it landed, dimmed. Cells as [reel, row]. */
+export function collectionCells(spin: Pick<Spin, "events">): Cell[] {
+  const window = spin.events.filter((e) => e.type === "window").at(-1);
+  const robbers: Cell[] = window ? window.symbols.flatMap((column, reel) => column.flatMap((id, row): Cell[] => (id === "ROBBER" ? [[reel, row]] : []))) : [];
+  return [...robbers, ...presentValues(spin).map((p): Cell => [p.reel, p.row])];
+}
+
 /** The bonus's intro ("bonus-intro") and outro ("bonus-outro"). */
 export interface CopsMoment { title: string; lines?: string[]; count?: number; kind: "bonus-intro" | "bonus-outro" }
 
@@ -36,9 +45,10 @@ export interface CopsMoment { title: string; lines?: string[]; count?: number; k
 export interface CopsView extends SlotView {
   /** Each present shows its value (in stakes) on its cell, until clearValues. */
   showValues(values: readonly PresentValue[]): void;
-  /** The robbers collect every value shown: the values flash, the amount is shown; the values
-   * stay on their presents. */
-  collect(label: string, options?: { fast?: boolean }): Promise<void>;
+  /** The robbers collect every value shown: `cells` (the robbers and the presents) are lit
+   * over the dimmed window, the values flash, the amount is shown; the values stay on their
+   * presents. */
+  collect(label: string, options?: { fast?: boolean; cells?: readonly Cell[] }): Promise<void>;
   /** The next spin: the values leave with the presents. */
   clearValues(): void;
   /** The trail above the reels: shown from the bonus trigger, hidden in the base game. */
@@ -50,6 +60,9 @@ export interface CopsView extends SlotView {
   moment(m: CopsMoment, options?: { fast?: boolean }): Promise<void>;
   /** The ID parade: the dapple runs over Bert, Sid and Vic and stops on `result`. */
   parade(result: string, options?: { fast?: boolean }): Promise<void>;
+  /** The strips that spin by from now: the game's reel set `name` (base, fortune, bonus), so a
+   * Fortune spin runs over blanks and presents, not over the cards it cannot land on. */
+  reelSet?(name: string): void;
 }
 
 function isBonusRound(outcome: Outcome): boolean {
@@ -83,7 +96,7 @@ export function copsHandlers(game: Pick<GameView, "info">): Handlers<SlotView> {
       ctx.view.sound("win");
       const times = e.multiplier > 1 ? ` x${e.multiplier}` : "";
       const who = e.collectors > 1 ? `${e.collectors} robbers collect` : "Robber collects";
-      await v(ctx.view).collect(`${who} ${e.values}x stake${times}: ${formatCredits(e.win)}`, { fast: ctx.fast });
+      await v(ctx.view).collect(`${who} ${e.values}x stake${times}: ${formatCredits(e.win)}`, { fast: ctx.fast, cells: collectionCells(ctx.spin) });
     },
     bonus: async (e, ctx) => {
       const names: Record<number, string> = { 1: "BIG MONEY BONUS", 2: "SUPER BIG MONEY BONUS", 3: "MEGA BIG MONEY BONUS" };
@@ -106,6 +119,9 @@ export function copsHandlers(game: Pick<GameView, "info">): Handlers<SlotView> {
 export function copsHooks(): SpinHooks<SlotView> {
   return {
     beforeSpin: (spin, ctx) => {
+      // the reels run over the strips of the set the server spins: the bonus reels in the
+      // bonus, the mode's (Fortune Spins: its own reels) in the base game
+      v(ctx.view).reelSet?.(spin.kind === "bonus" ? "bonus" : ctx.outcome.bet.mode);
       if (spin.kind === "base") { v(ctx.view).trailHide(); ctx.view.setSpinInfo(""); }
       else ctx.view.setSpinInfo(`BONUS SPIN ${spin.index}`);
     },

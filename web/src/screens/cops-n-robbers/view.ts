@@ -6,6 +6,7 @@ import { sleep, timeline } from "../../core/timing";
 import { h } from "../../ui/dom";
 import { showMoment } from "../../ui/moment";
 import { formatCredits } from "../../core/money";
+import type { Cell } from "../../core/outcome";
 import { FONTS } from "../../render/fonts";
 import { PixiSlotView } from "../game/generic";
 import type { ViewDeps } from "../game/registry";
@@ -34,6 +35,9 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   private readonly paradeResult = h("div", { class: "parade-result", "data-testid": "parade-result", role: "status" });
   private readonly valuesEl = h("div", { class: "present-values", "data-testid": "present-values", "data-values": "", hidden: true });
   private readonly stage: ViewDeps["stage"];
+  private readonly game: ViewDeps["game"];
+  private destroyed = false;
+  private readonly drawn = { postrender: () => this.markDrawn() };
   private readonly overlay: HTMLElement;
   /** Falling snow behind the canvas (cops.css): two layers of flakes, far and near. */
   private readonly snow = [h("div", { class: "cops-snow far", "aria-hidden": "true" }), h("div", { class: "cops-snow near", "aria-hidden": "true" })];
@@ -41,6 +45,7 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   constructor(deps: ViewDeps) {
     super(deps);
     this.stage = deps.stage;
+    this.game = deps.game;
     this.overlay = deps.overlay;
     this.reels.addChild(this.values);
     const row = h("div", { class: "trail-row" });
@@ -57,6 +62,7 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
       h("div", { class: "line-up" }, ...PARADE.map((name, i) => h("div", { class: "suspect", "data-name": name }, h("span", { class: "suspect-figure" }), h("strong", {}, `${i + 1} ${name.toUpperCase()}`)))),
       this.paradeResult);
     deps.overlay.append(this.trailEl, this.paradeEl, this.valuesEl);
+    deps.stage.app.renderer.runners.postrender.add(this.drawn);
     deps.overlay.parentElement?.prepend(...this.snow);
   }
 
@@ -66,6 +72,19 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     const trail = TRAIL_PX[this.stage.placement().design.name];
     this.trailEl.style.setProperty("--trail-h", `${trail}px`);
     super.fitAbove(px, (top ?? 0) + trail + TRAIL_GAP);
+    // Drawn now, not on the next tick: the shell calls this from its ResizeObserver (after
+    // layout, before paint) when the gamble's wheels open under the reels, and the canvas
+    // drawn a frame later left the panel over the bottom row until then (a slow renderer's
+    // frame lasts long enough to see it).
+    if (!this.destroyed) this.stage.app.render();
+  }
+
+  /** Where the canvas last drew the reels' window (CSS px, on the overlay as data-drawn-window):
+   * the layout tests compare it, not only the layout's own marker, with what lies under the
+   * reels at the moment a panel opens. */
+  private markDrawn(): void {
+    const r = this.windowRect();
+    this.overlay.dataset.drawnWindow = [r.x, r.y, r.width, r.height].map((v) => v.toFixed(1)).join(" ");
   }
 
   /** The presents' values, drawn on their cells (a plaque on the lower part of the present)
@@ -88,9 +107,11 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     this.stage.invalidate();
   }
 
-  async collect(label: string, options: { fast?: boolean } = {}): Promise<void> {
+  async collect(label: string, options: { fast?: boolean; cells?: readonly Cell[] } = {}): Promise<void> {
+    // the robbers and the presents lit over the dimmed window (each symbol stays itself), then
     // the values flash twice over 90 or 300 ms of wall-clock time (not a count of timer steps:
     // each step waits for a frame on a slow renderer) and stay on their presents
+    if (options.cells?.length) this.reels.highlight(options.cells);
     const ms = options.fast ? 90 : 300;
     const tl = timeline();
     for (let p = 0; ; p = Math.min(1, tl.elapsed() / ms)) {
@@ -100,12 +121,19 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
       await sleep(30);
     }
     await this.banner(label, { ms: 800, fast: options.fast });
+    if (options.cells?.length) this.reels.clearHighlight();
   }
 
   clearValues(): void {
     for (const c of this.values.removeChildren()) c.destroy({ children: true });
     this.valuesEl.dataset.values = "";
     this.stage.invalidate();
+  }
+
+  reelSet(name: string): void {
+    const strips = this.game.info.reel_sets?.[name];
+    if (!strips?.length) return;
+    this.reels.models.forEach((m, r) => { const strip = strips[r]; if (strip?.length) m.strip = strip; });
   }
 
   override spinStart(): void {
@@ -181,6 +209,8 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   }
 
   override destroy(): void {
+    this.destroyed = true;
+    this.stage.app.renderer.runners.postrender.remove(this.drawn);
     this.trailEl.remove();
     this.paradeEl.remove();
     this.valuesEl.remove();

@@ -4,7 +4,9 @@
 // target or price and exact chance, at each amount the arrows reach) and its state (amount
 // at stake, banked). The client computes no odds: the server draws with those it sends.
 import { formatCredits } from "../../core/money";
-import { sleep } from "../../core/timing";
+import { sleep, timeline } from "../../core/timing";
+import { showMoment } from "../../ui/moment";
+import { pointerAngle, pointerStop, shownShare, SPIN_MS } from "./wheel-spin";
 import type { GameView, RoundView, SpinOdds, StepChoice } from "../../net/types";
 import type { ChoiceScreen } from "../game/registry";
 import { h } from "../../ui/dom";
@@ -14,9 +16,7 @@ export interface WheelState { stake: number; limit: number; amount: number; coll
 /** The server's odds: amount (as a string key) -> the spins offered at it. */
 export type WheelOdds = Record<string, SpinOdds[]>;
 
-/** The smallest green a wheel draws (the seed: at its minimum size the true chance may be
- * less than what is shown). */
-export const MIN_SHARE = 0.04;
+export { MIN_SHARE } from "./wheel-spin";
 
 /** A spin at `amount` as the server's odds give it: the cash target or the bonus price in
  * credits and the chance of winning (the green share); null where the server offers none. */
@@ -73,26 +73,58 @@ class Wheel {
 
   draw(share: number): void {
     this.share = share;
-    const shown = share <= 0 ? 0 : Math.max(MIN_SHARE, Math.min(share, 1));
+    const shown = shownShare(share);
     this.el.dataset.share = share.toFixed(6);
-    if (shown >= 0.9999) { this.green.setAttribute("d", "M0,-100 A100,100 0 1 1 -0.01,-100 Z"); return; }
+    if (shown >= 1) { this.green.setAttribute("d", "M0,-100 A100,100 0 1 1 -0.01,-100 Z"); return; }
     const a = shown * 2 * Math.PI;
     const x = 100 * Math.sin(a), y = -100 * Math.cos(a);
     this.green.setAttribute("d", shown ? `M0,0 L0,-100 A100,100 0 ${shown > 0.5 ? 1 : 0} 1 ${x.toFixed(2)},${y.toFixed(2)} Z` : "");
   }
 
-  /** Spin the pointer a few turns and stop in green (won) or red. */
-  async spin(won: boolean, fast: boolean, host?: HTMLElement): Promise<void> {
-    if (host) host.dataset.wheelResult = `${this.el.dataset.testid}:${won ? "green" : "red"}`;
-    const shown = Math.max(MIN_SHARE, Math.min(this.share, 1));
-    const inside = won ? shown * (0.2 + 0.6 * Math.random()) : shown + (1 - shown) * (0.1 + 0.8 * Math.random());
-    const end = 360 * 3 + inside * 360;
-    const ms = fast ? 300 : 1800;
-    this.pointer.style.transition = `transform ${ms}ms cubic-bezier(.15,.7,.2,1)`;
-    this.pointer.style.transform = `rotate(${end}deg)`;
-    this.el.dataset.result = won ? "green" : "red";
-    await sleep(ms + 100);
+  private turn(deg: number): void {
+    this.pointer.setAttribute("transform", `rotate(${deg.toFixed(2)})`);
   }
+
+  /** Spin the pointer and stop it on green (won) or red, as the server decided: SPIN_TURNS
+   * turns slowing into the stop over `ms` of wall-clock time (drawn each frame, so a slow
+   * renderer shows fewer frames, not a longer spin). `skip` (a tap, Space) ends the run at its
+   * stop; `ms` 0 (reduced motion) places the pointer at once. */
+  async spin(won: boolean, ms: number, skip: Promise<void>): Promise<void> {
+    const end = pointerStop(won, shownShare(this.share), Math.random());
+    this.el.dataset.stop = (end % 360).toFixed(2);
+    this.el.dataset.result = won ? "green" : "red";
+    let skipped = false;
+    void skip.then(() => { skipped = true; });
+    const tl = timeline();
+    while (!skipped && tl.elapsed() < ms) {
+      this.turn(pointerAngle(end, tl.elapsed(), ms));
+      // the next frame, or 50 ms where frames are scarce (a starved or hidden page): the run
+      // ends on the wall clock either way
+      await new Promise<void>((r) => { requestAnimationFrame(() => r()); setTimeout(r, 50); });
+    }
+    this.turn(end);
+  }
+}
+
+/** A tap on the panel or Space ends the wheel's run early (as a moment is skipped); the
+ * returned `stop` removes the listeners. */
+function skipper(host: HTMLElement): { skip: Promise<void>; stop: () => void } {
+  let fire: () => void = () => {};
+  const skip = new Promise<void>((r) => { fire = r; });
+  const onKey = (e: KeyboardEvent) => {
+    if (e.code !== "Space" && e.key !== " ") return;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    fire();
+  };
+  const onTap = () => fire();
+  document.addEventListener("keydown", onKey, true);
+  host.addEventListener("pointerdown", onTap);
+  return { skip, stop: () => { document.removeEventListener("keydown", onKey, true); host.removeEventListener("pointerdown", onTap); } };
+}
+
+function reducedMotion(): boolean {
+  return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
 /** The chance of green in words: "75.47% chance" ("under 0.01%" where it rounds to none). */
@@ -216,11 +248,44 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
       if (!spinning || queued) return;
       const s = lastResult(next)?.state as WheelState | undefined;
       if (!s) return;
-      const won = spinning === bonusWheel ? s.bonus_won !== null : s.amount > 0;
-      await spinning.spin(won, fast, host);
+      const wheel = spinning;
+      const bonus = wheel === bonusWheel;
+      const won = bonus ? s.bonus_won !== null : s.amount > 0;
+      host.dataset.wheelResult = `${wheel.el.dataset.testid}:${won ? "green" : "red"}`;
+      const panel = host.querySelector<HTMLElement>("[data-testid=wheel-gamble]");
+      const col = wheel.el.closest(".wheel-col");
+      panel?.classList.add("spinning");
+      col?.classList.add("spinning");
+      const still = reducedMotion();
+      const { skip, stop } = skipper(host);
+      try {
+        await wheel.spin(won, still ? 0 : fast ? SPIN_MS.fast : SPIN_MS.normal, skip);
+      } finally {
+        stop();
+      }
+      col?.classList.add(won ? "won" : "lost");
+      const result = gambleResult(bonus ? { wheel: "bonus", bonus: bonusWhich } : { wheel: "cash", option: cashIndex }, amount, s);
+      const overlay = host.closest("section.game")?.querySelector<HTMLElement>(".stage-overlay") ?? host;
+      await showMoment(overlay, { title: result.title, lines: [result.amount, ...result.lines], kind: `gamble-result ${won ? "won" : "lost"}`, ms: 2200, fast });
       spinning = null;
     },
   };
+}
+
+/** What a gamble spin's result says, big, once the pointer stops: WIN or LOSE, the amount
+ * (now at stake, lost, or the bonus won) on the line under it, then what it came from and what
+ * happens next. `was` is the amount that was at stake on the spin; `s` the server's state after
+ * it. The amount is a line, not a count-up: it reads at once however few frames are drawn. */
+export function gambleResult(spin: { wheel: "cash"; option: number } | { wheel: "bonus"; bonus: number }, was: number, s: WheelState): { title: string; amount: string; lines: string[] } {
+  const kept = s.collected > 0 ? [`${formatCredits(s.collected)} credits kept`] : [];
+  if (spin.wheel === "bonus") {
+    if (s.bonus_won === null) return { title: "LOSE", amount: `−${formatCredits(was)} credits`, lines: kept };
+    return { title: "WIN", amount: `${BONUS_NAMES[s.bonus_won] ?? "BIG MONEY"} BONUS`, lines: [`for ${formatCredits(was)} credits`, ...kept] };
+  }
+  if (s.amount <= 0) return { title: "LOSE", amount: `−${formatCredits(was)} credits`, lines: kept };
+  const name = CASH_NAMES[spin.option] ?? "CASH";
+  const next = s.finished ? "Maximum gamble win reached: collected" : "Gamble again or COLLECT";
+  return { title: "WIN", amount: `${formatCredits(s.amount)} credits`, lines: [`${name}: ${formatCredits(was)} → ${formatCredits(s.amount)}`, next] };
 }
 
 /** Spin Chance: the meter (green for the credit's share of the price of a round, red for the

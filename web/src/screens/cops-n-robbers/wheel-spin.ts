@@ -1,0 +1,48 @@
+// The gamble wheels' geometry and the pointer's run: how much of a wheel is drawn green for
+// the server's chance, where the pointer stops for the result the server sent, and how it
+// slows into that stop. Pure (no DOM): the unit tests check that a won spin always stops on
+// green and a lost one on red. The outcome is the server's; these only show it.
+
+/** The smallest share a wheel draws for either colour (the seed: at its minimum size the true
+ * chance of the green may be less than what is shown; red gets the same floor so that a loss
+ * always has a red segment to stop on). */
+export const MIN_SHARE = 0.04;
+
+/** The green share drawn for the server's exact chance `share` (0..1): none for 0, all for 1,
+ * otherwise kept between MIN_SHARE and 1 - MIN_SHARE. */
+export function shownShare(share: number): number {
+  if (!(share > 0)) return 0;
+  if (share >= 1) return 1;
+  return Math.min(1 - MIN_SHARE, Math.max(MIN_SHARE, share));
+}
+
+/** The pointer's run: full turns before it settles, and how long it takes (ms). */
+export const SPIN_TURNS = 4;
+export const SPIN_MS = { normal: 3200, fast: 700 } as const;
+
+/** The pointer's final angle in degrees clockwise from the top (the green arc starts at the top
+ * and runs clockwise over `shown` of the turn): `turns` full turns, then a point in the middle
+ * 70% of the green arc when `won`, of the red arc when not, placed by `u` in [0, 1) (random:
+ * the pointer does not stop on the same spot every time). Throws when the drawn wheel has no
+ * arc of that colour (the server's result could not be shown on it). */
+export function pointerStop(won: boolean, shown: number, u: number, turns = SPIN_TURNS): number {
+  const from = won ? 0 : shown * 360, to = won ? shown * 360 : 360;
+  if (!(to - from > 0)) throw new Error(`a ${won ? "won" : "lost"} spin cannot stop on a wheel drawn ${(shown * 100).toFixed(2)}% green`);
+  if (!(u >= 0 && u < 1)) throw new Error(`pointerStop: u must lie in [0, 1), got ${u}`);
+  return turns * 360 + from + (to - from) * (0.15 + 0.7 * u);
+}
+
+/** Whether an angle (degrees clockwise from the top) points at the green arc of a wheel drawn
+ * `shown` green. */
+export function onGreen(angle: number, shown: number): boolean {
+  const a = ((angle % 360) + 360) % 360;
+  return a < shown * 360;
+}
+
+/** The pointer's angle at `elapsed` ms of a run of `ms` ms to `end` degrees: fast at first,
+ * slowing to a stop (a quartic ease-out), exactly `end` from `ms` on. */
+export function pointerAngle(end: number, elapsed: number, ms: number): number {
+  if (ms <= 0 || elapsed >= ms) return end;
+  const t = Math.max(0, elapsed) / ms;
+  return end * (1 - (1 - t) ** 4);
+}

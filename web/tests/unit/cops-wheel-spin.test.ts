@@ -1,0 +1,94 @@
+// The gamble wheel's pointer: a won spin stops on the green the wheel draws, a lost one on its
+// red, after whole turns, easing into the stop; the drawn green keeps both colours visible.
+import { describe, expect, it } from "vitest";
+import { gambleResult } from "../../src/screens/cops-n-robbers/wheel";
+import { MIN_SHARE, onGreen, pointerAngle, pointerStop, shownShare, SPIN_TURNS } from "../../src/screens/cops-n-robbers/wheel-spin";
+
+// shares a wheel meets: tiny bonus chances, a third, a half, 400/533, a near-certain bonus
+const SHARES = [1e-6, 0.01, MIN_SHARE, 1 / 3, 0.5, 400 / 533, 0.9, 0.99995];
+const US = [0, 0.001, 0.25, 0.5, 0.999999];
+
+describe("the pointer's stop shows the server's result", () => {
+  for (const share of SHARES) {
+    it(`stops on green when won and on red when lost, at share ${share}`, () => {
+      const shown = shownShare(share);
+      for (const u of US) {
+        const won = pointerStop(true, shown, u);
+        const lost = pointerStop(false, shown, u);
+        expect(onGreen(won, shown)).toBe(true);
+        expect(onGreen(lost, shown)).toBe(false);
+        // whole turns first: the spin is seen as a spin, never a nudge
+        for (const end of [won, lost]) expect(Math.floor(end / 360)).toBe(SPIN_TURNS);
+      }
+    });
+  }
+
+  it("keeps clear of the arc's edges (a stop on the line would read as either colour)", () => {
+    const shown = shownShare(0.5); // green 0..180 degrees
+    const margin = 180 * 0.15;
+    for (const u of US) {
+      const g = pointerStop(true, shown, u) % 360, r = pointerStop(false, shown, u) % 360;
+      expect(g).toBeGreaterThanOrEqual(margin - 1e-9);
+      expect(g).toBeLessThanOrEqual(180 - margin + 1e-9);
+      expect(r).toBeGreaterThanOrEqual(180 + margin - 1e-9);
+      expect(r).toBeLessThanOrEqual(360 - margin + 1e-9);
+    }
+  });
+
+  it("refuses a result the drawn wheel has no colour for, and a u outside [0, 1)", () => {
+    expect(() => pointerStop(false, 1, 0.5)).toThrow(/lost spin/);
+    expect(() => pointerStop(true, 0, 0.5)).toThrow(/won spin/);
+    expect(() => pointerStop(true, 0.5, 1)).toThrow(/u must lie/);
+  });
+});
+
+describe("the drawn green", () => {
+  it("is the chance itself between the floors, never less than MIN_SHARE of either colour", () => {
+    expect(shownShare(0)).toBe(0);
+    expect(shownShare(1)).toBe(1);
+    expect(shownShare(0.3)).toBe(0.3);
+    expect(shownShare(1e-9)).toBe(MIN_SHARE);
+    expect(shownShare(0.99999)).toBe(1 - MIN_SHARE);
+  });
+});
+
+describe("the pointer's run", () => {
+  it("starts at 0, only moves forward, slows down, and ends exactly on the stop", () => {
+    const end = pointerStop(true, 0.5, 0.3), ms = 3000;
+    expect(pointerAngle(end, 0, ms)).toBe(0);
+    expect(pointerAngle(end, ms, ms)).toBe(end);
+    expect(pointerAngle(end, ms + 500, ms)).toBe(end);
+    let last = 0, lastStep = Infinity;
+    for (let t = 100; t <= ms; t += 100) {
+      const a = pointerAngle(end, t, ms);
+      expect(a).toBeGreaterThanOrEqual(last);
+      expect(a - last).toBeLessThanOrEqual(lastStep + 1e-9); // easing out: each step no longer
+      lastStep = a - last;
+      last = a;
+    }
+  });
+
+  it("is at its stop at once when it has no time (reduced motion)", () => {
+    expect(pointerAngle(1500, 0, 0)).toBe(1500);
+  });
+});
+
+describe("the result's words", () => {
+  const state = { stake: 10, limit: 25000, amount: 0, collected: 0, bonus_won: null, reached: 0, finished: true };
+  it("a won cash spin shows the server's new amount at stake", () => {
+    const r = gambleResult({ wheel: "cash", option: 1 }, 400, { ...state, amount: 800, finished: false });
+    expect(r).toEqual({ title: "WIN", amount: "800 credits", lines: ["DOUBLE: 400 → 800", "Gamble again or COLLECT"] });
+  });
+  it("a won cash spin at the limit says it was collected", () => {
+    expect(gambleResult({ wheel: "cash", option: 2 }, 400, { ...state, amount: 1200, finished: true }).lines[1]).toMatch(/collected/);
+  });
+  it("a lost spin says what was lost and what was kept", () => {
+    const r = gambleResult({ wheel: "cash", option: 2 }, 300, { ...state, collected: 100 });
+    expect(r).toEqual({ title: "LOSE", amount: "−300 credits", lines: ["100 credits kept"] });
+  });
+  it("a won bonus names the bonus the server says was won", () => {
+    const r = gambleResult({ wheel: "bonus", bonus: 2 }, 500, { ...state, bonus_won: 2 });
+    expect(r.title).toBe("WIN");
+    expect(r.amount).toBe("SUPER BIG MONEY BONUS");
+  });
+});
