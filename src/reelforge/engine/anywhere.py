@@ -246,8 +246,7 @@ def play_spin(model, rs, kind, index, multiplier, headroom, rng, work, record, p
         for s in range(n_sym):
             if model.mult_value[s] > 0:
                 multiplier += counts[s] * model.mult_value[s]
-        if multiplier > model.mult_max:
-            multiplier = model.mult_max
+        multiplier = min(multiplier, model.mult_max)
         for s in range(n_sym):
             coins = model.pay[s, counts[s]]
             if coins > 0:
@@ -256,8 +255,7 @@ def play_spin(model, rs, kind, index, multiplier, headroom, rng, work, record, p
                 pos = write_row(tape, pos, record, TapeKind.ANYWHERE, tumbles, s, counts[s],
                                 coins, multiplier, won)
         multiplier += model.mult_step
-        if multiplier > model.mult_max:
-            multiplier = model.mult_max
+        multiplier = min(multiplier, model.mult_max)
         if headroom > 0 and win >= headroom:
             win = headroom
             capped = True

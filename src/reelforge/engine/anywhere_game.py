@@ -209,7 +209,7 @@ def check_anywhere_game(game: AnywhereGame, rounds: int = 2000, seed: int = 0) -
         if sum(s.win for s in first.spins) != first.total_win:
             raise GameCheckFailed(f"{spec.id}: round {i} spins do not add up to the total")
         for s in first.spins:
-            paid = sum(e.win for e in s.events_of("scatter_win"))  # type: ignore[union-attr]
+            paid = sum(e.win for e in s.scatter_wins)
             if paid != s.win and not first.win_capped:
                 raise GameCheckFailed(f"{spec.id}: round {i} spin {s.index}: its wins do not "
                                       "add up to its win")

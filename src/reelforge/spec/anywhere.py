@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from reelforge.spec.limits import (
     LINE_SPIN_GUARD,
@@ -141,7 +142,10 @@ def build_anywhere_spec(root, source: str) -> AnywhereGameSpec:
 
     scatters = [s for s, r in roles.items() if r == "scatter"]
     free = table.sub("free_spins", None)
-    scatter, award, retrigger, max_spins, free_set = None, (), (), 0, "base"
+    scatter: str | None = None
+    award: tuple[tuple[int, int], ...] = ()
+    retrigger: tuple[tuple[int, int], ...] = ()
+    max_spins, free_set = 0, "base"
     if free is None:
         if scatters:
             raise table.fail("free_spins", None, f"scatter {scatters[0]} shows but nothing says "
@@ -221,15 +225,15 @@ def _pays(table, roles, cells) -> tuple[tuple[str, tuple[AnywherePay, ...]], ...
                 raise entry.fail(key, entry.data[key], "a count range is N, N-M or N+ (cells)")
             low = int(found.group(1))
             high = cells if found.group(3) else int(found.group(2) or low)
-            if low < 1 or high < low:
-                raise entry.fail(key, entry.data[key], "a count range runs from 1 up")
             if low > cells:
                 raise entry.fail(key, entry.data[key], f"can never pay: the grid has {cells} cells")
+            if low < 1 or high < low:
+                raise entry.fail(key, entry.data[key], "a count range runs from 1 up")
             ranges.append(AnywherePay(low, min(high, cells), entry.int(key, low=0)))
         if not ranges:
             raise table.fail(sid, {}, "no pays")
         ranges.sort(key=lambda p: p.low)
-        for a, b in zip(ranges, ranges[1:]):
+        for a, b in pairwise(ranges):
             if b.low <= a.high:
                 raise entry.fail(f"{b.low}", entry.data, "count ranges overlap")
             if b.coins < a.coins:
