@@ -21,7 +21,7 @@ from math import comb
 
 def column_probabilities(spec, reel_set: str, symbol: str) -> list[Fraction]:
     """P(a cell of each column shows `symbol`) in reel set `reel_set`."""
-    pairs = dict(spec.reel_sets)[reel_set]
+    pairs = next(rs.weights for rs in spec.reel_sets if rs.name == reel_set)
     out = []
     for c in range(spec.cols):
         total = sum(per_col[c] for _s, per_col in pairs)

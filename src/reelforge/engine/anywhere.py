@@ -101,10 +101,10 @@ def compile_anywhere(spec) -> AnywhereModel:
     """The spec's arrays as the kernels read them."""
     ids = list(spec.symbol_ids)
     n_sym, cells = len(ids), spec.cells
-    sets = [name for name, _ in spec.reel_sets]
+    sets = [rs.name for rs in spec.reel_sets]
     cum = np.zeros((len(sets), spec.cols, n_sym), dtype=np.int64)
-    for k, (_name, pairs) in enumerate(spec.reel_sets):
-        for sid, per_col in pairs:
+    for k, rs in enumerate(spec.reel_sets):
+        for sid, per_col in rs.weights:
             cum[k, :, ids.index(sid)] += per_col
     cum = np.cumsum(cum, axis=2)
     pay = np.zeros((n_sym, cells + 1), dtype=np.int64)

@@ -75,9 +75,10 @@ class AnywhereGame(CommonGame):
         spec = self.spec
         return {"window": {"reels": spec.cols, "rows": spec.rows},
                 "min_count": spec.min_count,
+                # a pay of p coins is p / pay_unit of the stake; each symbol's pays as the
+                # step table a cluster game's are ([count, coins]: from that count on)
                 "pays": {"unit": "coin", "coins": spec.pay_unit, "per": "count",
-                         # a pay of p coins is p / pay_unit of the stake
-                         "table": [{"symbol": sym, "pays": [[p.low, p.high, p.coins] for p in pays]}
+                         "table": [{"symbol": sym, "pays": pay_steps(pays, spec.cells)}
                                    for sym, pays in spec.pays]},
                 "multiplier": {"start": spec.multiplier_start,
                                "per_tumble": spec.multiplier_per_tumble,
@@ -147,7 +148,7 @@ class AnywhereGame(CommonGame):
     def _outcome(self, bet: Bet, seed: int | None, result: ak.RoundResult,
                  tape: np.ndarray) -> Outcome:
         ids = self.spec.symbol_ids
-        names = [name for name, _ in self.spec.reel_sets]
+        names = [rs.name for rs in self.spec.reel_sets]
         rows, cols = self.spec.rows, self.spec.cols
         scale = bet.bet_per_line
         spins: list[dict] = []
@@ -193,6 +194,18 @@ class AnywhereGame(CommonGame):
             counters=Counters(free_spins_played=int(result.free_spins), super_spins_played=0,
                               retriggers=int(result.retriggers), bonus_spins=0),
             spins=done)
+
+
+def pay_steps(ranges, cells: int) -> list[list[int]]:
+    """Count ranges as steps [count, coins], a count paying the last step at or below it: a
+    gap between ranges, or above the last, is a step of 0 coins."""
+    out: list[list[int]] = []
+    for r in ranges:
+        out.append([r.low, r.coins])
+        if r.high < cells:
+            out.append([r.high + 1, 0])
+    return [step for i, step in enumerate(out)
+            if not (step[1] == 0 and i + 1 < len(out) and out[i + 1][0] == step[0])]
 
 
 def check_anywhere_game(game: AnywhereGame, rounds: int = 2000, seed: int = 0) -> None:

@@ -49,6 +49,12 @@ class AnywherePay:
 
 
 @dataclass(frozen=True)
+class AnywhereReelSet:
+    name: str
+    weights: tuple[tuple[str, tuple[int, ...]], ...]  # symbol -> integer weight per column
+
+
+@dataclass(frozen=True)
 class AnywhereGameSpec:
     id: str
     name: str
@@ -67,7 +73,7 @@ class AnywhereGameSpec:
     retrigger: tuple[tuple[int, int], ...]  # the same in a free spin
     max_spins: int  # free spins one round plays at most
     free_reel_set: str
-    reel_sets: tuple[tuple[str, tuple[tuple[str, tuple[int, ...]], ...]], ...]  # name -> weights
+    reel_sets: tuple[AnywhereReelSet, ...]
     bet: BetSpec  # lines = pay_unit, the coins of a stake (fixed); bet per line = coin value
     max_win_x: int  # a round stops at this multiple of the stake, 0 = no cap
     family: str = "anywhere"
@@ -164,7 +170,7 @@ def build_anywhere_spec(root, source: str) -> AnywhereGameSpec:
     table.finish()
 
     reel_sets = _reel_sets(root.sub("reels"), ids, cols)
-    names = [n for n, _ in reel_sets]
+    names = [rs.name for rs in reel_sets]
     if "base" not in names:
         raise root.fail("reels", names, "a pays-anywhere game needs a reel set named 'base'")
     if free_set not in names:
@@ -284,13 +290,12 @@ def _reel_sets(table, ids, cols):
             if not 0 < total < 2**32:
                 raise w.fail(f"<column {c + 1}>", total, "weights of a column must sum to 1..2**32-1")
         entry.finish()
-        out.append((name, tuple(pairs)))
+        out.append(AnywhereReelSet(name, tuple(pairs)))
     return tuple(out)
 
 
 def _shows(reel_sets, sid) -> bool:
-    return any(any(w > 0 for s, per_col in pairs if s == sid for w in per_col)
-               for _name, pairs in reel_sets)
+    return any(w > 0 for rs in reel_sets for s, per_col in rs.weights if s == sid for w in per_col)
 
 
 def anywhere_round_bound(spec: AnywhereGameSpec) -> Bound:
