@@ -349,3 +349,30 @@ def test_loader_refuses_impossible_designs_naming_the_key(change, key):
     with pytest.raises(SpecError) as info:
         parse_spec(change(tiny()), "bad.toml")
     assert key in str(info.value)
+
+
+def test_check_calls_an_rtp_above_100_percent():
+    from reelforge.analysis.sanity import rtp_above_one
+
+    generous = compile_game(parse_spec(tiny().replace('"3-4" = 2, "5+" = 10', '"3-4" = 40, "5+" = 90'),
+                                       "generous.toml"))
+    found = rtp_above_one(generous, 2000)
+    assert len(found) == 1 and "base game" in found[0] and "above 100%" in found[0]
+    assert rtp_above_one(make(EXAMPLE), 2000) == []  # its published estimate, 96.7% ± 1.0 pp
+
+
+def test_par_sheet_labels_each_figure(tmp_path):
+    from reelforge.analysis.anywhere_par import build_anywhere_par, write_anywhere_par
+
+    game = make(EXAMPLE)
+    figures = build_anywhere_par(game, game.max_bet, 20_000, 1)
+    assert figures["exact"]["drawn_grid_rtp"] == float(drawn_grid_pays(game.spec) / game.spec.pay_unit)
+    assert figures["exact"]["label"].startswith("exact")
+    assert figures["published"]["label"].startswith("published estimate")
+    assert figures["simulated"]["label"].startswith("simulated")
+    # the awards by range add up to the exact drawn-grid figure
+    assert math.isclose(sum(a["rtp"] for a in figures["exact"]["awards"]),
+                        figures["exact"]["drawn_grid_rtp"], rel_tol=1e-12)
+    paths = write_anywhere_par(figures, tmp_path)
+    assert [p.name for p in paths] == [f"{EXAMPLE}-par.html", f"{EXAMPLE}-par.json"]
+    assert "published estimate" in paths[0].read_text(encoding="utf-8")
