@@ -6,7 +6,7 @@ win, and each feature the game's flags name (free spins, bonus, super spins, jac
 capped win), plus the game's description data the client draws from (`game_info`). The files
 are committed; rerun after a math change:
 
-    .venv/bin/python tools/export_web_fixtures.py [--rounds 20000]
+    .venv/bin/python tools/export_web_fixtures.py [--rounds 20000] [KEY ...]
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from reelforge.games import make
 from reelforge.server.services.catalog import game_info
 
 GAMES = {"cluedo": "cluedo-v1", "cops-n-robbers": "cops-n-robbers-v1",
-         "candy-jar-clusters": "candy-jar-clusters-v1"}
+         "candy-jar-clusters": "candy-jar-clusters-v1", "anywhere-example": "anywhere-example-v1"}
 OUT = Path(__file__).resolve().parents[1] / "web" / "tests" / "fixtures"
 
 
@@ -49,9 +49,12 @@ def export(key: str, game_id: str, rounds: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3000)
+    parser.add_argument("keys", nargs="*", help="Only these games' fixtures (default: every one)")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     for key, game_id in GAMES.items():
+        if args.keys and key not in args.keys:
+            continue
         data = export(key, game_id, args.rounds)
         path = OUT / f"{key}.json"
         path.write_text(json.dumps(data, separators=(",", ":"), sort_keys=True) + "\n")

@@ -13,6 +13,7 @@ FAMILIES = {
     "lines": "reelforge.engine.game:LineGame",
     "clusters": "reelforge.engine.cluster_game:ClusterGame",
     "ways": "reelforge.engine.ways_game:WaysGame",
+    "anywhere": "reelforge.engine.anywhere_game:AnywhereGame",
 }
 
 

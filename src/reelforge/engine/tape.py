@@ -30,6 +30,11 @@ class TapeKind(IntEnum):
     COLLECT = 7  # collectors, value sum, multiplier, win
     # the ways round (engine/ways.py); its spin opens with a SPIN row
     WAYS = 14  # symbol, count (reels), ways, ways with wild multipliers, win (credits)
+    # the pays-anywhere round (engine/anywhere.py); spin = the spin's index, or the tumble.
+    # It also writes GRID (refilled, reel set), AWARD and SPIN_WIN (with d: the multiplier
+    # after the spin) rows as above
+    ANYWHERE_SPIN = 30  # kind (0 base, 1 free), reel set, global multiplier at its start
+    ANYWHERE = 31  # symbol, count, coins of its count range, global multiplier, win (coins)
     # the "cops_trail" rules' chase (games/cops_n_robbers/kernel.py)
     TRAIL = 8  # robber position, cop position, robbers, cops
     PARADE = 9  # outcome (0 bert, 1 sid, 2 vic), robber position, cop position

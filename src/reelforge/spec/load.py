@@ -156,7 +156,7 @@ def parse_spec(text: str, source: str = "<string>"):
     _refuse_huge_integers(source, data)
     root = Table(source, "", data)
     game = data.get("game")
-    spec: Any  # GameSpec, or a ClusterGameSpec or WaysGameSpec (imported only for their files)
+    spec: Any  # GameSpec, or a Cluster-, Ways- or AnywhereGameSpec (imported only for their files)
     if isinstance(game, dict) and game.get("family") == "clusters":
         from reelforge.spec.clusters import CLUSTER_SECTIONS, build_cluster_spec
 
@@ -167,6 +167,11 @@ def parse_spec(text: str, source: str = "<string>"):
 
         spec = build_ways_spec(root, source)
         root.finish(WAYS_SECTIONS, "section")
+    elif isinstance(game, dict) and game.get("family") == "anywhere":
+        from reelforge.spec.anywhere import ANYWHERE_SECTIONS, build_anywhere_spec
+
+        spec = build_anywhere_spec(root, source)
+        root.finish(ANYWHERE_SECTIONS, "section")
     else:
         spec = _build(root)
         root.finish(KNOWN_SECTIONS, "section")
@@ -216,7 +221,7 @@ def _build(root: Table) -> GameSpec:
     game_id = read_game_id(game, "cluedo-v1")
     name = game.get("name", str)
     description = game.get("description", str, "")
-    game.choice("family", ("lines", "clusters", "ways"), "lines")
+    game.choice("family", ("lines", "clusters", "ways", "anywhere"), "lines")
     reels, rows = grid_side(game, "reels"), grid_side(game, "rows")
     rules, rules_spec = _rules(game)
     game.finish()

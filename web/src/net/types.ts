@@ -127,8 +127,9 @@ export interface GameInfo {
   /** A game's fixed jackpots (Candy Jar): candies collected and the multiple of the total bet. */
   jackpots?: { name: string; collect: number; pays_x: number }[];
   window: { reels: number; rows: number };
-  /** `per: "way"`: a ways game's pays, coins per way by the reels from reel 1 it reaches. */
-  pays: { unit: "bet_per_line" | "coin"; coins?: number; per?: "way"; table: PayRow[]; mixed?: { name: string; symbols: string[]; pays: [number, number][] }[] };
+  /** `per: "way"`: a ways game's pays, coins per way by the reels from reel 1 it reaches;
+   * `per: "count"`: a pays-anywhere game's, coins by the count of cells anywhere (steps). */
+  pays: { unit: "bet_per_line" | "coin"; coins?: number; per?: "way" | "count"; table: PayRow[]; mixed?: { name: string; symbols: string[]; pays: [number, number][] }[] };
   scatters?: { symbol: string; counting: string; unit: string; pays: [number, number][] }[];
   wilds?: { symbol: string; multiplier: number; substitutes_all_but: string[] }[];
   paylines?: number[][];

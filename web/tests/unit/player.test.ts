@@ -54,6 +54,24 @@ describe("event player", () => {
     }
   }
 
+  it("names the global multiplier a pays-anywhere win was paid at, and tumbles its grids", async () => {
+    const f = fixture("anywhere-example");
+    let named = 0;
+    for (const round of f.rounds) {
+      const outcome = validateOutcome(round.outcome);
+      const view = new FakeView();
+      await new EventPlayer<SlotView>(genericHandlers(f), {}, { timeoutMs: 2000 }).play(view, outcome);
+      const events = outcome.spins.flatMap((s) => s.events);
+      for (const e of events) {
+        if (e.type !== "scatter_win" || e.multiplier <= 1) continue;
+        expect(view.calls.some((c) => c.startsWith(`highlight ${e.count} x ${e.symbol} (x${e.multiplier}): `))).toBe(true);
+        named++;
+      }
+      expect(view.calls.filter((c) => c === "tumble").length).toBe(events.filter((e) => e.type === "grid" && e.tumble > 0).length);
+    }
+    expect(named).toBeGreaterThan(0);
+  });
+
   it("highlights a line win on the payline's cells, showing the symbol it names", async () => {
     const f = fixture("cluedo");
     const outcome = outcomeOf("cluedo", "win");

@@ -425,7 +425,32 @@ def _candy_facts(spec: Any) -> dict[str, Fact]:
     return out
 
 
+def _anywhere_facts(spec: Any) -> dict[str, Fact]:
+    """A pays-anywhere game (spec/anywhere.py): its grid, counts, multiplier and free spins."""
+    bet = spec.bet
+    out: dict[str, Fact] = {
+        "rows": _n(spec.rows), "cols": _n(spec.cols), "cells": _n(spec.cells),
+        "min_count": _n(spec.min_count), "coins": _n(spec.pay_unit), "min_coin_value": "1",
+        "max_coin_value": _n(bet.max_bet_per_line),
+        "max_bet": _n(spec.pay_unit * bet.max_bet_per_line),
+        "multiplier.start": _n(spec.multiplier_start),
+        "multiplier.per_tumble": _n(spec.multiplier_per_tumble),
+        "multiplier.max": _n(spec.multiplier_max),
+        "multiplier.symbols": _words([f"x{_n(v)}" for _s, v in spec.multiplier_symbols] or ["none"])}
+    if spec.max_win_x:
+        out["max_win_x"] = _n(spec.max_win_x)
+    if spec.scatter is not None:
+        out["free_spins.min_trigger"] = _n(min(c for c, _s in spec.award))
+        out["free_spins.award"] = _words([f"{_n(c)} scatters: {_n(s)} free spins"
+                                          for c, s in spec.award])
+        out["free_spins.retrigger"] = _words([f"{_n(c)} scatters: {_n(s)} more"
+                                              for c, s in spec.retrigger] or ["none"])
+        out["free_spins.max_spins"] = _n(spec.max_spins)
+    return out
+
+
 # What each family of game file has to say about its grid and its pays.
-FAMILY_FACTS = {"lines": _line_facts, "clusters": _cluster_facts, "ways": _ways_facts}
+FAMILY_FACTS = {"lines": _line_facts, "clusters": _cluster_facts, "ways": _ways_facts,
+                "anywhere": _anywhere_facts}
 # The facts of each registered rules package (spec.rules.RULES_PACKAGES): a new one adds its own.
 RULES_FACTS = {"cops_trail": _trail_facts, "candy_jar": _candy_facts}

@@ -42,7 +42,9 @@ export function genericHandlers(game: Described): Required<Handlers<SlotView>> {
     scatter_win: async (e, ctx) => {
       ctx.view.setWin(ctx.won);
       ctx.view.sound("win");
-      await ctx.view.highlight(symbolCells(ctx.view.current(), e.symbol), `${e.count} x ${e.symbol}: ${formatCredits(e.win)}`, { fast: ctx.fast });
+      // the multiplier applied (a free game's, a pays-anywhere game's global one) is named
+      const times = e.multiplier > 1 ? ` (x${e.multiplier})` : "";
+      await ctx.view.highlight(symbolCells(ctx.view.current(), e.symbol), `${e.count} x ${e.symbol}${times}: ${formatCredits(e.win)}`, { fast: ctx.fast });
     },
     cluster_win: async (e, ctx) => {
       ctx.view.setWin(ctx.won);

@@ -32,6 +32,7 @@ export function paytable(game: GameView, images: Map<string, string>, initial: P
   const bets = [...game.bets].sort((a, b) => a.stake_credits - b.stake_credits);
   const coin = game.info.pays.unit === "coin";
   const perWay = game.info.pays.per === "way";
+  const perCount = game.info.pays.per === "count"; // pays anywhere: a count of cells anywhere
   const money = (credits: number) => formatMoney(credits * game.denomination, game.currency);
   const offered = (lines: number, perLine: number) => bets.find((b) => b.lines === lines && b.bet_per_line === perLine);
   const lineValues = unique(bets.map((b) => b.lines));
@@ -82,7 +83,7 @@ export function paytable(game: GameView, images: Map<string, string>, initial: P
       const labels = perWay ? counts.map((c) => `${c} reels`) : coin ? clusterLabels(counts, cells) : counts.map((c) => `${c} of a kind`);
       const entries = row.pays.map(([, p], i) => ({ label: labels[i] ?? "", credits: payCredits(p, "line", b) }));
       list.append(card("pay", [row.symbol], names[row.symbol] ?? row.symbol,
-        perWay ? rows(entries.reverse(), ["From reel 1", "Pays per way"]) : coin ? rows(entries, ["Cluster of", "Pays"]) : rows(entries.reverse())));
+        perWay ? rows(entries.reverse(), ["From reel 1", "Pays per way"]) : coin ? rows(entries, [perCount ? "Anywhere" : "Cluster of", "Pays"]) : rows(entries.reverse())));
     }
     for (const m of game.info.pays.mixed ?? []) {
       const entries = m.pays.map(([c, p]) => ({ label: `${c} mixed`, credits: payCredits(p, "line", b) })).reverse();
