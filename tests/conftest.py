@@ -43,7 +43,8 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     started = time.monotonic()
     waiting = [d.name for d in directories]
     running: list[tuple[str, subprocess.Popen]] = []
-    failed = []
+    failed: list[str] = []
+    done: list[str] = []
     while waiting or running:
         while waiting and len(running) < slots:
             name = waiting.pop(0)
@@ -56,10 +57,12 @@ def pytest_sessionstart(session: pytest.Session) -> None:
             output, _ = process.communicate()
             if process.returncode != 0:  # the tests of that game will say what is wrong
                 failed.append(f"{name}: {output.strip()[-500:]}")
+            else:
+                done.append(output.strip().splitlines()[-1])
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
-        reporter.write_line(f"kernels of {len(directories)} game directories compiled or loaded "
-                            f"in {time.monotonic() - started:.0f} s ({slots} at a time)")
+        reporter.write_line(f"kernels compiled or loaded in {time.monotonic() - started:.0f} s, "
+                            f"{slots} at a time: {', '.join(done)}")
         for line in failed:
             reporter.write_line(f"kernel warm-up failed: {line}")
 
