@@ -77,6 +77,10 @@ LONG_FILES = (
     "tests/server/test_recovery.py",  # 10 tests: every crash point 51 + 46 s, random kills
     "tests/test_candy.py",  # the stratified sample's set-up 87 s
     "tests/server/test_hostile.py",  # schemathesis 73 s (first anyway: 130 tests)
+    # a server start (or two) each behind 1 or 2 tests: otherwise xdist's last three files
+    "tests/server/test_model.py",
+    "tests/server/test_backoffice_fleet.py",
+    "tests/server/test_capacity.py",
 )
 
 
