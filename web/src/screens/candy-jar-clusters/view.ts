@@ -183,6 +183,17 @@ export class CandyJarView implements CandyViewApi {
   clearHighlight(): void {
     this.grid.clearHighlight();
   }
+  async outlineCluster(cells: Cell[], earlier: Cell[][], label: string, options: { fast?: boolean } = {}): Promise<void> {
+    this.grid.highlight(cells, label, undefined, earlier);
+    await hold(850, options.fast);
+  }
+  /** The console's WIN meter counts up to a new total (the shell marks it .counting while it
+   * does): resolves when it has stopped, or after 1.5 s whatever it shows. */
+  async meterSettled(): Promise<void> {
+    const meter = this.deps.overlay.closest("section.game")?.querySelector("[data-testid=win]");
+    const until = performance.now() + 1500;
+    while (meter?.classList.contains("counting") && performance.now() < until) await sleep(30);
+  }
   async banner(text: string, options: { ms?: number; fast?: boolean; moment?: string } = {}): Promise<void> {
     if (options.moment) {
       await this.moment(text, options.moment, options.ms ?? 2200, options.fast);
@@ -293,8 +304,10 @@ export class CandyJarView implements CandyViewApi {
     this.capEl.textContent = `${cap} REACHED: ${total} credits${forfeited ? " (remaining free spins forfeited)" : ""}`;
     this.capEl.hidden = false;
   }
-  setWinLine(text: string): void {
+  setWinLine(text: string, meter?: number): void {
     this.winLine.textContent = text;
+    if (meter === undefined) delete this.winLine.dataset.meter;
+    else this.winLine.dataset.meter = String(meter);
   }
   resetRound(): void {
     for (const el of this.jarEls.values()) {
