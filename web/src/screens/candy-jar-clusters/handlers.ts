@@ -29,7 +29,7 @@ export interface CandyView extends SlotView {
    * newest, lit with its `label`, `earlier` those already paid on this grid. */
   outlineCluster(cells: Cell[], earlier: Cell[][], label: string, options?: { fast?: boolean }): Promise<void>;
   /** Resolves once the WIN meter shows the total last set (it counts up to it), or soon after. */
-  meterSettled(): Promise<void>;
+  meterSettled(options?: { fast?: boolean }): Promise<void>;
   /** A tumble: the `removed` cells pop, the rest fall, refills drop in; ends on `symbols`. */
   tumbleCandies(symbols: string[][], removed: Cell[], options?: { fast?: boolean }): Promise<void>;
   /** A ring on the placed wilds (until the next grid). */
@@ -143,7 +143,7 @@ export function candyHandlers(game: Pick<GameView, "info">): Required<Handlers<C
       const golden = e.wild_multiplier > 1 ? ` · golden wilds x${e.wild_multiplier}` : "";
       const pays = step.times > 1 ? `${formatCredits(e.win)} x${step.times} = ${formatCredits(e.win * step.times)}` : formatCredits(e.win);
       ctx.view.setWinLine(`${e.size} x ${(names.get(e.symbol) ?? e.symbol).toUpperCase()} pays ${pays}${golden}`, step.meter);
-      await Promise.all([ctx.view.outlineCluster(cells, state.clusters, formatCredits(e.win), { fast: ctx.fast }), ctx.view.meterSettled()]);
+      await Promise.all([ctx.view.outlineCluster(cells, state.clusters, formatCredits(e.win), { fast: ctx.fast }), ctx.view.meterSettled({ fast: ctx.fast })]);
       state.clusters.push(cells);
     },
     random_multiplier: async (e, ctx) => {
@@ -155,7 +155,7 @@ export function candyHandlers(game: Pick<GameView, "info">): Required<Handlers<C
       if (step.meter > step.before) {
         ctx.view.setWin(step.meter);
         ctx.view.setWinLine(`x${e.value}: the spin's pays x${e.value} = ${formatCredits(step.meter - step.before)}`, step.meter);
-        await ctx.view.meterSettled();
+        await ctx.view.meterSettled({ fast: ctx.fast });
       }
     },
     jars: async (e, ctx) => {

@@ -204,19 +204,26 @@ export class CandyJarView implements CandyViewApi {
   // --- SlotView ------------------------------------------------------------------------
   spinStart(): void {
     this.hideNotices();
+    this.outlinesGone();
     void this.grid.clearOut();
     this.deps.sound("spin");
   }
   async land(symbols: string[][], options: { fast?: boolean } = {}): Promise<void> {
     this.root.dataset.board = "round";
+    this.outlinesGone();
     await this.grid.land(symbols, options.fast);
     this.deps.sound("stop");
   }
   tumble(symbols: string[][], options: { fast?: boolean } = {}): Promise<void> {
     return this.grid.tumble(symbols, [], options.fast);
   }
-  tumbleCandies(symbols: string[][], removed: Cell[], options: { fast?: boolean } = {}): Promise<void> {
-    return this.grid.tumble(symbols, removed, options.fast);
+  async tumbleCandies(symbols: string[][], removed: Cell[], options: { fast?: boolean } = {}): Promise<void> {
+    await this.grid.tumble(symbols, removed, options.fast);
+    this.outlinesGone();
+  }
+  private outlinesGone(): void {
+    delete this.root.dataset.outlined;
+    delete this.root.dataset.outlineCells;
   }
   show(symbols: string[][]): void {
     this.root.dataset.board = "round";
@@ -231,16 +238,20 @@ export class CandyJarView implements CandyViewApi {
   }
   clearHighlight(): void {
     this.grid.clearHighlight();
+    this.outlinesGone();
   }
   async outlineCluster(cells: Cell[], earlier: Cell[][], label: string, options: { fast?: boolean } = {}): Promise<void> {
     this.grid.highlight(cells, label, undefined, earlier);
+    // what the canvas outlines, readable by tests and assistive tools: clusters, newest's cells
+    this.root.dataset.outlined = String(earlier.length + 1);
+    this.root.dataset.outlineCells = cells.map(([c, r]) => `${c},${r}`).join(" ");
     await hold(850, options.fast);
   }
   /** The console's WIN meter counts up to a new total (the shell marks it .counting while it
-   * does): resolves when it has stopped, or after 1.5 s whatever it shows. */
-  async meterSettled(): Promise<void> {
+   * does): resolves when it has stopped, or after 1.5 s (turbo: 0.4 s) whatever it shows. */
+  async meterSettled(options: { fast?: boolean } = {}): Promise<void> {
     const meter = this.deps.overlay.closest("section.game")?.querySelector("[data-testid=win]");
-    const until = performance.now() + 1500;
+    const until = performance.now() + (options.fast ? 400 : 1500);
     while (meter?.classList.contains("counting") && performance.now() < until) await sleep(30);
   }
   async banner(text: string, options: { ms?: number; fast?: boolean; moment?: string } = {}): Promise<void> {
