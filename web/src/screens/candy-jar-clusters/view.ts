@@ -130,7 +130,7 @@ export class CandyJarView implements CandyViewApi {
   private readonly closeTip: (ev: Event) => void;
   private tipTimer: ReturnType<typeof setTimeout> | undefined;
 
-  /** A jar's note over the screen, above the jar tapped: what it collects, what it is for and
+  /** A jar's note over the screen, by the jar tapped: what it collects, what it is for and
    * when the jars start Free Spins (the information pages' words); a second tap, a tap
    * elsewhere or 6 s close it. */
   private toggleTip(jar: Jar | null, el?: HTMLElement): void {
@@ -153,7 +153,10 @@ export class CandyJarView implements CandyViewApi {
       const left = Math.max(8, Math.min(host.width - width - 8, r.left - host.left + r.width / 2 - width / 2));
       this.tip.style.width = `${width}px`;
       this.tip.style.left = `${left}px`;
-      this.tip.style.bottom = `${host.bottom - r.top + 8}px`;
+      // above the jar where it fits (a phone's jars are under the grid), else below it
+      const above = r.top - host.top >= this.tip.offsetHeight + 8;
+      this.tip.style.top = above ? "" : `${r.bottom - host.top + 8}px`;
+      this.tip.style.bottom = above ? `${host.bottom - r.top + 8}px` : "";
     }
     this.tipTimer = setTimeout(() => this.toggleTip(null), 6000);
   }
