@@ -76,6 +76,88 @@ async function idleBoardDrawn(t, label) {
   expect(distinct > IDLE_COLOURS, `${label}: the grid holds ${distinct} colours: no candies drawn`);
 }
 
+/** Each jar says what it collects and what it is for, as the server's information pages do
+ * ("Yellow candy: collected in the jar marked WILD, for Free Spins with the WILD modifier."):
+ * on a desktop in a caption under it; anywhere in the note a tap on it opens, readable (at
+ * least 12 px, inside the screen), closed by a tap elsewhere. */
+async function jarsExplained(t, label, captions) {
+  const game = await t.api("/api/v1/games/candy-jar-clusters");
+  const items = game.info.help.sections.find((s) => s.id === "jars").blocks.filter((b) => b.kind === "ul").flatMap((b) => b.items);
+  const text = (parts) => parts.map((p) => (typeof p === "string" ? p : p.strong ?? "")).join("");
+  const rule = /receive (\d+) or more candies in one spin/.exec(text(game.info.help.sections.find((s) => s.id === "jars").blocks.filter((b) => b.kind === "p").flatMap((b) => b.parts)))[1];
+  const names = { wild: "WILD", free_spins: "FREE SPINS", jackpots: "JACKPOTS" };
+  for (const [jar, name] of Object.entries(names)) {
+    const item = text(items.find((i) => i.some((p) => p.strong === name)));
+    const candy = item.split(":")[0];
+    const gives = /, for (.+?)\.?$/.exec(item)[1];
+    if (captions) {
+      const caption = await t.page.locator(`[data-testid=jar-${jar}-caption]`).innerText();
+      expect(caption.toLowerCase().includes(candy.toLowerCase()) && caption.includes(gives), `${label}: the ${name} jar's caption "${caption}", the pages: ${item}`);
+    }
+    await t.page.click(`[data-testid=jar-${jar}]`);
+    const tip = t.page.locator(`[data-testid=jar-tip][data-jar=${jar}]`);
+    await tip.waitFor({ timeout: 5000 });
+    const said = await tip.innerText();
+    expect(said.includes(`${candy}: ${gives}`) && said.includes(`${rule} or more candies in one spin start Free Spins`), `${label}: the ${name} jar's note says "${said}"`);
+    const box = await tip.boundingBox();
+    const vp = t.page.viewportSize();
+    expect(box.x >= 0 && box.y >= 0 && box.x + box.width <= vp.width && box.y + box.height <= vp.height, `${label}: the ${name} note lies off the screen ${JSON.stringify(box)}`);
+    const size = await tip.locator("span").first().evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+    expect(size >= 12, `${label}: the note's words are ${size} px`);
+    if (jar === "free_spins") await t.shot(`jar-note-${label}`);
+  }
+  await t.page.mouse.click(5, 200);
+  await t.page.locator("[data-testid=jar-tip]").waitFor({ state: "hidden", timeout: 5000 });
+  if (captions) expect(await t.page.locator("[data-testid=jar-rule]").innerText() === `${rule} or more candies in one spin: FREE SPINS start`, `${label}: the rule under the jars`);
+}
+
+/** From now on the page records each win line said under the grid (its text, the meter total
+ * it names, and the WIN meter as it reads when the line appears: the total before this pay)
+ * and each cluster outlined on the canvas (data-outlined, data-outline-cells). */
+async function recordPays(t) {
+  await t.page.evaluate(() => {
+    window.__pays = []; window.__outlines = [];
+    const line = document.querySelector("[data-testid=candy-winline]");
+    const screen = document.querySelector("[data-testid=candy-screen]");
+    const meter = () => document.querySelector("[data-testid=win]")?.textContent ?? "";
+    new MutationObserver(() => {
+      if (line.textContent) window.__pays.push({ text: line.textContent, meter: line.dataset.meter ?? null, shown: meter() });
+    }).observe(line, { childList: true, characterData: true, subtree: true });
+    new MutationObserver(() => {
+      if (screen.dataset.outlined) window.__outlines.push({ clusters: Number(screen.dataset.outlined), cells: screen.dataset.outlineCells.split(" "), line: line.textContent });
+    }).observe(screen, { attributes: true, attributeFilter: ["data-outline-cells"] });
+  });
+}
+
+/** The credits a win line says its pay adds (after "pays", or after its last "="). */
+const saidPay = (text) => Number((/=\s*([\d,]+)[^=]*$/.exec(text) ?? /pays ([\d,]+)/.exec(text))[1].replace(/,/g, ""));
+
+/** A one-spin round without a random multiplier, as recorded by recordPays: one line per
+ * cluster the server paid, in order, saying its pay; the meter total each line names is the
+ * sum of the pays said so far, and the WIN meter read that total before the next pay was said;
+ * each cluster was outlined on the grid, its outline as large as the server's cluster. */
+async function paysMatch(t, round) {
+  const wins = events(round.outcome, "cluster_win");
+  const pays = (await t.page.evaluate(() => window.__pays)).filter((p) => / pays /.test(p.text));
+  expect(pays.length === wins.length, `${pays.length} pays said (${pays.map((p) => p.text)}), the server paid ${wins.length} clusters`);
+  let sum = 0;
+  pays.forEach((p, k) => {
+    const said = saidPay(p.text);
+    expect(said === wins[k].win && p.text.startsWith(`${wins[k].size} x `), `line ${k} says "${p.text}", the server paid ${wins[k].size} x ${wins[k].symbol} ${wins[k].win}`);
+    sum += said;
+    expect(Number(p.meter) === sum, `line ${k} "${p.text}": the meter total ${p.meter}, the pays said sum to ${sum}`);
+    if (k > 0) expect(p.shown.startsWith(`${credits(Number(pays[k - 1].meter))} `), `when "${p.text}" appeared the WIN meter read ${p.shown}, not the ${pays[k - 1].meter} of the pays before`);
+  });
+  expect(sum === round.outcome.total_win, `the pays said sum to ${sum}, the round won ${round.outcome.total_win}`);
+  const outlines = await t.page.evaluate(() => window.__outlines);
+  expect(outlines.length === wins.length, `${outlines.length} clusters outlined, ${wins.length} paid`);
+  outlines.forEach((o, k) => {
+    expect(o.cells.length === wins[k].size, `cluster ${k}: ${o.cells.length} cells outlined, the server's cluster has ${wins[k].size}`);
+    const onGrid = wins.slice(0, k + 1).filter((w) => w.tumble === wins[k].tumble).length;
+    expect(o.clusters === onGrid, `cluster ${k}: ${o.clusters} outlined together, ${onGrid} paid on its grid so far`);
+  });
+}
+
 /** The ladder: each jackpot's amount is its multiple of the total bet as the server's
  * information pages give it, at the bet shown. */
 async function ladderAt(t, game, stakeMinor, label) {
@@ -112,6 +194,7 @@ export const tests = [
       await open(t, "candy-jar-clusters");
       await idleBoardDrawn(t, "candy-before");
       await layout(t, "candy-idle");
+      await jarsExplained(t, "desktop", true);
       const rtp = await t.page.locator("[data-testid=rtp]").innerText();
       const game = await t.api("/api/v1/games/candy-jar-clusters");
       await ladderAt(t, game, 20, "first bet");
@@ -135,8 +218,24 @@ export const tests = [
       await t.page.click("[data-testid=candy-bet-minus]");
       await t.page.click("[data-testid=candy-bet-minus]");
       await t.page.check("[data-testid=turbo]");
-      const round = await spinUntil(t, "candy-jar-clusters", (o) => events(o, "grid").some((g) => g.tumble > 0), 15, "win with a tumble");
+      // Every pay said under the grid and every cluster outlined on it, as they come (tumbles.js
+      // in the page records them); a base-game round with a tumble and no random multiplier,
+      // so the meter is the plain sum of the pays.
+      // at full speed: turbo lets the next pay come before the meter has counted the last in
+      await t.page.uncheck("[data-testid=turbo]");
+      await recordPays(t);
+      let round = null;
+      for (let i = 0; i < 25 && !round; i++) {
+        await t.page.evaluate(() => { window.__pays = []; window.__outlines = []; });
+        await t.spin("candy-jar-clusters");
+        const r = await lastRound(t);
+        const o = r.outcome;
+        if (o.spins.length === 1 && events(o, "grid").some((g) => g.tumble > 0) && !events(o, "random_multiplier").some((e) => e.value > 1)) round = r;
+      }
+      expect(round, "no base-game win with a tumble and no multiplier in 25 rounds");
       expect(round.stake_minor === 20, `stake ${round.stake_minor}`);
+      await paysMatch(t, round);
+      await t.page.check("[data-testid=turbo]");
       await t.assertDrawn("candy-after-win");
       await layout(t, "candy-after-win");
       await t.shot("win-tumble");
@@ -290,6 +389,7 @@ export const tests = [
       await idleBoardDrawn(t, "candy-phone-before");
       await layout(t, "candy-phone-idle");
       await t.shot("phone-idle");
+      await jarsExplained(t, "phone", false);
       const game = await t.api("/api/v1/games/candy-jar-clusters");
       await ladderAt(t, game, 20, "phone first bet");
       await t.page.click("[data-testid=candy-bet-plus]");

@@ -205,18 +205,45 @@ export const tests = [
       await winShown(t, round);
       expect((await t.page.locator("[data-testid=lines]").innerText()) === "1", "the recovered round's bet (1 line) is not shown");
       await look(t, "recovered");
-      await t.page.check("[data-testid=turbo]");
-      // A guess: the card shown is the server's.
+      // A guess, at full speed: the table's card lies face down, then a card turns over the
+      // reels to the server's ace with the result big; every state it goes through is recorded.
+      await t.page.uncheck("[data-testid=turbo]");
+      expect(await t.page.locator("[data-testid=gamble-card] .gcard.back[data-state=down]").count() === 1, "no face-down card on the table before the guess");
+      await t.page.evaluate(() => {
+        window.__reveal = [];
+        new MutationObserver(() => {
+          const el = document.querySelector("[data-testid=gamble-reveal]");
+          if (!el) return;
+          const seen = { state: el.dataset.state, colour: el.dataset.colour, result: el.dataset.result, title: el.querySelector("[data-testid=gamble-reveal-title]")?.textContent, amount: el.querySelector("[data-testid=gamble-reveal-amount]")?.dataset.amount };
+          const last = window.__reveal.at(-1);
+          if (!last || last.state !== seen.state) window.__reveal.push(seen);
+        }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-state"] });
+      });
+      const staked = round.choice.state.amount;
       await t.page.click("[data-testid=gamble-red]");
       await t.page.locator("[data-testid=choice][data-gamble-result*=':']").waitFor({ timeout: 30000 });
       const shownResult = await t.page.getAttribute("[data-testid=choice]", "data-gamble-result");
+      await t.page.locator("[data-testid=gamble-reveal][data-state=result]").waitFor({ timeout: 10000 });
+      await t.page.waitForTimeout(400); // the result grows in
+      await t.shot("card-reveal");
       let flow = await settled(t, "cluedo-win");
       round = await t.api(`/api/v1/rounds/${round.round_id}`);
       const step = round.steps[round.steps.length - 1];
       const won = step.result.state.amount > 0;
       expect(shownResult === `${step.result.state.last_card}:${won ? "won" : "lost"}`, `shown ${shownResult}, server ${step.result.state.last_card} (${won ? "won" : "lost"})`);
+      const reveal = await t.page.evaluate(() => window.__reveal);
+      expect(reveal.map((r) => r.state).join(" ") === "down up result", `the card went through ${JSON.stringify(reveal)}`);
+      for (const r of reveal) {
+        expect(r.colour === step.result.state.last_card && r.result === (won ? "won" : "lost"), `the turning card showed ${JSON.stringify(r)}, the server drew ${step.result.state.last_card} (${won ? "won" : "lost"})`);
+      }
+      const big = reveal.at(-1);
+      expect(big.title === (won ? "WIN" : "LOSE"), `the result said ${big.title}`);
+      expect(Number(big.amount) === (won ? step.result.state.amount : staked), `the result's amount ${big.amount}: ${won ? `the server doubled ${staked} to ${step.result.state.amount}` : `${staked} was lost`}`);
+      if (won) expect(step.result.state.amount === 2 * staked, `the server's win ${step.result.state.amount} is not double ${staked}`);
+      expect(await t.page.locator("[data-testid=gamble-reveal]").count() === 0, "the turning card stays over the reels");
       if (flow === "choice") {
         expect((await t.page.getAttribute("[data-testid=gamble-card]", "data-colour")) === step.result.state.last_card, "the turned card is not the server's");
+        expect(await t.page.locator(`[data-testid=gamble-card] .gcard.face[data-state=up][data-colour=${step.result.state.last_card}]`).count() === 1, "the table's card is not face up on the server's ace");
         await gambleMatches(t, round);
         await winShown(t, round);
         await look(t, "card");

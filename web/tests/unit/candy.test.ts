@@ -6,6 +6,8 @@ import { formatCredits } from "../../src/core/money";
 import { validateOutcome, type Cell, type Outcome } from "../../src/core/outcome";
 import { EventPlayer } from "../../src/core/player";
 import { candyHandlers, candyHooks, counterOf, type CandyView, type FreeSpinCounter, type Jar } from "../../src/screens/candy-jar-clusters/handlers";
+import { meterSteps } from "../../src/screens/candy-jar-clusters/meter";
+import { clusterEdges } from "../../src/screens/candy-jar-clusters/outline";
 import { tumbleMoves } from "../../src/screens/candy-jar-clusters/tumble";
 import { CANDY_SYMBOLS } from "../../src/screens/candy-jar-clusters/symbols";
 import { fixture, type Fixture } from "./fixtures";
@@ -24,6 +26,8 @@ class FakeCandyView implements CandyView {
   current() { return this.grid; }
   async highlight(cells: Cell[], label: string) { this.log("highlight", cells, label); }
   clearHighlight() { this.log("clearHighlight"); }
+  async outlineCluster(cells: Cell[], earlier: Cell[][], label: string) { this.log("outlineCluster", cells, earlier.map((g) => [...g]), label); }
+  async meterSettled() { this.log("meterSettled"); }
   async banner(text: string) { this.log("banner", text); }
   setWin(credits: number) { this.log("setWin", credits); }
   setSpinInfo(text: string) { this.log("setSpinInfo", text); }
@@ -38,7 +42,7 @@ class FakeCandyView implements CandyView {
   async jackpotWon(name: string, label: string) { this.log("jackpotWon", name, label); }
   async showTotal(text: string) { this.log("showTotal", text); }
   async showCap(total: string, forfeited: boolean) { this.log("showCap", total, forfeited); }
-  setWinLine(text: string) { this.log("setWinLine", text); }
+  setWinLine(text: string, meter?: number) { this.log("setWinLine", text, meter); }
   resetRound() { this.log("resetRound"); }
   of(name: string) { return this.calls.filter((c) => c[0] === name); }
 }
@@ -95,8 +99,8 @@ describe("candy jar handlers", () => {
     const outcome = round(shipped, "win");
     const { view } = await play(shipped, outcome);
     const wins = outcome.spins.flatMap((s) => s.events.filter((e) => e.type === "cluster_win"));
-    const labels = view.of("highlight").filter((c) => c[2] !== "" && !String(c[2]).startsWith("+"));
-    expect(labels.map((c) => c[2])).toEqual(wins.map((w) => formatCredits(w.win)));
+    const labels = view.of("outlineCluster");
+    expect(labels.map((c) => c[3])).toEqual(wins.map((w) => formatCredits(w.win)));
     expect((labels[0]?.[1] as Cell[]).length).toBe(wins[0]?.size);
     expect(view.of("setWinLine").map((c) => c[1])).toContain("6 x LEMON pays 14");
   });
@@ -126,7 +130,7 @@ describe("candy jar handlers", () => {
     expect(view.of("markWilds")[0]?.[2]).toBe(true); // spin 1 placed a golden wild
     expect(view.of("banner")).toContainEqual(["banner", "9 WILDS · GOLDEN x2"]);
     expect(view.of("setMultiplier").filter((c) => c[1] !== null).map((c) => c[1])).toEqual([10, 5]);
-    expect(view.of("setWinLine")).toContainEqual(["setWinLine", "x10: the spin pays 3,360"]);
+    expect(view.of("setWinLine")).toContainEqual(["setWinLine", "x10: the spin pays 3,360", 3360]);
     expect(view.of("jackpotWon")[0]).toEqual(["jackpotWon", "MINI", "200"]);
     expect(view.of("showTotal")).toEqual([["showTotal", `FREE SPINS OVER\nTOTAL WIN ${formatCredits(outcome.total_win)}`]]);
     expect(view.of("showCap")).toEqual([]);
@@ -167,6 +171,87 @@ describe("candy jar handlers", () => {
       if (other) expect(`${other} ${s.id}`).toMatch(/^GOLDEN_WILD_\d GOLDEN_WILD_\d$/);
       seen.set(svg, s.id);
     }
+  });
+});
+
+/** The credits a win line says its pay adds: the number after its last "=", else after "pays". */
+function saidPay(text: string): number {
+  const m = /=\s*([\d,]+)(?!.*=)/.exec(text) ?? /pays ([\d,]+)/.exec(text);
+  if (!m) throw new Error(`no pay in ${JSON.stringify(text)}`);
+  return Number(m[1]!.replace(/,/g, ""));
+}
+
+describe("candy jar WIN meter", () => {
+  it("ends each spin on the round's credits so far plus the server's spin win, never going down", () => {
+    for (const { r } of allRounds) {
+      const outcome = validateOutcome(r.outcome);
+      let before = 0;
+      for (const spin of outcome.spins) {
+        const steps = meterSteps(spin, before);
+        expect(steps.length).toBe(spin.events.length);
+        const meters = [before, ...steps.map((s) => s.meter)];
+        for (let i = 1; i < meters.length; i++) expect(meters[i]!, `${r.kind} spin ${spin.index}`).toBeGreaterThanOrEqual(meters[i - 1]!);
+        if (steps.length) expect(steps.at(-1)!.meter, `${r.kind} spin ${spin.index}`).toBe(before + spin.win);
+        before += spin.win;
+      }
+      expect(before).toBe(outcome.total_win);
+    }
+  });
+
+  it("a cluster's pay moves the meter by what its win line says, on every fixture round (multipliers, jackpots and free spins included)", async () => {
+    let checked = 0;
+    for (const { f, r } of allRounds) {
+      const outcome = validateOutcome(r.outcome);
+      if (outcome.win_capped) continue; // the cap cuts the last pays short: its own test below
+      const { view } = await play(f, outcome);
+      // each win line that names a meter total is said with the meter set to that total, and
+      // the total grows by exactly the pay it says since the line before
+      let last = 0, spinStart = 0;
+      for (let i = 0; i < view.calls.length; i++) {
+        const [name, text, meter] = view.calls[i]!;
+        if (name !== "setWinLine") continue;
+        if (text === "") { spinStart = last; continue; }
+        if (meter === undefined) continue;
+        const setTo = view.calls.slice(0, i).filter((c) => c[0] === "setWin").at(-1)?.[1];
+        expect(setTo, `${r.kind}: ${String(text)}`).toBe(meter);
+        // "x10: ..." restates the spin's total at its multiplier; any other line adds its pay
+        if (String(text).startsWith("x")) expect((meter as number) - spinStart, `${r.kind}: ${String(text)}`).toBe(saidPay(String(text)));
+        else expect((meter as number) - last, `${r.kind}: ${String(text)}`).toBe(saidPay(String(text)));
+        last = meter as number;
+        checked++;
+      }
+      expect(last).toBeLessThanOrEqual(outcome.total_win);
+    }
+    expect(checked).toBeGreaterThan(20);
+  });
+
+  it("the random multiplier counts the pays already shown again at its value", () => {
+    const spin = { win: (10 + 20 + 5) * 3, events: [
+      { type: "cluster_win" as const, tumble: 0, symbol: "PLUM", size: 6, wilds: 0, wild_multiplier: 1, win: 10 },
+      { type: "cluster_win" as const, tumble: 0, symbol: "LEMON", size: 7, wilds: 0, wild_multiplier: 1, win: 20 },
+      { type: "random_multiplier" as const, tumble: 0, value: 3 },
+      { type: "cluster_win" as const, tumble: 1, symbol: "PLUM", size: 6, wilds: 0, wild_multiplier: 1, win: 5 },
+    ] };
+    expect(meterSteps(spin, 100).map((s) => [s.meter, s.times])).toEqual([[110, 1], [130, 1], [190, 3], [205, 3]]);
+  });
+
+  it("a capped spin's meter stops at the server's capped win", () => {
+    const outcome = round(features, "flag:win_capped");
+    let before = 0;
+    for (const spin of outcome.spins) {
+      for (const s of meterSteps(spin, before)) expect(s.meter).toBeLessThanOrEqual(before + spin.win);
+      before += spin.win;
+    }
+  });
+});
+
+describe("cluster outline", () => {
+  it("runs around the group's outer sides only", () => {
+    // an L of three cells: 8 outer sides of 1 cell each (a lone cell has 4)
+    expect(clusterEdges([[0, 0]], 10)).toHaveLength(4);
+    const l = clusterEdges([[0, 0], [0, 1], [1, 1]], 10);
+    expect(l).toHaveLength(8);
+    expect(l).not.toContainEqual([0, 10, 10, 10]); // the side (0,0) and (0,1) share
   });
 });
 

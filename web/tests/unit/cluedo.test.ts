@@ -16,6 +16,9 @@ import type { MomentOptions } from "../../src/ui/moment";
 import { cluedoHandlers, cluedoHooks, jackpotNotice, lineLabel, type CluedoView, type JackpotNotice } from "../../src/screens/cluedo/handlers";
 import { gambleModel, rememberHistory, revealOf } from "../../src/screens/cluedo/gamble";
 import { gambleOffer } from "../../src/screens/cluedo/offer";
+import { revealShow } from "../../src/screens/cluedo/reveal";
+import { formatCredits } from "../../src/core/money";
+import { cardBackSvg, cardFaceSvg } from "../../src/screens/cluedo/card";
 import { fixture, type FixtureRound } from "./fixtures";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -274,6 +277,53 @@ describe("cluedo gamble screen", () => {
     expect(taken).toMatchObject({ card: null, finished: true, paid: 113 });
     // The 37 banked went to the balance at TAKE HALF: TAKE WIN adds the 76 at stake.
     expect(taken.text).toBe("Win taken: 76 credits (113 in all with the 37 banked)");
+  });
+});
+
+describe("cluedo gamble card reveal", () => {
+  const byName = (n: string) => features.gambles.find((g) => g.name === n)!;
+  const limits = { maxWins: 5, limit: 3000 };
+
+  it("turns the server's card for every guess: WIN with the server's doubled amount, never for TAKE HALF or TAKE WIN", () => {
+    for (const g of features.gambles) {
+      let staked = g.offer.amount;
+      for (let i = 0; i < g.steps.length; i++) {
+        const step = g.steps[i]!;
+        const state = step.result.state as { amount: number; last_card: string | null };
+        const show = revealShow(revealOf(roundWith(g, null, stepsUpTo(g, i + 1)), limits)!, staked, limits);
+        if (step.choice === "red" || step.choice === "black") {
+          expect(show?.card, `${g.name} step ${i}`).toBe(state.last_card);
+          expect(show?.won).toBe(state.amount > 0);
+          if (show?.won) {
+            expect(show.title).toBe("WIN");
+            expect(show.amount).toBe(state.amount);
+            expect(show.amount).toBe(2 * staked); // double or nothing, as the sheet says
+          } else expect(show).toMatchObject({ title: "LOSE", amount: staked });
+        } else expect(show, `${g.name} step ${i}`).toBeNull();
+        staked = state.amount;
+      }
+    }
+  });
+
+  it("says why the gamble ends: five wins in a row, the limit, a lost card", () => {
+    const five = byName("five-wins");
+    const amounts = five.steps.map((s) => (s.result.state as { amount: number }).amount);
+    const last = revealShow(revealOf(roundWith(five, null, stepsUpTo(five, five.steps.length)), limits)!, amounts.at(-2)!, limits)!;
+    expect(last.lines).toContain("5 wins in a row: the gamble ends");
+    const limit = byName("limit");
+    const hit = revealShow(revealOf(roundWith(limit, null, stepsUpTo(limit, 1)), limits)!, limit.offer.amount, limits)!;
+    expect(hit).toMatchObject({ title: "WIN", amount: 4000, lines: ["BLACK ACE: 2,000 doubled", "The 3,000 limit is reached: the gamble ends"] });
+    const lost = byName("lost");
+    expect(revealShow(revealOf(roundWith(lost, null, stepsUpTo(lost, 1)), limits)!, lost.offer.amount, limits)!.lines).toEqual([`BLACK ACE: ${formatCredits(lost.offer.amount)} credits lost`]);
+  });
+
+  it("draws the back and both aces as SVG, each drawing with its own ids", () => {
+    const a = cardBackSvg(), b = cardBackSvg();
+    expect(a).toMatch(/^<svg [^>]*viewBox="0 0 200 280"/);
+    const ids = (svg: string) => [...svg.matchAll(/id="([^"]+)"/g)].map((m) => m[1]);
+    expect(ids(a).some((id) => ids(b).includes(id))).toBe(false);
+    expect(cardFaceSvg("red")).toContain("#b3121f");
+    expect(cardFaceSvg("black")).not.toContain("#b3121f");
   });
 });
 

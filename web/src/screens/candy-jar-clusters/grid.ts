@@ -10,6 +10,7 @@ import type { Cell } from "../../core/outcome";
 import { frameDelta, wallClock, type Clock } from "../../render/clock";
 import type { QualityProfile } from "../../render/quality";
 import type { SymbolTextures } from "../../render/symbols";
+import { clusterEdges } from "./outline";
 import { tumbleMoves } from "./tumble";
 
 interface Tween { sprite: Sprite; from: { x: number; y: number; s: number; a: number }; to: { x: number; y: number; s: number; a: number }; delay: number; ms: number; start: number; ease: (t: number) => number }
@@ -17,6 +18,14 @@ interface Tween { sprite: Sprite; from: { x: number; y: number; s: number; a: nu
 const bounce = (t: number) => { const n = 7.5625, d = 2.75; if (t < 1 / d) return n * t * t; if (t < 2 / d) return n * (t -= 1.5 / d) * t + 0.75; if (t < 2.5 / d) return n * (t -= 2.25 / d) * t + 0.9375; return n * (t -= 2.625 / d) * t + 0.984375; };
 const easeIn = (t: number) => t * t;
 const easeOut = (t: number) => 1 - (1 - t) * (1 - t);
+
+/** The edges stroked once per [width, colour, alpha], widest first. */
+function strokeEdges(g: Graphics, edges: readonly [number, number, number, number][], strokes: readonly (readonly [number, number, number])[]): void {
+  for (const [width, color, alpha] of strokes) {
+    for (const [x1, y1, x2, y2] of edges) g.moveTo(x1, y1).lineTo(x2, y2);
+    g.stroke({ width, color, alpha, cap: "round" });
+  }
+}
 
 /** The frame 18 px beyond the cells' `w` x `h`: a wafer band, cross-hatched, and an icing rim. */
 function waferFrame(w: number, h: number): Container {
@@ -172,7 +181,8 @@ export class CandyGrid extends Container {
   async tumble(symbols: readonly (readonly string[])[], removed: readonly Cell[], fast = false): Promise<void> {
     this.generation++;
     this.finish();
-    this.clearHighlight();
+    // the winners' outlines stay on while they pop (drawn by highlight), then go
+    if (!removed.length) this.clearHighlight();
     const pop = fast ? 80 : 260, fall = fast ? 150 : 420;
     const byCol = new Map<number, Set<number>>();
     for (const [c, r] of removed) (byCol.get(c) ?? byCol.set(c, new Set()).get(c)!).add(r);
@@ -184,6 +194,7 @@ export class CandyGrid extends Container {
     }
     const popped = this.tweens.length > 0;
     await this.run();
+    this.clearHighlight();
     // 2. survivors fall to their rows from the pop's end on the clock (not from the frame that
     // saw it end, up to a frame later), so the whole tumble ends within a frame of its time
     const t1 = popped ? Math.min(t0 + pop, this.clock()) : this.clock();
@@ -229,29 +240,23 @@ export class CandyGrid extends Container {
     return this.makeSprite(0, 0);
   }
 
-  /** Glowing frames around `cells`, the others dimmed, the amount on the cluster. */
-  highlight(cells: readonly Cell[], label: string, colour = 0xfff3b0): void {
+  /** A glowing outline around the cluster `cells`, the amount on it, the cells of no paid
+   * cluster dimmed; the `earlier` clusters paid on the same grid keep a steady outline, so
+   * every winner is marked when they pop together. */
+  highlight(cells: readonly Cell[], label: string, colour = 0xfff3b0, earlier: readonly (readonly Cell[])[] = []): void {
     this.clearHighlight();
     this.highlighted = true;
     const { cell } = this;
-    const inSet = new Set(cells.map(([c, r]) => `${c},${r}`));
+    const won = new Set([cells, ...earlier].flatMap((g) => g.map(([c, r]) => `${c},${r}`)));
     const dim = new Graphics();
-    for (let c = 0; c < this.cols; c++) for (let r = 0; r < this.rows; r++) if (!inSet.has(`${c},${r}`)) dim.rect(c * cell, r * cell, cell, cell).fill({ color: 0x000000, alpha: 0.5 });
-    // one glowing outline around the cluster (its cells' outer edges), not a box per cell
-    const edges: [number, number, number, number][] = [];
-    for (const [c, r] of cells) {
-      const x = c * cell, y = r * cell;
-      if (!inSet.has(`${c},${r - 1}`)) edges.push([x, y, x + cell, y]);
-      if (!inSet.has(`${c},${r + 1}`)) edges.push([x, y + cell, x + cell, y + cell]);
-      if (!inSet.has(`${c - 1},${r}`)) edges.push([x, y, x, y + cell]);
-      if (!inSet.has(`${c + 1},${r}`)) edges.push([x + cell, y, x + cell, y + cell]);
-    }
+    for (let c = 0; c < this.cols; c++) for (let r = 0; r < this.rows; r++) if (!won.has(`${c},${r}`)) dim.rect(c * cell, r * cell, cell, cell).fill({ color: 0x000000, alpha: 0.5 });
     const outline = new Graphics();
-    for (const [width, tint, alpha] of [[16, colour, 0.25], [9, colour, 0.5], [4, 0xffffff, 1]] as const) {
-      for (const [x1, y1, x2, y2] of edges) outline.moveTo(x1, y1).lineTo(x2, y2);
-      outline.stroke({ width, color: tint, alpha, cap: "round" });
-    }
-    this.overlay.addChild(dim, outline);
+    // a dark under-stroke first: the light outline reads on pale candies (lemon, grapes) too
+    for (const group of earlier) strokeEdges(outline, clusterEdges(group, cell), [[11, 0x5e0530, 0.7], [5, 0xffd60a, 0.95]]);
+    const lit = new Graphics();
+    for (const [c, r] of cells) lit.roundRect(c * cell + 4, r * cell + 4, cell - 8, cell - 8, cell * 0.18).fill({ color: colour, alpha: 0.18 });
+    strokeEdges(outline, clusterEdges(cells, cell), [[18, 0x5e0530, 0.6], [14, colour, 0.35], [8, colour, 0.7], [4, 0xffffff, 1]]);
+    this.overlay.addChild(dim, lit, outline);
     if (label && cells.length) {
       const cx = cells.reduce((a, [c]) => a + c + 0.5, 0) / cells.length * cell;
       const cy = cells.reduce((a, [, r]) => a + r + 0.5, 0) / cells.length * cell;

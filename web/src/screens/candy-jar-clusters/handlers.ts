@@ -10,6 +10,7 @@ import type { GameView } from "../../net/types";
 import { clusterCells, symbolCells } from "../../slot/paylines";
 import { genericHandlers } from "../game/handlers";
 import type { SlotView } from "../game/registry";
+import { meterSteps, type MeterStep } from "./meter";
 
 export type Jar = "wild" | "free_spins" | "jackpots";
 export const JARS: readonly Jar[] = ["wild", "free_spins", "jackpots"];
@@ -24,6 +25,11 @@ export interface CandyView extends SlotView {
   /** A notice over the grid; with `moment` (its kind: fs-intro, super) it is a full moment: the
    * first line its title, the others under it. */
   banner(text: string, options?: { ms?: number; fast?: boolean; moment?: string }): Promise<void>;
+  /** The winning clusters of the grid on screen stay outlined until they pop: `cells` is the
+   * newest, lit with its `label`, `earlier` those already paid on this grid. */
+  outlineCluster(cells: Cell[], earlier: Cell[][], label: string, options?: { fast?: boolean }): Promise<void>;
+  /** Resolves once the WIN meter shows the total last set (it counts up to it), or soon after. */
+  meterSettled(options?: { fast?: boolean }): Promise<void>;
   /** A tumble: the `removed` cells pop, the rest fall, refills drop in; ends on `symbols`. */
   tumbleCandies(symbols: string[][], removed: Cell[], options?: { fast?: boolean }): Promise<void>;
   /** A ring on the placed wilds (until the next grid). */
@@ -46,8 +52,9 @@ export interface CandyView extends SlotView {
   /** The win cap message (the view names the game's cap): the round's total and whether free
    * spins were forfeited. */
   showCap(total: string, forfeited: boolean, options?: { fast?: boolean }): Promise<void>;
-  /** The line over the grid telling the last win ("" clears it). */
-  setWinLine(text: string): void;
+  /** The line under the grid telling the last pay ("" clears it), and the WIN meter's total
+   * once that pay is counted (`meter`, credits). */
+  setWinLine(text: string, meter?: number): void;
   /** A new round starts: jars empty, modifiers off, counters hidden. */
   resetRound(): void;
 }
@@ -78,8 +85,18 @@ function modifiersOf(outcome: Outcome): Jar[] {
 interface SpinState {
   grid: string[][];
   removed: Cell[];
+  /** The clusters paid on the grid on screen, in the order they were paid. */
+  clusters: Cell[][];
   used: Set<string>;
   wildsPending: { golden: boolean } | null;
+}
+
+/** The meter's step at `event` of the spin being played (meter.ts): the credits won in the
+ * round's earlier spins, then this spin's pays so far. */
+function stepAt(event: Spin["events"][number], spin: Spin, outcome: Outcome): MeterStep {
+  const before = outcome.spins.reduce((sum, s) => (s.index < spin.index ? sum + s.win : sum), 0);
+  const steps = meterSteps(spin, before);
+  return steps[spin.events.indexOf(event)] ?? { meter: before + spin.win, before, times: spin.multiplier };
 }
 
 /** A handler for every event type; they share the state of the grid being played (reset by
@@ -88,7 +105,7 @@ export function candyHandlers(game: Pick<GameView, "info">): Required<Handlers<C
   const base = genericHandlers(game) as unknown as Required<Handlers<CandyView>>;
   const wilds = new Set(game.info.symbols.filter((s) => s.role === "wild").map((s) => s.id));
   const names = new Map(game.info.symbols.map((s) => [s.id, s.name]));
-  const state: SpinState = { grid: [], removed: [], used: new Set(), wildsPending: null };
+  const state: SpinState = { grid: [], removed: [], clusters: [], used: new Set(), wildsPending: null };
   const wildCells = (grid: string[][]) => {
     const cells: Cell[] = [];
     grid.forEach((col, c) => col.forEach((s, r) => { if (wilds.has(s)) cells.push([c, r]); }));
@@ -104,6 +121,7 @@ export function candyHandlers(game: Pick<GameView, "info">): Required<Handlers<C
     }
     state.grid = e.symbols.map((col) => [...col]);
     state.removed = [];
+    state.clusters = [];
     state.used = new Set();
   };
 
@@ -117,16 +135,28 @@ export function candyHandlers(game: Pick<GameView, "info">): Required<Handlers<C
       const cells = groups.find((g) => !state.used.has(key(g))) ?? groups[0] ?? symbolCells(state.grid, e.symbol);
       state.used.add(key(cells));
       state.removed.push(...cells);
-      ctx.view.setWin(ctx.won);
+      // the meter counts this pay in while the cluster is outlined: what the line says is what
+      // the meter adds (with the spin's random multiplier once it has shown)
+      const step = stepAt(e, ctx.spin, ctx.outcome);
+      ctx.view.setWin(step.meter);
       ctx.view.sound("win");
       const golden = e.wild_multiplier > 1 ? ` · golden wilds x${e.wild_multiplier}` : "";
-      ctx.view.setWinLine(`${e.size} x ${(names.get(e.symbol) ?? e.symbol).toUpperCase()} pays ${formatCredits(e.win)}${golden}`);
-      await ctx.view.highlight(cells, formatCredits(e.win), { fast: ctx.fast });
+      const pays = step.times > 1 ? `${formatCredits(e.win)} x${step.times} = ${formatCredits(e.win * step.times)}` : formatCredits(e.win);
+      ctx.view.setWinLine(`${e.size} x ${(names.get(e.symbol) ?? e.symbol).toUpperCase()} pays ${pays}${golden}`, step.meter);
+      await Promise.all([ctx.view.outlineCluster(cells, state.clusters, formatCredits(e.win), { fast: ctx.fast }), ctx.view.meterSettled({ fast: ctx.fast })]);
+      state.clusters.push(cells);
     },
     random_multiplier: async (e, ctx) => {
       if (e.value <= 1) return;
       ctx.view.sound("bigwin");
       await ctx.view.setMultiplier(e.value, { fast: ctx.fast });
+      // the pays already counted are multiplied too: the meter steps up with the line saying so
+      const step = stepAt(e, ctx.spin, ctx.outcome);
+      if (step.meter > step.before) {
+        ctx.view.setWin(step.meter);
+        ctx.view.setWinLine(`x${e.value}: the spin's pays x${e.value} = ${formatCredits(step.meter - step.before)}`, step.meter);
+        await ctx.view.meterSettled({ fast: ctx.fast });
+      }
     },
     jars: async (e, ctx) => {
       const counts: Record<Jar, number> = { wild: e.wild, free_spins: e.free_spins, jackpots: e.jackpots };
@@ -161,7 +191,9 @@ export function candyHandlers(game: Pick<GameView, "info">): Required<Handlers<C
     },
     jackpot: async (e, ctx) => {
       const cells = symbolCells(state.grid, e.jackpot);
-      ctx.view.setWin(ctx.won);
+      const step = stepAt(e, ctx.spin, ctx.outcome);
+      ctx.view.setWin(step.meter);
+      ctx.view.setWinLine(`${e.jackpot} JACKPOT pays ${formatCredits(e.win)}`, step.meter);
       ctx.view.sound("bigwin");
       if (cells.length) await ctx.view.highlight(cells, "", { fast: true });
       const times = e.multiplier > 1 ? ` (x${e.multiplier})` : "";
@@ -196,7 +228,7 @@ export const candyHooks: SpinHooks<CandyView> = {
   },
   afterSpin: async (spin, ctx) => {
     ctx.view.setWin(ctx.won);
-    if (spin.multiplier > 1 && spin.win > 0) ctx.view.setWinLine(`x${spin.multiplier}: the spin pays ${formatCredits(spin.win)}`);
+    if (spin.multiplier > 1 && spin.win > 0) ctx.view.setWinLine(`x${spin.multiplier}: the spin pays ${formatCredits(spin.win)}`, ctx.won);
     const last = ctx.outcome.spins[ctx.outcome.spins.length - 1];
     if (last?.index !== spin.index) return;
     const bonus = ctx.outcome.spins.length > 1;

@@ -14,6 +14,7 @@ import type { ViewDeps } from "../game/registry";
 import "./candy.css";
 import { CandyGrid } from "./grid";
 import { idleBoard } from "./idle";
+import { jarRules, type JarRules } from "./jars";
 import { jackpotMultiples, ladderAmounts } from "./ladder";
 import { JACKPOTS, JAR_NAMES, JARS, type CandyView as CandyViewApi, type FreeSpinCounter, type Jar } from "./handlers";
 import { JAR_COLOURS } from "./symbols";
@@ -69,19 +70,31 @@ export class CandyJarView implements CandyViewApi {
 
     // --- the panels -----------------------------------------------------------------------
     const jars = h("div", { class: "jars", "data-testid": "candy-jars" });
+    const rules = jarRules(game.info);
+    this.jarRules = rules;
     const modifiers = h("div", { class: "modifiers", "data-testid": "candy-modifiers" });
     for (const j of JARS) {
       const colour = css(JAR_COLOURS[j]);
       const fill = h("div", { class: "fill" });
       const count = h("output", { class: "count", "data-testid": `jar-${j}-count` }, "0");
       const dots = h("div", { class: "dots" });
-      const jar = h("div", { class: "jar", style: `--jar:${colour}`, "data-testid": `jar-${j}`, "data-count": "0", "data-lit": "false", role: "img", "aria-label": `${JAR_NAMES[j]} jar` }, fill, count, dots, h("span", { class: "name" }, JAR_NAMES[j]));
-      jars.append(jar);
+      const said = rules.captions.get(j);
+      const explained = said ? `${JAR_NAMES[j]} jar: ${said.candy}, for ${said.gives}` : `${JAR_NAMES[j]} jar`;
+      const jar = h("div", { class: "jar", style: `--jar:${colour}`, "data-testid": `jar-${j}`, "data-count": "0", "data-lit": "false", role: "button", tabindex: "0", "aria-label": explained, "aria-haspopup": "true" }, fill, count, dots, h("span", { class: "name" }, JAR_NAMES[j]));
+      jar.addEventListener("click", (ev) => { ev.stopPropagation(); this.toggleTip(j, jar); });
+      jar.addEventListener("keydown", (ev) => { if (ev.key === "Enter") { ev.preventDefault(); this.toggleTip(j, jar); } });
+      // what it collects and what it is for, beside it where there is room (a desktop); a tap
+      // on a jar says it anywhere (a phone has room for the jars only)
+      const caption = h("span", { class: "jar-caption", "data-testid": `jar-${j}-caption`, style: `--jar:${colour}` },
+        ...(said ? [h("b", {}, said.candy), h("span", {}, said.gives)] : []));
+      jars.append(h("div", { class: "jar-row" }, jar, caption));
       this.jarEls.set(j, { jar, fill, count, dots });
       const mod = h("span", { class: "modifier", style: `--jar:${colour}`, "data-testid": `modifier-${j}`, "data-lit": "false" }, JAR_NAMES[j]);
       modifiers.append(mod);
       this.modEls.set(j, mod);
     }
+    const fills = rules.trigger === null ? null : h("div", { class: "jar-rule", "data-testid": "jar-rule" }, `${rules.trigger} or more candies in one spin: FREE SPINS start`);
+    this.tip = h("div", { class: "jar-tip", role: "tooltip", "data-testid": "jar-tip", "data-layout": "over-reels", hidden: true });
     this.ladder = h("div", { class: "ladder", "data-testid": "candy-jackpots", "aria-label": "Jackpots" });
     this.multiples = jackpotMultiples(game.info);
     for (const name of JACKPOTS) {
@@ -101,12 +114,51 @@ export class CandyJarView implements CandyViewApi {
     this.capEl = h("div", { class: "cap", role: "alert", "data-testid": "candy-cap", "data-layout": "over-reels", hidden: true });
     // data-board: "idle" while the idle board shows, "round" once a round's grid replaced it
     this.root = h("div", { class: "candy", "data-testid": "candy-screen", "data-board": "idle" },
-      h("div", { class: "side left", "data-layout": "decoration" }, jars, modifiers),
+      h("div", { class: "side left", "data-layout": "decoration" }, jars, modifiers, fills),
       h("div", { class: "side right", "data-layout": "decoration" }, this.counter, this.mult, this.extra, this.ladder),
-      this.winLine, this.bannerEl, this.totalEl, this.capEl);
+      this.winLine, this.bannerEl, this.totalEl, this.capEl, this.tip);
     deps.overlay.appendChild(this.root);
+    // a tap anywhere but on a jar (which toggles its own note) closes the note
+    this.closeTip = (ev: Event) => { if (!(ev.target instanceof Element && ev.target.closest(".jar"))) this.toggleTip(null); };
+    document.addEventListener("pointerdown", this.closeTip);
 
     this.unsubscribe = stage.onLayout((design) => this.layout(design));
+  }
+
+  private readonly jarRules: JarRules;
+  private readonly tip: HTMLElement;
+  private readonly closeTip: (ev: Event) => void;
+  private tipTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /** A jar's note over the screen, by the jar tapped: what it collects, what it is for and
+   * when the jars start Free Spins (the information pages' words); a second tap, a tap
+   * elsewhere or 6 s close it. */
+  private toggleTip(jar: Jar | null, el?: HTMLElement): void {
+    clearTimeout(this.tipTimer);
+    if (jar === null || this.tip.dataset.jar === jar) {
+      this.tip.hidden = true;
+      delete this.tip.dataset.jar;
+      return;
+    }
+    const said = this.jarRules.captions.get(jar);
+    this.tip.replaceChildren(h("strong", {}, `${JAR_NAMES[jar]} JAR`),
+      h("span", {}, said ? `${said.candy}: ${said.gives}.` : ""),
+      this.jarRules.trigger === null ? "" : h("span", {}, `${this.jarRules.trigger} or more candies in one spin start Free Spins, with the modifier of every jar that received one.`));
+    this.tip.dataset.jar = jar;
+    this.tip.style.setProperty("--jar", css(JAR_COLOURS[jar]));
+    this.tip.hidden = false;
+    if (el) {
+      const host = this.root.getBoundingClientRect(), r = el.getBoundingClientRect();
+      const width = Math.min(260, host.width - 16);
+      const left = Math.max(8, Math.min(host.width - width - 8, r.left - host.left + r.width / 2 - width / 2));
+      this.tip.style.width = `${width}px`;
+      this.tip.style.left = `${left}px`;
+      // above the jar where it fits (a phone's jars are under the grid), else below it
+      const above = r.top - host.top >= this.tip.offsetHeight + 8;
+      this.tip.style.top = above ? "" : `${r.bottom - host.top + 8}px`;
+      this.tip.style.bottom = above ? `${host.bottom - r.top + 8}px` : "";
+    }
+    this.tipTimer = setTimeout(() => this.toggleTip(null), 6000);
   }
 
   /** CSS px the console (and an open choice) cover at the stage's bottom, and the title takes
@@ -155,19 +207,26 @@ export class CandyJarView implements CandyViewApi {
   // --- SlotView ------------------------------------------------------------------------
   spinStart(): void {
     this.hideNotices();
+    this.outlinesGone();
     void this.grid.clearOut();
     this.deps.sound("spin");
   }
   async land(symbols: string[][], options: { fast?: boolean } = {}): Promise<void> {
     this.root.dataset.board = "round";
+    this.outlinesGone();
     await this.grid.land(symbols, options.fast);
     this.deps.sound("stop");
   }
   tumble(symbols: string[][], options: { fast?: boolean } = {}): Promise<void> {
     return this.grid.tumble(symbols, [], options.fast);
   }
-  tumbleCandies(symbols: string[][], removed: Cell[], options: { fast?: boolean } = {}): Promise<void> {
-    return this.grid.tumble(symbols, removed, options.fast);
+  async tumbleCandies(symbols: string[][], removed: Cell[], options: { fast?: boolean } = {}): Promise<void> {
+    await this.grid.tumble(symbols, removed, options.fast);
+    this.outlinesGone();
+  }
+  private outlinesGone(): void {
+    delete this.root.dataset.outlined;
+    delete this.root.dataset.outlineCells;
   }
   show(symbols: string[][]): void {
     this.root.dataset.board = "round";
@@ -182,6 +241,21 @@ export class CandyJarView implements CandyViewApi {
   }
   clearHighlight(): void {
     this.grid.clearHighlight();
+    this.outlinesGone();
+  }
+  async outlineCluster(cells: Cell[], earlier: Cell[][], label: string, options: { fast?: boolean } = {}): Promise<void> {
+    this.grid.highlight(cells, label, undefined, earlier);
+    // what the canvas outlines, readable by tests and assistive tools: clusters, newest's cells
+    this.root.dataset.outlined = String(earlier.length + 1);
+    this.root.dataset.outlineCells = cells.map(([c, r]) => `${c},${r}`).join(" ");
+    await hold(850, options.fast);
+  }
+  /** The console's WIN meter counts up to a new total (the shell marks it .counting while it
+   * does): resolves when it has stopped, or after 1.5 s (turbo: 0.4 s) whatever it shows. */
+  async meterSettled(options: { fast?: boolean } = {}): Promise<void> {
+    const meter = this.deps.overlay.closest("section.game")?.querySelector("[data-testid=win]");
+    const until = performance.now() + (options.fast ? 400 : 1500);
+    while (meter?.classList.contains("counting") && performance.now() < until) await sleep(30);
   }
   async banner(text: string, options: { ms?: number; fast?: boolean; moment?: string } = {}): Promise<void> {
     if (options.moment) {
@@ -293,8 +367,10 @@ export class CandyJarView implements CandyViewApi {
     this.capEl.textContent = `${cap} REACHED: ${total} credits${forfeited ? " (remaining free spins forfeited)" : ""}`;
     this.capEl.hidden = false;
   }
-  setWinLine(text: string): void {
+  setWinLine(text: string, meter?: number): void {
     this.winLine.textContent = text;
+    if (meter === undefined) delete this.winLine.dataset.meter;
+    else this.winLine.dataset.meter = String(meter);
   }
   resetRound(): void {
     for (const el of this.jarEls.values()) {
@@ -319,6 +395,8 @@ export class CandyJarView implements CandyViewApi {
   }
 
   destroy(): void {
+    clearTimeout(this.tipTimer);
+    document.removeEventListener("pointerdown", this.closeTip);
     this.stopAnimating();
     this.unsubscribe();
     this.unsubQuality();

@@ -10,7 +10,9 @@ import { sleep } from "../../core/timing";
 import type { GameView, RoundView, StepChoice } from "../../net/types";
 import { h } from "../../ui/dom";
 import type { ChoiceScreen } from "../game/registry";
+import { cardBackSvg, cardFaceSvg } from "./card";
 import { drawOffer, gambleOffer } from "./offer";
+import { revealShow, turnCard } from "./reveal";
 
 export interface GambleState { amount: number; banked: number; wins: number; half_taken: boolean; history: string[]; finished: boolean; last_card: string | null; paid: number }
 
@@ -104,14 +106,15 @@ export function revealOf(next: Pick<RoundView, "steps" | "offers">, limits: Pick
   return { card: guessed ? s.last_card : null, won, amount: s.amount, banked: s.banked, finished: s.finished, paid, ended, history: s.history, text };
 }
 
+/** A card of the table (card.ts's art): face down (`colour` null) or the ace of `colour`. */
 function cardEl(colour: string | null, testid?: string): HTMLElement {
-  const attrs: Record<string, string> = { class: `gcard ${colour ? `face ${colour}` : "back"}` };
+  const face = colour === "red" || colour === "black" ? colour : null;
+  const attrs: Record<string, string> = { class: `gcard ${face ? `face ${face}` : "back"}`, "data-state": face ? "up" : "down" };
   if (testid) attrs["data-testid"] = testid;
-  if (colour) attrs["data-colour"] = colour;
-  if (!colour) return h("span", attrs);
-  const suit = colour === "red" ? "♥" : "♠";
-  // an ace as printed: the index in two corners, the one large pip in the middle
-  return h("span", attrs, h("span", { class: "idx" }, "A", h("br"), suit), h("span", { class: "pip" }, suit), h("span", { class: "idx end", "aria-hidden": "true" }, "A", h("br"), suit));
+  if (face) attrs["data-colour"] = face;
+  const el = h("span", attrs);
+  el.innerHTML = face ? cardFaceSvg(face) : cardBackSvg(); // our own drawing, never request data
+  return el;
 }
 
 export function redBlackGamble(host: HTMLElement, round: RoundView, send: (kind: string, choice: StepChoice) => void, game: GameView): ChoiceScreen {
@@ -157,16 +160,20 @@ export function redBlackGamble(host: HTMLElement, round: RoundView, send: (kind:
       if (!r || !pressed) return;
       const fast = game.jurisdiction.turbo && !!document.querySelector<HTMLInputElement>("[data-testid=turbo]")?.checked;
       host.dataset.gambleResult = r.card ? `${r.card}:${r.won ? "won" : "lost"}` : String(pressed);
-      said.textContent = r.text;
-      if (r.card) {
-        turned.replaceChildren(cardEl(r.card));
-        turned.dataset.colour = r.card;
-        turned.classList.remove("flip");
-        void turned.offsetWidth;
-        turned.classList.add("flip", r.won ? "won" : "lost");
-      }
       rememberHistory(round.game, r.history);
-      await sleep(fast ? 350 : r.card ? 1100 : 600);
+      const show = revealShow(r, m.amount, m);
+      if (show) {
+        // the card turns over the reels first; the table shows the card and says it after
+        const still = typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+        const overlay = host.closest("section.game")?.querySelector<HTMLElement>(".stage-overlay") ?? host;
+        await turnCard(overlay, show, { fast, still });
+        turned.replaceChildren(cardEl(show.card, "gamble-turned-card"));
+        turned.dataset.colour = show.card;
+        turned.dataset.result = show.won ? "won" : "lost";
+        turned.classList.add(show.won ? "won" : "lost");
+      }
+      said.textContent = r.text;
+      if (!show) await sleep(fast ? 350 : 600);
     },
   };
 }

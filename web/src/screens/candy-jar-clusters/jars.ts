@@ -1,0 +1,47 @@
+// What each jar collects and what it does, in the words of the server's information pages (the
+// "jars" section: "Yellow candy: collected in the jar marked WILD, for Free Spins with the WILD
+// modifier."; "When the jars receive 3 or more candies in one spin, Free Spins start"), so the
+// jars on screen explain themselves with the sheet's rules, never the client's. No Pixi.
+import type { GameInfo, HelpPart } from "../../net/types";
+import { JAR_NAMES, JARS, type Jar } from "./handlers";
+
+export interface JarCaption {
+  /** The candy it collects ("Yellow candy"). */
+  candy: string;
+  /** What it is for ("Free Spins with the WILD modifier"). */
+  gives: string;
+}
+
+export interface JarRules {
+  captions: Map<Jar, JarCaption>;
+  /** Candies in one spin that start Free Spins (null: the pages do not say). */
+  trigger: number | null;
+}
+
+const textOf = (p: HelpPart): string => (typeof p === "string" ? p : "strong" in p ? p.strong : "");
+const COLLECTED = /^(.+?):\s*collected in the jar marked\s*$/i;
+const GIVES = /^,?\s*for\s+(.+?)\.?$/i;
+const TRIGGER = /receive (\d+) or more candies in one spin/i;
+
+/** The captions of the jars the pages describe (a jar they do not describe has none). */
+export function jarRules(info: Pick<GameInfo, "help">): JarRules {
+  const captions = new Map<Jar, JarCaption>();
+  let trigger: number | null = null;
+  const section = info.help?.sections.find((s) => s.id === "jars");
+  for (const block of section?.blocks ?? []) {
+    if (block.kind === "p") {
+      const m = TRIGGER.exec(block.parts.map(textOf).join(""));
+      if (m) trigger = Number(m[1]);
+    }
+    if (block.kind !== "ul") continue;
+    for (const item of block.items) {
+      const named = item.findIndex((p) => typeof p === "object" && "strong" in p);
+      if (named < 1) continue;
+      const jar = JARS.find((j) => JAR_NAMES[j] === textOf(item[named]!));
+      const candy = COLLECTED.exec(item.slice(0, named).map(textOf).join(""));
+      const gives = GIVES.exec(item.slice(named + 1).map(textOf).join("").trim());
+      if (jar && candy && gives) captions.set(jar, { candy: candy[1]!.trim(), gives: gives[1]!.trim() });
+    }
+  }
+  return { captions, trigger };
+}
