@@ -2,10 +2,12 @@
 // real `reelforge serve` on a fresh SQLite file. Screenshots go to web/test-results/; a test
 // fails on an empty render (a canvas of one colour). Run: npm run e2e (after npm run build).
 //   E2E_ONLY=<substring> runs the tests whose name contains it; E2E_JOBS=<n> runs n at a time;
-//   E2E_PROFILE=1 says after each test where its time went (navigation, waits, screenshots...).
+//   E2E_PROFILE=1 says after each test where its time went (navigation, waits, screenshots...)
+//   and writes test-results/durations.json (copy it over tests/e2e/durations.json, the order
+//   the scenarios start in, when scenarios come or go or change much).
 import { chromium } from "playwright-core";
 import { AsyncLocalStorage } from "node:async_hooks";
-import { mkdirSync, existsSync, rmSync, readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, existsSync, rmSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { startServer, WEB } from "./server.mjs";
@@ -183,6 +185,7 @@ function cpuSeconds() {
 const profiled = (p) => Object.entries(p.ms).sort((a, b) => b[1] - a[1]).map(([k, ms]) => `${k} ${(ms / 1000).toFixed(1)}`).join(", ");
 
 let failed = 0;
+const durations = {}; // E2E_PROFILE writes them to test-results/durations.json
 async function runOne(test) {
   if (process.env.E2E_PROFILE) return profile.run({ inside: false, ms: {}, cpu: cpuSeconds() }, () => runTest(test));
   return runTest(test);
@@ -206,6 +209,7 @@ async function runTest(test) {
     const real = errors.filter((e) => !(test.allowErrors ?? []).some((a) => e.includes(a)));
     if (real.length) throw new Error(`page errors: ${real.join(" | ")}`);
     console.log(`ok   ${test.name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    durations[test.name] = Math.round((Date.now() - started) / 1000);
     const p = profile.getStore();
     if (p) console.log(`     time (s): ${jobs === 1 && p.cpu !== null ? `CPU ${(cpuSeconds() - p.cpu).toFixed(1)}; ` : ""}${profiled(p)}, other ${((Date.now() - started - Object.values(p.ms).reduce((a, b) => a + b, 0)) / 1000).toFixed(1)}`);
   } catch (exc) {
@@ -218,15 +222,20 @@ async function runTest(test) {
 }
 
 // Scenarios are independent (each its own demo player and browser context): E2E_JOBS of them
-// at a time (default 2: much of a scenario is waiting on animations and the server).
+// at a time (default 2: much of a scenario is waiting on animations and the server), the longest
+// first (durations.json, seconds a scenario took; one it does not name counts as long) so
+// that no long one starts last while the other job runs dry.
+const DURATIONS = join(E2E, "durations.json");
+const took = existsSync(DURATIONS) ? JSON.parse(readFileSync(DURATIONS, "utf8")) : {};
 const testsStarted = Date.now();
 const cpuAtStart = process.env.E2E_PROFILE ? cpuSeconds() : null;
-const queue = tests.filter((t) => !only || t.name.includes(only));
+const queue = tests.filter((t) => !only || t.name.includes(only)).sort((a, b) => (took[b.name] ?? Infinity) - (took[a.name] ?? Infinity));
 const jobs = Math.max(1, Number(process.env.E2E_JOBS ?? 2));
 await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, async () => {
   for (let test = queue.shift(); test; test = queue.shift()) await runOne(test);
 }));
 const cpuNow = process.env.E2E_PROFILE ? cpuSeconds() : null; // before the browsers' processes go
+if (process.env.E2E_PROFILE) writeFileSync(join(RESULTS, "durations.json"), `${JSON.stringify(durations, null, 1)}\n`);
 await browser.close();
 await softwareBrowser?.close();
 await server.stop();
