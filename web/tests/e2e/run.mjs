@@ -1,9 +1,13 @@
 // End-to-end tests: Debian's chromium (playwright-core, never a downloaded browser) against a
 // real `reelforge serve` on a fresh SQLite file. Screenshots go to web/test-results/; a test
 // fails on an empty render (a canvas of one colour). Run: npm run e2e (after npm run build).
-//   E2E_ONLY=<substring> runs the tests whose name contains it; E2E_JOBS=<n> runs n at a time.
+//   E2E_ONLY=<substring> runs the tests whose name contains it; E2E_JOBS=<n> runs n at a time;
+//   E2E_PROFILE=1 says after each test where its time went (navigation, waits, screenshots...)
+//   and writes test-results/durations.json (copy it over tests/e2e/durations.json, the order
+//   the scenarios start in, when scenarios come or go or change much).
 import { chromium } from "playwright-core";
-import { mkdirSync, existsSync, rmSync, readdirSync } from "node:fs";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { mkdirSync, existsSync, rmSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { startServer, WEB } from "./server.mjs";
@@ -18,7 +22,12 @@ const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 // A test may ask for `browser: "software"`: --disable-gpu, Chromium's software compositing, as a
 // player's browser without GPU acceleration draws (where the reels' top rows once went blank).
 const SOFTWARE_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-const ARGS = ["--headless", "--no-sandbox", "--use-gl=angle", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+// --disable-gpu-rasterization: Debian's /usr/bin/chromium adds --enable-gpu-rasterization, which
+// rasterises the page's tiles through SwiftShader's emulated GL (chrome://gpu: "Hardware
+// accelerated on all pages"); Skia's own software raster does the same work for far less CPU:
+// three 1440x900 screenshots of the lobby took 19 s, then 1.9 s. Screenshots, clicks and
+// waits all wait for those frames. WebGL and compositing stay on SwiftShader as above.
+const ARGS = ["--headless", "--no-sandbox", "--use-gl=angle", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--disable-gpu-rasterization", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const RESULTS = join(WEB, "test-results");
 
 if (!existsSync(join(WEB, "dist", "index.html"))) {
@@ -121,13 +130,77 @@ function kit(page, name) {
   };
 }
 
+// E2E_PROFILE: the page's and locators' methods timed by kind, each test's own (a call made
+// inside another timed call counts once, in the outer one's kind).
+const profile = new AsyncLocalStorage();
+const KINDS = {
+  navigate: ["goto", "reload", "goBack", "goForward", "waitForURL", "waitForLoadState"],
+  wait: ["waitFor", "waitForSelector", "waitForFunction"],
+  sleep: ["waitForTimeout"],
+  screenshot: ["screenshot"],
+  act: ["click", "check", "uncheck", "fill", "selectOption", "press", "focus", "setViewportSize", "type", "hover", "dispatchEvent"],
+  read: ["evaluate", "innerText", "textContent", "getAttribute", "isHidden", "isVisible", "isDisabled", "isChecked", "inputValue", "count", "allInnerTexts", "boundingBox"],
+};
+function timeMethods(proto) {
+  for (const [kind, names] of Object.entries(KINDS)) for (const name of names) {
+    const original = proto[name];
+    if (typeof original !== "function" || original.profiled) continue;
+    const timed = function (...args) {
+      const p = profile.getStore();
+      if (!p || p.inside) return original.apply(this, args);
+      p.inside = true;
+      const started = performance.now();
+      const done = () => { p.inside = false; p.ms[kind] = (p.ms[kind] ?? 0) + performance.now() - started; };
+      try {
+        const r = original.apply(this, args);
+        if (r && typeof r.then === "function") return r.finally(done);
+        done();
+        return r;
+      } catch (e) { done(); throw e; }
+    };
+    timed.profiled = true;
+    proto[name] = timed;
+  }
+}
+// CPU seconds of this runner, the server and the browsers (this process and its descendants,
+// those reaped included), from /proc: on a shared machine the wall time says how busy the
+// neighbours were, the CPU time what the tests cost. null where there is no /proc.
+function cpuSeconds() {
+  try {
+    const stats = readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+        const f = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // after the command's name
+        return { pid: Number(pid), ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) };
+      } catch { return null; } // gone meanwhile
+    }).filter(Boolean);
+    const ours = new Set([process.pid]);
+    for (let grew = true; grew;) {
+      grew = false;
+      for (const s of stats) if (!ours.has(s.pid) && ours.has(s.ppid)) { ours.add(s.pid); grew = true; }
+    }
+    return stats.filter((s) => ours.has(s.pid)).reduce((a, s) => a + s.ticks, 0) / 100; // USER_HZ
+  } catch { return null; }
+}
+const profiled = (p) => Object.entries(p.ms).sort((a, b) => b[1] - a[1]).map(([k, ms]) => `${k} ${(ms / 1000).toFixed(1)}`).join(", ");
+
 let failed = 0;
+const durations = {}; // E2E_PROFILE writes them to test-results/durations.json
 async function runOne(test) {
+  if (process.env.E2E_PROFILE) return profile.run({ inside: false, ms: {}, cpu: cpuSeconds() }, () => runTest(test));
+  return runTest(test);
+}
+async function runTest(test) {
   const started = Date.now();
   const context = await (await browserFor(test)).newContext({ viewport: test.viewport ?? { width: 1440, height: 900 }, ...test.context }); // context: e.g. { timezoneId, locale }
   // LOW quality unless a test stores other options: a software-rendered browser draws faster.
   await context.addInitScript((opts) => { if (!localStorage.getItem("reelforge.options")) localStorage.setItem("reelforge.options", JSON.stringify(opts)); }, test.options ?? { quality: "LOW", intro: false, music: false });
   const page = await context.newPage();
+  if (process.env.E2E_PROFILE) {
+    timeMethods(Object.getPrototypeOf(page));
+    timeMethods(Object.getPrototypeOf(page.locator("body")));
+    timeMethods(Object.getPrototypeOf(page.keyboard));
+  }
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
@@ -136,6 +209,9 @@ async function runOne(test) {
     const real = errors.filter((e) => !(test.allowErrors ?? []).some((a) => e.includes(a)));
     if (real.length) throw new Error(`page errors: ${real.join(" | ")}`);
     console.log(`ok   ${test.name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    durations[test.name] = Math.round((Date.now() - started) / 1000);
+    const p = profile.getStore();
+    if (p) console.log(`     time (s): ${jobs === 1 && p.cpu !== null ? `CPU ${(cpuSeconds() - p.cpu).toFixed(1)}; ` : ""}${profiled(p)}, other ${((Date.now() - started - Object.values(p.ms).reduce((a, b) => a + b, 0)) / 1000).toFixed(1)}`);
   } catch (exc) {
     failed++;
     console.log(`FAIL ${test.name} (${((Date.now() - started) / 1000).toFixed(1)} s): ${exc.stack ?? exc}`);
@@ -146,14 +222,22 @@ async function runOne(test) {
 }
 
 // Scenarios are independent (each its own demo player and browser context): E2E_JOBS of them
-// at a time (default 2: much of a scenario is waiting on animations and the server).
-const queue = tests.filter((t) => !only || t.name.includes(only));
+// at a time (default 2: much of a scenario is waiting on animations and the server), the longest
+// first (durations.json, seconds a scenario took; one it does not name counts as long) so
+// that no long one starts last while the other job runs dry.
+const DURATIONS = join(E2E, "durations.json");
+const took = existsSync(DURATIONS) ? JSON.parse(readFileSync(DURATIONS, "utf8")) : {};
+const testsStarted = Date.now();
+const cpuAtStart = process.env.E2E_PROFILE ? cpuSeconds() : null;
+const queue = tests.filter((t) => !only || t.name.includes(only)).sort((a, b) => (took[b.name] ?? Infinity) - (took[a.name] ?? Infinity));
 const jobs = Math.max(1, Number(process.env.E2E_JOBS ?? 2));
 await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, async () => {
   for (let test = queue.shift(); test; test = queue.shift()) await runOne(test);
 }));
+const cpuNow = process.env.E2E_PROFILE ? cpuSeconds() : null; // before the browsers' processes go
+if (process.env.E2E_PROFILE) writeFileSync(join(RESULTS, "durations.json"), `${JSON.stringify(durations, null, 1)}\n`);
 await browser.close();
 await softwareBrowser?.close();
 await server.stop();
-console.log(`e2e: ${failed ? `${failed} failed` : "all passed"} in ${((Date.now() - t0) / 1000).toFixed(1)} s; screenshots in ${RESULTS}`);
+console.log(`e2e: ${failed ? `${failed} failed` : "all passed"} in ${((Date.now() - t0) / 1000).toFixed(1)} s (tests ${((Date.now() - testsStarted) / 1000).toFixed(1)} s${cpuNow !== null && cpuAtStart !== null ? `, CPU ${(cpuNow - cpuAtStart).toFixed(1)} s` : ""}); screenshots in ${RESULTS}`);
 process.exit(failed ? 1 : 0);
