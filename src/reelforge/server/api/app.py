@@ -186,10 +186,6 @@ def create_app(ctx: Context, startup=None) -> FastAPI:
         admit(who)
         return who
 
-    from reelforge.server.backoffice.routes import router as backoffice
-
-    app.include_router(backoffice(ctx, _StrictJSONRoute))
-
     @app.get("/health", tags=["ops"])
     def health() -> dict:
         return {"status": "ok"}
@@ -304,6 +300,12 @@ def create_app(ctx: Context, startup=None) -> FastAPI:
         """Every progressive pool's meter, in minor units of its currency."""
         with ctx.read() as conn:
             return JSON({"jackpots": jackpot.meters(conn)})
+
+    # After the player's API: a request is matched against the routes in order, and the back
+    # office's (its own prefix, no path shared) were a dozen checks before every bet.
+    from reelforge.server.backoffice.routes import router as backoffice
+
+    app.include_router(backoffice(ctx, _StrictJSONRoute))
 
     @app.get("/demo", tags=["demo"], response_class=RedirectResponse, status_code=303)
     def demo(operator: Annotated[str, Query(max_length=64)] = "demo") -> RedirectResponse:

@@ -1,24 +1,27 @@
-"""The writer of bets: a list of drawn bets, each decided on its own (`decide_bet`) on the
-state read under its player's lock, all applied in one transaction. A single request is a
-batch of one; the process's writer thread (`round_batch.py`) batches many. Every bet of the
-ledger wallet, in or out of the jackpot pool, is written by `commit`; a seamless wallet's
-round by `apply` too (wallets/rounds.py: its funding differs, not its writing).
+"""The writer of money: a list of drawn bets and players' steps, each decided on its own
+(`decide_bet`, `decide_step`) on the state read under its player's lock, all applied in one
+transaction (`apply`). A single request is a batch of one; the process's writer thread
+(`round_batch.py`) batches many. Every bet of the ledger wallet, in or out of the jackpot
+pool, and every step is written by `commit`; a seamless wallet's round by `apply` too
+(wallets/rounds.py: its funding differs, not its writing).
 
 The players, their accounts and the jackpot pools are locked in that order (`lock`: so two
-processes' batches, or a batch and a single round, never deadlock), their rounds read in one
-statement, then every round row, ledger entry, balance, pool, pace mark and audit row written
-in bulk.
+processes' batches, or a batch and a single round, never deadlock), the bets' rounds read in
+one statement and each step's round with its steps, then every round row, step row, ledger
+entry, balance, pool, pace mark and audit row written in bulk.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import Connection, bindparam, or_, select, update
 
+from reelforge.engine.outcome import Outcome
 from reelforge.server.context import Context
 from reelforge.server.db import bulk
 from reelforge.server.db.tables import (
@@ -34,16 +37,27 @@ from reelforge.server.services import audit, jackpot, ledger, meter_rows
 from reelforge.server.services.bet_checks import touches_pool
 from reelforge.server.services.bet_decision import (
     BetDecision,
+    Funding,
     LedgerFunding,
     PlayerState,
+    SeamlessFunding,
     decide_bet,
 )
+from reelforge.server.services.catalog import ServedGame
 from reelforge.server.services.common import crash_point, dumps, loads, new_round_id
 from reelforge.server.services.jackpot import PoolState
 from reelforge.server.services.placement import Placement
-from reelforge.server.services.round_views import view_of
+from reelforge.server.services.round_rows import find_round
+from reelforge.server.services.round_views import served_for_round, view_of
 from reelforge.server.services.sessions import Auth, house_account, player_account
-from reelforge.server.services.step_decision import StepDecision
+from reelforge.server.services.step_decision import (
+    StepDecision,
+    StepPlacement,
+    StepState,
+    decide_step,
+    on_balance,
+    opens_choice,
+)
 from reelforge.server.wallets.outbox import mark
 
 AGAIN = object()  # "this request id was played": its stored round is the answer
@@ -63,54 +77,197 @@ class Written:
         return view_of(auth, self.row, (), self.balance, self.claim, self.outcome)
 
 
-def commit(ctx: Context, batch: list[Placement]) -> list[Any]:
-    """Decide and write every ledger-wallet placement of `batch` in one transaction; each
-    one's result: Written, an ApiError, or AGAIN."""
+def commit(ctx: Context, batch: Sequence[Placement | StepPlacement]) -> list[Any]:
+    """Decide and write every bet and step of `batch` in one transaction; each one's result:
+    a bet's Written, a step's Stepped, an ApiError (a refusal: nothing of it is written, but
+    for a step whose offers lapsed, which closes its round), or AGAIN (play it alone: a bet's
+    request id already played, or an item held back by `_admitted`). Bets are the ledger
+    wallet's; a step may be a seamless wallet's (its funding differs, not its writing)."""
     results: list[Any] = [AGAIN] * len(batch)
-    decided: list[tuple[int, BetDecision]] = []
+    taken = _admitted(batch)
+    alone = len(taken) == 1
+    written: list[tuple[int, BetDecision | StepDecision]] = []
     with ctx.begin() as conn:
-        mine = [(player_account(conn, p.auth.operator, p.auth.player_id),
-                 house_account(conn, p.auth.operator, p.auth.player_id)) for p in batch]
-        pool_keys = {p.served.pool_key(): p.served.operator.currency for p in batch
-                     if touches_pool(p.served, p.bet)}
-        pids = sorted({p.auth.player_id for p in batch})
-        last, balances, pools = lock(conn, pids, {a for pair in mine for a in pair}, pool_keys)
-        known = conn.execute(_SAME_OR_OPEN, {"pids": pids, "rids": sorted(
-            {p.request_id for p in batch})}).all()
+        last = dict(conn.execute(_LOCK_PLAYERS, {"pids": sorted(
+            {batch[i].auth.player_id for i in taken})}).all())
+        held = _read_steps(conn, batch, taken, results, alone)
+        live = [i for i in taken if isinstance(batch[i], Placement) or i in held]
+        house = {i: house_account(conn, batch[i].auth.operator, batch[i].auth.player_id)
+                 for i in live}
+        own = {i: player_account(conn, batch[i].auth.operator, batch[i].auth.player_id)
+               for i in live if batch[i].auth.operator.wallet == "ledger"}
+        pool_keys = {h.pool_key: h.served.operator.currency for h in held.values()
+                     if h.pool_key is not None}
+        for i in live:
+            p = batch[i]
+            if isinstance(p, Placement) and touches_pool(p.served, p.bet):
+                pool_keys[p.served.pool_key()] = p.served.operator.currency
+        balances, pools = _lock_money(conn, set(house.values()) | set(own.values()), pool_keys)
+        bettors = sorted({batch[i].auth.player_id for i in live
+                          if isinstance(batch[i], Placement)})
+        known = conn.execute(_SAME_OR_OPEN, {"pids": bettors, "rids": sorted(
+            {p.request_id for p in batch if isinstance(p, Placement)})}).all() if bettors else []
         played = {(r.player_id, r.request_id) for r in known}
         unfinished: dict[int, list] = defaultdict(list)
         for r in known:
             if r.status in OPEN_STATUSES:
                 unfinished[r.player_id].append(r)
         running, pools_now = dict(balances), dict(pools)
-        for i, (p, (account, house)) in enumerate(zip(batch, mine, strict=True)):
+        for i in live:
+            p = batch[i]
             pid = p.auth.player_id
-            if (pid, p.request_id) in played:
-                continue  # AGAIN: the stored round is the answer
-            key = p.served.pool_key() if touches_pool(p.served, p.bet) else None
-            state = PlayerState(running[account], last[pid], tuple(unfinished[pid]),
-                                None if key is None else pools_now[key])
-            try:
-                decision = decide_bet(p, state, new_round_id(), LedgerFunding(account, house))
-            except ApiError as exc:
-                results[i] = exc
-                continue
-            played.add((pid, p.request_id))
-            for m in decision.moves:
+            decision: BetDecision | StepDecision
+            if isinstance(p, Placement):
+                if (pid, p.request_id) in played:
+                    continue  # AGAIN: the stored round is the answer
+                key = p.served.pool_key() if touches_pool(p.served, p.bet) else None
+                state = PlayerState(running[own[i]], last[pid], tuple(unfinished[pid]),
+                                    None if key is None else pools_now[key])
+                try:
+                    decision = decide_bet(p, state, new_round_id(),
+                                          LedgerFunding(own[i], house[i]))
+                except ApiError as exc:
+                    results[i] = exc
+                    continue
+                played.add((pid, p.request_id))
+                if decision.transition.status in OPEN_STATUSES:
+                    unfinished[pid].append(SimpleNamespace(**decision.row))
+                rounds_ = [decision]
+                moved: list[BetDecision | StepDecision] = [decision]
+            else:
+                h = held[i]
+                funding: Funding = (LedgerFunding(own[i], house[i]) if i in own
+                                    else SeamlessFunding(p.auth, h.row.game_key, house[i]))
+                step_state = StepState(h.row, h.steps, running[own[i]] if i in own else 0,
+                                       last[pid], h.carried,
+                                       None if h.pool_key is None else pools_now[h.pool_key])
+                try:
+                    decision = decide_step(h.served, p.auth, step_state, p.req, funding)
+                except ApiError as exc:
+                    results[i] = exc
+                    continue
+                rounds_ = [] if decision.funded is None else [decision.funded]
+                moved = [decision, *rounds_]
+            for m in (m for d in moved for m in d.moves):
                 running[m.source] -= m.amount
                 running[m.target] += m.amount
-            if key is not None and decision.pool is not None:
-                pools_now[key] = decision.pool
-            last[pid] = p.now
-            if decision.transition.status in OPEN_STATUSES:
-                unfinished[pid].append(SimpleNamespace(**decision.row))
-            decided.append((i, decision))
-        claims = apply(conn, [d for _, d in decided], balances, pools)
-        crash_point("round.before_commit")
-    crash_point("round.after_commit")
-    for (i, d), claim in zip(decided, claims, strict=True):
-        results[i] = Written(SimpleNamespace(**d.row), d.outcome or {}, d.balance_after, claim)
+            for d in rounds_:
+                if d.pool is not None:
+                    pools_now[d.pool.key] = d.pool
+                last[pid] = d.row["created_at"]
+            written.append((i, decision))
+        claims = apply(conn, [d for _, d in written], balances, pools)
+        _crash(batch, taken, "before_commit")
+    _crash(batch, taken, "after_commit")
+    for (i, done), claim in zip(written, claims, strict=True):
+        if isinstance(done, StepDecision):
+            results[i] = done.refusal or Stepped(done.round_id)
+        else:
+            results[i] = Written(SimpleNamespace(**done.row), done.outcome or {}, done.balance_after,
+                                 claim)
     return results
+
+
+@dataclass(frozen=True)
+class Stepped:
+    """A step committed, or its request id played before with the same choice: the answer is
+    the round as it now stands."""
+
+    round_id: str
+
+
+@dataclass(frozen=True)
+class _Held:
+    """A step's round read under its player's lock, and what deciding it needs."""
+
+    row: Any
+    steps: Sequence[Any]
+    served: ServedGame
+    carried: Any
+    pool_key: str | None  # the pool a round the step funds would touch
+
+
+def _admitted(batch: Sequence[Placement | StepPlacement]) -> list[int]:
+    """The items this batch decides, in order. A step is its player's only item: a later item
+    of a player who has a step in the batch, or a step of one who has a bet in it, is held
+    back (AGAIN: played alone), since a step is decided on its round as it stood before the
+    batch."""
+    stepping: dict[int, bool] = {}
+    taken = []
+    for i, p in enumerate(batch):
+        is_step = isinstance(p, StepPlacement)
+        pid = p.auth.player_id
+        if pid in stepping and (stepping[pid] or is_step):
+            continue
+        stepping[pid] = is_step
+        taken.append(i)
+    return taken
+
+
+def _read_steps(conn: Connection, batch: Sequence[Placement | StepPlacement], taken: list[int],
+                results: list[Any], alone: bool) -> dict[int, _Held]:
+    """Each step's round and steps, read under its player's lock (taken): those to decide.
+    A step answered here goes in `results`: an unknown round, a request id played before (the
+    same choice: Stepped; another: refused). A step whose funded round would touch the
+    jackpot pool is played alone (AGAIN), as such a bet is, unless the batch is its own."""
+    held: dict[int, _Held] = {}
+    for i in taken:
+        p = batch[i]
+        if not isinstance(p, StepPlacement):
+            continue
+        auth, req = p.auth, p.req
+        try:
+            row = find_round(conn, auth.player_id, p.round_id)
+            served = served_for_round(auth, row)
+        except ApiError as exc:
+            results[i] = exc
+            continue
+        steps = conn.execute(select(round_steps).where(round_steps.c.round_id == row.id)
+                             .order_by(round_steps.c.idx)).all()
+        seen = next((s for s in steps if s.request_id == req.request_id), None)
+        if seen is not None:
+            results[i] = Stepped(row.id) if (seen.kind, loads(seen.choice)) == (
+                req.kind, req.choice) else ApiError(
+                "REQUEST_ID_REUSED", f"request id {req.request_id!r}: already used for step "
+                f"{seen.idx} ({seen.kind} {loads(seen.choice)!r})")
+            continue
+        phase = loads(row.phase) or {}
+        pool_key = None
+        # a choice on the balance may fund a round, which may touch the pool
+        if (row.status in OPEN_STATUSES and phase.get("offers") and on_balance(phase, steps)
+                and touches_pool(served, Outcome.from_dict(loads(row.outcome)).bet.to_bet())):
+            if not alone:
+                continue  # AGAIN
+            pool_key = served.pool_key()
+        carried = (_carried(conn, auth.player_id, row.game_key, req.kind)
+                   if opens_choice(phase, steps) else None)
+        held[i] = _Held(row, steps, served, carried, pool_key)
+    return held
+
+
+def _carried(conn: Connection, player_id: int, game_key: str, kind: str) -> Any:
+    """What the player's last choice of this kind in this game left for the next one (its
+    settlement's `carry`: a card history on screen), or None. A step stored before carries
+    were stored left its whole state, which the game reads the same way."""
+    row = conn.execute(
+        select(round_steps.c.result).join(rounds, rounds.c.id == round_steps.c.round_id)
+        .where(rounds.c.player_id == player_id, rounds.c.game_key == game_key,
+               round_steps.c.kind == kind)
+        .order_by(round_steps.c.created_at.desc()).limit(1)).first()
+    if row is None:
+        return None
+    stored = loads(row.result)
+    return stored.get("carry", stored.get("state"))
+
+
+def _crash(batch: Sequence[Placement | StepPlacement], taken: list[int], when: str) -> None:
+    """The recovery tests' crash points: a bet's (`round.*`) where the batch holds a bet, a
+    step's (`step.*`) where it holds a step."""
+    kinds = {isinstance(batch[i], StepPlacement) for i in taken}
+    if False in kinds:
+        crash_point(f"round.{when}")
+    if True in kinds:
+        crash_point(f"step.{when}")
 
 
 def lock(conn: Connection, pids: list[int], account_ids: set[int], pool_keys: dict[str, str]
@@ -119,72 +276,71 @@ def lock(conn: Connection, pids: list[int], account_ids: set[int], pool_keys: di
     house shards, the pools', their liabilities and overflows) and the jackpot pools (key order; keys
     -> currency), so two processes' writers never deadlock; (each player's last round start,
     each account's balance, each pool's state)."""
+    last = dict(conn.execute(_LOCK_PLAYERS, {"pids": sorted(pids)}).all())
+    return (last, *_lock_money(conn, account_ids, pool_keys))
+
+
+def _lock_money(conn: Connection, account_ids: set[int], pool_keys: dict[str, str]
+                ) -> tuple[dict[int, int], dict[str, PoolState]]:
+    """The second and third of `lock`'s steps, once its players are locked."""
     ids = set(account_ids)
     for key, currency in pool_keys.items():
         ids.update(jackpot.pool_accounts(conn, key, currency))
-    last = dict(conn.execute(_LOCK_PLAYERS, {"pids": sorted(pids)}).all())
     balances = dict(conn.execute(_LOCK_ACCOUNTS, {"ids": sorted(ids)}).all())
-    return last, balances, jackpot.lock_pools(conn, sorted(pool_keys))
+    return balances, jackpot.lock_pools(conn, sorted(pool_keys))
 
 
-def apply(conn: Connection, decisions: list[BetDecision], balances: dict[int, int],
-          pools: dict[str, PoolState] | None = None) -> list[dict | None]:
-    """Write `decisions` in the caller's transaction, in a handful of statements however many:
-    their jackpot claims, rounds, ledger moves (on accounts locked with their `balances`),
-    pools (locked, read as `pools`), calls owed to an operator, pace marks and audit rows.
-    Each decision's claim as the round's answer shows it (None for most)."""
+def apply(conn: Connection, decisions: Sequence[BetDecision | StepDecision],
+          balances: dict[int, int], pools: dict[str, PoolState] | None = None
+          ) -> list[dict | None]:
+    """Write `decisions` (bets and steps, in the order they were decided) in the caller's
+    transaction, in a handful of statements however many: the steps' round updates, the
+    rounds (the bets' and those steps fund) with their jackpot claims, every ledger move (on
+    accounts locked with their `balances`), the gamble meters, the pools (locked, read as
+    `pools`), the calls owed to an operator, pace marks, the steps' rows and the audit rows
+    (each chain's in order: a step's round, the round it funds, the step). Each decision's
+    claim as the round's answer shows it (None for most, and for a step)."""
     if not decisions:
         return []
-    claims: list[dict | None] = []
-    for d in decisions:  # a pool won: its claim's id goes in the round's phase
+    steps = [d for d in decisions if isinstance(d, StepDecision)]
+    bets = [b for d in decisions
+            for b in ((d,) if isinstance(d, BetDecision) else (d.funded,) if d.funded else ())]
+    for s in steps:
+        conn.execute(update(rounds).where(rounds.c.id == s.round_id).values(**s.round_update))
+    claims: dict[int, dict | None] = {}
+    for d in bets:  # a pool won: its claim's id goes in the round's phase
         if d.claim is None:
-            claims.append(None)
             continue
         claim_id = jackpot.insert_claim(conn, d.claim)
         d.row.update(phase=dumps({**loads(d.row["phase"]), "jackpot_claim_id": claim_id}),
                      jackpot_claim_id=claim_id)
-        claims.append(d.claim.view(claim_id))
-    bulk.insert_rows(conn, rounds, [d.row for d in decisions if not d.existing])
-    for d in (d for d in decisions if d.existing):
+        claims[id(d)] = d.claim.view(claim_id)
+    bulk.insert_rows(conn, rounds, [d.row for d in bets if not d.existing])
+    for d in (d for d in bets if d.existing):
         _fund_opened(conn, d.row)
-    ledger.post_locked(conn, [m for d in decisions for m in d.moves], balances)
-    after = {d.pool.key: d.pool for d in decisions if d.pool is not None}
+    # a step's moves before the round it funds: the order they were decided in
+    ledger.post_locked(conn, [m for s in steps for m in s.moves]
+                       + [m for d in bets for m in d.moves], balances)
+    for s in steps:  # the round's house shard is locked (`lock`): meter_rows' order
+        if s.gamble_meter is not None:
+            meter_rows.gamble_settled(conn, s.round_id, *s.gamble_meter)
+    after = {d.pool.key: d.pool for d in bets if d.pool is not None}
     if after:
-        jackpot.write_pools(conn, pools or {}, after, decisions[-1].row["updated_at"])
-    bulk.insert_rows(conn, outbox, [o for d in decisions for o in d.outbox])
-    for d in decisions:
+        jackpot.write_pools(conn, pools or {}, after, bets[-1].row["updated_at"])
+    bulk.insert_rows(conn, outbox, [o for s in steps for o in s.outbox]
+                     + [o for d in bets for o in d.outbox])
+    for d in bets:
         if d.debit_done is not None:
             mark(conn, d.debit_done, "done", d.row["updated_at"])
-    paced = {d.row["player_id"]: d.row["created_at"] for d in decisions if not d.existing}
+    paced = {d.row["player_id"]: d.row["created_at"] for d in bets if not d.existing}
     bulk.update_rows(conn, players, "id", [{"id": pid, "last_round_at": at}
                                            for pid, at in sorted(paced.items())])
-    audit.append_many(conn, [a for d in decisions
-                             for a in ((d.claim.audit, d.audit) if d.claim else (d.audit,))])
-    return claims
-
-
-def apply_steps(conn: Connection, decisions: list[StepDecision], balances: dict[int, int],
-                pools: dict[str, PoolState] | None = None) -> None:
-    """Write step `decisions` in the caller's transaction: each round's new state, the steps'
-    rows, their ledger moves (on accounts locked with their `balances`) and calls owed, the
-    rounds they fund (`apply`, as bets), and their audit rows in order: each round's, the
-    funded round's, the step's."""
-    for d in decisions:
-        conn.execute(update(rounds).where(rounds.c.id == d.round_id).values(**d.round_update))
-    ledger.post_locked(conn, [m for d in decisions for m in d.moves], balances)
-    for d in decisions:  # the round's house shard is locked (`lock`): meter_rows' order
-        if d.gamble_meter is not None:
-            meter_rows.gamble_settled(conn, d.round_id, *d.gamble_meter)
-    bulk.insert_rows(conn, outbox, [o for d in decisions for o in d.outbox])
-    said = [a for d in decisions for a in d.audits]
-    if said:
-        audit.append_many(conn, said)
-    apply(conn, [d.funded for d in decisions if d.funded is not None], balances, pools)
-    bulk.insert_rows(conn, round_steps, [d.step_row for d in decisions
-                                         if d.step_row is not None])
-    stepped = [d.step_audit for d in decisions if d.step_audit is not None]
-    if stepped:
-        audit.append_many(conn, stepped)
+    bulk.insert_rows(conn, round_steps, [s.step_row for s in steps if s.step_row is not None])
+    audit.append_many(conn, [a for s in steps for a in s.audits]
+                      + [a for d in bets
+                         for a in ((d.claim.audit, d.audit) if d.claim else (d.audit,))]
+                      + [s.step_audit for s in steps if s.step_audit is not None])
+    return [claims.get(id(d)) if isinstance(d, BetDecision) else None for d in decisions]
 
 
 class Voided(Exception):

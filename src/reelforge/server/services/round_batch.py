@@ -1,5 +1,5 @@
-"""Group commit: the bets of many players, each decided and checked on its own, written in one
-transaction by one writer thread per server process.
+"""Group commit: the bets and steps of many players, each decided and checked on its own,
+written in one transaction by one writer thread per server process.
 
 A round's statements, not its Python, were the cost of a bet: a dozen round trips and their
 SQLAlchemy work per round, plus a commit (an fsync on SQLite). Here a batch of rounds costs
@@ -11,7 +11,8 @@ Bets reach the writer two ways. The bet endpoint hands it the request as it came
 `Arrival`, awaited on the event loop: no request thread at all), and the writer
 authenticates the whole batch's sessions in one statement, checks and draws each bet
 (`placement.draw`), and commits them. `rounds.play` hands it a bet already drawn (`place`,
-from a request thread).
+from a request thread); `steps.take_step` hands it a step (`place` too: a ledger wallet's
+step, whose seeds are drawn), decided by `step_decision.decide_step` in the same batch.
 
 Each round is decided by `bet_decision.decide_bet` and written by `bet_writer.commit`, the
 path `rounds.play_alone` takes for a single bet too (a batch of one). A refused bet is
@@ -41,6 +42,7 @@ from reelforge.server.services.bet_checks import batchable
 from reelforge.server.services.bet_writer import AGAIN, Written, commit
 from reelforge.server.services.placement import Placement, checked, draw
 from reelforge.server.services.sessions import Auth
+from reelforge.server.services.step_decision import StepPlacement
 
 log = logging.getLogger("reelforge.server")
 
@@ -57,9 +59,10 @@ class Alone:
 
 @dataclass
 class _Waiting:
-    """A placement from a request thread (`RoundWriter.place`), and its answer."""
+    """A placement (a bet or a step) from a request thread (`RoundWriter.place`), and its
+    answer."""
 
-    placement: Placement
+    placement: Placement | StepPlacement
     result: Any = None
     done: threading.Event = field(default_factory=threading.Event)
 
@@ -84,7 +87,7 @@ class Arrival:
 
 
 class RoundWriter:
-    """One thread that commits the process's bets in batches, in arrival order."""
+    """One thread that commits the process's bets and steps in batches, in arrival order."""
 
     def __init__(self, ctx: Context, max_batch: int = MAX_BATCH) -> None:
         self._ctx, self._max = ctx, max_batch
@@ -101,8 +104,9 @@ class RoundWriter:
                     self._thread.start()
         self._queue.put(item)
 
-    def place(self, placement: Placement) -> Any:
-        """Queue a drawn bet and wait for its batch: the round's view, an ApiError or AGAIN."""
+    def place(self, placement: Placement | StepPlacement) -> Any:
+        """Queue a drawn bet or a step and wait for its batch: the round's view (a step's:
+        Stepped), an ApiError or AGAIN."""
         waiting = _Waiting(placement)
         self._submit(waiting)
         waiting.done.wait()
@@ -141,7 +145,7 @@ class RoundWriter:
             _failed(f"{len(arrivals)} bets could not be prepared", exc)
             drawn = [AGAIN] * len(arrivals)
         # (who asked, the placement, whether the answer is built here): in arrival order
-        queued: list[tuple[Callable[[Any], None], Placement, bool]] = []
+        queued: list[tuple[Callable[[Any], None], Placement | StepPlacement, bool]] = []
         answers = iter(drawn)
         for item in batch:
             if isinstance(item, _Waiting):

@@ -71,6 +71,16 @@ class StepRequest:
 
 
 @dataclass(frozen=True)
+class StepPlacement:
+    """A step waiting for the writer's transaction (`bet_writer.commit`), as a `Placement` is
+    a bet: the player, the round and the request, its seeds drawn."""
+
+    auth: Auth
+    round_id: str
+    req: StepRequest
+
+
+@dataclass(frozen=True)
 class StepDecision:
     """Everything a step's transaction writes."""
 

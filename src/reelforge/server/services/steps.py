@@ -13,101 +13,42 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Connection, select
-
 from reelforge.engine.outcome import Outcome
 from reelforge.engine.rng import live_generator, new_live_seed
 from reelforge.engine.round import play_bonus
 from reelforge.errors import ReelforgeError
 from reelforge.server.context import Context
-from reelforge.server.db.tables import OPEN_STATUSES, round_steps, rounds
 from reelforge.server.errors import ApiError
-from reelforge.server.services.bet_checks import touches_pool
-from reelforge.server.services.bet_decision import Funding, LedgerFunding, SeamlessFunding
-from reelforge.server.services.bet_writer import apply_steps, lock
-from reelforge.server.services.common import crash_point, loads, new_round_id, now_us
-from reelforge.server.services.round_rows import find_round, lock_player
-from reelforge.server.services.round_views import (
-    round_view,
-    served_for_round,
-    start_choice,
-    state_dict,
-)
-from reelforge.server.services.sessions import Auth, house_account, player_account
-from reelforge.server.services.step_decision import (
-    StepRequest,
-    StepState,
-    decide_step,
-    on_balance,
-    opens_choice,
-)
+from reelforge.server.services.bet_writer import AGAIN, Stepped, commit
+from reelforge.server.services.common import loads, new_round_id, now_us
+from reelforge.server.services.round_batch import writer
+from reelforge.server.services.round_rows import find_round
+from reelforge.server.services.round_views import round_view, start_choice, state_dict
+from reelforge.server.services.sessions import Auth
+from reelforge.server.services.step_decision import StepPlacement, StepRequest
 from reelforge.server.wallets.rounds import deliver_pending
-
-
-def _carried(conn: Connection, player_id: int, game_key: str, kind: str) -> Any:
-    """What the player's last choice of this kind in this game left for the next one (its
-    settlement's `carry`: a card history on screen), or None. A step stored before carries
-    were stored left its whole state, which the game reads the same way."""
-    row = conn.execute(
-        select(round_steps.c.result).join(rounds, rounds.c.id == round_steps.c.round_id)
-        .where(rounds.c.player_id == player_id, rounds.c.game_key == game_key,
-               round_steps.c.kind == kind)
-        .order_by(round_steps.c.created_at.desc()).limit(1)).first()
-    if row is None:
-        return None
-    stored = loads(row.result)
-    return stored.get("carry", stored.get("state"))
 
 
 def take_step(ctx: Context, auth: Auth, round_id: str, request_id: str, kind: Any,
               choice: Any) -> dict:
     """The player's choice in round `round_id`: decided (`decide_step`, on the state read
-    under the player's lock, under the round's own rules) and written by the bet writer in
-    one transaction, committed before it is answered."""
-    req = StepRequest(request_id, kind, choice, new_live_seed(), new_live_seed(),
-                      new_live_seed(), new_round_id(), now_us())
-    with ctx.begin() as conn:
-        player = lock_player(conn, auth.player_id)
-        row = find_round(conn, auth.player_id, round_id)
-        served = served_for_round(auth, row)
-        steps = conn.execute(select(round_steps).where(round_steps.c.round_id == row.id)
-                             .order_by(round_steps.c.idx)).all()
-        seen = next((s for s in steps if s.request_id == request_id), None)
-        if seen is not None:
-            if (seen.kind, loads(seen.choice)) != (kind, choice):
-                raise ApiError("REQUEST_ID_REUSED", f"request id {request_id!r}: already used "
-                               f"for step {seen.idx} ({seen.kind} {loads(seen.choice)!r})")
-            return round_view(conn, ctx, auth, row)
-        op = auth.operator
-        house = house_account(conn, op, auth.player_id)
-        phase = loads(row.phase) or {}
-        pool_keys: dict[str, str] = {}
-        # a choice on the balance may fund a round, which may touch the pool
-        if (row.status in OPEN_STATUSES and phase.get("offers") and on_balance(phase, steps)
-                and touches_pool(served, Outcome.from_dict(loads(row.outcome)).bet.to_bet())):
-            pool_keys[served.pool_key()] = op.currency
-        funding: Funding
-        if op.wallet == "seamless":
-            funding, account = SeamlessFunding(auth, row.game_key, house), None
-        else:
-            account = player_account(conn, op, auth.player_id)
-            funding = LedgerFunding(account, house)
-        _, balances, pools = lock(conn, [auth.player_id], {house} | (
-            set() if account is None else {account}), pool_keys)
-        carried = (_carried(conn, auth.player_id, row.game_key, kind)
-                   if opens_choice(phase, steps) else None)
-        state = StepState(row, steps, 0 if account is None else balances[account],
-                          player.last_round_at, carried,
-                          next(iter(pools.values()), None))
-        decision = decide_step(served, auth, state, req, funding)
-        apply_steps(conn, [decision], balances, pools)
-        crash_point("step.before_commit")
-    if decision.refusal is not None:
-        raise decision.refusal
-    crash_point("step.after_commit")
+    under the player's lock, under the round's own rules) and written by the bet writer,
+    batched with other players' bets and steps (a ledger wallet's, where the process batches)
+    or as a batch of one, committed before it is answered."""
+    step = StepPlacement(auth, round_id, StepRequest(
+        request_id, kind, choice, new_live_seed(), new_live_seed(), new_live_seed(),
+        new_round_id(), now_us()))
+    done: Any = AGAIN
+    if ctx.batch_rounds and auth.operator.wallet == "ledger":
+        done = writer(ctx).place(step)
+    if done is AGAIN:  # held back from a batch, or a batch that could not commit: alone
+        done = commit(ctx, [step])[0]
+    if isinstance(done, ApiError):
+        raise done
+    assert isinstance(done, Stepped), done
     if auth.operator.wallet == "seamless":
         deliver_pending(ctx, round_id=round_id)
-    with ctx.begin() as conn:
+    with ctx.read() as conn:
         return round_view(conn, ctx, auth, find_round(conn, auth.player_id, round_id))
 
 
