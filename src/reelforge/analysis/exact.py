@@ -24,7 +24,7 @@ from reelforge.analysis.spin import (  # noqa: F401 (row_distributions, stop_wei
 )
 from reelforge.analysis.trail import cap_loss_bound, collect_rtp, trail_figures, trail_of
 from reelforge.engine.game import LineGame
-from reelforge.engine.lines import base_hit_probability, free_chain_moments
+from reelforge.engine.line_exact import base_hit_probability, free_chain_moments
 from reelforge.engine.outcome import Bet
 from reelforge.engine.round import check_bet, jackpot_eligible
 from reelforge.errors import InvalidArgument, ReelforgeError, UnboundedFeature

@@ -3,7 +3,7 @@
 Second moments, never simulated. The base spin's win is X = sum_i L_i + sum_k S_k: line wins
 and scatter wins. E[X^2] = sum_ij E[L_i L_j] + 2 sum_ik E[L_i S_k] + E[(sum_k S_k)^2], and
 every term is exact: E[L_i L_j] enumerates what the two lines' cells show together, reel by
-reel, stopping a branch as soon as a line is settled (`engine.lines.line_pair_moment`, which
+reel, stopping a branch as soon as a line is settled (`engine.line_exact.line_pair_moment`, which
 pays with the engine's own `evaluate_line`); E[L_i 1{count = c}] does the same for one line
 and a scatter's count (the reels left over convolved); scatter terms come from the per-reel
 count distributions convolved. So E[X], E[X^2] and E[X 1{trigger count = c}] are exact on any
@@ -47,7 +47,12 @@ from reelforge.analysis.exact import (
 from reelforge.analysis.spin import stop_weights
 from reelforge.analysis.trail import _Chain, cap_second_moment_bound, trail_of, window_counts
 from reelforge.engine.game import LineGame
-from reelforge.engine.lines import free_chain_max, line_count_moment, line_pair_moment, max_spin_win
+from reelforge.engine.line_exact import (
+    free_chain_max,
+    line_count_moment,
+    line_pair_moment,
+    max_spin_win,
+)
 from reelforge.engine.outcome import Bet
 from reelforge.engine.round import check_bet, jackpot_eligible
 from reelforge.errors import InvalidArgument, ReelforgeError

@@ -26,7 +26,7 @@ from reelforge.engine.clusters import (
     new_buffers,
 )
 from reelforge.engine.common import UNBOUNDED, CommonGame
-from reelforge.engine.lines import SIM_FIELDS, Sim
+from reelforge.engine.counters import SIM_FIELDS, Sim
 from reelforge.engine.outcome import (
     SCHEMA_VERSION,
     Bet,

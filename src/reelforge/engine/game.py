@@ -12,6 +12,7 @@ import numpy as np
 from reelforge.engine import lines as k
 from reelforge.engine.choices import RedBlackGamble
 from reelforge.engine.common import CommonGame
+from reelforge.engine.counters import SIM_FIELDS, Sim
 from reelforge.engine.gamble import GambleRules
 from reelforge.engine.model import Model, compile_model
 from reelforge.engine.outcome import Bet
@@ -112,14 +113,14 @@ class LineGame(CommonGame):
 
     def simulate(self, bet: Bet, rng: np.random.Generator, rounds: int,
                  band_edges_x) -> tuple[dict, tuple[int, ...], int]:
-        """n rounds without a tape: (counters by lines.SIM_FIELDS name, win-band counts, sum
+        """n rounds without a tape: (counters by SIM_FIELDS name, win-band counts, sum
         of squared wins), credits; band edges in multiples of what a round costs."""
         from reelforge.engine.round import jackpot_eligible
 
         cost = self.price(bet)
         m = self.model_for(bet)
         edges = np.array([x * cost for x in band_edges_x], dtype=np.int64)
-        counters = np.zeros(len(k.Sim), dtype=np.int64)
+        counters = np.zeros(len(Sim), dtype=np.int64)
         bands = np.zeros(len(edges) + 1, dtype=np.int64)
         squares = np.zeros(2, dtype=np.uint64)
         stops = np.zeros(m.n_reels, dtype=np.int64)
@@ -132,7 +133,7 @@ class LineGame(CommonGame):
         else:
             self.rules.simulate(self, m, bet, eligible, rng, rounds, edges, counters, bands,
                                 squares, stops, window, tape)
-        values = {name: int(v) for name, v in zip(k.SIM_FIELDS, counters)}
+        values = {name: int(v) for name, v in zip(SIM_FIELDS, counters)}
         return values, tuple(int(b) for b in bands), int(squares[1]) << 64 | int(squares[0])
 
     # -- bounds and checks -------------------------------------------------------------------

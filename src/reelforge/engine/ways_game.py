@@ -16,7 +16,7 @@ import numpy as np
 
 from reelforge.engine import ways as wk
 from reelforge.engine.common import CommonGame
-from reelforge.engine.lines import SIM_FIELDS, Sim
+from reelforge.engine.counters import SIM_FIELDS, Sim
 from reelforge.engine.outcome import (
     SCHEMA_VERSION,
     Bet,
