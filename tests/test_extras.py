@@ -9,7 +9,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from reelforge.analysis.par import PLOTS_MISSING, win_distribution_plot
+from reelforge.analysis.par_html import PLOTS_MISSING, win_distribution_plot
 from reelforge.cli import app
 from reelforge.errors import ReelforgeError
 

@@ -22,25 +22,19 @@ from pathlib import Path
 
 from reelforge import __version__
 from reelforge.analysis.montecarlo import DEFAULT_CHUNK, play_rounds
-from reelforge.analysis.par import (
-    COST,
-    P_ROUND,
+from reelforge.analysis.par_html import (
     STYLE,
-    X_COST,
-    _binomial_ci,
-    _clean,
     _e,
     _n,
-    _one_in,
     _pct,
     _rules_html,
-    _section,
-    _share,
     _table,
     _x,
     par_paths,
     win_distribution_plot,
 )
+from reelforge.analysis.par_rules import _section, _share
+from reelforge.analysis.par_units import COST, P_ROUND, X_COST, _binomial_ci, _clean, _one_in
 from reelforge.analysis.stats import Stats
 from reelforge.engine.rng import chunk_generator
 from reelforge.errors import InvalidArgument

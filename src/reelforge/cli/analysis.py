@@ -243,7 +243,7 @@ def par(
     """PAR sheet: self-contained HTML page and JSON, exact and simulated figures labelled."""
     import importlib
 
-    from reelforge.analysis.par import PLOTS_MISSING
+    from reelforge.analysis.par_html import PLOTS_MISSING
 
     try:
         n = _count(rounds)

@@ -104,7 +104,7 @@ def certify(
     requirements matrix; one index.html linking every part."""
     import importlib
 
-    from reelforge.analysis.par import PLOTS_MISSING
+    from reelforge.analysis.par_html import PLOTS_MISSING
     from reelforge.evidence import rng_report
     from reelforge.evidence.certify import certify as run
 

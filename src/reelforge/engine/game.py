@@ -39,7 +39,7 @@ class LineGame(CommonGame):
                                       "mean bonus", False)
     # the PAR sheet's builder and writer, named: analysis imports the engine, never the reverse
     par_sheet: ClassVar[tuple[str, str]] = ("reelforge.analysis.par:build_par",
-                                            "reelforge.analysis.par:write_par")
+                                            "reelforge.analysis.par_html:write_par")
 
     @classmethod
     def from_spec(cls, spec: GameSpec) -> LineGame:

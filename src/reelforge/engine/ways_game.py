@@ -99,7 +99,7 @@ class WaysGame(CommonGame):
 
     def simulate(self, bet: Bet, rng: np.random.Generator, rounds: int,
                  band_edges_x) -> tuple[dict, tuple[int, ...], int]:
-        """n rounds: (counters by lines.SIM_FIELDS name, win-band counts, sum of squared
+        """n rounds: (counters by counters.SIM_FIELDS name, win-band counts, sum of squared
         wins), credits at this bet; band edges in multiples of the stake."""
         m = self.model
         edges = np.array([x * bet.total for x in band_edges_x], dtype=np.int64)
