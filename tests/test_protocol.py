@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 import reelforge.analysis  # noqa: F401 - registers the exact figures behind rtp() and max_win()
+from reelforge.analysis.capabilities import exact_available
 from reelforge.engine.outcome import Bet
 from reelforge.engine.protocol import BetOption, ChoiceState, Game, Offer
 from reelforge.engine.rng import live_generator
@@ -108,7 +109,7 @@ def test_rtp_figures_name_their_source(game_id):
     game = make(game_id)
     figures = game.rtp()
     assert figures, "every shipped game publishes an RTP: exact, or a stratified estimate"
-    if game.exact_available:
+    if exact_available(game):
         from reelforge.analysis.exact import analyze
 
         assert [f.mode for f in figures] == [m.name for m in game.modes]

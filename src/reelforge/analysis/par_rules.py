@@ -3,6 +3,7 @@ sections of text and tables (`rules_in_words`), from the game's spec and model."
 
 from __future__ import annotations
 
+from reelforge.engine.capabilities import TRAIL
 from reelforge.engine.outcome import Bet
 
 PAIRS = ("award", "retrigger_award", "multiplier_weights")  # (count or multiplier, value)
@@ -99,7 +100,7 @@ def rules_in_words(game, bet: Bet) -> list[dict]:
             f"{who}. Mean value {mean:.4f} x stake."],
             ("Cash values", ["value (x stake)", "weight", "probability"],
              [[v, w, p] for (v, w), p in zip(cash.values, _share(weights))])))
-    tr = _trail_spec(spec)
+    tr = spec.features if TRAIL in game.capabilities else None
     if tr is not None:
         out.append(_trail_section(spec, tr))
     if spec.gamble is not None:
@@ -162,20 +163,6 @@ def _free_game_section(spec, m, fg) -> dict:
         text.append(f"Every win of a free spin, lines and scatters, is multiplied by {fg.multiplier}"
                     + (f", except {exempt} line awards, paid unmultiplied." if exempt else "."))
     return _section("Free games", text, *tables)
-
-
-# What a rules' parsed [features] must carry to be described as a trail bonus (Cops n Robbers'
-# TrailSpec): read by these field names, never by importing a game's package.
-TRAIL_SPEC_FIELDS = ("trigger", "start_multiplier", "reel_set", "robber", "cop", "length",
-                     "robber_start", "cop_start", "multipliers", "parade", "sid_pushback")
-
-
-def _trail_spec(spec):
-    """The trail bonus the spec's rules parsed from its [features], or None."""
-    found = getattr(spec, "features", None)
-    if found is None or not all(hasattr(found, name) for name in TRAIL_SPEC_FIELDS):
-        return None
-    return found
 
 
 def _trail_section(spec, tr) -> dict:

@@ -148,14 +148,15 @@ def analyze(game: GameArg, lines: LinesOpt = None, bet_per_line: BplOpt = None, 
     """Exact RTP and its breakdown, computed combinatorially; exact SD, volatility and maximum win."""
     import shlex
 
+    from reelforge.analysis.capabilities import exact_available, no_exact_reason
     from reelforge.analysis.exact import analyze as exact
     from reelforge.analysis.moments import UNBOUNDED, NotExact, exact_moments, max_round_win
 
     moments, reason, top, note = None, None, None, None
     try:
         g = _game(game)
-        if not g.exact_available:  # the command as it can be run: a file's id is no argument
-            raise InvalidArgument(f"{g.id}: {g.no_exact_reason}; estimate it: "
+        if not exact_available(g):  # the command as it can be run: a file's id is no argument
+            raise InvalidArgument(f"{g.id}: {no_exact_reason(g)}; estimate it: "
                                   f"reelforge estimate {shlex.quote(game)}")
         bet = g.bet(lines, bet_per_line, mode)
         result = exact(g, bet, cap_bound=True)
@@ -243,6 +244,7 @@ def par(
     """PAR sheet: self-contained HTML page and JSON, exact and simulated figures labelled."""
     import importlib
 
+    from reelforge.analysis.capabilities import par_sheet
     from reelforge.analysis.par_html import PLOTS_MISSING
 
     try:
@@ -253,9 +255,7 @@ def par(
         except ImportError:
             raise ReelforgeError(PLOTS_MISSING) from None
         g = _game(game)
-        # the game names its PAR sheet's builder and writer ("module:function")
-        build, write = (getattr(importlib.import_module(module), name)
-                        for module, name in (ref.split(":") for ref in g.par_sheet))
+        build, write = par_sheet(g)  # as the game's analysis capability names them
         with bars() as progress:
             figures = build(g, g.bet(lines, bet_per_line, mode), n, seed, ref=game, tasks=progress)
             writing = progress(f"{g.id}: writing the HTML page and JSON (plots)", 1)
@@ -288,6 +288,7 @@ def bench(
         bet = g.bet(mode=mode)
     except ReelforgeError as exc:
         _fail(exc)
+    from reelforge.analysis.capabilities import exact_available
     from reelforge.analysis.exact import analyze as exact
 
     with bars(quiet=as_json) as progress:
@@ -304,7 +305,7 @@ def bench(
             rates.append(n / (time.perf_counter() - start))
             played(n)
         exact_s = None
-        if g.exact_available:
+        if exact_available(g):
             analysed = progress(f"{g.id}: exact analysis, 1 + {repeats} runs", repeats + 1)
             exact(g, bet)  # warm
             analysed(1)

@@ -24,6 +24,7 @@ from reelforge.cli.common import (
     app,
     out,
 )
+from reelforge.engine.capabilities import EXACT_LINES, STRATIFIED
 from reelforge.errors import InvalidArgument, ReelforgeError
 from reelforge.progress import bars
 
@@ -179,13 +180,14 @@ def tune(
         if out_file is not None:
             _check_writable(out_file)
         source = GameText.load(game)
-        if not _game(game).exact_available:  # tuned against its published estimate
+        capabilities = _game(game).capabilities
+        if STRATIFIED in capabilities:  # tuned against its published estimate
             if mode:
                 raise InvalidArgument(f"--mode {mode[0]!r}: a cluster game has one mode")
             return _tune_cluster(game, source, rtp, out_file, new_id, ci, seed, start)
-        if _game(game).exact_analysis != "lines":  # the tuner moves line games' stop weights
+        if EXACT_LINES not in capabilities:  # the tuner moves line games' stop weights
             raise InvalidArgument(f"{game}: tune works on line and cluster games; a "
-                                  f"{_game(game).exact_analysis} game is tuned by editing its "
+                                  f"{_game(game).family} game is tuned by editing its "
                                   "pays or strips (its exact RTP: reelforge analyze)")
         words = [game, "--rtp", repr(rtp)] + [w for m in mode or () for w in ("--mode", m)]
         target_id = new_id or tuning.variant_id(load_spec(source.source).id, rtp)

@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from reelforge.engine import lines as k
+from reelforge.engine.capabilities import EXACT_LINES, LINE_DRAWS
 from reelforge.engine.choices import RedBlackGamble
 from reelforge.engine.common import CommonGame
 from reelforge.engine.counters import SIM_FIELDS, Sim
@@ -17,6 +18,7 @@ from reelforge.engine.gamble import GambleRules
 from reelforge.engine.model import Model, compile_model
 from reelforge.engine.outcome import Bet
 from reelforge.engine.protocol import ChoiceStep, Labels
+from reelforge.engine.rules_protocol import check_rules
 from reelforge.engine.tape import TAPE_WIDTH
 from reelforge.spec.model import GameSpec
 from reelforge.spec.rules import rules_module
@@ -32,22 +34,22 @@ class LineGame(CommonGame):
     rules: Any = field(default=None, compare=False)
     rules_model: Any = field(default=None, compare=False)
     family: ClassVar[str] = "lines"
-    exact_available: ClassVar[bool] = True
-    exact_analysis: ClassVar[str] = "lines"  # analysis.exact.EXACT_ANALYSES
-    no_exact_reason: ClassVar[str] = ""
     labels: ClassVar[Labels] = Labels({}, "free games", "free-game", "bonus frequency",
                                       "mean bonus", False)
-    # the PAR sheet's builder and writer, named: analysis imports the engine, never the reverse
-    par_sheet: ClassVar[tuple[str, str]] = ("reelforge.analysis.par:build_par",
-                                            "reelforge.analysis.par_html:write_par")
+    OWN_CAPABILITIES: ClassVar[frozenset[str]] = frozenset({EXACT_LINES, LINE_DRAWS})
 
     @classmethod
     def from_spec(cls, spec: GameSpec) -> LineGame:
         model = compile_model(spec)
         if spec.rules is None:
             return cls(spec, model)
-        rules = rules_module(spec.rules, "game")
+        rules = check_rules(spec.rules, "lines", rules_module(spec.rules, "game"))
         return cls(spec, model, rules=rules, rules_model=rules.compile(spec, model))
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """The family's own, and those its rules declare."""
+        return self.OWN_CAPABILITIES | (frozenset() if self.rules is None else self.rules.CAPABILITIES)
 
     def _family_info(self) -> dict[str, Any]:
         spec = self.spec

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from reelforge.engine.capabilities import GRID_DRAWS, LINE_DRAWS, WILD_PLACEMENT
+
 # the labels of rules-model weight tables, by field name; a field missing here is shown by name
 RULES_TABLES = {
     "parade_cum": "[features.trail_bonus.parade] weights (bert, sid, vic)",
@@ -71,12 +73,10 @@ def game_draws(game) -> list[tuple[int, DrawSource]]:
     def add(n, key: str, code: str) -> None:
         found.append((int(n), DrawSource(game.id, key, code)))
 
-    # the compiled model says how its grid is drawn: a line Model has `weighted` reel sets,
-    # a ClusterModel `from_weights` refill sets (the Game protocol names no family here)
-    if hasattr(game.model, "weighted"):
-        _line_draws(game, add)
-    else:
-        _cluster_draws(game, add)
+    # how its grid is drawn, as the game declares it (the Game protocol names no family here)
+    for capability, draws in GRID_DRAWERS.items():
+        if capability in game.capabilities:
+            draws(game, add)
     _rules_draws(game, add)
     _choice_draws(game, add)
     return found
@@ -116,9 +116,10 @@ def _cluster_draws(game, add) -> None:
 
 
 def _rules_draws(game, add) -> None:
-    rm = game.rules_model
-    if rm is None or not hasattr(rm, "_fields"):
+    if game.spec.rules is None:
         return
+    rm = game.rules_model  # a NamedTuple of arrays
+
     for name in rm._fields:
         table = getattr(rm, name)
         if not name.endswith("_cum") or not isinstance(table, np.ndarray):
@@ -126,11 +127,15 @@ def _rules_draws(game, add) -> None:
         if table.shape[0] > 1 or name in ALWAYS_DRAWN:
             add(table[-1], RULES_TABLES.get(name, f"rules model {name}"),
                 f"rules {game.spec.rules}: draw_weighted / draw_below")
-    if hasattr(rm, "wild_count_values"):  # Candy Jar's wild placement: a partial shuffle
+    if WILD_PLACEMENT in game.capabilities:  # Candy Jar's wild placement: a partial shuffle
         cells = game.model.n_rows * game.model.n_cols
         for i in range(int(np.max(rm.wild_count_values))):
             add(cells - i, f"[features.wild] placement: cell {i + 1} of the shuffle "
                 f"({cells} - {i} cells left)", "games/candy_jar_clusters/kernel.py place_wilds")
+
+
+# capability -> the draws of how the grid is drawn
+GRID_DRAWERS = {LINE_DRAWS: _line_draws, GRID_DRAWS: _cluster_draws}
 
 
 def _choice_draws(game, add) -> None:

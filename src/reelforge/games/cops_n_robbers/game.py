@@ -2,7 +2,9 @@
 `TrailModel`, play one round, simulate rounds, play the chase alone (the bonus wheel's prize).
 
 Loaded by name (`spec.rules.rules_module("cops_trail", "game")`), so the engine never imports
-this package. Analysis reads the trail from `game.rules_model` by its field names.
+this package. It signs `engine.rules_protocol.ReelRules` and declares what it adds: the chase
+played alone (BONUS: `bonus_starts`, `play_bonus`), and a trail the analysis reads from
+`game.rules_model` by its field names (TRAIL: `analysis.trail.TRAIL_FIELDS`).
 """
 
 from __future__ import annotations
@@ -11,9 +13,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+from reelforge.engine.capabilities import BONUS, TRAIL
 from reelforge.engine.common import UNBOUNDED
 from reelforge.games.cops_n_robbers import kernel as k
 
+CAPABILITIES = frozenset({BONUS, TRAIL})
 
 class TrailModel(NamedTuple):
     """The trail bonus as the kernels read it. Symbols and reel sets are indices as in the
