@@ -6,6 +6,7 @@ compares against a game id, a rules name or a family name."""
 from __future__ import annotations
 
 import ast
+import inspect
 import types
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from reelforge.analysis.trail import TRAIL_FIELDS
 from reelforge.engine import capabilities as cap
 from reelforge.engine.check import GameCheckFailed, check_capabilities
 from reelforge.engine.families import FAMILIES
+from reelforge.engine.protocol import Game
 from reelforge.engine.rules_protocol import CONTRACTS, PARTS, check_rules
 from reelforge.errors import SpecError
 from reelforge.games import make, shipped_games
@@ -149,3 +151,11 @@ def test_a_game_declaring_the_trail_carries_it():
         game = make(game_id)
         if cap.TRAIL in game.capabilities:
             assert set(TRAIL_FIELDS) <= set(game.rules_model._fields), game_id
+
+
+def test_the_core_protocol_fits_on_one_screen():
+    """Gymnasium's `Env` is the model: what every game does, nothing the analysis asks."""
+    lines = inspect.getsource(Game).splitlines()
+    assert len(lines) <= 50, len(lines)
+    members = {n for n in vars(Game) if not n.startswith("_")} | set(Game.__annotations__)
+    assert not members & {"capabilities", "labels", "simulate", "max_round_win", "check"}
