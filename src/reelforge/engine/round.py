@@ -10,7 +10,6 @@ from reelforge.engine.outcome import (
     SCHEMA_VERSION,
     Bet,
     BetRecord,
-    Bonus,
     Cash,
     Collection,
     Counters,
@@ -19,11 +18,9 @@ from reelforge.engine.outcome import (
     FreeSpinsAward,
     LineWin,
     Outcome,
-    Parade,
     ProgressiveJackpot,
     ScatterWin,
     Spin,
-    Trail,
     Window,
 )
 from reelforge.engine.rng import live_generator, new_live_seed
@@ -236,12 +233,8 @@ def _outcome(game, bet: Bet, result: k.RoundResult, tape: np.ndarray, seed: int 
             event = Cash(reel=row[2], row=row[3], value=row[4])
         elif kind == TapeKind.COLLECT:
             event = Collection(collectors=row[2], values=row[3], multiplier=row[4], win=row[5])
-        elif kind == TapeKind.TRAIL:
-            event = Trail(robber=row[2], cop=row[3], robbers=row[4], cops=row[5])
-        elif kind == TapeKind.PARADE:
-            event = Parade(result=("bert", "sid", "vic")[row[2]], robber=row[3], cop=row[4])
-        elif kind == TapeKind.BONUS:
-            event = Bonus(trigger_count=row[2], start_multiplier=row[3])
+        elif game.rules is not None:  # a row the rules' kernel wrote: they decode it
+            event = game.rules.decode_row(game, row)
         else:
             raise ValueError(f"unknown tape row kind {kind}")
         (spins[-1]["events"] if spins else pending).append(event)
