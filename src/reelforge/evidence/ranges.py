@@ -43,7 +43,6 @@ RULES_TABLES = {
 }
 # rules tables drawn even when they hold one entry (candy kernel: draw_weighted unguarded)
 ALWAYS_DRAWN = ("wild_count_cum", "wild_symbol_cum", "extra_start_cum", "parade_cum")
-ROUNDED_TARGETS = range(4, 13)  # wheel gamble: the 4/3 targets of these amounts are rounded
 
 
 @dataclass(frozen=True)
@@ -139,32 +138,9 @@ GRID_DRAWERS = {LINE_DRAWS: _line_draws, GRID_DRAWS: _cluster_draws}
 
 
 def _choice_draws(game, add) -> None:
-    kinds = {step.kind: step for step in game.choice_steps}
-    if "gamble" in kinds:
-        add(2, "[features.gamble] card colour (red/black)", "engine/gamble.py guess")
-    if "wheel_gamble" in kinds:
-        from reelforge.games.cops_n_robbers import gamble as wg
-
-        config = kinds["wheel_gamble"].config
-        for num, den in config.cash_targets:
-            add(num, f"[features.wheel_gamble] cash target {num}/{den}: exact draw below {num}",
-                "games/cops_n_robbers/gamble.py spin_cash")
-        for amount in ROUNDED_TARGETS:
-            for num, den in config.cash_targets:
-                if amount * num % den:
-                    add(amount * num // den, f"[features.wheel_gamble] cash target {num}/{den} of "
-                        f"{amount} credits, rounded down", "games/cops_n_robbers/gamble.py spin_cash")
-        denomination = game.spec.bet.denominations[0]
-        for stake in sorted({o.stake for o in game.bets()})[:: max(1, len(game.bets()) // 4)]:
-            limit = wg.gamble_limit(config, stake, denomination)
-            add(limit, f"[features.wheel_gamble] target capped at the limit (stake {stake})",
-                "games/cops_n_robbers/gamble.py spin_cash")
-        add(wg.BONUS_DRAW, "[features.wheel_gamble] bonus wheel: digit base of the exact draw",
-            "games/cops_n_robbers/gamble.py bernoulli")
-    if "spin_chance" in kinds:
-        for price in sorted({c for o in game.bets() for _, c in o.costs}):
-            add(price, f"Spin Chance: price of a round ({price} credits)",
-                "games/cops_n_robbers/spin_chance.py play_spin_chance")
+    for step in game.choice_steps:  # each step names its own bounded draws
+        for n, key, code in step.draws(game):
+            add(n, key, code)
 
 
 def inventory(game_ids) -> tuple[list[DrawRange], list[DrawSource]]:
