@@ -1,7 +1,15 @@
 """The family registry: the one place that maps a spec's family to the class that plays it.
 
 Everything else holds a game through the `engine.protocol.Game` protocol and asks it, never
-its family. A new family is a class satisfying that protocol and one entry here.
+its family. A new family is:
+1. a class satisfying `Game` and `Analysable` (engine/protocol.py), one entry here;
+2. its `capabilities`: one analysis of `engine.capabilities.ANALYSES` (add a name there if none
+   fits, e.g. an exact analysis of its own) and how its grid is drawn (`LINE_DRAWS`,
+   `GRID_DRAWS`, or a new name with its drawer in `evidence.ranges.GRID_DRAWERS`);
+3. in `analysis.capabilities`, its analysis's entries: `EXACT` (or `NO_EXACT` with the
+   reason) and `PAR_SHEETS`;
+4. its spec builder in `spec/load.py` (picked by `[game] family`).
+`check_game` refuses a game whose capabilities are unknown or name no analysis or two.
 """
 
 from __future__ import annotations
