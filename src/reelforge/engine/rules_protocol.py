@@ -78,7 +78,7 @@ def _members(*protocols: type) -> tuple[str, ...]:
     names: list[str] = []
     for proto in protocols:
         for klass in proto.__mro__:
-            if klass in (object, Protocol, type(Protocol)) or klass.__module__ != __name__:
+            if klass.__module__ != __name__:  # typing's Protocol, Generic, object
                 continue
             names += [n for n in (*vars(klass).get("__annotations__", {}), *vars(klass))
                       if not n.startswith("_") and n not in names]
