@@ -95,13 +95,14 @@ def test_the_scan_finds_what_it_forbids():
 def test_every_shipped_game_declares_known_capabilities_with_one_analysis(game_id):
     game = make(game_id)
     check_capabilities(game.id, game.capabilities)
-    assert dispatch.analysis_of(game) in dispatch.PAR_SHEETS
+    build, write = dispatch.par_sheet(game)
+    assert callable(build) and callable(write)
     assert dispatch.exact_available(game) == (dispatch.analysis_of(game) in dispatch.EXACT)
     assert dispatch.exact_available(game) != bool(dispatch.no_exact_reason(game))
 
 
 def test_every_dispatch_table_covers_every_analysis_and_names_importable_functions():
-    assert set(dispatch.PAR_SHEETS) == set(cap.ANALYSES)
+    assert set(dispatch.PAR_SHEETS) == set(cap.PAR_SHEETS)
     assert set(dispatch.EXACT) | set(dispatch.NO_EXACT) == set(cap.ANALYSES)
     assert not set(dispatch.EXACT) & set(dispatch.NO_EXACT)
     for ref in [*dispatch.EXACT.values(), *(r for pair in dispatch.PAR_SHEETS.values() for r in pair)]:
@@ -109,11 +110,14 @@ def test_every_dispatch_table_covers_every_analysis_and_names_importable_functio
 
 
 @pytest.mark.parametrize(("declared", "words"), [
-    (frozenset({cap.EXACT_LINES, "telepathy"}), "unknown capabilities ['telepathy']"),
-    (frozenset({cap.LINE_DRAWS}), "declares the analyses []"),
-    (frozenset({cap.EXACT_LINES, cap.STRATIFIED}), "declares the analyses ['exact_lines', "
-                                                    "'stratified_estimate']")])
-def test_check_game_refuses_unknown_capabilities_and_a_missing_or_second_analysis(declared, words):
+    (frozenset({cap.EXACT_LINES, cap.PAR_LINES, "telepathy"}), "unknown capabilities ['telepathy']"),
+    (frozenset({cap.PAR_LINES, cap.LINE_DRAWS}), "declares the analyses []"),
+    (frozenset({cap.EXACT_LINES, cap.STRATIFIED, cap.PAR_LINES}),
+     "declares the analyses ['exact_lines', 'stratified_estimate']"),
+    (frozenset({cap.EXACT_LINES}), "declares the PAR sheets []"),
+    (frozenset({cap.EXACT_WAYS, cap.PAR_WAYS, cap.PAR_LINES}),
+     "declares the PAR sheets ['par_lines', 'par_ways']")])
+def test_check_game_refuses_unknown_capabilities_and_other_than_one_analysis_or_sheet(declared, words):
     with pytest.raises(GameCheckFailed, match=words.replace("[", r"\[").replace("]", r"\]")):
         check_capabilities("x-v1", declared)
 

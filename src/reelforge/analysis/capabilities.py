@@ -26,14 +26,14 @@ NO_EXACT: dict[str, str] = {
     cap.STRATIFIED: "a cluster game has no exact analysis (tumbles refill the grid until "
                     "nothing wins)",
 }
-# analysis -> the PAR sheet's builder (game, bet, rounds, seed, ref, tasks) -> figures, and its
-# writer (figures, folder) -> (html path, json path)
+# PAR sheet -> its builder (game, bet, rounds, seed, ref, tasks) -> figures, and its writer
+# (figures, folder) -> (html path, json path)
 PAR_SHEETS: dict[str, tuple[str, str]] = {
-    cap.EXACT_LINES: ("reelforge.analysis.par:build_par", "reelforge.analysis.par_html:write_par"),
-    cap.EXACT_WAYS: ("reelforge.analysis.ways_exact:build_ways_par",
-                     "reelforge.analysis.ways_exact:write_ways_par"),
-    cap.STRATIFIED: ("reelforge.analysis.par_clusters:build_cluster_par",
-                     "reelforge.analysis.par_clusters:write_cluster_par"),
+    cap.PAR_LINES: ("reelforge.analysis.par:build_par", "reelforge.analysis.par_html:write_par"),
+    cap.PAR_WAYS: ("reelforge.analysis.ways_exact:build_ways_par",
+                   "reelforge.analysis.ways_exact:write_ways_par"),
+    cap.PAR_CLUSTERS: ("reelforge.analysis.par_clusters:build_cluster_par",
+                       "reelforge.analysis.par_clusters:write_cluster_par"),
 }
 
 
@@ -72,6 +72,10 @@ def exact_analyzer(game) -> Callable[..., Any]:
 
 
 def par_sheet(game) -> tuple[Callable[..., Any], Callable[..., Any]]:
-    """The game's PAR sheet builder and writer."""
-    build, write = PAR_SHEETS[analysis_of(game)]
+    """The builder and writer of the one PAR sheet the game declares."""
+    found = sorted(game.capabilities & PAR_SHEETS.keys())
+    if len(found) != 1:
+        raise InvalidArgument(f"{game.id}: declares the PAR sheets {found}: must be exactly one "
+                              f"of {sorted(PAR_SHEETS)}")
+    build, write = PAR_SHEETS[found[0]]
     return _named(build), _named(write)

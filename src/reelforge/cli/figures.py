@@ -24,7 +24,7 @@ from reelforge.cli.common import (
     app,
     out,
 )
-from reelforge.engine.capabilities import EXACT_LINES, STRATIFIED
+from reelforge.engine.capabilities import TUNE_BASE_MULTIPLIER, TUNE_STOP_WEIGHTS
 from reelforge.errors import InvalidArgument, ReelforgeError
 from reelforge.progress import bars
 
@@ -181,11 +181,11 @@ def tune(
             _check_writable(out_file)
         source = GameText.load(game)
         capabilities = _game(game).capabilities
-        if STRATIFIED in capabilities:  # tuned against its published estimate
+        if TUNE_BASE_MULTIPLIER in capabilities:  # tuned against its published estimate
             if mode:
                 raise InvalidArgument(f"--mode {mode[0]!r}: a cluster game has one mode")
             return _tune_cluster(game, source, rtp, out_file, new_id, ci, seed, start)
-        if EXACT_LINES not in capabilities:  # the tuner moves line games' stop weights
+        if TUNE_STOP_WEIGHTS not in capabilities:  # on the exact RTP
             raise InvalidArgument(f"{game}: tune works on line and cluster games; a "
                                   f"{_game(game).family} game is tuned by editing its "
                                   "pays or strips (its exact RTP: reelforge analyze)")

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator
 
 import numpy as np
 
-from reelforge.engine.capabilities import ANALYSES, CAPABILITIES
+from reelforge.engine.capabilities import ANALYSES, CAPABILITIES, PAR_SHEETS
 from reelforge.engine.game import LineGame
 from reelforge.engine.outcome import Bet, Outcome
 from reelforge.engine.round import play_round
@@ -20,22 +20,23 @@ class GameCheckFailed(ReelforgeError):
 def check_game(game, rounds: int = 2000, seed: int = 0) -> None:
     """Raise GameCheckFailed unless the game's data and a sample of rounds are sound (each
     family checks its own: `Game.check`), and unless it declares known capabilities, exactly one
-    of them an analysis (`engine.capabilities`)."""
+    of them an analysis and one a PAR sheet (`engine.capabilities`)."""
     check_capabilities(game.id, game.capabilities)
     game.check(rounds, seed)
 
 
 def check_capabilities(game_id: str, declared: frozenset[str]) -> None:
-    """GameCheckFailed unless every declared capability is known and exactly one is an
-    analysis."""
+    """GameCheckFailed unless every declared capability is known, exactly one an analysis and
+    exactly one a PAR sheet."""
     unknown = sorted(declared - CAPABILITIES.keys())
     if unknown:
         raise GameCheckFailed(f"{game_id}: unknown capabilities {unknown}; known: "
                               f"{sorted(CAPABILITIES)}")
-    analyses = sorted(declared & ANALYSES.keys())
-    if len(analyses) != 1:
-        raise GameCheckFailed(f"{game_id}: declares the analyses {analyses}: must be exactly one "
-                              f"of {sorted(ANALYSES)}")
+    for kind, names in (("analyses", ANALYSES), ("PAR sheets", PAR_SHEETS)):
+        found = sorted(declared & names.keys())
+        if len(found) != 1:
+            raise GameCheckFailed(f"{game_id}: declares the {kind} {found}: must be exactly one "
+                                  f"of {sorted(names)}")
 
 
 def line_max_round_win(game: LineGame, bet: Bet) -> int:

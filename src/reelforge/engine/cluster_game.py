@@ -19,7 +19,7 @@ import numpy as np
 
 from reelforge.engine import cluster_round as cr
 from reelforge.engine import cluster_strata
-from reelforge.engine.capabilities import GRID_DRAWS, STRATIFIED
+from reelforge.engine.capabilities import GRID_DRAWS, PAR_CLUSTERS, STRATIFIED, TUNE_BASE_MULTIPLIER
 from reelforge.engine.clusters import (
     ClusterModel,
     build_cluster_model,
@@ -61,7 +61,8 @@ class ClusterGame(CommonGame):
     labels: ClassVar[Labels] = Labels({"base_lines": "base game", "free_games": "free spins"},
                                       "free spins or tumbles", "Free Spins",
                                       "rounds with super spins", "mean super spins in those", True)
-    OWN_CAPABILITIES: ClassVar[frozenset[str]] = frozenset({STRATIFIED, GRID_DRAWS})
+    OWN_CAPABILITIES: ClassVar[frozenset[str]] = frozenset({STRATIFIED, PAR_CLUSTERS, TUNE_BASE_MULTIPLIER,
+                                                               GRID_DRAWS})
 
     @classmethod
     def from_spec(cls, spec) -> ClusterGame:

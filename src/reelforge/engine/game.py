@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from reelforge.engine import lines as k
-from reelforge.engine.capabilities import EXACT_LINES, LINE_DRAWS
+from reelforge.engine.capabilities import EXACT_LINES, LINE_DRAWS, PAR_LINES, TUNE_STOP_WEIGHTS
 from reelforge.engine.choices import RedBlackGamble
 from reelforge.engine.common import CommonGame
 from reelforge.engine.counters import SIM_FIELDS, Sim
@@ -36,7 +36,8 @@ class LineGame(CommonGame):
     family: ClassVar[str] = "lines"
     labels: ClassVar[Labels] = Labels({}, "free games", "free-game", "bonus frequency",
                                       "mean bonus", False)
-    OWN_CAPABILITIES: ClassVar[frozenset[str]] = frozenset({EXACT_LINES, LINE_DRAWS})
+    OWN_CAPABILITIES: ClassVar[frozenset[str]] = frozenset({EXACT_LINES, PAR_LINES, TUNE_STOP_WEIGHTS,
+                                                               LINE_DRAWS})
 
     @classmethod
     def from_spec(cls, spec: GameSpec) -> LineGame:

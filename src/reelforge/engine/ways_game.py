@@ -15,7 +15,7 @@ from typing import Any, ClassVar, cast
 import numpy as np
 
 from reelforge.engine import ways as wk
-from reelforge.engine.capabilities import EXACT_WAYS
+from reelforge.engine.capabilities import EXACT_WAYS, PAR_WAYS
 from reelforge.engine.common import CommonGame
 from reelforge.engine.counters import SIM_FIELDS, Sim
 from reelforge.engine.outcome import (
@@ -41,7 +41,7 @@ class WaysGame(CommonGame):
     family: ClassVar[str] = "ways"
     labels: ClassVar[Labels] = Labels({"base_lines": "ways"}, "round", "feature",
                                       "bonus frequency", "mean bonus", False)
-    capabilities: ClassVar[frozenset[str]] = frozenset({EXACT_WAYS})
+    capabilities: ClassVar[frozenset[str]] = frozenset({EXACT_WAYS, PAR_WAYS})
 
     @classmethod
     def from_spec(cls, spec) -> WaysGame:
