@@ -93,11 +93,10 @@ def play_bonus(game, bet: Bet, start_multiplier: int, rng: np.random.Generator,
     BONUS capability; a game without it has no start multiplier to offer."""
     check_bet(game, bet)
     starts = bonus_starts(game)
-    rules = game.rules
     if start_multiplier not in starts:
         raise InvalidBet(f"{game.spec.id}: bonus start multiplier = {start_multiplier!r}: "
                          f"must be one of {sorted(starts)}")
-    return _play(game, bet, rng, seed, lambda m, stops, window, tape: rules.play_bonus(
+    return _play(game, bet, rng, seed, lambda m, stops, window, tape: game.rules.play_bonus(
         game, m, bet, start_multiplier, rng, stops, window, tape, True), 0)
 
 
