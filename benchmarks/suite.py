@@ -30,6 +30,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from reelforge.analysis.capabilities import exact_available
 from reelforge.analysis.distributed import local_client
 from reelforge.analysis.exact import analyze
 from reelforge.analysis.montecarlo import DEFAULT_CHUNK, play_rounds, simulate
@@ -86,7 +87,7 @@ def measure(game_id: str, rounds: int, repeats: int, cores: int, client,
         row["dask"] = total / dask
     # A cluster game has no exact analysis (tumbles refill the grid): asking for one raised
     # InvalidArgument, which this column used to print as "n/a (InvalidArgument)".
-    if not game.exact_available:
+    if not exact_available(game):
         row["exact"] = "-"
         return row
     try:

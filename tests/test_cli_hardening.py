@@ -328,8 +328,8 @@ def test_par_writes_nothing_outside_out(tmp_path):
 def test_the_par_writers_refuse_a_name_that_leaves_the_folder(tmp_path):
     """The last line of defence, whatever the loader let through: a stem with a path in it,
     or a file name in --out that is a link to elsewhere."""
-    from reelforge.analysis.par import par_paths, write_par
     from reelforge.analysis.par_clusters import write_cluster_par
+    from reelforge.analysis.par_html import par_paths, write_par
     from reelforge.errors import InvalidArgument
 
     out = tmp_path / "out"

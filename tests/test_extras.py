@@ -9,7 +9,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from reelforge.analysis.par import PLOTS_MISSING, win_distribution_plot
+from reelforge.analysis.par_html import PLOTS_MISSING, win_distribution_plot
 from reelforge.cli import app
 from reelforge.errors import ReelforgeError
 
@@ -46,7 +46,7 @@ def test_par_without_the_plots_extra_is_one_line_before_the_run_and_writes_nothi
     of 2,000,000 rounds would take a while) only to fail at the plots."""
     hide_matplotlib(monkeypatch)
     started = []
-    monkeypatch.setattr("reelforge.cli._game", lambda ref: started.append(ref))
+    monkeypatch.setattr("reelforge.cli.analysis._game", lambda ref: started.append(ref))
     monkeypatch.setattr(builder, lambda *a, **k: started.append("build"))
     result = CliRunner().invoke(app, ["par", game_id, "--out", str(tmp_path)],
                                 catch_exceptions=False)

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from reelforge.analysis.stratified import BaseStratum, FeatureStratum
-from reelforge.engine import cluster_strata, clusters, lines
+from reelforge.engine import cluster_strata, clusters, counters, lines
 from reelforge.engine.cluster_round import PlainRoundResult, play_plain_round
 from reelforge.engine.tape import TAPE_WIDTH, TapeKind
 from reelforge.games import make
@@ -101,7 +101,7 @@ def test_every_kind_a_kernel_writes_is_decoded_by_an_outcome_builder():
 
 
 def test_counters_are_indexed_by_enums_their_field_names_derive_from():
-    for enum, names in ((lines.Sim, lines.SIM_FIELDS), (clusters.ClusterSim, clusters.SIM_FIELDS),
+    for enum, names in ((counters.Sim, counters.SIM_FIELDS), (clusters.ClusterSim, clusters.SIM_FIELDS),
                         (cluster_strata.BaseField, cluster_strata.BASE_FIELDS),
                         (cluster_strata.BaseExtra, cluster_strata.BASE_EXTRA),
                         (cluster_strata.FreeField, cluster_strata.FREE_FIELDS)):

@@ -118,7 +118,8 @@ def test_weighted_reels_show_weights(tmp_path):
     path = tmp_path / "weighted.toml"
     path.write_text(f"{head}weights = {weights}\n\n[reels.golden]{tail}".replace(
         'id = "cluedo-v1"', 'id = "cluedo-weighted-v1"'), encoding="utf-8")
-    from reelforge.analysis.par import build_par, render_html
+    from reelforge.analysis.par import build_par
+    from reelforge.analysis.par_html import render_html
 
     game = make(str(path))
     figures = build_par(game, game.max_bet, 5_000, 1)
@@ -146,7 +147,7 @@ def _leaves(data, path=""):
 
 
 def _unitless(data: dict) -> list[str]:
-    from reelforge.analysis.par import units_for
+    from reelforge.analysis.par_units import units_for
 
     return sorted({p for p, _ in _leaves(data) if units_for(p, data["units"]) is None})
 
@@ -260,7 +261,7 @@ def cops_fortune():
 
 @pytest.mark.slow
 def test_cops_sheet_has_rules_in_words_units_and_its_figures(cops_fortune):
-    from reelforge.analysis.par import render_html
+    from reelforge.analysis.par_html import render_html
 
     game, figures = cops_fortune
     data = _no_nan(json.dumps(figures))

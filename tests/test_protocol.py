@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 import reelforge.analysis  # noqa: F401 - registers the exact figures behind rtp() and max_win()
+from reelforge.analysis.capabilities import exact_available
 from reelforge.engine.outcome import Bet
-from reelforge.engine.protocol import BetOption, ChoiceState, Game, Offer
+from reelforge.engine.protocol import Analysable, BetOption, ChoiceState, Game, Offer
 from reelforge.engine.rng import live_generator
 from reelforge.errors import InvalidAction, InvalidArgument, InvalidBet, InvalidOutcome
 from reelforge.games import make, shipped_games
@@ -45,7 +46,7 @@ def crafted(outcome, win: int, jackpot: bool = False):
 @pytest.mark.parametrize("game_id", IDS)
 def test_every_shipped_game_is_a_game(game_id):
     game = make(game_id)
-    assert isinstance(game, Game)
+    assert isinstance(game, Game) and isinstance(game, Analysable)
     assert (game.id, game.title) == (game_id, game.spec.name)
     assert game.modes[0].name == "base" and all(m.price >= 1 for m in game.modes)
 
@@ -108,7 +109,7 @@ def test_rtp_figures_name_their_source(game_id):
     game = make(game_id)
     figures = game.rtp()
     assert figures, "every shipped game publishes an RTP: exact, or a stratified estimate"
-    if game.exact_available:
+    if exact_available(game):
         from reelforge.analysis.exact import analyze
 
         assert [f.mode for f in figures] == [m.name for m in game.modes]

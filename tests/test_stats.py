@@ -66,7 +66,7 @@ def test_stats_at_different_bets_refuse_to_merge():
 def test_the_kernels_128_bit_square_sum_is_exact(wins):
     import numpy as np
 
-    from reelforge.engine.lines import add_square
+    from reelforge.engine.counters import add_square
 
     acc = np.zeros(2, dtype=np.uint64)
     for w in wins:

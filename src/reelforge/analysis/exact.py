@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from reelforge.analysis.capabilities import exact_analyzer
 from reelforge.analysis.spin import (  # noqa: F401 (row_distributions, stop_weights: re-exported)
     SpinFigures,
     row_distributions,
@@ -24,10 +25,10 @@ from reelforge.analysis.spin import (  # noqa: F401 (row_distributions, stop_wei
 )
 from reelforge.analysis.trail import cap_loss_bound, collect_rtp, trail_figures, trail_of
 from reelforge.engine.game import LineGame
-from reelforge.engine.lines import base_hit_probability, free_chain_moments
+from reelforge.engine.line_exact import base_hit_probability, free_chain_moments
 from reelforge.engine.outcome import Bet
 from reelforge.engine.round import check_bet, jackpot_eligible
-from reelforge.errors import InvalidArgument, ReelforgeError, UnboundedFeature
+from reelforge.errors import ReelforgeError, UnboundedFeature
 
 
 @dataclass(frozen=True)
@@ -177,25 +178,19 @@ def expected_free_spins(game: LineGame, retrigger_distribution: tuple[float, ...
     return float(spins[0])
 
 
-# The exact analyses other than the line game's (this module's), by the name a game declares
-# as its `exact_analysis`: "module:function" with analyze's signature.
-EXACT_ANALYSES = {"ways": "reelforge.analysis.ways_exact:analyze_ways"}
-
-
-def analyze(game: LineGame, bet: Bet | None = None, cap_bound: bool = False) -> ExactResult:
-    """Exact RTP and its breakdown at one bet (default: max bet, where the jackpot is live).
+def analyze(game, bet: Bet | None = None, cap_bound: bool = False) -> ExactResult:
+    """Exact RTP and its breakdown at one bet (default: max bet, where the jackpot is live):
+    the exact analysis the game's capabilities name (`analysis.capabilities`); InvalidArgument
+    with the reason where it has none.
 
     `rtp` ignores the round cap; with `cap_bound`, `cap_loss_bound` bounds what the cap takes
     from it (seconds of work, so only on request), so the capped RTP lies in
-    [rtp - cap_loss_bound, rtp]. A game that declares another `exact_analysis` gets that one."""
-    if not game.exact_available:
-        raise InvalidArgument(f"{game.id}: {game.no_exact_reason}; estimate it: "
-                              f"reelforge estimate {game.id}")
-    if game.exact_analysis in EXACT_ANALYSES:
-        import importlib
+    [rtp - cap_loss_bound, rtp]."""
+    return exact_analyzer(game)(game, bet, cap_bound)
 
-        module, name = EXACT_ANALYSES[game.exact_analysis].split(":")
-        return getattr(importlib.import_module(module), name)(game, bet, cap_bound)
+
+def analyze_lines(game: LineGame, bet: Bet | None = None, cap_bound: bool = False) -> ExactResult:
+    """`analyze` of a line game (the EXACT_LINES capability)."""
     bet = check_bet(game, bet or game.max_bet)
     m = game.model_for(bet)
     eligible = jackpot_eligible(game, bet)

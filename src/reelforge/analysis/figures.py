@@ -4,6 +4,7 @@ import the analysis, which imports the engine)."""
 
 from __future__ import annotations
 
+from reelforge.analysis.capabilities import exact_available
 from reelforge.analysis.exact import analyze
 from reelforge.engine.protocol import RtpFigure
 
@@ -11,7 +12,7 @@ from reelforge.engine.protocol import RtpFigure
 def exact_figures(game) -> tuple[RtpFigure, ...]:
     """One exact RTP per mode at the maximum bet (where a progressive jackpot is live; the
     figure leaves the pool out); () for a game without an exact analysis."""
-    if not game.exact_available:
+    if not exact_available(game):
         return ()
     return tuple(
         RtpFigure(mode.name, float(analyze(game, game.bet(mode=mode.name)).rtp), "exact", None,
@@ -24,7 +25,7 @@ def exact_max_win(game, bet) -> int | None:
     analysis gives none (no exact analysis, or rules it does not cover)."""
     from reelforge.analysis.moments import NotExact, max_round_win
 
-    if not game.exact_available:
+    if not exact_available(game):
         return None
     try:
         return max_round_win(game, bet)

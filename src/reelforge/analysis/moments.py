@@ -3,7 +3,7 @@
 Second moments, never simulated. The base spin's win is X = sum_i L_i + sum_k S_k: line wins
 and scatter wins. E[X^2] = sum_ij E[L_i L_j] + 2 sum_ik E[L_i S_k] + E[(sum_k S_k)^2], and
 every term is exact: E[L_i L_j] enumerates what the two lines' cells show together, reel by
-reel, stopping a branch as soon as a line is settled (`engine.lines.line_pair_moment`, which
+reel, stopping a branch as soon as a line is settled (`engine.line_exact.line_pair_moment`, which
 pays with the engine's own `evaluate_line`); E[L_i 1{count = c}] does the same for one line
 and a scatter's count (the reels left over convolved); scatter terms come from the per-reel
 count distributions convolved. So E[X], E[X^2] and E[X 1{trigger count = c}] are exact on any
@@ -37,6 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from reelforge.analysis.capabilities import exact_available, no_exact_reason
 from reelforge.analysis.exact import (
     _with_breaker,
     capped_chain_moments,
@@ -46,8 +47,14 @@ from reelforge.analysis.exact import (
 )
 from reelforge.analysis.spin import stop_weights
 from reelforge.analysis.trail import _Chain, cap_second_moment_bound, trail_of, window_counts
+from reelforge.engine.capabilities import EXACT_WAYS
 from reelforge.engine.game import LineGame
-from reelforge.engine.lines import free_chain_max, line_count_moment, line_pair_moment, max_spin_win
+from reelforge.engine.line_exact import (
+    free_chain_max,
+    line_count_moment,
+    line_pair_moment,
+    max_spin_win,
+)
 from reelforge.engine.outcome import Bet
 from reelforge.engine.round import check_bet, jackpot_eligible
 from reelforge.errors import InvalidArgument, ReelforgeError
@@ -141,8 +148,8 @@ class SpinMoments:
 
 
 def _refuse_unsupported(game: LineGame, m) -> None:
-    if not game.exact_available:
-        raise NotExact(f"{game.id}: {game.no_exact_reason}; its SD is estimated: reelforge estimate")
+    if not exact_available(game):
+        raise NotExact(f"{game.id}: {no_exact_reason(game)}; its SD is estimated: reelforge estimate")
     if trail_of(game) is not None and m.fg_scatter >= 0:
         raise NotExact(f"{game.id}: free games and a trail bonus in one round are not covered "
                        "by the exact second moment (the round would need both counts jointly)")
@@ -424,9 +431,9 @@ def exact_moments(game: LineGame, bet: Bet | None = None) -> ExactMoments:
     """Exact mean, SD and maximum win of the base spin and of the whole round; raises
     NotExact with the reason where this method does not apply."""
     start_time = time.perf_counter()
-    if not game.exact_available:
+    if not exact_available(game):
         _refuse_unsupported(game, None)
-    if game.exact_analysis == "ways":
+    if EXACT_WAYS in game.capabilities:
         raise NotExact(f"{game.id}: these moments are the line game's; a ways game's standard "
                        "deviation, from every window combination, is on its PAR sheet (reelforge par)")
     bet = check_bet(game, bet or game.max_bet)
@@ -663,10 +670,10 @@ def _free_max(game: LineGame, m, best_free: np.ndarray, starts: list[int]
 def max_round_win(game: LineGame, bet: Bet | None = None) -> int | None:
     """The theoretical maximum win of one round, credits, exact (attainable); None where the
     rules set no bound (unlimited retriggers that can win for ever: only the guard stops them)."""
-    if not game.exact_available:
-        raise InvalidArgument(f"{game.id}: no exact maximum win here: {game.no_exact_reason}")
+    if not exact_available(game):
+        raise InvalidArgument(f"{game.id}: no exact maximum win here: {no_exact_reason(game)}")
     bet = check_bet(game, bet or game.max_bet)
-    if game.exact_analysis == "ways":
+    if EXACT_WAYS in game.capabilities:
         from reelforge.analysis.ways_exact import max_round_win as ways_max_round_win
 
         found = ways_max_round_win(game, bet)

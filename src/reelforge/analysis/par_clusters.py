@@ -17,31 +17,27 @@ from __future__ import annotations
 
 import json
 import shlex
+from dataclasses import is_dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from reelforge import __version__
 from reelforge.analysis.montecarlo import DEFAULT_CHUNK, play_rounds
-from reelforge.analysis.par import (
-    COST,
-    P_ROUND,
+from reelforge.analysis.par_html import (
     STYLE,
-    X_COST,
-    _binomial_ci,
-    _clean,
     _e,
     _n,
-    _one_in,
     _pct,
     _rules_html,
-    _section,
-    _share,
     _table,
     _x,
     par_paths,
     win_distribution_plot,
 )
+from reelforge.analysis.par_rules import _section, _share
+from reelforge.analysis.par_units import COST, P_ROUND, X_COST, _binomial_ci, _clean, _one_in
 from reelforge.analysis.stats import Stats
+from reelforge.engine.capabilities import CANDY_JARS
 from reelforge.engine.rng import chunk_generator
 from reelforge.errors import InvalidArgument
 
@@ -107,7 +103,7 @@ def _words(value) -> str:
     """A rule's value as plain words: numbers and names, never a data literal."""
     if isinstance(value, (list, tuple)):
         return ", ".join(_words(v) for v in value)
-    if hasattr(value, "__dict__"):
+    if is_dataclass(value):
         return "; ".join(f"{k.replace('_', ' ')} {_words(v)}" for k, v in vars(value).items())
     return str(value)
 
@@ -136,7 +132,7 @@ def _cluster_rules(game) -> list[dict]:
              [[f"x{v}", w, p] for v, w, p in zip(values, weights, _share(list(weights)))])))
     if f is None:
         return out
-    if hasattr(f, "jars"):
+    if CANDY_JARS in game.capabilities:
         return out + _candy_rules(f)
     return out + [_section("Features", [f"{k.replace('_', ' ')}: {_words(v)}."
                                         for k, v in vars(f).items()])]
@@ -216,7 +212,7 @@ def build_cluster_par(game, bet, rounds: int, seed: int, ref: str | None = None,
         "wild_multipliers": dict(spec.wild_multipliers),
         "reel_sets": {rs.name: dict(rs.weights) for rs in spec.reel_sets if rs.weights},
         "random_multipliers": {name: dict(zip(v, w)) for name, v, w in spec.random_multipliers},
-        "features": json.loads(json.dumps(features, default=lambda o: getattr(o, "__dict__", str(o)))),
+        "features": json.loads(json.dumps(features, default=lambda o: vars(o) if is_dataclass(o) else str(o))),
         "published": data["figures"], "published_command": data["command"],
         "exact_drawn_grid_trigger": _drawn_grid_trigger(game),
         "simulated": sim,

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from reelforge.engine.lines import line_expectation
+from reelforge.engine.line_exact import line_expectation
 from reelforge.engine.outcome import Bet
 
 

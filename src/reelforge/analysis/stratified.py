@@ -58,6 +58,7 @@ import numpy as np
 
 from reelforge.analysis.montecarlo import GameText, compiled, ignore_ctrl_c
 from reelforge.analysis.stats import Z95
+from reelforge.engine.capabilities import STRATIFIED
 from reelforge.engine.cluster_strata import BaseField
 from reelforge.engine.rng import keyed_generator
 from reelforge.errors import InvalidArgument
@@ -365,10 +366,10 @@ def estimate(game_ref: str | GameText, seed: int = 1, half_width: float = 0.0005
     """
     text = game_ref if isinstance(game_ref, GameText) else GameText.load(game_ref)
     game = compiled(text)
-    strata = getattr(game, "strata", None)
-    if strata is None:
+    if STRATIFIED not in game.capabilities:
         raise InvalidArgument(f"{game.id}: no stratified estimate; its RTP is computed exactly: "
                               "reelforge analyze")
+    strata = game.strata
     if not 0 < half_width < 1:
         raise InvalidArgument(f"--ci = {half_width!r}: a half-width in multiples of the bet, 0..1")
     workers = workers or os.cpu_count() or 1

@@ -7,8 +7,9 @@ collectors x cash symbols x E[value] (times the trail multipliers). The bonus is
 chain on (robber, cop) positions, absorbed when the ID parade picks Bert; expected collected
 value and expected spins solve (I - T) x = b. No simulation anywhere.
 
-A game has such a trail when its rules model carries one (`trail_of`): read by the field names
-of TRAIL_FIELDS (Cops n Robbers' `TrailModel`), never by importing a game's package.
+A game has such a trail when it declares the TRAIL capability (its rules do: Cops n Robbers'
+`TrailModel`); its rules model then carries the fields of TRAIL_FIELDS, read by name, never by
+importing a game's package (tests/test_capabilities.py holds the shipped rules to that).
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from reelforge.analysis.spin import scatter_count_distribution, spin_figures, stop_weights
+from reelforge.engine.capabilities import TRAIL
 from reelforge.engine.check import plain_max_round_win
 from reelforge.engine.game import LineGame
 
-# What a rules model must carry to be read as a trail: the scatter index that starts it and
+# What the rules model of a game declaring TRAIL carries: the scatter index that starts it and
 # its starting multiplier by count, its reel set, the cop symbol, the start positions, the
 # multiplier by position and the next higher one, the ID parade's cumulative weights (bert,
 # sid, vic) and Sid's pushback.
@@ -31,10 +33,7 @@ TRAIL_FIELDS = ("trigger", "start_multiplier", "reel_set", "cop", "robber_start"
 
 def trail_of(game):
     """The game's trail (its rules model), or None for a game without one."""
-    found = getattr(game, "rules_model", None)
-    if found is None or not all(hasattr(found, name) for name in TRAIL_FIELDS):
-        return None
-    return found
+    return game.rules_model if TRAIL in game.capabilities else None
 
 
 def window_counts(game: LineGame, reel_set: int) -> np.ndarray:

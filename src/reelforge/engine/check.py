@@ -6,6 +6,7 @@ from collections.abc import Iterable, Iterator
 
 import numpy as np
 
+from reelforge.engine.capabilities import ANALYSES, CAPABILITIES, PAR_SHEETS
 from reelforge.engine.game import LineGame
 from reelforge.engine.outcome import Bet, Outcome
 from reelforge.engine.round import play_round
@@ -18,19 +19,34 @@ class GameCheckFailed(ReelforgeError):
 
 def check_game(game, rounds: int = 2000, seed: int = 0) -> None:
     """Raise GameCheckFailed unless the game's data and a sample of rounds are sound (each
-    family checks its own: `Game.check`)."""
+    family checks its own: `Game.check`), and unless it declares known capabilities, exactly one
+    of them an analysis and one a PAR sheet (`engine.capabilities`)."""
+    check_capabilities(game.id, game.capabilities)
     game.check(rounds, seed)
+
+
+def check_capabilities(game_id: str, declared: frozenset[str]) -> None:
+    """GameCheckFailed unless every declared capability is known, exactly one an analysis and
+    exactly one a PAR sheet."""
+    unknown = sorted(declared - CAPABILITIES.keys())
+    if unknown:
+        raise GameCheckFailed(f"{game_id}: unknown capabilities {unknown}; known: "
+                              f"{sorted(CAPABILITIES)}")
+    for kind, names in (("analyses", ANALYSES), ("PAR sheets", PAR_SHEETS)):
+        found = sorted(declared & names.keys())
+        if len(found) != 1:
+            raise GameCheckFailed(f"{game_id}: declares the {kind} {found}: must be exactly one "
+                                  f"of {sorted(names)}")
 
 
 def line_max_round_win(game: LineGame, bet: Bet) -> int:
     """An upper bound on one line-game round's win in credits (every line at its top pay,
     every scatter at its top pay, every free spin awarded); infinite retriggers have no bound.
-    A game with rules answers through its rules' `max_round_win(game, model, bet)` where they
-    have one (Cops n Robbers' chase: only the cap bounds it)."""
+    A game with rules answers through its rules' `max_round_win(game, model, bet)` (part of
+    `ReelRules`: Cops n Robbers' chase, only the cap bounds it)."""
     m = game.model_for(bet)
-    rules = getattr(game, "rules", None)
-    if rules is not None and hasattr(rules, "max_round_win"):
-        return rules.max_round_win(game, m, bet)
+    if game.rules is not None:
+        return game.rules.max_round_win(game, m, bet)
     return plain_max_round_win(m, bet)
 
 

@@ -29,6 +29,9 @@ class RedBlackGamble:
     settings: ClassVar[tuple[str, ...]] = ()
     stakes: ClassVar[str] = "win"
 
+    def draws(self, game: Any) -> tuple[tuple[int, str, str], ...]:
+        return ((2, "[features.gamble] card colour (red/black)", "engine/gamble.py guess"),)
+
     def offer(self, end: RoundEnd) -> Offer | None:
         if not rb.gamble_offered(self.rules, end.win, end.jackpot):
             return None

@@ -19,6 +19,7 @@ import numpy as np
 
 from reelforge.engine import cluster_round as cr
 from reelforge.engine import cluster_strata
+from reelforge.engine.capabilities import GRID_DRAWS, PAR_CLUSTERS, STRATIFIED, TUNE_BASE_MULTIPLIER
 from reelforge.engine.clusters import (
     ClusterModel,
     build_cluster_model,
@@ -26,7 +27,7 @@ from reelforge.engine.clusters import (
     new_buffers,
 )
 from reelforge.engine.common import UNBOUNDED, CommonGame
-from reelforge.engine.lines import SIM_FIELDS, Sim
+from reelforge.engine.counters import SIM_FIELDS, Sim
 from reelforge.engine.outcome import (
     SCHEMA_VERSION,
     Bet,
@@ -41,6 +42,7 @@ from reelforge.engine.outcome import (
     WildsPlaced,
 )
 from reelforge.engine.protocol import Labels
+from reelforge.engine.rules_protocol import check_rules
 from reelforge.engine.tape import TAPE_WIDTH, TapeKind
 from reelforge.spec.rules import rules_module
 
@@ -56,16 +58,11 @@ class ClusterGame(CommonGame):
     mult: tuple[np.ndarray, np.ndarray]  # the base set's random multiplier (plain games)
     settings: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}), compare=False)
     family: ClassVar[str] = "clusters"
-    exact_available: ClassVar[bool] = False
-    exact_analysis: ClassVar[str] = ""  # none: analysis.exact.EXACT_ANALYSES
-    no_exact_reason: ClassVar[str] = ("a cluster game has no exact analysis (tumbles refill the "
-                                      "grid until nothing wins)")
     labels: ClassVar[Labels] = Labels({"base_lines": "base game", "free_games": "free spins"},
                                       "free spins or tumbles", "Free Spins",
                                       "rounds with super spins", "mean super spins in those", True)
-    # the PAR sheet's builder and writer, named: analysis imports the engine, never the reverse
-    par_sheet: ClassVar[tuple[str, str]] = ("reelforge.analysis.par_clusters:build_cluster_par",
-                                            "reelforge.analysis.par_clusters:write_cluster_par")
+    OWN_CAPABILITIES: ClassVar[frozenset[str]] = frozenset({STRATIFIED, PAR_CLUSTERS, TUNE_BASE_MULTIPLIER,
+                                                               GRID_DRAWS})
 
     @classmethod
     def from_spec(cls, spec) -> ClusterGame:
@@ -74,7 +71,7 @@ class ClusterGame(CommonGame):
         if spec.rules is not None:
             # the rules' game part: compile(spec) -> (refill sets, rules model), play,
             # simulate, decode_row (games/candy_jar_clusters/game.py)
-            rules = rules_module(spec.rules, "game")
+            rules = check_rules(spec.rules, "clusters", rules_module(spec.rules, "game"))
             sets, rules_model = rules.compile(spec)
         else:
             sets = [refill_set(spec, rs) for rs in spec.reel_sets]
@@ -232,7 +229,12 @@ class ClusterGame(CommonGame):
                                    for sym, pays in spec.pays]},
                 "max_win_x": spec.max_win_x,
                 # what a rules module adds for a screen (Candy Jar's jackpot ladder)
-                **(self.rules.info(spec) if hasattr(self.rules, "info") else {})}
+                **(self.rules.info(spec) if self.rules is not None else {})}
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """The family's own, and those its rules declare."""
+        return self.OWN_CAPABILITIES | (frozenset() if self.rules is None else self.rules.CAPABILITIES)
 
     def set_names(self) -> list[str]:
         if self.rules is not None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from reelforge.engine.clusters import cascade, draw_grid, kernel, write_grid, write_row
-from reelforge.engine.lines import Sim, add_win
+from reelforge.engine.counters import Sim, add_win
 from reelforge.engine.tape import TapeKind
 
 

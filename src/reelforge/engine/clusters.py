@@ -42,8 +42,8 @@ cell (weights); columns left to right, cells top to bottom. Every draw goes thro
 `rng.draw_below`. A paid spin repeats find -> pay -> tumble until no cluster wins, and pays
 the sum of all its wins once, after the last tumble.
 
-Like `lines.py`: every kernel compiles without numba's reference-counting runtime and never
-allocates (callers pass every buffer; `new_buffers` makes them), validates nothing
+Like `lines.py` (the flags of `engine/jit.py`): every kernel compiles without numba's
+reference-counting runtime and never allocates (callers pass every buffer; `new_buffers` makes them), validates nothing
 (`build_cluster_model` did), never raises, and also runs as plain Python under
 NUMBA_DISABLE_JIT=1. Wins are integers in multiples of the bet (the game picks the bet unit).
 
@@ -56,17 +56,12 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import NamedTuple
 
-import numba
 import numpy as np
 
+from reelforge.engine.jit import inline_kernel, kernel
 from reelforge.engine.rng import draw_below
 from reelforge.engine.tape import TAPE_WIDTH, TapeKind
 from reelforge.errors import InvalidArgument
-
-# Same compilation flags as lines.py, for the same reasons (see its comment): no NRT, so no
-# allocation in kernels; per-spin helpers inlined so the model struct is not copied per call.
-kernel = numba.njit(cache=True, _nrt=False)  # type: ignore[call-overload]
-inline_kernel = numba.njit(cache=True, _nrt=False, inline="always")  # type: ignore[call-overload]
 
 # No random multiplier: one value, 1 (no draw is made).
 NO_MULTIPLIER = (np.ones(1, dtype=np.int64), np.ones(1, dtype=np.int64))

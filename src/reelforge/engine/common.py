@@ -115,7 +115,7 @@ class CommonGame:
     def choice_steps(self) -> tuple[ChoiceStep, ...]:
         """The family's steps, then its rules package's (`choices` part, where it has one)."""
         steps = self.own_choice_steps()
-        rules = getattr(self.spec, "rules", None)
+        rules = self.spec.rules
         module = None if rules is None else optional_rules_module(rules, "choices")
         return steps + (() if module is None else tuple(module.choice_steps(self)))
 

@@ -10,12 +10,15 @@ from typing import Any, ClassVar
 import numpy as np
 
 from reelforge.engine import lines as k
+from reelforge.engine.capabilities import EXACT_LINES, LINE_DRAWS, PAR_LINES, TUNE_STOP_WEIGHTS
 from reelforge.engine.choices import RedBlackGamble
 from reelforge.engine.common import CommonGame
+from reelforge.engine.counters import SIM_FIELDS, Sim
 from reelforge.engine.gamble import GambleRules
 from reelforge.engine.model import Model, compile_model
 from reelforge.engine.outcome import Bet
 from reelforge.engine.protocol import ChoiceStep, Labels
+from reelforge.engine.rules_protocol import check_rules
 from reelforge.engine.tape import TAPE_WIDTH
 from reelforge.spec.model import GameSpec
 from reelforge.spec.rules import rules_module
@@ -31,22 +34,23 @@ class LineGame(CommonGame):
     rules: Any = field(default=None, compare=False)
     rules_model: Any = field(default=None, compare=False)
     family: ClassVar[str] = "lines"
-    exact_available: ClassVar[bool] = True
-    exact_analysis: ClassVar[str] = "lines"  # analysis.exact.EXACT_ANALYSES
-    no_exact_reason: ClassVar[str] = ""
     labels: ClassVar[Labels] = Labels({}, "free games", "free-game", "bonus frequency",
                                       "mean bonus", False)
-    # the PAR sheet's builder and writer, named: analysis imports the engine, never the reverse
-    par_sheet: ClassVar[tuple[str, str]] = ("reelforge.analysis.par:build_par",
-                                            "reelforge.analysis.par:write_par")
+    OWN_CAPABILITIES: ClassVar[frozenset[str]] = frozenset({EXACT_LINES, PAR_LINES, TUNE_STOP_WEIGHTS,
+                                                               LINE_DRAWS})
 
     @classmethod
     def from_spec(cls, spec: GameSpec) -> LineGame:
         model = compile_model(spec)
         if spec.rules is None:
             return cls(spec, model)
-        rules = rules_module(spec.rules, "game")
+        rules = check_rules(spec.rules, "lines", rules_module(spec.rules, "game"))
         return cls(spec, model, rules=rules, rules_model=rules.compile(spec, model))
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """The family's own, and those its rules declare."""
+        return self.OWN_CAPABILITIES | (frozenset() if self.rules is None else self.rules.CAPABILITIES)
 
     def _family_info(self) -> dict[str, Any]:
         spec = self.spec
@@ -112,14 +116,14 @@ class LineGame(CommonGame):
 
     def simulate(self, bet: Bet, rng: np.random.Generator, rounds: int,
                  band_edges_x) -> tuple[dict, tuple[int, ...], int]:
-        """n rounds without a tape: (counters by lines.SIM_FIELDS name, win-band counts, sum
+        """n rounds without a tape: (counters by SIM_FIELDS name, win-band counts, sum
         of squared wins), credits; band edges in multiples of what a round costs."""
         from reelforge.engine.round import jackpot_eligible
 
         cost = self.price(bet)
         m = self.model_for(bet)
         edges = np.array([x * cost for x in band_edges_x], dtype=np.int64)
-        counters = np.zeros(len(k.Sim), dtype=np.int64)
+        counters = np.zeros(len(Sim), dtype=np.int64)
         bands = np.zeros(len(edges) + 1, dtype=np.int64)
         squares = np.zeros(2, dtype=np.uint64)
         stops = np.zeros(m.n_reels, dtype=np.int64)
@@ -132,7 +136,7 @@ class LineGame(CommonGame):
         else:
             self.rules.simulate(self, m, bet, eligible, rng, rounds, edges, counters, bands,
                                 squares, stops, window, tape)
-        values = {name: int(v) for name, v in zip(k.SIM_FIELDS, counters)}
+        values = {name: int(v) for name, v in zip(SIM_FIELDS, counters)}
         return values, tuple(int(b) for b in bands), int(squares[1]) << 64 | int(squares[0])
 
     # -- bounds and checks -------------------------------------------------------------------

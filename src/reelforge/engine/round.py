@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from reelforge.engine import lines as k
+from reelforge.engine.capabilities import BONUS
 from reelforge.engine.outcome import (
     SCHEMA_VERSION,
     Bet,
     BetRecord,
-    Bonus,
     Cash,
     Collection,
     Counters,
@@ -18,11 +18,9 @@ from reelforge.engine.outcome import (
     FreeSpinsAward,
     LineWin,
     Outcome,
-    Parade,
     ProgressiveJackpot,
     ScatterWin,
     Spin,
-    Trail,
     Window,
 )
 from reelforge.engine.rng import live_generator, new_live_seed
@@ -81,22 +79,24 @@ def _play(game, bet: Bet, rng: np.random.Generator, seed: int | None, run, cost:
     return _outcome(game, bet, result, tape[:used], seed, cost)
 
 
+def bonus_starts(game) -> tuple[int, ...]:
+    """The start multipliers of the bonus the game's rules play alone; () without BONUS."""
+    return game.rules.bonus_starts(game) if BONUS in game.capabilities else ()
+
+
 def play_bonus(game, bet: Bet, start_multiplier: int, rng: np.random.Generator,
                seed: int | None = None) -> Outcome:
     """Play the trail bonus alone at a starting multiplier: the prize of the gamble's bonus
     wheel (Big, Super or Mega Big Money = 1, 2, 3). Same rules and cap as in a round; the
     outcome's cost is 0 (the prize was paid for by the gambled win). The game's rules play
-    it (`bonus_starts`, `play_bonus`: games/cops_n_robbers/game.py); a game whose rules have
-    no such bonus has no start multiplier to offer."""
+    it (`bonus_starts`, `play_bonus`: games/cops_n_robbers/game.py), where they declare the
+    BONUS capability; a game without it has no start multiplier to offer."""
     check_bet(game, bet)
-    rules = getattr(game, "rules", None)
-    starts: tuple[int, ...] = ()
-    if rules is not None and hasattr(rules, "bonus_starts"):
-        starts = rules.bonus_starts(game)
-    if rules is None or start_multiplier not in starts:
+    starts = bonus_starts(game)
+    if start_multiplier not in starts:
         raise InvalidBet(f"{game.spec.id}: bonus start multiplier = {start_multiplier!r}: "
                          f"must be one of {sorted(starts)}")
-    return _play(game, bet, rng, seed, lambda m, stops, window, tape: rules.play_bonus(
+    return _play(game, bet, rng, seed, lambda m, stops, window, tape: game.rules.play_bonus(
         game, m, bet, start_multiplier, rng, stops, window, tape, True), 0)
 
 
@@ -114,7 +114,7 @@ def play_lines(game, bet: Bet, rng: np.random.Generator, seed: int | None = None
     """
     check_bet(game, bet)
     eligible = jackpot_eligible(game, bet)
-    rules = getattr(game, "rules", None)
+    rules = game.rules
     if rules is not None:  # the rules' round: the generic one and what they add
         return _play(game, bet, rng, seed, lambda m, stops, window, tape: rules.play(
             game, m, bet, eligible, rng, stops, window, tape, True), game.price(bet))
@@ -127,8 +127,7 @@ def warmup(game) -> None:
     """Compile (or load from cache) every kernel a round uses, so that a server pays the cost
     at start and not on a player's first spin: the round, and the bonus a gamble can win."""
     play_round(game, game.max_bet, np.random.Generator(np.random.PCG64(0)))
-    bonus_starts = getattr(getattr(game, "rules", None), "bonus_starts", None)
-    starts = bonus_starts(game) if bonus_starts is not None else ()
+    starts = bonus_starts(game)
     if starts:
         play_bonus(game, game.max_bet, starts[0], np.random.Generator(np.random.PCG64(0)))
 
@@ -233,12 +232,8 @@ def _outcome(game, bet: Bet, result: k.RoundResult, tape: np.ndarray, seed: int 
             event = Cash(reel=row[2], row=row[3], value=row[4])
         elif kind == TapeKind.COLLECT:
             event = Collection(collectors=row[2], values=row[3], multiplier=row[4], win=row[5])
-        elif kind == TapeKind.TRAIL:
-            event = Trail(robber=row[2], cop=row[3], robbers=row[4], cops=row[5])
-        elif kind == TapeKind.PARADE:
-            event = Parade(result=("bert", "sid", "vic")[row[2]], robber=row[3], cop=row[4])
-        elif kind == TapeKind.BONUS:
-            event = Bonus(trigger_count=row[2], start_multiplier=row[3])
+        elif game.rules is not None:  # a row the rules' kernel wrote: they decode it
+            event = game.rules.decode_row(game, row)
         else:
             raise ValueError(f"unknown tape row kind {kind}")
         (spins[-1]["events"] if spins else pending).append(event)

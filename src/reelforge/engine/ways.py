@@ -24,7 +24,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from reelforge.engine.lines import Sim, add_win, inline_kernel, kernel, write_row
+from reelforge.engine.counters import Sim, add_win
+from reelforge.engine.jit import inline_kernel, kernel
+from reelforge.engine.lines import write_row
 from reelforge.engine.rng import draw_below
 from reelforge.engine.tape import TAPE_WIDTH, TapeKind
 

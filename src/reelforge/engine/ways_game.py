@@ -15,8 +15,9 @@ from typing import Any, ClassVar, cast
 import numpy as np
 
 from reelforge.engine import ways as wk
+from reelforge.engine.capabilities import EXACT_WAYS, PAR_WAYS
 from reelforge.engine.common import CommonGame
-from reelforge.engine.lines import SIM_FIELDS, Sim
+from reelforge.engine.counters import SIM_FIELDS, Sim
 from reelforge.engine.outcome import (
     SCHEMA_VERSION,
     Bet,
@@ -38,14 +39,9 @@ class WaysGame(CommonGame):
     model: wk.WaysModel
     settings: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}), compare=False)
     family: ClassVar[str] = "ways"
-    exact_available: ClassVar[bool] = True
-    no_exact_reason: ClassVar[str] = ""
     labels: ClassVar[Labels] = Labels({"base_lines": "ways"}, "round", "feature",
                                       "bonus frequency", "mean bonus", False)
-    exact_analysis: ClassVar[str] = "ways"  # analysis.exact.EXACT_ANALYSES
-    # the PAR sheet's builder and writer, named: analysis imports the engine, never the reverse
-    par_sheet: ClassVar[tuple[str, str]] = ("reelforge.analysis.ways_exact:build_ways_par",
-                                            "reelforge.analysis.ways_exact:write_ways_par")
+    capabilities: ClassVar[frozenset[str]] = frozenset({EXACT_WAYS, PAR_WAYS})
 
     @classmethod
     def from_spec(cls, spec) -> WaysGame:
@@ -99,7 +95,7 @@ class WaysGame(CommonGame):
 
     def simulate(self, bet: Bet, rng: np.random.Generator, rounds: int,
                  band_edges_x) -> tuple[dict, tuple[int, ...], int]:
-        """n rounds: (counters by lines.SIM_FIELDS name, win-band counts, sum of squared
+        """n rounds: (counters by counters.SIM_FIELDS name, win-band counts, sum of squared
         wins), credits at this bet; band edges in multiples of the stake."""
         m = self.model
         edges = np.array([x * bet.total for x in band_edges_x], dtype=np.int64)

@@ -16,7 +16,6 @@ file names; nothing read from a file names a path.
 from __future__ import annotations
 
 import html
-import importlib
 import json
 import re
 import shlex
@@ -24,9 +23,11 @@ import shutil
 import time
 import tomllib
 from datetime import UTC, datetime
+from fractions import Fraction
 from pathlib import Path
 
 from reelforge import __version__
+from reelforge.analysis.capabilities import par_sheet
 from reelforge.errors import InvalidArgument
 from reelforge.evidence import manifest, proofs, rng_report
 
@@ -77,7 +78,7 @@ def _variant_dir(out: Path, game_id: str) -> Path:
 def _figure(f) -> dict:
     value = f.value
     return {"mode": f.mode, "value": float(value), "exact_fraction": str(value) if
-            hasattr(value, "denominator") else None, "source": f.source, "ci95": f.ci95,
+            isinstance(value, Fraction) else None, "source": f.source, "ci95": f.ci95,
             "method": f.method}
 
 
@@ -86,15 +87,14 @@ def _max_win(game, bet) -> dict:
     return {"bet": f"{bet.lines} x {bet.bet_per_line}", "mode": bet.mode, "credits": top.credits,
             "x_stake": float(top.x), "enforced": top.enforced, "how": ENFORCED[top.enforced],
             "cap_credits": game.round_cap(bet) or None,
-            "file_cap_minor": getattr(game.spec.bet, "max_win_minor", None)}
+            "file_cap_minor": game.spec.bet.max_win_minor}
 
 
 def variant_part(game, out: Path, rounds: int, seed: int, tasks=None) -> dict:
     """The PAR sheets, RTP figures and maximum wins of one variant, every mode."""
     folder = _variant_dir(out, game.id)
     par_dir = _inside(folder, "par")
-    build, write = (getattr(importlib.import_module(m), n)
-                    for m, n in (ref.split(":") for ref in game.par_sheet))
+    build, write = par_sheet(game)
     figures = {f.mode: _figure(f) for f in game.rtp()}
     modes = []
     for mode in game.modes:

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from reelforge.engine.capabilities import GRID_DRAWS, LINE_DRAWS, WILD_PLACEMENT
+
 # the labels of rules-model weight tables, by field name; a field missing here is shown by name
 RULES_TABLES = {
     "parade_cum": "[features.trail_bonus.parade] weights (bert, sid, vic)",
@@ -41,7 +43,6 @@ RULES_TABLES = {
 }
 # rules tables drawn even when they hold one entry (candy kernel: draw_weighted unguarded)
 ALWAYS_DRAWN = ("wild_count_cum", "wild_symbol_cum", "extra_start_cum", "parade_cum")
-ROUNDED_TARGETS = range(4, 13)  # wheel gamble: the 4/3 targets of these amounts are rounded
 
 
 @dataclass(frozen=True)
@@ -71,12 +72,10 @@ def game_draws(game) -> list[tuple[int, DrawSource]]:
     def add(n, key: str, code: str) -> None:
         found.append((int(n), DrawSource(game.id, key, code)))
 
-    # the compiled model says how its grid is drawn: a line Model has `weighted` reel sets,
-    # a ClusterModel `from_weights` refill sets (the Game protocol names no family here)
-    if hasattr(game.model, "weighted"):
-        _line_draws(game, add)
-    else:
-        _cluster_draws(game, add)
+    # how its grid is drawn, as the game declares it (the Game protocol names no family here)
+    for capability, draws in GRID_DRAWERS.items():
+        if capability in game.capabilities:
+            draws(game, add)
     _rules_draws(game, add)
     _choice_draws(game, add)
     return found
@@ -116,9 +115,10 @@ def _cluster_draws(game, add) -> None:
 
 
 def _rules_draws(game, add) -> None:
-    rm = game.rules_model
-    if rm is None or not hasattr(rm, "_fields"):
+    if game.spec.rules is None:
         return
+    rm = game.rules_model  # a NamedTuple of arrays
+
     for name in rm._fields:
         table = getattr(rm, name)
         if not name.endswith("_cum") or not isinstance(table, np.ndarray):
@@ -126,40 +126,21 @@ def _rules_draws(game, add) -> None:
         if table.shape[0] > 1 or name in ALWAYS_DRAWN:
             add(table[-1], RULES_TABLES.get(name, f"rules model {name}"),
                 f"rules {game.spec.rules}: draw_weighted / draw_below")
-    if hasattr(rm, "wild_count_values"):  # Candy Jar's wild placement: a partial shuffle
+    if WILD_PLACEMENT in game.capabilities:  # Candy Jar's wild placement: a partial shuffle
         cells = game.model.n_rows * game.model.n_cols
         for i in range(int(np.max(rm.wild_count_values))):
             add(cells - i, f"[features.wild] placement: cell {i + 1} of the shuffle "
                 f"({cells} - {i} cells left)", "games/candy_jar_clusters/kernel.py place_wilds")
 
 
-def _choice_draws(game, add) -> None:
-    kinds = {step.kind: step for step in game.choice_steps}
-    if "gamble" in kinds:
-        add(2, "[features.gamble] card colour (red/black)", "engine/gamble.py guess")
-    if "wheel_gamble" in kinds:
-        from reelforge.games.cops_n_robbers import gamble as wg
+# capability -> the draws of how the grid is drawn
+GRID_DRAWERS = {LINE_DRAWS: _line_draws, GRID_DRAWS: _cluster_draws}
 
-        config = kinds["wheel_gamble"].config
-        for num, den in config.cash_targets:
-            add(num, f"[features.wheel_gamble] cash target {num}/{den}: exact draw below {num}",
-                "games/cops_n_robbers/gamble.py spin_cash")
-        for amount in ROUNDED_TARGETS:
-            for num, den in config.cash_targets:
-                if amount * num % den:
-                    add(amount * num // den, f"[features.wheel_gamble] cash target {num}/{den} of "
-                        f"{amount} credits, rounded down", "games/cops_n_robbers/gamble.py spin_cash")
-        denomination = game.spec.bet.denominations[0]
-        for stake in sorted({o.stake for o in game.bets()})[:: max(1, len(game.bets()) // 4)]:
-            limit = wg.gamble_limit(config, stake, denomination)
-            add(limit, f"[features.wheel_gamble] target capped at the limit (stake {stake})",
-                "games/cops_n_robbers/gamble.py spin_cash")
-        add(wg.BONUS_DRAW, "[features.wheel_gamble] bonus wheel: digit base of the exact draw",
-            "games/cops_n_robbers/gamble.py bernoulli")
-    if "spin_chance" in kinds:
-        for price in sorted({c for o in game.bets() for _, c in o.costs}):
-            add(price, f"Spin Chance: price of a round ({price} credits)",
-                "games/cops_n_robbers/spin_chance.py play_spin_chance")
+
+def _choice_draws(game, add) -> None:
+    for step in game.choice_steps:  # each step names its own bounded draws
+        for n, key, code in step.draws(game):
+            add(n, key, code)
 
 
 def inventory(game_ids) -> tuple[list[DrawRange], list[DrawSource]]:

@@ -84,7 +84,7 @@ def build_cluster_spec(root, source: str) -> ClusterGameSpec:
     if rules is not None and rules not in RULES_PACKAGES:
         raise game.fail("rules", rules, f"unknown rules module; expected one of {', '.join(RULES_PACKAGES)}")
     module = None if rules is None else rules_module(rules, part="spec")  # plain Python, no engine
-    if module is not None and getattr(module, "FAMILY", None) != "clusters":
+    if module is not None and module.FAMILY != ClusterGameSpec.family:  # every rules spec part declares it
         raise game.fail("rules", rules, "not rules of a cluster game")
     game.finish()
 

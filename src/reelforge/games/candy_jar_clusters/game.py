@@ -1,6 +1,8 @@
 """The game part of the candy_jar rules (`spec.rules.rules_module("candy_jar", "game")`): what
 `ClusterGame` asks of it (compile, play one round, simulate, decode tape) and the strata of
-`analysis.stratified`.
+`analysis.stratified`: it signs `engine.rules_protocol.GridRules`, and declares the candy jars
+(the PAR sheet's words for them) and the wilds' placement by a partial shuffle (a draw the RNG
+evidence inventories).
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from reelforge.engine.capabilities import CANDY_JARS, WILD_PLACEMENT
 from reelforge.engine.cluster_strata import (
     BASE_EXTRA,
     FREE_FIELDS,
@@ -22,6 +25,8 @@ from reelforge.engine.tape import TapeKind
 from reelforge.games.candy_jar_clusters import kernel as k
 from reelforge.games.candy_jar_clusters.rules import compile_candy, compose_sets
 from reelforge.games.candy_jar_clusters.spec import JACKPOTS, MODIFIERS
+
+CAPABILITIES = frozenset({CANDY_JARS, WILD_PLACEMENT})
 
 
 def compile(spec):

@@ -34,7 +34,7 @@ from reelforge.engine.clusters import (
     write_grid,
     write_row,
 )
-from reelforge.engine.lines import Sim, add_square, add_win
+from reelforge.engine.counters import Sim, add_square, add_win
 from reelforge.engine.rng import draw_below
 from reelforge.engine.tape import TapeKind
 

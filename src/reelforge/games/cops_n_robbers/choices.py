@@ -31,6 +31,8 @@ from reelforge.errors import InvalidAction, InvalidArgument
 from reelforge.games.cops_n_robbers import gamble as wg
 from reelforge.games.cops_n_robbers import spin_chance as sc
 
+ROUNDED_TARGETS = range(4, 13)  # the wheel's 4/3 targets of these amounts are rounded down
+
 
 def choice_steps(game) -> tuple:
     """The game's steps: the wheel gamble where its file has one, and Spin Chance."""
@@ -50,6 +52,28 @@ class WheelGamble:
     kind: ClassVar[str] = "wheel_gamble"
     settings: ClassVar[tuple[str, ...]] = ("gamble_offer",)
     stakes: ClassVar[str] = "win"
+
+    def draws(self, game: Any) -> tuple[tuple[int, str, str], ...]:
+        """The cash wheel's exact draws (and the targets a rounding makes, for the amounts of
+        ROUNDED_TARGETS), the limit at a spread of stakes, the bonus wheel's digit base."""
+        config, found = self.config, []
+        for num, den in config.cash_targets:
+            found.append((num, f"[features.wheel_gamble] cash target {num}/{den}: exact draw below {num}",
+                          "games/cops_n_robbers/gamble.py spin_cash"))
+        for amount in ROUNDED_TARGETS:
+            for num, den in config.cash_targets:
+                if amount * num % den:
+                    found.append((amount * num // den, f"[features.wheel_gamble] cash target {num}/{den} "
+                                  f"of {amount} credits, rounded down",
+                                  "games/cops_n_robbers/gamble.py spin_cash"))
+        denomination = game.spec.bet.denominations[0]
+        for stake in sorted({o.stake for o in game.bets()})[:: max(1, len(game.bets()) // 4)]:
+            found.append((wg.gamble_limit(config, stake, denomination),
+                          f"[features.wheel_gamble] target capped at the limit (stake {stake})",
+                          "games/cops_n_robbers/gamble.py spin_cash"))
+        found.append((wg.BONUS_DRAW, "[features.wheel_gamble] bonus wheel: digit base of the exact draw",
+                      "games/cops_n_robbers/gamble.py bernoulli"))
+        return tuple(found)
 
     def offer(self, end: RoundEnd) -> Offer | None:
         c = self.config
@@ -127,6 +151,11 @@ class SpinChance:
     settings: ClassVar[tuple[str, ...]] = ()
     stakes: ClassVar[str] = "balance"
     CHOICES: ClassVar[tuple[str, ...]] = ("play", "decline")
+
+    def draws(self, game: Any) -> tuple[tuple[int, str, str], ...]:
+        return tuple((price, f"Spin Chance: price of a round ({price} credits)",
+                      "games/cops_n_robbers/spin_chance.py play_spin_chance")
+                     for price in sorted({c for o in game.bets() for _, c in o.costs}))
 
     def offer(self, end: RoundEnd) -> Offer | None:
         if end.balance is None or not sc.spin_chance_offered(end.balance, end.price):

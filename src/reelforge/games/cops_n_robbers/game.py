@@ -1,8 +1,11 @@
 """What the line family's `Game` asks of the "cops_trail" rules: compile the trail bonus into
-`TrailModel`, play one round, simulate rounds, play the chase alone (the bonus wheel's prize).
+`TrailModel`, play one round, simulate rounds, play the chase alone (the bonus wheel's prize),
+decode the rows its kernel writes.
 
 Loaded by name (`spec.rules.rules_module("cops_trail", "game")`), so the engine never imports
-this package. Analysis reads the trail from `game.rules_model` by its field names.
+this package. It signs `engine.rules_protocol.ReelRules` and declares what it adds: the chase
+played alone (BONUS: `bonus_starts`, `play_bonus`), and a trail the analysis reads from
+`game.rules_model` by its field names (TRAIL: `analysis.trail.TRAIL_FIELDS`).
 """
 
 from __future__ import annotations
@@ -11,9 +14,13 @@ from typing import NamedTuple
 
 import numpy as np
 
+from reelforge.engine.capabilities import BONUS, TRAIL
 from reelforge.engine.common import UNBOUNDED
+from reelforge.engine.outcome import Bonus, Parade, Trail
+from reelforge.engine.tape import TapeKind
 from reelforge.games.cops_n_robbers import kernel as k
 
+CAPABILITIES = frozenset({BONUS, TRAIL})
 
 class TrailModel(NamedTuple):
     """The trail bonus as the kernels read it. Symbols and reel sets are indices as in the
@@ -86,3 +93,15 @@ def max_round_win(game, model, bet) -> int:
     """The chase can last any number of spins, each of which can collect: only the round's
     cap (credits at this bet) bounds it; UNBOUNDED without one."""
     return int(model.cap) if model.cap > 0 else UNBOUNDED
+
+
+def decode_row(game, row: list[int]):
+    """The typed Outcome event of one of the rows these rules' kernel writes (the chase)."""
+    kind = row[0]
+    if kind == TapeKind.TRAIL:
+        return Trail(robber=row[2], cop=row[3], robbers=row[4], cops=row[5])
+    if kind == TapeKind.PARADE:
+        return Parade(result=("bert", "sid", "vic")[row[2]], robber=row[3], cop=row[4])
+    if kind == TapeKind.BONUS:
+        return Bonus(trigger_count=row[2], start_multiplier=row[3])
+    raise ValueError(f"unknown tape row kind {kind}")

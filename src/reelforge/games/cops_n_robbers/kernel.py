@@ -12,13 +12,12 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from reelforge.engine.counters import add_round
+from reelforge.engine.jit import inline_kernel, kernel
 from reelforge.engine.lines import (
     RoundResult,
-    add_round,
     cap_round,
     count_symbol,
-    inline_kernel,
-    kernel,
     play_base_game,
     play_spin,
     read_cash,

@@ -50,7 +50,7 @@ class TrailSpec:
 
 def parse_features(features: Table, spec) -> TrailSpec:
     """`[features.trail_bonus]` of a line game `spec` (built without its features)."""
-    if getattr(spec, "family", "lines") != FAMILY:
+    if spec.family != FAMILY:
         raise SpecError(spec.source, "game.rules", "cops_trail", "rules of a line game")
     table = features.sub("trail_bonus")
     ids = set(spec.symbol_ids)

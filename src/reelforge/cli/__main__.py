@@ -1,0 +1,5 @@
+"""`python -m reelforge.cli`."""
+
+from reelforge.cli import main
+
+main()
