@@ -23,8 +23,8 @@ EXACT: dict[str, str] = {
 }
 # analysis -> why there is no exact analysis (`reelforge estimate` publishes an estimate)
 NO_EXACT: dict[str, str] = {
-    cap.STRATIFIED: "a cluster game has no exact analysis (tumbles refill the grid until "
-                    "nothing wins)",
+    cap.STRATIFIED: "a tumbling grid game has no exact analysis (tumbles refill the grid "
+                    "until nothing wins)",
 }
 # PAR sheet -> its builder (game, bet, rounds, seed, ref, tasks) -> figures, and its writer
 # (figures, folder) -> (html path, json path)
@@ -34,6 +34,8 @@ PAR_SHEETS: dict[str, tuple[str, str]] = {
                    "reelforge.analysis.ways_exact:write_ways_par"),
     cap.PAR_CLUSTERS: ("reelforge.analysis.par_clusters:build_cluster_par",
                        "reelforge.analysis.par_clusters:write_cluster_par"),
+    cap.PAR_ANYWHERE: ("reelforge.analysis.anywhere_par:build_anywhere_par",
+                       "reelforge.analysis.anywhere_par:write_anywhere_par"),
 }
 
 

@@ -33,7 +33,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from reelforge.engine.lines import Sim, add_win, inline_kernel, kernel
+from reelforge.engine.counters import Sim, add_win
+from reelforge.engine.jit import inline_kernel, kernel
 from reelforge.engine.rng import draw_below
 from reelforge.engine.tape import TAPE_WIDTH, TapeKind
 

@@ -19,8 +19,9 @@ from typing import Any, ClassVar
 import numpy as np
 
 from reelforge.engine import anywhere as ak
+from reelforge.engine.capabilities import GRID_DRAWS, PAR_ANYWHERE, STRATIFIED
 from reelforge.engine.common import CommonGame
-from reelforge.engine.lines import SIM_FIELDS, Sim
+from reelforge.engine.counters import SIM_FIELDS, Sim
 from reelforge.engine.outcome import (
     SCHEMA_VERSION,
     Bet,
@@ -45,17 +46,12 @@ class AnywhereGame(CommonGame):
     model: ak.AnywhereModel
     settings: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}), compare=False)
     family: ClassVar[str] = "anywhere"
-    exact_available: ClassVar[bool] = False
-    exact_analysis: ClassVar[str] = ""  # none: analysis.exact.EXACT_ANALYSES
-    no_exact_reason: ClassVar[str] = ("a pays-anywhere game has no exact RTP (tumbles refill the "
-                                      "grid and the multiplier carries through the free spins)")
+    # one stratum (the whole round) sampled by analysis.stratified; no exact RTP: tumbles refill
+    # the grid and the multiplier carries through the free spins
+    capabilities: ClassVar[frozenset[str]] = frozenset({STRATIFIED, PAR_ANYWHERE, GRID_DRAWS})
     labels: ClassVar[Labels] = Labels({"base_lines": "base game", "free_games": "free spins"},
                                       "free spins or tumbles", "Free Spins", "retriggers",
                                       "mean free spins", False)
-    # the PAR sheet's builder and writer, named: analysis imports the engine, never the reverse
-    par_sheet: ClassVar[tuple[str, str]] = ("reelforge.analysis.anywhere_par:build_anywhere_par",
-                                            "reelforge.analysis.anywhere_par:write_anywhere_par")
-
     @classmethod
     def from_spec(cls, spec) -> AnywhereGame:
         return cls(spec, ak.compile_anywhere(spec))

@@ -13,7 +13,7 @@ import numpy as np
 
 from reelforge.engine import anywhere as ak
 from reelforge.engine.cluster_strata import BASE_EXTRA, BaseExtra, BaseField
-from reelforge.engine.lines import kernel
+from reelforge.engine.jit import kernel
 
 
 @kernel

@@ -25,10 +25,12 @@ ANALYSES = {
 PAR_LINES = "par_lines"
 PAR_WAYS = "par_ways"
 PAR_CLUSTERS = "par_clusters"
+PAR_ANYWHERE = "par_anywhere"
 PAR_SHEETS = {
     PAR_LINES: "the line PAR sheet (analysis.par, par_rules, par_html)",
     PAR_WAYS: "the ways PAR sheet (analysis.ways_exact)",
     PAR_CLUSTERS: "the cluster PAR sheet (analysis.par_clusters)",
+    PAR_ANYWHERE: "the pays-anywhere PAR sheet (analysis.anywhere_par)",
 }
 # How `reelforge tune` moves its RTP (none: tuned by editing the file).
 TUNE_STOP_WEIGHTS = "tune_stop_weights"  # the reels' stop weights, on the exact RTP
