@@ -183,4 +183,4 @@ def test_estimate_works_on_a_plain_cluster_game_and_agrees_with_simulate(tmp_pat
     # and the table form runs too (no Free Spins row to divide by zero)
     table = runner.invoke(app, ["estimate", str(path), "--ci", "0.05", "--seed", "5",
                                 "--workers", "1"])
-    assert table.exit_code == 0 and "none (the round is the base spin)" in table.output
+    assert table.exit_code == 0 and "one stratum: the whole round" in table.output, table.output

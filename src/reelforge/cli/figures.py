@@ -123,13 +123,15 @@ def estimate(
     table.add_column("value", justify="right")
     table.add_row("RTP", f"{f['rtp']:.4%}  (95% CI {low:.4%} .. {high:.4%})")
     table.add_row("bound on the method's bias", f"{f['bias_bound']:.2e} x bet")
-    table.add_row("base spins played", f"{f['base_spins']:,}")
-    table.add_row("  RTP from the base game", f"{f['rtp_base']:.4%}")
-    table.add_row("  base hit frequency", f"{f['base_hit_frequency']:.4%}")
+    if f["feature_rounds"]:
+        table.add_row("base spins played", f"{f['base_spins']:,}")
+        table.add_row("  RTP from the base game", f"{f['rtp_base']:.4%}")
+        table.add_row("  base hit frequency", f"{f['base_hit_frequency']:.4%}")
+    else:  # one stratum: the whole round, any free spins inside it (pays anywhere)
+        table.add_row("rounds played (one stratum: the whole round)", f"{f['base_spins']:,}")
+        table.add_row("  hit frequency of the first spin", f"{f['base_hit_frequency']:.4%}")
     if f["feature_frequency"]:
         table.add_row("Free Spins frequency", f"1 in {1 / f['feature_frequency']:,.1f}")
-    elif not f["feature_rounds"]:
-        table.add_row("Free Spins", "none (the round is the base spin)")
     for name, rounds in f["feature_rounds"].items():
         table.add_row(f"  {name}: 1 in {1 / f['trigger_probability'][name]:,.0f}, mean "
                       f"{f['feature_mean_x'][name]:,.2f} x bet", f"RTP {f['rtp_features'][name]:.4%} "
