@@ -17,6 +17,7 @@ import { mountHistory } from "./screens/history/history";
 import { mountInfo } from "./screens/info/info";
 import { mountLobby, mountWelcome } from "./screens/lobby/lobby";
 import { clear, h, showError } from "./ui/dom";
+import { ICONS, WORDMARK } from "./ui/brand";
 import { openOptions } from "./ui/options";
 
 const api = new Api();
@@ -27,13 +28,24 @@ options.subscribe((o) => sound.apply(o));
 let gamesCache: Promise<GameView[]> | null = null;
 
 const root = document.getElementById("app") as HTMLElement;
+// The page header: the reelforge mark (to the lobby), the current game's name or logo, and the
+// links. The balance is shown here outside a game only: in a game the console shows it.
 const balance = h("span", { class: "balance", "data-testid": "header-balance" });
-const infoLink = h("a", { href: "#/", "data-testid": "nav-info", hidden: true }, "Information");
-const header = h("header", { class: "top" }, h("span", { class: "title" }, "reelforge"),
-  h("a", { href: "#/", "data-testid": "nav-lobby" }, "Lobby"), h("a", { href: "#/history", "data-testid": "nav-history" }, "History"),
-  // on a game's screen: its information page (paytable at the bet selected there)
-  infoLink,
-  balance, h("button", { "data-testid": "nav-options", onclick: () => app.openOptions() }, "Options"));
+const brand = h("a", { class: "brand", href: "#/", "data-testid": "brand", "aria-label": "reelforge: the lobby" });
+brand.innerHTML = WORDMARK;
+const gameTitle = h("div", { class: "header-game", "data-testid": "header-game", hidden: true });
+const navLink = (href: string, testid: string, icon: string, word: string) => {
+  const a = h("a", { href, "data-testid": testid, "aria-label": word, title: word });
+  a.innerHTML = icon;
+  a.append(h("span", { class: "nav-word" }, word));
+  return a;
+};
+const optionsButton = h("button", { "data-testid": "nav-options", "aria-label": "Options", title: "Options", onclick: () => app.openOptions() });
+optionsButton.innerHTML = ICONS.options;
+optionsButton.append(h("span", { class: "nav-word" }, "Options"));
+const header = h("header", { class: "top" }, brand, gameTitle,
+  h("nav", { class: "top-nav", "aria-label": "Pages" }, balance,
+    navLink("#/", "nav-lobby", ICONS.lobby, "Lobby"), navLink("#/history", "nav-history", ICONS.history, "History"), optionsButton));
 const main = h("main", { style: "flex:1;display:flex;flex-direction:column" });
 const error = h("div", { class: "message", role: "alert", hidden: true });
 root.append(header, error, main);
@@ -46,6 +58,11 @@ const app: AppContext = {
   games: () => (gamesCache ??= api.games().then((r) => r.games, (exc) => { gamesCache = null; throw exc; })),
   navigate: (hash) => { location.hash = hash; },
   openOptions: () => { openOptions(options); },
+  heading: (title) => {
+    clear(gameTitle);
+    if (title) gameTitle.append(title);
+    gameTitle.hidden = !title;
+  },
 };
 
 async function connect(): Promise<boolean> {
@@ -83,9 +100,9 @@ async function route(): Promise<void> {
   screen = null;
   error.hidden = true;
   clear(main);
+  app.heading(null);
   const [, page = "", arg = ""] = (location.hash || "#/").split("/");
-  infoLink.hidden = page !== "game";
-  infoLink.href = `#/info/${arg}`;
+  header.dataset.page = page || "lobby";
   try {
     let next: Screen;
     if (!session.state) next = mountWelcome(main);

@@ -15,6 +15,8 @@ export interface AppContext {
   games(): Promise<GameView[]>;
   navigate(hash: string): void;
   openOptions(): void;
+  /** Put a screen's title (a game's name or logo) in the page header; null takes it away. */
+  heading(title: HTMLElement | null): void;
 }
 
 /** A mounted screen: `destroy` stops its timers, tickers and listeners. */

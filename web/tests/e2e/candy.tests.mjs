@@ -58,7 +58,7 @@ async function checkBalance(t, key) {
  * of each other) and this game's own: the win line and the panels clear of the title. */
 async function layout(t, label) {
   await t.layout(label); // the kit's check (run.mjs, layout.mjs); it waits for the relayout
-  const title = await t.rect("section.game > h1");
+  const title = await t.rect("[data-testid=game-title]"); // the game's name or logo, in the page header
   for (const sel of ["[data-testid=candy-winline]", "[data-testid=candy-jackpots]", "[data-testid=candy-jars]"]) {
     const r = await t.rect(sel);
     expect(!overlap(title, r), `${label}: ${sel} ${JSON.stringify(r)} lies over the title ${JSON.stringify(title)}`);

@@ -58,7 +58,7 @@ async function layout(t, label) {
   await t.layout(label); // the kit's check (run.mjs, layout.mjs); it waits for the relayout
   const reels = await t.rect("[data-testid=reels-window]"); // laid out, though never drawn
   expect(reels && reels.height > 0, `${label}: no reels window`);
-  const title = await t.rect("section.game > h1");
+  const title = await t.rect("[data-testid=game-title]"); // the game's name or logo, in the page header
   const trail = await t.rect("[data-testid=trail]");
   if (trail) {
     expect(trail.y >= title.y + title.height - 0.5, `${label}: the trail ${JSON.stringify(trail)} reaches over the title ${JSON.stringify(title)}`);

@@ -144,6 +144,9 @@ function gambleLines(round) {
 }
 
 async function openRound(t, id) {
+  // An opened round takes the list's place: back to the list first.
+  const back = t.page.locator("[data-testid=history-back]");
+  if (await back.isVisible()) await back.click();
   await t.page.click(`[data-testid=history-row][data-round="${id}"] [data-testid=history-open]`);
   await t.page.locator(`[data-testid=history-detail] [data-testid=round-ref][data-round="${id}"]`).waitFor({ timeout: 30000 });
   await t.page.locator("[data-testid=history-verify][data-verified=true]").waitFor({ timeout: 60000 });
@@ -202,6 +205,10 @@ export const tests = [
 
       // The gamble round: its line wins and every gamble step in words.
       await openRound(t, gamble.round_id);
+      // The round takes the list's place: its screens get most of the page's width.
+      expect(!(await t.page.locator("[data-testid=history-list]").isVisible()), "the list stays beside the round at 1440 px");
+      const replayBox = await t.page.locator("[data-testid=replay]").boundingBox();
+      expect(replayBox && replayBox.width >= 0.6 * 1440, `the round's screens are ${replayBox?.width} px wide of 1440`);
       const info = (await t.api(`/api/v1/games/${WIN.key}`)).info;
       const names = Object.fromEntries(info.symbols.map((s) => [s.id, s.name]));
       const wins = gamble.outcome.spins[0].events.filter((e) => e.type === "line_win");

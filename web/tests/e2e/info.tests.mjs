@@ -135,6 +135,10 @@ export const tests = [
         await t.page.locator(`[data-testid=game-${key}] [data-testid=play]`).waitFor({ timeout: 30000 });
         await t.page.click({ cluedo: "[data-testid=line-bet-plus]", "cops-n-robbers": "[data-testid=stake-plus]", "candy-jar-clusters": "[data-testid=candy-bet-plus]" }[key]);
         const current = { lines: g.default_bet.lines, bet_per_line: g.default_bet.bet_per_line + 1 };
+        // The console's info button: the RTP at once, and the way to the information page.
+        await t.page.click("[data-testid=game-info]");
+        const rtpShown = await t.page.locator("[data-testid=info-panel] [data-testid=rtp]").innerText();
+        expect(rtpShown === pct(g.rtp.find((r) => r.mode === "base").value), `${key}: the info button shows RTP ${rtpShown}`);
         await t.page.click("[data-testid=nav-info]");
         const text = await openInfo(t, key);
         await checkSections(t, g, text);

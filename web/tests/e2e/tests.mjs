@@ -78,7 +78,11 @@ export const tests = [
         expect(session.balance_minor === expected, `${key}: server balance ${session.balance_minor}, expected ${expected}`);
         const shown = await t.page.locator("[data-testid=balance]").innerText();
         expect(shown === money(session.balance_minor), `${key}: shown ${shown}, server ${money(session.balance_minor)}`);
-        const rtp = await t.page.locator("[data-testid=rtp]").innerText();
+        // The RTP: one tap on the console's info button.
+        await t.page.click("[data-testid=game-info]");
+        await t.page.locator("[data-testid=info-panel]").waitFor({ state: "visible" });
+        const rtp = await t.page.locator("[data-testid=info-panel] [data-testid=rtp]").innerText();
+        await t.page.click("[data-testid=game-info]");
         expect(/\d+\.\d\d%/.test(rtp), `${key}: RTP shown ${rtp}`);
         if (flow === "choice") {
           const collect = t.page.locator("[data-testid=choice] button", { hasText: /TAKE WIN|COLLECT|NO THANKS/ }).first();

@@ -1,6 +1,7 @@
-// The generic game screen: console (balance in currency and credits, denomination), bet
-// controls from the server's bet options, PLAY, win meter, RTP, the jackpot meter, the choice
-// area, and the round itself: flow idle -> request -> play -> settle | choice, the outcome
+// The generic game screen: the console bar (the balance, in currency or credits at a tap; the
+// bet controls from the server's bet options with the denomination under them; PLAY; the win
+// meter; the jackpot meter; the info button with the RTP and the way to the paytable), the
+// choice area, and the round itself: flow idle -> request -> play -> settle | choice, the outcome
 // checked against the schema and played by the game module's handlers. The client decides
 // nothing: amounts, balance and what may be chosen are the server's.
 import { Autoplay, ROUND_CHOICES } from "../../core/autoplay";
@@ -94,6 +95,31 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   const autoPanel = h("div", { class: "auto-panel", role: "dialog", "aria-label": "Autoplay", "data-testid": "autoplay-panel", hidden: true });
   const rtpOf = (m: string) => game.rtp.find((r) => r.mode === m) ?? game.rtp.find((r) => r.mode === "base") ?? game.rtp[0];
   const rtpOut = h("output", { "data-testid": "rtp" }, "—");
+  // The balance in currency, or in credits at a tap (one figure at a time, as a cabinet's meter).
+  const balanceMeter = h("span", { class: "meter-toggle", role: "button", tabindex: "0", "data-testid": "balance-toggle", "aria-label": "Balance: show in credits", title: "Show in credits" }, balanceMoney, balanceCredits);
+  balanceCredits.hidden = true;
+  const balanceLabel = h("span", { class: "label" }, "Balance");
+  const showCredits = (on: boolean) => {
+    balanceCredits.hidden = !on;
+    balanceMoney.hidden = on;
+    balanceLabel.textContent = on ? "Credits" : "Balance";
+    balanceMeter.setAttribute("aria-label", on ? "Credits: show in currency" : "Balance: show in credits");
+    balanceMeter.title = on ? "Show in currency" : "Show in credits";
+  };
+  balanceMeter.addEventListener("click", () => showCredits(balanceCredits.hidden));
+  balanceMeter.addEventListener("keydown", (e) => { if (e.key === "Enter") showCredits(balanceCredits.hidden); });
+  // The RTP (a regulator's must, one tap away) and the way to the paytable and rules.
+  const infoButton = h("button", { class: "tool info-button", "data-testid": "game-info", "aria-label": "Game information and RTP", "aria-haspopup": "dialog", "aria-expanded": "false", title: "Game information" }, "i");
+  const rtpOthers = h("span", { class: "rtp-modes", "data-testid": "rtp-modes" });
+  const infoPanel = h("div", { class: "info-pop", role: "dialog", "aria-label": "Game information", "data-testid": "info-panel", hidden: true },
+    h("p", { class: "info-pop-rtp" }, h("span", { class: "label" }, "Return to player"), rtpOut, rtpOthers),
+    h("a", { href: `#/info/${encodeURIComponent(key)}`, "data-testid": "nav-info", class: "info-pop-link" }, "Paytable, rules and RTP ›"));
+  const toggleInfo = (open = infoPanel.hidden) => {
+    infoPanel.hidden = !open;
+    infoButton.setAttribute("aria-expanded", String(open));
+  };
+  infoButton.addEventListener("click", () => toggleInfo());
+  infoPanel.addEventListener("keydown", (e) => { if (e.key === "Escape") { toggleInfo(false); infoButton.focus(); } });
 
   const field = (label: string, ...content: (Node | string)[]) => h("div", { class: "field" }, h("span", { class: "label" }, label), ...content);
   const spinField = field("Spins", spinInfo); // shown only while it counts free spins or a bonus
@@ -122,22 +148,23 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     enabled: () => flow.state === "idle",
     onChange: (l) => { changeListeners.add(l); return () => changeListeners.delete(l); },
   };
+  // The denomination, once, where the bet is chosen.
+  const denom = h("span", { class: "denomination", "data-testid": "denomination" }, `1 credit = ${formatMoney(denomination, currency)}`);
   const betField = module.betControls
-    ? h("div", { class: "field" }, module.betControls(controls, game), betOut)
-    : field("Bet", h("span", {}, minus, " ", betSelect, " ", plus), betOut);
+    ? h("div", { class: "field bet-field" }, module.betControls(controls, game), betOut, denom)
+    : h("div", { class: "field bet-field" }, h("span", { class: "label" }, "Bet"), h("span", {}, minus, " ", betSelect, " ", plus), betOut, denom);
   const consoleBar = h("div", { class: "console", role: "group", "aria-label": "Console" },
-    field("Balance", balanceMoney), field("Credits", balanceCredits),
-    field("Denomination", h("output", { "data-testid": "denomination" }, formatMoney(denomination, currency))),
-    betField,
-    modeSelect ? field("Mode", modeSelect) : "",
-    playButton, field("Win", winOut), field("RTP", rtpOut),
-    game.jackpot ? field("Jackpot", jackpotOut) : "",
-    turbo ? field("Turbo", turbo) : "",
-    autoButton ?? "",
-    spinField);
-  const hud = h("div", { class: "hud" }, message, choiceArea, autoPanel, consoleBar);
+    h("div", { class: "console-meters" }, h("div", { class: "field balance-field" }, balanceLabel, balanceMeter),
+      field("Win", winOut), game.jackpot ? field("Jackpot", jackpotOut) : "", spinField),
+    h("div", { class: "console-bet" }, betField, modeSelect ? field("Mode", modeSelect) : ""),
+    playButton,
+    h("div", { class: "console-tools" }, infoButton,
+      turbo ? h("label", { class: "tool turbo-toggle" }, turbo, h("span", {}, "Turbo")) : "",
+      autoButton ?? ""));
+  const hud = h("div", { class: "hud" }, message, choiceArea, autoPanel, infoPanel, consoleBar);
   const sessionClock = mountSessionClock(app, hud, consoleBar); // GB only (C6)
-  const title = h("h1", {}, game.title, module.status === "todo" ? h("small", { style: "color:var(--muted);margin-left:8px" }, "(generic screen)") : "");
+  // The game's name or logo: in the page header (the reels keep the stage's height).
+  const title = h("h1", { class: "game-title", "data-testid": "game-title" }, game.title, module.status === "todo" ? h("small", { style: "color:var(--muted);margin-left:8px" }, "(generic screen)") : "");
   if (module.theme?.logo) {
     // Our own markup from the bundle, never data from a request.
     const logo = h("span", { class: "logo", "aria-hidden": "true" });
@@ -146,7 +173,8 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     title.append(logo);
   }
   const screen = h("section", { class: `game theme-${module.key}`, "data-testid": `game-${key}`, "data-module": module.status, "aria-label": game.title },
-    title, stageHost, hud);
+    stageHost, hud);
+  app.heading(title);
   clear(host);
   host.append(screen);
   for (const [i, b] of bets.entries()) betSelect.append(h("option", { value: String(i) }, `${formatCredits(b.stake_credits)} credits (${b.lines} x ${b.bet_per_line})`));
@@ -245,6 +273,10 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     if (modeSelect) modeSelect.disabled = !idle;
     const rtp = rtpOf(mode);
     rtpOut.textContent = rtp ? formatPercent(rtp.value) : "—";
+    // The other modes' RTPs beside the one of the mode chosen (Fortune Spins pays its own).
+    const others = modes.filter((m) => m.name !== mode).map((m) => [m.title, game.rtp.find((r) => r.mode === m.name)] as const).filter(([, r]) => r && r !== rtp);
+    const named = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
+    rtpOthers.textContent = others.map(([t, r]) => `${named(t)}: ${formatPercent((r as { value: number }).value)}`).join(" · ");
     screen.dataset.flow = flow.state;
     rememberBet(sessionStorage, key, { lines: bet().lines, bet_per_line: bet().bet_per_line, mode });
     module.betShown?.(bet(), mode, view);
@@ -534,7 +566,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   // --- layout: the reels above what the console (and an open choice) cover ---------------
   const relayout = () => {
     const stageBox = stageHost.getBoundingClientRect(), hudBox = hud.getBoundingClientRect();
-    view.fitAbove?.(Math.max(0, stageBox.bottom - hudBox.top), Math.max(0, title.getBoundingClientRect().bottom - stageBox.top));
+    view.fitAbove?.(Math.max(0, stageBox.bottom - hudBox.top), 0);
     const r = view.windowRect?.();
     if (!r) return;
     for (const [name, value] of [["x", r.x], ["y", r.y], ["w", r.width], ["h", r.height]] as const) overlay.style.setProperty(`--reels-${name}`, `${Math.round(value)}px`);
@@ -546,7 +578,6 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   const layoutObserver = new ResizeObserver(relayout);
   layoutObserver.observe(stageHost);
   layoutObserver.observe(hud);
-  layoutObserver.observe(title);
   relayout();
 
   // --- recovery: the round as it was on screen, then what the server says is open ----------

@@ -96,7 +96,7 @@ export async function mountHistory(host: HTMLElement, app: AppContext): Promise<
       list.querySelector<HTMLElement>(`li[data-round="${CSS.escape(id)}"] button`)?.focus();
     });
     detail.append(back);
-    // the round where the eye is: on a phone it takes the list's place, whose scroll it keeps
+    // the round where the eye is: it takes the list's place, whose scroll it keeps
     if (detail.getBoundingClientRect().top < host.getBoundingClientRect().top) detail.scrollIntoView({ block: "start" });
     try {
       const round = await app.api.round(id);
