@@ -1,0 +1,91 @@
+// The game lab (operator demo-lab: the format's example games, settings.py EXAMPLE_GAMES) end to
+// end, each drawn by the generic screen with no client code of its own: opened from the lab's
+// lobby, played until a round wins (the WIN shown is the server's round win), its information
+// page (every symbol the game pays), one round replayed from History. At 1440x900 and 390x844.
+const LAB = [
+  { key: "ways-example", viewport: { width: 1440, height: 900 } },
+  { key: "anywhere-example", viewport: { width: 390, height: 844 } },
+];
+
+function expect(cond, message) {
+  if (!cond) throw new Error(message);
+}
+
+const credits = (n) => n.toLocaleString("en");
+
+async function open(t, key) {
+  await t.page.goto(`${t.base}/demo?operator=demo-lab`);
+  await t.page.locator("[data-testid=lobby]").waitFor({ timeout: 150000 });
+  await t.page.click(`[data-testid=launch-${key}]`);
+  await t.page.locator(`[data-testid=game-${key}] canvas`).waitFor({ timeout: 60000 });
+  await t.page.locator(`[data-testid=game-${key}] [data-testid=play]`).waitFor();
+  // no module of its own: the generic screen draws it
+  const module = await t.page.locator(`[data-testid=game-${key}]`).getAttribute("data-module");
+  expect(module === "todo", `${key} is drawn by a module of its own (${module}), not the generic screen`);
+  await t.page.check("[data-testid=turbo]"); // default rules allow turbo: shorter waits
+}
+
+async function lastRound(t) {
+  const [last] = (await t.api("/api/v1/rounds?limit=1")).rounds;
+  return t.api(`/api/v1/rounds/${last.round_id}`);
+}
+
+/** Spin until a round wins, at most `tries` rounds; the WIN shown is that round's win. */
+async function playUntilWin(t, key, tries) {
+  for (let i = 0; i < tries; i++) {
+    expect((await t.spin(key)) === "idle", `${key}: a round stopped at a choice`);
+    const round = await lastRound(t);
+    expect(round.game === key && round.status === "closed", `${key}: last round ${round.game} ${round.status}`);
+    const win = await t.page.locator("[data-testid=win]").innerText();
+    expect(win.startsWith(`${credits(round.outcome.total_win)} `), `${key}: WIN shows ${win}, the round won ${round.outcome.total_win}`);
+    if (round.outcome.total_win > 0) return round;
+  }
+  throw new Error(`${key}: no win in ${tries} rounds`);
+}
+
+/** The information page names every symbol the game pays, with its art. */
+async function infoPage(t, key) {
+  await t.page.click("[data-testid=nav-info]");
+  await t.page.locator("[data-testid=info]").waitFor({ timeout: 30000 });
+  await t.page.locator("[data-testid=paytable] .info-pay").first().waitFor({ timeout: 30000 });
+  const game = await t.api(`/api/v1/games/${key}`);
+  const paid = game.info.pays.table.map((r) => r.symbol);
+  expect(paid.length > 0, `${key}: the server lists no pays`);
+  const drawn = await t.page.locator("[data-testid=paytable] .info-pay").evaluateAll((els) => els.map((e) => e.dataset.symbol));
+  const missing = paid.filter((s) => !drawn.includes(s));
+  expect(!missing.length, `${key}: the paytable leaves out ${missing.join(", ")} (drawn: ${drawn.join(", ")})`);
+  const over = await t.page.evaluate(() => [...document.querySelectorAll("[data-testid=info] *")].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1).map((e) => `${e.tagName}.${e.className}`));
+  expect(!over.length, `${key}: the information page runs off the screen's side: ${over.slice(0, 5).join(", ")}`);
+  await t.shot(`${key}-info`);
+}
+
+/** History: the round opened, replayed to its end on the round's win. */
+async function replay(t, key, round) {
+  await t.page.click("[data-testid=nav-history]");
+  await t.page.locator(`[data-testid=history-row][data-round="${round.round_id}"]`).waitFor({ timeout: 30000 });
+  await t.page.click(`[data-testid=history-row][data-round="${round.round_id}"] [data-testid=history-open]`);
+  await t.page.locator(`[data-testid=history-detail] [data-testid=round-ref][data-round="${round.round_id}"]`).waitFor({ timeout: 30000 });
+  await t.page.locator("[data-testid=replay][data-replayed=true]").waitFor({ timeout: 90000 });
+  const frames = round.outcome.spins.flatMap((s) => s.events.filter((e) => e.type === "window" || e.type === "grid")).length;
+  const count = Number(await t.page.getAttribute("[data-testid=replay]", "data-frames"));
+  expect(count === frames, `${key}: the replay has ${count} screens, the outcome ${frames} windows/grids`);
+  const win = await t.page.locator("[data-testid=replay-win]").innerText();
+  expect(win === credits(round.outcome.total_win), `${key}: the replay ends on ${win}, the round won ${round.outcome.total_win}`);
+  await t.assertDrawn(`${key}-replay`);
+  await t.shot(`${key}-replay`);
+}
+
+export const tests = LAB.flatMap(({ key, viewport }) => [{
+  name: `lab: ${key} from the lab lobby, a win, its information page, a replay (${viewport.width}x${viewport.height})`,
+  viewport,
+  async run(t) {
+    await open(t, key);
+    await t.assertDrawn(`${key}-idle`);
+    await t.layout(`${key}-idle`);
+    const round = await playUntilWin(t, key, 25);
+    await t.assertDrawn(`${key}-win`);
+    await t.layout(`${key}-win`);
+    await infoPage(t, key);
+    await replay(t, key, round);
+  },
+}]);
