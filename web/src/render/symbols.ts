@@ -31,6 +31,28 @@ export function genericArt(id: string): SymbolArt {
   return { colour: PALETTE[h % PALETTE.length] ?? 0x888888, label: id.length <= 4 ? id : label };
 }
 
+/** The words drawn on a generic tile for a symbol the game file names: its name in capitals, a
+ * word to a line ("WILD" over "x2"), a multiplier's "x" kept small. */
+function nameLabel(name: string): string {
+  return name.trim().split(/\s+/).map((w) => (/^x\d+$/i.test(w) ? w.toLowerCase() : w.toUpperCase())).join("\n");
+}
+
+/** The table a game's screens draw from: the module's own art where it has any, else the generic
+ * tile labelled with the symbol's name from the game file. An id's initials alone made Wolf, Wild
+ * and Wild x2 all "W" and the scatter (Star) and Sapphire both "S"; a label two symbols would
+ * share falls back to the id. */
+export function gameSymbolTable(own: SymbolTable, symbols: readonly { id: string; name?: string }[]): SymbolTable {
+  const table: SymbolTable = { ...own };
+  const labels = symbols.map((s) => nameLabel(s.name || s.id));
+  symbols.forEach((s, i) => {
+    if (table[s.id]) return;
+    const label = labels[i]!;
+    const shared = labels.indexOf(label) !== i || labels.lastIndexOf(label) !== i;
+    table[s.id] = { ...genericArt(s.id), label: shared ? s.id : label };
+  });
+  return table;
+}
+
 function shapeOf(g: Graphics, art: SymbolArt, s: number): void {
   const pad = s * 0.08;
   const c = art.colour;
@@ -125,6 +147,8 @@ export class SymbolTextures {
         });
         text.anchor.set(0.5);
         text.position.set(s / 2, s / 2);
+        // a long name (EMERALD, SAPPHIRE) is set smaller to stay inside the tile
+        text.scale.set(Math.min(1, (s * 0.76) / Math.max(1, text.width), (s * 0.76) / Math.max(1, text.height)));
         box.addChild(text);
       }
       if (art.caption) {

@@ -6,7 +6,7 @@ import { sleep } from "../../core/timing";
 import type { GameView } from "../../net/types";
 import { HUD_SHARE, type Rect } from "../../render/app";
 import { ReelSet } from "../../render/reels";
-import { SymbolTextures } from "../../render/symbols";
+import { gameSymbolTable, SymbolTextures } from "../../render/symbols";
 import { allAtOnce, WIN_CYCLE_MS, type WinCycle } from "../../core/win-cycle";
 import { h } from "../../ui/dom";
 import type { SlotView, ViewDeps } from "./registry";
@@ -47,7 +47,7 @@ export class PixiSlotView implements SlotView {
     const { reels, rows } = game.info.window;
     const strips = this.stripsOf(game);
     const cell = Math.floor(Math.min(1100 / reels, 640 / rows));
-    this.textures = new SymbolTextures(stage.app.renderer, deps.symbols, cell, stage.app.renderer.resolution);
+    this.textures = new SymbolTextures(stage.app.renderer, gameSymbolTable(deps.symbols, game.info.symbols), cell, stage.app.renderer.resolution);
     this.reels = new ReelSet(this.textures, { reels, rows, cell, gap: 8, strips, frame: deps.theme?.frame, paylines: game.info.paylines, anticipation: anticipationOf(game) }, stage.profile, stage.app.ticker);
     this.reels.on("reelstop", (r: number) => deps.sound("stop", r));
     stage.root.addChild(this.reels);
