@@ -78,7 +78,7 @@ export class PixiSlotView implements SlotView {
     el.dataset.count = String(cycle.wins.length);
     if (still || cycle.wins.length === 1) {
       const all = allAtOnce(cycle);
-      this.reels.highlightLines(all.cells, all.paths, { quiet: true });
+      if (all.cells.length) this.reels.highlightLines(all.cells, all.paths, { quiet: true });
       el.dataset.line = cycle.wins.map((w) => w.line).join(" ");
       say(cycle.summary ? "" : cycle.wins.map((w) => w.label).join(" · "));
       this.deps.stage.invalidate();
@@ -87,7 +87,9 @@ export class PixiSlotView implements SlotView {
     let i = 0;
     const next = () => {
       const w = cycle.wins[i++ % cycle.wins.length]!;
-      this.reels.highlightLines(w.cells, w.path.length ? [w.path] : [], { quiet: true });
+      // a win with no cell on show (tumbled away) is named only: nothing dimmed
+      if (w.cells.length) this.reels.highlightLines(w.cells, w.path.length ? [w.path] : [], { quiet: true });
+      else this.reels.clearHighlight();
       el.dataset.line = String(w.line);
       say(w.label);
       this.deps.stage.invalidate();
