@@ -38,9 +38,23 @@ async function playUntilWin(t, key, tries) {
     expect(round.game === key && round.status === "closed", `${key}: last round ${round.game} ${round.status}`);
     const win = await t.page.locator("[data-testid=win]").innerText();
     expect(win.startsWith(`${credits(round.outcome.total_win)} `), `${key}: WIN shows ${win}, the round won ${round.outcome.total_win}`);
-    if (round.outcome.total_win > 0) return round;
+    if (round.outcome.total_win > 0) {
+      await wonNamed(t, key, round);
+      return round;
+    }
   }
   throw new Error(`${key}: no win in ${tries} rounds`);
+}
+
+/** After the round its screen's wins stay named over the reels (the generic win cycle): the
+ * words show one of the last spin's paid amounts. */
+async function wonNamed(t, key, round) {
+  const paid = round.outcome.spins.at(-1).events.filter((e) => "win" in e && e.win > 0).map((e) => credits(e.win));
+  if (!paid.length) return; // the round's win came before its last spin (free spins)
+  const cycle = t.page.locator("[data-testid=win-cycle]");
+  await cycle.waitFor({ state: "visible", timeout: 10000 });
+  const words = await cycle.innerText();
+  expect(paid.some((p) => words.endsWith(` ${p}`) || words.includes(` ${p}\n`)), `${key}: the win shown over the reels "${words}" names none of ${paid.join(", ")}`);
 }
 
 /** The information page names every symbol the game pays, with its art. */
