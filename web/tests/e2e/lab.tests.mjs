@@ -2,6 +2,12 @@
 // end, each drawn by the generic screen with no client code of its own: opened from the lab's
 // lobby, played until a round wins (the WIN shown is the server's round win), its information
 // page (every symbol the game pays), one round replayed from History. At 1440x900 and 390x844.
+import { WEB } from "./server.mjs";
+
+// A test-only game file (web/tests/e2e/games/): Anywhere Example's rules with frequent scatters
+// and 3 free spins, served as an extra game of the lab operator.
+const FS = { operator: "demo-lab", key: "anywhere-fs", gameFile: `${WEB}/tests/e2e/games/anywhere-example-e2e-fs-v1.toml` };
+
 const LAB = [
   { key: "ways-example", viewport: { width: 1440, height: 900 } },
   { key: "anywhere-example", viewport: { width: 390, height: 844 } },
@@ -89,7 +95,40 @@ async function replay(t, key, round) {
   await t.shot(`${key}-replay`);
 }
 
-export const tests = LAB.flatMap(({ key, viewport }) => [{
+/** Every message the generic banner shows from now on (they last a moment). */
+function watchBanners(t) {
+  return t.page.evaluate(() => {
+    window.__banners = [];
+    const note = (el) => { if (!el.hidden && el.textContent) window.__banners.push(el.textContent); };
+    new MutationObserver((records) => records.forEach((r) => note(r.target.closest?.(".banner") ?? r.target.parentElement)))
+      .observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ["hidden"] });
+  });
+}
+
+const FREE_SPINS = {
+  name: "lab: anywhere-example's free spins announced, played and paid (1440x900)",
+  gameFiles: [FS],
+  async run(t) {
+    await open(t, FS.key);
+    await watchBanners(t);
+    let round;
+    for (let i = 0; i < 8 && !round; i++) {
+      expect((await t.spin(FS.key)) === "idle", "a round stopped at a choice");
+      const last = await lastRound(t);
+      if (last.outcome.spins.some((s) => s.kind !== "base")) round = last;
+    }
+    expect(round, "no free spins in 8 rounds");
+    const award = round.outcome.spins.flatMap((s) => s.events).find((e) => e.type === "free_spins_award");
+    const banners = await t.page.evaluate(() => window.__banners);
+    expect(banners.some((b) => b.includes(`${award.spins_awarded} FREE SPINS`)), `the award of ${award.spins_awarded} free spins was not announced (banners: ${banners.slice(-8).join(" | ")})`);
+    const win = await t.page.locator("[data-testid=win]").innerText();
+    expect(win.startsWith(`${credits(round.outcome.total_win)} `), `WIN shows ${win}, the round won ${round.outcome.total_win}`);
+    await t.assertDrawn("anywhere-fs-after");
+    await t.layout("anywhere-fs-after");
+  },
+};
+
+export const tests = [FREE_SPINS, ...LAB.flatMap(({ key, viewport }) => [{
   name: `lab: ${key} from the lab lobby, a win, its information page, a replay (${viewport.width}x${viewport.height})`,
   viewport,
   async run(t) {
@@ -102,4 +141,4 @@ export const tests = LAB.flatMap(({ key, viewport }) => [{
     await infoPage(t, key);
     await replay(t, key, round);
   },
-}]);
+}])];
