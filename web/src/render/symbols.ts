@@ -1,6 +1,7 @@
 // Symbols as a data table: symbol id -> how it is drawn (our own artwork, in code). A game
 // module passes its own table; symbols it does not list get the generic tile (a coloured gem
 // with the symbol's short name), so a new game file draws before it has artwork.
+import { symbolLabels } from "./symbol-labels";
 import { Container, Graphics, Sprite, Text, Texture, type Renderer } from "pixi.js";
 
 export interface SymbolArt {
@@ -31,25 +32,11 @@ export function genericArt(id: string): SymbolArt {
   return { colour: PALETTE[h % PALETTE.length] ?? 0x888888, label: id.length <= 4 ? id : label };
 }
 
-/** The words drawn on a generic tile for a symbol the game file names: its name in capitals, a
- * word to a line ("WILD" over "x2"), a multiplier's "x" kept small. */
-function nameLabel(name: string): string {
-  return name.trim().split(/\s+/).map((w) => (/^x\d+$/i.test(w) ? w.toLowerCase() : w.toUpperCase())).join("\n");
-}
-
 /** The table a game's screens draw from: the module's own art where it has any, else the generic
- * tile labelled with the symbol's name from the game file. An id's initials alone made Wolf, Wild
- * and Wild x2 all "W" and the scatter (Star) and Sapphire both "S"; a label two symbols would
- * share falls back to the id. */
+ * tile labelled with the symbol's name from the game file (symbol-labels.ts). */
 export function gameSymbolTable(own: SymbolTable, symbols: readonly { id: string; name?: string }[]): SymbolTable {
   const table: SymbolTable = { ...own };
-  const labels = symbols.map((s) => nameLabel(s.name || s.id));
-  symbols.forEach((s, i) => {
-    if (table[s.id]) return;
-    const label = labels[i]!;
-    const shared = labels.indexOf(label) !== i || labels.lastIndexOf(label) !== i;
-    table[s.id] = { ...genericArt(s.id), label: shared ? s.id : label };
-  });
+  for (const [id, label] of symbolLabels(symbols)) table[id] ??= { ...genericArt(id), label };
   return table;
 }
 
