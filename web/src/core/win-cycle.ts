@@ -6,7 +6,11 @@
 // Pure: the shell builds it from the outcome, the view draws it. Amounts are the server's.
 import { formatCredits } from "./money";
 import type { Cell, Outcome } from "./outcome";
-import { lineCells, symbolCells } from "../slot/paylines";
+import { lineCells, symbolCells, waysCells } from "../slot/paylines";
+
+/** A game file's symbols as the cycle needs them: a ways win's cells take in the wilds, its
+ * words the symbol's name. */
+export interface CycleSymbol { id: string; name?: string; role?: string }
 
 /** How long each winning line is shown in the cycle. */
 export const WIN_CYCLE_MS = 1500;
@@ -31,12 +35,14 @@ export interface WinCycle {
   summary: string | null;
 }
 
-/** The wins of the screen left on show: the outcome's last spin's line and scatter wins (a
- * round ending in free spins shows its last free spin's screen). Null when it won nothing. */
-export function winCycleOf(outcome: Pick<Outcome, "spins">, paylines: readonly (readonly number[])[]): WinCycle | null {
+/** The wins of the screen left on show: the outcome's last spin's line, ways and scatter wins
+ * (a round ending in free spins shows its last free spin's screen). Null when it won nothing. */
+export function winCycleOf(outcome: Pick<Outcome, "spins">, paylines: readonly (readonly number[])[], symbols: readonly CycleSymbol[] = []): WinCycle | null {
   const spin = outcome.spins.at(-1);
   if (!spin) return null;
-  const screen = spin.events.filter((e) => e.type === "window").at(-1);
+  const screen = spin.events.filter((e) => e.type === "window" || e.type === "grid").at(-1);
+  // after a tumble the winners have left the grid: their wins are named, no cell is lit
+  const tumbled = screen?.type === "grid" && screen.tumble > 0;
   const wins: WinShow[] = [];
   let total = 0, lines = 0;
   for (const e of spin.events) {
@@ -45,8 +51,18 @@ export function winCycleOf(outcome: Pick<Outcome, "spins">, paylines: readonly (
       wins.push({ cells: lineCells(paylines, e.line, e.count), path: lineCells(paylines, e.line, full), line: e.line, label: `Line ${e.line} pays ${formatCredits(e.win)}` });
       total += e.win;
       lines++;
+    } else if (e.type === "ways_win" && screen) {
+      const wilds = new Set(symbols.filter((x) => x.role === "wild").map((x) => x.id));
+      const name = symbols.find((x) => x.id === e.symbol)?.name || e.symbol;
+      wins.push({ cells: tumbled ? [] : waysCells(screen.symbols, e.symbol, e.count, wilds), path: [], line: 0, label: `${name} on ${e.count} reels, ${e.ways} way${e.ways === 1 ? "" : "s"}, pays ${formatCredits(e.win)}` });
+      total += e.win;
     } else if (e.type === "scatter_win" && screen) {
-      wins.push({ cells: symbolCells(screen.symbols, e.symbol), path: [], line: 0, label: `${e.count} scatters pay ${formatCredits(e.win)}` });
+      // a symbol paid for its count anywhere (the anywhere family) is named, with the multiplier
+      const known = symbols.find((x) => x.id === e.symbol);
+      const label = !known || known.role === "scatter"
+        ? `${e.count} scatters pay ${formatCredits(e.win)}`
+        : `${e.count} ${known.name || e.symbol}${e.multiplier > 1 ? ` at x${e.multiplier}` : ""} pay ${formatCredits(e.win)}`;
+      wins.push({ cells: tumbled ? [] : symbolCells(screen.symbols, e.symbol), path: [], line: 0, label });
       total += e.win;
     }
   }

@@ -1,6 +1,7 @@
 // Symbols as a data table: symbol id -> how it is drawn (our own artwork, in code). A game
 // module passes its own table; symbols it does not list get the generic tile (a coloured gem
 // with the symbol's short name), so a new game file draws before it has artwork.
+import { symbolLabels } from "./symbol-labels";
 import { Container, Graphics, Sprite, Text, Texture, type Renderer } from "pixi.js";
 
 export interface SymbolArt {
@@ -29,6 +30,14 @@ export function genericArt(id: string): SymbolArt {
   for (const c of id) h = (h * 31 + c.charCodeAt(0)) >>> 0;
   const label = id.length <= 3 ? id : id.replace(/_/g, " ").split(" ").map((w) => w[0]).join("").slice(0, 3) || id.slice(0, 3);
   return { colour: PALETTE[h % PALETTE.length] ?? 0x888888, label: id.length <= 4 ? id : label };
+}
+
+/** The table a game's screens draw from: the module's own art where it has any, else the generic
+ * tile labelled with the symbol's name from the game file (symbol-labels.ts). */
+export function gameSymbolTable(own: SymbolTable, symbols: readonly { id: string; name?: string }[]): SymbolTable {
+  const table: SymbolTable = { ...own };
+  for (const [id, label] of symbolLabels(symbols)) table[id] ??= { ...genericArt(id), label };
+  return table;
 }
 
 function shapeOf(g: Graphics, art: SymbolArt, s: number): void {
@@ -125,6 +134,8 @@ export class SymbolTextures {
         });
         text.anchor.set(0.5);
         text.position.set(s / 2, s / 2);
+        // a long name (EMERALD, SAPPHIRE) is set smaller to stay inside the tile
+        text.scale.set(Math.min(1, (s * 0.76) / Math.max(1, text.width), (s * 0.76) / Math.max(1, text.height)));
         box.addChild(text);
       }
       if (art.caption) {

@@ -25,14 +25,16 @@ export function freePort() {
 export function writeConfig(dir, extraGames = []) {
   const key = join(dir, "launch.key");
   writeFileSync(key, randomBytes(32).toString("hex"));
-  const games = (op) => [
-    ["cluedo", "cluedo-v1"], ["cops-n-robbers", "cops-n-robbers-v1"], ["candy-jar-clusters", "candy-jar-clusters-v1"],
-  ].map(([k, id]) => `[[operators.games]]\nkey = "${k}"\ngame_id = "${id}"\n`).join("")
+  // demo-lab: the game lab of `make run` (settings.py EXAMPLE_GAMES), the format's example games.
+  const shipped = (op) => (op === "demo-lab"
+    ? [["ways-example", "ways-example-v1"], ["anywhere-example", "anywhere-example-v1"]]
+    : [["cluedo", "cluedo-v1"], ["cops-n-robbers", "cops-n-robbers-v1"], ["candy-jar-clusters", "candy-jar-clusters-v1"]]);
+  const games = (op) => shipped(op).map(([k, id]) => `[[operators.games]]\nkey = "${k}"\ngame_id = "${id}"\n`).join("")
     + extraGames.filter((g) => g.operator === op).map((g) => `[[operators.games]]\nkey = "${g.key}"\ngame_file = "${g.gameFile}"\n${g.choiceTimeoutS ? `choice_timeout_s = ${g.choiceTimeoutS}\n` : ""}`).join("");
   const op = (id, currency, jurisdiction, balance = 100000) => `[[operators]]\nid = "${id}"\ncurrency = "${currency}"\njurisdiction = "${jurisdiction}"\nsecret_file = "${key}"\ndemo_balance_minor = ${balance}\n${games(id)}`;
   const path = join(dir, "operators.toml");
   // poor: 99 credits of 1 cent, under Cluedo's 100-credit BET MAX.
-  writeFileSync(path, [op("demo", "EUR", "default"), op("demo-gb", "GBP", "GB"), op("poor", "EUR", "default", 99)].join("\n"));
+  writeFileSync(path, [op("demo", "EUR", "default"), op("demo-gb", "GBP", "GB"), op("poor", "EUR", "default", 99), op("demo-lab", "EUR", "default")].join("\n"));
   return path;
 }
 

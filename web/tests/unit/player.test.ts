@@ -64,7 +64,9 @@ describe("event player", () => {
       const events = outcome.spins.flatMap((s) => s.events);
       for (const e of events) {
         if (e.type !== "scatter_win" || e.multiplier <= 1) continue;
-        expect(view.calls.some((c) => c.startsWith(`highlight ${e.count} x ${e.symbol} (x${e.multiplier}): `))).toBe(true);
+        const name = f.info.symbols.find((s) => s.id === e.symbol)?.name; // the game file's name, as the tile shows it
+        expect(name).toBeTruthy();
+        expect(view.calls.some((c) => c.startsWith(`highlight ${e.count} x ${name} (x${e.multiplier}): `))).toBe(true);
         named++;
       }
       expect(view.calls.filter((c) => c === "tumble").length).toBe(events.filter((e) => e.type === "grid" && e.tumble > 0).length);

@@ -33,6 +33,25 @@ describe("winCycleOf", () => {
     expect(cycle.wins[1]).toEqual({ cells: [[0, 2], [3, 2], [4, 0]], path: [], line: 0, label: "3 scatters pay 10" });
   });
 
+  it("gives a ways win the symbol's and the wilds' cells on its reels, named as the game file names it", () => {
+    const symbols = [{ id: "A", name: "Ace", role: "regular" }, { id: "W", name: "Wild", role: "wild" }];
+    const screen = [["A", "B", "C"], ["W", "A", "C"], ["C", "A", "A"], ["A", "C", "C"], ["C", "C", "C"]];
+    const ways: Ev = { type: "ways_win", symbol: "A", count: 4, ways: 4, paid_ways: 4, win: 40 };
+    const cycle = winCycleOf({ spins: [spin([{ type: "window", symbols: screen }, ways])] }, [], symbols)!;
+    // reel by reel: A on reel 1, W and A on reel 2, two As on reel 3, A on reel 4; reel 5 not counted
+    expect(cycle.wins).toEqual([{ cells: [[0, 0], [1, 0], [1, 1], [2, 1], [2, 2], [3, 0]], path: [], line: 0, label: "Ace on 4 reels, 4 ways, pays 40" }]);
+  });
+
+  it("names a win paid anywhere with its multiplier; after a tumble it lights no cell (the winners have gone)", () => {
+    const symbols = [{ id: "P", name: "Pearl", role: "regular" }];
+    const grid = [["P", "A"], ["A", "P"]];
+    const paid: Ev = { type: "scatter_win", symbol: "P", count: 8, multiplier: 3, win: 54 };
+    const still = winCycleOf({ spins: [spin([{ type: "grid", symbols: grid, tumble: 0, refilled: 0 }, paid])] }, [], symbols)!;
+    expect(still.wins).toEqual([{ cells: [[0, 0], [1, 1]], path: [], line: 0, label: "8 Pearl at x3 pay 54" }]);
+    const after = winCycleOf({ spins: [spin([{ type: "grid", symbols: grid, tumble: 0, refilled: 0 }, paid, { type: "grid", symbols: grid, tumble: 1, refilled: 2 }])] }, [], symbols)!;
+    expect(after.wins).toEqual([{ cells: [], path: [], line: 0, label: "8 Pearl at x3 pay 54" }]);
+  });
+
   it("shows the screen left on show: the last spin's wins, none when it won nothing", () => {
     const first = spin([{ type: "window", symbols: WINDOW }, line(1, 3, 5)]);
     expect(winCycleOf({ spins: [first, spin([{ type: "window", symbols: WINDOW }])] }, PAYLINES)).toBeNull();

@@ -6,7 +6,7 @@ import { sleep } from "../../core/timing";
 import type { GameView } from "../../net/types";
 import { HUD_SHARE, type Rect } from "../../render/app";
 import { ReelSet } from "../../render/reels";
-import { SymbolTextures } from "../../render/symbols";
+import { gameSymbolTable, SymbolTextures } from "../../render/symbols";
 import { allAtOnce, WIN_CYCLE_MS, type WinCycle } from "../../core/win-cycle";
 import { h } from "../../ui/dom";
 import type { SlotView, ViewDeps } from "./registry";
@@ -47,7 +47,7 @@ export class PixiSlotView implements SlotView {
     const { reels, rows } = game.info.window;
     const strips = this.stripsOf(game);
     const cell = Math.floor(Math.min(1100 / reels, 640 / rows));
-    this.textures = new SymbolTextures(stage.app.renderer, deps.symbols, cell, stage.app.renderer.resolution);
+    this.textures = new SymbolTextures(stage.app.renderer, gameSymbolTable(deps.symbols, game.info.symbols), cell, stage.app.renderer.resolution);
     this.reels = new ReelSet(this.textures, { reels, rows, cell, gap: 8, strips, frame: deps.theme?.frame, paylines: game.info.paylines, anticipation: anticipationOf(game) }, stage.profile, stage.app.ticker);
     this.reels.on("reelstop", (r: number) => deps.sound("stop", r));
     stage.root.addChild(this.reels);
@@ -78,7 +78,7 @@ export class PixiSlotView implements SlotView {
     el.dataset.count = String(cycle.wins.length);
     if (still || cycle.wins.length === 1) {
       const all = allAtOnce(cycle);
-      this.reels.highlightLines(all.cells, all.paths, { quiet: true });
+      if (all.cells.length) this.reels.highlightLines(all.cells, all.paths, { quiet: true });
       el.dataset.line = cycle.wins.map((w) => w.line).join(" ");
       say(cycle.summary ? "" : cycle.wins.map((w) => w.label).join(" · "));
       this.deps.stage.invalidate();
@@ -87,7 +87,9 @@ export class PixiSlotView implements SlotView {
     let i = 0;
     const next = () => {
       const w = cycle.wins[i++ % cycle.wins.length]!;
-      this.reels.highlightLines(w.cells, w.path.length ? [w.path] : [], { quiet: true });
+      // a win with no cell on show (tumbled away) is named only: nothing dimmed
+      if (w.cells.length) this.reels.highlightLines(w.cells, w.path.length ? [w.path] : [], { quiet: true });
+      else this.reels.clearHighlight();
       el.dataset.line = String(w.line);
       say(w.label);
       this.deps.stage.invalidate();

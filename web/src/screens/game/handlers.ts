@@ -18,6 +18,8 @@ function wildsOf(game: Described): Set<string> {
 export function genericHandlers(game: Described): Required<Handlers<SlotView>> {
   const paylines = game.info.paylines ?? [];
   const wilds = wildsOf(game);
+  // the game file's name for a symbol (Emerald, 10), as its tile and the paytable show it
+  const nameOf = (id: string) => game.info.symbols.find((s) => s.id === id)?.name || id;
   const simple = (text: (e: never) => string, sfx?: "feature") => async (e: OutcomeEvent, ctx: { view: SlotView; fast: boolean }) => {
     if (sfx) ctx.view.sound(sfx);
     await ctx.view.banner(text(e as never), { ms: 900, fast: ctx.fast });
@@ -37,20 +39,20 @@ export function genericHandlers(game: Described): Required<Handlers<SlotView>> {
       ctx.view.setWin(ctx.won);
       ctx.view.sound("win");
       const cells = waysCells(ctx.view.current(), e.symbol, e.count, wilds);
-      await ctx.view.highlight(cells, `${e.symbol}: ${e.ways} way${e.ways === 1 ? "" : "s"}, ${formatCredits(e.win)}`, { fast: ctx.fast });
+      await ctx.view.highlight(cells, `${nameOf(e.symbol)}: ${e.ways} way${e.ways === 1 ? "" : "s"}, ${formatCredits(e.win)}`, { fast: ctx.fast });
     },
     scatter_win: async (e, ctx) => {
       ctx.view.setWin(ctx.won);
       ctx.view.sound("win");
       // the multiplier applied (a free game's, a pays-anywhere game's global one) is named
       const times = e.multiplier > 1 ? ` (x${e.multiplier})` : "";
-      await ctx.view.highlight(symbolCells(ctx.view.current(), e.symbol), `${e.count} x ${e.symbol}${times}: ${formatCredits(e.win)}`, { fast: ctx.fast });
+      await ctx.view.highlight(symbolCells(ctx.view.current(), e.symbol), `${e.count} x ${nameOf(e.symbol)}${times}: ${formatCredits(e.win)}`, { fast: ctx.fast });
     },
     cluster_win: async (e, ctx) => {
       ctx.view.setWin(ctx.won);
       ctx.view.sound("win");
       const cells = clusterCells(ctx.view.current(), e.symbol, e.size, wilds)[0] ?? symbolCells(ctx.view.current(), e.symbol);
-      await ctx.view.highlight(cells, `${e.size} x ${e.symbol}: ${formatCredits(e.win)}`, { fast: ctx.fast });
+      await ctx.view.highlight(cells, `${e.size} x ${nameOf(e.symbol)}: ${formatCredits(e.win)}`, { fast: ctx.fast });
     },
     progressive_jackpot: simple((e: { count: number; symbol: string }) => `JACKPOT! ${e.count} x ${e.symbol}`),
     cash: async (e, ctx) => { await ctx.view.highlight([[e.reel, e.row]], `${e.value}x`, { fast: true }); },

@@ -223,7 +223,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   // all at once, for a player who asks for reduced motion.
   const showWins = (outcome: Pick<Outcome, "spins"> | null) => {
     const still = typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
-    view.showWins?.(outcome ? winCycleOf(outcome, game.info.paylines ?? []) : null, still);
+    view.showWins?.(outcome ? winCycleOf(outcome, game.info.paylines ?? [], game.info.symbols) : null, still);
   };
   const view = module.createView ? module.createView(deps) : new PixiSlotView(deps);
   const hooks = module.hooks ?? {

@@ -12,6 +12,7 @@ import "./info.css";
 import { paylineDiagrams } from "./paylines";
 import { paytable } from "./paytable";
 import { symbolImages } from "./symbol-images";
+import { gameSymbolTable } from "../../render/symbols";
 
 const SYMBOL_PX = 56;
 
@@ -103,7 +104,7 @@ export async function mountInfo(host: HTMLElement, app: AppContext, key: string)
   const wanted = game.info.symbols.map((s) => s.id);
   let images = new Map<string, string>();
   try {
-    images = await symbolImages(module?.symbols ?? {}, wanted, SYMBOL_PX);
+    images = await symbolImages(gameSymbolTable(module?.symbols ?? {}, game.info.symbols), wanted, SYMBOL_PX);
   } catch (exc) {
     console.warn("information page: the symbols could not be drawn", exc); // names are shown instead
   }
