@@ -13,21 +13,26 @@ from __future__ import annotations
 # How a game's RTP is known: exactly one per game.
 EXACT_LINES = "exact_lines"
 EXACT_WAYS = "exact_ways"
+EXACT_HOLDWIN = "exact_holdwin"
 STRATIFIED = "stratified_estimate"
 ANALYSES = {
     EXACT_LINES: "exact line analysis: RTP and breakdown (analysis.exact), SD and maximum win "
                  "(analysis.moments)",
     EXACT_WAYS: "exact ways analysis (analysis.ways_exact)",
+    EXACT_HOLDWIN: "exact hold-and-win analysis: the ways base game and the respins' Markov "
+                   "chain (analysis.holdwin_exact)",
     STRATIFIED: "stratified Monte Carlo estimate published beside the game file "
                 "(analysis.stratified, over the game's `strata`)",
 }
 # Its PAR sheet: exactly one per game.
 PAR_LINES = "par_lines"
 PAR_WAYS = "par_ways"
+PAR_HOLDWIN = "par_holdwin"
 PAR_CLUSTERS = "par_clusters"
 PAR_SHEETS = {
     PAR_LINES: "the line PAR sheet (analysis.par, par_rules, par_html)",
     PAR_WAYS: "the ways PAR sheet (analysis.ways_exact)",
+    PAR_HOLDWIN: "the hold-and-win PAR sheet (analysis.holdwin_exact)",
     PAR_CLUSTERS: "the cluster PAR sheet (analysis.par_clusters)",
 }
 # How `reelforge tune` moves its RTP (none: tuned by editing the file).

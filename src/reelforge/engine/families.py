@@ -24,6 +24,7 @@ FAMILIES = {
     "lines": "reelforge.engine.game:LineGame",
     "clusters": "reelforge.engine.cluster_game:ClusterGame",
     "ways": "reelforge.engine.ways_game:WaysGame",
+    "holdwin": "reelforge.engine.holdwin_game:HoldWinGame",
 }
 
 
