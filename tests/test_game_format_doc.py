@@ -39,9 +39,10 @@ GAME_FILES = sorted((ROOT / "src" / "reelforge" / "games").glob("*/*.toml")) + s
 LOADER_SOURCES = [ROOT / "src" / "reelforge" / "spec" / "load.py",
                   ROOT / "src" / "reelforge" / "spec" / "clusters.py",
                   ROOT / "src" / "reelforge" / "spec" / "ways.py",
+                  ROOT / "src" / "reelforge" / "spec" / "holdwin.py",
                   ROOT / "src" / "reelforge" / "games" / "candy_jar_clusters" / "spec.py",
                   ROOT / "src" / "reelforge" / "games" / "cops_n_robbers" / "spec.py"]
-FAMILIES = ("lines", "clusters", "ways")
+FAMILIES = ("lines", "clusters", "ways", "holdwin")
 
 # Optional branches that no shipped or conformance file takes: a wild with a list of
 # substitutes, several wilds multiplying, a separate retrigger award, bet limits, a scatter
