@@ -189,7 +189,8 @@ class HoldWinGame(CommonGame):
         wins[0] = ways_win
         wins[-1] += int(result.feature_win)
         base_part = min(ways_win, int(result.total))
-        flagged: tuple[tuple[Flag, object], ...] = (("win_capped", result.win_capped),)
+        flagged: tuple[tuple[Flag, object], ...] = (("bonus", result.triggered),
+                                                    ("win_capped", result.win_capped))
         return Outcome(
             schema_version=SCHEMA_VERSION, game_id=spec.id, game_sha256=spec.sha256,
             seed=None if seed is None else f"{seed:064x}", bet=BetRecord.of(bet, self.price(bet)),
