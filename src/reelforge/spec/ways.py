@@ -77,7 +77,8 @@ class WaysGameSpec:
         raise KeyError(name)
 
 
-def build_ways_spec(root, source: str, family: str = "ways", roles: tuple[str, ...] = WAYS_ROLES,
+def build_ways_spec(root, source: str, family: str = "ways",
+                    allowed_roles: tuple[str, ...] = WAYS_ROLES,
                     example_id: str = "ways-example-v1") -> WaysGameSpec:
     """Build from the root `Table` of a file whose [game] says family = "ways". A family built
     on the ways base game (hold-and-win: spec/holdwin.py) names itself and its extra roles;
@@ -95,9 +96,9 @@ def build_ways_spec(root, source: str, family: str = "ways", roles: tuple[str, .
     symbols_table = root.sub("symbols")
     symbols = _symbols(symbols_table)
     for s in symbols:
-        if s.role not in roles:
-            raise symbols_table.fail(f"{s.id}.role", s.role,
-                                     f"not a {family}-game role; expected one of {', '.join(roles)}")
+        if s.role not in allowed_roles:
+            raise symbols_table.fail(f"{s.id}.role", s.role, f"not a {family}-game role; "
+                                     f"expected one of {', '.join(allowed_roles)}")
     ids = {s.id for s in symbols}
     roles = {s.id: s.role for s in symbols}
 
