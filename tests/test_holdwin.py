@@ -309,3 +309,13 @@ def test_a_round_that_pays_more_than_it_takes_is_called_so():
 def test_bad_files_are_refused_naming_the_key(edit, says):
     with pytest.raises(SpecError, match=re.escape(says)):
         parse_spec(edit(tiny()), "bad.toml")
+
+
+def test_the_rng_inventory_holds_every_draw_a_round_makes():
+    from reelforge.evidence.ranges import game_draws
+
+    game = make(EXAMPLE)
+    spec = game.spec
+    wanted = sorted([len(s) for s in spec.base.strips] + [sum(v.weight for v in spec.values),
+                                                           spec.respin_odds[1]])
+    assert sorted(n for n, _source in game_draws(game)) == wanted

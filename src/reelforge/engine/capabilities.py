@@ -41,6 +41,7 @@ TUNE_BASE_MULTIPLIER = "tune_base_multiplier"  # the base random multiplier, on 
 # How the family's grid is drawn: the bounded draws the RNG evidence inventories.
 LINE_DRAWS = "line_draws"  # a stop per reel, uniform over the strip or by stop weight
 GRID_DRAWS = "grid_draws"  # a refill per column (strips) or per cell (weights)
+HOLDWIN_DRAWS = "holdwin_draws"  # a stop per reel, prize values, a draw per empty cell per respin
 # What a rules module brings.
 BONUS = "bonus"  # it plays its bonus alone (engine.round.play_bonus: a gamble's prize)
 TRAIL = "trail"  # its model is a Cops-style trail: exact trail figures (analysis.trail)
@@ -55,6 +56,8 @@ CAPABILITIES: dict[str, str] = {
                           "(analysis.tune_clusters)",
     LINE_DRAWS: "stops drawn per reel (evidence.ranges)",
     GRID_DRAWS: "cells refilled per column or per cell (evidence.ranges)",
+    HOLDWIN_DRAWS: "stops per reel, prize values by weight and a prize chance per empty cell "
+                   "per respin (evidence.ranges)",
     BONUS: "the rules play their bonus alone, the prize of a gamble (engine.round.play_bonus)",
     TRAIL: "a trail bonus: its exact figures (analysis.trail) and its PAR section",
     CANDY_JARS: "candy jars and their modifiers: the PAR sheet's rules section",

@@ -19,7 +19,7 @@ from typing import Any, ClassVar, cast
 import numpy as np
 
 from reelforge.engine import holdwin as hk
-from reelforge.engine.capabilities import EXACT_HOLDWIN, PAR_HOLDWIN
+from reelforge.engine.capabilities import EXACT_HOLDWIN, HOLDWIN_DRAWS, PAR_HOLDWIN
 from reelforge.engine.common import CommonGame
 from reelforge.engine.counters import SIM_FIELDS, Sim
 from reelforge.engine.outcome import (
@@ -52,7 +52,8 @@ class HoldWinGame(CommonGame):
     family: ClassVar[str] = "holdwin"
     labels: ClassVar[Labels] = Labels({"base_lines": "ways", "bonus": "hold and win"}, "round",
                                       "hold and win", "respins frequency", "mean respins", False)
-    capabilities: ClassVar[frozenset[str]] = frozenset({EXACT_HOLDWIN, PAR_HOLDWIN})
+    capabilities: ClassVar[frozenset[str]] = frozenset({EXACT_HOLDWIN, PAR_HOLDWIN,
+                                                                HOLDWIN_DRAWS})
 
     @classmethod
     def from_spec(cls, spec) -> HoldWinGame:
