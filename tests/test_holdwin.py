@@ -319,3 +319,19 @@ def test_the_rng_inventory_holds_every_draw_a_round_makes():
     wanted = sorted([len(s) for s in spec.base.strips] + [sum(v.weight for v in spec.values),
                                                            spec.respin_odds[1]])
     assert sorted(n for n, _source in game_draws(game)) == wanted
+
+
+@pytest.mark.parametrize(("edit", "code", "says"), [
+    (lambda t: t.replace("trigger = 3", "trigger = 7"), 2,  # a file refused: the CLI's exit 2
+     "hold.trigger = 7: more prizes than the window's 6 cells"),
+    (lambda t: t.replace("1 = 5\n2 = 3\n4 = 1", "100 = 1"), 1, "(exact) is above 100%"),
+])
+def test_reelforge_check_names_a_design_that_cannot_be_meant(tmp_path, edit, code, says):
+    import subprocess
+    import sys
+
+    path = tmp_path / "bad-holdwin.toml"
+    path.write_text(edit(tiny()), encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "reelforge.cli", "check", str(path), "--rounds",
+                          "1e2"], capture_output=True, text=True, timeout=300, check=False)
+    assert run.returncode == code and says in run.stderr, run.stderr
