@@ -159,6 +159,7 @@ def test_every_round_is_the_reference_round_on_the_same_draws(game):
         outcome = game.play(bet, np.random.Generator(np.random.PCG64(seed)))
         ref = reference_round(game.spec, bet.bet_per_line, np.random.Generator(np.random.PCG64(seed)))
         assert (outcome.total_win, outcome.counters.bonus_spins) == (ref["win"], ref["respins"]), seed
+        assert len(outcome.spins) == 1 + ref["respins"] <= 1 + game.max_round_spins()
         cash = [e for s in outcome.spins for e in s.events if e.type == "cash"]
         assert len(cash) == ref["locked"]
         triggered += ref["respins"] > 0
@@ -272,6 +273,19 @@ def test_the_example_replays_and_its_json_round_trips():
             assert paid == last.win == o.total_win - o.spins[0].win
             assert all(s.kind == "bonus" and s.events[0].type == "window" for s in o.spins[1:])
     assert seeds > 0
+
+
+def test_the_longest_feature_fits_its_tape():
+    """The tape is sized by max_round_spins, (cells - trigger + 1) x respins (one prize after
+    two blank respins, every time): each respin played is a spin of the outcome."""
+    game = tiny_game()
+    assert game.max_round_spins() == (6 - 3 + 1) * 3
+    worst = 0
+    for seed in range(3000):
+        o = game.play(game.max_bet, np.random.Generator(np.random.PCG64(seed)))
+        assert len(o.spins) == 1 + o.counters.bonus_spins
+        worst = max(worst, o.counters.bonus_spins)
+    assert 0 < worst <= game.max_round_spins()
 
 
 def test_same_seed_same_round():

@@ -98,8 +98,11 @@ class HoldWinGame(CommonGame):
         return (min(coins, m.cap) if m.cap else coins) * bet.bet_per_line
 
     def max_round_spins(self, bet: Bet | None = None) -> int:
-        """Respins are bounded: every respin that does not use one up locks a cell."""
-        return self.spec.cells + self.spec.respins
+        """The most respins a round plays: at most cells - trigger respins land a prize (each
+        locks a cell), each after at most respins - 1 that land none, then `respins` that
+        land none: (cells - trigger + 1) x respins. It sizes the tape, so none is lost."""
+        spec = self.spec
+        return (spec.cells - spec.trigger + 1) * spec.respins
 
     def check(self, rounds: int = 2000, seed: int = 0) -> None:
         check_holdwin_game(self, rounds, seed)
@@ -233,5 +236,8 @@ def check_holdwin_game(game: HoldWinGame, rounds: int = 2000, seed: int = 0) -> 
         if cash and len(cash) < spec.trigger:
             raise GameCheckFailed(f"{spec.id}: round {i}: respins with {len(cash)} prizes, "
                                   f"fewer than hold.trigger = {spec.trigger}")
+        if len(first.spins) != 1 + first.counters.bonus_spins:
+            raise GameCheckFailed(f"{spec.id}: round {i}: {first.counters.bonus_spins} respins "
+                                  f"played, {len(first.spins) - 1} in its outcome")
         if len({(c.reel, c.row) for c in cash}) != len(cash):
             raise GameCheckFailed(f"{spec.id}: round {i}: a cell locked twice")
