@@ -40,9 +40,10 @@ LOADER_SOURCES = [ROOT / "src" / "reelforge" / "spec" / "load.py",
                   ROOT / "src" / "reelforge" / "spec" / "clusters.py",
                   ROOT / "src" / "reelforge" / "spec" / "ways.py",
                   ROOT / "src" / "reelforge" / "spec" / "anywhere.py",
+                  ROOT / "src" / "reelforge" / "spec" / "holdwin.py",
                   ROOT / "src" / "reelforge" / "games" / "candy_jar_clusters" / "spec.py",
                   ROOT / "src" / "reelforge" / "games" / "cops_n_robbers" / "spec.py"]
-FAMILIES = ("lines", "clusters", "ways", "anywhere")
+FAMILIES = ("lines", "clusters", "ways", "anywhere", "holdwin")
 
 # Optional branches that no shipped or conformance file takes: a wild with a list of
 # substitutes, several wilds multiplying, a separate retrigger award, bet limits, a scatter

@@ -21,7 +21,8 @@ from reelforge.games import make
 from reelforge.server.services.catalog import game_info
 
 GAMES = {"cluedo": "cluedo-v1", "cops-n-robbers": "cops-n-robbers-v1",
-         "candy-jar-clusters": "candy-jar-clusters-v1", "anywhere-example": "anywhere-example-v1"}
+         "candy-jar-clusters": "candy-jar-clusters-v1", "anywhere-example": "anywhere-example-v1",
+         "holdwin-example": "holdwin-example-v1"}
 OUT = Path(__file__).resolve().parents[1] / "web" / "tests" / "fixtures"
 
 

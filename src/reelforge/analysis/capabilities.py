@@ -20,6 +20,7 @@ from reelforge.errors import InvalidArgument
 EXACT: dict[str, str] = {
     cap.EXACT_LINES: "reelforge.analysis.exact:analyze_lines",
     cap.EXACT_WAYS: "reelforge.analysis.ways_exact:analyze_ways",
+    cap.EXACT_HOLDWIN: "reelforge.analysis.holdwin_exact:analyze_holdwin",
 }
 # analysis -> why there is no exact analysis (`reelforge estimate` publishes an estimate)
 NO_EXACT: dict[str, str] = {
@@ -32,6 +33,8 @@ PAR_SHEETS: dict[str, tuple[str, str]] = {
     cap.PAR_LINES: ("reelforge.analysis.par:build_par", "reelforge.analysis.par_html:write_par"),
     cap.PAR_WAYS: ("reelforge.analysis.ways_exact:build_ways_par",
                    "reelforge.analysis.ways_exact:write_ways_par"),
+    cap.PAR_HOLDWIN: ("reelforge.analysis.holdwin_exact:build_holdwin_par",
+                      "reelforge.analysis.holdwin_exact:write_holdwin_par"),
     cap.PAR_CLUSTERS: ("reelforge.analysis.par_clusters:build_cluster_par",
                        "reelforge.analysis.par_clusters:write_cluster_par"),
     cap.PAR_ANYWHERE: ("reelforge.analysis.anywhere_par:build_anywhere_par",

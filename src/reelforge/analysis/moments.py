@@ -47,7 +47,7 @@ from reelforge.analysis.exact import (
 )
 from reelforge.analysis.spin import stop_weights
 from reelforge.analysis.trail import _Chain, cap_second_moment_bound, trail_of, window_counts
-from reelforge.engine.capabilities import EXACT_WAYS
+from reelforge.engine.capabilities import EXACT_HOLDWIN, EXACT_WAYS
 from reelforge.engine.game import LineGame
 from reelforge.engine.line_exact import (
     free_chain_max,
@@ -436,6 +436,9 @@ def exact_moments(game: LineGame, bet: Bet | None = None) -> ExactMoments:
     if EXACT_WAYS in game.capabilities:
         raise NotExact(f"{game.id}: these moments are the line game's; a ways game's standard "
                        "deviation, from every window combination, is on its PAR sheet (reelforge par)")
+    if EXACT_HOLDWIN in game.capabilities:
+        raise NotExact(f"{game.id}: these moments are the line game's; a hold-and-win game's "
+                       "exact figures are on its PAR sheet (reelforge par)")
     bet = check_bet(game, bet or game.max_bet)
     m = game.model_for(bet)
     _refuse_unsupported(game, m)
@@ -680,6 +683,9 @@ def max_round_win(game: LineGame, bet: Bet | None = None) -> int | None:
         if found is None:
             raise NotExact(f"{game.id}: too many window combinations for an exact maximum")
         return found
+    if EXACT_HOLDWIN in game.capabilities:
+        raise NotExact(f"{game.id}: no exact maximum win for a hold-and-win game (the engine's "
+                       "bound stands)")
     m = game.model_for(bet)
     if trail_of(game) is not None:
         # The chase lasts until the parade picks Bert: any number of spins, each of which can

@@ -25,6 +25,7 @@ FAMILIES = {
     "clusters": "reelforge.engine.cluster_game:ClusterGame",
     "ways": "reelforge.engine.ways_game:WaysGame",
     "anywhere": "reelforge.engine.anywhere_game:AnywhereGame",
+    "holdwin": "reelforge.engine.holdwin_game:HoldWinGame",
 }
 
 

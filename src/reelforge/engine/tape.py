@@ -35,6 +35,12 @@ class TapeKind(IntEnum):
     # after the spin) rows as above
     ANYWHERE_SPIN = 30  # kind (0 base, 1 free), reel set, global multiplier at its start
     ANYWHERE = 31  # symbol, count, coins of its count range, global multiplier, win (coins)
+    # the hold-and-win round (engine/holdwin.py): its SPIN and WAYS rows, then these;
+    # spin = the respin (0: the base window's prizes)
+    HOLD_PRIZE = 40  # reel, row, value index, value (stakes)
+    HOLD_RESPIN = 41  # prizes landed, respins left, prizes locked
+    HOLD_END = 42  # prizes locked, their values and the grand prize (stakes), full screen
+    #                (0/1), named jackpots among them, win (credits)
     # the "cops_trail" rules' chase (games/cops_n_robbers/kernel.py)
     TRAIL = 8  # robber position, cop position, robbers, cops
     PARADE = 9  # outcome (0 bert, 1 sid, 2 vic), robber position, cop position

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from reelforge.engine.capabilities import GRID_DRAWS, LINE_DRAWS, WILD_PLACEMENT
+from reelforge.engine.capabilities import GRID_DRAWS, HOLDWIN_DRAWS, LINE_DRAWS, WILD_PLACEMENT
 
 # the labels of rules-model weight tables, by field name; a field missing here is shown by name
 RULES_TABLES = {
@@ -133,8 +133,18 @@ def _rules_draws(game, add) -> None:
                 f"({cells} - {i} cells left)", "games/candy_jar_clusters/kernel.py place_wilds")
 
 
+def _holdwin_draws(game, add) -> None:
+    m = game.model
+    for r in range(m.ways.n_reels):
+        add(m.ways.strip_len[r], f"[reels.base] reel {r + 1}: strip length",
+            "engine/ways.py draw_ways_window")
+    add(m.value_cum[-1], "[hold.values] and [hold.jackpots] weight total",
+        "engine/holdwin.py draw_value")
+    add(m.odds_d, "[hold] respin_prize_odds: d", "engine/holdwin.py play_holdwin_round")
+
+
 # capability -> the draws of how the grid is drawn
-GRID_DRAWERS = {LINE_DRAWS: _line_draws, GRID_DRAWS: _cluster_draws}
+GRID_DRAWERS = {LINE_DRAWS: _line_draws, GRID_DRAWS: _cluster_draws, HOLDWIN_DRAWS: _holdwin_draws}
 
 
 def _choice_draws(game, add) -> None:

@@ -125,12 +125,13 @@ DEMO_GAMES = (
     GameSettings("cops-n-robbers", "cops-n-robbers-v1"),
     GameSettings("candy-jar-clusters", "candy-jar-clusters-v1"),
 )
-# The game format's examples (the ways and pays-anywhere families', drawn by the client's
-# generic screen): a designer's lobby of their own, apart from the finished games a player's
-# demo lobby shows.
+# The game format's examples (the ways, pays-anywhere and hold-and-win families', drawn by the
+# client's generic screen): a designer's lobby of their own, apart from the finished games a
+# player's demo lobby shows.
 EXAMPLE_GAMES = (
     GameSettings("ways-example", "ways-example-v1"),
     GameSettings("anywhere-example", "anywhere-example-v1"),
+    GameSettings("holdwin-example", "holdwin-example-v1"),
 )
 
 

@@ -172,6 +172,11 @@ def parse_spec(text: str, source: str = "<string>"):
 
         spec = build_anywhere_spec(root, source)
         root.finish(ANYWHERE_SECTIONS, "section")
+    elif isinstance(game, dict) and game.get("family") == "holdwin":
+        from reelforge.spec.holdwin import HOLDWIN_SECTIONS, build_holdwin_spec
+
+        spec = build_holdwin_spec(root, source)
+        root.finish(HOLDWIN_SECTIONS, "section")
     else:
         spec = _build(root)
         root.finish(KNOWN_SECTIONS, "section")
@@ -221,7 +226,7 @@ def _build(root: Table) -> GameSpec:
     game_id = read_game_id(game, "cluedo-v1")
     name = game.get("name", str)
     description = game.get("description", str, "")
-    game.choice("family", ("lines", "clusters", "ways", "anywhere"), "lines")
+    game.choice("family", ("lines", "clusters", "ways", "anywhere", "holdwin"), "lines")
     reels, rows = grid_side(game, "reels"), grid_side(game, "rows")
     rules, rules_spec = _rules(game)
     game.finish()

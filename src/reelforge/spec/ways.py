@@ -77,24 +77,28 @@ class WaysGameSpec:
         raise KeyError(name)
 
 
-def build_ways_spec(root, source: str) -> WaysGameSpec:
-    """Build from the root `Table` of a file whose [game] says family = "ways"."""
+def build_ways_spec(root, source: str, family: str = "ways",
+                    allowed_roles: tuple[str, ...] = WAYS_ROLES,
+                    example_id: str = "ways-example-v1") -> WaysGameSpec:
+    """Build from the root `Table` of a file whose [game] says family = "ways". A family built
+    on the ways base game (hold-and-win: spec/holdwin.py) names itself and its extra roles;
+    its symbols of those roles pay nothing on the ways."""
     from reelforge.spec.load import _symbols, grid_side, read_game_id, read_name
 
     game = root.sub("game")
-    game_id = read_game_id(game, "ways-example-v1")
+    game_id = read_game_id(game, example_id)
     name = game.get("name", str)
     description = game.get("description", str, "")
-    game.choice("family", ("ways",))
+    game.choice("family", (family,))
     reels, rows = grid_side(game, "reels"), grid_side(game, "rows")
     game.finish()
 
     symbols_table = root.sub("symbols")
     symbols = _symbols(symbols_table)
     for s in symbols:
-        if s.role not in WAYS_ROLES:
-            raise symbols_table.fail(f"{s.id}.role", s.role,
-                                     f"not a ways-game role; expected one of {', '.join(WAYS_ROLES)}")
+        if s.role not in allowed_roles:
+            raise symbols_table.fail(f"{s.id}.role", s.role, f"not a {family}-game role; "
+                                     f"expected one of {', '.join(allowed_roles)}")
     ids = {s.id for s in symbols}
     roles = {s.id: s.role for s in symbols}
 

@@ -140,6 +140,9 @@ export interface GameInfo {
   min_cluster?: number;
   /** A ways game: the most ways of its window (rows ** reels). */
   ways?: number;
+  /** Any family whose feature starts on a count of symbols other than through `free_games`
+   * (hold-and-win: the prize symbol and the count that starts the respins). */
+  feature_trigger?: { symbols: string[]; count: number };
   max_win_x?: number;
 }
 

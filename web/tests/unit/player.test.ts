@@ -94,6 +94,22 @@ describe("event player", () => {
     }
   });
 
+  it("plays hold-and-win respins with the generic handlers: a cell per prize, the collection, a window per respin", async () => {
+    const f = fixture("holdwin-example");
+    const outcome = outcomeOf("holdwin-example", "flag:bonus");
+    const view = new FakeView();
+    await new EventPlayer<SlotView>(genericHandlers(f)).play(view, outcome);
+    const events = outcome.spins.flatMap((s) => s.events);
+    const cash = events.filter((e) => e.type === "cash") as { reel: number; row: number; value: number }[];
+    expect(cash.length).toBeGreaterThanOrEqual(6);
+    expect(view.calls.filter((c) => /^highlight \d+x$/.test(c)).length).toBe(cash.length);
+    expect(view.calls.some((c) => c.startsWith("banner Collected"))).toBe(true);
+    expect(view.calls.filter((c) => c === "land").length).toBe(outcome.spins.length);
+    // the last respin's window shows every prize locked, on the blank symbol elsewhere
+    const locked = new Set(cash.map((c) => `${c.reel},${c.row}`));
+    view.grid.forEach((col, r) => col.forEach((s, h) => expect(s).toBe(locked.has(`${r},${h}`) ? "COIN" : "BLANK")));
+  });
+
   it("plays events strictly one at a time, in order", async () => {
     const outcome = outcomeOf("candy-jar-clusters", "win");
     const order: string[] = [];

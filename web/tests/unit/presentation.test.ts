@@ -9,6 +9,7 @@ import { anticipatingReels } from "../../src/render/reels";
 import { Sound } from "../../src/render/sound";
 import { themeFor } from "../../src/render/sound-themes";
 import { anticipationOf } from "../../src/screens/game/generic";
+import { fixture } from "./fixtures";
 
 describe("winTier", () => {
   it("celebrates nothing at or below the cost, tiers at 10x, 30x, 100x", () => {
@@ -55,6 +56,12 @@ describe("anticipation", () => {
     expect(a?.need).toBe(4);
     expect(anticipationOf({ info: { ...info, free_games: undefined } } as never)?.need).toBe(3);
     expect(anticipationOf({ info: { symbols: [{ id: "A", name: "", role: "regular" }] } } as never)).toBeUndefined();
+  });
+  it("reads the symbols and count a game names as its feature's trigger (hold-and-win's 6 coins)", () => {
+    const info = fixture("holdwin-example").info;
+    const a = anticipationOf({ info } as never);
+    expect([...(a?.symbols ?? [])]).toEqual(["COIN"]);
+    expect(a?.need).toBe(6);
   });
 });
 

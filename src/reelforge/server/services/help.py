@@ -449,8 +449,24 @@ def _anywhere_facts(spec: Any) -> dict[str, Fact]:
     return out
 
 
+def _holdwin_facts(spec: Any) -> dict[str, Fact]:
+    """A hold-and-win game (spec/holdwin.py): its ways base game's facts, and the respins'."""
+    out = _ways_facts(spec.base)
+    if spec.max_win_x:
+        out["max_win_x"] = _n(spec.max_win_x)
+    n, d = spec.respin_odds
+    out.update({"hold.trigger": _n(spec.trigger), "hold.respins": _n(spec.respins),
+                "hold.cells": _n(spec.cells), "hold.odds": f"1 in {_n(d // n)}" if d % n == 0
+                else f"{_n(n)} in {_n(d)}", "hold.grand_x": _n(spec.grand_x),
+                "hold.values": _words([f"{_n(v.x)}x" for v in spec.values if not v.jackpot]),
+                "hold.jackpots": _words([f"{v.jackpot} {_n(v.x)}x" for v in spec.values
+                                         if v.jackpot] or ["none"])})
+    return out
+
+
 # What each family of game file has to say about its grid and its pays.
 FAMILY_FACTS = {"lines": _line_facts, "clusters": _cluster_facts, "ways": _ways_facts,
-                "anywhere": _anywhere_facts}
+                "anywhere": _anywhere_facts,
+                "holdwin": _holdwin_facts}
 # The facts of each registered rules package (spec.rules.RULES_PACKAGES): a new one adds its own.
 RULES_FACTS = {"cops_trail": _trail_facts, "candy_jar": _candy_facts}

@@ -17,9 +17,12 @@ function hold(ms: number, fast?: boolean): Promise<void> {
   return sleep(fast ? Math.min(ms, 150) : ms);
 }
 
-/** What anticipation watches for: the symbols whose role is scatter or bonus, and how many
- * trigger the feature (the fewest the free games award for when the game file says, else 3). */
+/** What anticipation watches for: the symbols and count the game names as its feature's
+ * trigger (`info.feature_trigger`), else the symbols whose role is scatter or bonus and how
+ * many trigger the feature (the fewest the free games award for when the game file says, else 3). */
 export function anticipationOf(game: Pick<GameView, "info">): { symbols: ReadonlySet<string>; need: number } | undefined {
+  const trigger = game.info.feature_trigger;
+  if (trigger) return { symbols: new Set(trigger.symbols), need: trigger.count };
   const symbols = new Set(game.info.symbols.filter((s) => s.role === "scatter" || s.role === "bonus").map((s) => s.id));
   if (!symbols.size) return undefined;
   const award = game.info.free_games?.award ?? [];

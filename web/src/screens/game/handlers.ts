@@ -59,7 +59,8 @@ export function genericHandlers(game: Described): Required<Handlers<SlotView>> {
     collection: async (e, ctx) => { ctx.view.setWin(ctx.won); await ctx.view.banner(`Collected ${e.values}x${e.multiplier > 1 ? ` x${e.multiplier}` : ""}: ${formatCredits(e.win)}`, { fast: ctx.fast }); },
     trail: async (e, ctx) => { ctx.view.setSpinInfo(`Robber ${e.robber} - Cop ${e.cop}`); },
     parade: simple((e: { result: string }) => `ID parade: ${e.result}`),
-    bonus: simple((e: { start_multiplier: number }) => `BIG MONEY BONUS x${e.start_multiplier}`, "feature"),
+    // a game module names its own bonus (Cops n Robbers: BIG MONEY BONUS); generic: the count
+    bonus: simple((e: { trigger_count: number; start_multiplier: number }) => `BONUS: ${e.trigger_count} symbols${e.start_multiplier > 1 ? ` x${e.start_multiplier}` : ""}`, "feature"),
     free_spins_award: simple((e: { spins_awarded: number }) => `${e.spins_awarded} FREE SPINS`, "feature"),
     random_multiplier: simple((e: { value: number }) => `Multiplier x${e.value}`),
     wilds_placed: simple((e: { count: number }) => `${e.count} wilds placed`),
