@@ -197,8 +197,7 @@ def find_marked_clusters(cm, fm, grid, marks, work, applied):
                             m = marks[queue[j, 0], queue[j, 1]]
                             if m >= 2:
                                 on_grid += m
-                    if on_grid < 1:
-                        on_grid = 1
+                    on_grid = max(on_grid, 1)
                     pay *= on_grid
                     work.clusters[found, 3] = pay
                     applied[found] = on_grid
