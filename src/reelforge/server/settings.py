@@ -129,6 +129,7 @@ DEMO_GAMES = (
 # designer's lobby of their own, apart from the finished games a player's demo lobby shows.
 EXAMPLE_GAMES = (
     GameSettings("ways-example", "ways-example-v1"),
+    GameSettings("cluster-mult-example", "cluster-mult-example-v1"),
 )
 
 
