@@ -129,7 +129,9 @@ def estimate(
     if f["feature_frequency"]:
         table.add_row("Free Spins frequency", f"1 in {1 / f['feature_frequency']:,.1f}")
     elif not f["feature_rounds"]:
-        table.add_row("Free Spins", "none (the round is the base spin)")
+        # a standard cluster game: its base spin, or its whole round with the free spins
+        # its features play (engine/cluster_features.py), is one stratum
+        table.add_row("Free Spins", "not sampled apart: each base spin sampled is a whole round")
     for name, rounds in f["feature_rounds"].items():
         table.add_row(f"  {name}: 1 in {1 / f['trigger_probability'][name]:,.0f}, mean "
                       f"{f['feature_mean_x'][name]:,.2f} x bet", f"RTP {f['rtp_features'][name]:.4%} "
