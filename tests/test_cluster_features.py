@@ -9,6 +9,7 @@ column by column, top to bottom); the kernel's outcome must match it event for e
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import subprocess
 import sys
@@ -175,9 +176,14 @@ def kernel_view(outcome):
     return spins
 
 
-@pytest.mark.parametrize("hot", [False, True])
-def test_kernel_round_equals_the_reference(tmp_path, hot):
+@pytest.mark.parametrize(("hot", "bitboard"), [(False, True), (True, True), (True, False)])
+def test_kernel_round_equals_the_reference(tmp_path, hot, bitboard):
+    """On 7 x 7 the clusters are searched on bitboards; bitboard=False takes the flood fill
+    that larger grids use."""
     game = compile_game(load_spec(variant(tmp_path, *(HOT if hot else ()))))
+    assert game.model.bitboard
+    if not bitboard:
+        game = dataclasses.replace(game, model=game.model._replace(bitboard=False))
     ref = Ref(game.spec)
     bet = Bet(20, 1)
     free_rounds = capped = marked = 0

@@ -29,6 +29,7 @@ from reelforge.engine.clusters import (
     join,
     kernel,
     multiplier_table,
+    popcount,
     record_cluster,
     tumble,
     write_grid,
@@ -134,8 +135,82 @@ def new_feature_buffers(cm) -> FeatureBuffers:
 
 
 @inline_kernel
+def find_marked_bits(cm, fm, grid, marks, work, applied):
+    """`find_marked_clusters` on bitboards (`clusters.find_clusters_bits`' layout: cell (r, c)
+    is bit r * (cols + 1) + c); a cluster's grid multiplier sums the marks >= 2 under its
+    mask."""
+    rows = cm.n_rows
+    cols = cm.n_cols
+    width = np.uint64(cols + 1)
+    one = np.uint64(1)
+    zero = np.uint64(0)
+    masks = work.masks
+    for s in range(masks.shape[0]):
+        masks[s] = zero
+    multiplied = zero
+    for r in range(rows):
+        for c in range(cols):
+            bit = one << np.uint64(r * (cols + 1) + c)
+            masks[grid[r, c]] |= bit
+            if fm.grid_mult and marks[r, c] >= 2:
+                multiplied |= bit
+    n_symbols = masks.shape[0]
+    wild_cells = zero
+    for w in range(n_symbols):
+        if cm.is_wild[w]:
+            wild_cells |= masks[w]
+    n_wild = popcount(wild_cells)
+    won = zero
+    found = 0
+    total = 0
+    for symbol in range(n_symbols):
+        todo = masks[symbol]
+        if not cm.can_win[symbol] or todo == zero or popcount(todo) + n_wild < cm.min_size:
+            continue
+        helpers = zero
+        for w in range(n_symbols):
+            if cm.is_wild[w] and cm.substitutes[w, symbol]:
+                helpers |= masks[w]
+        area = todo | helpers
+        while todo != zero:
+            x = todo & (~todo + one)
+            while True:
+                y = (x | (x << one) | (x >> one) | (x << width) | (x >> width)) & area
+                if y == x:
+                    break
+                x = y
+            todo &= ~x
+            multiplier = 0
+            if cm.has_wild_mult:
+                for w in range(n_symbols):
+                    if cm.wild_mult[w] > 0 and cm.substitutes[w, symbol]:
+                        multiplier += cm.wild_mult[w] * popcount(x & masks[w])
+            pay = record_cluster(cm, work.clusters, found, symbol, popcount(x),
+                                 popcount(x & helpers), multiplier)
+            if pay > 0:
+                on_grid = 0
+                under = x & multiplied
+                while under != zero:
+                    low = under & (~under + one)
+                    under &= ~low
+                    at = popcount(low - one)  # the bit's index
+                    on_grid += marks[at // (cols + 1), at % (cols + 1)]
+                on_grid = max(on_grid, 1)
+                pay *= on_grid
+                work.clusters[found, 3] = pay
+                applied[found] = on_grid
+                found += 1
+                total += pay
+                won |= x
+    for r in range(rows):
+        for c in range(cols):
+            work.winners[r, c] = (won >> np.uint64(r * (cols + 1) + c)) & one != zero
+    return found, total
+
+
+@inline_kernel
 def find_marked_clusters(cm, fm, grid, marks, work, applied):
-    """`clusters.find_clusters` by flood fill (the same clusters, in the same order), each
+    """For a grid too large for bitboards: `clusters.find_clusters` by flood fill (the same clusters, in the same order), each
     winning cluster's pay times its grid multiplier: the sum of its cells' multipliers (marks
     >= 2), 1 when none. applied[i] = the grid multiplier of cluster i. Returns (clusters,
     their total pay)."""
@@ -248,7 +323,10 @@ def feature_cascade(cm, fm, rs, mult_values, mult_cum, rng, work, fb, record, po
     guard = False
     multiplier = 1
     while True:
-        found, pay = find_marked_clusters(cm, fm, grid, fb.marks, work, fb.applied)
+        if cm.bitboard:
+            found, pay = find_marked_bits(cm, fm, grid, fb.marks, work, fb.applied)
+        else:
+            found, pay = find_marked_clusters(cm, fm, grid, fb.marks, work, fb.applied)
         if found == 0:
             break
         for i in range(found):
