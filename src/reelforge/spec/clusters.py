@@ -2,7 +2,8 @@
 
 A standard cluster game is data only: grid, symbols, pays by cluster size, wilds, refill reel
 sets (integer weights per column, or strips), bet structure, a random multiplier per reel set
-and a win cap. A game whose round has more (jars, modifiers, jackpots) names its rules in
+and a win cap; optionally a scatter's free spins and grid multipliers in `[features]`
+(spec/cluster_features.py, still no code of its own). A game whose round has more (jars, modifiers, jackpots) names its rules in
 `[game] rules` (registered in `spec.rules`): their spec part parses its own `[features]` table
 (errors in the same `file: key = value: problem` form) and bounds a round's win; their game
 part, which the engine loads, plays the round.
