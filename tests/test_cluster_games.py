@@ -94,7 +94,7 @@ def test_a_plain_cluster_game_checks_and_simulates_the_same_as_it_plays():
     ("max_coin_value = 5", "max_coin_value = 0", "bet.max_coin_value"),
     ("weights = [8, 1, 1]", "weights = [8, 1]", "random_multiplier.base.weights"),
     ("[random_multiplier.base]", "[random_multiplier.free]", "not a reel set"),
-    ("[clusters]", "[features]\nx = 1\n\n[clusters]", "needs [game] rules"),
+    ("[clusters]", "[features]\nx = 1\n\n[clusters]", "features.x = 1: unknown feature; expected one of free_spins, grid_multipliers"),
     ('family = "clusters"', 'family = "clusters"\nrules = "cops_trail"', "not rules of a cluster game"),
 ])
 def test_bad_cluster_files_are_one_clear_error(old, new, says):

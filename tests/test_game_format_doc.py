@@ -38,6 +38,7 @@ GAME_FILES = sorted((ROOT / "src" / "reelforge" / "games").glob("*/*.toml")) + s
 # spec part of every registered rules module (each reads its own [features] tables).
 LOADER_SOURCES = [ROOT / "src" / "reelforge" / "spec" / "load.py",
                   ROOT / "src" / "reelforge" / "spec" / "clusters.py",
+                  ROOT / "src" / "reelforge" / "spec" / "cluster_features.py",
                   ROOT / "src" / "reelforge" / "spec" / "ways.py",
                   ROOT / "src" / "reelforge" / "spec" / "anywhere.py",
                   ROOT / "src" / "reelforge" / "spec" / "holdwin.py",

@@ -333,6 +333,7 @@ def check(game: GameArg, rounds: Annotated[str, typer.Option("--rounds", help="R
     mode's RTP, which must not be above 100%. Exit 1 naming each problem."""
     from reelforge.analysis.sanity import rtp_above_one
     from reelforge.engine.check import check_game
+    from reelforge.spec.design_warnings import design_warnings
 
     try:
         count = _count(rounds)
@@ -341,6 +342,8 @@ def check(game: GameArg, rounds: Annotated[str, typer.Option("--rounds", help="R
         problems = rtp_above_one(g, count)
     except ReelforgeError as exc:
         _fail(exc)
+    for warning in design_warnings(g.spec):
+        sys.stderr.write(f"warning: {warning}\n")
     for problem in problems:
         sys.stderr.write(f"FAIL {problem}\n")  # one line each, however narrow the terminal
     if problems:

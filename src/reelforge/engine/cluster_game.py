@@ -4,8 +4,9 @@ It satisfies the `Game` protocol (engine/protocol.py): the bet structure, offers
 come from `CommonGame`; this class adds `play` (one round with its tape -> Outcome),
 `simulate` (the counters of n rounds), `check` and the bounds. A bet's lines are the coins a
 stake is made of (fixed), its bet per line the coin value.
-A standard cluster game plays `cluster_round.play_plain_round`; a game with a rules module
-(`[game] rules`) plays that module's round.
+A standard cluster game plays `cluster_round.play_plain_round`, or with features stated as data
+(a scatter's free spins, grid multipliers) `cluster_features.play_feature_round`; a game with a
+rules module (`[game] rules`) plays that module's round.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from reelforge.engine import cluster_features as cf
 from reelforge.engine import cluster_round as cr
 from reelforge.engine import cluster_strata
 from reelforge.engine.capabilities import GRID_DRAWS, PAR_CLUSTERS, STRATIFIED, TUNE_BASE_MULTIPLIER
@@ -35,7 +37,9 @@ from reelforge.engine.outcome import (
     ClusterWin,
     Counters,
     Flag,
+    FreeSpinsAward,
     Grid,
+    GridMultipliers,
     Outcome,
     RandomMultiplier,
     Spin,
@@ -56,6 +60,7 @@ class ClusterGame(CommonGame):
     rules: Any  # the rules game module, or None
     rules_model: Any  # its compiled model, or None
     mult: tuple[np.ndarray, np.ndarray]  # the base set's random multiplier (plain games)
+    features: Any = None  # a standard game's compiled features (cluster_features.FeatureModel)
     settings: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}), compare=False)
     family: ClassVar[str] = "clusters"
     labels: ClassVar[Labels] = Labels({"base_lines": "base game", "free_games": "free spins"},
@@ -92,10 +97,16 @@ class ClusterGame(CommonGame):
                                     wild_multipliers=wild_mult)
         table = {name: (v, w) for name, v, w in spec.random_multipliers}
         mult = multiplier_table(*table.get(spec.reel_sets[0].name, ((1,), (1,))))
-        return cls(spec, model, rules, rules_model, mult)
+        features = None
+        if spec.rules is None and spec.features is not None:
+            features = cf.compile_features(spec, spec.max_win_x * spec.bet.max_lines)
+        return cls(spec, model, rules, rules_model, mult, features)
 
     def max_round_spins(self, bet: Bet | None = None) -> int:
-        """Most free and super spins one round plays: its rules' spin guard (0: no feature)."""
+        """Most free and super spins one round plays: its rules' spin guard, or its features'
+        `max_spins` (0: no feature)."""
+        if self.features is not None:
+            return int(self.features.max_spins)
         return 0 if self.rules_model is None else int(self.rules_model.spin_guard)
 
     def round_cap(self, bet: Bet) -> int:
@@ -114,6 +125,8 @@ class ClusterGame(CommonGame):
     def strata(self):
         """What `analysis.stratified` samples: the rules' game part, or for a standard game
         (its round one base spin) `cluster_strata`, the base game alone."""
+        if self.features is not None:
+            return cf
         return cluster_strata if self.rules is None else self.rules
 
     @property
@@ -132,7 +145,15 @@ class ClusterGame(CommonGame):
         rows = INITIAL_TAPE_ROWS
         while True:
             work = new_buffers(self.model, rows)
-            if self.rules is None:
+            if self.features is not None:
+                r = cf.play_feature_round(self.model, self.features, rng, work,
+                                          cf.new_feature_buffers(self.model), True)
+                used = r.tape_rows
+                summary = {"total": r.total, "capped": r.capped, "guard": r.guard,
+                           "mask": int(r.triggered), "played": r.played, "supers": 0,
+                           "extras": r.retriggers, "modifiers": (),
+                           "breakdown": {"base_game": r.base_win, "free_spins": r.free_win}}
+            elif self.rules is None:
                 result = cr.play_plain_round(self.model, *self.mult, self.cap_coins, rng, work, True)
                 used = result.tape_rows
                 summary = {"total": result.win, "capped": result.capped,
@@ -157,7 +178,10 @@ class ClusterGame(CommonGame):
         bands = np.zeros(len(edges) + 1, dtype=np.int64)
         squares = np.zeros(2, dtype=np.uint64)
         work = new_buffers(self.model)
-        if self.rules is None:
+        if self.features is not None:
+            cf.simulate_feature_rounds(self.model, self.features, rng, rounds, edges, counters,
+                                       bands, squares, work, cf.new_feature_buffers(self.model))
+        elif self.rules is None:
             cr.simulate_plain_rounds(self.model, *self.mult, self.cap_coins, rng, rounds, edges,
                                      counters, bands, squares, work)
         else:
@@ -177,6 +201,7 @@ class ClusterGame(CommonGame):
         rows, cols = self.spec.rows, self.spec.cols
         spins: list[dict] = []
         decode = self.rules.decode_row if self.rules is not None else None
+        applied: list[int] = []  # grid multipliers of the tumble's clusters, for its MARKS row
         for row in tape.tolist():
             kind = row[0]
             if kind == TapeKind.CLUSTER_SPIN:
@@ -197,6 +222,17 @@ class ClusterGame(CommonGame):
             elif kind == TapeKind.MULTIPLIER:
                 spin["multiplier"] = row[2]
                 spin["events"].append(RandomMultiplier(tumble=row[1], value=row[2]))
+            elif kind == TapeKind.CELL_MULTIPLIER:
+                applied.append(row[2])  # the grid multiplier of the CLUSTER row before it
+            elif kind == TapeKind.MARKS:
+                cells = row[TAPE_WIDTH:]
+                spin["events"].append(GridMultipliers(tumble=row[1], applied=tuple(applied), cells=tuple(
+                    tuple(cells[r * cols + c] for r in range(rows)) for c in range(cols))))
+                applied = []
+            elif kind == TapeKind.SCATTER_AWARD:
+                spin["events"].append(FreeSpinsAward(trigger_count=row[2], spins_awarded=row[3],
+                                                     spins_requested=row[4],
+                                                     total_awarded=row[5]))
             elif kind == TapeKind.SPIN_WIN:
                 spin["win"] = row[2] * scale  # the round's running total (row[3]) is the sum
             elif decode is not None:
@@ -233,7 +269,11 @@ class ClusterGame(CommonGame):
 
     @property
     def capabilities(self) -> frozenset[str]:
-        """The family's own, and those its rules declare."""
+        """The family's own, and those its rules declare. Features stated as data take away
+        the base-multiplier tuning: their estimate samples whole rounds, with no raw base
+        wins to re-weight."""
+        if self.features is not None:
+            return self.OWN_CAPABILITIES - {TUNE_BASE_MULTIPLIER}
         return self.OWN_CAPABILITIES | (frozenset() if self.rules is None else self.rules.CAPABILITIES)
 
     def set_names(self) -> list[str]:

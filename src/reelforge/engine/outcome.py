@@ -199,6 +199,18 @@ class ClusterWin(Record):
     win: Credits
 
 
+class GridMultipliers(Record):
+    """A cluster game's grid multipliers after a tumble's wins marked their cells."""
+
+    type: Literal["grid_multipliers"] = "grid_multipliers"
+    tumble: Count
+    applied: tuple[Count, ...]
+    """The grid multiplier each winning cluster of this tumble was paid at (1: none), in the
+    order of its cluster_win events: the sum of its cells' multipliers before this tumble."""
+    cells: tuple[tuple[Count, ...], ...]
+    """Per column, top to bottom: 0 never won, 1 won once, else the cell's multiplier."""
+
+
 class RandomMultiplier(Record):
     """The spin's random multiplier, drawn after its first win: it multiplies every cluster
     win of the spin (the spin's `multiplier`)."""
@@ -259,7 +271,7 @@ class Jackpot(Record):
 
 Event = Annotated[
     Window | Grid | LineWin | WaysWin | ScatterWin | ProgressiveJackpot | Cash | Collection | Trail | Parade
-    | Bonus | FreeSpinsAward | ClusterWin | RandomMultiplier | WildsPlaced | Jars
+    | Bonus | FreeSpinsAward | ClusterWin | GridMultipliers | RandomMultiplier | WildsPlaced | Jars
     | FreeSpinsTriggered | ExtraFreeSpins | Jackpot,
     Field(discriminator="type")]
 

@@ -54,6 +54,12 @@ class TapeKind(IntEnum):
     # the cluster round (engine/cluster_round.py)
     CLUSTER_SPIN = 20  # kind (0 base, 1 free, 2 super), reel set, wilds placed, golden sum
     SPIN_WIN = 25  # the spin's win (coins), the round's total so far, capped (0/1)
+    # a standard cluster game's features (engine/cluster_features.py)
+    CELL_MULTIPLIER = 26  # after a CLUSTER row: the grid multiplier it was paid at (1: none)
+    MARKS = 27  # the cells' marks after a tumble's wins (0 none, 1 marked, else the
+    #             multiplier), row-major from column TAPE_WIDTH
+    SCATTER_AWARD = 28  # scatters on the final grid, spins awarded, spins the table asked
+    #                     for, total awarded so far
     # the "candy_jar" rules (games/candy_jar_clusters/kernel.py)
     CANDIES = 21  # candies into the wild, free-spins and jackpots jars, triggered (0/1)
     TRIGGER = 22  # modifier mask (1 wild, 2 free spins, 4 jackpots), spins awarded, extra start

@@ -2,7 +2,8 @@
 
 A standard cluster game is data only: grid, symbols, pays by cluster size, wilds, refill reel
 sets (integer weights per column, or strips), bet structure, a random multiplier per reel set
-and a win cap. A game whose round has more (jars, modifiers, jackpots) names its rules in
+and a win cap; optionally a scatter's free spins and grid multipliers in `[features]`
+(spec/cluster_features.py, still no code of its own). A game whose round has more (jars, modifiers, jackpots) names its rules in
 `[game] rules` (registered in `spec.rules`): their spec part parses its own `[features]` table
 (errors in the same `file: key = value: problem` form) and bounds a round's win; their game
 part, which the engine loads, plays the round.
@@ -15,13 +16,14 @@ from itertools import pairwise
 from typing import Any
 
 from reelforge.errors import SpecError
+from reelforge.spec.cluster_features import feature_round_bound, parse_cluster_features
 from reelforge.spec.limits import check_cluster_game
 from reelforge.spec.model import BetSpec, ModeSpec, SymbolSpec
 from reelforge.spec.rules import RULES_PACKAGES, rules_module
 
 CLUSTER_SECTIONS = ("game", "symbols", "clusters", "bet", "reels", "random_multiplier",
                     "features")
-CLUSTER_ROLES = ("regular", "wild", "bonus")
+CLUSTER_ROLES = ("regular", "wild", "bonus", "scatter")
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,7 @@ class ClusterGameSpec:
     reel_sets: tuple[ClusterReelSet, ...]
     random_multipliers: tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...]  # set, values, weights
     rules: str | None
-    features: Any  # the rules module's frozen spec, or None
+    features: Any  # the rules module's frozen spec, a standard game's ClusterFeatures, or None
     family: str = "clusters"
     modes: tuple = ()
     jackpot: None = None
@@ -138,10 +140,20 @@ def build_cluster_spec(root, source: str) -> ClusterGameSpec:
                            reel_sets, random_multipliers, rules, None)
     features = root.sub("features", None)
     if module is None:
-        if features is not None:
-            raise root.fail("features", list(features.data), "needs [game] rules naming the module that plays them")
-        check_cluster_game(spec)
+        if features is None:
+            if any(s.role == "scatter" for s in symbols):
+                raise root.fail("features", None, "a scatter needs [features.free_spins] to say "
+                                "what it awards")
+            check_cluster_game(spec)
+            return spec
+        # the features a standard cluster game states as data (spec/cluster_features.py)
+        spec = ClusterGameSpec(**{**spec.__dict__, "features": parse_cluster_features(features, spec)})
+        check_cluster_game(spec, feature_round_bound(spec))
         return spec
+    if any(s.role == "scatter" for s in symbols):
+        raise symbols_table.fail(next(s.id for s in symbols if s.role == "scatter") + ".role", "scatter",
+                                 f"rules {rules!r} play their own features; a scatter is a standard "
+                                 "cluster game's ([features.free_spins])")
     if features is None:
         raise root.fail("features", None, f"rules {rules!r} needs a [features] table")
     parsed = module.parse_features(features, spec)

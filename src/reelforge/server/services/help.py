@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from reelforge.errors import SpecError
+from reelforge.spec.cluster_features import ClusterFeatures
 
 HELP_FILE = "help.md"
 # What the page draws itself from the game description, at the player's bet and currency.
@@ -359,6 +360,26 @@ def _cluster_facts(spec: Any) -> dict[str, Fact]:
         shown = [f"{_n(v)}x" for v, w in zip(values, weights, strict=True) if w and v > 1]
         if shown:
             out[f"random_multiplier.{name}"] = _words(shown, "or")
+    if isinstance(spec.features, ClusterFeatures):  # a standard game's features as data
+        out.update(_cluster_feature_facts(spec.features))
+    return out
+
+
+def _cluster_feature_facts(f: ClusterFeatures) -> dict[str, Fact]:
+    """A standard cluster game's free spins and grid multipliers (spec/cluster_features.py)."""
+    out: dict[str, Fact] = {}
+    if f.free_spins is not None:
+        fs = f.free_spins
+        out["free_spins.min_scatters"] = _n(fs.awards[0][0])
+        out["free_spins.awards"] = _words([f"{_n(c)} scatters: {_n(n)} free spins" for c, n in fs.awards])
+        out["free_spins.min_retrigger"] = _n(fs.retrigger[0][0])
+        out["free_spins.retrigger"] = _words([f"{_n(c)} scatters: {_n(n)} more" for c, n in fs.retrigger])
+        out["free_spins.max_spins"] = _n(fs.max_spins)
+    if f.grid_multipliers is not None:
+        gm = f.grid_multipliers
+        out["grid.start"] = _n(gm.start)
+        out["grid.growth"] = _n(gm.growth)
+        out["grid.max"] = _n(gm.max)
     return out
 
 
