@@ -3,7 +3,7 @@
 // which), and every handler runs under a deadline, so a lost animation callback cannot hang the
 // game. Handlers draw nothing themselves: they call the game's View (render/ or a fake in tests).
 import type { Outcome, OutcomeEvent, Spin } from "./outcome";
-import { withTimeout } from "./timing";
+import { TimeoutError, withTimeout } from "./timing";
 
 export class UnknownEvent extends Error {
   constructor(readonly eventType: string) {
@@ -34,6 +34,12 @@ export interface SpinHooks<V> {
 
 export interface PlayerOptions {
   timeoutMs?: number; // per handler
+  /** A handler past its deadline: "fail" (the default: a test or a replay says so) or "continue"
+   * with the next event (live play: on a slow device an animation can overrun, and the round
+   * the server already decided must still reach its end and be collected). */
+  onLate?: "fail" | "continue";
+  /** Told of each handler that overran when `onLate` is "continue". */
+  late?: (error: TimeoutError) => void;
 }
 
 function paidBy(event: OutcomeEvent): number {
@@ -43,8 +49,18 @@ function paidBy(event: OutcomeEvent): number {
 export class EventPlayer<V> {
   private readonly timeoutMs: number;
 
-  constructor(private readonly handlers: Handlers<V>, private readonly hooks: SpinHooks<V> = {}, options: PlayerOptions = {}) {
+  constructor(private readonly handlers: Handlers<V>, private readonly hooks: SpinHooks<V> = {}, private readonly options: PlayerOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? 10000;
+  }
+
+  /** `work` within the deadline; past it, failed or let go on as `onLate` says. */
+  private async within(work: Promise<void> | void, what: string): Promise<void> {
+    try {
+      await withTimeout(Promise.resolve(work), this.timeoutMs, what);
+    } catch (exc) {
+      if (!(exc instanceof TimeoutError) || this.options.onLate !== "continue") throw exc;
+      this.options.late?.(exc);
+    }
   }
 
   handles(type: string): boolean {
@@ -65,18 +81,18 @@ export class EventPlayer<V> {
     for (const spin of outcome.spins.slice(0, options.fromSpin ?? 0)) won += spin.win;
     for (const spin of outcome.spins.slice(options.fromSpin ?? 0)) {
       const ctx: PlayContext<V> = { view, outcome, spin, won, fast: options.fast ?? false };
-      if (this.hooks.beforeSpin) await withTimeout(Promise.resolve(this.hooks.beforeSpin(spin, ctx)), this.timeoutMs, `spin ${spin.index} start`);
+      if (this.hooks.beforeSpin) await this.within(this.hooks.beforeSpin(spin, ctx), `spin ${spin.index} start`);
       let spinWon = 0;
       for (const event of spin.events) {
         const handler = this.handlers[event.type] as Handler<V> | undefined;
         if (!handler) throw new UnknownEvent(event.type);
         spinWon += paidBy(event);
         ctx.won = won + Math.min(spinWon, spin.win);
-        await withTimeout(Promise.resolve(handler(event, ctx)), this.timeoutMs, `event ${event.type} of spin ${spin.index}`);
+        await this.within(handler(event, ctx), `event ${event.type} of spin ${spin.index}`);
       }
       won += spin.win;
       ctx.won = won;
-      if (this.hooks.afterSpin) await withTimeout(Promise.resolve(this.hooks.afterSpin(spin, ctx)), this.timeoutMs, `spin ${spin.index} end`);
+      if (this.hooks.afterSpin) await this.within(this.hooks.afterSpin(spin, ctx), `spin ${spin.index} end`);
     }
     return won;
   }

@@ -140,6 +140,17 @@ describe("event player", () => {
     await expect(player.play(new FakeView(), outcome)).rejects.toThrow(TimeoutError);
   });
 
+  it("goes on past a handler that overran when told to, and still counts the round's win", async () => {
+    const outcome = outcomeOf("cluedo", "win");
+    const late: string[] = [];
+    const hang = () => new Promise<void>(() => {});
+    const handlers = { ...genericHandlers(fixture("cluedo")), window: hang };
+    const player = new EventPlayer<SlotView>(handlers, {}, { timeoutMs: 20, onLate: "continue", late: (e) => late.push(e.what) });
+    const view = new FakeView();
+    expect(await player.play(view, outcome)).toBe(outcome.total_win);
+    expect(late).toEqual(outcome.spins.filter((s) => s.events.some((e) => e.type === "window")).map((s) => `event window of spin ${s.index}`));
+  });
+
   it("resumes from a spin, counting what the earlier spins won", async () => {
     const outcome = outcomeOf("cluedo", "flag:free_spins");
     const view = new FakeView();

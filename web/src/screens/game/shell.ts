@@ -236,6 +236,12 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       if (playingRoundId) saveProgress(sessionStorage, session.player, key, { round_id: playingRoundId, spin: ctx.outcome.spins.indexOf(spin), done: false });
       return hooks.beforeSpin?.(spin, ctx);
     },
+  }, {
+    // An animation that overruns on a slow device must not strand the round the server has
+    // decided (a playtest on a software renderer saw "event window of spin 0: not done after
+    // 10000 ms", then every PLAY refused until the round was finished): go on to its end.
+    onLate: "continue",
+    late: (exc) => console.warn(`reelforge: ${exc.message}; going on with the round`),
   });
   screen.dataset.quality = app.options.get().quality; // a theme's CSS animations stand still at LOW
   const unsubQuality = app.options.subscribe((o) => {
