@@ -69,7 +69,8 @@ async function gambleMatches(t, round) {
   }
 }
 
-/** The meter bar's BET is the credits of the bet the console shows (LINES x LINE BET). */
+/** The meter bar (the console: the seed's METER BAR is at the bottom of the screen) shows the
+ * TOTAL BET in credits of the bet chosen (LINES x LINE BET), and the denomination once. */
 async function meterBetMatches(t, game) {
   const lines = Number(await t.page.locator("[data-testid=lines]").innerText());
   const bpl = Number(await t.page.locator("[data-testid=line-bet]").innerText());
@@ -77,6 +78,8 @@ async function meterBetMatches(t, game) {
   expect(bet, `no bet of ${lines} lines at ${bpl}`);
   const shown = await t.page.locator("[data-testid=meter-bet]").innerText();
   expect(shown === credits(bet.stake_credits), `meter bar BET ${shown}, the bet shown is ${bet.stake_credits} credits`);
+  const denominations = await t.page.getByText(/1 credit = /).count();
+  expect(denominations === 1 && (await t.page.getByText(/DENOMINATION/i).count()) === 0, `the denomination is shown ${denominations} times`);
 }
 
 /** The offer after a win: the win at stake, GAMBLE and COLLECT, no cards. */
@@ -89,12 +92,10 @@ async function offerMatches(t, round) {
   expect(round.choice.state === null && round.steps.length === 0, "the offer is shown after a step");
 }
 
-/** The WIN meters (console and meter bar) show what the server has at stake. */
+/** The WIN meter (the console's, the one on screen) shows what the server has at stake. */
 async function winShown(t, round) {
   const atStake = round.pending_win_credits;
-  const meter = await t.page.locator("[data-testid=meter-win]").innerText();
   const console_ = await t.page.locator("[data-testid=win]").innerText();
-  expect(meter === credits(atStake), `meter bar WIN ${meter}, at stake ${atStake}`);
   expect(console_.startsWith(`${credits(atStake)} (`), `console WIN ${console_}, at stake ${atStake}`);
 }
 
@@ -211,9 +212,11 @@ export const tests = [
       expect(await t.page.locator("[data-testid=gamble-card] .gcard.back[data-state=down]").count() === 1, "no face-down card on the table before the guess");
       await t.page.evaluate(() => {
         window.__reveal = [];
+        window.__winDuring = []; // the WIN meter's text while the card is over the reels
         new MutationObserver(() => {
           const el = document.querySelector("[data-testid=gamble-reveal]");
           if (!el) return;
+          window.__winDuring.push(document.querySelector("[data-testid=win]")?.textContent ?? "");
           const seen = { state: el.dataset.state, colour: el.dataset.colour, result: el.dataset.result, title: el.querySelector("[data-testid=gamble-reveal-title]")?.textContent, amount: el.querySelector("[data-testid=gamble-reveal-amount]")?.dataset.amount };
           const last = window.__reveal.at(-1);
           if (!last || last.state !== seen.state) window.__reveal.push(seen);
@@ -240,6 +243,9 @@ export const tests = [
       expect(big.title === (won ? "WIN" : "LOSE"), `the result said ${big.title}`);
       expect(Number(big.amount) === (won ? step.result.state.amount : staked), `the result's amount ${big.amount}: ${won ? `the server doubled ${staked} to ${step.result.state.amount}` : `${staked} was lost`}`);
       if (won) expect(step.result.state.amount === 2 * staked, `the server's win ${step.result.state.amount} is not double ${staked}`);
+      // The WIN meter takes the step's amount while the result is shown, not after the card goes.
+      const during = await t.page.evaluate(() => window.__winDuring);
+      expect(during.some((w) => w.startsWith(`${credits(step.result.state.amount)} (`)), `during the reveal the WIN meter showed ${JSON.stringify(during.slice(-3))}, the server's amount is ${step.result.state.amount}`);
       expect(await t.page.locator("[data-testid=gamble-reveal]").count() === 0, "the turning card stays over the reels");
       if (flow === "choice") {
         expect((await t.page.getAttribute("[data-testid=gamble-card]", "data-colour")) === step.result.state.last_card, "the turned card is not the server's");
@@ -292,7 +298,8 @@ export const tests = [
       }
       expect((await t.page.locator(".cluedo-overlay").getAttribute("data-golden")) === "false", "still golden after the bonus");
       const win = o.total_win;
-      expect((await t.page.locator("[data-testid=meter-win]").innerText()) === credits(flow === "choice" ? round.pending_win_credits : win), "meter bar WIN is not the round's");
+      const shownWin = await t.page.locator("[data-testid=win]").innerText();
+      expect(shownWin.startsWith(`${credits(flow === "choice" ? round.pending_win_credits : win)} (`), `the WIN meter ${shownWin} is not the round's`);
       await look(t, "bonus-total");
       // The counter keeps the bonus total above the reels at phone size too.
       await t.page.setViewportSize(PHONE);

@@ -1,7 +1,8 @@
 // Cluedo's bet controls, as the seed describes them: the LINE BET box (credits per line, 1-5)
 // and the LINES box (paylines, 1-20), each with a minus and a plus arrow and a value that can
-// be dragged between them; BET MAX (5 credits on 20 lines) disabled under 100 credits. Only bets
-// the server offers can be chosen (a stake limit removes the others).
+// be dragged between them; BET MAX (5 credits on 20 lines) disabled under 100 credits; the
+// TOTAL BET in credits (the seed's meter bar: the view writes the last/current proposition's).
+// Only bets the server offers can be chosen (a stake limit removes the others).
 import type { GameView } from "../../net/types";
 import { h } from "../../ui/dom";
 import type { BetControls } from "../game/registry";
@@ -60,5 +61,8 @@ export function cluedoBetControls(controls: BetControls, _game: GameView): HTMLE
   };
   controls.onChange(update);
   update();
-  return h("div", { style: "display:flex;gap:8px;align-items:end;flex-wrap:wrap;justify-content:center" }, lineBet.el, lines.el, betMax);
+  // under the steppers, where the shell's money total was (cluedo.css): the console stays one row
+  const total = h("span", { class: "cluedo-total" }, "TOTAL BET ", h("output", { "data-testid": "meter-bet" }, "—"), " credits");
+  return h("div", { style: "display:flex;flex-direction:column;align-items:center;gap:2px" },
+    h("div", { style: "display:flex;gap:8px;align-items:end;flex-wrap:wrap;justify-content:center" }, lineBet.el, lines.el, betMax), total);
 }

@@ -117,7 +117,7 @@ function cardEl(colour: string | null, testid?: string): HTMLElement {
   return el;
 }
 
-export function redBlackGamble(host: HTMLElement, round: RoundView, send: (kind: string, choice: StepChoice) => void, game: GameView): ChoiceScreen {
+export function redBlackGamble(host: HTMLElement, round: RoundView, send: (kind: string, choice: StepChoice) => void, game: GameView, setWin: (credits: number) => void = () => {}): ChoiceScreen {
   const m = gambleModel(round);
   rememberHistory(round.game, round.choice?.state ? m.history : undefined);
   let pressed: string | null = null;
@@ -166,7 +166,8 @@ export function redBlackGamble(host: HTMLElement, round: RoundView, send: (kind:
         // the card turns over the reels first; the table shows the card and says it after
         const still = typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
         const overlay = host.closest("section.game")?.querySelector<HTMLElement>(".stage-overlay") ?? host;
-        await turnCard(overlay, show, { fast, still });
+        // the WIN meter shows the step's amount (the server's state) with the card's result
+        await turnCard(overlay, show, { fast, still, onResult: () => setWin(r.amount) });
         turned.replaceChildren(cardEl(show.card, "gamble-turned-card"));
         turned.dataset.colour = show.card;
         turned.dataset.result = show.won ? "won" : "lost";
@@ -184,18 +185,18 @@ const opened = new Set<string>();
 
 /** The module's choice screen: the offer (GAMBLE, COLLECT) until the player gambles or a step
  * has been taken, then the red/black cards. */
-export function cluedoChoices(host: HTMLElement, round: RoundView, send: (kind: string, choice: StepChoice) => void, game: GameView): ChoiceScreen | void {
+export function cluedoChoices(host: HTMLElement, round: RoundView, send: (kind: string, choice: StepChoice) => void, game: GameView, setWin: (credits: number) => void = () => {}): ChoiceScreen | void {
   const active = round.choice?.active ?? Object.keys(round.choice?.choices ?? {})[0];
   if (active !== "gamble") return;
   if (round.choice?.state) opened.delete(round.round_id); // from the first step the state decides
   const offer = gambleOffer(round, opened);
-  if (!offer) return redBlackGamble(host, round, send, game);
+  if (!offer) return redBlackGamble(host, round, send, game, setWin);
   // The cards open in the offer's place; the step they send is answered through `cards`.
   let cards: ChoiceScreen | null = null;
   drawOffer(host, offer, game, () => {
     opened.add(round.round_id);
     host.replaceChildren();
-    cards = redBlackGamble(host, round, send, game);
+    cards = redBlackGamble(host, round, send, game, setWin);
   }, send);
   return { answered: async (next) => { await cards?.answered?.(next); } };
 }

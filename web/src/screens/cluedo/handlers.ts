@@ -111,7 +111,7 @@ export function cluedoHandlers(game: Pick<GameView, "info">): Handlers<SlotView>
         return;
       }
       view.freeSpins({ index: ctx.spin.index, total: e.total_awarded });
-      view.setSpinInfo(`FREE SPIN ${ctx.spin.index} of ${e.total_awarded}`);
+      view.setSpinInfo(`${ctx.spin.index} of ${e.total_awarded}`);
       const line = e.spins_awarded < e.spins_requested ? `the bonus is at its maximum of ${e.total_awarded}` : `${e.total_awarded} free spins in all`;
       await view.moment({ kind: "fs-retrigger", title: `+${e.spins_awarded} FREE SPINS`, lines: [line], ms: 1600, fast: ctx.fast });
     },
@@ -138,7 +138,9 @@ export function cluedoHooks(): SpinHooks<SlotView> {
       view.golden(true);
       const total = spinsAwardedBefore(ctx.outcome, spin);
       view.freeSpins({ index: spin.index, total });
-      ctx.view.setSpinInfo(`FREE SPIN ${spin.index} of ${total}`);
+      // short: the console's SPINS field keeps one row beside the meters (the counter over the
+      // reels says FREE SPIN in full)
+      ctx.view.setSpinInfo(`${spin.index} of ${total}`);
     },
     afterSpin: async (spin, ctx) => {
       const o = ctx.outcome;
@@ -148,7 +150,7 @@ export function cluedoHooks(): SpinHooks<SlotView> {
       // total of all awards is displayed."
       const total = o.breakdown.free_games ?? 0;
       v(ctx.view).golden(false);
-      ctx.view.setSpinInfo(total > 0 ? `BONUS TOTAL ${formatCredits(total)}` : "");
+      ctx.view.setSpinInfo(total > 0 ? `Total ${formatCredits(total)}` : "");
       if (total > 0) {
         v(ctx.view).bonusTotal(total);
         await v(ctx.view).moment({

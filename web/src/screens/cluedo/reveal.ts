@@ -39,6 +39,8 @@ export interface TurnOptions {
   fast?: boolean;
   /** Reduced motion: no turn, the face at once. */
   still?: boolean;
+  /** Called as the result shows (the WIN meter takes the server's amount then, not after). */
+  onResult?: () => void;
 }
 
 /** The card turns in `overlay` (over the reels); resolves once it has been shown and removed.
@@ -84,6 +86,7 @@ export async function turnCard(overlay: HTMLElement, show: RevealShow, o: TurnOp
     el.dataset.state = "up";
     if (!skipped) await until(lift + flip);
     el.dataset.state = "result";
+    o.onResult?.();
     if (!skipped) await until(lift + flip + hold);
   } finally {
     document.removeEventListener("keydown", onKey, true);

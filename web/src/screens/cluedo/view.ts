@@ -1,5 +1,5 @@
-// The Cluedo screen: the generic reels (PixiSlotView) in the mansion's frame, the meter bar
-// under them (denomination, credits won, credits bet), the lights going out with strikes of
+// The Cluedo screen: the generic reels (PixiSlotView) in the mansion's frame, the lights going
+// out with strikes of
 // lightning when the Mystery Bonus triggers, the golden reels and the free-spin counter of the
 // bonus, the feature moments, and the jackpot win: its full-screen moment, then the notice.
 import { Graphics } from "pixi.js";
@@ -13,8 +13,6 @@ import type { CluedoView, JackpotNotice } from "./handlers";
 import { GOLDEN_FRAME } from "./theme";
 
 const SVG = "http://www.w3.org/2000/svg";
-/** CSS px between the reels' window and the meter bar (cluedo.css uses the same). */
-const METER_GAP_PX = 16; // clear of the frame drawn around the window (cluedo.css: the bar sits 14 px below it)
 /** CSS px above the reels' window for the free-spin counter (cluedo.css places it there). */
 const COUNTER_ROOM_PX = 38;
 
@@ -39,7 +37,6 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
   private readonly gold: Graphics;
   private readonly lights: HTMLElement;
   private readonly counter: HTMLElement;
-  private readonly meter: { el: HTMLElement; win: HTMLElement; bet: HTMLElement };
   private readonly notice: HTMLElement;
   private readonly stageRef: ViewDeps["stage"];
   private readonly host: HTMLElement;
@@ -58,36 +55,23 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
     this.reels.addChildAt(this.gold, 1);
     this.lights = h("div", { class: "cluedo-lights", "data-testid": "lights", "data-state": "on", "aria-hidden": "true" }, bolt("a"), bolt("b"));
     this.counter = h("div", { class: "cluedo-counter", "data-testid": "free-spins", "data-layout": "decoration", role: "status", hidden: true });
-    const win = h("output", { "data-testid": "meter-win" }, "0");
-    const bet = h("output", { "data-testid": "meter-bet" }, "—");
-    const denom = formatMoney(deps.game.denomination, deps.game.currency);
-    this.meter = {
-      win, bet,
-      el: h("div", { class: "cluedo-meter", "data-testid": "meter-bar", "data-layout": "decoration", role: "group", "aria-label": "Meter bar" },
-        h("span", {}, "DENOMINATION ", h("output", {}, denom)), h("span", {}, "WIN ", win), h("span", {}, "BET ", bet)),
-    };
     this.notice = h("div", { class: "cluedo-notice", "data-testid": "jackpot-notice", "data-layout": "over-reels", role: "alertdialog", "aria-label": "Jackpot won", hidden: true });
     deps.overlay.prepend(this.lights); // under the banner: the lights dim the reels, not the messages
-    deps.overlay.append(this.counter, this.meter.el, this.notice);
+    deps.overlay.append(this.counter, this.notice);
     deps.overlay.classList.add("cluedo-overlay");
-  }
-
-  override setWin(credits: number): void {
-    this.meter.win.textContent = formatCredits(credits);
-    super.setWin(credits);
   }
 
   /** What the shell last measured (fitAbove's arguments), to lay out again when the counter
    * comes or goes. */
   private fit: { px: number; top: number | undefined } | null = null;
 
-  /** The reels are laid out above the console and the meter bar, and below the free-spin
-   * counter while it shows: both sit outside the reels' window (placed from the shell's
-   * --reels-* properties, cluedo.css), so neither hides a symbol. */
+  /** The reels are laid out above the console, and below the free-spin counter while it
+   * shows: it sits outside the reels' window (placed from the shell's --reels-* properties,
+   * cluedo.css), so it hides no symbol. */
   override fitAbove(px: number, top?: number): void {
     this.fit = { px, top };
     const counter = this.counter.hidden ? 0 : COUNTER_ROOM_PX;
-    super.fitAbove(px + (this.meter.el.offsetHeight || 24) + METER_GAP_PX, top === undefined ? undefined : top + counter);
+    super.fitAbove(px, top === undefined ? undefined : top + counter);
   }
 
   private showCounter(on: boolean): void {
@@ -96,8 +80,12 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
     if (this.fit) this.fitAbove(this.fit.px, this.fit.top);
   }
 
+  /** The seed's METER BAR is the console at the bottom of the screen (denomination, credits
+   * won, credits bet; each shown once): the credits bet are the console's output that Cluedo's
+   * bet controls (controls.ts) put beside LINE BET and LINES. */
   setBet(credits: number): void {
-    this.meter.bet.textContent = formatCredits(credits);
+    const out = this.host.closest("section.game")?.querySelector<HTMLElement>("[data-testid=meter-bet]");
+    if (out) out.textContent = formatCredits(credits);
   }
 
   async lightsOut(options: { fast?: boolean } = {}): Promise<void> {
@@ -187,7 +175,6 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
   override destroy(): void {
     this.lights.remove();
     this.counter.remove();
-    this.meter.el.remove();
     this.notice.remove();
     super.destroy();
   }

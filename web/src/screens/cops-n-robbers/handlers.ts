@@ -104,7 +104,9 @@ export function copsHandlers(game: Pick<GameView, "info">): Handlers<SlotView> {
       await v(ctx.view).moment({ title: names[e.start_multiplier] ?? "BIG MONEY BONUS", lines: [`Trail multiplier x${e.start_multiplier}`, "Robbers collect the presents, the cop gives chase"], kind: "bonus-intro" }, { fast: ctx.fast });
     },
     trail: async (e, ctx) => {
-      ctx.view.setSpinInfo(`BONUS SPIN ${ctx.spin.index} · robber ${e.robber} · cop ${e.cop}`);
+      // the count only: the trail over the reels shows where the robber and the cop are, and
+      // the console's SPINS field keeps one row beside the meters
+      ctx.view.setSpinInfo(`BONUS SPIN ${ctx.spin.index}`);
       await v(ctx.view).trailMove(e.robber, e.cop, { fast: ctx.fast });
     },
     parade: async (e, ctx) => {

@@ -131,8 +131,10 @@ export interface GameModule {
   /** The game's own bet controls, in place of the generic bet selector. */
   betControls?(controls: BetControls, game: GameView): HTMLElement;
   /** The game's own choice screen (wheels, a deck), drawn into `host` in place of the generic
-   * buttons each time the round stops at a choice; `send` takes one of `round.choice.choices`. */
-  choices?(host: HTMLElement, round: RoundView, send: (kind: string, choice: StepChoice) => void, game: GameView): ChoiceScreen | void;
+   * buttons each time the round stops at a choice; `send` takes one of `round.choice.choices`;
+   * `setWin` puts a step's amount on the WIN meter as its animation shows it (the shell sets the
+   * server's `pending_win_credits` again once `answered` resolves). */
+  choices?(host: HTMLElement, round: RoundView, send: (kind: string, choice: StepChoice) => void, game: GameView, setWin: (credits: number) => void): ChoiceScreen | void;
   /** Each time the shell has the server's answer for a round (played, stepped, or resumed on
    * entering the game): draw what the round view says beyond the outcome (Cluedo's jackpot
    * claim, the meter bar's bet). Synchronous: nothing is awaited. */

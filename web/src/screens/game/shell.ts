@@ -326,7 +326,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       showNotice("Autoplay stopped: a choice is waiting.");
     }
     if (module.choices) {
-      choiceScreen = module.choices(choiceArea, round, (kind, option) => void step(round, kind, option), game);
+      choiceScreen = module.choices(choiceArea, round, (kind, option) => void step(round, kind, option), game, (c) => view.setWin(c));
       choiceArea.hidden = false;
       return;
     }
