@@ -1,7 +1,8 @@
 // Phone and keyboard checks (issue 14, item 10) and the options kept across a reload (item 6).
 // Each game at 390x844 and 1440x900: every control on screen, none overlapping another, none
 // over the reels' part of the canvas (the design leaves its lower HUD_SHARE to the console,
-// render/app.ts); Tab reaches every control; Space spins. Screenshots of each.
+// render/app.ts, or the reels' window the screen reports); Tab reaches every control; Space
+// spins. Screenshots of each.
 const GAMES = ["cluedo", "cops-n-robbers", "candy-jar-clusters"];
 const SIZES = [{ width: 1440, height: 900 }, { width: 390, height: 844 }];
 // render/app.ts: DESIGNS and HUD_SHARE (landscape 1440x900 keeps 20% for the console, portrait
@@ -19,7 +20,12 @@ function layout(design) {
   const d = stage.width < stage.height ? design.portrait : design.landscape;
   const s = Math.min(stage.width / d.width, stage.height / d.height);
   const x = stage.left + (stage.width - d.width * s) / 2, y = stage.top + (stage.height - d.height * s) / 2;
-  const reels = { left: x, top: y, right: x + d.width * s, bottom: y + d.height * s * (1 - d.hud) };
+  // The reels' own window where the screen reports it (every game does: layout.mjs needs it);
+  // the design rect less its HUD share is wider than the reels (Candy's jars, tappable, stand
+  // beside the grid inside it).
+  const win = document.querySelector("[data-testid=reels-window]")?.getBoundingClientRect();
+  const reels = win && win.width > 1 ? { left: win.left, top: win.top, right: win.right, bottom: win.bottom }
+    : { left: x, top: y, right: x + d.width * s, bottom: y + d.height * s * (1 - d.hud) };
   const all = [...document.querySelectorAll("header a[href], header button, .game a[href], .game button, .game select, .game input, .game [tabindex]:not([tabindex='-1'])")];
   const controls = all.filter((e) => !e.disabled && e.getClientRects().length > 0 && !e.closest("[hidden]") && getComputedStyle(e).visibility !== "hidden");
   return {

@@ -65,6 +65,7 @@ async function wonNamed(t, key, round) {
 
 /** The information page names every symbol the game pays, with its art. */
 async function infoPage(t, key) {
+  await t.page.click("[data-testid=game-info]"); // the console's i: the RTP, and the way to the page
   await t.page.click("[data-testid=nav-info]");
   await t.page.locator("[data-testid=info]").waitFor({ timeout: 30000 });
   await t.page.locator("[data-testid=paytable] .info-pay").first().waitFor({ timeout: 30000 });
