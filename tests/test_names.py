@@ -49,14 +49,16 @@ def written_and_decoded(path: Path) -> tuple[set[str], set[str]]:
 def family_of(path: Path) -> str | None:
     """The engine whose tape a module writes: the one its write_row comes from."""
     text = path.read_text(encoding="utf-8")
+    # the families with a kernel module of their own, decoded by their own game module
+    own = {"anywhere.py": "anywhere", "holdwin.py": "holdwin", "ways.py": "ways"}
+    if path.parent == PACKAGE / "engine" and path.name in own:
+        return own[path.name]
     if path == PACKAGE / "engine" / "lines.py" or re.search(
             r"from reelforge\.engine\.lines import \([^)]*\bwrite_row\b", text):
         return "lines"
     if path.parent == PACKAGE / "engine" and path.name in ("clusters.py", "cluster_round.py") \
             or re.search(r"from reelforge\.engine\.clusters import \([^)]*\bwrite_row\b", text):
         return "clusters"
-    if path == PACKAGE / "engine" / "ways.py":
-        return "ways"
     return None
 
 
@@ -78,7 +80,11 @@ def test_every_kind_a_kernel_writes_is_decoded_by_an_outcome_builder():
     engine = PACKAGE / "engine"
     builders = {"lines": written_and_decoded(engine / "round.py")[1],
                 "clusters": written_and_decoded(engine / "cluster_game.py")[1],
-                "ways": written_and_decoded(engine / "ways_game.py")[1]}
+                "ways": written_and_decoded(engine / "ways_game.py")[1],
+                "anywhere": written_and_decoded(engine / "anywhere_game.py")[1],
+                # hold and win plays the ways' spin first: its builder decodes both
+                "holdwin": (written_and_decoded(engine / "holdwin_game.py")[1]
+                            | written_and_decoded(engine / "ways_game.py")[1])}
     written_anywhere: set[str] = set()
     missing = []
     writers = 0
