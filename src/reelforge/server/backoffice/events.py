@@ -20,7 +20,7 @@ from typing import Any
 
 from sqlalchemy import Connection, select
 
-from reelforge.server.backoffice.meters import US_PER_DAY, day_number, large_wins
+from reelforge.server.backoffice.meters import large_wins, period_us
 from reelforge.server.db.tables import ROUTINE_AUDIT_KINDS, audit_log, server_processes
 from reelforge.server.services.incidents import heartbeat_s
 
@@ -30,7 +30,7 @@ GONE_AFTER_BEATS = 3  # a process this many heartbeats silent is gone since its 
 
 def significant(conn: Connection, first: date, last: date, min_x: int,
                 now: int) -> dict[str, Any]:
-    since, until = day_number(first) * US_PER_DAY, (day_number(last) + 1) * US_PER_DAY
+    since, until = period_us(first, last)
     a = audit_log
     rows = conn.execute(
         select(a.c.chain, a.c.seq, a.c.kind, a.c.payload, a.c.created_at)

@@ -48,6 +48,11 @@ def day_number(day: date) -> int:
     return (day - EPOCH).days
 
 
+def period_us(first: date, last: date) -> tuple[int, int]:
+    """The UTC days `first` to `last` as [since, until) in microseconds."""
+    return day_number(first) * US_PER_DAY, (day_number(last) + 1) * US_PER_DAY
+
+
 def bet_mode(conn: Connection) -> Any:
     """The bet's mode, from the round's bet JSON (text on both databases)."""
     if conn.dialect.name == "postgresql":
@@ -124,7 +129,7 @@ def _round_day_key(conn: Connection) -> list[Any]:
 def _jackpots_paid(conn: Connection, first: date, last: date) -> list[tuple[tuple, int, int]]:
     """Jackpot claims per day the round started, operator, game, mode and currency: what the
     pools paid (the pools' money, not the paytable's, so apart from wins and hold; H2)."""
-    since, until = day_number(first) * US_PER_DAY, (day_number(last) + 1) * US_PER_DAY
+    since, until = period_us(first, last)
     keys = _round_day_key(conn)
     rows = conn.execute(
         select(*keys, func.sum(jackpot_claims.c.amount_minor), func.count())
@@ -139,7 +144,7 @@ def _jackpots_paid(conn: Connection, first: date, last: date) -> list[tuple[tupl
 def _voided(conn: Connection, first: date, last: date) -> list[tuple[tuple, int]]:
     """Rounds cancelled (their stake given back: a seamless wallet's debit rolled back) per day,
     operator, game, mode and currency, through the partial index of cancelled rounds (H2)."""
-    since, until = day_number(first) * US_PER_DAY, (day_number(last) + 1) * US_PER_DAY
+    since, until = period_us(first, last)
     keys = _round_day_key(conn)
     rows = conn.execute(
         select(*keys, func.count()).select_from(r.join(p, p.c.id == r.c.player_id))
@@ -181,7 +186,7 @@ def held(conn: Connection) -> dict[str, Any]:
 def large_wins(conn: Connection, first: date, last: date, min_x: int) -> dict[str, Any]:
     """Rounds of the period that paid at least `min_x` times their stake, and every jackpot
     claim of the period, each with its round id (standards.md G9)."""
-    since, until = day_number(first) * US_PER_DAY, (day_number(last) + 1) * US_PER_DAY
+    since, until = period_us(first, last)
     wins = conn.execute(
         select(r.c.id, p.c.operator_id, p.c.external_id, r.c.game_key, r.c.currency,
                r.c.stake_minor, r.c.win_minor, r.c.created_at)
