@@ -1271,6 +1271,40 @@ def test_the_operators_stake_limit_for_a_player_lowers_the_jurisdictions(server:
     assert max(costs) == GB["max_stake_minor"]
 
 
+def test_free_play_is_marked_same_game_files_and_a_balance_of_its_own(server: Server) -> None:
+    """I12 (GLI-19 4.9.1): a demo operator's session says it is play money (the client labels
+    its balance meter: web/tests/e2e/demo.tests.mjs); its rounds play the shipped game file
+    (its SHA-256 in the round); and the same player under two operators has two balances, so
+    play money never touches another operator's."""
+    import dataclasses
+
+    from reelforge.server.settings import load_settings
+
+    key = (server.workdir / "launch.key").read_bytes().strip()
+    name = f"twin-{uuid.uuid4().hex[:8]}"
+
+    def launched(operator: str) -> Player:
+        claims = LaunchClaims(operator, name, int(time.time()) + 300, uuid.uuid4().hex)
+        http = httpx.Client(base_url=server.base, timeout=60)
+        opened = ok(http.post("/api/v1/sessions", json={"launch_token": sign_launch(key, claims)}))
+        return Player(server.base, token=opened["session_token"])
+
+    demo, other = launched("demo"), launched("fivex")
+    assert demo.session()["demo"] is True and demo.session()["player"] == name
+    view = bet(demo, "cluedo", 20, 1)
+    demo.finish(view)
+    assert view["outcome"]["game_sha256"] == hashlib.sha256(
+        (GAMES_DIR / "cluedo" / "cluedo-v1.toml").read_bytes()).hexdigest()
+    assert other.balance() == 100_000  # the same name at another operator: untouched
+    assert demo.balance() == 100_000 - 20 + get_round(demo, view["round_id"])["win_minor"]
+    # which operators are free play: a ledger wallet with a demo balance, nothing else
+    settings = load_settings(server.config, server.workdir)
+    op = settings.operator("demo")
+    assert op is not None and op.free_play
+    assert not dataclasses.replace(op, demo_balance_minor=None).free_play
+    assert not dataclasses.replace(op, wallet="seamless").free_play
+
+
 # -- after everything: the books ------------------------------------------------------------------
 
 

@@ -114,6 +114,12 @@ class OperatorSettings:
     def profile(self) -> Jurisdiction:
         return JURISDICTIONS[self.jurisdiction]
 
+    @property
+    def free_play(self) -> bool:
+        """Play money (standards.md I12): the server itself gives every player of this
+        operator its demo balance, in accounts of this operator alone; the client labels it."""
+        return self.wallet == "ledger" and self.demo_balance_minor is not None
+
     def game(self, key: str) -> GameSettings | None:
         return next((g for g in self.games if g.key == key), None)
 
