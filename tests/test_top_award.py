@@ -38,3 +38,28 @@ def test_the_top_award_and_jackpot_occur_at_least_once_in_100_million_rounds(gam
         assert top["per_round"] * ONCE_IN >= 1, (game_id, mode.name, top)
         if game.spec.jackpot is not None and mode.name == "base":
             assert result.jackpot_probability * ONCE_IN >= 1, (game_id, result.jackpot_probability)
+
+
+@pytest.mark.parametrize("game_id", ["cluedo-v1", "cops-n-robbers-v1", "cops-n-robbers-94-v1"])
+def test_the_information_pages_show_the_top_awards_odds(game_id):
+    """F1's "or its odds shown" and F4 (GlueStV 22a(3): the probability of the top prize): the
+    pages the server sends and the client shows word for word (`info.help`) name the top award
+    and its exact odds at the maximum bet."""
+    from reelforge.server.services import catalog
+
+    game = make(game_id)
+    result = analyze(game, game.bet(mode="base"))
+    pays = {symbol: dict(counts) for symbol, counts in game.spec.paytable}
+    awards = [a for a in result.award_table() if pays.get(a["symbol"], {}).get(a["count"])]
+    best = max(pays[a["symbol"]][a["count"]] for a in awards)
+    top = min((a for a in awards if pays[a["symbol"]][a["count"]] == best),
+              key=lambda a: a["per_round"])
+    name = next(s.name for s in game.spec.symbols if s.id == top["symbol"])
+    served = catalog.configured_game(game_id, "on")
+    words = [item for section in catalog.game_help(served)["sections"]
+             for block in section["blocks"] if block["kind"] == "ul"
+             for item in block["items"]]
+    said = [" ".join(p for p in item if isinstance(p, str)) for item in words]
+    expected = (f"{top['count']} {name} on a line ({best:,} times the bet on that line), comes "
+                f"on average once in {round(1 / top['per_round']):,} plays at the maximum bet")
+    assert any(expected in line for line in said), (expected, said)

@@ -130,6 +130,34 @@ def _max_win(game) -> Any:
 
 
 @lru_cache(maxsize=64)
+def top_award(game) -> dict | None:
+    """The paytable's top award and how rarely it comes, exact, at the maximum bet of the base
+    mode, free games included (the PAR sheet's exact_figures.top_award): its symbol, count,
+    pay per line bet and 1 in how many rounds. None for a game the exact line analysis does
+    not cover. Shown on the information pages (standards.md F1, F4)."""
+    from reelforge.engine.capabilities import EXACT_LINES
+
+    if EXACT_LINES not in game.capabilities:
+        return None
+
+    def computed() -> dict | None:
+        from reelforge.analysis.exact import analyze
+
+        result = analyze(game, game.bet(mode="base"))
+        pays = {symbol: dict(counts) for symbol, counts in game.spec.paytable}
+        awards = [a for a in result.award_table() if pays.get(a["symbol"], {}).get(a["count"])]
+        if not awards:
+            return None
+        best = max(pays[a["symbol"]][a["count"]] for a in awards)
+        top = min((a for a in awards if pays[a["symbol"]][a["count"]] == best),
+                  key=lambda a: a["per_round"])
+        return {"symbol": top["symbol"], "count": top["count"], "pay_per_line": best,
+                "one_in": 1 / top["per_round"]}
+
+    return kept_figure(game, "top-award", computed, lambda value: value, lambda saved: saved)
+
+
+@lru_cache(maxsize=64)
 def rtp_figures(game) -> tuple:
     """The game's RTP figures (Cops n Robbers' exact analysis of both modes takes seconds),
     or none where it has no analysis."""
@@ -205,7 +233,7 @@ def game_help(game) -> dict:
     numbers, RTP figures and maximum win filled in (`services/help.py`), once per game."""
     from reelforge.server.services.help import help_pages
 
-    return help_pages(game, rtp_figures(game), _max_win(game))
+    return help_pages(game, rtp_figures(game), _max_win(game), top_award(game))
 
 
 def _default_bet(bets: list[dict]) -> dict | None:
