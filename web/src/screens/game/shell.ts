@@ -98,11 +98,13 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   // The balance in currency, or in credits at a tap (one figure at a time, as a cabinet's meter).
   const balanceMeter = h("span", { class: "meter-toggle", role: "button", tabindex: "0", "data-testid": "balance-toggle", "aria-label": "Balance: show in credits", title: "Show in credits" }, balanceMoney, balanceCredits);
   balanceCredits.hidden = true;
-  const balanceLabel = h("span", { class: "label" }, "Balance");
+  // Free play (GLI-19 4.9.1, standards.md I12): the meter says it holds play money.
+  const demo = session.demo;
+  const balanceLabel = h("span", { class: "label", "data-testid": "balance-label", ...(demo ? { "data-demo": "", title: "Free play: play money, not a real-money balance" } : {}) }, demo ? "Demo balance" : "Balance");
   const showCredits = (on: boolean) => {
     balanceCredits.hidden = !on;
     balanceMoney.hidden = on;
-    balanceLabel.textContent = on ? "Credits" : "Balance";
+    balanceLabel.textContent = `${demo ? "Demo " : ""}${on ? "credits" : "balance"}`.replace(/^./, (c) => c.toUpperCase());
     balanceMeter.setAttribute("aria-label", on ? "Credits: show in currency" : "Balance: show in credits");
     balanceMeter.title = on ? "Show in currency" : "Show in credits";
   };
