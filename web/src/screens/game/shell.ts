@@ -26,6 +26,7 @@ import type { AppContext, Screen } from "../context";
 import { rememberBet } from "../info/current-bet";
 import { artReady } from "./art";
 import { PixiSlotView, genericHandlers } from "./generic";
+import { genericHooks } from "./handlers";
 import { moduleFor, type BetControls, type ChoiceScreen, type GameModule, type SlotView } from "./registry";
 
 const FINISHED = new Set(["closed", "cancelled"]);
@@ -226,9 +227,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     view.showWins?.(outcome ? winCycleOf(outcome, game.info.paylines ?? [], game.info.symbols) : null, still);
   };
   const view = module.createView ? module.createView(deps) : new PixiSlotView(deps);
-  const hooks = module.hooks ?? {
-    beforeSpin: (spin, ctx) => { if (spin.kind !== "base") ctx.view.setSpinInfo(`${spin.kind} spin ${spin.index}`); },
-  };
+  const hooks = module.hooks ?? genericHooks();
   let playingRoundId = "";
   const player = new EventPlayer<SlotView>(module.handlers(game), {
     ...hooks,
