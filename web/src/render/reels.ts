@@ -54,13 +54,16 @@ interface Marker { line: number; lit: Graphics; x: number; y: number }
 
 /** A cell's grid multiplier as drawn: 0 none, 1 marked (won once, no multiplier yet), else
  * the multiplier. Pure, for the unit tests: the badge's text and its size (1 at x2, growing by
- * a sixth per doubling up to twice that) and colour (gold, then orange, then red). */
+ * an eighth per doubling up to 1.75 times that) and colour (gold, then orange, then red). */
 export function cellMarkLook(value: number): { text: string; size: number; colour: number } | null {
   if (!(value > 0)) return null;
   if (value === 1) return { text: "", size: 0.55, colour: 0xffe066 };
   const steps = Math.max(0, Math.log2(value) - 1);
-  return { text: `x${value}`, size: Math.min(2, 1 + steps / 6), colour: value >= 16 ? 0xff4d6d : value >= 4 ? 0xff9f1c : 0xffd23f };
+  return { text: `x${value}`, size: Math.min(1.75, 1 + steps / 8), colour: value >= 16 ? 0xff4d6d : value >= 4 ? 0xff9f1c : 0xffd23f };
 }
+
+/** The smallest x2 badge on the screen, CSS px tall. */
+const MARK_MIN_PX = 16;
 
 /** How long a mark's badge pops when it appears or grows, in seconds. */
 const MARK_POP_S = 0.35;
@@ -149,7 +152,10 @@ export class ReelSet extends Container {
    * the reels, so the badge keeps its size on the screen. */
   setCompact(badgePx: number, screenScale: number): void {
     this.compact = this.markerSide ? badgePx : 0;
+    const rescaled = this.screenScale !== (screenScale || 1);
     this.screenScale = screenScale || 1;
+    // the grid multipliers' badges keep their least size on the screen
+    if (rescaled && this.markValues.length) this.drawMarks(this.markValues, this.markValues);
     this.markerBox.visible = !this.compact;
     this.changed = true;
   }
@@ -213,8 +219,10 @@ export class ReelSet extends Container {
    * null or empty: none). A mark that appears or grows pops; the others are redrawn still. */
   setCellMarks(values: readonly (readonly number[])[] | null): void {
     if (this.destroyed) return;
-    const next = (values ?? []).map((col) => [...col]);
-    const before = this.markValues;
+    this.drawMarks((values ?? []).map((col) => [...col]), this.markValues);
+  }
+
+  private drawMarks(next: number[][], before: readonly (readonly number[])[]): void {
     this.markValues = next;
     this.marks.removeChildren().forEach((c) => c.destroy({ children: true }));
     this.popping = [];
@@ -230,8 +238,10 @@ export class ReelSet extends Container {
       this.marks.addChild(tint);
       const badge = new Container();
       badge.label = `cell-mark-${r}-${w}`;
-      const height = cell * 0.3 * look.size;
-      const width = look.text ? Math.max(height * 1.1, height * 0.46 * look.text.length + height * 0.35) : height;
+      // at least MARK_MIN_PX CSS px tall at x2 (a phone's small cells), within the cell
+      const wide = look.text ? 0.46 * look.text.length + 0.35 : 1;
+      const height = Math.min(Math.max(cell * 0.28, MARK_MIN_PX / this.screenScale) * look.size, cell * 0.5, (cell - 8) / wide);
+      const width = look.text ? Math.max(height * 1.1, height * wide) : height;
       badge.position.set(x + cell - 4 - width / 2, y + cell - 4 - height / 2);
       if (look.text) {
         badge.addChild(new Graphics().roundRect(-width / 2, -height / 2, width, height, height / 2)

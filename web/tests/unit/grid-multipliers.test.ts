@@ -11,7 +11,7 @@ import { EventPlayer } from "../../src/core/player";
 import { formatCredits } from "../../src/core/money";
 import { cellMarkLook, ReelSet } from "../../src/render/reels";
 import { PROFILES } from "../../src/render/quality";
-import { genericHandlers, genericHooks, gridMultiplierOf, gridMultipliersBefore } from "../../src/screens/game/handlers";
+import { genericHandlers, genericHooks, gridMultiplierOf, gridMultipliersAfter, gridMultipliersBefore } from "../../src/screens/game/handlers";
 import type { SlotView } from "../../src/screens/game/registry";
 import { fixture } from "./fixtures";
 
@@ -145,15 +145,19 @@ describe("grid multipliers on the generic grid screen", () => {
     const free = outcome.spins.filter((s) => s.kind === "free").length;
     expect(free).toBe(outcome.counters.free_spins_played);
     expect(view.spinInfo.slice(0, free)).toEqual(Array.from({ length: free }, (_, i) => `Free spin ${i + 1} of ${award.total_awarded}`));
-    expect(view.log.at(-1)).toMatchObject({ what: "banner", text: `FREE SPINS OVER\nTOTAL WIN ${formatCredits(outcome.breakdown.free_spins ?? -1)}` });
+    expect(view.log.at(-1)).toMatchObject({ what: "banner", text: `FREE SPINS OVER · TOTAL WIN ${formatCredits(outcome.breakdown.free_spins ?? -1)}` });
     expect(view.spinInfo.at(-1)).toBe("");
   });
 
-  it("gridMultipliersBefore: none on the first spin, the last marks of the spins before otherwise", () => {
+  it("gridMultipliersBefore / After: none on the first spin, the last marks of the spins before otherwise", () => {
     const outcome = round("flag:free_spins");
     expect(gridMultipliersBefore(outcome, outcome.spins[0]!)).toBeNull();
     const last = outcome.spins.slice(0, -1).flatMap((s) => s.events).filter((e) => e.type === "grid_multipliers").at(-1) as { cells: number[][] };
     expect(gridMultipliersBefore(outcome, outcome.spins.at(-1)!)).toEqual(last.cells);
+    // a recovered round's screen after its last spin: the round's last marks
+    const final = outcome.spins.flatMap((s) => s.events).filter((e) => e.type === "grid_multipliers").at(-1) as { cells: number[][] };
+    expect(gridMultipliersAfter(outcome, outcome.spins.length - 1)).toEqual(final.cells);
+    expect(gridMultipliersAfter(round("loss"), 0)).toBeNull();
   });
 });
 

@@ -26,6 +26,17 @@ export function gridMultipliersBefore(outcome: Pick<Outcome, "spins">, spin: Spi
   return cells;
 }
 
+/** The grid multipliers on the cells after spin `index` of the round (a recovered round's
+ * screen), or null. */
+export function gridMultipliersAfter(outcome: Pick<Outcome, "spins">, index: number): number[][] | null {
+  let cells: number[][] | null = null;
+  for (const s of outcome.spins) {
+    if (s.index > index) break;
+    for (const e of s.events) if (e.type === "grid_multipliers") cells = e.cells;
+  }
+  return cells;
+}
+
 /** The grid multiplier a cluster win was paid at (1: none): its place among the cluster wins of
  * its tumble in that tumble's grid_multipliers event's `applied`. */
 export function gridMultiplierOf(spin: Pick<Spin, "events">, win: ClusterWinEvent): number {
@@ -66,7 +77,7 @@ export function genericHooks(): SpinHooks<SlotView> {
       if (spin.kind === "base" || spin !== spins[spins.length - 1]) return;
       const total = spins.filter((s) => s.kind !== "base").reduce((a, s) => a + s.win, 0);
       ctx.view.sound("feature");
-      await ctx.view.banner(`${FEATURE_NAMES[spin.kind]} OVER\nTOTAL WIN ${formatCredits(total)}`, { ms: 1600, fast: ctx.fast });
+      await ctx.view.banner(`${FEATURE_NAMES[spin.kind]} OVER · TOTAL WIN ${formatCredits(total)}`, { ms: 1600, fast: ctx.fast });
       ctx.view.setSpinInfo("");
     },
   };

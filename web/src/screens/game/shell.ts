@@ -26,7 +26,7 @@ import type { AppContext, Screen } from "../context";
 import { rememberBet } from "../info/current-bet";
 import { artReady } from "./art";
 import { PixiSlotView, genericHandlers } from "./generic";
-import { genericHooks } from "./handlers";
+import { genericHooks, gridMultipliersAfter } from "./handlers";
 import { moduleFor, type BetControls, type ChoiceScreen, type GameModule, type SlotView } from "./registry";
 
 const FINISHED = new Set(["closed", "cancelled"]);
@@ -606,6 +606,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     const at = mine ? Math.min(saved.spin, last) : last;
     const symbols = lastScreen(outcome, at);
     if (symbols) view.show(symbols);
+    view.setCellMultipliers?.(gridMultipliersAfter(outcome, at)); // a grid game's marks as they were
     // What was redrawn, for the recovery tests: the spin and its final screen.
     Object.assign(windowMarker.dataset, { recoveredSpin: String(at), recoveredSymbols: JSON.stringify(symbols) });
     // The bet shown is the round's (a reload must not show the default bet beside it).
