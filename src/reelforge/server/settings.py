@@ -147,6 +147,7 @@ EXAMPLE_GAMES = (
     GameSettings("ways-example", "ways-example-v1"),
     GameSettings("anywhere-example", "anywhere-example-v1"),
     GameSettings("holdwin-example", "holdwin-example-v1"),
+    GameSettings("cluster-mult-example", "cluster-mult-example-v1"),
 )
 
 

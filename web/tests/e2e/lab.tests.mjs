@@ -8,9 +8,14 @@ import { WEB } from "./server.mjs";
 // and 3 free spins, served as an extra game of the lab operator.
 const FS = { operator: "demo-lab", key: "anywhere-fs", gameFile: `${WEB}/tests/e2e/games/anywhere-example-e2e-fs-v1.toml` };
 
+// Cluster Mult Example's rules with frequent scatters, 3 free spins and pearl-heavy free spins:
+// a round nearly always reaches the free spins and pays at a grid multiplier.
+const GM = { operator: "demo-lab", key: "cluster-mult-fs", gameFile: `${WEB}/tests/e2e/games/cluster-mult-example-e2e-fs-v1.toml` };
+
 const LAB = [
   { key: "ways-example", viewport: { width: 1440, height: 900 } },
   { key: "anywhere-example", viewport: { width: 390, height: 844 } },
+  { key: "cluster-mult-example", viewport: { width: 390, height: 844 } },
 ];
 
 function expect(cond, message) {
@@ -129,7 +134,62 @@ const FREE_SPINS = {
   },
 };
 
-export const tests = [FREE_SPINS, ...LAB.flatMap(({ key, viewport }) => [{
+/** The marks the screen says it draws (the generic view's overlay: cells marked, highest). */
+async function marksShown(t) {
+  return t.page.locator(".stage-overlay").evaluate((el) => ({ marked: Number(el.dataset.gridMarked ?? 0), max: Number(el.dataset.gridMax ?? 0) }));
+}
+
+/** The round's marks at its end: the last grid_multipliers event's cells, counted. */
+function marksOf(outcome) {
+  const last = outcome.spins.flatMap((s) => s.events).filter((e) => e.type === "grid_multipliers").at(-1);
+  const values = last ? last.cells.flat() : [];
+  const marked = values.filter((v) => v > 0).length;
+  return { marked, max: marked ? Math.max(...values) : 0 };
+}
+
+const GRID_MULTIPLIERS = {
+  name: "lab: cluster-mult-example's grid multipliers drawn through tumbles and free spins, cleared by the next round (1440x900, 390x844)",
+  gameFiles: [GM],
+  async run(t) {
+    await open(t, GM.key);
+    await watchBanners(t);
+    let round;
+    const paidAtMark = (o) => o.spins.some((s) => s.events.some((e) => e.type === "grid_multipliers" && e.applied.some((m) => m > 1)));
+    for (let i = 0; i < 6 && !round; i++) {
+      expect((await t.spin(GM.key)) === "idle", "a round stopped at a choice");
+      const last = await lastRound(t);
+      if (last.outcome.spins.some((s) => s.kind === "free") && paidAtMark(last.outcome)) round = last;
+    }
+    expect(round, "no round with free spins and a win paid at a grid multiplier in 6 rounds");
+    const o = round.outcome;
+    // the marks stay on the grid after the round: the ones its last grid_multipliers left
+    const want = marksOf(o);
+    expect(want.max > 1, `the round's last marks have no multiplier: ${JSON.stringify(want)}`);
+    const shown = await marksShown(t);
+    expect(shown.marked === want.marked && shown.max === want.max, `the screen shows ${JSON.stringify(shown)} marks, the round left ${JSON.stringify(want)}`);
+    const banners = await t.page.evaluate(() => window.__banners);
+    const award = o.spins.flatMap((s) => s.events).find((e) => e.type === "free_spins_award");
+    expect(banners.some((b) => b.includes(`${award.trigger_count} SCATTERS: ${award.spins_awarded} FREE SPINS`)), `the scatters' award was not announced (banners: ${banners.slice(-8).join(" | ")})`);
+    expect(banners.some((b) => b.startsWith("FREE SPINS OVER")), `no outro (banners: ${banners.slice(-8).join(" | ")})`);
+    const mark = o.spins.flatMap((s) => s.events).find((e) => e.type === "grid_multipliers" && e.applied.some((m) => m > 1));
+    expect(banners.some((b) => b.includes(`(x${mark.applied.find((m) => m > 1)})`)), `no win named its grid multiplier x${mark.applied.find((m) => m > 1)} (banners: ${banners.slice(-12).join(" | ")})`);
+    const win = await t.page.locator("[data-testid=win]").innerText();
+    expect(win.startsWith(`${credits(o.total_win)} `), `WIN shows ${win}, the round won ${o.total_win}`);
+    await t.assertDrawn("cluster-mult-marks");
+    await t.layout("cluster-mult-marks");
+    await t.page.setViewportSize({ width: 390, height: 844 });
+    await t.assertDrawn("cluster-mult-marks-phone");
+    await t.layout("cluster-mult-marks-phone");
+    // the next round starts clean: what it shows at its end is its own marks only
+    expect((await t.spin(GM.key)) === "idle", "a round stopped at a choice");
+    const next = await lastRound(t);
+    const again = await marksShown(t);
+    const own = marksOf(next.outcome);
+    expect(again.marked === own.marked && again.max === own.max, `after the next round the screen shows ${JSON.stringify(again)} marks, that round left ${JSON.stringify(own)}`);
+  },
+};
+
+export const tests = [FREE_SPINS, GRID_MULTIPLIERS, ...LAB.flatMap(({ key, viewport }) => [{
   name: `lab: ${key} from the lab lobby, a win, its information page, a replay (${viewport.width}x${viewport.height})`,
   viewport,
   async run(t) {

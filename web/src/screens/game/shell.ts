@@ -26,6 +26,7 @@ import type { AppContext, Screen } from "../context";
 import { rememberBet } from "../info/current-bet";
 import { artReady } from "./art";
 import { PixiSlotView, genericHandlers } from "./generic";
+import { genericHooks, gridMultipliersAfter } from "./handlers";
 import { moduleFor, type BetControls, type ChoiceScreen, type GameModule, type SlotView } from "./registry";
 
 const FINISHED = new Set(["closed", "cancelled"]);
@@ -228,9 +229,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     view.showWins?.(outcome ? winCycleOf(outcome, game.info.paylines ?? [], game.info.symbols) : null, still);
   };
   const view = module.createView ? module.createView(deps) : new PixiSlotView(deps);
-  const hooks = module.hooks ?? {
-    beforeSpin: (spin, ctx) => { if (spin.kind !== "base") ctx.view.setSpinInfo(`${spin.kind} spin ${spin.index}`); },
-  };
+  const hooks = module.hooks ?? genericHooks();
   let playingRoundId = "";
   const player = new EventPlayer<SlotView>(module.handlers(game), {
     ...hooks,
@@ -609,6 +608,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     const at = mine ? Math.min(saved.spin, last) : last;
     const symbols = lastScreen(outcome, at);
     if (symbols) view.show(symbols);
+    view.setCellMultipliers?.(gridMultipliersAfter(outcome, at)); // a grid game's marks as they were
     // What was redrawn, for the recovery tests: the spin and its final screen.
     Object.assign(windowMarker.dataset, { recoveredSpin: String(at), recoveredSymbols: JSON.stringify(symbols) });
     // The bet shown is the round's (a reload must not show the default bet beside it).

@@ -95,6 +95,10 @@ export function genericWords(game: Pick<GameView, "info"> | undefined): Required
     bonus: (e) => `${e.trigger_count} bonus symbols: the bonus starts at x${e.start_multiplier}`,
     free_spins_award: (e) => `${e.trigger_count} scatters: ${plural(e.spins_awarded, "free spin")} (${formatCredits(e.total_awarded)} in all)`,
     cluster_win: (e) => `Cluster of ${e.size} ${name(e.symbol)}${e.wilds ? ` with ${plural(e.wilds, "wild")}` : ""}${e.wild_multiplier > 1 ? ` x${e.wild_multiplier}` : ""} — ${credits(e.win)}`,
+    grid_multipliers: (e) => {
+      const paid = e.applied.filter((m) => m > 1);
+      return paid.length ? `Grid multipliers paid: ${listed(paid.map((m) => `x${m}`))}` : null;
+    },
     random_multiplier: (e) => (e.value > 1 ? `Multiplier x${e.value} on the spin's wins` : null),
     wilds_placed: (e) => `${plural(e.count, "wild")} placed${e.golden_multiplier > 0 ? `, golden x${e.golden_multiplier}` : ""}`,
     jars: (e) => `Into the jars: ${e.wild} wild, ${e.free_spins} free spins, ${e.jackpots} jackpots${e.triggered ? ": free spins" : ""}`,
