@@ -56,6 +56,9 @@ def plain_max_round_win(m, bet: Bet) -> int:
     wild_mult = int(m.wild_multiplier.max())
     if m.multiplier_product:
         wild_mult = wild_mult ** m.n_reels
+    if m.wild_draw_count.any():  # drawn multipliers of up to every reel's wild, on top
+        top = int(m.wild_draw_values.max())
+        wild_mult *= (top ** m.n_reels, m.n_reels * top, top)[m.wild_draw_combine]
     line_top = max(int(m.line_pay.max()), int(m.mixed_pay.max())) * wild_mult * bet.bet_per_line * bet.lines
     if m.collect:  # every collector collects every cash value in view
         cells = m.n_reels * m.n_rows
