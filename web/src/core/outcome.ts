@@ -25,12 +25,14 @@ export interface JarsEvent { type: "jars"; wild: number; free_spins: number; jac
 export interface FreeSpinsTriggeredEvent { type: "free_spins_triggered"; modifiers: string[]; spins: number; extra_spins_at_start: number }
 export interface ExtraFreeSpinsEvent { type: "extra_free_spins"; collected: number; spins_awarded: number; toward_super_spin: number; super_spins_awarded: number }
 export interface JackpotEvent { type: "jackpot"; jackpot: string; pays: number; multiplier: number; win: number }
+/** The multiplier a wild in view drew (a line game's [wild_multipliers]). */
+export interface WildMultiplierEvent { type: "wild_multiplier"; reel: number; row: number; value: number }
 
 export type OutcomeEvent =
   | WindowEvent | GridEvent | LineWinEvent | WaysWinEvent | ScatterWinEvent | ProgressiveJackpotEvent | CashEvent
   | CollectionEvent | TrailEvent | ParadeEvent | BonusEvent | FreeSpinsAwardEvent | ClusterWinEvent
   | RandomMultiplierEvent | WildsPlacedEvent | JarsEvent | FreeSpinsTriggeredEvent
-  | ExtraFreeSpinsEvent | JackpotEvent;
+  | ExtraFreeSpinsEvent | JackpotEvent | WildMultiplierEvent;
 
 export type EventType = OutcomeEvent["type"];
 
