@@ -160,3 +160,11 @@ def test_the_loader_refuses_a_malformed_table(table, problem):
     text += table + '\n[reels.base]\nstrips = ["W A B A", "A W B B A", "B A W"]\n[bet]\nmax_lines = 2\nmax_bet_per_line = 1\n'
     with pytest.raises(SpecError, match=problem):
         parse_spec(text, "tiny.toml")
+
+
+def test_the_rng_inventory_lists_each_reel_sets_draw_weights():
+    from reelforge.evidence.ranges import game_draws
+
+    draws = {src.key: n for n, src in game_draws(make("wildmult-example-v1"))}
+    assert draws["[wild_multipliers.base] weights"] == 6 + 3 + 1
+    assert draws["[wild_multipliers.free] weights"] == 5 + 3 + 2
