@@ -168,3 +168,15 @@ def test_the_rng_inventory_lists_each_reel_sets_draw_weights():
     draws = {src.key: n for n, src in game_draws(make("wildmult-example-v1"))}
     assert draws["[wild_multipliers.base] weights"] == 6 + 3 + 1
     assert draws["[wild_multipliers.free] weights"] == 5 + 3 + 2
+
+
+def test_the_exact_moments_decline_drawn_multipliers_and_say_why():
+    from reelforge.analysis.moments import NotExact, exact_moments, max_round_win
+
+    game = make("wildmult-example-v1")
+    for figure in (exact_moments, max_round_win):
+        with pytest.raises(NotExact, match=r"\[wild_multipliers\]"):
+            figure(game, game.max_bet)
+    # so the maximum win falls back to the engine's bound: every line at its top pay times
+    # the top draw on every reel (product), every scatter, every free spin
+    assert game.max_win().enforced == "bound"
