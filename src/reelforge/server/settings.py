@@ -148,6 +148,7 @@ EXAMPLE_GAMES = (
     GameSettings("anywhere-example", "anywhere-example-v1"),
     GameSettings("holdwin-example", "holdwin-example-v1"),
     GameSettings("cluster-mult-example", "cluster-mult-example-v1"),
+    GameSettings("wildmult-example", "wildmult-example-v1"),
 )
 
 

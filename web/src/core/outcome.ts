@@ -29,12 +29,14 @@ export interface ExtraFreeSpinsEvent { type: "extra_free_spins"; collected: numb
  * `cells` [reel][row]: 0 never won, 1 won once, else the cell's multiplier. */
 export interface GridMultipliersEvent { type: "grid_multipliers"; tumble: number; applied: number[]; cells: number[][] }
 export interface JackpotEvent { type: "jackpot"; jackpot: string; pays: number; multiplier: number; win: number }
+/** The multiplier a wild in view drew (a line game's [wild_multipliers]). */
+export interface WildMultiplierEvent { type: "wild_multiplier"; reel: number; row: number; value: number }
 
 export type OutcomeEvent =
   | WindowEvent | GridEvent | LineWinEvent | WaysWinEvent | ScatterWinEvent | ProgressiveJackpotEvent | CashEvent
   | CollectionEvent | TrailEvent | ParadeEvent | BonusEvent | FreeSpinsAwardEvent | ClusterWinEvent
   | RandomMultiplierEvent | WildsPlacedEvent | JarsEvent | FreeSpinsTriggeredEvent
-  | ExtraFreeSpinsEvent | JackpotEvent | GridMultipliersEvent;
+  | ExtraFreeSpinsEvent | JackpotEvent | GridMultipliersEvent | WildMultiplierEvent;
 
 export type EventType = OutcomeEvent["type"];
 

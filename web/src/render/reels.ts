@@ -75,6 +75,8 @@ export class ReelSet extends Container {
   private readonly columns: Container[] = [];
   private readonly sprites: Sprite[][] = [];
   private readonly overlay = new Container();
+  /** Marks on cells (a wild's drawn multiplier), above the highlight, until the next spin or landing. */
+  private readonly marks = new Container();
   private readonly sparks = new Container();
   private pending: Pending | null = null;
   private last: number; // the clock at the previous frame
@@ -180,6 +182,7 @@ export class ReelSet extends Container {
   /** Reels start at once (on PLAY), before the server answers. */
   startSpin(): void {
     this.clearHighlight();
+    this.clearMarks();
     this.previewLine(0);
     const speed = this.opts.speed ?? 22;
     this.models.forEach((m) => m.start(speed));
@@ -189,6 +192,7 @@ export class ReelSet extends Container {
   /** Land on `window` ([reel][row]); resolves when the last reel stops. */
   land(window: readonly (readonly string[])[], options: { stagger?: number; fast?: boolean } = {}): Promise<void> {
     this.clearHighlight();
+    this.clearMarks();
     const stagger = options.fast ? 1 : options.stagger ?? 4;
     const speed = (this.opts.speed ?? 22) * (options.fast ? 2 : 1);
     // Only reels that land one at a time build suspense (a tumble's columns fall together).
@@ -210,6 +214,7 @@ export class ReelSet extends Container {
   /** Show `window` now (a resumed round, a replay). */
   show(window: readonly (readonly string[])[]): void {
     this.clearHighlight();
+    this.clearMarks();
     this.models.forEach((m, r) => m.show(window[r] ?? m.visible()));
     this.columns.forEach((c) => (c.filters = []));
     this.draw();
@@ -429,6 +434,30 @@ export class ReelSet extends Container {
     g.lineTo(end.x, end.y).stroke({ width: Math.max(4, cell / 22), color: colour, alpha: 0.9, join: "round", cap: "round" });
     if (!ends) for (const p of [start, end]) g.circle(p.x, p.y, Math.max(7, cell / 12)).fill({ color: colour });
     return g;
+  }
+
+  /** A badge with `text` ("x3") at the bottom of a cell: a wild's drawn multiplier. */
+  markCell([r, row]: Cell, text: string): void {
+    if (this.destroyed) return;
+    const { cell, gap } = this.opts;
+    const size = Math.round(cell * 0.3);
+    const badge = new Container();
+    badge.label = `cell-mark-${r}-${row}`;
+    const label = new Text({ text, style: { fontFamily: "Lilita One, Impact, sans-serif", fontSize: size, fill: 0xfff2a8, stroke: { color: 0x2a0a00, width: Math.max(3, size / 7) } } });
+    label.anchor.set(0.5);
+    const w = Math.max(label.width + size * 0.5, size * 1.6), ht = size * 1.25;
+    const back = new Graphics().roundRect(-w / 2, -ht / 2, w, ht, ht / 2).fill({ color: 0x8a1c00, alpha: 0.92 }).stroke({ width: Math.max(2, size / 10), color: 0xffd34d });
+    badge.addChild(back, label);
+    badge.position.set(r * (cell + gap) + cell / 2, row * cell + cell - ht / 2 - cell * 0.04);
+    this.marks.addChild(badge);
+    this.changed = true;
+  }
+
+  /** Every cell's mark goes (a spin, a new window). */
+  clearMarks(): void {
+    if (this.destroyed || !this.marks.children.length) return;
+    this.marks.removeChildren().forEach((c) => c.destroy());
+    this.changed = true;
   }
 
   clearHighlight(): void {

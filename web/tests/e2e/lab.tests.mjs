@@ -2,6 +2,7 @@
 // end, each drawn by the generic screen with no client code of its own: opened from the lab's
 // lobby, played until a round wins (the WIN shown is the server's round win), its information
 // page (every symbol the game pays), one round replayed from History. At 1440x900 and 390x844.
+import { decodePng } from "./png.mjs";
 import { WEB } from "./server.mjs";
 
 // A test-only game file (web/tests/e2e/games/): Anywhere Example's rules with frequent scatters
@@ -189,7 +190,59 @@ const GRID_MULTIPLIERS = {
   },
 };
 
-export const tests = [FREE_SPINS, GRID_MULTIPLIERS, ...LAB.flatMap(({ key, viewport }) => [{
+
+// The line family's drawn wild multipliers ([wild_multipliers]): the shipped example game,
+// served from its file as an extra lab game.
+const WILDS = { operator: "demo-lab", key: "wildmult-example", gameFile: `${WEB}/../src/reelforge/games/wildmult_example/wildmult-example-v1.toml` };
+
+/** Share of a cell's badge area (the bottom of the cell, where the generic reels draw a mark)
+ * in the mark's dark red. */
+async function markShare(t, reel, row, reels, rows) {
+  const win = await t.rect("[data-testid=reels-window]");
+  const cell = Math.floor(Math.min(1100 / reels, 640 / rows)), gap = 8; // generic.ts's layout
+  const k = win.width / (reels * (cell + gap) - gap);
+  const clip = { x: win.x + (reel * (cell + gap) + cell * 0.3) * k, y: win.y + (row * cell + cell * 0.62) * k, width: cell * 0.4 * k, height: cell * 0.3 * k };
+  const png = decodePng(await t.page.screenshot({ clip }));
+  let red = 0, n = 0;
+  for (let i = 0; i < png.pixels.length; i += png.channels) {
+    const [r, g, b] = [png.pixels[i], png.pixels[i + 1], png.pixels[i + 2]];
+    if (r > 100 && r < 180 && g < 60 && b < 40) red++;
+    n++;
+  }
+  return red / n;
+}
+
+const WILD_MARKS = {
+  name: "lab: wildmult-example's wilds show the multipliers they drew (1440x900)",
+  gameFiles: [WILDS],
+  viewport: { width: 1440, height: 900 },
+  async run(t) {
+    await open(t, WILDS.key);
+    let round;
+    for (let i = 0; i < 30 && !round; i++) {
+      expect((await t.spin(WILDS.key)) === "idle", "a round stopped at a choice");
+      const last = await lastRound(t);
+      if (last.outcome.spins.at(-1).events.some((e) => e.type === "wild_multiplier")) round = last;
+    }
+    expect(round, "no wild in view in 30 rounds");
+    const spin = round.outcome.spins.at(-1);
+    const game = await t.api(`/api/v1/games/${WILDS.key}`);
+    const { reels, rows } = game.info.window;
+    await t.page.waitForTimeout(300);
+    for (const e of spin.events.filter((x) => x.type === "wild_multiplier")) {
+      const share = await markShare(t, e.reel, e.row, reels, rows);
+      expect(share > 0.1, `the wild on reel ${e.reel + 1}, row ${e.row + 1} (x${e.value}) shows no mark (${(share * 100).toFixed(1)}% of its badge area)`);
+    }
+    const wildCells = new Set(spin.events.filter((x) => x.type === "wild_multiplier").map((x) => `${x.reel},${x.row}`));
+    const plain = [...Array(reels * rows).keys()].map((i) => [Math.floor(i / rows), i % rows]).find(([r, w]) => !wildCells.has(`${r},${w}`));
+    const share = await markShare(t, plain[0], plain[1], reels, rows);
+    expect(share < 0.1, `reel ${plain[0] + 1}, row ${plain[1] + 1} shows no wild but a mark (${(share * 100).toFixed(1)}%)`);
+    await t.assertDrawn("wildmult-marks");
+    await t.shot("wildmult-marks");
+  },
+};
+
+export const tests = [FREE_SPINS, GRID_MULTIPLIERS, WILD_MARKS, ...LAB.flatMap(({ key, viewport }) => [{
   name: `lab: ${key} from the lab lobby, a win, its information page, a replay (${viewport.width}x${viewport.height})`,
   viewport,
   async run(t) {

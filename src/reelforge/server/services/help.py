@@ -346,6 +346,12 @@ def _line_facts(spec: Any) -> dict[str, Fact]:
         out["cash.values"] = _words([f"{_n(v)}x" for v, w in spec.cash.values if w], "or")
         if spec.cash.collector:
             out["cash.collector"] = names[spec.cash.collector]
+    draws = spec.wild_draws
+    if draws is not None:  # [wild_multipliers]: the draws by reel set, and how they combine
+        out["wild_multipliers.combine"] = {"product": "multiply", "sum": "add up",
+                                           "max": "count once, the largest"}[draws.combine]
+        for name, table in draws.tables:
+            out[f"wild_multipliers.{name}"] = _words([f"x{_n(m)}" for m, _w in table], "or")
     wheel = spec.wheel_gamble
     if wheel is not None:
         out["wheel_gamble.limit_stakes"] = _n(wheel.limit_stake_multiple)

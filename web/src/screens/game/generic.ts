@@ -196,6 +196,10 @@ export class PixiSlotView implements SlotView {
     this.stopWins();
     this.reels.clearHighlight();
   }
+  markCell(cell: Cell, text: string): void {
+    this.reels.markCell(cell, text);
+    this.deps.stage.invalidate();
+  }
   async banner(text: string, options: { ms?: number; fast?: boolean } = {}): Promise<void> {
     this.bannerEl.dataset.kind = "message";
     this.bannerEl.textContent = text;

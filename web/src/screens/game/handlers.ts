@@ -156,6 +156,8 @@ export function genericHandlers(game: Described): Required<Handlers<SlotView>> {
     jars: async (e, ctx) => { if (e.triggered) await ctx.view.banner("Jars full: FREE SPINS", { fast: ctx.fast }); },
     free_spins_triggered: simple((e: { spins: number; modifiers: string[] }) => `${e.spins} FREE SPINS ${e.modifiers.join(" + ").toUpperCase()}`, "feature"),
     extra_free_spins: simple((e: { spins_awarded: number }) => `+${e.spins_awarded} free spins`),
+    // a wild's drawn multiplier, drawn on its cell until the reels spin again
+    wild_multiplier: async (e, ctx) => { ctx.view.markCell?.([e.reel, e.row], `x${e.value}`); },
     jackpot: async (e, ctx) => { ctx.view.setWin(ctx.won); await ctx.view.banner(`${e.jackpot.toUpperCase()} JACKPOT ${formatCredits(e.win)}`, { fast: ctx.fast }); },
   };
 }

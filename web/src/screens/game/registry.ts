@@ -54,6 +54,8 @@ export interface SlotView {
   /** After the round, until the next spin: its winning lines drawn in turn, or all at once
    * (`still`: reduced motion); null stops the cycle (core/win-cycle.ts). */
   showWins?(cycle: WinCycle | null, still?: boolean): void;
+  /** A mark drawn on one cell (a wild's multiplier, "x3") until the reels spin or land again. */
+  markCell?(cell: Cell, text: string): void;
   /** A message over the reels for a moment (feature triggered, multiplier, jackpot). */
   banner(text: string, options?: { ms?: number; fast?: boolean }): Promise<void>;
   /** A cluster game's grid multipliers on the cells ([reel][row], the outcome's

@@ -104,6 +104,7 @@ export function genericWords(game: Pick<GameView, "info"> | undefined): Required
     jars: (e) => `Into the jars: ${e.wild} wild, ${e.free_spins} free spins, ${e.jackpots} jackpots${e.triggered ? ": free spins" : ""}`,
     free_spins_triggered: (e) => `${plural(e.spins, "free spin")}${e.modifiers.length ? ` with ${listed(e.modifiers.map((m) => m.replace(/_/g, " ")))}` : ""}`,
     extra_free_spins: (e) => `${plural(e.collected, "extra free spin symbol")}: ${plural(e.spins_awarded, "free spin")} in all`,
+    wild_multiplier: (e) => `Wild on reel ${e.reel + 1}, row ${e.row + 1}: x${e.value}`,
     jackpot: (e) => `${capitalised(e.jackpot.toLowerCase())} jackpot${e.multiplier > 1 ? ` x${e.multiplier}` : ""} — ${credits(e.win)}`,
   };
 }
