@@ -76,7 +76,7 @@ export class ReelSet extends Container {
   private readonly sprites: Sprite[][] = [];
   private readonly overlay = new Container();
   /** Marks on cells (a wild's drawn multiplier), above the highlight, until the next spin or landing. */
-  private readonly marks = new Container();
+  private readonly wildMarks = new Container();
   private readonly sparks = new Container();
   private pending: Pending | null = null;
   private last: number; // the clock at the previous frame
@@ -134,7 +134,7 @@ export class ReelSet extends Container {
       this.addChild(column);
     }
     this.markerSide = this.drawMarkers();
-    this.addChild(this.antGlow, this.overlay, this.marks, this.preview, this.markerBox, this.sparks);
+    this.addChild(this.antGlow, this.overlay, this.marks, this.wildMarks, this.preview, this.markerBox, this.sparks);
     this.draw();
     ticker.add(this.tick, this);
   }
@@ -449,14 +449,14 @@ export class ReelSet extends Container {
     const back = new Graphics().roundRect(-w / 2, -ht / 2, w, ht, ht / 2).fill({ color: 0x8a1c00, alpha: 0.92 }).stroke({ width: Math.max(2, size / 10), color: 0xffd34d });
     badge.addChild(back, label);
     badge.position.set(r * (cell + gap) + cell / 2, row * cell + cell - ht / 2 - cell * 0.04);
-    this.marks.addChild(badge);
+    this.wildMarks.addChild(badge);
     this.changed = true;
   }
 
   /** Every cell's mark goes (a spin, a new window). */
   clearMarks(): void {
-    if (this.destroyed || !this.marks.children.length) return;
-    this.marks.removeChildren().forEach((c) => c.destroy());
+    if (this.destroyed || !this.wildMarks.children.length) return;
+    this.wildMarks.removeChildren().forEach((c) => c.destroy());
     this.changed = true;
   }
 
