@@ -52,8 +52,10 @@ export interface SlotView {
   highlight(cells: Cell[], label: string, options?: { fast?: boolean; line?: Cell[] }): Promise<void>;
   clearHighlight(): void;
   /** After the round, until the next spin: its winning lines drawn in turn, or all at once
-   * (`still`: reduced motion); null stops the cycle (core/win-cycle.ts). */
-  showWins?(cycle: WinCycle | null, still?: boolean): void;
+   * (`still`: reduced motion); null stops the cycle (core/win-cycle.ts). `outcome` is the
+   * round's (its spins up to the one on show), for a view that shows more than lines (Candy's
+   * clusters, Cops' collections). */
+  showWins?(cycle: WinCycle | null, still?: boolean, outcome?: Pick<Outcome, "spins"> & Partial<Pick<Outcome, "total_win">>): void;
   /** A message over the reels for a moment (feature triggered, multiplier, jackpot). */
   banner(text: string, options?: { ms?: number; fast?: boolean }): Promise<void>;
   /** The win meter, in credits. */
