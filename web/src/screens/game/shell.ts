@@ -164,7 +164,9 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   const hud = h("div", { class: "hud" }, message, choiceArea, autoPanel, infoPanel, consoleBar);
   const sessionClock = mountSessionClock(app, hud, consoleBar); // GB only (C6)
   // The game's name or logo: in the page header (the reels keep the stage's height).
-  const title = h("h1", { class: "game-title", "data-testid": "game-title" }, game.title, module.status === "todo" ? h("small", { style: "color:var(--muted);margin-left:8px" }, "(generic screen)") : "");
+  // the game's own name, whichever screen draws it (a lab game on the generic screen too: a
+  // player never reads "(generic screen)"; data-status tells the tests)
+  const title = h("h1", { class: "game-title", "data-testid": "game-title", "data-status": module.status }, game.title);
   if (module.theme?.logo) {
     // Our own markup from the bundle, never data from a request.
     const logo = h("span", { class: "logo", "aria-hidden": "true" });
@@ -221,9 +223,9 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   let playing: Outcome | null = null;
   // After a round, its winning lines cycle until the next spin (core/win-cycle.ts); still,
   // all at once, for a player who asks for reduced motion.
-  const showWins = (outcome: Pick<Outcome, "spins"> | null) => {
+  const showWins = (outcome: (Pick<Outcome, "spins"> & Partial<Pick<Outcome, "total_win">>) | null) => {
     const still = typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
-    view.showWins?.(outcome ? winCycleOf(outcome, game.info.paylines ?? [], game.info.symbols) : null, still);
+    view.showWins?.(outcome ? winCycleOf(outcome, game.info.paylines ?? [], game.info.symbols) : null, still, outcome ?? undefined);
   };
   const view = module.createView ? module.createView(deps) : new PixiSlotView(deps);
   const hooks = module.hooks ?? {
