@@ -71,7 +71,34 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
   override fitAbove(px: number, top?: number): void {
     this.fit = { px, top };
     const counter = this.counter.hidden ? 0 : COUNTER_ROOM_PX;
-    super.fitAbove(px, top === undefined ? undefined : top + counter);
+    const t = top === undefined ? undefined : top + counter;
+    super.fitAbove(px, t);
+    this.holdStill(px, t);
+  }
+
+  /** The console's cover while no choice is open, per orientation: where the reels stand. */
+  private readonly calm = new Map<string, number>();
+
+  /** The reels keep still when the gamble's offer or its cards open under them (the playtest
+   * saw the frame jump up): they stay where they stood above the console alone, and move up
+   * only as far as the open panel needs, never further than the plain fit above it. */
+  private holdStill(px: number, top: number | undefined): void {
+    const { design, scale: root, hostHeight } = this.stageRef.placement();
+    const choice = this.host.closest("section.game")?.querySelector<HTMLElement>("[data-testid=choice]");
+    if (!choice || choice.hidden) { this.calm.set(design.name, px); return; }
+    const calm = this.calm.get(design.name);
+    if (calm === undefined || calm >= px) return;
+    const fitted = { y: this.reels.y, scale: this.reels.scale.x };
+    super.fitAbove(calm, top);
+    // where the reels would shrink to fit, they are fitted to the open panel as before
+    if (Math.abs(this.reels.scale.x - fitted.scale) > 1e-9) { super.fitAbove(px, top); return; }
+    // measured as the shell measures it (CSS px of the stage's host): the window's last row
+    // stays clear of the panel by a few px (the frame's bottom edge may pass under it: the
+    // panel is the table the cards lie on)
+    const rect = this.windowRect();
+    const over = rect.y + rect.height + 6 - (hostHeight - px);
+    if (over > 0) this.reels.y = Math.max(fitted.y, this.reels.y - over / root);
+    this.stageRef.invalidate();
   }
 
   private showCounter(on: boolean): void {
