@@ -125,6 +125,10 @@ export interface AccountLine {
 export interface GameModule {
   key: string;
   status: "todo" | "ready";
+  /** "credits": the game's rules show awards in credits (Cluedo: "Awards are shown in credits,
+   * except the Jackpot"), so the console opens with the balance in credits and the WIN meter
+   * in credits alone, one unit on the screen (the balance still shows money at a tap). */
+  units?: "credits";
   symbols?: SymbolTable;
   theme?: Theme;
   handlers(game: GameView): Handlers<SlotView>;

@@ -106,6 +106,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     balanceMeter.setAttribute("aria-label", on ? "Credits: show in currency" : "Balance: show in credits");
     balanceMeter.title = on ? "Show in currency" : "Show in credits";
   };
+  if (module.units === "credits") showCredits(true);
   balanceMeter.addEventListener("click", () => showCredits(balanceCredits.hidden));
   balanceMeter.addEventListener("keydown", (e) => { if (e.key === "Enter") showCredits(balanceCredits.hidden); });
   // The RTP (a regulator's must, one tap away) and the way to the paytable and rules.
@@ -192,7 +193,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   // to what it shows); a lower value (a new round's 0, a gamble's stake) is shown at once, and
   // the round's end settles it on the server's total before anything reads it.
   let meterShown = 0, meterFrame = 0;
-  const showMeter = (c: number) => { winOut.textContent = `${formatCredits(c)} (${formatMoney(c * denomination, currency)})`; };
+  const showMeter = (c: number) => { winOut.textContent = module.units === "credits" ? formatCredits(c) : `${formatCredits(c)} (${formatMoney(c * denomination, currency)})`; };
   const setMeter = (c: number, instant = false) => {
     cancelAnimationFrame(meterFrame);
     const from = meterShown;
