@@ -86,9 +86,10 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     if (!cycle && !collections.length) { super.showWins(null, still); return; }
     if (!collections.length) { super.showWins(cycle, still); return; }
     const wins = [...(cycle?.wins ?? []), ...collections];
+    // beside lines, what they all add up to is said (the WIN meter's figure); a collection
+    // alone says its own amount
     const words = [lines ? `${lines} winning line${lines === 1 ? "" : "s"}` : "", collections.length > 1 ? `${collections.length} collections` : "the robber's collection"].filter(Boolean).join(" and ");
-    // the total is always said beside them: what they add up to is the WIN meter's figure
-    super.showWins({ wins, summary: `${words} pay ${formatCredits(total)}` }, still);
+    super.showWins({ wins, summary: wins.length > 1 ? `${words} pay ${formatCredits(total)}` : null }, still);
   }
 
   /** The room for the trail is kept in every mode (the reels do not jump when a bonus starts):
