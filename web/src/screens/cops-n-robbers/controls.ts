@@ -59,9 +59,9 @@ export function copsBetControls(controls: BetControls, game: GameView): HTMLElem
       toggle.setAttribute("aria-checked", String(on));
       toggle.disabled = !controls.enabled();
       const extra = spinCost(controls.selected(), fortune.name, game.denomination)?.extra;
-      // the state, then what being on costs, in words: "OFF €0.10 more a spin when on", "ON €0.10
+      // the state, then what being on costs, in words: "OFF €0.10 more when on", "ON €0.10
       // more a spin" (not "OFF · +€0.10", which read as a price of the switch being off)
-      toggle.replaceChildren(h("b", {}, on ? "ON" : "OFF"), ...(extra !== undefined ? [h("span", { class: "fortune-price" }, on ? `${money(extra)} more a spin` : `${money(extra)} more a spin when on`)] : []));
+      toggle.replaceChildren(h("b", {}, on ? "ON" : "OFF"), ...(extra !== undefined ? [h("span", { class: "fortune-price" }, on ? `${money(extra)} more a spin` : `${money(extra)} more when on`)] : []));
       toggle.setAttribute("aria-label", `${fortuneTitle} ${on ? "on" : "off"}${extra !== undefined ? `: adds ${money(extra)} to each spin` : ""}`);
     }
   };
