@@ -70,14 +70,24 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
    * cluedo.css), so it hides no symbol. */
   override fitAbove(px: number, top?: number): void {
     this.fit = { px, top };
-    const counter = this.counter.hidden ? 0 : COUNTER_ROOM_PX;
-    const t = top === undefined ? undefined : top + counter;
-    super.fitAbove(px, t);
-    this.holdStill(px, t);
+    super.fitAbove(px, this.withCounter(top));
+  }
+
+  private withCounter(top: number | undefined): number | undefined {
+    return top === undefined ? undefined : top + (this.counter.hidden ? 0 : COUNTER_ROOM_PX);
   }
 
   /** The console's cover while no choice is open, per orientation: where the reels stand. */
   private readonly calm = new Map<string, number>();
+  private holding = false;
+
+  /** Every layout (the shell's fit, a resize) ends with the reels held still (holdStill). */
+  protected override layout(): void {
+    super.layout();
+    if (this.holding || !this.fit) return;
+    this.holding = true;
+    try { this.holdStill(this.fit.px, this.withCounter(this.fit.top)); } finally { this.holding = false; }
+  }
 
   /** The reels keep still when the gamble's offer or its cards open under them (the playtest
    * saw the frame jump up): they stay where they stood above the console alone, and move up
@@ -90,14 +100,19 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
     if (calm === undefined || calm >= px) return;
     const fitted = { y: this.reels.y, scale: this.reels.scale.x };
     super.fitAbove(calm, top);
+    const still = { y: this.reels.y, scale: this.reels.scale.x };
+    super.fitAbove(px, top); // the shell's cover stays the one it measured
     // where the reels would shrink to fit, they are fitted to the open panel as before
-    if (Math.abs(this.reels.scale.x - fitted.scale) > 1e-9) { super.fitAbove(px, top); return; }
-    // measured as the shell measures it (CSS px of the stage's host): the window's last row
-    // stays clear of the panel by a few px (the frame's bottom edge may pass under it: the
-    // panel is the table the cards lie on)
+    if (Math.abs(still.scale - fitted.scale) > 1e-9) return;
+    // on the page: the window's bottom where it stood (from the canvas, which fills the stage's
+    // host) and the panel as drawn; the last row stays clear of it by a few px (the frame's
+    // bottom edge may pass under it: the panel is the table the cards lie on)
+    this.reels.y = still.y;
     const rect = this.windowRect();
-    const over = rect.y + rect.height + 6 - (hostHeight - px);
-    if (over > 0) this.reels.y = Math.max(fitted.y, this.reels.y - over / root);
+    const hostTop = this.stageRef.app.canvas.getBoundingClientRect().top;
+    const panelTop = Math.min(hostTop + hostHeight - px, choice.getBoundingClientRect().top);
+    const over = hostTop + rect.y + rect.height + 6 - panelTop;
+    if (over > 0) this.reels.y = Math.max(fitted.y, still.y - over / root);
     this.stageRef.invalidate();
   }
 
