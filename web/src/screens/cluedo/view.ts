@@ -96,8 +96,13 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
     const { design, scale: root, hostHeight } = this.stageRef.placement();
     const choice = this.host.closest("section.game")?.querySelector<HTMLElement>("[data-testid=choice]");
     if (!choice || choice.hidden) { this.calm.set(design.name, px); return; }
+    // on a phone, where the reels jumped twice (offer, cards); a desktop keeps the plain fit
+    // (its reels stand still at the offer and move up once for the cards: left as it was,
+    // the held position measured short of the cards' panel there)
+    if (design.name !== "portrait") return;
     const calm = this.calm.get(design.name);
-    if (calm === undefined || calm >= px) return;
+    // (a panel that takes less room than the bet rows it hides leaves them where they stood too)
+    if (calm === undefined) return;
     const fitted = { y: this.reels.y, scale: this.reels.scale.x };
     super.fitAbove(calm, top);
     const still = { y: this.reels.y, scale: this.reels.scale.x };
