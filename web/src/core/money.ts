@@ -6,6 +6,12 @@ const SYMBOLS: Record<string, string> = { EUR: "€", GBP: "£", USD: "$", JPY: 
 
 export class MoneyError extends Error {}
 
+/** The sign a currency is written with ("€", "£", "$"), else its code: the symbol an art
+ * drawn in the game's money (Cops' money bag) carries. */
+export function currencySymbol(currency: string): string {
+  return (SYMBOLS[currency] ?? currency).trim();
+}
+
 function checkInteger(value: number, what: string): void {
   if (!Number.isSafeInteger(value)) throw new MoneyError(`${what} = ${value}: not a safe integer`);
 }

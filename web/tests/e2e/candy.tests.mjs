@@ -138,7 +138,9 @@ const saidPay = (text) => Number((/=\s*([\d,]+)[^=]*$/.exec(text) ?? /pays ([\d,
  * each cluster was outlined on the grid, its outline as large as the server's cluster. */
 async function paysMatch(t, round) {
   const wins = events(round.outcome, "cluster_win");
-  const pays = (await t.page.evaluate(() => window.__pays)).filter((p) => / pays /.test(p.text));
+  // the lines said as the clusters paid; after the round the win cycle names them again, each
+  // with the round's TOTAL WIN (candyCycleMatches checks those)
+  const pays = (await t.page.evaluate(() => window.__pays)).filter((p) => / pays /.test(p.text) && !p.text.includes("TOTAL WIN"));
   expect(pays.length === wins.length, `${pays.length} pays said (${pays.map((p) => p.text)}), the server paid ${wins.length} clusters`);
   let sum = 0;
   pays.forEach((p, k) => {
@@ -244,6 +246,12 @@ export const tests = [
       const line = await t.page.locator("[data-testid=candy-winline]").innerText();
       const paid = events(round.outcome, "cluster_win").map((e) => credits(e.win));
       expect(line === "" || paid.some((p) => line.includes(`pays ${p}`)) || line.includes(credits(round.outcome.spins.at(-1).win)), `win line ${line}, paid ${paid}`);
+      // after the round the cycle lights a cluster the server paid and names the round's total,
+      // the WIN meter's figure
+      if (round.outcome.spins.at(-1).events.some((e) => e.type === "cluster_win" || e.type === "jackpot")) {
+        expect(line.endsWith(`TOTAL WIN ${credits(round.outcome.total_win)}`), `the win cycle says "${line}", the round won ${round.outcome.total_win}`);
+        expect(Number(await t.page.getAttribute("[data-testid=candy-screen]", "data-cycle")) >= 1, "no cluster lit after the round");
+      }
       await checkBalance(t, "candy-jar-clusters");
     },
   },

@@ -96,7 +96,8 @@ async function offerMatches(t, round) {
 async function winShown(t, round) {
   const atStake = round.pending_win_credits;
   const console_ = await t.page.locator("[data-testid=win]").innerText();
-  expect(console_.startsWith(`${credits(atStake)} (`), `console WIN ${console_}, at stake ${atStake}`);
+  // one unit on Cluedo's screen (its rules: awards in credits): the WIN meter in credits alone
+  expect(console_ === credits(atStake), `console WIN ${console_}, at stake ${atStake}`);
 }
 
 /** After the round, until the next spin, its winning lines cycle: the banner names the line
@@ -245,7 +246,7 @@ export const tests = [
       if (won) expect(step.result.state.amount === 2 * staked, `the server's win ${step.result.state.amount} is not double ${staked}`);
       // The WIN meter takes the step's amount while the result is shown, not after the card goes.
       const during = await t.page.evaluate(() => window.__winDuring);
-      expect(during.some((w) => w.startsWith(`${credits(step.result.state.amount)} (`)), `during the reveal the WIN meter showed ${JSON.stringify(during.slice(-3))}, the server's amount is ${step.result.state.amount}`);
+      expect(during.some((w) => w === credits(step.result.state.amount)), `during the reveal the WIN meter showed ${JSON.stringify(during.slice(-3))}, the server's amount is ${step.result.state.amount}`);
       expect(await t.page.locator("[data-testid=gamble-reveal]").count() === 0, "the turning card stays over the reels");
       if (flow === "choice") {
         expect((await t.page.getAttribute("[data-testid=gamble-card]", "data-colour")) === step.result.state.last_card, "the turned card is not the server's");
@@ -299,7 +300,7 @@ export const tests = [
       expect((await t.page.locator(".cluedo-overlay").getAttribute("data-golden")) === "false", "still golden after the bonus");
       const win = o.total_win;
       const shownWin = await t.page.locator("[data-testid=win]").innerText();
-      expect(shownWin.startsWith(`${credits(flow === "choice" ? round.pending_win_credits : win)} (`), `the WIN meter ${shownWin} is not the round's`);
+      expect(shownWin === credits(flow === "choice" ? round.pending_win_credits : win), `the WIN meter ${shownWin} is not the round's`);
       await look(t, "bonus-total");
       // The counter keeps the bonus total above the reels at phone size too.
       await t.page.setViewportSize(PHONE);

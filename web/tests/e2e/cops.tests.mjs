@@ -248,6 +248,8 @@ export const tests = [
       await t.page.click("[data-testid=amount-plus]");
       const lowered = Number((await t.page.locator("[data-testid=gamble-amount]").innerText()).split(" ")[0].replace(/,/g, ""));
       expect(lowered < win, `amount arrows: ${lowered} of ${win}`);
+      // one SPIN: it spins the wheel of the prize picked last (the bonus above): pick DOUBLE
+      await t.page.click("[data-testid=cash-1]");
       await t.page.click("[data-testid=spin-cash]");
       await t.page.locator("[data-testid=choice][data-wheel-result^=cash-wheel]").waitFor({ timeout: 30000 });
       let flow = await settled(t, key);

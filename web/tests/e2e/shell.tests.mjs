@@ -162,7 +162,7 @@ export const tests = [
       await screen.and(t.page.locator("[data-flow=idle], [data-flow=choice]")).waitFor({ timeout: 120000 });
       const win = await t.page.locator("[data-testid=win]").innerText();
       const expected = (full.status === "closed" ? full.outcome.total_win : full.pending_win_credits).toLocaleString("en");
-      expect(win.startsWith(`${expected} (`), `after playing on the meter shows ${win}, the server ${expected}`);
+      expect(win === expected, `after playing on the meter shows ${win} (Cluedo's, in credits), the server ${expected}`);
     },
   },
   ...sizes.map((viewport) => ({
@@ -200,7 +200,7 @@ export const tests = [
       await screen.and(t.page.locator("[data-flow=choice], [data-flow=idle]")).waitFor({ timeout: 10000 });
       expect((await rounds(t, "cluedo-fs")).length === 1, "Space on the celebration started another round");
       const meter = await t.page.locator("[data-testid=win]").innerText();
-      expect(meter.startsWith(`${full.outcome.total_win.toLocaleString("en")} (`), `WIN meter ${meter}, round ${full.outcome.total_win}`);
+      expect(meter === full.outcome.total_win.toLocaleString("en"), `WIN meter ${meter} (Cluedo's, in credits), round ${full.outcome.total_win}`);
     },
   })),
 ];

@@ -1,7 +1,7 @@
 // The gamble wheel's pointer: a won spin stops on the green the wheel draws, a lost one on its
 // red, after whole turns, easing into the stop; the drawn green keeps both colours visible.
 import { describe, expect, it } from "vitest";
-import { gambleResult } from "../../src/screens/cops-n-robbers/wheel";
+import { chanceWords, gambleResult } from "../../src/screens/cops-n-robbers/wheel";
 import { MIN_SHARE, onGreen, pointerAngle, pointerStop, shownShare, SPIN_TURNS } from "../../src/screens/cops-n-robbers/wheel-spin";
 
 // shares a wheel meets: tiny bonus chances, a third, a half, 400/533, a near-certain bonus
@@ -90,5 +90,24 @@ describe("the result's words", () => {
     const r = gambleResult({ wheel: "bonus", bonus: 2 }, 500, { ...state, bonus_won: 2 });
     expect(r.title).toBe("WIN");
     expect(r.amount).toBe("SUPER BIG MONEY BONUS");
+  });
+});
+
+// The wheels' chance in a player's words (wheel.ts chanceWords): the nearest fraction with a
+// denominator up to 10 at one half or more, else 1 in N; "about" unless it is exact; the
+// exact percentage kept for the tooltip.
+describe("the chance of green in words", () => {
+  it("says exact fractions plainly and near ones with about", () => {
+    expect(chanceWords(0.5).words).toBe("1 in 2");
+    expect(chanceWords(0.75).words).toBe("3 in 4");
+    expect(chanceWords(400 / 533).words).toBe("about 3 in 4");
+    expect(chanceWords(1 / 3).words).toBe("1 in 3");
+    expect(chanceWords(0.7826).words).toBe("about 7 in 9");
+    expect(chanceWords(400 / 35239.191577).words).toBe("about 1 in 88");
+    expect(chanceWords(1).words).toBe("certain");
+  });
+  it("keeps the exact figure for the tooltip", () => {
+    expect(chanceWords(400 / 533).exact).toBe("75.05%");
+    expect(chanceWords(0.00001).exact).toBe("under 0.01%");
   });
 });

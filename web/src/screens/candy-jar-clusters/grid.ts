@@ -243,7 +243,7 @@ export class CandyGrid extends Container {
   /** A glowing outline around the cluster `cells`, the amount on it, the cells of no paid
    * cluster dimmed; the `earlier` clusters paid on the same grid keep a steady outline, so
    * every winner is marked when they pop together. */
-  highlight(cells: readonly Cell[], label: string, colour = 0xfff3b0, earlier: readonly (readonly Cell[])[] = []): void {
+  highlight(cells: readonly Cell[], label: string, colour = 0xfff3b0, earlier: readonly (readonly Cell[])[] = [], quiet = false): void {
     this.clearHighlight();
     this.highlighted = true;
     const { cell } = this;
@@ -265,7 +265,7 @@ export class CandyGrid extends Container {
       text.position.set(cx, cy);
       this.overlay.addChild(text);
     }
-    this.burst(cells, colour);
+    if (!quiet) this.burst(cells, colour);
     this.changed = true;
   }
 

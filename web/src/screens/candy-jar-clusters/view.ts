@@ -2,7 +2,6 @@
 // and scales with the page) the three jars with their modifiers, the jackpot ladder, the
 // free / super spin counter, the EXTRA meter, the random multiplier, the win line, the bonus
 // total and the win cap notice. Every text shown is a value handed in by the handlers.
-import type { Cell } from "../../core/outcome";
 import { formatMoney } from "../../core/money";
 import { sleep } from "../../core/timing";
 import type { BetOption } from "../../net/types";
@@ -18,6 +17,9 @@ import { jarRules, type JarRules } from "./jars";
 import { jackpotMultiples, ladderAmounts } from "./ladder";
 import { JACKPOTS, JAR_NAMES, JARS, type CandyView as CandyViewApi, type FreeSpinCounter, type Jar } from "./handlers";
 import { JAR_COLOURS } from "./symbols";
+import { candyWinCycle, cycleLine } from "./wins";
+import { WIN_CYCLE_MS } from "../../core/win-cycle";
+import type { Cell, Outcome } from "../../core/outcome";
 
 const CELL = 88;
 /** The most candies a jar draws (what fits its glass); its count says the rest. */
@@ -205,13 +207,56 @@ export class CandyJarView implements CandyViewApi {
   }
 
   // --- SlotView ------------------------------------------------------------------------
+  /** After the round, until the next spin: each cluster (and jackpot) of its last spin lit on
+   * the grid it was paid on, with its amount, in turn (wins.ts), the line under the grid naming
+   * it and the round's total; `still` (reduced motion): the first, held. The grid left on show
+   * comes back when the cycle stops. */
+  showWins(_cycle: unknown, still = false, outcome?: Pick<Outcome, "spins"> & Partial<Pick<Outcome, "total_win">>): void {
+    this.stopWins();
+    const cycle = outcome ? candyWinCycle(outcome, this.deps.game.info) : null;
+    if (!cycle) return;
+    const final = this.grid.current().map((col) => [...col]);
+    const same = (a: string[][], b: string[][]) => a.length === b.length && a.every((col, c) => col.every((s, r) => s === b[c]?.[r]));
+    let shown = final;
+    let i = 0;
+    const next = () => {
+      const k = i++ % cycle.wins.length;
+      const w = cycle.wins[k]!;
+      if (!same(shown, w.grid)) { this.grid.show(w.grid); shown = w.grid; }
+      this.grid.highlight(w.cells, w.amount, undefined, [], true);
+      this.root.dataset.cycle = String(k + 1);
+      this.setWinLine(cycleLine(cycle, k), cycle.total);
+      this.deps.stage.invalidate();
+    };
+    this.cycle = { final, shown: () => shown };
+    next();
+    if (!still && cycle.wins.length > 1) this.cycleTimer = setInterval(next, WIN_CYCLE_MS);
+  }
+  private cycle: { final: string[][]; shown: () => string[][] } | null = null;
+  private cycleTimer: ReturnType<typeof setInterval> | undefined;
+
+  /** The cycle stops: the grid the round ended on is back, unlit. */
+  private stopWins(): void {
+    clearInterval(this.cycleTimer);
+    this.cycleTimer = undefined;
+    const c = this.cycle;
+    this.cycle = null;
+    if (!c) return;
+    delete this.root.dataset.cycle;
+    if (c.shown() !== c.final) this.grid.show(c.final);
+    this.grid.clearHighlight();
+    this.setWinLine("");
+  }
+
   spinStart(): void {
+    this.stopWins();
     this.hideNotices();
     this.outlinesGone();
     void this.grid.clearOut();
     this.deps.sound("spin");
   }
   async land(symbols: string[][], options: { fast?: boolean } = {}): Promise<void> {
+    this.stopWins();
     this.root.dataset.board = "round";
     this.outlinesGone();
     await this.grid.land(symbols, options.fast);
@@ -229,6 +274,7 @@ export class CandyJarView implements CandyViewApi {
     delete this.root.dataset.outlineCells;
   }
   show(symbols: string[][]): void {
+    this.stopWins();
     this.root.dataset.board = "round";
     this.grid.show(symbols);
   }
@@ -395,6 +441,7 @@ export class CandyJarView implements CandyViewApi {
   }
 
   destroy(): void {
+    clearInterval(this.cycleTimer);
     clearTimeout(this.tipTimer);
     document.removeEventListener("pointerdown", this.closeTip);
     this.stopAnimating();

@@ -63,6 +63,6 @@ export function cluedoBetControls(controls: BetControls, _game: GameView): HTMLE
   update();
   // under the steppers, where the shell's money total was (cluedo.css): the console stays one row
   const total = h("span", { class: "cluedo-total" }, "TOTAL BET ", h("output", { "data-testid": "meter-bet" }, "—"), " credits");
-  return h("div", { style: "display:flex;flex-direction:column;align-items:center;gap:2px" },
+  return h("div", { class: "cluedo-bet", style: "display:flex;flex-direction:column;align-items:center;gap:2px" },
     h("div", { style: "display:flex;gap:8px;align-items:end;flex-wrap:wrap;justify-content:center" }, lineBet.el, lines.el, betMax), total);
 }

@@ -15,6 +15,7 @@ import { CluedoPixiView } from "./view";
 registerGame({
   key: "cluedo",
   status: "ready",
+  units: "credits", // the rules: "Awards are shown in credits, except the Jackpot"
   symbols: CLUEDO_SYMBOLS,
   theme: CLUEDO_THEME,
   handlers: (game) => cluedoHandlers(game),

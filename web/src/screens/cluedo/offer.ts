@@ -4,7 +4,7 @@
 // this screen, no server call), COLLECT sends the server's "collect". Playing on (PLAY, Space)
 // or the operator's timeout collects too: the shell does that. What may be pressed is the
 // server's `choice.choices`; the amount is its offer's.
-import { formatCredits, formatMoney } from "../../core/money";
+import { formatCredits } from "../../core/money";
 import type { GameView, RoundView, StepChoice } from "../../net/types";
 import { h } from "../../ui/dom";
 
@@ -36,7 +36,7 @@ export function gambleOffer(round: Pick<RoundView, "round_id" | "offers" | "choi
 
 /** Draw the offer into `host`: GAMBLE calls `open` (the caller draws the cards in its place),
  * COLLECT sends ("gamble", "collect"). The focus is left where it is: Space plays on. */
-export function drawOffer(host: HTMLElement, offer: GambleOffer, game: Pick<GameView, "denomination" | "currency">, open: () => void, send: (kind: string, choice: StepChoice) => void): void {
+export function drawOffer(host: HTMLElement, offer: GambleOffer, _game: Pick<GameView, "denomination" | "currency">, open: () => void, send: (kind: string, choice: StepChoice) => void): void {
   const collect = h("button", {
     class: "gamble-collect", "data-testid": "gamble-collect", "data-kind": "gamble", "data-choice": JSON.stringify("collect"),
     disabled: !offer.canCollect,
@@ -48,7 +48,7 @@ export function drawOffer(host: HTMLElement, offer: GambleOffer, game: Pick<Game
   const gamble = h("button", { class: "gamble-open", "data-testid": "gamble-offer", disabled: !offer.canGamble, onclick: open }, "GAMBLE");
   host.append(h("div", { class: "gamble-offer", "data-testid": "gamble-offer-panel" },
     h("span", { class: "gamble-offer-win", "data-testid": "gamble-offer-amount", "data-amount": String(offer.amount) },
-      "WIN ", h("strong", {}, formatCredits(offer.amount)), ` credits (${formatMoney(offer.amount * game.denomination, game.currency)})`),
+      "WIN ", h("strong", {}, formatCredits(offer.amount)), " credits"),
     h("span", { class: "gamble-offer-hint" }, "double it on red or black?"),
     h("span", { class: "gamble-offer-buttons" }, gamble, collect)));
 }

@@ -70,8 +70,55 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
    * cluedo.css), so it hides no symbol. */
   override fitAbove(px: number, top?: number): void {
     this.fit = { px, top };
-    const counter = this.counter.hidden ? 0 : COUNTER_ROOM_PX;
-    super.fitAbove(px, top === undefined ? undefined : top + counter);
+    super.fitAbove(px, this.withCounter(top));
+  }
+
+  private withCounter(top: number | undefined): number | undefined {
+    return top === undefined ? undefined : top + (this.counter.hidden ? 0 : COUNTER_ROOM_PX);
+  }
+
+  /** The console's cover while no choice is open, per orientation: where the reels stand. */
+  private readonly calm = new Map<string, number>();
+  private holding = false;
+
+  /** Every layout (the shell's fit, a resize) ends with the reels held still (holdStill). */
+  protected override layout(): void {
+    super.layout();
+    if (this.holding || !this.fit) return;
+    this.holding = true;
+    try { this.holdStill(this.fit.px, this.withCounter(this.fit.top)); } finally { this.holding = false; }
+  }
+
+  /** The reels keep still when the gamble's offer or its cards open under them (the playtest
+   * saw the frame jump up): they stay where they stood above the console alone, and move up
+   * only as far as the open panel needs, never further than the plain fit above it. */
+  private holdStill(px: number, top: number | undefined): void {
+    const { design, scale: root, hostHeight } = this.stageRef.placement();
+    const choice = this.host.closest("section.game")?.querySelector<HTMLElement>("[data-testid=choice]");
+    if (!choice || choice.hidden) { this.calm.set(design.name, px); return; }
+    // on a phone, where the reels jumped twice (offer, cards); a desktop keeps the plain fit
+    // (its reels stand still at the offer and move up once for the cards: left as it was,
+    // the held position measured short of the cards' panel there)
+    if (design.name !== "portrait") return;
+    const calm = this.calm.get(design.name);
+    // (a panel that takes less room than the bet rows it hides leaves them where they stood too)
+    if (calm === undefined) return;
+    const fitted = { y: this.reels.y, scale: this.reels.scale.x };
+    super.fitAbove(calm, top);
+    const still = { y: this.reels.y, scale: this.reels.scale.x };
+    super.fitAbove(px, top); // the shell's cover stays the one it measured
+    // where the reels would shrink to fit, they are fitted to the open panel as before
+    if (Math.abs(still.scale - fitted.scale) > 1e-9) return;
+    // on the page: the window's bottom where it stood (from the canvas, which fills the stage's
+    // host) and the panel as drawn; the last row stays clear of it by a few px (the frame's
+    // bottom edge may pass under it: the panel is the table the cards lie on)
+    this.reels.y = still.y;
+    const rect = this.windowRect();
+    const hostTop = this.stageRef.app.canvas.getBoundingClientRect().top;
+    const panelTop = Math.min(hostTop + hostHeight - px, choice.getBoundingClientRect().top);
+    const over = hostTop + rect.y + rect.height + 6 - panelTop;
+    if (over > 0) this.reels.y = Math.max(fitted.y, still.y - over / root);
+    this.stageRef.invalidate();
   }
 
   private showCounter(on: boolean): void {

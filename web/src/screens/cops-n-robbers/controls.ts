@@ -39,7 +39,7 @@ export function copsBetControls(controls: BetControls, game: GameView): HTMLElem
   plus.addEventListener("click", () => pick(index() + 1));
   // the seed's name for the mode (the server's mode title is the game file's short "fortune")
   const fortuneTitle = fortune ? FORTUNE_SPINS : "";
-  const toggle = fortune ? h("button", { role: "switch", "aria-checked": "false", "data-testid": "fortune-switch", class: "fortune-switch", title: `${fortuneTitle}: each spin costs ${fortune.price} x the stake` }, "") : null;
+  const toggle = fortune ? h("button", { role: "switch", "aria-checked": "false", "data-testid": "fortune-switch", class: "fortune-switch", title: `${fortuneTitle}: with them on, a round costs ${fortune.price}x your stake` }, "") : null;
   toggle?.addEventListener("click", () => { controls.selectMode(controls.mode() === "base" ? (fortune?.name ?? "base") : "base"); });
   // The total each spin debits, the one amount to read; under it, the stake and what Fortune
   // Spins add (a new player read the stake beside the switch's price as two prices).
@@ -59,7 +59,9 @@ export function copsBetControls(controls: BetControls, game: GameView): HTMLElem
       toggle.setAttribute("aria-checked", String(on));
       toggle.disabled = !controls.enabled();
       const extra = spinCost(controls.selected(), fortune.name, game.denomination)?.extra;
-      toggle.textContent = `${on ? "ON" : "OFF"}${extra !== undefined ? ` · +${money(extra)}` : ""}`;
+      // the state, then what being on costs, in words: "OFF €0.10 more when on", "ON €0.10
+      // more a spin" (not "OFF · +€0.10", which read as a price of the switch being off)
+      toggle.replaceChildren(h("b", {}, on ? "ON" : "OFF"), ...(extra !== undefined ? [h("span", { class: "fortune-price" }, on ? `${money(extra)} more a spin` : `${money(extra)} more when on`)] : []));
       toggle.setAttribute("aria-label", `${fortuneTitle} ${on ? "on" : "off"}${extra !== undefined ? `: adds ${money(extra)} to each spin` : ""}`);
     }
   };

@@ -3,7 +3,7 @@
 // outcome's own: a line's `win`, a present's `value` (x stake), a collection's `win`, the
 // bonus total from the outcome's `breakdown`, the capped win from `total_win`.
 import { formatCredits } from "../../core/money";
-import type { Cell, Outcome, Spin } from "../../core/outcome";
+import type { Cell, CollectionEvent, Outcome, Spin } from "../../core/outcome";
 import type { Handlers, SpinHooks } from "../../core/player";
 import type { GameView } from "../../net/types";
 import { lineCells } from "../../slot/paylines";
@@ -36,6 +36,15 @@ export function collectionCells(spin: Pick<Spin, "events">): Cell[] {
   const window = spin.events.filter((e) => e.type === "window").at(-1);
   const robbers: Cell[] = window ? window.symbols.flatMap((column, reel) => column.flatMap((id, row): Cell[] => (id === "ROBBER" ? [[reel, row]] : []))) : [];
   return [...robbers, ...presentValues(spin).map((p): Cell => [p.reel, p.row])];
+}
+
+/** A collection in a player's words, the same while it plays and in the win cycle after the
+ * round: "Robber collects 12x stake: 6,000" (the presents' values in stakes, the trail's
+ * multiplier, the server's `win`). */
+export function collectionLabel(e: CollectionEvent): string {
+  const times = e.multiplier > 1 ? ` x${e.multiplier}` : "";
+  const who = e.collectors > 1 ? `${e.collectors} robbers collect` : "Robber collects";
+  return `${who} ${e.values}x stake${times}: ${formatCredits(e.win)}`;
 }
 
 /** The bonus's intro ("bonus-intro") and outro ("bonus-outro"). */
@@ -94,9 +103,7 @@ export function copsHandlers(game: Pick<GameView, "info">): Handlers<SlotView> {
     collection: async (e, ctx) => {
       ctx.view.setWin(ctx.won);
       ctx.view.sound("win");
-      const times = e.multiplier > 1 ? ` x${e.multiplier}` : "";
-      const who = e.collectors > 1 ? `${e.collectors} robbers collect` : "Robber collects";
-      await v(ctx.view).collect(`${who} ${e.values}x stake${times}: ${formatCredits(e.win)}`, { fast: ctx.fast, cells: collectionCells(ctx.spin) });
+      await v(ctx.view).collect(collectionLabel(e), { fast: ctx.fast, cells: collectionCells(ctx.spin) });
     },
     bonus: async (e, ctx) => {
       const names: Record<number, string> = { 1: "BIG MONEY BONUS", 2: "SUPER BIG MONEY BONUS", 3: "MEGA BIG MONEY BONUS" };

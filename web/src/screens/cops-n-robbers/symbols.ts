@@ -4,6 +4,7 @@
 // gold bars, the diamond, the card ranks as Christmas baubles and the Fortune Spins blank.
 import type { SymbolArt, SymbolTable } from "../../render/symbols";
 import { FONTS } from "../../render/fonts";
+import { currencySymbol } from "../../core/money";
 import blank from "./art/blank.svg?raw";
 import bonus from "./art/bonus.svg?raw";
 import cop from "./art/cop.svg?raw";
@@ -39,6 +40,8 @@ export const COPS_SYMBOLS: SymbolTable = {
   PRESENT_RED: { colour: 0xd7172a, svg: presentRed },
   PRESENT_GREEN: { colour: 0x1f8a4c, svg: presentGreen },
   PRESENT_GOLD: { colour: 0xe3a41a, svg: presentGold },
+  // the coin on the bag is blank here: the game's screen sets its currency's sign on it
+  // (withCurrency), so a bag in a EUR game does not show a pound
   MONEYBAG: { colour: 0xb48646, svg: moneybag },
   GOLDBAR: { colour: 0xe8ae26, svg: goldbar },
   DIAMOND: { colour: 0x4cc9f0, svg: diamond },
@@ -49,3 +52,12 @@ export const COPS_SYMBOLS: SymbolTable = {
   TEN: bauble("", 0xe06a12, "#ffc07a", "#6b2a00", TEN_DIGITS),
   BLANK: { colour: 0x1a1030, svg: blank },
 };
+
+/** The symbol table with the money bag's coin marked in `currency`'s sign (€, £, $): the
+ * session's money, never a sign drawn into the art. */
+export function withCurrency(table: SymbolTable, currency: string): SymbolTable {
+  const bag = table.MONEYBAG;
+  if (!bag) return table;
+  const sign = currencySymbol(currency);
+  return { ...table, MONEYBAG: { ...bag, caption: { text: sign, y: 0.665, size: sign.length > 1 ? 0.14 : 0.22, font: FONTS.display, fill: 0x6b3f00, stroke: 0xfff1a8, spacing: 0 } } };
+}

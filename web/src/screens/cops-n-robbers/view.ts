@@ -10,7 +10,10 @@ import type { Cell } from "../../core/outcome";
 import { FONTS } from "../../render/fonts";
 import { PixiSlotView } from "../game/generic";
 import type { ViewDeps } from "../game/registry";
-import { PARADE, TRAIL, type CopsMoment, type CopsView, type PresentValue } from "./handlers";
+import { withCurrency } from "./symbols";
+import { collectionCells, collectionLabel, PARADE, TRAIL, type CopsMoment, type CopsView, type PresentValue } from "./handlers";
+import { type WinCycle, type WinShow } from "../../core/win-cycle";
+import type { Outcome } from "../../core/outcome";
 
 /** The trail's height in CSS px per orientation: the reels are laid out that much (and a gap)
  * lower, so the trail sits between the game's title and the reels, never over either. */
@@ -43,7 +46,7 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   private readonly snow = [h("div", { class: "cops-snow far", "aria-hidden": "true" }), h("div", { class: "cops-snow near", "aria-hidden": "true" })];
 
   constructor(deps: ViewDeps) {
-    super(deps);
+    super({ ...deps, symbols: withCurrency(deps.symbols, deps.game.currency) });
     this.stage = deps.stage;
     this.game = deps.game;
     this.overlay = deps.overlay;
@@ -64,6 +67,29 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     deps.overlay.append(this.trailEl, this.paradeEl, this.valuesEl);
     deps.stage.app.renderer.runners.postrender.add(this.drawn);
     deps.overlay.parentElement?.prepend(...this.snow);
+  }
+
+  /** The win cycle after the round takes in the robbers' collections too, each named ("Robber
+   * collects 12x stake: 6,000") with the robbers and presents lit, so the lines and the
+   * collections it names add up to the WIN meter. */
+  override showWins(cycle: WinCycle | null, still = false, outcome?: Pick<Outcome, "spins">): void {
+    const spin = outcome?.spins.at(-1);
+    const collections: WinShow[] = [];
+    let total = 0, lines = 0;
+    for (const e of spin?.events ?? []) {
+      if (e.type === "line_win") { total += e.win; lines++; }
+      if (e.type === "collection" && spin) {
+        total += e.win;
+        collections.push({ cells: collectionCells(spin), path: [], line: 0, label: collectionLabel(e) });
+      }
+    }
+    if (!cycle && !collections.length) { super.showWins(null, still); return; }
+    if (!collections.length) { super.showWins(cycle, still); return; }
+    const wins = [...(cycle?.wins ?? []), ...collections];
+    // beside lines, what they all add up to is said (the WIN meter's figure); a collection
+    // alone says its own amount
+    const words = [lines ? `${lines} winning line${lines === 1 ? "" : "s"}` : "", collections.length > 1 ? `${collections.length} collections` : "the robber's collection"].filter(Boolean).join(" and ");
+    super.showWins({ wins, summary: wins.length > 1 ? `${words} pay ${formatCredits(total)}` : null }, still);
   }
 
   /** The room for the trail is kept in every mode (the reels do not jump when a bonus starts):

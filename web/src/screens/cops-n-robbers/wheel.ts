@@ -36,6 +36,8 @@ export function arrowAmounts(odds: WheelOdds | null | undefined): number[] {
 export const CASH_NAMES = ["+ A THIRD", "DOUBLE", "TRIPLE"];
 /** What a cash spin does, in full (the button's accessible name and tooltip). */
 export const CASH_TITLES = ["Win a third more", "Double the win", "Triple the win"];
+/** The one SPIN button's words for the cash prize picked. */
+export const CASH_SPIN = ["SPIN FOR A THIRD MORE", "SPIN TO DOUBLE", "SPIN TO TRIPLE"];
 export const BONUS_NAMES: Record<number, string> = { 1: "BIG MONEY", 2: "SUPER BIG MONEY", 3: "MEGA BIG MONEY" };
 /** The bonus buttons' short words (the full name is their accessible name and the wheel's info
  * line), so three fit side by side on a phone without wrapping. */
@@ -127,9 +129,23 @@ function reducedMotion(): boolean {
   return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
-/** The chance of green in words: "75.47% chance" ("under 0.01%" where it rounds to none). */
-function chance(p: number): string {
-  return p > 0 && p < 0.0001 ? "under 0.01% chance" : `${(p * 100).toFixed(2)}% chance`;
+/** The chance of green as a player says it: "1 in 2", "about 3 in 4", "about 1 in 40" (the
+ * nearest fraction of a small whole number; a chance under one half as 1 in N), with the exact
+ * figure kept for the tooltip (`exact`). */
+export function chanceWords(p: number): { words: string; exact: string } {
+  const exact = p > 0 && p < 0.0001 ? "under 0.01%" : `${(p * 100).toFixed(2)}%`;
+  if (p >= 1) return { words: "certain", exact };
+  if (p <= 0) return { words: "no chance", exact };
+  let best = { k: 1, n: Math.max(2, Math.round(1 / p)) };
+  if (p >= 0.5) {
+    let err = Infinity;
+    for (let n = 2; n <= 10; n++) {
+      const k = Math.round(p * n);
+      if (k > 0 && k < n && Math.abs(k / n - p) < err - 1e-12) { err = Math.abs(k / n - p); best = { k, n }; }
+    }
+  }
+  const near = Math.abs(best.k / best.n - p) < 1e-9;
+  return { words: `${near ? "" : "about "}${best.k} in ${best.n.toLocaleString("en")}`, exact };
 }
 
 function titleCase(s: string): string {
@@ -147,6 +163,8 @@ function lastResult(next: RoundView): Record<string, unknown> | undefined {
 
 /** A spin waiting for the answer to its ("amount", n) step. */
 let queued: { round: string; choice: StepChoice } | null = null;
+/** The last spin's result in words, said again on the next screen of the same round. */
+let lastSaid: { round: string; won: boolean; text: string } | null = null;
 
 /** The wheel gamble: amount arrows, the cash wheel (a third more, double, triple), the bonus wheel (Big,
  * Super, Mega Big Money), COLLECT. */
@@ -165,21 +183,30 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
   const bonusOffered = [1, 2, 3].filter((b) => has("bonus", b));
   let cashIndex = cashOffered[0] ?? -1;
   let bonusWhich = bonusOffered[0] ?? -1;
+  // One action: the player picks a prize on either wheel (the cash wheel's third more, double
+  // or triple; the bonus wheel's Big, Super or Mega), and the one SPIN spins the wheel of the
+  // prize picked. The cash wheel is picked first where it is offered.
+  let picked: "cash" | "bonus" = cashIndex >= 0 ? "cash" : "bonus";
   const cashWheel = new Wheel("cash-wheel", "Cash wheel");
   const bonusWheel = new Wheel("bonus-wheel", "Bonus wheel");
   const amountOut = h("output", { "data-testid": "gamble-amount" });
   const bankedOut = h("output", { "data-testid": "gamble-banked" });
   const cashInfo = h("div", { class: "wheel-info", "data-testid": "cash-info" });
   const bonusInfo = h("div", { class: "wheel-info", "data-testid": "bonus-info" });
-  const minus = h("button", { "aria-label": "Lower the amount at stake", "data-testid": "amount-minus" }, "◀");
-  const plus = h("button", { "aria-label": "Raise the amount at stake", "data-testid": "amount-plus" }, "▶");
-  const cashButtons = cashOffered.map((i) => h("button", { "data-testid": `cash-${i}`, "aria-pressed": "false", "aria-label": CASH_TITLES[i] ?? `#${i}`, title: CASH_TITLES[i] ?? `#${i}`, onclick: () => { cashIndex = i; redraw(); } }, CASH_NAMES[i] ?? `#${i}`));
-  const bonusButtons = bonusOffered.map((b) => h("button", { "data-testid": `bonus-${b}`, "aria-pressed": "false", "aria-label": `${BONUS_NAMES[b] ?? `#${b}`} BONUS`, title: `${BONUS_NAMES[b] ?? `#${b}`} BONUS`, onclick: () => { bonusWhich = b; redraw(); } }, BONUS_SHORT[b] ?? `#${b}`));
-  const spinCash = h("button", { class: "play", "data-testid": "spin-cash", "aria-label": "Spin the cash wheel", disabled: cashIndex < 0 }, "SPIN");
-  const spinBonus = h("button", { class: "play", "data-testid": "spin-bonus", "aria-label": "Spin the bonus wheel", disabled: bonusWhich < 0 }, "SPIN");
+  // the last spin's result stays said on the panel until the next spin (a moment says it big)
+  const lastOut = h("output", { class: "gamble-last", "data-testid": "gamble-last", role: "status" });
+  const said = lastSaid?.round === round.round_id ? lastSaid : null;
+  if (said) { lastOut.textContent = said.text; lastOut.dataset.result = said.won ? "won" : "lost"; }
+  const minus = h("button", { "aria-label": "Gamble less (the rest is kept)", title: "Gamble less: the rest is kept", "data-testid": "amount-minus" }, "◀");
+  const plus = h("button", { "aria-label": "Gamble more", title: "Gamble more", "data-testid": "amount-plus" }, "▶");
+  const cashButtons = cashOffered.map((i) => h("button", { "data-testid": `cash-${i}`, "aria-pressed": "false", "aria-label": CASH_TITLES[i] ?? `#${i}`, title: CASH_TITLES[i] ?? `#${i}`, onclick: () => { cashIndex = i; picked = "cash"; redraw(); } }, CASH_NAMES[i] ?? `#${i}`));
+  const bonusButtons = bonusOffered.map((b) => h("button", { "data-testid": `bonus-${b}`, "aria-pressed": "false", "aria-label": `${BONUS_NAMES[b] ?? `#${b}`} BONUS`, title: `${BONUS_NAMES[b] ?? `#${b}`} BONUS`, onclick: () => { bonusWhich = b; picked = "bonus"; redraw(); } }, BONUS_SHORT[b] ?? `#${b}`));
+  const spinButton = h("button", { class: "play spin-one", "data-testid": "spin-cash" }, "SPIN");
   const collect = h("button", { "data-testid": "collect", "data-kind": "wheel_gamble", "data-choice": '["collect"]' }, "COLLECT");
   let spinning: Wheel | null = null;
   let fast = false;
+  const cashCol = h("div", { class: "wheel-col cash" });
+  const bonusCol = h("div", { class: "wheel-col bonus" });
 
   const redraw = () => {
     amountOut.textContent = `${formatCredits(amount)} credits at stake`;
@@ -188,15 +215,26 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
     plus.disabled = amount >= state.amount;
     const c = cashIndex >= 0 ? spinSegment(odds, amount, "cash", cashIndex) : null;
     cashWheel.draw(c?.chance ?? 0);
-    info(cashInfo, c ? [`Green wins ${formatCredits(c.target ?? 0)} credits`, chance(c.chance)] : ["Not offered at this amount"]);
+    const cashOdds = c ? chanceWords(c.chance) : null;
+    info(cashInfo, c && cashOdds ? [`Green: win ${formatCredits(c.target ?? 0)} credits`, `${cashOdds.words} chance`] : ["Not offered at this amount"]);
+    cashInfo.title = cashOdds ? `${cashOdds.exact} chance of green` : "";
     const b = bonusWhich >= 0 ? spinSegment(odds, amount, "bonus", bonusWhich) : null;
     bonusWheel.draw(b?.chance ?? 0);
     bonusWheel.el.classList.toggle("disabled", !b);
-    info(bonusInfo, b ? [`Green wins ${titleCase(BONUS_NAMES[bonusWhich] ?? "")} Bonus`, chance(b.chance)] : ["Bonus wheel closed"]);
-    spinCash.disabled = !c;
-    spinBonus.disabled = !b;
-    cashButtons.forEach((el, k) => el.setAttribute("aria-pressed", String(cashOffered[k] === cashIndex)));
-    bonusButtons.forEach((el, k) => el.setAttribute("aria-pressed", String(bonusOffered[k] === bonusWhich)));
+    const bonusOdds = b ? chanceWords(b.chance) : null;
+    info(bonusInfo, b && bonusOdds ? [`Green: win the ${titleCase(BONUS_NAMES[bonusWhich] ?? "")} Bonus`, `${bonusOdds.words} chance`] : ["Bonus wheel closed"]);
+    bonusInfo.title = bonusOdds ? `${bonusOdds.exact} chance of green` : "";
+    if (picked === "bonus" && !b && c) picked = "cash";
+    if (picked === "cash" && !c && b) picked = "bonus";
+    const seg = picked === "cash" ? c : b;
+    spinButton.disabled = !seg;
+    spinButton.dataset.testid = picked === "cash" ? "spin-cash" : "spin-bonus";
+    spinButton.textContent = picked === "cash" ? (CASH_SPIN[cashIndex] ?? "SPIN") : `SPIN FOR ${BONUS_SHORT[bonusWhich] ?? ""} BONUS`;
+    spinButton.setAttribute("aria-label", picked === "cash" ? `Spin the cash wheel: ${CASH_TITLES[cashIndex] ?? ""}` : `Spin the bonus wheel for the ${titleCase(BONUS_NAMES[bonusWhich] ?? "")} Bonus`);
+    cashCol.classList.toggle("picked", picked === "cash");
+    bonusCol.classList.toggle("picked", picked === "bonus");
+    cashButtons.forEach((el, k) => el.setAttribute("aria-pressed", String(picked === "cash" && cashOffered[k] === cashIndex)));
+    bonusButtons.forEach((el, k) => el.setAttribute("aria-pressed", String(picked === "bonus" && bonusOffered[k] === bonusWhich)));
   };
   // the arrows move between the amounts the server priced (its odds), never past the win
   minus.addEventListener("click", () => { amount = amounts.find((a) => a < amount) ?? amount; redraw(); });
@@ -206,6 +244,8 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
   const go = (wheel: Wheel, kind: string, arg: number) => {
     spinning = wheel;
     if (!waiting) delete host.dataset.wheelResult;
+    lastOut.textContent = "";
+    delete lastOut.dataset.result;
     fast = game.jurisdiction.turbo && !!document.querySelector<HTMLInputElement>("[data-testid=turbo]")?.checked;
     host.querySelectorAll("button").forEach((b) => ((b as HTMLButtonElement).disabled = true));
     if (amount < state.amount) { queued = { round: round.round_id, choice: [kind, arg] }; send("wheel_gamble", ["amount", amount]); }
@@ -216,32 +256,35 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
     queued = null;
     const [kind, arg] = waiting.choice as [string, number];
     if (has(kind, arg)) {
-      if (kind === "cash") cashIndex = arg; else bonusWhich = arg;
+      if (kind === "cash") { cashIndex = arg; picked = "cash"; } else { bonusWhich = arg; picked = "bonus"; }
       setTimeout(() => go(kind === "cash" ? cashWheel : bonusWheel, kind, arg), 0);
     }
   }
-  spinCash.addEventListener("click", () => go(cashWheel, "cash", cashIndex));
-  spinBonus.addEventListener("click", () => go(bonusWheel, "bonus", bonusWhich));
-  cashWheel.el.addEventListener("click", () => { if (!spinCash.disabled) spinCash.click(); });
-  bonusWheel.el.addEventListener("click", () => { if (!spinBonus.disabled) spinBonus.click(); });
+  spinButton.addEventListener("click", () => {
+    if (picked === "cash") go(cashWheel, "cash", cashIndex);
+    else go(bonusWheel, "bonus", bonusWhich);
+  });
+  // a tap on a wheel picks it (its prize chosen last); SPIN spins it
+  cashWheel.el.addEventListener("click", () => { if (cashIndex >= 0 && !spinning) { picked = "cash"; redraw(); } });
+  bonusWheel.el.addEventListener("click", () => { if (bonusWhich >= 0 && !spinning) { picked = "bonus"; redraw(); } });
   collect.addEventListener("click", () => { spinning = null; send("wheel_gamble", ["collect"]); });
 
   // Compact, so the reels stay readable above it (the shell fits them above the open choice
-  // area): a wheel beside its controls, the gamble's amount and COLLECT between the wheels;
-  // on a phone each wheel over its controls, the gamble row under both (cops.css).
-  const wheelCol = (kind: "cash" | "bonus", title: string, wheel: Wheel, buttons: HTMLElement[], info: HTMLElement, spin: HTMLElement) =>
-    h("div", { class: `wheel-col ${kind}` }, wheel.el,
-      h("div", { class: "wheel-controls" }, h("strong", {}, title), h("div", { class: "wheel-options" }, ...buttons), info, spin));
-  // What the gamble is, in the rule sheet's words: the arrows, the colours, the two collects.
+  // area): a wheel beside its prizes, the gamble's amount, SPIN and COLLECT between the wheels;
+  // on a phone each wheel over its prizes, the gamble row under both (cops.css).
+  const wheelCol = (col: HTMLElement, title: string, wheel: Wheel, buttons: HTMLElement[], info: HTMLElement) => {
+    col.append(wheel.el, h("div", { class: "wheel-controls" }, h("strong", {}, title), h("div", { class: "wheel-options" }, ...buttons), info));
+    return col;
+  };
+  // What the gamble is, in the rule sheet's words: pick, spin, the colours, the arrows, the collects.
   const help = h("div", { class: "gamble-help", "data-testid": "gamble-help" },
-    h("span", {}, "◀ ▶ change the win you gamble: the rest is kept, and the wheels' green and red change with it."),
-    h("span", {}, h("b", { class: "green" }, "Green"), " wins the cash or the bonus; ", h("b", { class: "red" }, "red"), " loses the amount at stake."),
-    h("span", {}, "COLLECT takes your win; COLLECT & PLAY takes it and spins again."));
+    h("span", {}, "Pick a prize, then SPIN: ", h("b", { class: "green" }, "Green"), " wins it, ", h("b", { class: "red" }, "red"), " loses the credits at stake."),
+    h("span", {}, "◀ ▶ gamble less or more: the rest is kept. COLLECT & PLAY takes the win and spins again."));
   host.append(h("div", { class: "wheels", "data-testid": "wheel-gamble" },
-    h("strong", { class: "wheels-title", "data-testid": "gamble-title" }, "GAMBLE"),
-    wheelCol("cash", "CASH WHEEL", cashWheel, cashButtons, cashInfo, spinCash),
-    h("div", { class: "wheel-col gamble" }, h("strong", {}, "GAMBLE"), h("div", { class: "amount-row" }, minus, amountOut, plus), bankedOut, collect),
-    wheelCol("bonus", "BONUS WHEEL", bonusWheel, bonusButtons, bonusInfo, spinBonus), help));
+    h("strong", { class: "wheels-title", "data-testid": "gamble-title" }, "GAMBLE YOUR WIN"),
+    wheelCol(cashCol, "CASH WHEEL", cashWheel, cashButtons, cashInfo),
+    h("div", { class: "wheel-col gamble" }, h("strong", {}, "GAMBLE YOUR WIN"), h("div", { class: "amount-row" }, minus, amountOut, plus), bankedOut, lastOut, h("div", { class: "gamble-actions" }, spinButton, collect)),
+    wheelCol(bonusCol, "BONUS WHEEL", bonusWheel, bonusButtons, bonusInfo), help));
   redraw();
   return {
     async answered(next) {
@@ -266,6 +309,9 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
       col?.classList.add(won ? "won" : "lost");
       const result = gambleResult(bonus ? { wheel: "bonus", bonus: bonusWhich } : { wheel: "cash", option: cashIndex }, amount, s);
       const overlay = host.closest("section.game")?.querySelector<HTMLElement>(".stage-overlay") ?? host;
+      lastSaid = { round: round.round_id, won, text: `${won ? "WON" : "LOST"}: ${[result.amount, ...result.lines.slice(0, 1)].join(", ")}` };
+      lastOut.textContent = lastSaid.text;
+      lastOut.dataset.result = won ? "won" : "lost";
       await showMoment(overlay, { title: result.title, lines: [result.amount, ...result.lines], kind: `gamble-result ${won ? "won" : "lost"}`, ms: 2200, fast });
       spinning = null;
     },

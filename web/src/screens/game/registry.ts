@@ -52,8 +52,10 @@ export interface SlotView {
   highlight(cells: Cell[], label: string, options?: { fast?: boolean; line?: Cell[] }): Promise<void>;
   clearHighlight(): void;
   /** After the round, until the next spin: its winning lines drawn in turn, or all at once
-   * (`still`: reduced motion); null stops the cycle (core/win-cycle.ts). */
-  showWins?(cycle: WinCycle | null, still?: boolean): void;
+   * (`still`: reduced motion); null stops the cycle (core/win-cycle.ts). `outcome` is the
+   * round's (its spins up to the one on show), for a view that shows more than lines (Candy's
+   * clusters, Cops' collections). */
+  showWins?(cycle: WinCycle | null, still?: boolean, outcome?: Pick<Outcome, "spins"> & Partial<Pick<Outcome, "total_win">>): void;
   /** A mark drawn on one cell (a wild's multiplier, "x3") until the reels spin or land again. */
   markCell?(cell: Cell, text: string): void;
   /** A message over the reels for a moment (feature triggered, multiplier, jackpot). */
@@ -129,6 +131,10 @@ export interface AccountLine {
 export interface GameModule {
   key: string;
   status: "todo" | "ready";
+  /** "credits": the game's rules show awards in credits (Cluedo: "Awards are shown in credits,
+   * except the Jackpot"), so the console opens with the balance in credits and the WIN meter
+   * in credits alone, one unit on the screen (the balance still shows money at a tap). */
+  units?: "credits";
   symbols?: SymbolTable;
   theme?: Theme;
   handlers(game: GameView): Handlers<SlotView>;

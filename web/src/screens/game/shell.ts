@@ -109,6 +109,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     balanceMeter.setAttribute("aria-label", on ? "Credits: show in currency" : "Balance: show in credits");
     balanceMeter.title = on ? "Show in currency" : "Show in credits";
   };
+  if (module.units === "credits") showCredits(true);
   balanceMeter.addEventListener("click", () => showCredits(balanceCredits.hidden));
   balanceMeter.addEventListener("keydown", (e) => { if (e.key === "Enter") showCredits(balanceCredits.hidden); });
   // The RTP (a regulator's must, one tap away) and the way to the paytable and rules.
@@ -167,7 +168,9 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   const hud = h("div", { class: "hud" }, message, choiceArea, autoPanel, infoPanel, consoleBar);
   const sessionClock = mountSessionClock(app, hud, consoleBar); // GB only (C6)
   // The game's name or logo: in the page header (the reels keep the stage's height).
-  const title = h("h1", { class: "game-title", "data-testid": "game-title" }, game.title, module.status === "todo" ? h("small", { style: "color:var(--muted);margin-left:8px" }, "(generic screen)") : "");
+  // the game's own name, whichever screen draws it (a lab game on the generic screen too: a
+  // player never reads "(generic screen)"; data-status tells the tests)
+  const title = h("h1", { class: "game-title", "data-testid": "game-title", "data-status": module.status }, game.title);
   if (module.theme?.logo) {
     // Our own markup from the bundle, never data from a request.
     const logo = h("span", { class: "logo", "aria-hidden": "true" });
@@ -193,7 +196,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   // to what it shows); a lower value (a new round's 0, a gamble's stake) is shown at once, and
   // the round's end settles it on the server's total before anything reads it.
   let meterShown = 0, meterFrame = 0;
-  const showMeter = (c: number) => { winOut.textContent = `${formatCredits(c)} (${formatMoney(c * denomination, currency)})`; };
+  const showMeter = (c: number) => { winOut.textContent = module.units === "credits" ? formatCredits(c) : `${formatCredits(c)} (${formatMoney(c * denomination, currency)})`; };
   const setMeter = (c: number, instant = false) => {
     cancelAnimationFrame(meterFrame);
     const from = meterShown;
@@ -224,9 +227,9 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   let playing: Outcome | null = null;
   // After a round, its winning lines cycle until the next spin (core/win-cycle.ts); still,
   // all at once, for a player who asks for reduced motion.
-  const showWins = (outcome: Pick<Outcome, "spins"> | null) => {
+  const showWins = (outcome: (Pick<Outcome, "spins"> & Partial<Pick<Outcome, "total_win">>) | null) => {
     const still = typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
-    view.showWins?.(outcome ? winCycleOf(outcome, game.info.paylines ?? [], game.info.symbols) : null, still);
+    view.showWins?.(outcome ? winCycleOf(outcome, game.info.paylines ?? [], game.info.symbols) : null, still, outcome ?? undefined);
   };
   const view = module.createView ? module.createView(deps) : new PixiSlotView(deps);
   const hooks = module.hooks ?? genericHooks();

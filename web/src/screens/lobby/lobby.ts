@@ -14,6 +14,7 @@ export const DEMO_OPERATORS = [
   { id: "demo", label: "Demo (no restrictions, EUR)" },
   { id: "demo-gb", label: "Demo, GB licence (GBP)" },
   { id: "demo-de", label: "Demo, DE licence (EUR)" },
+  { id: "demo-lab", label: "Game lab: the format's example games (EUR)" },
 ];
 
 export function mountWelcome(host: HTMLElement): Screen {
