@@ -309,3 +309,48 @@ def _tune_cluster(game: str, source, rtp: float, out_file, new_id, ci: float, se
         sys.stderr.write(f"error: {path}: its own estimate {low:.4%} .. {high:.4%} is not within "
                          f"{rtp:.2%} ± {BAND:.1%}\n")
         raise typer.Exit(1)
+
+
+@app.command("top-prize")
+def top_prize(
+    game: GameArg,
+    write: Annotated[bool, typer.Option(
+        "--out", help="Write the estimated figure beside the game file (<game>.top.json)")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """The top prize and its probability per round at the highest bet (F4, GlueStV 22a(3)).
+
+    Exact for a ways game (the paytable's top award) and a hold-and-win game (the grand prize);
+    for a game with a published stratified estimate, the win cap's probability estimated from
+    that estimate's sample with its 95% CI (analysis/top_prize.py), written with --out beside
+    the game file, tied to it and to the estimate by their SHA-256.
+    """
+    from reelforge.analysis import top_prize as tp
+    from reelforge.engine.capabilities import STRATIFIED
+    from reelforge.games import shipped_games
+
+    try:
+        g = _game(game)
+        path = shipped_games().get(game) or Path(game)
+        if STRATIFIED in g.capabilities:
+            figure = tp.published(path, f"reelforge top-prize {game} --out")
+            if write:
+                target = path.with_suffix(tp.TOP_SUFFIX)
+                _check_writable(target)
+                target.write_text(json.dumps(figure, indent=1, sort_keys=True) + "\n",
+                                  encoding="utf-8")
+            figure = figure["top_prize"]
+        else:
+            if write:
+                raise InvalidArgument(f"{g.id}: its top prize is exact; --out writes estimates")
+            figure = tp.top_prize(g)
+            if figure is None:
+                raise InvalidArgument(f"{g.id}: its top award is the PAR sheet's "
+                                      "(reelforge par: exact_figures.top_award)")
+    except ReelforgeError as exc:
+        _fail(exc)
+    if as_json:
+        out.print_json(json.dumps(figure))
+        return
+    for key, value in figure.items():
+        out.print(f"{key}: {value}")

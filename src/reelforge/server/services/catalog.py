@@ -134,11 +134,21 @@ def top_award(game) -> dict | None:
     """The paytable's top award and how rarely it comes, exact, at the maximum bet of the base
     mode, free games included (the PAR sheet's exact_figures.top_award): its symbol, count,
     pay per line bet and 1 in how many rounds. None for a game the exact line analysis does
-    not cover. Shown on the information pages (standards.md F1, F4)."""
+    not cover. Shown on the information pages (standards.md F1, F4).
+
+    Every other game's top prize (`analysis.top_prize`: the ways paytable's top award or the
+    hold-and-win grand prize, exact; the win cap estimated with its 95% interval, published
+    beside the game file) comes with its `kind`."""
     from reelforge.engine.capabilities import EXACT_LINES
 
     if EXACT_LINES not in game.capabilities:
-        return None
+        from reelforge.analysis.top_prize import top_prize
+        from reelforge.engine.capabilities import STRATIFIED
+
+        if STRATIFIED in game.capabilities:  # a file beside the game's: read, never kept
+            return top_prize(game)
+        return kept_figure(game, "top-prize", lambda: top_prize(game), lambda value: value,
+                           lambda saved: saved)
 
     def computed() -> dict | None:
         from reelforge.analysis.exact import analyze
