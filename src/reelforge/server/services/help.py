@@ -318,7 +318,7 @@ def top_prize_sentence(spec: Any, top: dict) -> str:
     prize = (f"The top prize is the maximum win, {_n(top['cap_x'])} times the bet (a round that "
              "reaches it ends there).")
     if top["one_in"] is None:
-        return (f"{prize} No round of a simulation of {sample} reached it: with 95% confidence "
+        return (f"{prize} None of {sample} reached it: with 95% confidence "
                 f"it comes less often than {_once_in(top['fewer_than_one_in'])}.")
     low, high = top["ci95"]
     bounds = (f"between {_once_in(1 / high)} and {_once_in(1 / low)}" if low > 0 else
