@@ -114,7 +114,7 @@ class ServedGame:
             "max_win": {"credits": top.credits, "x": float(top.x), "enforced": top.enforced},
             "jurisdiction": self.profile.to_dict(),
             "enabled": self.settings.enabled,
-            "info": {**game_info(game), "help": game_help(game)},
+            "info": {**game_info(game), "help": game_help(game, self.barred_modes)},
         }
 
 
@@ -238,12 +238,15 @@ def game_info(game) -> dict:
 
 
 @lru_cache(maxsize=64)
-def game_help(game) -> dict:
+def game_help(game, barred: tuple[tuple[str, str], ...] = ()) -> dict:
     """The game's information pages (`info.help`): the words of its help file, with its
-    numbers, RTP figures and maximum win filled in (`services/help.py`), once per game."""
+    numbers, RTP figures and maximum win filled in (`services/help.py`), once per game and
+    set of modes the jurisdiction does not offer (`barred`: (mode, why); left off the pages)."""
     from reelforge.server.services.help import help_pages
 
-    return help_pages(game, rtp_figures(game), _max_win(game), top_award(game))
+    shown = {mode for mode, _why in barred}
+    rtp = tuple(f for f in rtp_figures(game) if f.mode not in shown)
+    return help_pages(game, rtp, _max_win(game), top_award(game), barred)
 
 
 def _default_bet(bets: list[dict]) -> dict | None:

@@ -227,10 +227,41 @@ def fill(sections: tuple[dict, ...], facts: dict[str, Fact], path: Path) -> dict
     return {"sections": pages}
 
 
-def help_pages(game: Any, rtp: tuple, max_win: Any, top_award: dict | None = None) -> dict:
-    """`info.help` of the game description: its help file filled with its facts."""
+def help_pages(game: Any, rtp: tuple, max_win: Any, top_award: dict | None = None,
+               barred: tuple[tuple[str, str], ...] = ()) -> dict:
+    """`info.help` of the game description: its help file filled with its facts, less the
+    modes the jurisdiction does not offer (`barred`: (mode, why), `without_modes`)."""
     path = help_file(game.spec)
-    return fill(read_help(path), facts(game, rtp, max_win, top_award), path)
+    sections = without_modes(read_help(path), game, dict(barred))
+    return fill(sections, facts(game, rtp, max_win, top_award), path)
+
+
+def without_modes(sections: tuple[dict, ...], game: Any, barred: dict[str, str]) -> tuple:
+    """The pages without a mode the player cannot play here: every paragraph or list item that
+    names one of its facts ({mode.NAME.x}, {rtp.NAME}) is left out, and the section named
+    after it (its id the mode's name, alone or followed by "-words": fortune-spins) says only
+    that it is not offered here, and why."""
+    if not barred:
+        return sections
+    modes = [m.name for m in game.modes if m.name in barred]
+    names = re.compile(r"\{(?:mode|rtp)\.(?:" + "|".join(map(re.escape, modes)) + r")[.}]")
+    out = []
+    for s in sections:
+        mode = next((n for n in modes if s["id"] == n or s["id"].startswith(n + "-")), None)
+        if mode is not None:
+            text = f"{s['title']} is not offered here: {barred[mode]}."
+            out.append({**s, "blocks": [{"kind": "p", "text": text}]})
+            continue
+        blocks = []
+        for b in s["blocks"]:
+            if b["kind"] == "ul":
+                items = [i for i in b["items"] if not names.search(i)]
+                if items:
+                    blocks.append({**b, "items": items})
+            elif "text" not in b or not names.search(b["text"]):
+                blocks.append(b)
+        out.append({**s, "blocks": blocks})
+    return tuple(out)
 
 
 # -- the facts --------------------------------------------------------------------------------
