@@ -332,14 +332,15 @@ def top_prize(
     try:
         g = _game(game)
         path = shipped_games().get(game) or Path(game)
+        figure: dict | None
         if STRATIFIED in g.capabilities:
-            figure = tp.published(path, f"reelforge top-prize {game} --out")
+            record = tp.published(path, f"reelforge top-prize {game} --out")
             if write:
                 target = path.with_suffix(tp.TOP_SUFFIX)
                 _check_writable(target)
-                target.write_text(json.dumps(figure, indent=1, sort_keys=True) + "\n",
+                target.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n",
                                   encoding="utf-8")
-            figure = figure["top_prize"]
+            figure = record["top_prize"]
         else:
             if write:
                 raise InvalidArgument(f"{g.id}: its top prize is exact; --out writes estimates")
