@@ -265,3 +265,32 @@ def test_the_upper_bound_sentence_when_no_round_reached_the_cap():
     said = top_prize_sentence(spec, top)
     assert "None of 1,000 simulated rounds reached it" in said
     assert "less often than once in 334 plays" in said
+
+
+def test_the_estimates_top_prize_agrees_with_whole_rounds_played_the_plain_way(tmp_path):
+    """On a tiny cluster game whose 50x cap binds about once in 85 rounds: `reelforge estimate
+    --out` beside the game file writes its top prize beside it too (`top-prize` reads the same),
+    and whole rounds simulated the plain way (`reelforge simulate`, another sampler) hit the cap
+    at a rate inside the estimate's interval widened by the simulation's own 95% margin."""
+    from test_cluster_games import PLAIN
+
+    path = tmp_path / "tiny.toml"
+    path.write_text(PLAIN, encoding="utf-8")
+    runner = CliRunner()
+    est = runner.invoke(app, ["estimate", str(path), "--ci", "0.03", "--seed", "5", "--workers",
+                              "1", "--out", str(path.with_suffix(".rtp.json")), "--json"])
+    assert est.exit_code == 0, est.output
+    written = tp.top_beside(path)
+    assert written is not None and written["top_prize"] == tp.computed(path)
+    figure = written["top_prize"]
+    shown = runner.invoke(app, ["top-prize", str(path), "--json"])
+    assert json.loads(shown.stdout) == figure
+    sim = runner.invoke(app, ["simulate", str(path), "--rounds", "200000", "--seed", "6",
+                              "--workers", "1", "--json"])
+    assert sim.exit_code == 0, sim.output
+    s = json.loads(sim.output.strip().splitlines()[-1])
+    rate = s["cap_hits"] / s["rounds"]
+    margin = 1.96 * math.sqrt(rate * (1 - rate) / s["rounds"])
+    low, high = figure["ci95"]
+    assert low - margin <= rate <= high + margin, (rate, figure)
+    assert figure["hits"] > 100 and figure["one_in"] == pytest.approx(1 / figure["probability"])
