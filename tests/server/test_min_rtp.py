@@ -9,6 +9,7 @@ In process: the catalog's functions, no server started.
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from pathlib import Path
 
@@ -86,3 +87,29 @@ def test_a_game_whose_base_mode_is_below_the_minimum_is_not_offered(tmp_path, mo
         catalog.served_game(op, "cops-94")
     assert refused.value.code == "GAME_NOT_ALLOWED" and "97.00%" in str(refused.value)
     assert catalog.games_of(op) == []  # left out of the lobby
+
+
+def test_under_malta_the_information_pages_do_not_present_fortune_spins(tmp_path):
+    """A mode the jurisdiction does not offer is not presented on the pages the player reads
+    (`info.help`): no Fortune Spins RTP, price or rule; its section says it is not offered
+    here and why. The 94% variant, which keeps the mode, still presents it."""
+    op = _operator(tmp_path, "MT", {"cops": COPS, "cops-94": COPS_94})
+
+    def page(key: str) -> dict[str, str]:
+        help_ = catalog.served_game(op, key).describe(None)["info"]["help"]
+        return {s["id"]: json.dumps(s) for s in help_["sections"]}
+
+    barred, kept = page("cops"), page("cops-94")
+    fortune_rtp = next(f for f in catalog.configured_game(COPS, "on").rtp() if f.mode == "fortune")
+    shown = float(fortune_rtp.value)
+    assert all(str(shown) not in text for text in barred.values())
+    fortune = json.loads(barred["fortune-spins"])
+    assert [b["kind"] for b in fortune["blocks"]] == ["p"]
+    said = "".join(fortune["blocks"][0]["parts"])
+    assert said.startswith("Fortune Spins is not offered here") and "92.00%" in said
+    assert "Fortune Spins round costs" not in "".join(barred.values())
+    assert "In Fortune Spins the RTP is" not in barred["general-information"]
+    # the normal game's RTP is still stated, and the variant that keeps the mode presents it
+    assert "in the normal game" in barred["general-information"]
+    assert "In Fortune Spins the RTP is" in kept["general-information"]
+    assert "Fortune Spins round costs" in kept["fortune-spins"]

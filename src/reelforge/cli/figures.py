@@ -111,6 +111,9 @@ def estimate(
     if out_file is not None:
         try:
             out_file.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+            game_path = _game_path(game)
+            if out_file.resolve() == game_path.with_suffix(".rtp.json").resolve():
+                _write_top_beside(game_path, game)  # its top prize comes from this sample
         except OSError as exc:
             _fail(ReelforgeError(f"--out {str(out_file)!r}: {exc.strerror or exc}"))
     f = data["figures"]
@@ -281,6 +284,7 @@ def _tune_cluster(game: str, source, rtp: float, out_file, new_id, ci: float, se
         estimate_command = "reelforge estimate " + shlex.join([str(path), "--ci", repr(ci), "--seed", str(seed)])
         record = published(text, check, estimate_command, seconds - solved)
         estimate_path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        _write_top_beside(path, str(path))
     except ReelforgeError as exc:
         _fail(exc)
     except OSError as exc:
@@ -309,3 +313,62 @@ def _tune_cluster(game: str, source, rtp: float, out_file, new_id, ci: float, se
         sys.stderr.write(f"error: {path}: its own estimate {low:.4%} .. {high:.4%} is not within "
                          f"{rtp:.2%} ± {BAND:.1%}\n")
         raise typer.Exit(1)
+
+
+@app.command("top-prize")
+def top_prize(
+    game: GameArg,
+    write: Annotated[bool, typer.Option(
+        "--out", help="Write the estimated figure beside the game file (<game>.top.json)")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """The top prize and its probability per round at the highest bet (F4, GlueStV 22a(3)).
+
+    Exact for a ways game (the paytable's top award) and a hold-and-win game (the grand prize);
+    for a game with a published stratified estimate, the win cap's probability estimated from
+    that estimate's sample with its 95% CI (analysis/top_prize.py), written with --out beside
+    the game file, tied to it and to the estimate by their SHA-256.
+    """
+    from reelforge.analysis import top_prize as tp
+    from reelforge.engine.capabilities import STRATIFIED
+
+    try:
+        g = _game(game)
+        path = _game_path(game)
+        figure: dict | None
+        if STRATIFIED in g.capabilities:
+            record = tp.published(path, f"reelforge top-prize {game} --out")
+            if write:
+                _check_writable(path.with_suffix(tp.TOP_SUFFIX))
+                _write_top_beside(path, game)
+            figure = record["top_prize"]
+        else:
+            if write:
+                raise InvalidArgument(f"{g.id}: its top prize is exact; --out writes estimates")
+            figure = tp.top_prize(g)
+            if figure is None:
+                raise InvalidArgument(f"{g.id}: its top award is the PAR sheet's "
+                                      "(reelforge par: exact_figures.top_award)")
+    except ReelforgeError as exc:
+        _fail(exc)
+    if as_json:
+        out.print_json(json.dumps(figure))
+        return
+    for key, value in figure.items():
+        out.print(f"{key}: {value}")
+
+
+def _game_path(game: str) -> Path:
+    from reelforge.games import shipped_games
+
+    return shipped_games().get(game) or Path(game)
+
+
+def _write_top_beside(game_path: Path, ref: str) -> None:
+    """The top prize estimated from the estimate just published beside `game_path`, written
+    beside it too (`<game>.top.json`), so the two never disagree."""
+    from reelforge.analysis import top_prize as tp
+
+    record = tp.published(game_path, f"reelforge top-prize {ref} --out")
+    game_path.with_suffix(tp.TOP_SUFFIX).write_text(
+        json.dumps(record, indent=1, sort_keys=True) + "\n", encoding="utf-8")

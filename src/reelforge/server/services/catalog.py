@@ -114,7 +114,7 @@ class ServedGame:
             "max_win": {"credits": top.credits, "x": float(top.x), "enforced": top.enforced},
             "jurisdiction": self.profile.to_dict(),
             "enabled": self.settings.enabled,
-            "info": {**game_info(game), "help": game_help(game)},
+            "info": {**game_info(game), "help": game_help(game, self.barred_modes)},
         }
 
 
@@ -134,11 +134,21 @@ def top_award(game) -> dict | None:
     """The paytable's top award and how rarely it comes, exact, at the maximum bet of the base
     mode, free games included (the PAR sheet's exact_figures.top_award): its symbol, count,
     pay per line bet and 1 in how many rounds. None for a game the exact line analysis does
-    not cover. Shown on the information pages (standards.md F1, F4)."""
+    not cover. Shown on the information pages (standards.md F1, F4).
+
+    Every other game's top prize (`analysis.top_prize`: the ways paytable's top award or the
+    hold-and-win grand prize, exact; the win cap estimated with its 95% interval, published
+    beside the game file) comes with its `kind`."""
     from reelforge.engine.capabilities import EXACT_LINES
 
     if EXACT_LINES not in game.capabilities:
-        return None
+        from reelforge.analysis.top_prize import top_prize
+        from reelforge.engine.capabilities import STRATIFIED
+
+        if STRATIFIED in game.capabilities:  # a file beside the game's: read, never kept
+            return top_prize(game)
+        return kept_figure(game, "top-prize", lambda: top_prize(game), lambda value: value,
+                           lambda saved: saved)
 
     def computed() -> dict | None:
         from reelforge.analysis.exact import analyze
@@ -228,12 +238,15 @@ def game_info(game) -> dict:
 
 
 @lru_cache(maxsize=64)
-def game_help(game) -> dict:
+def game_help(game, barred: tuple[tuple[str, str], ...] = ()) -> dict:
     """The game's information pages (`info.help`): the words of its help file, with its
-    numbers, RTP figures and maximum win filled in (`services/help.py`), once per game."""
+    numbers, RTP figures and maximum win filled in (`services/help.py`), once per game and
+    set of modes the jurisdiction does not offer (`barred`: (mode, why); left off the pages)."""
     from reelforge.server.services.help import help_pages
 
-    return help_pages(game, rtp_figures(game), _max_win(game), top_award(game))
+    shown = {mode for mode, _why in barred}
+    rtp = tuple(f for f in rtp_figures(game) if f.mode not in shown)
+    return help_pages(game, rtp, _max_win(game), top_award(game), barred)
 
 
 def _default_bet(bets: list[dict]) -> dict | None:

@@ -227,10 +227,41 @@ def fill(sections: tuple[dict, ...], facts: dict[str, Fact], path: Path) -> dict
     return {"sections": pages}
 
 
-def help_pages(game: Any, rtp: tuple, max_win: Any, top_award: dict | None = None) -> dict:
-    """`info.help` of the game description: its help file filled with its facts."""
+def help_pages(game: Any, rtp: tuple, max_win: Any, top_award: dict | None = None,
+               barred: tuple[tuple[str, str], ...] = ()) -> dict:
+    """`info.help` of the game description: its help file filled with its facts, less the
+    modes the jurisdiction does not offer (`barred`: (mode, why), `without_modes`)."""
     path = help_file(game.spec)
-    return fill(read_help(path), facts(game, rtp, max_win, top_award), path)
+    sections = without_modes(read_help(path), game, dict(barred))
+    return fill(sections, facts(game, rtp, max_win, top_award), path)
+
+
+def without_modes(sections: tuple[dict, ...], game: Any, barred: dict[str, str]) -> tuple:
+    """The pages without a mode the player cannot play here: every paragraph or list item that
+    names one of its facts ({mode.NAME.x}, {rtp.NAME}) is left out, and the section named
+    after it (its id the mode's name, alone or followed by "-words": fortune-spins) says only
+    that it is not offered here, and why."""
+    if not barred:
+        return sections
+    modes = [m.name for m in game.modes if m.name in barred]
+    names = re.compile(r"\{(?:mode|rtp)\.(?:" + "|".join(map(re.escape, modes)) + r")[.}]")
+    out = []
+    for s in sections:
+        mode = next((n for n in modes if s["id"] == n or s["id"].startswith(n + "-")), None)
+        if mode is not None:
+            text = f"{s['title']} is not offered here: {barred[mode]}."
+            out.append({**s, "blocks": [{"kind": "p", "text": text}]})
+            continue
+        blocks = []
+        for b in s["blocks"]:
+            if b["kind"] == "ul":
+                items = [i for i in b["items"] if not names.search(i)]
+                if items:
+                    blocks.append({**b, "items": items})
+            elif "text" not in b or not names.search(b["text"]):
+                blocks.append(b)
+        out.append({**s, "blocks": blocks})
+    return tuple(out)
 
 
 # -- the facts --------------------------------------------------------------------------------
@@ -262,7 +293,9 @@ def facts(game: Any, rtp: tuple = (), max_win: Any = None,
     spec = game.spec
     out: dict[str, Fact] = {"title": game.title}
     out["top_award.odds"] = "The odds of the top award are not published for this build."
-    if top_award is not None:
+    if top_award is not None and "kind" in top_award:
+        out["top_award.odds"] = top_prize_sentence(spec, top_award)
+    elif top_award is not None:
         name = next(s.name for s in spec.symbols if s.id == top_award["symbol"])
         out["top_award.odds"] = (
             f"The top award of the paytable, {top_award['count']} {name} on a line "
@@ -290,6 +323,39 @@ def facts(game: Any, rtp: tuple = (), max_win: Any = None,
     if spec.rules in RULES_FACTS:
         out.update(RULES_FACTS[spec.rules](spec))
     return out
+
+
+def _once_in(x: float) -> str:
+    return f"once in {round(x):,} plays"
+
+
+def top_prize_sentence(spec: Any, top: dict) -> str:
+    """The top prize (`analysis.top_prize`: its kind says which prize it is) and how rarely
+    it comes: exact, or estimated with its 95% interval and the simulation's size."""
+    if top["kind"] == "award":
+        name = next(s.name for s in spec.symbols if s.id == top["symbol"])
+        return (f"The top award of the paytable, {top['count']} {name} on a way from the "
+                f"leftmost reel ({_n(Fraction(top['pay_coins'], top['pay_unit']))} times the bet "
+                f"per way), comes on average {_once_in(top['one_in'])}, at every bet "
+                "(calculated exactly from the reels).")
+    if top["kind"] == "grand":
+        return (f"The top prize, the grand prize of {_n(top['grand_x'])} times the bet for coins "
+                f"on every position during the respins, comes on average "
+                f"{_once_in(top['one_in'])}, at every bet (calculated exactly from the reels and "
+                "the respins' odds).")
+    sample = (f"{top['base_spins']:,} simulated rounds" if not top["feature_rounds"] else
+              f"{top['base_spins']:,} simulated base game spins and {top['feature_rounds']:,} "
+              "simulated bonus features")
+    prize = (f"The top prize is the maximum win, {_n(top['cap_x'])} times the bet (a round that "
+             "reaches it ends there).")
+    if top["one_in"] is None:
+        return (f"{prize} None of {sample} reached it: with 95% confidence "
+                f"it comes less often than {_once_in(top['fewer_than_one_in'])}.")
+    low, high = top["ci95"]
+    bounds = (f"between {_once_in(1 / high)} and {_once_in(1 / low)}" if low > 0 else
+              f"no more often than {_once_in(1 / high)}")
+    return (f"{prize} It comes on average {_once_in(top['one_in'])} at the highest bet, an "
+            f"estimate from {sample}; with 95% confidence, {bounds}.")
 
 
 def _line_facts(spec: Any) -> dict[str, Fact]:
