@@ -64,6 +64,9 @@ class Model(NamedTuple):
     collector: int  # symbol that collects cash values in view, -1 none
     collect: bool  # collectors collect in the base game of the current mode
     cap: int  # most credits one round pays, 0 = no cap (set per bet by Game.model_for)
+    # > 0: a buy mode's round: no base spin, the free games started with this many spins
+    # (set per mode by Game.model_for)
+    buy_spins: int = 0
 
 
 def compile_model(spec: GameSpec) -> Model:
