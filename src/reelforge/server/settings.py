@@ -132,6 +132,7 @@ EXAMPLE_GAMES = (
     GameSettings("ways-example", "ways-example-v1"),
     GameSettings("anywhere-example", "anywhere-example-v1"),
     GameSettings("holdwin-example", "holdwin-example-v1"),
+    GameSettings("modes-example", "modes-example-v1"),
 )
 
 
