@@ -202,3 +202,21 @@ def test_example_modes_are_priced_and_below_100_percent():
     figures = {f.mode: f.value for f in game.rtp()}
     assert set(figures) == {"base", "ante", "buy"} and all(0.9 < v < 1 for v in figures.values())
     assert rtp_above_one(game, rounds=10) == []
+
+
+def test_par_sheet_of_a_buy_mode_reports_its_rtp_at_its_price_and_the_spins_bought():
+    from reelforge.analysis.free_games import free_spin_distribution
+    from reelforge.analysis.par import build_par
+    from reelforge.analysis.par_html import render_html
+
+    game = tiny()
+    bet = game.bet(mode="buy")
+    figures = build_par(game, bet, 2_000, 1)
+    assert figures["exact"]["rtp"] == pytest.approx(float(reference_rtp("buy")), rel=1e-12)
+    assert figures["exact"]["price"] == 9 and figures["bet"]["price"] == bet.total * 9
+    spins = free_spin_distribution(game, bet)
+    assert (spins.spins, spins.probability) == ((BUY_SPINS,), (1.0,))
+    page = render_html({**figures, "command": "reelforge par x --mode buy --out y"})
+    assert "4 free spins bought" in page
+    ante = build_par(game, game.bet(mode="ante"), 2_000, 1)
+    assert ante["exact"]["price"] == "3/2"
