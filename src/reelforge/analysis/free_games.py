@@ -70,7 +70,7 @@ def free_spin_distribution(game, bet: Bet | None = None, tail: float = 1e-13
     if m.buy_spins > 0:  # a buy mode: every round starts with the spins bought
         cap = int(m.fg_max_total) if m.fg_retrigger_mode == 2 else int(m.buy_spins)
         starts[min(int(m.buy_spins), cap)] = 1.0
-        base = []
+        base = base[:0]  # no base spin: nothing else starts them
     for c, p in enumerate(base):
         if c < len(m.fg_award) and m.fg_award[c] > 0 and p > 0:
             k = int(m.fg_award[c])
