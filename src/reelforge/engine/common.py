@@ -8,6 +8,7 @@ named hooks (`spec`, `settings`, `own_choice_steps`, `round_cap`, `max_round_win
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import cached_property
@@ -98,13 +99,24 @@ class CommonGame:
         given, to the largest stake whose cost in `mode` is whole credits (a price of 5/4
         plays stakes that are multiples of 4)."""
         top = self.max_bet
-        if lines is None and bet_per_line is None:
-            playable = [o.bet for o in self.bets() if mode in dict(o.costs)]
-            if playable and playable[-1] != top and mode in {m.name for m in self.modes}:
-                top = max(playable, key=lambda b: (b.total, b.lines))
+        if lines is None and bet_per_line is None and mode in {m.name for m in self.modes}:
+            top = self._largest_playable(mode) or top
         return self.check_bet(Bet(top.lines if lines is None else lines,
                                   top.bet_per_line if bet_per_line is None else bet_per_line,
                                   mode, denomination))
+
+    def _largest_playable(self, mode: str) -> Bet | None:
+        """The largest stake whose cost in `mode` is whole credits (more lines first at equal
+        stakes), or None where none is: the price's denominator must divide lines x per line,
+        so at each line count the per-line bet is a multiple of den / gcd(den, lines)."""
+        limits, den = self.spec.bet, self.spec.mode(mode).price.denominator
+        found = []
+        for lines in range(limits.min_lines, limits.max_lines + 1):
+            step = den // math.gcd(den, lines)
+            per_line = limits.max_bet_per_line // step * step
+            if per_line:
+                found.append(Bet(lines, per_line))
+        return max(found, key=lambda b: (b.total, b.lines), default=None)
 
     def price(self, bet: Bet) -> int:
         """What the round costs in credits: the stake times the mode's price (whole: a bet

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import math
 import re
 import tomllib
 from fractions import Fraction
@@ -595,17 +596,20 @@ def check_mode_costs(spec: GameSpec) -> None:
     """Refuse a mode no bet can play: a price that makes every stake's cost a fraction of a
     credit (at "5/4", only stakes that are multiples of 4 cost whole credits), or a buy
     mode without free games to buy."""
-    stakes = {lines * per_line for lines in range(spec.bet.min_lines, spec.bet.max_lines + 1)
-              for per_line in range(1, spec.bet.max_bet_per_line + 1)}
+    bet = spec.bet
     for mode in spec.modes:
         key = f"modes.{mode.name}"
         if mode.buy_spins and spec.free_games is None:
             raise SpecError(spec.source, f"{key}.buy_spins", mode.buy_spins,
                             "buys the free games, but the game has no [features.free_games]")
-        if not any(mode.cost(stake) is not None for stake in stakes):
+        # stake x num/den is whole when den divides the stake = lines x per line: at `lines`,
+        # the smallest such per-line bet is den / gcd(den, lines)
+        den = mode.price.denominator
+        if all(den // math.gcd(den, lines) > bet.max_bet_per_line
+               for lines in range(bet.min_lines, bet.max_lines + 1)):
             raise SpecError(spec.source, f"{key}.price", str(mode.price),
-                            f"no stake ({min(stakes)}..{max(stakes)} credits) costs a whole "
-                            "number of credits at this price")
+                            f"no stake ({bet.min_lines}..{bet.max_lines * bet.max_bet_per_line} "
+                            "credits) costs a whole number of credits at this price")
 
 
 def _wheel_gamble(table: Table | None) -> WheelGambleSpec | None:

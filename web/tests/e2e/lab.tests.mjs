@@ -130,10 +130,10 @@ const FREE_SPINS = {
 };
 
 /** Bet modes on the generic screen: each mode named with its price and cost at the bet, an
- * ante round debited its price, a buy confirmed (cancel plays nothing) and played as free
- * spins alone. */
+ * ante round debited its price, a buy confirmed (cancel plays nothing), played as free spins
+ * alone and replayed from History. */
 const MODES = [{ width: 1440, height: 900 }, { width: 390, height: 844 }].map((viewport) => ({
-  name: `lab: modes-example's ante and buy modes, the buy confirmed before it plays (${viewport.width}x${viewport.height})`,
+  name: `lab: modes-example's ante and buy modes, the buy confirmed before it plays and replayed (${viewport.width}x${viewport.height})`,
   viewport,
   async run(t) {
     const key = "modes-example";
@@ -183,6 +183,7 @@ const MODES = [{ width: 1440, height: 900 }, { width: 390, height: 844 }].map((v
     expect(win.startsWith(`${credits(buy.outcome.total_win)} `), `WIN shows ${win}, the buy won ${buy.outcome.total_win}`);
     await t.assertDrawn(`modes-buy-after-${size}`);
     await t.layout(`modes-buy-after-${size}`);
+    await replay(t, key, buy); // a round with no base spin replays from History too
   },
 }));
 
