@@ -29,3 +29,14 @@ describe("bet modes", () => {
       .toBe("Buy 10 free spins for €7.20? The round starts with the free spins; there is no base spin.");
   });
 });
+
+describe("a bought round's account", () => {
+  it("says the free spins were bought, not triggered by 0 scatters", async () => {
+    const { genericWords } = await import("../../src/screens/history/account");
+    const words = genericWords(undefined).free_spins_award;
+    const at = {} as Parameters<typeof words>[1];
+    const award = { type: "free_spins_award", spins_awarded: 10, spins_requested: 10, total_awarded: 10 } as const;
+    expect(words({ ...award, trigger_count: 0 }, at)).toBe("Bought: 10 free spins");
+    expect(words({ ...award, trigger_count: 3 }, at)).toBe("3 scatters: 10 free spins (10 in all)");
+  });
+});
