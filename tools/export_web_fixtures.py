@@ -22,13 +22,18 @@ from reelforge.server.services.catalog import game_info
 
 GAMES = {"cluedo": "cluedo-v1", "cops-n-robbers": "cops-n-robbers-v1",
          "candy-jar-clusters": "candy-jar-clusters-v1", "anywhere-example": "anywhere-example-v1",
-         "holdwin-example": "holdwin-example-v1"}
+         "holdwin-example": "holdwin-example-v1",
+         "cluster-mult-example": "cluster-mult-example-v1"}
 OUT = Path(__file__).resolve().parents[1] / "web" / "tests" / "fixtures"
 
 
 def kinds_of(outcome: dict) -> list[str]:
     found = ["win" if outcome["total_win"] > 0 else "loss"]
     found += [f"flag:{flag}" for flag in outcome["flags"]]
+    # a cluster win paid at a grid multiplier (grid_multipliers events' applied above 1)
+    if any(e["type"] == "grid_multipliers" and max(e["applied"], default=1) > 1
+           for s in outcome["spins"] for e in s["events"]):
+        found.append("grid_multiplier")
     return found
 
 

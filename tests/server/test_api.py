@@ -17,6 +17,7 @@ so the meter's arithmetic there is exact.
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import secrets
 import time
@@ -69,7 +70,7 @@ MAX_ROUNDS = 300  # the bound of every "play until" loop (Cluedo hits about 1 ro
 @pytest.fixture(scope="module")
 def server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     workdir = tmp_path_factory.mktemp("api")
-    served = Server(database_url, workdir, write_config(workdir))
+    served = Server(database_url, workdir, write_config(workdir, _recall_operator(workdir)))
     try:
         served.start()
         served.warm()
@@ -1112,6 +1113,196 @@ def test_operator_win_cap(server: Server) -> None:
         assert [m["amount_minor"] for m in wins] == [CAP_MINOR]
         return
     pytest.fail(f"{MAX_ROUNDS} rounds of Cluedo at 20x4 without a win above {CAP_MINOR}")
+
+
+# -- the record of a round (standards.md C1, C3) and a player's own stake limit (I8) -------------
+
+
+def test_each_round_keeps_every_gli_19_2_8_2_field(server: Server, database_url: str) -> None:
+    """C1 (GLI-19 2.8.2): each field the standard lists, by its name, in a stored round, read
+    back through the round's record (GET /rounds/{id}) and, for the player and the location,
+    the database. A max bet of Cluedo in GBP (the gb operator: its pool is not the EUR one
+    test_jackpot_meter counts) so that the round contributes to the progressive jackpot."""
+    from sqlalchemy import create_engine, select
+
+    from reelforge.server.db.tables import players, rounds
+
+    top = CLUEDO["bet"]
+    price = top["max_lines"] * top["max_bet_per_line"]  # minor units at denomination 1
+    player = Player(server.base, "gb")
+    funds_before = player.balance()
+    t0 = time.time_ns() // 1000
+    view = bet(player, "cluedo", top["max_lines"], top["max_bet_per_line"])
+    final = player.finish(view)
+    t1 = time.time_ns() // 1000
+    record = get_round(player, view["round_id"])
+    mine = player_movements(record)
+    # date and time: when it started and ended, on the server's clock
+    assert t0 <= record["created_at_us"] <= record["closed_at_us"] <= t1
+    # denomination
+    assert record["denomination"] == record["outcome"]["bet"]["denomination"] == 1
+    # final outcome display: the windows shown, the stored outcome as the bet answered it
+    assert record["outcome"] == view["outcome"]
+    window = record["outcome"]["spins"][0]["events"][0]
+    assert window["type"] == "window" and len(window["symbols"]) == 5
+    assert all(len(reel) == 3 for reel in window["symbols"])
+    # funds at start and at end
+    stakes = [m for m in mine if m["kind"] == "stake"]
+    assert stakes[0]["balance_after_minor"] + price == funds_before
+    assert mine[-1]["balance_after_minor"] == player.balance() == record["balance_minor"]
+    # total wagered; total won (a jackpot won is the round's claim, paid from the pool's
+    # liability in instalments: jackpot_claim, below)
+    assert record["stake_minor"] == price == -sum(m["amount_minor"] for m in stakes)
+    assert record["win_minor"] == final["win_minor"] == sum(
+        m["amount_minor"] for m in mine if m["kind"] == "win")
+    assert funds_before - record["stake_minor"] + record["win_minor"] == player.balance()
+    # non-wager purchases: none in a paid round (a Spin Chance round names the round that paid)
+    assert record["funded_by"] is None and record["bet"]["mode"] == "base"
+    # rake or fees: a slot takes none; every movement of the round is one of these kinds
+    assert {m["kind"] for m in record["ledger"]} <= {
+        "stake", "win", "jackpot_contribution", "jackpot_overflow", "jackpot_claim",
+        "jackpot_reseed", "jackpot_seed"}
+    # jackpot won (flag: the claim, or None) and the jackpot contribution of a max bet (the
+    # pool counts 1/10,000 minor units; 1.5% of 100 crosses at least one whole unit)
+    assert "jackpot_claim" in record
+    assert any(m["kind"] == "jackpot_contribution" for m in record["ledger"]), record["ledger"]
+    # status, game-cycle id, game theme and paytable id (the game file's SHA-256)
+    assert record["status"] == "closed"
+    assert record["round_id"] == view["round_id"]
+    assert record["game_id"] == CLUEDO["game"]["id"] == "cluedo-v1"
+    assert record["outcome"]["game_sha256"] == hashlib.sha256(
+        (GAMES_DIR / "cluedo" / "cluedo-v1.toml").read_bytes()).hexdigest()
+    # player id and location (the licence the player plays under), in the stored row
+    engine = create_engine(database_url)
+    try:
+        with engine.connect() as conn:
+            row = conn.execute(select(rounds.c.id, players.c.external_id, players.c.operator_id,
+                                      players.c.jurisdiction, rounds.c.closed_at)
+                               .join(players, players.c.id == rounds.c.player_id)
+                               .where(rounds.c.id == view["round_id"])).one()
+    finally:
+        engine.dispose()
+    assert row.external_id == player.session()["player"]
+    assert (row.operator_id, row.jurisdiction) == ("gb", "GB")
+    assert row.closed_at == record["closed_at_us"]
+
+    # player choices and intermediate phases (the gamble), at a bet that leaves the pool alone
+    other = Player(server.base)
+    offered = play_until(other, "cluedo", 20, 1, lambda v: bool(offer_of(v, "gamble")),
+                         "a gamble offer")
+    step(other, offered["round_id"], "gamble", "collect")
+    steps = get_round(other, offered["round_id"])["steps"]
+    assert [(s["kind"], s["choice"]) for s in steps] == [("gamble", "collect")]
+    assert steps[0]["created_at_us"] >= get_round(other, offered["round_id"])["created_at_us"]
+
+
+def _recall_operator(workdir: Path) -> str:
+    """The `recall` operator: a test build of Cluedo whose every reel stop is Mystery Bonus,
+    Rope or Dagger, so that every round triggers the free spins and retriggers them to the
+    180 cap (tests/test_games.py plays the same reels); its own id and name, no jackpot."""
+    text = (GAMES_DIR / "cluedo" / "cluedo-v1.toml").read_text(encoding="utf-8")
+    head = text.split("# --- reels")[0]
+    jackpot = head.index("[features.progressive_jackpot]")
+    head = head[:jackpot] + head[head.index("[features.gamble]"):]
+    head = head.replace('id = "cluedo-v1"', 'id = "recall-test-v1"').replace(
+        'name = "Cluedo MegaJackpots"', 'name = "Recall Test"')
+    strips = json.dumps(["BONUS ROPE DAGGER"] * 5)
+    folder = workdir / "recall"
+    folder.mkdir()
+    (folder / "recall-test-v1.toml").write_text(
+        head + f"[reels.base]\nstrips = {strips}\n[reels.golden]\nstrips = {strips}\n")
+    (folder / "help.md").write_text("## About this build {#about}\n\nA test build whose every "
+                                    "round plays 180 free spins.\n")
+    key = workdir / "launch.key"
+    return (f'[[operators]]\nid = "recall"\ncurrency = "EUR"\njurisdiction = "default"\n'
+            f'secret_file = "{key}"\ndemo_balance_minor = 100000\nsession_rate_per_s = 0\n'
+            f'[[operators.games]]\nkey = "recall"\ngame_file = "{folder / "recall-test-v1.toml"}"\n')
+
+
+def test_a_feature_of_more_than_60_free_spins_is_recalled_whole(server: Server) -> None:
+    """C3 (GLI-19 4.14.3, AGCO 13.1.2): the recall of a completed feature shows at least its
+    last 50 events, each with its outcome and win. Here every one of the 180 free spins, from
+    the stored round, through the history and the round's record."""
+    player = Player(server.base, "recall")
+    view = bet(player, "recall", 1, 1)
+    player.finish(view)
+    [item] = ok(player.http.get("/api/v1/rounds", params={"game": "recall"}))["rounds"]
+    assert item["round_id"] == view["round_id"] and item["status"] == "closed"
+    record = get_round(player, view["round_id"])
+    assert record["outcome"] == view["outcome"]
+    free = [s for s in record["outcome"]["spins"] if s["kind"] == "free"]
+    assert len(free) == record["outcome"]["counters"]["free_spins_played"] == 180
+    for spin in free[-50:]:  # the last 50 events at least: each its window and its win
+        window = spin["events"][0]
+        assert window["type"] == "window" and len(window["symbols"]) == 5, spin
+        assert spin["win"] == sum(e["win"] for e in spin["events"] if "win" in e), spin
+    assert [s["index"] for s in free] == sorted({s["index"] for s in free})  # in order, once
+    verified(player, view["round_id"])  # and it replays from the record alone
+
+
+def test_the_operators_stake_limit_for_a_player_lowers_the_jurisdictions(server: Server) -> None:
+    """I8: a UK player's age-band limit (GBP 2 for 18-24) comes from the operator in the signed
+    launch token; the server refuses any stake above it, and a limit above the GB profile's
+    GBP 5 does not raise the profile's."""
+    key = (server.workdir / "launch.key").read_bytes().strip()
+
+    def launched(limit: int) -> Player:
+        claims = LaunchClaims("gb", f"band-{uuid.uuid4().hex[:8]}", int(time.time()) + 300,
+                              uuid.uuid4().hex, max_stake_minor=limit)
+        http = httpx.Client(base_url=server.base, timeout=60)
+        opened = ok(http.post("/api/v1/sessions", json={"launch_token": sign_launch(key, claims)}))
+        return Player(server.base, token=opened["session_token"])
+
+    young = launched(20)  # 20 minor units: a round of 20 lines at 1 credit, at denomination 1
+    costs = [c for b in ok(young.http.get("/api/v1/games/cluedo"))["bets"]
+             for c in b["cost_minor"].values()]
+    assert costs and max(costs) == 20
+    refused(young.bet("cluedo", 20, 2), 422, "STAKE_NOT_OFFERED", "40", "20")
+    assert young.balance() == 100_000  # nothing taken
+    assert bet(young, "cluedo", 20, 1)["stake_minor"] == 20
+    # above the GB profile's GBP 5: the profile's limit stays. Cops n Robbers' dearest round
+    # (Fortune Spins at the top bet) costs more than GBP 5; its base round at the top bet is 5.
+    dearest = COPS["bet"]["max_lines"] * COPS["bet"]["max_bet_per_line"] * COPS["modes"][
+        "fortune"]["price"]
+    assert dearest > GB["max_stake_minor"]
+    generous = launched(10**6)
+    costs = [c for b in ok(generous.http.get("/api/v1/games/cops-n-robbers"))["bets"]
+             for c in b["cost_minor"].values()]
+    assert max(costs) == GB["max_stake_minor"]
+
+
+def test_free_play_is_marked_same_game_files_and_a_balance_of_its_own(server: Server) -> None:
+    """I12 (GLI-19 4.9.1): a demo operator's session says it is play money (the client labels
+    its balance meter: web/tests/e2e/demo.tests.mjs); its rounds play the shipped game file
+    (its SHA-256 in the round); and the same player under two operators has two balances, so
+    play money never touches another operator's."""
+    import dataclasses
+
+    from reelforge.server.settings import load_settings
+
+    key = (server.workdir / "launch.key").read_bytes().strip()
+    name = f"twin-{uuid.uuid4().hex[:8]}"
+
+    def launched(operator: str) -> Player:
+        claims = LaunchClaims(operator, name, int(time.time()) + 300, uuid.uuid4().hex)
+        http = httpx.Client(base_url=server.base, timeout=60)
+        opened = ok(http.post("/api/v1/sessions", json={"launch_token": sign_launch(key, claims)}))
+        return Player(server.base, token=opened["session_token"])
+
+    demo, other = launched("demo"), launched("fivex")
+    assert demo.session()["demo"] is True and demo.session()["player"] == name
+    view = bet(demo, "cluedo", 20, 1)
+    demo.finish(view)
+    assert view["outcome"]["game_sha256"] == hashlib.sha256(
+        (GAMES_DIR / "cluedo" / "cluedo-v1.toml").read_bytes()).hexdigest()
+    assert other.balance() == 100_000  # the same name at another operator: untouched
+    assert demo.balance() == 100_000 - 20 + get_round(demo, view["round_id"])["win_minor"]
+    # which operators are free play: a ledger wallet with a demo balance, nothing else
+    settings = load_settings(server.config, server.workdir)
+    op = settings.operator("demo")
+    assert op is not None and op.free_play
+    assert not dataclasses.replace(op, demo_balance_minor=None).free_play
+    assert not dataclasses.replace(op, wallet="seamless").free_play
 
 
 # -- after everything: the books ------------------------------------------------------------------

@@ -490,6 +490,103 @@ def test_take_half_is_credited_to_a_seamless_wallet_at_once(wallet_rig: WalletRi
     assert found.pending == []
 
 
+def _expire_session(server: Server, token: str) -> None:
+    """The session of `token` ends now, as if its TTL had passed (the server reads expiry from
+    its row on every request)."""
+    from sqlalchemy import create_engine, update
+
+    from reelforge.server.db.tables import sessions
+    from reelforge.server.services.tokens import token_hash
+
+    engine = create_engine(server.db_url)
+    try:
+        with engine.begin() as conn:
+            ended = conn.execute(update(sessions).where(
+                sessions.c.token_sha256 == token_hash(token)).values(expires_at=0)).rowcount
+    finally:
+        engine.dispose()
+    assert ended == 1
+
+
+def _round_status(server: Server, round_id: str) -> str | None:
+    from sqlalchemy import create_engine, select
+
+    from reelforge.server.db.tables import rounds
+
+    engine = create_engine(server.db_url)
+    try:
+        with engine.connect() as conn:
+            return conn.execute(select(rounds.c.status).where(rounds.c.id == round_id)).scalar()
+    finally:
+        engine.dispose()
+
+
+def _until(what: str, found, timeout_s: float = SETTLE_S):
+    deadline = time.monotonic() + timeout_s
+    while not (answer := found()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not within {timeout_s} s")
+        time.sleep(0.2)
+    return answer
+
+
+def test_wins_and_rollbacks_reach_the_wallet_after_the_session_expired(
+        wallet_rig: WalletRig) -> None:
+    """J6 (Hub88: "token validity must not be validated in case of wins and rollbacks"): a
+    credit and a rollback the wallet could not take at first are delivered by the outbox after
+    the player's session has expired, and applied: they carry no session token (the wallet
+    protocol has no field for one), and nothing on the server's side waits for the session."""
+    from reelforge.server.wallets.protocol import CreditRequest, RollbackRequest
+
+    for request in (CreditRequest, RollbackRequest):  # nothing a wallet could check a token by
+        assert not [f for f in request.model_fields if "token" in f or "session" in f]
+    rig = wallet_rig
+    player = Player(rig.server.base, operator="seamless")  # not rig.players: its session ends
+    external = player.session()["player"]
+    rig.wallet.add_player(external)
+
+    def calls(round_id: str | None = None) -> list[dict]:
+        return [t for t in rig.wallet.transactions(external)
+                if round_id is None or t["round_id"] == round_id]
+
+    # A win: the credit's first three deliveries fail (1 + 2 s of the outbox's backoff)
+    rig.wallet.fault("credit", "error_before", 3)
+    answer = player.bet(*CANDY)
+    assert answer.status_code == 200, answer.text
+    view = answer.json()
+    rid = view["round_id"]
+    _expire_session(rig.server, player.token)
+    gone = player.http.get("/api/v1/session")
+    assert gone.status_code == 401 and gone.json()["error"]["code"] == "SESSION_EXPIRED"
+    assert "credit" not in {t["kind"] for t in calls(rid)}, "paid before the session ended"
+    credit = _until("the credit after expiry",
+                    lambda: next((t for t in calls(rid) if t["kind"] == "credit"), None))
+    win = view["outcome"]["total_win"] * view["denomination"]
+    assert credit["amount"] == win
+    _until("the round closed", lambda: _round_status(rig.server, rid) == "closed")
+    after_win = WALLET_OPENING - view["stake_minor"] + win
+    assert rig.wallet.balance(external) == after_win
+
+    # A rollback: the debit's reply is lost, and the rollback's first three deliveries fail
+    player = Player(rig.server.base, operator="seamless")
+    rig.wallet.add_player(second := player.session()["player"])
+    external = second
+    rig.wallet.fault("debit", "error_after", 1)
+    rig.wallet.fault("rollback", "error_before", 3)
+    answer = player.bet(*CANDY)
+    assert answer.status_code == 503, answer.text
+    assert answer.json()["error"]["code"] == "WALLET_UNAVAILABLE"
+    _expire_session(rig.server, player.token)
+    assert player.http.get("/api/v1/session").status_code == 401
+    [debit] = [t for t in calls() if t["kind"] == "debit"]
+    assert debit["status"] != "rolled_back", "rolled back before the session ended"
+    _until("the rollback after expiry", lambda: any(
+        t["kind"] == "debit" and t["status"] == "rolled_back" for t in calls()))
+    assert rig.wallet.balance(external) == WALLET_OPENING
+    _until("the round cancelled", lambda: _round_status(rig.server, debit["round_id"])
+           == "cancelled")
+
+
 def test_reconcile_names_each_mismatch(wallet_rig: WalletRig) -> None:
     """The reconciliation of the rig's rounds with the wallet's records, each record altered
     in turn as a faulty or dishonest wallet would hold it: every change is named."""

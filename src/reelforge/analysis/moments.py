@@ -152,6 +152,10 @@ class SpinMoments:
 def _refuse_unsupported(game: LineGame, m) -> None:
     if not exact_available(game):
         raise NotExact(f"{game.id}: {no_exact_reason(game)}; its SD is estimated: reelforge estimate")
+    if game.spec.wild_draws is not None:
+        raise NotExact(f"{game.id}: wilds that draw their multipliers ([wild_multipliers]) are "
+                       "not covered by the exact second moment and maximum (two lines through one "
+                       "wild share its draw); the RTP is exact, the SD is estimated by simulation")
     if trail_of(game) is not None and m.fg_scatter >= 0:
         raise NotExact(f"{game.id}: free games and a trail bonus in one round are not covered "
                        "by the exact second moment (the round would need both counts jointly)")
@@ -715,6 +719,7 @@ def max_round_win(game: LineGame, bet: Bet | None = None) -> int | None:
         raise NotExact(f"{game.id}: no exact maximum win for a hold-and-win game (the engine's "
                        "bound stands)")
     m = game.model_for(bet)
+    _refuse_unsupported(game, m)
     if trail_of(game) is not None:
         # The chase lasts until the parade picks Bert: any number of spins, each of which can
         # collect, so only the cap bounds the round, and a long enough chase reaches it.

@@ -352,6 +352,12 @@ def render_html(f: dict) -> str:
     wild_rules = [(w["rule"],) for w in f["wilds"]] + [
         (f"wild multipliers combine: {f['wild_multiplier_combine']}",),
         (f"pure-wild run vs substituted: {f['pure_wild_vs_substituted']}",)]
+    draws = f.get("wild_draws")
+    if draws:  # [wild_multipliers]: each wild in view draws its multiplier
+        wild_rules += [(f"wilds on reel set {name} draw x multiplier (weight): "
+                        + ", ".join(f"x{m} ({w})" for m, w in table.items())
+                        + f"; the draws on a paid line combine: {draws['combine']}",)
+                       for name, table in draws["weights"].items()]
     bet = f["bet"]
     cost = (f"{bet['total']:,} credits" if bet.get("mode", "base") == "base" else
             f"{bet['price']:,} credits (mode {bet['mode']}: {bet['price'] // bet['total']} stakes)")

@@ -12,6 +12,7 @@ import numpy as np
 
 from reelforge.engine.line_exact import line_expectation
 from reelforge.engine.outcome import Bet
+from reelforge.spec.wild_draws import combined_mean
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,17 @@ def scatter_count_distribution(game, reel_set: int, k: int, reels=None) -> np.nd
     return total
 
 
+def wild_draw_means(game, reel_set: int) -> tuple[bool, np.ndarray]:
+    """(whether the reel set's wilds draw multipliers, (R+1,) float64: the expected combined
+    multiplier of k wilds' draws, each the float of an exact fraction)."""
+    m = game.model
+    draws = game.spec.wild_draws
+    table = () if draws is None else draws.weights(game.spec.reel_sets[reel_set].name)
+    means = np.array([float(combined_mean(table, draws.combine if draws else "product", k))
+                      for k in range(m.n_reels + 1)])
+    return bool(table), means
+
+
 def spin_figures(game, reel_set: int, bet: Bet, multiplier: int, eligible: bool) -> SpinFigures:
     m = game.model
     dist = row_distributions(game, reel_set)
@@ -80,6 +92,7 @@ def spin_figures(game, reel_set: int, bet: Bet, multiplier: int, eligible: bool)
     award_rtp = np.zeros((n_awards, m.n_reels + 1))
     award_rate = np.zeros((n_awards, m.n_reels + 1))
     cache: dict[bytes, tuple] = {}
+    draws, means = wild_draw_means(game, reel_set)
     lines_ev = jackpot_p = 0.0
     hits = []
     per_line: list[tuple[np.ndarray, np.ndarray]] = []
@@ -99,7 +112,7 @@ def spin_figures(game, reel_set: int, bet: Bet, multiplier: int, eligible: bool)
             value = np.zeros((n_awards, m.n_reels + 1))
             rate = np.zeros((n_awards, m.n_reels + 1))
             result = line_expectation(m, line, symbols, p, counts, multiplier, eligible,
-                                      window, digit, value, rate)
+                                      window, digit, value, rate, draws, means)
             cache[key] = (*result, value, rate)
         ev, jp, hit, value, rate = cache[key]
         paid = rate > 0

@@ -56,7 +56,17 @@ def plain_max_round_win(m, bet: Bet) -> int:
     wild_mult = int(m.wild_multiplier.max())
     if m.multiplier_product:
         wild_mult = wild_mult ** m.n_reels
-    line_top = max(int(m.line_pay.max()), int(m.mixed_pay.max())) * wild_mult * bet.bet_per_line * bet.lines
+    line_unit = max(int(m.line_pay.max()), int(m.mixed_pay.max())) * wild_mult
+    if m.wild_draw_count.any():  # the top draw for every wild of the paid run, on top: a run
+        top = int(m.wild_draw_values.max())  # of a paying symbol holds at most reels - 1
+
+        def drawn(k: int) -> int:
+            return (top ** k, k * top, top)[m.wild_draw_combine]
+
+        regular = max(int(m.line_pay[~m.is_wild].max(initial=0)), int(m.mixed_pay.max()))
+        line_unit = max(regular * drawn(m.n_reels - 1),
+                        int(m.line_pay[m.is_wild].max(initial=0)) * drawn(m.n_reels)) * wild_mult
+    line_top = line_unit * bet.bet_per_line * bet.lines
     if m.collect:  # every collector collects every cash value in view
         cells = m.n_reels * m.n_rows
         line_top += (cells // 2) * (cells - cells // 2) * int(m.cash_values.max()) * bet.total

@@ -83,3 +83,6 @@ class RedBlackGamble:
         offer = state.offer
         return rb.expected_payout(self.rules, state.state,
                                   lambda s: policy(ChoiceState(offer, s, s.finished)))
+
+    def odds(self, state: ChoiceState) -> None:
+        return None  # one half on every card: the screen names it, no table to show

@@ -152,8 +152,8 @@ def find_marked_bits(cm, fm, grid, marks, work, applied):
         for c in range(cols):
             bit = one << np.uint64(r * (cols + 1) + c)
             masks[grid[r, c]] |= bit
-            if fm.grid_mult and marks[r, c] >= 2:
-                multiplied |= bit
+            if fm.grid_mult:
+                multiplied |= bit * np.uint64(marks[r, c] >= 2)  # no branch per cell
     n_symbols = masks.shape[0]
     wild_cells = zero
     for w in range(n_symbols):
@@ -172,6 +172,10 @@ def find_marked_bits(cm, fm, grid, marks, work, applied):
             if cm.is_wild[w] and cm.substitutes[w, symbol]:
                 helpers |= masks[w]
         area = todo | helpers
+        if cm.min_size >= 2:
+            # a cell with no neighbour in the area is a cluster of one, which never pays:
+            # not searched (the clusters found and their order are unchanged)
+            todo &= (area << one) | (area >> one) | (area << width) | (area >> width)
         while todo != zero:
             x = todo & (~todo + one)
             while True:
@@ -202,9 +206,10 @@ def find_marked_bits(cm, fm, grid, marks, work, applied):
                 found += 1
                 total += pay
                 won |= x
-    for r in range(rows):
-        for c in range(cols):
-            work.winners[r, c] = (won >> np.uint64(r * (cols + 1) + c)) & one != zero
+    if found > 0:  # nothing reads the winners of a find that wins nothing (the spin ends)
+        for r in range(rows):
+            for c in range(cols):
+                work.winners[r, c] = (won >> np.uint64(r * (cols + 1) + c)) & one != zero
     return found, total
 
 
@@ -357,7 +362,12 @@ def feature_cascade(cm, fm, rs, mult_values, mult_cum, rng, work, fb, record, po
 
 
 @inline_kernel
-def count_scatters(grid, scatter):
+def count_scatters(cm, work, scatter):
+    """The scatters on the grid a cascade left: on bitboards, the scatter's board of the
+    cascade's last search (it ends on a search of the grid as it stands); else counted."""
+    if cm.bitboard:
+        return popcount(work.masks[scatter])
+    grid = work.grid
     n = 0
     for r in range(grid.shape[0]):
         for c in range(grid.shape[1]):
@@ -392,7 +402,7 @@ def play_feature_round(cm, fm, rng, work, fb, record):
     base_win = win
     awarded = 0
     if not capped and fm.max_spins > 0:
-        n = count_scatters(work.grid, fm.scatter)
+        n = count_scatters(cm, work, fm.scatter)
         asked = fm.awards[min(n, cells)]
         if asked > 0:
             awarded = min(asked, fm.max_spins)
@@ -421,7 +431,7 @@ def play_feature_round(cm, fm, rng, work, fb, record):
         total += win
         free_win += win
         if not capped:
-            n = count_scatters(work.grid, fm.scatter)
+            n = count_scatters(cm, work, fm.scatter)
             asked = fm.retrigger[min(n, cells)]
             if asked > 0:
                 added = min(asked, fm.max_spins - awarded)

@@ -16,7 +16,7 @@ from reelforge.engine.lines import evaluate_line, substituted_run
 
 @kernel
 def line_expectation(model, line, symbols, probs, counts, multiplier, jackpot_eligible, window,
-                     digit, award_value, award_probability):
+                     digit, award_value, award_probability, draws, wild_means):
     """Exact expectation of one payline by enumerating every symbol combination it can show.
 
     symbols: (R, S) int64, the symbols reel r can show on this line's row (first counts[r]);
@@ -25,6 +25,10 @@ def line_expectation(model, line, symbols, probs, counts, multiplier, jackpot_el
     probability of the jackpot, probability of a paying line). window (R, H) int16 and
     digit (R,) int64 are work buffers; award_value and award_probability (S, R+1) float64
     receive, per paid (symbol, count), its expected value and its probability.
+    With `draws` (the wilds draw their multipliers, [wild_multipliers]), a paid award's value
+    is its pay times wild_means[k] (R+1,) float64: the expected combined multiplier of the k
+    wilds in its paid run. The draws are independent of the window and of each other, and
+    the award is chosen before them, so this is the award's exact expectation.
     """
     n = model.n_reels
     digit[:] = 0
@@ -42,9 +46,12 @@ def line_expectation(model, line, symbols, probs, counts, multiplier, jackpot_el
         if award.jackpot:
             p_jackpot += p
         elif award.win > 0:
-            expected += p * award.win
+            value = p * award.win
+            if draws:
+                value *= wild_means[wilds_in_run(model, window, line, award.length)]
+            expected += value
             p_win += p
-            award_value[award.symbol, award.length] += p * award.win
+            award_value[award.symbol, award.length] += value
             award_probability[award.symbol, award.length] += p
         r = n - 1  # next combination, odometer style
         while r >= 0:
@@ -59,6 +66,17 @@ def line_expectation(model, line, symbols, probs, counts, multiplier, jackpot_el
             for h in range(model.n_rows):
                 window[rr, h] = symbols[rr, digit[rr]]
     return expected, p_jackpot, p_win
+
+
+@inline_kernel
+def wilds_in_run(model, window, line, length):
+    """How many wilds the cells of reels 1..length of a payline show."""
+    rows = model.paylines[line]
+    k = 0
+    for r in range(length):
+        if model.is_wild[window[r, rows[r]]]:
+            k += 1
+    return k
 
 
 @kernel

@@ -274,19 +274,14 @@ def play_spin(model, reel_set, lines, bet_per_line, total_bet, jackpot_eligible,
         for r in range(model.n_reels):
             tape[pos, TAPE_WIDTH + r] = stops[r]
     pos = write_row(tape, pos, record, TapeKind.SPIN, spin, reel_set, multiplier, 0, 0, 0)
-    line_win = 0
-    jackpots = 0
-    for line in range(lines):
-        award = evaluate_line(model, window, line, multiplier, jackpot_eligible)
-        if award.jackpot:
-            jackpots += 1
-            pos = write_row(tape, pos, record, TapeKind.PROGRESSIVE_JACKPOT, spin, line,
-                            award.symbol, award.length, 0, 0)
-        elif award.win > 0:
-            win = award.win * bet_per_line
-            line_win += win
-            pos = write_row(tape, pos, record, TapeKind.LINE, spin, line, award.symbol,
-                            award.length, award.multiplier, win)
+    if model.wild_draw_count[reel_set] > 0:
+        pos = draw_wild_multipliers(model, reel_set, window, model.wild_cells, rng, tape, pos,
+                                    record, spin)
+        line_win, jackpots, pos = pay_lines(model, window, True, lines, bet_per_line,
+                                            jackpot_eligible, multiplier, tape, pos, record, spin)
+    else:  # the same, the constant False folding the draws away (a game without them)
+        line_win, jackpots, pos = pay_lines(model, window, False, lines, bet_per_line,
+                                            jackpot_eligible, multiplier, tape, pos, record, spin)
     scatter_win = 0
     trigger = 0
     watched = 0
@@ -311,6 +306,74 @@ def play_spin(model, reel_set, lines, bet_per_line, total_bet, jackpot_eligible,
                             multiplier, collect_win, 0)
     return SpinResult(line_win=line_win, scatter_win=scatter_win, collect_win=collect_win,
                       trigger=trigger, watched=watched, jackpots=jackpots, tape_rows=pos)
+
+
+@inline_kernel
+def pay_lines(model, window, draws, lines, bet_per_line, jackpot_eligible, multiplier, tape, pos,
+              record, spin):
+    """Pay lines 1..lines of the window, times the wilds' draws (`model.wild_cells`) when
+    `draws`. Returns (credits, jackpot lines, next tape position)."""
+    line_win = 0
+    jackpots = 0
+    for line in range(lines):
+        award = evaluate_line(model, window, line, multiplier, jackpot_eligible)
+        if award.jackpot:
+            jackpots += 1
+            pos = write_row(tape, pos, record, TapeKind.PROGRESSIVE_JACKPOT, spin, line,
+                            award.symbol, award.length, 0, 0)
+        elif award.win > 0:
+            win = award.win
+            paid_multiplier = award.multiplier
+            if draws:
+                drawn = run_wild_multiplier(model, window, model.wild_cells, line, award.length)
+                win *= drawn
+                paid_multiplier *= drawn
+            win *= bet_per_line
+            line_win += win
+            pos = write_row(tape, pos, record, TapeKind.LINE, spin, line, award.symbol,
+                            award.length, paid_multiplier, win)
+    return line_win, jackpots, pos
+
+
+@inline_kernel
+def draw_wild_multipliers(model, reel_set, window, cells, rng, tape, pos, record, spin):
+    """Every wild in view draws its multiplier from the reel set's table, reel by reel, top
+    to bottom, into cells (R, H) int64 (other cells: 1); one WILD_MULTIPLIER row each.
+    Returns the next tape position."""
+    cells[:, :] = 1
+    n = model.wild_draw_count[reel_set]
+    values = model.wild_draw_values[reel_set, :n]
+    cumulative = model.wild_draw_cum[reel_set, :n]
+    for r in range(model.n_reels):
+        for h in range(model.n_rows):
+            if model.is_wild[window[r, h]]:
+                m = draw_weighted(values, cumulative, rng)
+                cells[r, h] = m
+                pos = write_row(tape, pos, record, TapeKind.WILD_MULTIPLIER, spin, r, h, m, 0, 0)
+    return pos
+
+
+@inline_kernel
+def run_wild_multiplier(model, window, cells, line, length):
+    """The drawn multipliers of the wilds in a paid run (reels 1..length of the line),
+    combined by product, sum or largest (`model.wild_draw_combine`); 1 with no wild."""
+    rows = model.paylines[line]
+    combined = 1
+    wilds = 0
+    for r in range(length):
+        h = rows[r]
+        if model.is_wild[window[r, h]]:
+            m = cells[r, h]
+            if wilds == 0:
+                combined = m
+            elif model.wild_draw_combine == 0:
+                combined *= m
+            elif model.wild_draw_combine == 1:
+                combined += m
+            elif m > combined:
+                combined = m
+            wilds += 1
+    return combined
 
 
 @inline_kernel

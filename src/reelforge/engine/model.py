@@ -15,6 +15,7 @@ from reelforge.spec.limits import LINE_SPIN_GUARD
 from reelforge.spec.model import GameSpec
 
 RETRIGGER_CODES = {"none": 0, "unlimited": 1, "capped": 2}
+WILD_DRAW_CODES = {"product": 0, "sum": 1, "max": 2}
 # Unlimited retriggers have a finite mean but no bound: this guard ends a pathological bonus
 # and is flagged on the outcome; the analysis reports how often it is reached. Defined in
 # spec.limits, where the loader refuses a max_total_spins above it.
@@ -64,6 +65,15 @@ class Model(NamedTuple):
     collector: int  # symbol that collects cash values in view, -1 none
     collect: bool  # collectors collect in the base game of the current mode
     cap: int  # most credits one round pays, 0 = no cap (set per bet by Game.model_for)
+    # [wild_multipliers]: wilds in view draw their own multiplier on reel sets with a table
+    wild_draw_count: np.ndarray  # (K,) int64 entries of reel set k's table, 0: draws none
+    wild_draw_values: np.ndarray  # (K, D) int64 multipliers, first wild_draw_count[k]
+    wild_draw_cum: np.ndarray  # (K, D) int64 cumulative integer weights
+    wild_draw_combine: int  # WILD_DRAW_CODES: how the draws of a paid run's wilds combine
+    # (R, H) int64 work buffer: the multipliers the wilds in view drew this spin. Kernels never
+    # allocate (engine/jit.py) and the rules' round signatures carry no buffer for it; they
+    # hold the GIL (no nogil), so one spin at a time per process writes it
+    wild_cells: np.ndarray
     # > 0: a buy mode's round: no base spin, the free games started with this many spins
     # (set per mode by Game.model_for)
     buy_spins: int = 0
@@ -141,6 +151,16 @@ def compile_model(spec: GameSpec) -> Model:
             is_cash[index[sid]] = True
     cash_values = np.array([v for v, _ in cash.values] if cash else [0], dtype=np.int64)
     cash_cum = np.cumsum([w for _, w in cash.values] if cash else [1]).astype(np.int64)
+    draws = spec.wild_draws
+    tables = [draws.weights(rs.name) if draws else () for rs in sets]
+    width = max([1] + [len(t) for t in tables])
+    draw_count = np.array([len(t) for t in tables], dtype=np.int64)
+    draw_values = np.ones((len(sets), width), dtype=np.int64)
+    draw_cum = np.ones((len(sets), width), dtype=np.int64)
+    for k, table in enumerate(tables):
+        if table:
+            draw_values[k, : len(table)] = [m for m, _ in table]
+            draw_cum[k, : len(table)] = np.cumsum([w for _, w in table])
     return Model(
         n_reels=n_reels, n_rows=spec.rows, strips=strips, strip_len=strip_len, cum_weights=cum,
         weighted=weighted, paylines=np.array(spec.paylines, dtype=np.int64), line_pay=line_pay,
@@ -163,5 +183,7 @@ def compile_model(spec: GameSpec) -> Model:
         has_mixed=bool(groups), is_cash=is_cash, cash_values=cash_values,
         cash_cum=cash_cum,
         collector=-1 if cash is None or cash.collector is None else index[cash.collector],
-        collect=False, cap=0,
+        collect=False, cap=0, wild_draw_count=draw_count, wild_draw_values=draw_values,
+        wild_draw_cum=draw_cum, wild_cells=np.ones((n_reels, spec.rows), dtype=np.int64),
+        wild_draw_combine=WILD_DRAW_CODES[draws.combine if draws else "product"],
     )

@@ -132,6 +132,16 @@ class Cash(Record):
     """Multiples of the stake."""
 
 
+class WildMultiplier(Record):
+    """The multiplier a wild in view drew ([wild_multipliers]): it multiplies the line wins
+    whose paid run holds this cell (their `multiplier` includes it)."""
+
+    type: Literal["wild_multiplier"] = "wild_multiplier"
+    reel: Count
+    row: Count
+    value: Annotated[int, Field(ge=1)]
+
+
 class Collection(Record):
     """Collectors in view collect the cash values in view."""
 
@@ -272,7 +282,7 @@ class Jackpot(Record):
 Event = Annotated[
     Window | Grid | LineWin | WaysWin | ScatterWin | ProgressiveJackpot | Cash | Collection | Trail | Parade
     | Bonus | FreeSpinsAward | ClusterWin | GridMultipliers | RandomMultiplier | WildsPlaced | Jars
-    | FreeSpinsTriggered | ExtraFreeSpins | Jackpot,
+    | FreeSpinsTriggered | ExtraFreeSpins | Jackpot | WildMultiplier,
     Field(discriminator="type")]
 
 

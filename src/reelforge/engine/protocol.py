@@ -213,7 +213,10 @@ class ChoiceStep(Protocol):
     choice has already banked for the player whatever follows (a red/black TAKE HALF, a wheel
     amount lowered): the server credits that at once. `at_stake` is the whole credits still
     at risk in an unfinished state (0 once finished). `expected_payout(state, policy)` is the
-    exact expected `paid` under `policy` (a function state -> choice).
+    exact expected `paid` under `policy` (a function state -> choice). `odds(state)` is what a
+    screen shows before the player chooses: per amount the player may put at stake, each
+    choice's win and exact chance; None for a step whose chances need no table (red/black is
+    one half on every card).
     """
 
     kind: ClassVar[str]
@@ -232,6 +235,7 @@ class ChoiceStep(Protocol):
     def at_stake(self, state: ChoiceState) -> int: ...
     def settle(self, state: ChoiceState) -> Settlement: ...
     def expected_payout(self, state: ChoiceState, policy: Callable[[ChoiceState], Any]) -> Fraction: ...
+    def odds(self, state: ChoiceState) -> Mapping[int, Mapping[tuple, tuple[int | Fraction, Fraction]]] | None: ...
 
 
 @runtime_checkable

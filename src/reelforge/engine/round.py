@@ -21,6 +21,7 @@ from reelforge.engine.outcome import (
     ProgressiveJackpot,
     ScatterWin,
     Spin,
+    WildMultiplier,
     Window,
 )
 from reelforge.engine.rng import live_generator, new_live_seed
@@ -235,6 +236,8 @@ def _outcome(game, bet: Bet, result: k.RoundResult, tape: np.ndarray, seed: int 
                                    spins_requested=row[3], total_awarded=row[4])
         elif kind == TapeKind.CASH:
             event = Cash(reel=row[2], row=row[3], value=row[4])
+        elif kind == TapeKind.WILD_MULTIPLIER:
+            event = WildMultiplier(reel=row[2], row=row[3], value=row[4])
         elif kind == TapeKind.COLLECT:
             event = Collection(collectors=row[2], values=row[3], multiplier=row[4], win=row[5])
         elif game.rules is not None:  # a row the rules' kernel wrote: they decode it

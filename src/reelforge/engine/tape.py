@@ -28,6 +28,7 @@ class TapeKind(IntEnum):
     PROGRESSIVE_JACKPOT = 5  # line, symbol, count
     CASH = 6  # reel, row, value (multiples of the stake)
     COLLECT = 7  # collectors, value sum, multiplier, win
+    WILD_MULTIPLIER = 15  # reel, row, the multiplier the wild there drew ([wild_multipliers])
     # the ways round (engine/ways.py); its spin opens with a SPIN row
     WAYS = 14  # symbol, count (reels), ways, ways with wild multipliers, win (credits)
     # the pays-anywhere round (engine/anywhere.py); spin = the spin's index, or the tumble.

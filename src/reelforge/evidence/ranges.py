@@ -96,6 +96,11 @@ def _line_draws(game, add) -> None:
             "engine/lines.py draw_free_multiplier")
     if spec.cash is not None:
         add(m.cash_cum[-1], "[cash] value weights", "engine/lines.py read_cash")
+    for k, rs in enumerate(spec.reel_sets):
+        n = int(m.wild_draw_count[k])
+        if n:
+            add(m.wild_draw_cum[k, n - 1], f"[wild_multipliers.{rs.name}] weights",
+                "engine/lines.py draw_wild_multipliers")
 
 
 def _cluster_draws(game, add) -> None:

@@ -25,7 +25,7 @@ from reelforge.errors import InvalidArgument
 # days is the longest 4 calendar months (July to October). No profile here asks for less; a
 # licence that asks for more says so in the file's [retention].
 # settings.py checks that every jurisdiction profile is here.
-REQUIRED_DAYS: dict[str, int] = {"default": 123, "GB": 123, "DE": 123}
+REQUIRED_DAYS: dict[str, int] = {"default": 123, "GB": 123, "DE": 123, "MT": 123}
 MAX_DAYS = 100 * 366
 
 

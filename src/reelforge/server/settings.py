@@ -14,6 +14,7 @@ import os
 import secrets
 import tomllib
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,10 @@ class Jurisdiction:
     gamble: bool
     one_game_at_a_time: bool  # one unfinished round across all slot games
     currencies: tuple[str, ...] | None = None  # None: any
+    # the least RTP a mode may return (exact figure, or an estimate's 95% lower bound); a mode
+    # below it is not offered, a game whose base mode is below it not at all. None: no rule
+    # beyond GLI-19's 75%, which every shipped game meets (tests/test_certify.py)
+    min_rtp: Fraction | None = None
 
     def to_dict(self) -> dict:
         return {"name": self.name, "autoplay": self.autoplay, "turbo": self.turbo,
@@ -45,7 +50,8 @@ class Jurisdiction:
 # standards.md section I: GB (RTS 8A no autoplay, 2.5 s per slot cycle, no turbo, one slot at a
 # time, GBP 5 per spin for 25+ unless the operator passes a lower limit for the player);
 # DE (GlueStV 2021 s.22a: EUR 1 per game, 5 s, no autoplay, no jackpots; no gamble: we drop it,
-# as providers do for DE, standards.md D6).
+# as providers do for DE, standards.md D6); MT (MGA, LN 131/2016 reg. 46A: RNG casino games
+# return at least 92%, standards.md E2: a mode below it is not offered).
 JURISDICTIONS: dict[str, Jurisdiction] = {
     "default": Jurisdiction("default", autoplay=True, turbo=True, min_round_interval_ms=0,
                             max_stake_minor=None, jackpots=True, gamble=True,
@@ -56,6 +62,9 @@ JURISDICTIONS: dict[str, Jurisdiction] = {
     "DE": Jurisdiction("DE", autoplay=False, turbo=False, min_round_interval_ms=5000,
                        max_stake_minor=100, jackpots=False, gamble=False,
                        one_game_at_a_time=True, currencies=("EUR",)),
+    "MT": Jurisdiction("MT", autoplay=True, turbo=True, min_round_interval_ms=0,
+                       max_stake_minor=None, jackpots=True, gamble=True,
+                       one_game_at_a_time=False, min_rtp=Fraction(92, 100)),
 }
 assert set(REQUIRED_DAYS) == set(JURISDICTIONS), "policies.py: a retention floor per profile"
 
@@ -105,6 +114,12 @@ class OperatorSettings:
     def profile(self) -> Jurisdiction:
         return JURISDICTIONS[self.jurisdiction]
 
+    @property
+    def free_play(self) -> bool:
+        """Play money (standards.md I12): the server itself gives every player of this
+        operator its demo balance, in accounts of this operator alone; the client labels it."""
+        return self.wallet == "ledger" and self.demo_balance_minor is not None
+
     def game(self, key: str) -> GameSettings | None:
         return next((g for g in self.games if g.key == key), None)
 
@@ -132,6 +147,8 @@ EXAMPLE_GAMES = (
     GameSettings("ways-example", "ways-example-v1"),
     GameSettings("anywhere-example", "anywhere-example-v1"),
     GameSettings("holdwin-example", "holdwin-example-v1"),
+    GameSettings("cluster-mult-example", "cluster-mult-example-v1"),
+    GameSettings("wildmult-example", "wildmult-example-v1"),
     GameSettings("modes-example", "modes-example-v1"),
 )
 

@@ -17,6 +17,7 @@ from math import prod
 from typing import NamedTuple
 
 from reelforge.errors import SpecError
+from reelforge.spec.wild_draws import combined_top
 
 # Half of int64's range: a round's win, and a few sums of such wins, still fit.
 WIN_LIMIT = 2**62
@@ -101,6 +102,10 @@ def line_win_bound(spec) -> Bound:
     wild = largest([(f"lines.wild.{w.symbol}.multiplier", w.multiplier) for w in spec.wilds], const(1))
     if spec.wild_multiplier_combine == "product":  # a paying run has a non-wild: reels - 1 wilds
         wild = Bound(wild.value ** max(spec.reels - 1, 0), wild.key, wild.key_value)
+    draws = spec.wild_draws
+    if draws is not None:  # the drawn multipliers of up to every reel's wild, on top
+        wild = product(wild, Bound(combined_top(draws.top(), draws.combine, spec.reels),
+                                   "wild_multipliers", draws.top()))
     return product(top_pay, wild, factor("bet.max_lines", bet.max_lines),
                    factor("bet.max_bet_per_line", bet.max_bet_per_line))
 

@@ -47,9 +47,10 @@ from reelforge.spec.model import (
     valid_game_id,
     valid_name,
 )
+from reelforge.spec.wild_draws import parse_wild_draws
 
 KNOWN_SECTIONS = ("game", "symbols", "paytable", "lines", "scatter", "reels", "bet", "features",
-                  "cash", "modes")
+                  "cash", "modes", "wild_multipliers")
 FEATURES = ("free_games", "progressive_jackpot", "gamble", "wheel_gamble")
 GAMBLE_KINDS = ("red_black",)
 _MISSING = object()
@@ -252,6 +253,7 @@ def _build(root: Table) -> GameSpec:
     bet = _bet(root.sub("bet"), len(paylines))
     cash = _cash(root.sub("cash", None), ids)
     modes = _modes(root.sub("modes", {}), set_names)
+    wild_draws = parse_wild_draws(root.sub("wild_multipliers", None), set_names)
 
     features = root.sub("features", {})
     free_games = _free_games(features.sub("free_games", None), ids, scatters, set_names, reels, rows)
@@ -265,7 +267,7 @@ def _build(root: Table) -> GameSpec:
         pure_wild_vs_substituted=pure_rule, paylines=paylines, scatters=scatters,
         reel_sets=reel_sets, base_reel_set="base", bet=bet, free_games=free_games,
         jackpot=jackpot, gamble=gamble, description=description, mixed=mixed, cash=cash,
-        modes=modes, rules=rules, wheel_gamble=wheel,
+        modes=modes, rules=rules, wheel_gamble=wheel, wild_draws=wild_draws,
     )
     if rules_spec is not None:  # the rules parse their own [features] tables
         spec = dataclasses.replace(spec, features=rules_spec.parse_features(features, spec))

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from reelforge.spec.wild_draws import WildDrawSpec
+
 # Game ids become file names (PAR sheets, estimates) and are read back from outcomes, so one
 # pattern everywhere: lowercase words of letters and digits joined by hyphens, then "-vN"
 # (a decimal point in an id is written "p": "cleopatra-rtp95p007187-v1", "cluedo-94p5-v1").
@@ -204,6 +206,8 @@ class GameSpec:
     # SHA-256 of the game file's UTF-8 text, set by parse_spec: outcomes record it, so replay
     # can tell the file that played a round from another with the same id
     sha256: str = field(default="", compare=False)
+    # [wild_multipliers]: wilds that draw their own multiplier per reel set (spec.wild_draws)
+    wild_draws: WildDrawSpec | None = None
 
     @property
     def symbol_ids(self) -> tuple[str, ...]:

@@ -17,7 +17,7 @@ export const ROUND_CHOICES = [10, 25, 50, 100] as const;
 
 /** Event types of a plain spin: anything else (free spins, a bonus, a trail, a jackpot, the
  * jars filling) is a feature. */
-const PLAIN = new Set(["window", "grid", "line_win", "ways_win", "scatter_win", "cluster_win", "cash"]);
+const PLAIN = new Set(["window", "grid", "line_win", "ways_win", "scatter_win", "cluster_win", "cash", "wild_multiplier"]);
 
 export function hadFeature(outcome: Outcome): boolean {
   return outcome.spins.length > 1 || outcome.spins.some((s) => s.events.some((e) => !PLAIN.has(e.type) && !(e.type === "jars" && !(e as { triggered?: boolean }).triggered)));

@@ -24,13 +24,19 @@ export interface WildsPlacedEvent { type: "wilds_placed"; count: number; golden_
 export interface JarsEvent { type: "jars"; wild: number; free_spins: number; jackpots: number; triggered: boolean }
 export interface FreeSpinsTriggeredEvent { type: "free_spins_triggered"; modifiers: string[]; spins: number; extra_spins_at_start: number }
 export interface ExtraFreeSpinsEvent { type: "extra_free_spins"; collected: number; spins_awarded: number; toward_super_spin: number; super_spins_awarded: number }
+/** A cluster game's grid multipliers after a tumble's wins marked their cells: `applied`, the
+ * multiplier each winning cluster of the tumble was paid at (its cluster_win events' order);
+ * `cells` [reel][row]: 0 never won, 1 won once, else the cell's multiplier. */
+export interface GridMultipliersEvent { type: "grid_multipliers"; tumble: number; applied: number[]; cells: number[][] }
 export interface JackpotEvent { type: "jackpot"; jackpot: string; pays: number; multiplier: number; win: number }
+/** The multiplier a wild in view drew (a line game's [wild_multipliers]). */
+export interface WildMultiplierEvent { type: "wild_multiplier"; reel: number; row: number; value: number }
 
 export type OutcomeEvent =
   | WindowEvent | GridEvent | LineWinEvent | WaysWinEvent | ScatterWinEvent | ProgressiveJackpotEvent | CashEvent
   | CollectionEvent | TrailEvent | ParadeEvent | BonusEvent | FreeSpinsAwardEvent | ClusterWinEvent
   | RandomMultiplierEvent | WildsPlacedEvent | JarsEvent | FreeSpinsTriggeredEvent
-  | ExtraFreeSpinsEvent | JackpotEvent;
+  | ExtraFreeSpinsEvent | JackpotEvent | GridMultipliersEvent | WildMultiplierEvent;
 
 export type EventType = OutcomeEvent["type"];
 

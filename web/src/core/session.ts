@@ -11,6 +11,7 @@ export interface SessionState {
   inPlayMinor: number;
   jurisdiction: Jurisdiction;
   openRounds: RoundView[];
+  demo: boolean; // play money: the client labels it (standards.md I12)
 }
 
 export interface KeyValue {
@@ -48,7 +49,7 @@ export class SessionStore {
     this.value = {
       token, player: view.player, operator: view.operator, currency: view.currency,
       balanceMinor: view.balance_minor, inPlayMinor: view.in_play_minor,
-      jurisdiction: view.jurisdiction, openRounds: view.open_rounds,
+      jurisdiction: view.jurisdiction, openRounds: view.open_rounds, demo: view.demo,
     };
     this.emit();
   }

@@ -36,7 +36,8 @@ export interface WinCycle {
 }
 
 /** The wins of the screen left on show: the outcome's last spin's line, ways and scatter wins
- * (a round ending in free spins shows its last free spin's screen). Null when it won nothing. */
+ * (a round ending in free spins shows its last free spin's screen), and its cluster wins (named
+ * only: they tumbled away). Null when it won nothing. */
 export function winCycleOf(outcome: Pick<Outcome, "spins">, paylines: readonly (readonly number[])[], symbols: readonly CycleSymbol[] = []): WinCycle | null {
   const spin = outcome.spins.at(-1);
   if (!spin) return null;
@@ -45,6 +46,7 @@ export function winCycleOf(outcome: Pick<Outcome, "spins">, paylines: readonly (
   const tumbled = screen?.type === "grid" && screen.tumble > 0;
   const wins: WinShow[] = [];
   let total = 0, lines = 0;
+  const seen = new Map<number, number>(); // cluster wins so far per tumble
   for (const e of spin.events) {
     if (e.type === "line_win") {
       const full = paylines[e.line - 1]?.length ?? e.count;
@@ -63,6 +65,15 @@ export function winCycleOf(outcome: Pick<Outcome, "spins">, paylines: readonly (
         ? `${e.count} scatters pay ${formatCredits(e.win)}`
         : `${e.count} ${known.name || e.symbol}${e.multiplier > 1 ? ` at x${e.multiplier}` : ""} pay ${formatCredits(e.win)}`;
       wins.push({ cells: tumbled ? [] : symbolCells(screen.symbols, e.symbol), path: [], line: 0, label });
+      total += e.win;
+    } else if (e.type === "cluster_win") {
+      // a cluster game's wins always tumble away: named, with the grid multiplier paid at
+      const name = symbols.find((x) => x.id === e.symbol)?.name || e.symbol;
+      const k = (seen.get(e.tumble) ?? 0);
+      seen.set(e.tumble, k + 1);
+      const marks = spin.events.find((x) => x.type === "grid_multipliers" && x.tumble === e.tumble);
+      const m = marks?.type === "grid_multipliers" ? marks.applied[k] ?? 1 : 1;
+      wins.push({ cells: [], path: [], line: 0, label: `${e.size} ${name}${m > 1 ? ` at x${m}` : ""} pay ${formatCredits(e.win)}` });
       total += e.win;
     }
   }

@@ -88,6 +88,7 @@ export interface SessionView {
   session: { id: number; started_at_us: number; expires_at_us: number; net_minor: number };
   jurisdiction: Jurisdiction;
   wallet: "ledger" | "seamless";
+  demo: boolean; // play money (the operator's demo balance): labelled on the balance meter
 }
 
 export interface OpenedSession extends SessionView {

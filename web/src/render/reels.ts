@@ -52,6 +52,22 @@ export function anticipatingReels(window: readonly (readonly string[])[], symbol
 
 interface Marker { line: number; lit: Graphics; x: number; y: number }
 
+/** A cell's grid multiplier as drawn: 0 none, 1 marked (won once, no multiplier yet), else
+ * the multiplier. Pure, for the unit tests: the badge's text and its size (1 at x2, growing by
+ * an eighth per doubling up to 1.75 times that) and colour (gold, then orange, then red). */
+export function cellMarkLook(value: number): { text: string; size: number; colour: number } | null {
+  if (!(value > 0)) return null;
+  if (value === 1) return { text: "", size: 0.55, colour: 0xffe066 };
+  const steps = Math.max(0, Math.log2(value) - 1);
+  return { text: `x${value}`, size: Math.min(1.75, 1 + steps / 8), colour: value >= 16 ? 0xff4d6d : value >= 4 ? 0xff9f1c : 0xffd23f };
+}
+
+/** The smallest x2 badge on the screen, CSS px tall. */
+const MARK_MIN_PX = 16;
+
+/** How long a mark's badge pops when it appears or grows, in seconds. */
+const MARK_POP_S = 0.35;
+
 interface Pending { resolve: () => void; left: number }
 
 export class ReelSet extends Container {
@@ -59,6 +75,8 @@ export class ReelSet extends Container {
   private readonly columns: Container[] = [];
   private readonly sprites: Sprite[][] = [];
   private readonly overlay = new Container();
+  /** Marks on cells (a wild's drawn multiplier), above the highlight, until the next spin or landing. */
+  private readonly wildMarks = new Container();
   private readonly sparks = new Container();
   private pending: Pending | null = null;
   private last: number; // the clock at the previous frame
@@ -73,6 +91,11 @@ export class ReelSet extends Container {
   private readonly preview = new Container(); // the line a player points at
   private previewing = 0;
   private anticipating: boolean[] = [];
+  /** The cells' grid multipliers ([reel][row]: 0 none, 1 marked, else the multiplier), drawn
+   * over the symbols and the highlights: marks stay on their cells while symbols fall. */
+  private readonly marks = new Container();
+  private markValues: number[][] = [];
+  private popping: { badge: Container; age: number }[] = [];
   /** Design px the line markers take beside the window, each side (0: none). */
   private readonly markerSide: number;
   /** On a phone the markers of 20 lines stack too small to read (about 9 px): they are not
@@ -111,7 +134,7 @@ export class ReelSet extends Container {
       this.addChild(column);
     }
     this.markerSide = this.drawMarkers();
-    this.addChild(this.antGlow, this.overlay, this.preview, this.markerBox, this.sparks);
+    this.addChild(this.antGlow, this.overlay, this.marks, this.wildMarks, this.preview, this.markerBox, this.sparks);
     this.draw();
     ticker.add(this.tick, this);
   }
@@ -131,7 +154,10 @@ export class ReelSet extends Container {
    * the reels, so the badge keeps its size on the screen. */
   setCompact(badgePx: number, screenScale: number): void {
     this.compact = this.markerSide ? badgePx : 0;
+    const rescaled = this.screenScale !== (screenScale || 1);
     this.screenScale = screenScale || 1;
+    // the grid multipliers' badges keep their least size on the screen
+    if (rescaled && this.markValues.length) this.drawMarks(this.markValues, this.markValues);
     this.markerBox.visible = !this.compact;
     this.changed = true;
   }
@@ -143,7 +169,7 @@ export class ReelSet extends Container {
 
   /** Whether the next frame must be drawn (Stage.animate asks it every frame). */
   needsFrame(): boolean {
-    const moving = this.spinning || this.sparks.children.length > 0 || (this.highlighted.length > 0 && this.profile.glow);
+    const moving = this.spinning || this.sparks.children.length > 0 || this.popping.length > 0 || (this.highlighted.length > 0 && this.profile.glow);
     const r = moving || this.changed;
     this.changed = false;
     return r;
@@ -156,6 +182,7 @@ export class ReelSet extends Container {
   /** Reels start at once (on PLAY), before the server answers. */
   startSpin(): void {
     this.clearHighlight();
+    this.clearMarks();
     this.previewLine(0);
     const speed = this.opts.speed ?? 22;
     this.models.forEach((m) => m.start(speed));
@@ -165,6 +192,7 @@ export class ReelSet extends Container {
   /** Land on `window` ([reel][row]); resolves when the last reel stops. */
   land(window: readonly (readonly string[])[], options: { stagger?: number; fast?: boolean } = {}): Promise<void> {
     this.clearHighlight();
+    this.clearMarks();
     const stagger = options.fast ? 1 : options.stagger ?? 4;
     const speed = (this.opts.speed ?? 22) * (options.fast ? 2 : 1);
     // Only reels that land one at a time build suspense (a tumble's columns fall together).
@@ -186,9 +214,58 @@ export class ReelSet extends Container {
   /** Show `window` now (a resumed round, a replay). */
   show(window: readonly (readonly string[])[]): void {
     this.clearHighlight();
+    this.clearMarks();
     this.models.forEach((m, r) => m.show(window[r] ?? m.visible()));
     this.columns.forEach((c) => (c.filters = []));
     this.draw();
+  }
+
+  /** The grid multipliers on the cells ([reel][row]: 0 none, 1 marked, else the multiplier;
+   * null or empty: none). A mark that appears or grows pops; the others are redrawn still. */
+  setCellMarks(values: readonly (readonly number[])[] | null): void {
+    if (this.destroyed) return;
+    this.drawMarks((values ?? []).map((col) => [...col]), this.markValues);
+  }
+
+  private drawMarks(next: number[][], before: readonly (readonly number[])[]): void {
+    this.markValues = next;
+    this.marks.removeChildren().forEach((c) => c.destroy({ children: true }));
+    this.popping = [];
+    const { cell, gap } = this.opts;
+    next.forEach((col, r) => col.forEach((value, w) => {
+      const look = cellMarkLook(value);
+      if (!look || r >= this.opts.reels || w >= this.opts.rows) return;
+      const x = r * (cell + gap), y = w * cell;
+      // the marked cell's own frame, then its badge in the lower right corner
+      const tint = new Graphics().roundRect(x + 2, y + 2, cell - 4, cell - 4, 12)
+        .fill({ color: look.colour, alpha: value > 1 ? 0.1 : 0.05 })
+        .stroke({ width: Math.max(2, cell / 40), color: look.colour, alpha: value > 1 ? 0.85 : 0.5 });
+      this.marks.addChild(tint);
+      const badge = new Container();
+      badge.label = `cell-mark-${r}-${w}`;
+      // at least MARK_MIN_PX CSS px tall at x2 (a phone's small cells), within the cell
+      const wide = look.text ? 0.46 * look.text.length + 0.35 : 1;
+      const height = Math.min(Math.max(cell * 0.28, MARK_MIN_PX / this.screenScale) * look.size, cell * 0.5, (cell - 8) / wide);
+      const width = look.text ? Math.max(height * 1.1, height * wide) : height;
+      badge.position.set(x + cell - 4 - width / 2, y + cell - 4 - height / 2);
+      if (look.text) {
+        badge.addChild(new Graphics().roundRect(-width / 2, -height / 2, width, height, height / 2)
+          .fill({ color: look.colour }).stroke({ width: Math.max(2, height * 0.08), color: 0xffffff }));
+        const text = new Text({ text: look.text, style: { fontFamily: "Lilita One, Impact, sans-serif", fontSize: Math.round(height * 0.72), fill: 0x1a0a00 } });
+        text.anchor.set(0.5);
+        badge.addChild(text);
+      } else {
+        badge.addChild(new Graphics().circle(0, 0, height / 2).fill({ color: look.colour, alpha: 0.9 }).stroke({ width: 2, color: 0xffffff, alpha: 0.8 }));
+      }
+      this.marks.addChild(badge);
+      if ((before[r]?.[w] ?? 0) !== value && this.profile.glow) this.popping.push({ badge, age: 0 });
+    }));
+    this.changed = true;
+  }
+
+  /** The grid multipliers drawn now, [reel][row] (for the tests). */
+  cellMarks(): number[][] {
+    return this.markValues.map((col) => [...col]);
   }
 
   /** Light `cells`; with `path` (a payline's cell on every reel) the line is drawn across the
@@ -359,6 +436,30 @@ export class ReelSet extends Container {
     return g;
   }
 
+  /** A badge with `text` ("x3") at the bottom of a cell: a wild's drawn multiplier. */
+  markCell([r, row]: Cell, text: string): void {
+    if (this.destroyed) return;
+    const { cell, gap } = this.opts;
+    const size = Math.round(cell * 0.3);
+    const badge = new Container();
+    badge.label = `cell-mark-${r}-${row}`;
+    const label = new Text({ text, style: { fontFamily: "Lilita One, Impact, sans-serif", fontSize: size, fill: 0xfff2a8, stroke: { color: 0x2a0a00, width: Math.max(3, size / 7) } } });
+    label.anchor.set(0.5);
+    const w = Math.max(label.width + size * 0.5, size * 1.6), ht = size * 1.25;
+    const back = new Graphics().roundRect(-w / 2, -ht / 2, w, ht, ht / 2).fill({ color: 0x8a1c00, alpha: 0.92 }).stroke({ width: Math.max(2, size / 10), color: 0xffd34d });
+    badge.addChild(back, label);
+    badge.position.set(r * (cell + gap) + cell / 2, row * cell + cell - ht / 2 - cell * 0.04);
+    this.wildMarks.addChild(badge);
+    this.changed = true;
+  }
+
+  /** Every cell's mark goes (a spin, a new window). */
+  clearMarks(): void {
+    if (this.destroyed || !this.wildMarks.children.length) return;
+    this.wildMarks.removeChildren().forEach((c) => c.destroy());
+    this.changed = true;
+  }
+
   clearHighlight(): void {
     if (this.destroyed) return;
     this.highlighted = [];
@@ -421,6 +522,12 @@ export class ReelSet extends Container {
       for (const w of this.winners) w.sprite.scale.set(w.base * k);
     }
     this.drawAnticipation(dt);
+    for (const p of this.popping) {
+      p.age += dt;
+      const k = Math.min(1, p.age / MARK_POP_S);
+      p.badge.scale.set(1 + 0.5 * Math.sin(Math.PI * k));
+    }
+    this.popping = this.popping.filter((p) => p.age < MARK_POP_S);
     for (const s of this.sparks.children) {
       const g = s as Graphics & { v: [number, number] };
       g.x += g.v[0] * dt;

@@ -2,15 +2,21 @@
 // end, each drawn by the generic screen with no client code of its own: opened from the lab's
 // lobby, played until a round wins (the WIN shown is the server's round win), its information
 // page (every symbol the game pays), one round replayed from History. At 1440x900 and 390x844.
+import { decodePng } from "./png.mjs";
 import { WEB } from "./server.mjs";
 
 // A test-only game file (web/tests/e2e/games/): Anywhere Example's rules with frequent scatters
 // and 3 free spins, served as an extra game of the lab operator.
 const FS = { operator: "demo-lab", key: "anywhere-fs", gameFile: `${WEB}/tests/e2e/games/anywhere-example-e2e-fs-v1.toml` };
 
+// Cluster Mult Example's rules with frequent scatters, 3 free spins and pearl-heavy free spins:
+// a round nearly always reaches the free spins and pays at a grid multiplier.
+const GM = { operator: "demo-lab", key: "cluster-mult-fs", gameFile: `${WEB}/tests/e2e/games/cluster-mult-example-e2e-fs-v1.toml` };
+
 const LAB = [
   { key: "ways-example", viewport: { width: 1440, height: 900 } },
   { key: "anywhere-example", viewport: { width: 390, height: 844 } },
+  { key: "cluster-mult-example", viewport: { width: 390, height: 844 } },
 ];
 
 function expect(cond, message) {
@@ -187,7 +193,114 @@ const MODES = [{ width: 1440, height: 900 }, { width: 390, height: 844 }].map((v
   },
 }));
 
-export const tests = [FREE_SPINS, ...MODES, ...LAB.flatMap(({ key, viewport }) => [{
+/** The marks the screen says it draws (the generic view's overlay: cells marked, highest). */
+async function marksShown(t) {
+  return t.page.locator(".stage-overlay").evaluate((el) => ({ marked: Number(el.dataset.gridMarked ?? 0), max: Number(el.dataset.gridMax ?? 0) }));
+}
+
+/** The round's marks at its end: the last grid_multipliers event's cells, counted. */
+function marksOf(outcome) {
+  const last = outcome.spins.flatMap((s) => s.events).filter((e) => e.type === "grid_multipliers").at(-1);
+  const values = last ? last.cells.flat() : [];
+  const marked = values.filter((v) => v > 0).length;
+  return { marked, max: marked ? Math.max(...values) : 0 };
+}
+
+const GRID_MULTIPLIERS = {
+  name: "lab: cluster-mult-example's grid multipliers drawn through tumbles and free spins, cleared by the next round (1440x900, 390x844)",
+  gameFiles: [GM],
+  async run(t) {
+    await open(t, GM.key);
+    await watchBanners(t);
+    let round;
+    const paidAtMark = (o) => o.spins.some((s) => s.events.some((e) => e.type === "grid_multipliers" && e.applied.some((m) => m > 1)));
+    for (let i = 0; i < 6 && !round; i++) {
+      expect((await t.spin(GM.key)) === "idle", "a round stopped at a choice");
+      const last = await lastRound(t);
+      if (last.outcome.spins.some((s) => s.kind === "free") && paidAtMark(last.outcome)) round = last;
+    }
+    expect(round, "no round with free spins and a win paid at a grid multiplier in 6 rounds");
+    const o = round.outcome;
+    // the marks stay on the grid after the round: the ones its last grid_multipliers left
+    const want = marksOf(o);
+    expect(want.max > 1, `the round's last marks have no multiplier: ${JSON.stringify(want)}`);
+    const shown = await marksShown(t);
+    expect(shown.marked === want.marked && shown.max === want.max, `the screen shows ${JSON.stringify(shown)} marks, the round left ${JSON.stringify(want)}`);
+    const banners = await t.page.evaluate(() => window.__banners);
+    const award = o.spins.flatMap((s) => s.events).find((e) => e.type === "free_spins_award");
+    expect(banners.some((b) => b.includes(`${award.trigger_count} SCATTERS: ${award.spins_awarded} FREE SPINS`)), `the scatters' award was not announced (banners: ${banners.slice(-8).join(" | ")})`);
+    expect(banners.some((b) => b.startsWith("FREE SPINS OVER")), `no outro (banners: ${banners.slice(-8).join(" | ")})`);
+    const mark = o.spins.flatMap((s) => s.events).find((e) => e.type === "grid_multipliers" && e.applied.some((m) => m > 1));
+    expect(banners.some((b) => b.includes(`(x${mark.applied.find((m) => m > 1)})`)), `no win named its grid multiplier x${mark.applied.find((m) => m > 1)} (banners: ${banners.slice(-12).join(" | ")})`);
+    const win = await t.page.locator("[data-testid=win]").innerText();
+    expect(win.startsWith(`${credits(o.total_win)} `), `WIN shows ${win}, the round won ${o.total_win}`);
+    await t.assertDrawn("cluster-mult-marks");
+    await t.layout("cluster-mult-marks");
+    await t.page.setViewportSize({ width: 390, height: 844 });
+    await t.assertDrawn("cluster-mult-marks-phone");
+    await t.layout("cluster-mult-marks-phone");
+    // the next round starts clean: what it shows at its end is its own marks only
+    expect((await t.spin(GM.key)) === "idle", "a round stopped at a choice");
+    const next = await lastRound(t);
+    const again = await marksShown(t);
+    const own = marksOf(next.outcome);
+    expect(again.marked === own.marked && again.max === own.max, `after the next round the screen shows ${JSON.stringify(again)} marks, that round left ${JSON.stringify(own)}`);
+  },
+};
+
+
+// The line family's drawn wild multipliers ([wild_multipliers]): the shipped example game,
+// served from its file as an extra lab game.
+const WILDS = { operator: "demo-lab", key: "wildmult-example", gameFile: `${WEB}/../src/reelforge/games/wildmult_example/wildmult-example-v1.toml` };
+
+/** Share of a cell's badge area (the bottom of the cell, where the generic reels draw a mark)
+ * in the mark's dark red. */
+async function markShare(t, reel, row, reels, rows) {
+  const win = await t.rect("[data-testid=reels-window]");
+  const cell = Math.floor(Math.min(1100 / reels, 640 / rows)), gap = 8; // generic.ts's layout
+  const k = win.width / (reels * (cell + gap) - gap);
+  const clip = { x: win.x + (reel * (cell + gap) + cell * 0.3) * k, y: win.y + (row * cell + cell * 0.62) * k, width: cell * 0.4 * k, height: cell * 0.3 * k };
+  const png = decodePng(await t.page.screenshot({ clip }));
+  let red = 0, n = 0;
+  for (let i = 0; i < png.pixels.length; i += png.channels) {
+    const [r, g, b] = [png.pixels[i], png.pixels[i + 1], png.pixels[i + 2]];
+    if (r > 100 && r < 180 && g < 60 && b < 40) red++;
+    n++;
+  }
+  return red / n;
+}
+
+const WILD_MARKS = {
+  name: "lab: wildmult-example's wilds show the multipliers they drew (1440x900)",
+  gameFiles: [WILDS],
+  viewport: { width: 1440, height: 900 },
+  async run(t) {
+    await open(t, WILDS.key);
+    let round;
+    for (let i = 0; i < 30 && !round; i++) {
+      expect((await t.spin(WILDS.key)) === "idle", "a round stopped at a choice");
+      const last = await lastRound(t);
+      if (last.outcome.spins.at(-1).events.some((e) => e.type === "wild_multiplier")) round = last;
+    }
+    expect(round, "no wild in view in 30 rounds");
+    const spin = round.outcome.spins.at(-1);
+    const game = await t.api(`/api/v1/games/${WILDS.key}`);
+    const { reels, rows } = game.info.window;
+    await t.page.waitForTimeout(300);
+    for (const e of spin.events.filter((x) => x.type === "wild_multiplier")) {
+      const share = await markShare(t, e.reel, e.row, reels, rows);
+      expect(share > 0.1, `the wild on reel ${e.reel + 1}, row ${e.row + 1} (x${e.value}) shows no mark (${(share * 100).toFixed(1)}% of its badge area)`);
+    }
+    const wildCells = new Set(spin.events.filter((x) => x.type === "wild_multiplier").map((x) => `${x.reel},${x.row}`));
+    const plain = [...Array(reels * rows).keys()].map((i) => [Math.floor(i / rows), i % rows]).find(([r, w]) => !wildCells.has(`${r},${w}`));
+    const share = await markShare(t, plain[0], plain[1], reels, rows);
+    expect(share < 0.1, `reel ${plain[0] + 1}, row ${plain[1] + 1} shows no wild but a mark (${(share * 100).toFixed(1)}%)`);
+    await t.assertDrawn("wildmult-marks");
+    await t.shot("wildmult-marks");
+  },
+};
+
+export const tests = [FREE_SPINS, GRID_MULTIPLIERS, WILD_MARKS, ...MODES, ...LAB.flatMap(({ key, viewport }) => [{
   name: `lab: ${key} from the lab lobby, a win, its information page, a replay (${viewport.width}x${viewport.height})`,
   viewport,
   async run(t) {

@@ -8,7 +8,7 @@ export interface FixtureRound { kind: string; seed: number; outcome: Record<stri
 export interface Fixture { key: string; game_id: string; family: string; info: GameInfo; rounds: FixtureRound[] }
 
 const here = dirname(fileURLToPath(import.meta.url));
-export const GAME_KEYS = ["cluedo", "cops-n-robbers", "candy-jar-clusters", "anywhere-example", "holdwin-example"] as const;
+export const GAME_KEYS = ["cluedo", "cops-n-robbers", "candy-jar-clusters", "anywhere-example", "holdwin-example", "cluster-mult-example"] as const;
 
 export function fixture(key: string): Fixture {
   return JSON.parse(readFileSync(join(here, "..", "fixtures", `${key}.json`), "utf8")) as Fixture;

@@ -65,7 +65,7 @@ describe("options and session", () => {
     const m = new Memory();
     const store = new SessionStore(m);
     const jurisdiction = { name: "GB", autoplay: false, turbo: false, min_round_interval_ms: 2500, max_stake_minor: 500, jackpots: true, gamble: true, one_game_at_a_time: true };
-    store.applySession("tok", { player: "p", operator: "gb", currency: "GBP", balance_minor: 1000, in_play_minor: 0, open_rounds: [], session: { id: 1, started_at_us: 0, expires_at_us: 0, net_minor: 0 }, jurisdiction, wallet: "ledger" });
+    store.applySession("tok", { player: "p", operator: "gb", currency: "GBP", balance_minor: 1000, in_play_minor: 0, open_rounds: [], session: { id: 1, started_at_us: 0, expires_at_us: 0, net_minor: 0 }, jurisdiction, wallet: "ledger", demo: false });
     expect(store.savedToken()).toBe("tok");
     const seen: number[] = [];
     store.subscribe((s) => seen.push(s.balanceMinor));

@@ -27,6 +27,16 @@ describe("winCycleOf", () => {
     expect(winCycleOf({ spins: [spin(events)] }, PAYLINES)?.summary).toBe("4 winning lines pay 1,530");
   });
 
+  it("names a cluster game's wins (tumbled away: no cell lit), each with the grid multiplier it was paid at", () => {
+    const grid = (tumble: number): Ev => ({ type: "grid", tumble, refilled: 0, symbols: WINDOW });
+    const cluster = (tumble: number, size: number, win: number): Ev => ({ type: "cluster_win", tumble, symbol: "A", size, wilds: 0, wild_multiplier: 1, win });
+    const marks = (tumble: number, applied: number[]): Ev => ({ type: "grid_multipliers", tumble, applied, cells: [] });
+    const events = [grid(0), cluster(0, 5, 10), marks(0, [1]), grid(1), cluster(1, 6, 40), cluster(1, 5, 12), marks(1, [1, 4]), grid(2)];
+    const cycle = winCycleOf({ spins: [spin(events)] }, [], [{ id: "A", name: "Ace", role: "regular" }])!;
+    expect(cycle.wins.map((w) => w.label)).toEqual(["5 Ace pay 10", "6 Ace pay 40", "5 Ace at x4 pay 12"]);
+    expect(cycle.wins.every((w) => w.cells.length === 0 && w.path.length === 0)).toBe(true);
+  });
+
   it("counts a scatter among the wins, its cells where the screen shows it", () => {
     const events = [{ type: "window", symbols: WINDOW } as Ev, line(1, 3, 5), { type: "scatter_win", symbol: "S", count: 3, multiplier: 1, win: 10 } as Ev];
     const cycle = winCycleOf({ spins: [spin(events)] }, PAYLINES)!;

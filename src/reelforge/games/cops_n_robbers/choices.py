@@ -220,6 +220,9 @@ class SpinChance:
                                           True)) for d in range(offer.stake))
         return Fraction(total, offer.stake)
 
+    def odds(self, state: ChoiceState) -> None:
+        return None  # one draw of the stake's equally likely outcomes: the sheet words it
+
 
 def wheel_odds(config: wg.WheelConfig, state: wg.WheelState
                ) -> dict[tuple, tuple[int | Fraction, Fraction]]:

@@ -225,7 +225,7 @@ def create_app(ctx: Context, startup=None) -> FastAPI:
                             "expires_at_us": who.expires_at,
                             "net_minor": net},
                 "jurisdiction": who.operator.profile.to_dict(),
-                "wallet": who.operator.wallet}
+                "wallet": who.operator.wallet, "demo": who.operator.free_play}
 
     @app.get(f"{API}/games", tags=["games"], responses=documented(GamesView, 401))
     def games(authorization: Auth = None) -> JSON:

@@ -133,6 +133,7 @@ class SessionView(View):
     session: SessionInfo
     jurisdiction: JurisdictionView
     wallet: Literal["ledger", "seamless"]
+    demo: bool  # play money: the operator's demo balance, labelled as such by the client
 
 
 class OpenedSession(SessionView):

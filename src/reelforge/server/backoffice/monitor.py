@@ -27,7 +27,7 @@ import logging
 import math
 import threading
 from dataclasses import asdict, dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import httpx
@@ -39,7 +39,7 @@ from reelforge.server.backoffice import rtp
 from reelforge.server.backoffice.meters import day_number
 from reelforge.server.context import Context
 from reelforge.server.db.tables import monitor_alerts
-from reelforge.server.services.common import now_us
+from reelforge.server.services.common import now_us, today_utc
 from reelforge.server.settings import Settings
 
 log = logging.getLogger("reelforge.monitor")
@@ -93,7 +93,7 @@ def check(ctx: Context, settings: MonitorSettings | None = None) -> dict[str, An
     """Check every game now: each game's figures with its z, and the alerts raised (those
     already raised today for a game are not raised again)."""
     ms = settings or monitor_settings(ctx.settings)
-    today = datetime.now(UTC).date()
+    today = today_utc()
     first = today - timedelta(days=ms.window_days - 1)
     with ctx.read() as conn:
         sums = rtp.sums(conn, first, today)
@@ -135,7 +135,7 @@ def _raise(ctx: Context, ms: MonitorSettings, row: dict[str, Any], first: str,
         with ctx.begin() as conn:
             alert_id = conn.execute(insert(monitor_alerts).values(
                 operator_id=row["operator"], game_key=row["game"], mode=row["mode"],
-                currency=row["currency"], day=day_number(datetime.now(UTC).date()),
+                currency=row["currency"], day=day_number(today_utc(now)),
                 body=json.dumps(body), webhook=None, created_at=now)
                 .returning(monitor_alerts.c.id)).scalar_one()
     except IntegrityError:  # raised today already (here, or by another process)

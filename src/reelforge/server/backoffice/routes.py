@@ -5,7 +5,7 @@ door (tests/server/test_backoffice.py tries both)."""
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import date
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
@@ -23,7 +23,7 @@ from reelforge.server.backoffice import (
 from reelforge.server.backoffice.cookie import COOKIE, StaffCookie
 from reelforge.server.context import Context
 from reelforge.server.errors import ApiError
-from reelforge.server.services.common import now_us
+from reelforge.server.services.common import now_us, today_utc
 
 PREFIX = "/backoffice/api"
 From = Annotated[str | None, Query(alias="from", max_length=10,
@@ -60,7 +60,7 @@ def _who(who: staff.Staff) -> dict[str, Any]:
 
 def _period(first: str | None, last: str | None) -> tuple[date, date]:
     """The days asked for, from `from` to `to` inclusive (UTC), each defaulting to today."""
-    today = datetime.now(UTC).date()
+    today = today_utc()
 
     def day(value: str | None, name: str) -> date:
         if value is None:

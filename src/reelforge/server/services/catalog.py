@@ -8,6 +8,7 @@ One `Game` object per (game file, settings) is shared by every request (games ar
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import json
 import os
@@ -31,6 +32,8 @@ class ServedGame:
     operator: OperatorSettings
     settings: GameSettings
     game: Any  # a Game (engine/protocol.py), configured
+    # modes the jurisdiction does not allow (their RTP below its minimum), with why
+    barred_modes: tuple[tuple[str, str], ...] = ()
 
     @property
     def key(self) -> str:
@@ -66,6 +69,10 @@ class ServedGame:
             bet = self.game.bet(lines, bet_per_line, mode, self.denomination)
         except (ReelforgeError, TypeError) as exc:
             raise ApiError("STAKE_NOT_OFFERED", f"{self.key}: {exc}") from None
+        why = dict(self.barred_modes).get(bet.mode)
+        if why is not None:
+            raise ApiError("STAKE_NOT_OFFERED", f"{self.key}: mode {bet.mode} is not offered "
+                           f"under the {self.profile.name} profile: {why}")
         price = self.game.price(bet) * self.denomination
         limit = self.stake_limit(player_limit)
         if limit is not None and price > limit:
@@ -80,22 +87,24 @@ class ServedGame:
         jurisdiction's switches, RTP and maximum win."""
         game, denomination = self.game, self.denomination
         limit = self.stake_limit(player_limit)
+        barred = dict(self.barred_modes)
         bets = []
         for option in game.bets():
-            costs = {mode: credits * denomination for mode, credits in option.costs}
+            costs = {mode: credits * denomination for mode, credits in option.costs
+                     if mode not in barred}
             allowed = {m: c for m, c in costs.items() if limit is None or c <= limit}
             if allowed:
                 bets.append({"lines": option.bet.lines, "bet_per_line": option.bet.bet_per_line,
                              "stake_credits": option.stake, "cost_minor": allowed,
                              "jackpot_eligible": self.jackpot_eligible(option.bet)})
         rtp = [{"mode": f.mode, "value": float(f.value), "source": f.source, "ci95": f.ci95}
-               for f in rtp_figures(game)]
+               for f in rtp_figures(game) if f.mode not in barred]
         top = _max_win(game)
         return {
             "key": self.key, "game_id": game.id, "title": game.title, "family": game.family,
             "currency": self.operator.currency, "denomination": denomination,
             "modes": [{"name": m.name, "title": m.title, "price": price_value(m.price),
-                       "buy_spins": m.buy_spins} for m in game.modes],
+                       "buy_spins": m.buy_spins} for m in game.modes if m.name not in barred],
             "bets": bets, "default_bet": _default_bet(bets),
             "gamble": self.settings.gamble if self.profile.gamble else "off",
             "win_cap_minor": self.settings.win_cap_minor,
@@ -119,6 +128,34 @@ def _max_win(game) -> Any:
         "credits": top.credits, "x": str(top.x), "enforced": top.enforced},
         lambda d: MaxWin(Bet(d["lines"], d["bet_per_line"], d["mode"]), d["credits"],
                          Fraction(d["x"]), d["enforced"]))
+
+
+@lru_cache(maxsize=64)
+def top_award(game) -> dict | None:
+    """The paytable's top award and how rarely it comes, exact, at the maximum bet of the base
+    mode, free games included (the PAR sheet's exact_figures.top_award): its symbol, count,
+    pay per line bet and 1 in how many rounds. None for a game the exact line analysis does
+    not cover. Shown on the information pages (standards.md F1, F4)."""
+    from reelforge.engine.capabilities import EXACT_LINES
+
+    if EXACT_LINES not in game.capabilities:
+        return None
+
+    def computed() -> dict | None:
+        from reelforge.analysis.exact import analyze
+
+        result = analyze(game, game.bet(mode="base"))
+        pays = {symbol: dict(counts) for symbol, counts in game.spec.paytable}
+        awards = [a for a in result.award_table() if pays.get(a["symbol"], {}).get(a["count"])]
+        if not awards:
+            return None
+        best = max(pays[a["symbol"]][a["count"]] for a in awards)
+        top = min((a for a in awards if pays[a["symbol"]][a["count"]] == best),
+                  key=lambda a: a["per_round"])
+        return {"symbol": top["symbol"], "count": top["count"], "pay_per_line": best,
+                "one_in": 1 / top["per_round"]}
+
+    return kept_figure(game, "top-award", computed, lambda value: value, lambda saved: saved)
 
 
 @lru_cache(maxsize=64)
@@ -197,7 +234,7 @@ def game_help(game) -> dict:
     numbers, RTP figures and maximum win filled in (`services/help.py`), once per game."""
     from reelforge.server.services.help import help_pages
 
-    return help_pages(game, rtp_figures(game), _max_win(game))
+    return help_pages(game, rtp_figures(game), _max_win(game), top_award(game))
 
 
 def _default_bet(bets: list[dict]) -> dict | None:
@@ -232,7 +269,31 @@ def served_game(operator: OperatorSettings, key: str) -> ServedGame:
     if not profile.gamble and fixed:
         raise ApiError("GAME_NOT_ALLOWED", f"game {key!r}: its {', '.join(fixed)} cannot be "
                        f"switched off and the {profile.name} profile allows no gamble")
+    if profile.min_rtp is not None:
+        barred = below_minimum(served.game, profile.min_rtp)
+        if "base" in barred:
+            raise ApiError("GAME_NOT_ALLOWED", f"game {key!r} ({settings.game_id}): "
+                           f"{barred['base']}, under the {profile.name} profile")
+        served = dataclasses.replace(served, barred_modes=tuple(barred.items()))
     return served
+
+
+def below_minimum(game, minimum: Fraction) -> dict[str, str]:
+    """The modes of `game` whose RTP is not shown to reach `minimum`, each with why: an exact
+    figure below it, an estimate whose 95% lower bound is below it, or no figure at all."""
+    figures = {f.mode: f for f in rtp_figures(game)}
+    found = {}
+    for mode in game.modes:
+        f = figures.get(mode.name)
+        if f is None:
+            found[mode.name] = f"no RTP figure shows it returns {float(minimum):.2%}"
+            continue
+        low = Fraction(f.value) - Fraction(f.ci95 or 0)
+        if low < minimum:
+            shown = (f"{float(f.value):.5%}" if f.source == "exact" else
+                     f"{float(f.value):.5%} (95% lower bound {float(low):.5%})")
+            found[mode.name] = f"its RTP {shown} is below the minimum of {float(minimum):.2%}"
+    return found
 
 
 def check_games(settings: Settings) -> None:

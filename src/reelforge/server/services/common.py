@@ -7,6 +7,7 @@ import os
 import signal
 import time
 import uuid
+from datetime import UTC, date, datetime
 from typing import Any
 
 import orjson
@@ -15,6 +16,13 @@ import orjson
 def now_us() -> int:
     """The server's UTC clock in microseconds: every row's time comes from here (never a client)."""
     return time.time_ns() // 1000
+
+
+def today_utc(at_us: int | None = None) -> date:
+    """The UTC day of `at_us` (default: now) on the server's clock (`now_us`): a report's or
+    an alert's day comes from the same clock as every row's time, never from a second reading
+    of the system's."""
+    return datetime.fromtimestamp((now_us() if at_us is None else at_us) // 1_000_000, UTC).date()
 
 
 def new_round_id() -> str:

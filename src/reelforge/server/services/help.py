@@ -227,10 +227,10 @@ def fill(sections: tuple[dict, ...], facts: dict[str, Fact], path: Path) -> dict
     return {"sections": pages}
 
 
-def help_pages(game: Any, rtp: tuple, max_win: Any) -> dict:
+def help_pages(game: Any, rtp: tuple, max_win: Any, top_award: dict | None = None) -> dict:
     """`info.help` of the game description: its help file filled with its facts."""
     path = help_file(game.spec)
-    return fill(read_help(path), facts(game, rtp, max_win), path)
+    return fill(read_help(path), facts(game, rtp, max_win, top_award), path)
 
 
 # -- the facts --------------------------------------------------------------------------------
@@ -254,11 +254,20 @@ def _uniform(pairs: tuple[tuple[int, int], ...]) -> int | None:
 UNPUBLISHED = "not published for this build"
 
 
-def facts(game: Any, rtp: tuple = (), max_win: Any = None) -> dict[str, Fact]:
+def facts(game: Any, rtp: tuple = (), max_win: Any = None,
+          top_award: dict | None = None) -> dict[str, Fact]:
     """Every fact a help file of `game` may name: the game file's numbers and names, the
-    server's terms (the jackpot's instalments), the RTP of each mode and the maximum win."""
+    server's terms (the jackpot's instalments), the RTP of each mode, the maximum win and the
+    odds of the paytable's top award (`catalog.top_award`), a sentence of its own."""
     spec = game.spec
     out: dict[str, Fact] = {"title": game.title}
+    out["top_award.odds"] = "The odds of the top award are not published for this build."
+    if top_award is not None:
+        name = next(s.name for s in spec.symbols if s.id == top_award["symbol"])
+        out["top_award.odds"] = (
+            f"The top award of the paytable, {top_award['count']} {name} on a line "
+            f"({_n(top_award['pay_per_line'])} times the bet on that line), comes on average once "
+            f"in {round(top_award['one_in']):,} plays at the maximum bet, free spins included.")
     out.update({f"symbol.{s.id}": s.name for s in spec.symbols})
     for mode in game.modes:
         out[f"mode.{mode.name}.price"] = _n(mode.price)
@@ -340,6 +349,12 @@ def _line_facts(spec: Any) -> dict[str, Fact]:
         out["cash.values"] = _words([f"{_n(v)}x" for v, w in spec.cash.values if w], "or")
         if spec.cash.collector:
             out["cash.collector"] = names[spec.cash.collector]
+    draws = spec.wild_draws
+    if draws is not None:  # [wild_multipliers]: the draws by reel set, and how they combine
+        out["wild_multipliers.combine"] = {"product": "multiply", "sum": "add up",
+                                           "max": "count once, the largest"}[draws.combine]
+        for name, table in draws.tables:
+            out[f"wild_multipliers.{name}"] = _words([f"x{_n(m)}" for m, _w in table], "or")
     wheel = spec.wheel_gamble
     if wheel is not None:
         out["wheel_gamble.limit_stakes"] = _n(wheel.limit_stake_multiple)

@@ -58,7 +58,7 @@ def heartbeat_s() -> float:
 
 
 def _clock_offset_us() -> int:
-    return time.time_ns() // 1000 - time.monotonic_ns() // 1000
+    return now_us() - time.monotonic_ns() // 1000  # the server's one clock (services/common)
 
 
 def _append(ctx: Context, kind: str, payload: dict[str, Any], now: int) -> None:

@@ -86,17 +86,17 @@ def choice_view(served, row, phase: dict, steps: Sequence) -> dict | None:
 def choice_odds(game, state) -> dict[str, list[dict]] | None:
     """The wheel gamble's spins at each amount the arrows reach, as the step plays them (its
     `odds`): amount -> [{"choice", "target" (cash: credits won), "price" (bonus: credits'
-    worth, [num, den]), "chance" ([num, den])}]. None for a step without odds (it has no wheel)."""
+    worth, [num, den]), "chance" ([num, den])}]. None for a step whose `odds` are None (a red/black card, Spin Chance)."""
     step = next((s for s in game.choice_steps if s.kind == state.offer.kind), None)
-    odds = getattr(step, "odds", None)
-    if odds is None or state.finished:
+    table = None if step is None or state.finished else step.odds(state)
+    if table is None:
         return None
     return {str(amount): [{"choice": list(choice),
                            "target": None if isinstance(win, Fraction) else win,
                            "price": exact(win) if isinstance(win, Fraction) else None,
                            "chance": exact(chance)}
                           for choice, (win, chance) in spins.items()]
-            for amount, spins in odds(state).items()}
+            for amount, spins in table.items()}
 
 
 def exact(value: Fraction) -> list[int]:

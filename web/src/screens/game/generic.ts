@@ -165,6 +165,7 @@ export class PixiSlotView implements SlotView {
 
   spinStart(): void {
     this.stopWins();
+    this.setCellMultipliers(null); // marks last one round: a new round starts with none
     this.reels.startSpin();
     this.deps.sound("spin");
   }
@@ -195,12 +196,25 @@ export class PixiSlotView implements SlotView {
     this.stopWins();
     this.reels.clearHighlight();
   }
+  markCell(cell: Cell, text: string): void {
+    this.reels.markCell(cell, text);
+    this.deps.stage.invalidate();
+  }
   async banner(text: string, options: { ms?: number; fast?: boolean } = {}): Promise<void> {
     this.bannerEl.dataset.kind = "message";
     this.bannerEl.textContent = text;
     this.bannerEl.hidden = false;
     await hold(options.ms ?? 1000, options.fast);
     this.bannerEl.hidden = true;
+  }
+  /** The grid multipliers drawn on the cells; the overlay says how many cells are marked and
+   * the highest multiplier (`data-grid-marked`, `data-grid-max`: what the e2e tests read). */
+  setCellMultipliers(cells: readonly (readonly number[])[] | null): void {
+    this.reels.setCellMarks(cells);
+    const values = (cells ?? []).flat();
+    const marked = values.filter((v) => v > 0).length;
+    if (marked) Object.assign(this.deps.overlay.dataset, { gridMarked: String(marked), gridMax: String(Math.max(...values)) });
+    else { delete this.deps.overlay.dataset.gridMarked; delete this.deps.overlay.dataset.gridMax; }
   }
   setWin(credits: number): void {
     this.deps.setWin(credits);

@@ -1,8 +1,8 @@
 // The generic handlers: one for every event type of the Outcome schema, drawing plainly through
 // the SlotView (land, highlight, a banner). No Pixi here, so they run against a fake view in
 // the unit tests. A game module spreads them and replaces the ones it draws better.
-import type { OutcomeEvent } from "../../core/outcome";
-import type { Handlers } from "../../core/player";
+import type { Cell, ClusterWinEvent, Outcome, OutcomeEvent, Spin } from "../../core/outcome";
+import type { Handlers, SpinHooks } from "../../core/player";
 import { formatCredits } from "../../core/money";
 import type { GameView } from "../../net/types";
 import { clusterCells, lineCells, symbolCells, waysCells } from "../../slot/paylines";
@@ -12,6 +12,82 @@ type Described = Pick<GameView, "info">;
 
 function wildsOf(game: Described): Set<string> {
   return new Set(game.info.symbols.filter((s) => s.role === "wild" || s.id.includes("WILD")).map((s) => s.id));
+}
+
+/** The grid multipliers on the cells when `spin` starts: the last grid_multipliers event of the
+ * round's earlier spins (marks last the round: through its free spins, never into the next
+ * round), or null (none yet, or the round's first spin). */
+export function gridMultipliersBefore(outcome: Pick<Outcome, "spins">, spin: Spin): number[][] | null {
+  let cells: number[][] | null = null;
+  for (const s of outcome.spins) {
+    if (s === spin || s.index >= spin.index) break;
+    for (const e of s.events) if (e.type === "grid_multipliers") cells = e.cells;
+  }
+  return cells;
+}
+
+/** The grid multipliers on the cells after spin `index` of the round (a recovered round's
+ * screen), or null. */
+export function gridMultipliersAfter(outcome: Pick<Outcome, "spins">, index: number): number[][] | null {
+  let cells: number[][] | null = null;
+  for (const s of outcome.spins) {
+    if (s.index > index) break;
+    for (const e of s.events) if (e.type === "grid_multipliers") cells = e.cells;
+  }
+  return cells;
+}
+
+/** The grid multiplier a cluster win was paid at (1: none): its place among the cluster wins of
+ * its tumble in that tumble's grid_multipliers event's `applied`. */
+export function gridMultiplierOf(spin: Pick<Spin, "events">, win: ClusterWinEvent): number {
+  const at = spin.events.indexOf(win);
+  const marks = spin.events.find((e, i) => i > at && e.type === "grid_multipliers" && e.tumble === win.tumble);
+  if (!marks || marks.type !== "grid_multipliers") return 1;
+  const k = spin.events.slice(0, at).filter((e) => e.type === "cluster_win" && e.tumble === win.tumble).length;
+  return marks.applied[k] ?? 1;
+}
+
+function scatterCells(game: Described, screen: string[][]): Cell[] {
+  const scatters = new Set(game.info.symbols.filter((s) => s.role === "scatter").map((s) => s.id));
+  const cells: Cell[] = [];
+  screen.forEach((col, r) => col.forEach((id, w) => { if (scatters.has(id)) cells.push([r, w]); }));
+  return cells;
+}
+
+const FEATURE_NAMES: Record<Spin["kind"], string> = { base: "", free: "FREE SPINS", bonus: "BONUS", super: "SUPER SPINS" };
+
+/** The spin hooks of a game without its own: a feature spin's count in the console ("Free spin 3
+ * of 10", of the spins awarded so far), and after the round's last feature spin its outro (the
+ * feature's total over the reels). */
+export function genericHooks(): SpinHooks<SlotView> {
+  return {
+    beforeSpin: (spin, ctx) => {
+      if (spin.kind === "base") return;
+      const kin = ctx.outcome.spins.filter((s) => s.kind === spin.kind && s.index <= spin.index).length;
+      let awarded = 0;
+      for (const s of ctx.outcome.spins) {
+        if (s.index >= spin.index) break;
+        for (const e of s.events) if (e.type === "free_spins_award") awarded = e.total_awarded;
+      }
+      const name = `${spin.kind.charAt(0).toUpperCase()}${spin.kind.slice(1)} spin ${kin}`;
+      ctx.view.setSpinInfo(spin.kind === "free" && awarded >= kin ? `${name} of ${awarded}` : name);
+    },
+    afterSpin: async (spin, ctx) => {
+      const spins = ctx.outcome.spins;
+      if (spin.kind === "base" || spin !== spins[spins.length - 1]) return;
+      const total = spins.filter((s) => s.kind !== "base").reduce((a, s) => a + s.win, 0);
+      ctx.view.sound("feature");
+      await ctx.view.banner(`${FEATURE_NAMES[spin.kind]} OVER · TOTAL WIN ${formatCredits(total)}`, { ms: 1600, fast: ctx.fast });
+      ctx.view.setSpinInfo("");
+    },
+  };
+}
+
+const marked = new WeakMap<object, boolean>();
+function hasMarks(outcome: Outcome): boolean {
+  let known = marked.get(outcome);
+  if (known === undefined) marked.set(outcome, known = outcome.spins.some((s) => s.events.some((e) => e.type === "grid_multipliers")));
+  return known;
 }
 
 /** A plain handler for every event type of the Outcome schema. */
@@ -27,6 +103,8 @@ export function genericHandlers(game: Described): Required<Handlers<SlotView>> {
   return {
     window: async (e, ctx) => { await ctx.view.land(e.symbols, { fast: ctx.fast }); },
     grid: async (e, ctx) => {
+      // a spin starts on the round's marks so far (none on its first spin; a resumed round's)
+      if (e.tumble === 0 && hasMarks(ctx.outcome)) ctx.view.setCellMultipliers?.(gridMultipliersBefore(ctx.outcome, ctx.spin));
       if (e.tumble === 0) await ctx.view.land(e.symbols, { fast: ctx.fast });
       else await ctx.view.tumble(e.symbols, { fast: ctx.fast });
     },
@@ -52,8 +130,12 @@ export function genericHandlers(game: Described): Required<Handlers<SlotView>> {
       ctx.view.setWin(ctx.won);
       ctx.view.sound("win");
       const cells = clusterCells(ctx.view.current(), e.symbol, e.size, wilds)[0] ?? symbolCells(ctx.view.current(), e.symbol);
-      await ctx.view.highlight(cells, `${e.size} x ${nameOf(e.symbol)}: ${formatCredits(e.win)}`, { fast: ctx.fast });
+      // the grid multiplier it was paid at (the sum of its cells' marks) is named
+      const grid = gridMultiplierOf(ctx.spin, e);
+      await ctx.view.highlight(cells, `${e.size} x ${nameOf(e.symbol)}${grid > 1 ? ` (x${grid})` : ""}: ${formatCredits(e.win)}`, { fast: ctx.fast });
     },
+    // the tumble's wins marked their cells: each cell's badge appears at its first win, grows
+    grid_multipliers: (e, ctx) => { ctx.view.setCellMultipliers?.(e.cells); },
     progressive_jackpot: simple((e: { count: number; symbol: string }) => `JACKPOT! ${e.count} x ${e.symbol}`),
     cash: async (e, ctx) => { await ctx.view.highlight([[e.reel, e.row]], `${e.value}x`, { fast: true }); },
     collection: async (e, ctx) => { ctx.view.setWin(ctx.won); await ctx.view.banner(`Collected ${e.values}x${e.multiplier > 1 ? ` x${e.multiplier}` : ""}: ${formatCredits(e.win)}`, { fast: ctx.fast }); },
@@ -61,12 +143,21 @@ export function genericHandlers(game: Described): Required<Handlers<SlotView>> {
     parade: simple((e: { result: string }) => `ID parade: ${e.result}`),
     // a game module names its own bonus (Cops n Robbers: BIG MONEY BONUS); generic: the count
     bonus: simple((e: { trigger_count: number; start_multiplier: number }) => `BONUS: ${e.trigger_count} symbols${e.start_multiplier > 1 ? ` x${e.start_multiplier}` : ""}`, "feature"),
-    free_spins_award: simple((e: { spins_awarded: number }) => `${e.spins_awarded} FREE SPINS`, "feature"),
+    // the scatters that award them lit and counted (a retrigger's spins said as added)
+    free_spins_award: async (e, ctx) => {
+      ctx.view.sound("feature");
+      const text = `${e.trigger_count} SCATTERS: ${ctx.spin.kind === "base" ? "" : "+"}${e.spins_awarded} FREE SPINS`;
+      const cells = scatterCells(game, ctx.view.current());
+      if (cells.length) await ctx.view.highlight(cells, text, { fast: ctx.fast });
+      else await ctx.view.banner(text, { ms: 900, fast: ctx.fast });
+    },
     random_multiplier: simple((e: { value: number }) => `Multiplier x${e.value}`),
     wilds_placed: simple((e: { count: number }) => `${e.count} wilds placed`),
     jars: async (e, ctx) => { if (e.triggered) await ctx.view.banner("Jars full: FREE SPINS", { fast: ctx.fast }); },
     free_spins_triggered: simple((e: { spins: number; modifiers: string[] }) => `${e.spins} FREE SPINS ${e.modifiers.join(" + ").toUpperCase()}`, "feature"),
     extra_free_spins: simple((e: { spins_awarded: number }) => `+${e.spins_awarded} free spins`),
+    // a wild's drawn multiplier, drawn on its cell until the reels spin again
+    wild_multiplier: async (e, ctx) => { ctx.view.markCell?.([e.reel, e.row], `x${e.value}`); },
     jackpot: async (e, ctx) => { ctx.view.setWin(ctx.won); await ctx.view.banner(`${e.jackpot.toUpperCase()} JACKPOT ${formatCredits(e.win)}`, { fast: ctx.fast }); },
   };
 }

@@ -54,8 +54,14 @@ export interface SlotView {
   /** After the round, until the next spin: its winning lines drawn in turn, or all at once
    * (`still`: reduced motion); null stops the cycle (core/win-cycle.ts). */
   showWins?(cycle: WinCycle | null, still?: boolean): void;
+  /** A mark drawn on one cell (a wild's multiplier, "x3") until the reels spin or land again. */
+  markCell?(cell: Cell, text: string): void;
   /** A message over the reels for a moment (feature triggered, multiplier, jackpot). */
   banner(text: string, options?: { ms?: number; fast?: boolean }): Promise<void>;
+  /** A cluster game's grid multipliers on the cells ([reel][row], the outcome's
+   * grid_multipliers cells: 0 none, 1 marked by a first win, else the multiplier); null: none
+   * (a new round). They stay on their cells through tumbles and free spins. */
+  setCellMultipliers?(cells: readonly (readonly number[])[] | null): void;
   /** The win meter, in credits. */
   setWin(credits: number): void;
   /** The free-spin / bonus counter line ("" hides it). */

@@ -10,7 +10,7 @@ import type { Quality } from "../../core/options";
 import { h } from "../../ui/dom";
 import { PixiSlotView } from "./generic";
 import { artReady } from "./art";
-import { genericHandlers } from "./handlers";
+import { genericHandlers, genericHooks } from "./handlers";
 import type { GameModule, SlotView } from "./registry";
 
 export async function genericReplay(host: HTMLElement, module: GameModule | undefined, game: GameView, outcome: Outcome, quality: Quality): Promise<() => void> {
@@ -28,7 +28,7 @@ export async function genericReplay(host: HTMLElement, module: GameModule | unde
     sound: () => {},
   };
   const view = module?.createView ? module.createView(deps) : new PixiSlotView(deps);
-  const player = new EventPlayer<SlotView>((module?.handlers ?? genericHandlers)(game), module?.hooks ?? {});
+  const player = new EventPlayer<SlotView>((module?.handlers ?? genericHandlers)(game), module?.hooks ?? genericHooks());
   let stopped = false;
   void (async () => {
     try {

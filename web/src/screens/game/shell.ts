@@ -27,6 +27,7 @@ import type { AppContext, Screen } from "../context";
 import { rememberBet } from "../info/current-bet";
 import { artReady } from "./art";
 import { PixiSlotView, genericHandlers } from "./generic";
+import { genericHooks, gridMultipliersAfter } from "./handlers";
 import { moduleFor, type BetControls, type ChoiceScreen, type GameModule, type SlotView } from "./registry";
 
 const FINISHED = new Set(["closed", "cancelled"]);
@@ -99,11 +100,13 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   // The balance in currency, or in credits at a tap (one figure at a time, as a cabinet's meter).
   const balanceMeter = h("span", { class: "meter-toggle", role: "button", tabindex: "0", "data-testid": "balance-toggle", "aria-label": "Balance: show in credits", title: "Show in credits" }, balanceMoney, balanceCredits);
   balanceCredits.hidden = true;
-  const balanceLabel = h("span", { class: "label" }, "Balance");
+  // Free play (GLI-19 4.9.1, standards.md I12): the meter says it holds play money.
+  const demo = session.demo;
+  const balanceLabel = h("span", { class: "label", "data-testid": "balance-label", ...(demo ? { "data-demo": "", title: "Free play: play money, not a real-money balance" } : {}) }, demo ? "Demo balance" : "Balance");
   const showCredits = (on: boolean) => {
     balanceCredits.hidden = !on;
     balanceMoney.hidden = on;
-    balanceLabel.textContent = on ? "Credits" : "Balance";
+    balanceLabel.textContent = `${demo ? "Demo " : ""}${on ? "credits" : "balance"}`.replace(/^./, (c) => c.toUpperCase());
     balanceMeter.setAttribute("aria-label", on ? "Credits: show in currency" : "Balance: show in credits");
     balanceMeter.title = on ? "Show in currency" : "Show in credits";
   };
@@ -234,9 +237,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     view.showWins?.(outcome ? winCycleOf(outcome, game.info.paylines ?? [], game.info.symbols) : null, still);
   };
   const view = module.createView ? module.createView(deps) : new PixiSlotView(deps);
-  const hooks = module.hooks ?? {
-    beforeSpin: (spin, ctx) => { if (spin.kind !== "base") ctx.view.setSpinInfo(`${spin.kind} spin ${spin.index}`); },
-  };
+  const hooks = module.hooks ?? genericHooks();
   let playingRoundId = "";
   const player = new EventPlayer<SlotView>(module.handlers(game), {
     ...hooks,
@@ -651,6 +652,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     const at = mine ? Math.min(saved.spin, last) : last;
     const symbols = lastScreen(outcome, at);
     if (symbols) view.show(symbols);
+    view.setCellMultipliers?.(gridMultipliersAfter(outcome, at)); // a grid game's marks as they were
     // What was redrawn, for the recovery tests: the spin and its final screen.
     Object.assign(windowMarker.dataset, { recoveredSpin: String(at), recoveredSymbols: JSON.stringify(symbols) });
     // The bet shown is the round's (a reload must not show the default bet beside it).

@@ -97,11 +97,16 @@ export function genericWords(game: Pick<GameView, "info"> | undefined): Required
     free_spins_award: (e) => e.trigger_count === 0 ? `Bought: ${plural(e.spins_awarded, "free spin")}`
       : `${e.trigger_count} scatters: ${plural(e.spins_awarded, "free spin")} (${formatCredits(e.total_awarded)} in all)`,
     cluster_win: (e) => `Cluster of ${e.size} ${name(e.symbol)}${e.wilds ? ` with ${plural(e.wilds, "wild")}` : ""}${e.wild_multiplier > 1 ? ` x${e.wild_multiplier}` : ""} — ${credits(e.win)}`,
+    grid_multipliers: (e) => {
+      const paid = e.applied.filter((m) => m > 1);
+      return paid.length ? `Grid multipliers paid: ${listed(paid.map((m) => `x${m}`))}` : null;
+    },
     random_multiplier: (e) => (e.value > 1 ? `Multiplier x${e.value} on the spin's wins` : null),
     wilds_placed: (e) => `${plural(e.count, "wild")} placed${e.golden_multiplier > 0 ? `, golden x${e.golden_multiplier}` : ""}`,
     jars: (e) => `Into the jars: ${e.wild} wild, ${e.free_spins} free spins, ${e.jackpots} jackpots${e.triggered ? ": free spins" : ""}`,
     free_spins_triggered: (e) => `${plural(e.spins, "free spin")}${e.modifiers.length ? ` with ${listed(e.modifiers.map((m) => m.replace(/_/g, " ")))}` : ""}`,
     extra_free_spins: (e) => `${plural(e.collected, "extra free spin symbol")}: ${plural(e.spins_awarded, "free spin")} in all`,
+    wild_multiplier: (e) => `Wild on reel ${e.reel + 1}, row ${e.row + 1}: x${e.value}`,
     jackpot: (e) => `${capitalised(e.jackpot.toLowerCase())} jackpot${e.multiplier > 1 ? ` x${e.multiplier}` : ""} — ${credits(e.win)}`,
   };
 }
