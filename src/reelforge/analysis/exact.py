@@ -11,7 +11,9 @@ the rounding error is below n * 2**-53 relative, about 5e-11; tests compare at 1
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import asdict, dataclass
+from fractions import Fraction
 
 import numpy as np
 
@@ -29,6 +31,7 @@ from reelforge.engine.line_exact import base_hit_probability, free_chain_moments
 from reelforge.engine.outcome import Bet
 from reelforge.engine.round import check_bet, jackpot_eligible
 from reelforge.errors import ReelforgeError, UnboundedFeature
+from reelforge.spec.model import price_value
 
 
 @dataclass(frozen=True)
@@ -50,7 +53,7 @@ class ExactResult:
     bonus: float = 0.0  # the trail bonus
     bonus_probability: float = 0.0
     mean_bonus_spins: float = 0.0
-    price: int = 1  # a round costs price x stake; every RTP figure here is per cost
+    price: Fraction = Fraction(1)  # a round costs price x stake; every RTP figure here is per cost
     # upper bound on what the round cap takes from `rtp` (which is uncapped); None: not computed
     cap_loss_bound: float | None = None
     base_hit_frequency: float | None = None  # P(the base spin pays), exact; None: declined
@@ -78,6 +81,7 @@ class ExactResult:
     def to_dict(self) -> dict:
         data = {k: v for k, v in asdict(self).items() if k not in ("base", "free", "symbols")}
         data = {k: float(v) if isinstance(v, (float, np.floating)) else v for k, v in data.items()}
+        data["price"] = price_value(self.price)
         data["bet"] = {"lines": self.bet.lines, "bet_per_line": self.bet.bet_per_line}
         data["breakdown"] = {k: data[k] for k in ("base_lines", "base_scatter", "free_games",
                                                    "base_collect", "bonus")}
@@ -204,6 +208,10 @@ def analyze_lines(game: LineGame, bet: Bet | None = None, cap_bound: bool = Fals
                          for mult in m.fg_multipliers]
         free = _weighted(by_multiplier, weights)
         free_rtp = free.lines + free.scatter
+        if m.buy_spins > 0:  # a buy mode: no base spin, the bought spins always start
+            base = _no_spin(base)
+            jackpots, feature_p = 0.0, 1.0
+            spins_per_round = expected_free_spins(game, free.trigger_distribution, int(m.buy_spins))
         for c, p in enumerate(base.trigger_distribution):
             if c < len(m.fg_award) and m.fg_award[c] > 0 and p > 0:
                 feature_p += p
@@ -224,7 +232,8 @@ def analyze_lines(game: LineGame, bet: Bet | None = None, cap_bound: bool = Fals
                 bonus_p += p
                 bonus_ev += p * (start * trail.collected + trail.spins * bonus_line_ev)
         bonus_spins = trail.spins
-    price = game.spec.mode(bet.mode).price
+    exact_price = game.spec.mode(bet.mode).price
+    price = float(exact_price)  # an integer price, or 5/4, is exact as a float too
     return ExactResult(
         game_id=game.id, bet=bet,
         rtp=(base.lines + base.scatter + free_ev + collect + bonus_ev) / price,
@@ -234,10 +243,19 @@ def analyze_lines(game: LineGame, bet: Bet | None = None, cap_bound: bool = Fals
         free_spin_rtp=free_rtp, jackpot_probability=jackpots,
         free_spins_per_round=spins_per_round, base_collect=collect / price,
         bonus=bonus_ev / price, bonus_probability=bonus_p, mean_bonus_spins=bonus_spins,
-        price=price, symbols=award_names(game), base=base, free=free,
+        price=exact_price, symbols=award_names(game), base=base, free=free,
         cap_loss_bound=cap_loss_bound(game, bet) if cap_bound else None,
         base_hit_frequency=base_hit_frequency(game, bet),
     )
+
+
+def _no_spin(base: SpinFigures) -> SpinFigures:
+    """The figures of a base spin a buy mode does not play: nothing paid, nothing triggered."""
+    return dataclasses.replace(base, lines=0.0, scatter=0.0, jackpot_probability=0.0,
+                         trigger_distribution=(1.0,) + (0.0,) * (len(base.trigger_distribution) - 1),
+                         award_rtp=base.award_rtp * 0, award_rate=base.award_rate * 0,
+                         line_hit_probability=tuple(0.0 for _ in base.line_hit_probability),
+                         scatter_rtp=tuple(0.0 for _ in base.scatter_rtp))
 
 
 def _weighted(figures: list[SpinFigures], weights: np.ndarray) -> SpinFigures:
@@ -269,11 +287,12 @@ def base_hit_frequency(game: LineGame, bet: Bet | None = None) -> float | None:
     every award that pays keeps paying for longer runs; so only the first `depth` reels'
     stops are enumerated (with a breaker symbol on the others), and the scatter's pay is
     conditioned on its count there, the other reels' counts convolved. Declines (None) for a
-    mode that collects cash, more than one paying scatter, pays with gaps, or too many stops.
+    mode that collects cash, more than one paying scatter, pays with gaps, or too many stops;
+    a buy mode plays no base spin (None).
     """
     bet = check_bet(game, bet or game.max_bet)
     m = game.model_for(bet)
-    if m.collect:
+    if m.collect or m.buy_spins > 0:
         return None
     depth = 1
     for pays in list(m.line_pay) + list(m.mixed_pay):

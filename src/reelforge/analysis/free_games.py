@@ -57,7 +57,7 @@ class FreeSpinDistribution:
 def free_spin_distribution(game, bet: Bet | None = None, tail: float = 1e-13
                            ) -> FreeSpinDistribution | None:
     """The distribution of free spins played per trigger at `bet` (default: max bet; the mode
-    decides the base reels), or None for a game without free games. Raises UnboundedFeature
+    decides the base reels, or in a buy mode the spins every round starts with), or None for a game without free games. Raises UnboundedFeature
     for retriggers that never end on average, ReelforgeError for a chain too long to list."""
     from reelforge.analysis.exact import retrigger_awards, scatter_count_distribution
 
@@ -67,6 +67,10 @@ def free_spin_distribution(game, bet: Bet | None = None, tail: float = 1e-13
         return None
     base = scatter_count_distribution(game, m.base_set, m.fg_scatter)
     starts: dict[int, float] = {}
+    if m.buy_spins > 0:  # a buy mode: every round starts with the spins bought
+        cap = int(m.fg_max_total) if m.fg_retrigger_mode == 2 else int(m.buy_spins)
+        starts[min(int(m.buy_spins), cap)] = 1.0
+        base = base[:0]  # no base spin: nothing else starts them
     for c, p in enumerate(base):
         if c < len(m.fg_award) and m.fg_award[c] > 0 and p > 0:
             k = int(m.fg_award[c])

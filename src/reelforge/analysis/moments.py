@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
@@ -58,6 +59,7 @@ from reelforge.engine.line_exact import (
 from reelforge.engine.outcome import Bet
 from reelforge.engine.round import check_bet, jackpot_eligible
 from reelforge.errors import InvalidArgument, ReelforgeError
+from reelforge.spec.model import price_value
 
 VI_Z = 1.645  # the volatility index is VI_Z x SD (90% two-sided), as in analysis.par
 
@@ -83,7 +85,7 @@ class NotExact(ReelforgeError):
 @dataclass(frozen=True)
 class ExactMoments:
     """Exact moments and maxima of one game at one bet; ratios are per cost (total bet x the
-    mode's price, 1 outside Fortune Spins)."""
+    mode's price: 1 in the base mode, 2 in Fortune Spins, 5/4 for an ante)."""
 
     total_bet: int  # credits
     base_mean: float  # E[base spin win] / total bet: the paid spin alone (lines + scatters)
@@ -97,7 +99,7 @@ class ExactMoments:
     method: str  # one sentence, how it was computed
     seconds: float
     max_base_stops: tuple[int, ...] = ()  # a base window (stops) that wins max_base_win
-    price: int = 1
+    price: Fraction = Fraction(1)  # exact: 2, or 5/4 for an ante
     # the round cap's largest effect on the variance, (x total bet)^2; None: no cap to bound
     cap_variance_bound: float | None = None
     # "exact", or "exact (uncapped round)": the moments are the uncapped round's and the cap
@@ -112,11 +114,11 @@ class ExactMoments:
         return VI_Z * self.base_standard_deviation
 
     def to_dict(self) -> dict:
-        cost = self.total_bet * self.price
+        cost = self.total_bet * float(self.price)
         return {
             "label": self.sd_label,
             "total_bet": self.total_bet,
-            "price": self.price,  # ratios are per cost: total bet x price
+            "price": price_value(self.price),  # ratios are per cost: total bet x price
             "mean": self.round_mean,
             "standard_deviation": self.round_standard_deviation,
             "volatility_index": self.volatility_index(),
@@ -424,6 +426,20 @@ def _free_game_moments(game: LineGame, m, free: SpinMoments, starts: list[int]) 
     return {k: (float(a), float(b)) for k, a, b in zip(starts, firsts, seconds)}
 
 
+def _no_spin(base: SpinMoments) -> SpinMoments:
+    """The moments of a base spin a buy mode does not play: it pays and triggers nothing."""
+    counts = np.zeros_like(base.count_probability)
+    counts[0] = 1.0
+    return SpinMoments(0.0, 0.0, counts, np.zeros_like(base.mean_by_count))
+
+
+def _bought_award(m) -> int:
+    """The spins a buy mode's round starts with, after the retrigger cap; 0 outside one."""
+    if m.buy_spins <= 0:
+        return 0
+    return min(int(m.buy_spins), int(m.fg_max_total)) if m.fg_retrigger_mode == 2 else int(m.buy_spins)
+
+
 def _initial_award(m, c: int) -> int:
     if c >= len(m.fg_award) or m.fg_award[c] <= 0:
         return 0
@@ -448,20 +464,28 @@ def exact_moments(game: LineGame, bet: Bet | None = None) -> ExactMoments:
     _refuse_unsupported(game, m)
     _refuse_too_much_work(game, m, bet)
     eligible = jackpot_eligible(game, bet)
-    price = game.spec.mode(bet.mode).price
+    exact_price = game.spec.mode(bet.mode).price
+    price = float(exact_price)  # an integer price, or 5/4, is exact as a float too
     cost = bet.total * price
     trail = trail_of(game)
     cond = m.fg_scatter if m.fg_scatter >= 0 else (-1 if trail is None else trail.trigger)
     base = spin_moments(game, m, m.base_set, bet, 1, eligible, cond=cond, collect=bool(m.collect))
+    if m.buy_spins > 0:  # a buy mode plays no base spin: the round is the bought free games
+        base = _no_spin(base)
     mean, square = base.mean, base.square
     if m.fg_scatter >= 0:
         free = _free_spin_moments(game, m, bet, eligible)
         starts = sorted({_initial_award(m, c) for c in range(len(base.count_probability))
                          if base.count_probability[c] > 0} - {0})
+        bought = _bought_award(m)
+        if bought:
+            starts = sorted(set(starts) | {bought})
         if starts:
             if m.fg_retrigger_mode == 2:
                 capped_chain_states(game)
             moments = _free_game_moments(game, m, free, starts)
+            if bought:
+                mean, square = moments[bought]
             for c, p in enumerate(base.count_probability):
                 k = _initial_award(m, c)
                 if p > 0 and k > 0:
@@ -500,7 +524,7 @@ def exact_moments(game: LineGame, bet: Bet | None = None) -> ExactMoments:
         round_mean=mean / cost,
         round_standard_deviation=math.sqrt(max(square - mean ** 2, 0.0)) / cost,
         max_round_win=top_round, max_base_win=top_base, method=method,
-        seconds=time.perf_counter() - start_time, max_base_stops=stops, price=price,
+        seconds=time.perf_counter() - start_time, max_base_stops=stops, price=exact_price,
         cap_variance_bound=cap_bound, sd_label=sd_label, max_round_win_note=note)
 
 
@@ -634,7 +658,11 @@ def _maxima(game: LineGame, m, bet: Bet, eligible: bool
                 best_free = np.maximum(best_free, max_spin_by_count(game, m, m.fg_set, bet, int(mult),
                                                                     eligible)[0])
         starts = sorted({_initial_award(m, c) for c in range(len(base_best)) if base_best[c] >= 0} - {0})
-        free_top = _free_max(game, m, best_free, starts)
+        bought = _bought_award(m)
+        free_top = _free_max(game, m, best_free, sorted(set(starts) | {bought} - {0}))
+        if bought:  # a buy mode: no base spin, the round is the bought free games
+            top_base, stops, base_best = 0, (), np.full_like(base_best, -1)
+            top_round, within = free_top[bought]
         for c, w in enumerate(base_best):
             k = _initial_award(m, c)
             if w >= 0 and k > 0:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from reelforge.engine.capabilities import TRAIL
 from reelforge.engine.outcome import Bet
+from reelforge.spec.model import price_value
 
 PAIRS = ("award", "retrigger_award", "multiplier_weights")  # (count or multiplier, value)
 
@@ -53,11 +54,20 @@ def rules_in_words(game, bet: Bet) -> list[dict]:
     out = []
     if spec.modes:
         rows = [["base", spec.base_reel_set, 1, "no"]] + [
-            [md.name, md.reel_set, md.price, "yes" if md.collect else "no"] for md in spec.modes]
-        out.append(_section("Modes", [
-            "The base game can be played in one of these modes, chosen with the bet; a mode "
-            "costs its price in stakes per round and every RTP of its sheet is per that cost."],
-            ("Modes", ["mode", "reel set", "price (stakes per round)", "collectors collect"], rows)))
+            [md.name, md.reel_set, price_value(md.price), "yes" if md.collect else "no"]
+            for md in spec.modes]
+        heads = ["mode", "reel set", "price (stakes per round)", "collectors collect"]
+        words = ["The base game can be played in one of these modes, chosen with the bet; a mode "
+                 "costs its price in stakes per round and every RTP of its sheet is per that cost."]
+        if any(md.buy_spins for md in spec.modes):  # only then: other sheets keep their table
+            heads.append("round")
+            for row, md in zip(rows, (None, *spec.modes)):
+                row.append(f"no base spin: {md.buy_spins} free spins bought" if md and md.buy_spins
+                           else "base spin")
+            words.append("A buy mode plays no base spin: its round is the free games alone, "
+                         "started with the spins bought, and its RTP is their expected win over "
+                         "its price.")
+        out.append(_section("Modes", words, ("Modes", heads, rows)))
     for g in spec.mixed:
         out.append(_section(f"Mixed pay: {g.name}", [
             f"Any mix of {', '.join(_name(spec, s) for s in g.symbols)} in a run from the "

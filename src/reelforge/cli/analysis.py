@@ -111,7 +111,7 @@ def simulate(
         print(json.dumps(data))
         return
     low, high = stats.rtp_interval()
-    played = f", mode {bet.mode} (price {g.price(bet) // bet.total} x stake)" if bet.mode != "base" else ""
+    played = f", mode {bet.mode} (price {g.spec.mode(bet.mode).price} x stake)" if bet.mode != "base" else ""
     table = Table(title=f"{g.spec.name} ({g.id}), {n:,} rounds, seed {seed}{played}")
     table.add_column("figure")
     table.add_column("value", justify="right")
@@ -171,7 +171,7 @@ def analyze(game: GameArg, lines: LinesOpt = None, bet_per_line: BplOpt = None, 
                 pass
     except ReelforgeError as exc:
         _fail(exc)
-    cost = result.bet.total * result.price
+    cost = result.bet.total * float(result.price)
     if moments is not None:
         top, note = moments.max_round_win, moments.max_round_win_note
         figures = moments.to_dict()

@@ -75,7 +75,7 @@ def plain_max_round_win(m, bet: Bet) -> int:
     if m.fg_scatter < 0:
         return spin_top
     if m.fg_retrigger_mode == 0:
-        spins = int(m.fg_award.max())
+        spins = max(int(m.fg_award.max()), int(m.buy_spins))
     elif m.fg_retrigger_mode == 2:
         spins = m.fg_max_total
     else:

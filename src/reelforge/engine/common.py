@@ -8,6 +8,7 @@ named hooks (`spec`, `settings`, `own_choice_steps`, `round_cap`, `max_round_win
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import cached_property
@@ -51,7 +52,8 @@ class CommonGame:
     @property
     def modes(self) -> tuple[ModeInfo, ...]:
         names = ["base"] + [m.name for m in self.spec.modes if m.name != "base"]
-        return tuple(ModeInfo(n, n, self.spec.mode(n).price) for n in names)
+        return tuple(ModeInfo(n, mode.shown, mode.price, mode.buy_spins)
+                     for n in names for mode in (self.spec.mode(n),))
 
     @property
     def min_bet(self) -> Bet:
@@ -75,11 +77,14 @@ class CommonGame:
 
     def bets(self) -> tuple[BetOption, ...]:
         """Every valid stake (lines x bet per line; a cluster game's fixed coins x each coin
-        value), smallest lines first, with its cost in every mode."""
-        limits, modes = self.spec.bet, self.modes
+        value), smallest lines first, with its cost in every mode that a whole number of
+        credits buys at that stake (an ante at 5/4 x the stake: multiples of 4 credits)."""
+        limits = self.spec.bet
+        modes = [self.spec.mode(m.name) for m in self.modes]
         return tuple(
             BetOption(Bet(lines, per_line), lines * per_line,
-                      tuple((m.name, lines * per_line * m.price) for m in modes))
+                      tuple((m.name, cost) for m in modes
+                            for cost in (m.cost(lines * per_line),) if cost is not None))
             for lines in range(limits.min_lines, limits.max_lines + 1)
             for per_line in range(1, limits.max_bet_per_line + 1))
 
@@ -90,15 +95,36 @@ class CommonGame:
 
     def bet(self, lines: int | None = None, bet_per_line: int | None = None, mode: str = "base",
             denomination: int | None = None) -> Bet:
-        """A checked bet; missing parts default to the maximum (BET MAX)."""
+        """A checked bet; missing parts default to the maximum (BET MAX), or with neither
+        given, to the largest stake whose cost in `mode` is whole credits (a price of 5/4
+        plays stakes that are multiples of 4)."""
         top = self.max_bet
+        if lines is None and bet_per_line is None and mode in {m.name for m in self.modes}:
+            top = self._largest_playable(mode) or top
         return self.check_bet(Bet(top.lines if lines is None else lines,
                                   top.bet_per_line if bet_per_line is None else bet_per_line,
                                   mode, denomination))
 
+    def _largest_playable(self, mode: str) -> Bet | None:
+        """The largest stake whose cost in `mode` is whole credits (more lines first at equal
+        stakes), or None where none is: the price's denominator must divide lines x per line,
+        so at each line count the per-line bet is a multiple of den / gcd(den, lines)."""
+        limits, den = self.spec.bet, self.spec.mode(mode).price.denominator
+        found = []
+        for lines in range(limits.min_lines, limits.max_lines + 1):
+            step = den // math.gcd(den, lines)
+            per_line = limits.max_bet_per_line // step * step
+            if per_line:
+                found.append(Bet(lines, per_line))
+        return max(found, key=lambda b: (b.total, b.lines), default=None)
+
     def price(self, bet: Bet) -> int:
-        """What the round costs in credits: the stake times the mode's price."""
-        return bet.total * self.spec.mode(bet.mode).price
+        """What the round costs in credits: the stake times the mode's price (whole: a bet
+        whose cost is not is refused by `check_bet`)."""
+        cost = self.spec.mode(bet.mode).cost(bet.total)
+        if cost is None:
+            self.check_bet(bet)  # raises InvalidBet, naming the mode's price
+        return int(cost)  # type: ignore[arg-type]
 
     def replay(self, outcome):
         """The round `outcome` records, played again from its seed (engine.round.replay)."""

@@ -94,7 +94,7 @@ class LineGame(CommonGame):
         return () if rules is None else (RedBlackGamble(rules),)
 
     def model_for(self, bet: Bet) -> Model:
-        """The model as this bet plays it: the mode's reel set and collecting, and the round
+        """The model as this bet plays it: the mode's reel set, collecting and bought spins, and the round
         cap converted from currency to credits (the one place currency meets the math)."""
         mode = self.spec.mode(bet.mode)
         cap = 0
@@ -103,9 +103,11 @@ class LineGame(CommonGame):
             denomination = bet.denomination or self.spec.bet.denominations[0]
             cap = limit // denomination
         set_index = [rs.name for rs in self.spec.reel_sets].index(mode.reel_set)
-        if (set_index, mode.collect, cap) == (self.model.base_set, self.model.collect, self.model.cap):
+        if (set_index, mode.collect, cap, mode.buy_spins) == (
+                self.model.base_set, self.model.collect, self.model.cap, self.model.buy_spins):
             return self.model
-        return self.model._replace(base_set=set_index, collect=mode.collect, cap=cap)
+        return self.model._replace(base_set=set_index, collect=mode.collect, cap=cap,
+                                   buy_spins=mode.buy_spins)
 
     # -- play --------------------------------------------------------------------------------
     def play(self, bet: Bet, rng: np.random.Generator, seed: int | None = None):

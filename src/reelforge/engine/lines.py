@@ -440,14 +440,26 @@ def play_free_games(model, trigger, lines, bet_per_line, total_bet, jackpot_elig
 
     Returns a `FreeGamesResult`. Spin i (1-based) is tape spin i.
     """
+    requested = model.fg_award[trigger] if model.fg_scatter >= 0 else 0
+    return play_awarded_spins(model, requested, trigger, lines, bet_per_line, total_bet,
+                              jackpot_eligible, rng, stops, window, tape, pos, record)
+
+
+@inline_kernel
+def play_awarded_spins(model, requested, trigger, lines, bet_per_line, total_bet, jackpot_eligible,
+                       rng, stops, window, tape, pos, record):
+    """`requested` free spins (none when 0), retriggers included; `trigger`: the count that
+    awarded them (0 for a buy mode's bought spins), as the tape's award row records it.
+
+    Returns a `FreeGamesResult`. Spin i (1-based) is tape spin i.
+    """
     fg_win = 0
     played = 0
     retriggers = 0
     jackpots = 0
     guard = False
     capped = False
-    if model.fg_scatter >= 0 and model.fg_award[trigger] > 0:
-        requested = model.fg_award[trigger]
+    if requested > 0:
         awarded = grant_spins(model, requested, 0)
         capped = awarded < requested
         pos = write_row(tape, pos, record, TapeKind.AWARD, 0, awarded, requested, awarded,
@@ -483,12 +495,19 @@ def play_free_games(model, trigger, lines, bet_per_line, total_bet, jackpot_elig
 def play_base_game(model, lines, bet_per_line, jackpot_eligible, rng, stops, window, tape,
                    record, watch):
     """The generic part of every line round: the paid spin (tape spin 0, collecting when the
-    mode does), then every free spin it triggers.
+    mode does), then every free spin it triggers; in a buy mode, the bought free spins alone.
 
     Returns a `BaseGameResult`, its `watched` the paid spin's count of scatter `watch` (a
     rules module's trigger; -1: none).
     """
     total_bet = lines * bet_per_line
+    if model.buy_spins > 0:  # a buy mode: no base spin, the bought free games alone
+        free = play_awarded_spins(model, model.buy_spins, 0, lines, bet_per_line, total_bet,
+                                  jackpot_eligible, rng, stops, window, tape, 0, record)
+        return BaseGameResult(
+            line_win=0, scatter_win=0, collect_win=0, free_win=free.win, played=free.played,
+            retriggers=free.retriggers, jackpots=free.jackpots, tape_rows=free.tape_rows,
+            guard=free.guard, spins_capped=free.capped, watched=0)
     spin = play_spin(model, model.base_set, lines, bet_per_line, total_bet, jackpot_eligible, 1,
                      rng, stops, window, tape, 0, record, 0, model.collect, watch)
     free = play_free_games(model, spin.trigger, lines, bet_per_line, total_bet, jackpot_eligible,

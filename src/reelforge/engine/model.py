@@ -74,6 +74,9 @@ class Model(NamedTuple):
     # allocate (engine/jit.py) and the rules' round signatures carry no buffer for it; they
     # hold the GIL (no nogil), so one spin at a time per process writes it
     wild_cells: np.ndarray
+    # > 0: a buy mode's round: no base spin, the free games started with this many spins
+    # (set per mode by Game.model_for)
+    buy_spins: int = 0
 
 
 def compile_model(spec: GameSpec) -> Model:

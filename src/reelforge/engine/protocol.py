@@ -58,11 +58,13 @@ class FrozenMap(Mapping):
 
 @dataclass(frozen=True)
 class ModeInfo:
-    """A way to play the base game; a round in it costs `price` x the stake."""
+    """A way to play; a round in it costs `price` x the stake (exact: 5/4 for an ante); a
+    buy mode (`buy_spins` > 0) plays the free games alone, started with that many spins."""
 
     name: str
     title: str
-    price: int
+    price: Fraction
+    buy_spins: int = 0
 
 
 @dataclass(frozen=True)

@@ -40,10 +40,15 @@ def check_bet(game, bet: Bet) -> Bet:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise InvalidBet(f"{game.spec.id}: bet {name} = {value!r}: must be an integer {low}..{high}")
     try:
-        game.spec.mode(bet.mode)
+        mode = game.spec.mode(bet.mode)
     except KeyError:
         names = ", ".join(["base"] + [m.name for m in game.spec.modes if m.name != "base"])
         raise InvalidBet(f"{game.spec.id}: bet mode = {bet.mode!r}: not a mode of this game ({names})") from None
+    if mode.cost(bet.total) is None:
+        raise InvalidBet(f"{game.spec.id}: bet mode = {bet.mode!r} at a stake of {bet.total} credits "
+                         f"would cost {bet.total * mode.price} credits (modes.{mode.name}.price = "
+                         f"{str(mode.price)!r} x the stake), not a whole number of credits; stakes "
+                         f"that are multiples of {mode.price.denominator} credits play it")
     if bet.denomination is not None and (isinstance(bet.denomination, bool)
                                          or bet.denomination not in limits.denominations):
         raise InvalidBet(f"{game.spec.id}: bet denomination = {bet.denomination!r}: "

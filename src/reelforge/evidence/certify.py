@@ -30,6 +30,7 @@ from reelforge import __version__
 from reelforge.analysis.capabilities import par_sheet
 from reelforge.errors import InvalidArgument
 from reelforge.evidence import manifest, proofs, rng_report
+from reelforge.spec.model import price_value
 
 ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*-v[0-9]+")
 REQUIREMENTS = Path(__file__).with_name("requirements.toml")
@@ -102,7 +103,7 @@ def variant_part(game, out: Path, rounds: int, seed: int, tasks=None) -> dict:
         low = game.bet(game.min_bet.lines, game.min_bet.bet_per_line, mode.name)
         sheet = build(game, top, rounds, seed, ref=game.id, tasks=tasks)
         html_path, json_path = write(sheet, par_dir)
-        modes.append({"mode": mode.name, "title": mode.title, "price": mode.price,
+        modes.append({"mode": mode.name, "title": mode.title, "price": price_value(mode.price),
                       "rtp": figures.get(mode.name),
                       "max_win": [_max_win(game, low), _max_win(game, top)],
                       "par_html": html_path.relative_to(out).as_posix(),

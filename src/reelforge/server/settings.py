@@ -149,6 +149,7 @@ EXAMPLE_GAMES = (
     GameSettings("holdwin-example", "holdwin-example-v1"),
     GameSettings("cluster-mult-example", "cluster-mult-example-v1"),
     GameSettings("wildmult-example", "wildmult-example-v1"),
+    GameSettings("modes-example", "modes-example-v1"),
 )
 
 

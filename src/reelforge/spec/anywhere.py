@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 from itertools import pairwise
 
 from reelforge.spec.limits import (
@@ -105,7 +106,7 @@ class AnywhereGameSpec:
     def mode(self, name: str) -> ModeSpec:
         """One way to play: "base", price 1."""
         if name == "base":
-            return ModeSpec("base", "base", 1, False)
+            return ModeSpec("base", "base", Fraction(1), False)
         raise KeyError(name)
 
 

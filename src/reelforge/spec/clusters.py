@@ -12,6 +12,7 @@ part, which the engine loads, plays the round.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from itertools import pairwise
 from typing import Any
 
@@ -65,7 +66,7 @@ class ClusterGameSpec:
     def mode(self, name: str) -> ModeSpec:
         """Cluster games have one way to play: "base", price 1."""
         if name == "base":
-            return ModeSpec("base", self.reel_sets[0].name, 1, False)
+            return ModeSpec("base", self.reel_sets[0].name, Fraction(1), False)
         raise KeyError(name)
 
     def reel_set_index(self, name: str) -> int:

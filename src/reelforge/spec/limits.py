@@ -146,7 +146,9 @@ def line_round_bound(spec) -> Bound:
         elif fg.retrigger == "capped":
             spins = factor("features.free_games.max_total_spins", fg.max_total_spins)
         else:
-            spins = largest([(f"features.free_games.award.{c}", n) for c, n in fg.award], const(0))
+            spins = largest([(f"features.free_games.award.{c}", n) for c, n in fg.award]
+                            + [(f"modes.{m.name}.buy_spins", m.buy_spins) for m in spec.modes
+                               if m.buy_spins], const(0))
         spins = smaller(spins, const(LINE_SPIN_GUARD))
         parts.append(product(spins, total(line, scatter), multiplier))  # free spins never collect
     if spec.rules is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import math
 import re
 import tomllib
 from fractions import Fraction
@@ -271,6 +272,7 @@ def _build(root: Table) -> GameSpec:
     if rules_spec is not None:  # the rules parse their own [features] tables
         spec = dataclasses.replace(spec, features=rules_spec.parse_features(features, spec))
     features.finish(FEATURES + getattr(rules_spec, "FEATURES", ()), "feature")
+    check_mode_costs(spec)
     check_line_game(spec)
     return spec
 
@@ -555,13 +557,61 @@ def _modes(table: Table, set_names: tuple[str, ...]) -> tuple[ModeSpec, ...]:
     out = []
     for name in list(table.data):
         entry = table.sub(read_name(table, name, "mode"))
-        reel_set = entry.get("reel_set", str)
+        reel_set = entry.get("reel_set", str, "base")
         if reel_set not in set_names:
             raise entry.fail("reel_set", reel_set, f"unknown reel set; defined: {', '.join(set_names)}")
-        out.append(ModeSpec(name, reel_set, entry.int("price", 1, low=1),
-                            entry.get("collect", bool, False)))
+        buy = entry.int("buy_spins", 0, low=0)
+        collect = entry.get("collect", bool, False)
+        if buy and collect:
+            raise entry.fail("collect", collect, "a buy mode plays no base spin, so nothing collects")
+        if buy and "reel_set" in entry.data:
+            raise entry.fail("reel_set", reel_set, "a buy mode plays no base spin: its free games "
+                             "use [features.free_games] reel_set")
+        if buy > LINE_SPIN_GUARD:
+            raise entry.fail("buy_spins", buy, f"must be 0..{LINE_SPIN_GUARD} (the spin guard)")
+        out.append(ModeSpec(name, reel_set, _mode_price(entry), collect, buy,
+                            entry.get("title", str, "")))
         entry.finish()
     return tuple(out)
+
+
+MODE_PRICE_PATTERN = re.compile(r"\A[1-9][0-9]{0,8}(/[1-9][0-9]{0,8})?\Z")  # "n" or "n/d"
+
+
+def _mode_price(entry: Table) -> Fraction:
+    """A mode's price in stakes, exact: an integer >= 1, or a string "num/den" (an ante at
+    "5/4"); a float is refused, since 1.1 is no exact fraction in binary."""
+    value = entry.get("price", object, 1)
+    ok = isinstance(value, int) and not isinstance(value, bool) and value >= 1 or \
+        isinstance(value, str) and MODE_PRICE_PATTERN.fullmatch(value) is not None
+    if not ok:
+        hint = ""
+        if isinstance(value, float) and value > 0:
+            near = Fraction(value).limit_denominator(1000)
+            hint = f' (for {value}: "{near.numerator}/{near.denominator}")'
+        raise entry.fail("price", value, 'expected an integer >= 1 or an exact fraction '
+                         f'"numerator/denominator" of stakes, like "5/4"{hint}')
+    return Fraction(value)
+
+
+def check_mode_costs(spec: GameSpec) -> None:
+    """Refuse a mode no bet can play: a price that makes every stake's cost a fraction of a
+    credit (at "5/4", only stakes that are multiples of 4 cost whole credits), or a buy
+    mode without free games to buy."""
+    bet = spec.bet
+    for mode in spec.modes:
+        key = f"modes.{mode.name}"
+        if mode.buy_spins and spec.free_games is None:
+            raise SpecError(spec.source, f"{key}.buy_spins", mode.buy_spins,
+                            "buys the free games, but the game has no [features.free_games]")
+        # stake x num/den is whole when den divides the stake = lines x per line: at `lines`,
+        # the smallest such per-line bet is den / gcd(den, lines)
+        den = mode.price.denominator
+        if all(den // math.gcd(den, lines) > bet.max_bet_per_line
+               for lines in range(bet.min_lines, bet.max_lines + 1)):
+            raise SpecError(spec.source, f"{key}.price", str(mode.price),
+                            f"no stake ({bet.min_lines}..{bet.max_lines * bet.max_bet_per_line} "
+                            "credits) costs a whole number of credits at this price")
 
 
 def _wheel_gamble(table: Table | None) -> WheelGambleSpec | None:

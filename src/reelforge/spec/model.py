@@ -125,14 +125,32 @@ class CashSpec:
     collector: str | None  # the symbol that collects the values in view, once per instance
 
 
+def price_value(price: Fraction) -> int | str:
+    """A mode's price as JSON and reports write it, exact: 2, or "5/4"."""
+    return int(price) if price.denominator == 1 else str(price)
+
+
 @dataclass(frozen=True)
 class ModeSpec:
-    """A way to play the base game: its reel set, its price and whether collectors collect."""
+    """A way to play: its reel set, its price and whether collectors collect; a buy mode
+    (`buy_spins` > 0) skips the base spin and starts the free games with that many spins."""
 
     name: str
     reel_set: str
-    price: int  # cost of a round in multiples of the stake
+    price: Fraction  # cost of a round in multiples of the stake, exact (5/4 for an ante)
     collect: bool
+    buy_spins: int = 0  # > 0: the round is the free games alone, started with these spins
+    title: str = ""  # what a player reads; "" = the name
+
+    @property
+    def shown(self) -> str:
+        return self.title or self.name
+
+    def cost(self, stake: int) -> int | None:
+        """What a round costs at `stake` credits, in credits; None where the price makes it
+        no whole number of credits (the mode is not offered at that stake)."""
+        cost = stake * self.price
+        return int(cost) if cost.denominator == 1 else None
 
 
 @dataclass(frozen=True)
@@ -204,5 +222,5 @@ class GameSpec:
             if m.name == name:
                 return m
         if name == "base":
-            return ModeSpec("base", self.base_reel_set, 1, False)
+            return ModeSpec("base", self.base_reel_set, Fraction(1), False)
         raise KeyError(name)

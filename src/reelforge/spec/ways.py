@@ -14,6 +14,7 @@ at `max_win_x` times the stake.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from reelforge.spec.limits import (
     Bound,
@@ -73,7 +74,7 @@ class WaysGameSpec:
     def mode(self, name: str) -> ModeSpec:
         """A ways game has one way to play: "base", price 1."""
         if name == "base":
-            return ModeSpec("base", "base", 1, False)
+            return ModeSpec("base", "base", Fraction(1), False)
         raise KeyError(name)
 
 

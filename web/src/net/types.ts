@@ -154,7 +154,8 @@ export interface GameView {
   family: string;
   currency: string;
   denomination: number;
-  modes: { name: string; title: string; price: number }[];
+  /** price: stakes per round, exact (2, or "5/4"); buy_spins > 0: a buy of the free spins */
+  modes: { name: string; title: string; price: number | string; buy_spins?: number }[];
   bets: BetOption[];
   default_bet: { lines: number; bet_per_line: number } | null;
   gamble: string;

@@ -135,6 +135,64 @@ const FREE_SPINS = {
   },
 };
 
+/** Bet modes on the generic screen: each mode named with its price and cost at the bet, an
+ * ante round debited its price, a buy confirmed (cancel plays nothing), played as free spins
+ * alone and replayed from History. */
+const MODES = [{ width: 1440, height: 900 }, { width: 390, height: 844 }].map((viewport) => ({
+  name: `lab: modes-example's ante and buy modes, the buy confirmed before it plays and replayed (${viewport.width}x${viewport.height})`,
+  viewport,
+  async run(t) {
+    const key = "modes-example";
+    const size = `${viewport.width}x${viewport.height}`;
+    await open(t, key);
+    const game = await t.api(`/api/v1/games/${key}`);
+    const labels = await t.page.locator("[data-testid=mode] option").allInnerTexts();
+    expect(labels.length === game.modes.length, `${labels.length} mode options for ${game.modes.length} modes`);
+    const stake = Number(await t.page.locator("[data-testid=bet-select]").inputValue());
+    const shown = [...game.bets].sort((a, b) => a.stake_credits - b.stake_credits)[stake];
+    const euros = (minor) => `€${(minor / 100).toFixed(2)}`;
+    for (const [i, m] of game.modes.entries()) {
+      const want = `${i === 0 ? "Base game" : m.title} · ${{ base: "1", ante: "1.25", buy: "36" }[m.name]}× · ${euros(shown.cost_minor[m.name])}`;
+      expect(labels[i] === want, `mode option "${labels[i]}", expected "${want}"`);
+    }
+    await t.assertDrawn(`modes-idle-${size}`);
+    await t.layout(`modes-idle-${size}`);
+    const costOf = (round, mode) => game.bets.find((b) => b.lines === round.bet.lines && b.bet_per_line === round.bet.bet_per_line).cost_minor[mode];
+    // the ante: one round, debited 5/4 of its stake
+    await t.page.selectOption("[data-testid=mode]", "ante");
+    expect((await t.spin(key)) === "idle", "an ante round stopped at a choice");
+    const ante = await lastRound(t);
+    expect(ante.bet.mode === "ante" && ante.stake_minor === costOf(ante, "ante") && ante.stake_minor * 4 === costOf(ante, "base") * 5,
+      `ante round: mode ${ante.bet.mode}, debited ${ante.stake_minor}, base cost ${costOf(ante, "base")}`);
+    // the buy: PLAY asks first; CANCEL plays nothing
+    await t.page.selectOption("[data-testid=mode]", "buy");
+    const before = (await t.api("/api/v1/rounds?limit=1")).rounds[0].round_id;
+    await t.page.click("[data-testid=play]");
+    const dialog = t.page.locator("[data-testid=buy-dialog]");
+    await dialog.waitFor({ timeout: 10000 });
+    const asked = await dialog.innerText();
+    const buyCost = game.bets.find((b) => b.cost_minor.buy !== undefined && asked.includes(`Buy 10 free spins for €${(b.cost_minor.buy / 100).toFixed(2)}`));
+    expect(buyCost, `the buy dialog reads "${asked}"`);
+    await t.shot(`modes-buy-confirm-${size}`);
+    await t.layout(`modes-buy-confirm-${size}`);
+    await t.page.click("[data-testid=buy-cancel]");
+    await dialog.waitFor({ state: "detached", timeout: 10000 });
+    expect((await t.api("/api/v1/rounds?limit=1")).rounds[0].round_id === before, "CANCEL played a round");
+    await t.page.click("[data-testid=play]");
+    await t.page.click("[data-testid=buy-confirm]");
+    const screen = t.page.locator(`[data-testid=game-${key}]`);
+    await screen.and(t.page.locator("[data-flow=idle]")).waitFor({ timeout: 120000 });
+    const buy = await lastRound(t);
+    expect(buy.round_id !== before && buy.bet.mode === "buy" && buy.stake_minor === costOf(buy, "buy"), `buy round: mode ${buy.bet.mode}, debited ${buy.stake_minor}`);
+    expect(buy.outcome.spins.every((s) => s.kind === "free") && buy.outcome.spins.length >= 10, `the buy played ${buy.outcome.spins.map((s) => s.kind).join(",")}`);
+    const win = await t.page.locator("[data-testid=win]").innerText();
+    expect(win.startsWith(`${credits(buy.outcome.total_win)} `), `WIN shows ${win}, the buy won ${buy.outcome.total_win}`);
+    await t.assertDrawn(`modes-buy-after-${size}`);
+    await t.layout(`modes-buy-after-${size}`);
+    await replay(t, key, buy); // a round with no base spin replays from History too
+  },
+}));
+
 /** The marks the screen says it draws (the generic view's overlay: cells marked, highest). */
 async function marksShown(t) {
   return t.page.locator(".stage-overlay").evaluate((el) => ({ marked: Number(el.dataset.gridMarked ?? 0), max: Number(el.dataset.gridMax ?? 0) }));
@@ -242,7 +300,7 @@ const WILD_MARKS = {
   },
 };
 
-export const tests = [FREE_SPINS, GRID_MULTIPLIERS, WILD_MARKS, ...LAB.flatMap(({ key, viewport }) => [{
+export const tests = [FREE_SPINS, GRID_MULTIPLIERS, WILD_MARKS, ...MODES, ...LAB.flatMap(({ key, viewport }) => [{
   name: `lab: ${key} from the lab lobby, a win, its information page, a replay (${viewport.width}x${viewport.height})`,
   viewport,
   async run(t) {

@@ -38,12 +38,10 @@ def round_sd(game: Any, mode: str) -> tuple[float | None, str]:
     """SD of one round's win over its price at the maximum bet of `mode`, and its source."""
     def computed() -> dict[str, Any]:
         from reelforge.analysis.moments import NotExact, exact_moments
-        from reelforge.engine.outcome import Bet
         from reelforge.games import estimate_beside
 
-        top = game.max_bet
-        try:
-            moments = exact_moments(game, Bet(top.lines, top.bet_per_line, mode))
+        try:  # the largest stake the mode can play (an ante at 5/4: a multiple of 4 credits)
+            moments = exact_moments(game, game.bet(mode=mode))
             return {"sd": moments.round_standard_deviation, "source": moments.sd_label}
         except NotExact:
             pass

@@ -24,6 +24,7 @@ from reelforge.engine.round import jackpot_eligible
 from reelforge.errors import InvalidArgument, ReelforgeError
 from reelforge.server.errors import ApiError
 from reelforge.server.settings import GameSettings, Jurisdiction, OperatorSettings, Settings
+from reelforge.spec.model import price_value
 
 
 @dataclass(frozen=True)
@@ -102,8 +103,8 @@ class ServedGame:
         return {
             "key": self.key, "game_id": game.id, "title": game.title, "family": game.family,
             "currency": self.operator.currency, "denomination": denomination,
-            "modes": [{"name": m.name, "title": m.title, "price": m.price} for m in game.modes
-                      if m.name not in barred],
+            "modes": [{"name": m.name, "title": m.title, "price": price_value(m.price),
+                       "buy_spins": m.buy_spins} for m in game.modes if m.name not in barred],
             "bets": bets, "default_bet": _default_bet(bets),
             "gamble": self.settings.gamble if self.profile.gamble else "off",
             "win_cap_minor": self.settings.win_cap_minor,

@@ -304,6 +304,9 @@ def facts(game: Any, rtp: tuple = (), max_win: Any = None,
     out.update({f"symbol.{s.id}": s.name for s in spec.symbols})
     for mode in game.modes:
         out[f"mode.{mode.name}.price"] = _n(mode.price)
+        out[f"mode.{mode.name}.title"] = mode.title
+        if mode.buy_spins:
+            out[f"mode.{mode.name}.buy_spins"] = _n(mode.buy_spins)
         # until a figure below says otherwise: a test or uncertified build publishes none
         out[f"rtp.{mode.name}"] = UNPUBLISHED
         out[f"rtp.{mode.name}.ci95"] = UNPUBLISHED

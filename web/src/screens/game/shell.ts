@@ -7,6 +7,7 @@
 import { Autoplay, ROUND_CHOICES } from "../../core/autoplay";
 import { Flow } from "../../core/flow";
 import { creditsOf, formatCredits, formatMoney, formatPercent } from "../../core/money";
+import { buyQuestion, modeLabel, modeTitle, type ModeView } from "../../core/modes";
 import { validateOutcome, type Outcome } from "../../core/outcome";
 import { EventPlayer } from "../../core/player";
 import { forgetProgress, loadProgress, saveProgress } from "../../core/progress";
@@ -185,7 +186,14 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   host.append(screen);
   for (const [i, b] of bets.entries()) betSelect.append(h("option", { value: String(i) }, `${formatCredits(b.stake_credits)} credits (${b.lines} x ${b.bet_per_line})`));
   betSelect.value = String(betIndex);
-  if (modeSelect) for (const m of modes) modeSelect.append(h("option", { value: m.name }, `${m.title} (x${m.price})`));
+  // Each mode named with its price and what a round costs at the bet chosen (re-labelled by
+  // render as the bet changes); a mode the bet cannot play is shown, not offered.
+  const modeOptions = new Map<string, HTMLOptionElement>();
+  if (modeSelect) for (const m of modes) {
+    const option = h("option", { value: m.name, "data-testid": `mode-${m.name}` }) as HTMLOptionElement;
+    modeOptions.set(m.name, option);
+    modeSelect.append(option);
+  }
 
   // --- Pixi --------------------------------------------------------------------------------
   app.sound.setTheme(module.key); // the game's own music and effects while its screen is up
@@ -280,7 +288,18 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     betSelect.disabled = minus.disabled = plus.disabled = !idle;
     minus.disabled ||= betIndex === 0;
     plus.disabled ||= betIndex === bets.length - 1;
-    if (modeSelect) modeSelect.disabled = !idle;
+    if (modeSelect) {
+      modeSelect.disabled = !idle;
+      for (const m of modes) {
+        const option = modeOptions.get(m.name);
+        const cost = bet().cost_minor[m.name];
+        if (!option) continue;
+        option.textContent = modeLabel(m, cost, (minor) => formatMoney(minor, currency));
+        option.disabled = cost === undefined;
+      }
+      modeSelect.value = mode;
+      screen.dataset.mode = mode;
+    }
     const rtp = rtpOf(mode);
     rtpOut.textContent = rtp ? formatPercent(rtp.value) : "—";
     // The other modes' RTPs beside the one of the mode chosen (Fortune Spins pays its own).
@@ -423,6 +442,23 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     });
   };
 
+  // The buy's confirmation, beside the console (the reels stay in view): BUY or CANCEL,
+  // Escape cancels. Resolves true only for BUY.
+  let buying = false;
+  const confirmBuy = (chosen: ModeView, costMinor: number) => new Promise<boolean>((resolve) => {
+    buying = true;
+    const yes = h("button", { class: "primary", "data-testid": "buy-confirm" }, `BUY FOR ${formatMoney(costMinor, currency)}`);
+    const no = h("button", { "data-testid": "buy-cancel" }, "CANCEL");
+    const box = h("div", { class: "buy-confirm", role: "dialog", "aria-modal": "false", "aria-label": `${modeTitle(chosen)}: confirm the cost`, "data-testid": "buy-dialog" },
+      h("p", {}, buyQuestion(chosen, costMinor, (minor) => formatMoney(minor, currency))), h("div", { class: "buy-buttons" }, yes, no));
+    const done = (ok: boolean) => { buying = false; box.remove(); resolve(ok); playButton.focus(); };
+    yes.addEventListener("click", () => done(true));
+    no.addEventListener("click", () => done(false));
+    box.addEventListener("keydown", (e) => { if (e.key === "Escape") done(false); });
+    hud.insertBefore(box, consoleBar);
+    yes.focus();
+  });
+
   const spin = async () => {
     clearTimeout(autoTimer);
     if (playButton.disabled) return;
@@ -435,6 +471,14 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       if ((flow.state as string) !== "idle" || playButton.disabled) return;
     }
     if (flow.state !== "idle") return;
+    // A buy costs many stakes: the player confirms its cost before every one (autoplay stops).
+    const chosen = modes.find((m) => m.name === mode);
+    if (chosen?.buy_spins) {
+      autoplay.stop();
+      if (buying) return;
+      if (!(await confirmBuy(chosen, price()))) return;
+      if ((flow.state as string) !== "idle" || playButton.disabled) return;
+    }
     message.hidden = true;
     delete message.dataset.kind;
     app.sound.unlock();

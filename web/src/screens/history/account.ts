@@ -93,7 +93,9 @@ export function genericWords(game: Pick<GameView, "info"> | undefined): Required
     trail: (e) => `Trail: robber on ${e.robber}, cop on ${e.cop}`,
     parade: (e) => `ID parade: ${capitalised(e.result)}`,
     bonus: (e) => `${e.trigger_count} bonus symbols: the bonus starts at x${e.start_multiplier}`,
-    free_spins_award: (e) => `${e.trigger_count} scatters: ${plural(e.spins_awarded, "free spin")} (${formatCredits(e.total_awarded)} in all)`,
+    // a buy mode's award: no scatter counted, the spins were bought with the round
+    free_spins_award: (e) => e.trigger_count === 0 ? `Bought: ${plural(e.spins_awarded, "free spin")}`
+      : `${e.trigger_count} scatters: ${plural(e.spins_awarded, "free spin")} (${formatCredits(e.total_awarded)} in all)`,
     cluster_win: (e) => `Cluster of ${e.size} ${name(e.symbol)}${e.wilds ? ` with ${plural(e.wilds, "wild")}` : ""}${e.wild_multiplier > 1 ? ` x${e.wild_multiplier}` : ""} — ${credits(e.win)}`,
     grid_multipliers: (e) => {
       const paid = e.applied.filter((m) => m > 1);
