@@ -116,3 +116,38 @@ describe("the turn", () => {
     expect(all.paths).toEqual([PAYLINES[0]!.map((row, reel) => [reel, row]), PAYLINES[3]!.map((row, reel) => [reel, row])]);
   });
 });
+
+describe("the cycle on the server's own tumbling rounds (tests/fixtures)", () => {
+  it("names each round's total_win, and lights each win on the grid it was paid on, on its symbol's cells (or wilds')", async () => {
+    const { fixture } = await import("./fixtures");
+    let lit = 0;
+    for (const key of ["anywhere-example", "cluster-mult-example"]) {
+      const f = fixture(key);
+      const wilds = new Set(f.info.symbols.filter((s) => s.role === "wild").map((s) => s.id));
+      for (const r of f.rounds) {
+        const outcome = r.outcome as unknown as Outcome;
+        const last = outcome.spins.at(-1)!;
+        const paid = last.events.filter((e) => e.type === "scatter_win" || e.type === "cluster_win");
+        const cycle = winCycleOf(outcome, [], f.info.symbols);
+        if (!paid.length) { expect(cycle).toBeNull(); continue; }
+        expect(cycle!.total).toBe(outcome.total_win);
+        expect(cycle!.wins).toHaveLength(paid.length);
+        // the grid each was paid on: the last grid event before it; the last grid is the one on show
+        const grids = last.events.filter((e) => e.type === "grid");
+        let grid: string[][] = [];
+        let k = 0;
+        for (const e of last.events) {
+          if (e.type === "grid") grid = e.symbols;
+          if (e.type !== "scatter_win" && e.type !== "cluster_win") continue;
+          const w = cycle!.wins[k++]!;
+          expect(w.grid ?? grids.at(-1)!.symbols).toEqual(grid);
+          expect(w.cells.length).toBe(e.type === "cluster_win" ? e.size : grid.flat().filter((s) => s === e.symbol).length);
+          for (const [c, row] of w.cells) expect(grid[c]![row] === e.symbol || wilds.has(grid[c]![row]!)).toBe(true);
+          lit++;
+        }
+        expect(cycleText(cycle!, 0).endsWith(`TOTAL WIN ${outcome.total_win.toLocaleString("en")}`)).toBe(true);
+      }
+    }
+    expect(lit).toBeGreaterThan(2);
+  });
+});
