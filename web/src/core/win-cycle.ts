@@ -3,10 +3,14 @@
 // winning line of the screen on show is drawn in turn, its marker lit and its cells
 // highlighted, about WIN_CYCLE_MS each; with reduced motion they are drawn all at once, still.
 // Over WIN_CYCLE_SUMMARY_OVER lines a summary ("20 winning lines pay 100") stands for them.
-// Pure: the shell builds it from the outcome, the view draws it. Amounts are the server's.
+// A tumbling, ways or pays-anywhere game's cycle lights each win on the screen it was paid on
+// (a tumble replaced it since) and names the round's total, the WIN meter's figure, beside it
+// ("9 Goblet at x12 pay 720 · TOTAL WIN 1,105"): the playtest read the last win against a
+// larger WIN. Pure: the shell builds it from the outcome, the view draws it. Amounts are the
+// server's.
 import { formatCredits } from "./money";
 import type { Cell, Outcome } from "./outcome";
-import { lineCells, symbolCells, waysCells } from "../slot/paylines";
+import { clusterCells, lineCells, symbolCells, waysCells } from "../slot/paylines";
 
 /** A game file's symbols as the cycle needs them: a ways win's cells take in the wilds, its
  * words the symbol's name. */
@@ -26,6 +30,9 @@ export interface WinShow {
   line: number;
   /** In a player's words: "Line 7 pays 25". */
   label: string;
+  /** The screen the win was paid on, where a tumble has replaced it since (its cells are on
+   * it); absent: the screen left on show. */
+  grid?: string[][];
 }
 
 export interface WinCycle {
@@ -33,30 +40,41 @@ export interface WinCycle {
   /** The banner over the cycle: the summary over WIN_CYCLE_SUMMARY_OVER lines, else null (each
    * line's own label is shown as it is drawn). */
   summary: string | null;
+  /** The round's total win in credits (the WIN meter's figure), named beside each win of a
+   * tumbling, ways or pays-anywhere game: its outcome's `total_win`, else (a round shown up to
+   * one of its spins) the sum of the spins' wins. Absent for a line game's cycle. */
+  total?: number;
 }
 
-/** The wins of the screen left on show: the outcome's last spin's line, ways and scatter wins
- * (a round ending in free spins shows its last free spin's screen), and its cluster wins (named
- * only: they tumbled away). Null when it won nothing. */
-export function winCycleOf(outcome: Pick<Outcome, "spins">, paylines: readonly (readonly number[])[], symbols: readonly CycleSymbol[] = []): WinCycle | null {
+/** The wins of the screen left on show: the outcome's last spin's line, ways, scatter and
+ * cluster wins (a round ending in free spins shows its last free spin's screen). A win paid on
+ * a screen a tumble has replaced since carries that screen (`grid`), its cells on it. Null
+ * when it won nothing. */
+export function winCycleOf(outcome: Pick<Outcome, "spins"> & Partial<Pick<Outcome, "total_win">>, paylines: readonly (readonly number[])[], symbols: readonly CycleSymbol[] = []): WinCycle | null {
   const spin = outcome.spins.at(-1);
   if (!spin) return null;
-  const screen = spin.events.filter((e) => e.type === "window" || e.type === "grid").at(-1);
-  // after a tumble the winners have left the grid: their wins are named, no cell is lit
-  const tumbled = screen?.type === "grid" && screen.tumble > 0;
+  const last = spin.events.filter((e) => e.type === "window" || e.type === "grid").at(-1);
+  const wilds = new Set(symbols.filter((x) => x.role === "wild").map((x) => x.id));
+  const nameOf = (id: string) => symbols.find((x) => x.id === id)?.name || id;
+  const key = (g: Cell[]) => g.map(([c, r]) => `${c},${r}`).sort().join(" ");
   const wins: WinShow[] = [];
   let total = 0, lines = 0;
+  let screen: typeof last = undefined; // the screen each win was paid on: the last before it
+  let used = new Set<string>(); // cluster cells lit so far on this screen
   const seen = new Map<number, number>(); // cluster wins so far per tumble
+  const on = (cells: Cell[]): Pick<WinShow, "cells" | "grid"> =>
+    screen && screen !== last ? { cells, grid: screen.symbols.map((col) => [...col]) } : { cells };
   for (const e of spin.events) {
-    if (e.type === "line_win") {
+    if (e.type === "window" || e.type === "grid") {
+      screen = e;
+      used = new Set();
+    } else if (e.type === "line_win") {
       const full = paylines[e.line - 1]?.length ?? e.count;
       wins.push({ cells: lineCells(paylines, e.line, e.count), path: lineCells(paylines, e.line, full), line: e.line, label: `Line ${e.line} pays ${formatCredits(e.win)}` });
       total += e.win;
       lines++;
     } else if (e.type === "ways_win" && screen) {
-      const wilds = new Set(symbols.filter((x) => x.role === "wild").map((x) => x.id));
-      const name = symbols.find((x) => x.id === e.symbol)?.name || e.symbol;
-      wins.push({ cells: tumbled ? [] : waysCells(screen.symbols, e.symbol, e.count, wilds), path: [], line: 0, label: `${name} on ${e.count} reels, ${e.ways} way${e.ways === 1 ? "" : "s"}, pays ${formatCredits(e.win)}` });
+      wins.push({ ...on(waysCells(screen.symbols, e.symbol, e.count, wilds)), path: [], line: 0, label: `${nameOf(e.symbol)} on ${e.count} reels, ${e.ways} way${e.ways === 1 ? "" : "s"}, pays ${formatCredits(e.win)}` });
       total += e.win;
     } else if (e.type === "scatter_win" && screen) {
       // a symbol paid for its count anywhere (the anywhere family) is named, with the multiplier
@@ -64,24 +82,39 @@ export function winCycleOf(outcome: Pick<Outcome, "spins">, paylines: readonly (
       const label = !known || known.role === "scatter"
         ? `${e.count} scatters pay ${formatCredits(e.win)}`
         : `${e.count} ${known.name || e.symbol}${e.multiplier > 1 ? ` at x${e.multiplier}` : ""} pay ${formatCredits(e.win)}`;
-      wins.push({ cells: tumbled ? [] : symbolCells(screen.symbols, e.symbol), path: [], line: 0, label });
+      wins.push({ ...on(symbolCells(screen.symbols, e.symbol)), path: [], line: 0, label });
       total += e.win;
     } else if (e.type === "cluster_win") {
-      // a cluster game's wins always tumble away: named, with the grid multiplier paid at
-      const name = symbols.find((x) => x.id === e.symbol)?.name || e.symbol;
+      // named with the grid multiplier it was paid at, lit on the grid it was paid on: a
+      // connected group of its size (of its symbol and wilds) not lit before on that grid
       const k = (seen.get(e.tumble) ?? 0);
       seen.set(e.tumble, k + 1);
       const marks = spin.events.find((x) => x.type === "grid_multipliers" && x.tumble === e.tumble);
       const m = marks?.type === "grid_multipliers" ? marks.applied[k] ?? 1 : 1;
-      wins.push({ cells: [], path: [], line: 0, label: `${e.size} ${name}${m > 1 ? ` at x${m}` : ""} pay ${formatCredits(e.win)}` });
+      const groups = screen ? clusterCells(screen.symbols, e.symbol, e.size, wilds) : [];
+      const cells = groups.find((g) => !used.has(key(g))) ?? [];
+      if (cells.length) used.add(key(cells));
+      wins.push({ ...on(cells), path: [], line: 0, label: `${e.size} ${nameOf(e.symbol)}${m > 1 ? ` at x${m}` : ""} pay ${formatCredits(e.win)}` });
       total += e.win;
     }
   }
   if (!wins.length) return null;
-  const summary = wins.length > WIN_CYCLE_SUMMARY_OVER
-    ? `${lines === wins.length ? `${lines} winning lines` : `${wins.length} wins`} pay ${formatCredits(total)}`
-    : null;
+  // a line game keeps its summary over three lines; the others name each win in turn beside
+  // the round's total (what the WIN meter shows)
+  if (lines < wins.length) {
+    return { wins, summary: null, total: outcome.total_win ?? outcome.spins.reduce((sum, s) => sum + s.win, 0) };
+  }
+  const summary = wins.length > WIN_CYCLE_SUMMARY_OVER ? `${lines} winning lines pay ${formatCredits(total)}` : null;
   return { wins, summary };
+}
+
+/** The words over the reels while win `i` of the cycle is lit (-1: all of them at once): its
+ * label, which of how many it is, and the round's total where the cycle names one. */
+export function cycleText(cycle: WinCycle, i: number): string {
+  const all = i < 0 || cycle.wins.length === 1;
+  const words = all ? cycle.wins.map((w) => w.label).join(" · ") : cycle.wins[i]?.label ?? "";
+  const which = !all && cycle.wins.length > 1 ? `${i + 1} of ${cycle.wins.length}: ` : "";
+  return cycle.total === undefined ? words : `${which}${words} · TOTAL WIN ${formatCredits(cycle.total)}`;
 }
 
 /** Which win the cycle shows `elapsedMs` after it started. */

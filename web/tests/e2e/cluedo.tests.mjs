@@ -110,6 +110,34 @@ async function cycleShows(t, round) {
   expect(text.includes(`Line ${win.line} pays ${credits(win.win)}`), `the cycle says ${text}, the server paid line ${win.line} ${win.win}`);
 }
 
+/** The reels' window and the open choice panel as drawn (CSS px), once the layout has settled
+ * (the shell fits the reels in a ResizeObserver's callback; two frames are left for it). */
+async function reelsAndPanel(t) {
+  await t.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  return t.page.evaluate(() => {
+    const w = document.querySelector("[data-testid=reels-window]").getBoundingClientRect();
+    const choice = document.querySelector("[data-testid=choice]");
+    const open = choice && !choice.hidden ? [choice, ...choice.querySelectorAll("*")].map((e) => e.getBoundingClientRect()).filter((r) => r.width > 1 && r.height > 1) : [];
+    return { x: w.x, y: w.y, width: w.width, height: w.height, bottom: w.bottom, panelTop: open.length ? Math.min(...open.map((r) => r.top)) : null };
+  });
+}
+
+/** The playtest at 1440x900: the reels moved up 29 px when the offer or the cards opened, and
+ * the panel covered their bottom row (reels' bottom 696, panel's top 681). They keep still, and
+ * uncovered, at every open panel: the window where it stood with no panel open. */
+function heldStill(label, idle, now) {
+  const moved = ["x", "y", "width", "height"].filter((k) => Math.abs(now[k] - idle[k]) > 0.5);
+  expect(!moved.length, `${label}: the reels moved as the panel opened (${moved.map((k) => `${k} ${idle[k].toFixed(1)} -> ${now[k].toFixed(1)}`).join(", ")})`);
+  uncovered(label, now);
+}
+
+/** The open panel lies under the reels' window, not over it (after a reload the shell's notice
+ * "Your unfinished round is back..." takes a row of its own above the panel until the next
+ * spin, and the reels make room for it: they are not held still there). */
+function uncovered(label, now) {
+  expect(now.panelTop !== null && now.bottom <= now.panelTop, `${label}: the panel (top ${now.panelTop}) covers the reels (bottom ${now.bottom.toFixed(1)})`);
+}
+
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1440, height: 900 };
 
@@ -136,7 +164,10 @@ export const tests = [
       for (let i = 0; i < 19; i++) await t.page.keyboard.press("ArrowLeft");
       expect((await t.page.locator("[data-testid=lines]").innerText()) === "1", "LINES did not go down to 1");
       await meterBetMatches(t, game);
+      const idle = await reelsAndPanel(t); // at 1440x900, no panel open
+      expect(idle.panelTop === null, "a choice panel is open before the first spin");
       expect((await t.spin("cluedo-win")) === "choice", "no gamble offered after a win");
+      heldStill("the offer at 1440x900", idle, await reelsAndPanel(t));
       let round = await lastRound(t);
       expect((await t.page.locator("[data-testid=meter-bet]").innerText()) === credits(round.outcome.bet.stake), "meter bar BET is not the round's stake");
       await winShown(t, round);
@@ -197,6 +228,7 @@ export const tests = [
       expect(bankedText.includes(credits(banked)) && bankedText.includes("paid to your balance"), `banked shown as: ${bankedText}`);
       await look(t, "half-phone");
       await t.page.setViewportSize(DESKTOP);
+      heldStill("the cards at 1440x900", idle, await reelsAndPanel(t));
       await look(t, "half");
       // A reload in the middle of the gamble: the server's state is drawn again (the cards:
       // a step was taken).
@@ -206,6 +238,7 @@ export const tests = [
       await gambleMatches(t, round);
       await winShown(t, round);
       expect((await t.page.locator("[data-testid=lines]").innerText()) === "1", "the recovered round's bet (1 line) is not shown");
+      uncovered("the cards opened at 1440x900 (a reload)", await reelsAndPanel(t));
       await look(t, "recovered");
       // A guess, at full speed: the table's card lies face down, then a card turns over the
       // reels to the server's ace with the result big; every state it goes through is recorded.
@@ -253,6 +286,7 @@ export const tests = [
         expect(await t.page.locator(`[data-testid=gamble-card] .gcard.face[data-state=up][data-colour=${step.result.state.last_card}]`).count() === 1, "the table's card is not face up on the server's ace");
         await gambleMatches(t, round);
         await winShown(t, round);
+        uncovered("the turned card at 1440x900", await reelsAndPanel(t));
         await look(t, "card");
       } else {
         expect(!won && round.status === "closed", `the gamble ended on a ${won ? "win" : "loss"}, round ${round.status}`);

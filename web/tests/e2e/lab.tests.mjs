@@ -59,14 +59,18 @@ async function playUntilWin(t, key, tries) {
 }
 
 /** After the round its screen's wins stay named over the reels (the generic win cycle): the
- * words show one of the last spin's paid amounts. */
+ * words show one of the last spin's paid amounts and, on these tumbling, ways and pays-anywhere
+ * games, the round's total: the WIN meter's figure (the playtest read "9 Goblet at x12 pay 720"
+ * against a WIN of 1,105). */
 async function wonNamed(t, key, round) {
   const paid = round.outcome.spins.at(-1).events.filter((e) => "win" in e && e.win > 0).map((e) => credits(e.win));
   if (!paid.length) return; // the round's win came before its last spin (free spins)
   const cycle = t.page.locator("[data-testid=win-cycle]");
   await cycle.waitFor({ state: "visible", timeout: 10000 });
   const words = await cycle.innerText();
-  expect(paid.some((p) => words.endsWith(` ${p}`) || words.includes(` ${p}\n`)), `${key}: the win shown over the reels "${words}" names none of ${paid.join(", ")}`);
+  expect(paid.some((p) => words.includes(` ${p} · `) || words.includes(` ${p}\n`)), `${key}: the win shown over the reels "${words}" names none of ${paid.join(", ")}`);
+  expect(words.endsWith(` · TOTAL WIN ${credits(round.outcome.total_win)}`), `${key}: the win shown over the reels "${words}" does not name the round's total ${round.outcome.total_win}`);
+  await t.shot(`${key}-win-cycle`);
 }
 
 /** The information page names every symbol the game pays, with its art. */
@@ -130,6 +134,13 @@ const FREE_SPINS = {
     expect(banners.some((b) => b.includes(`${award.spins_awarded} FREE SPINS`)), `the award of ${award.spins_awarded} free spins was not announced (banners: ${banners.slice(-8).join(" | ")})`);
     const win = await t.page.locator("[data-testid=win]").innerText();
     expect(win.startsWith(`${credits(round.outcome.total_win)} `), `WIN shows ${win}, the round won ${round.outcome.total_win}`);
+    // the last free spin's wins are named beside the round's total, the WIN meter's figure
+    const cycle = t.page.locator("[data-testid=win-cycle]");
+    if (round.outcome.spins.at(-1).win > 0) {
+      await cycle.waitFor({ state: "visible", timeout: 10000 });
+      const words = await cycle.innerText();
+      expect(words.endsWith(` · TOTAL WIN ${credits(round.outcome.total_win)}`), `after the free spins the win cycle says "${words}", the round won ${round.outcome.total_win}`);
+    }
     await t.assertDrawn("anywhere-fs-after");
     await t.layout("anywhere-fs-after");
   },

@@ -7,7 +7,7 @@ import type { GameView } from "../../net/types";
 import { HUD_SHARE, type Rect } from "../../render/app";
 import { ReelSet } from "../../render/reels";
 import { gameSymbolTable, SymbolTextures } from "../../render/symbols";
-import { allAtOnce, WIN_CYCLE_MS, type WinCycle } from "../../core/win-cycle";
+import { allAtOnce, cycleText, WIN_CYCLE_MS, type WinCycle } from "../../core/win-cycle";
 import { h } from "../../ui/dom";
 import type { SlotView, ViewDeps } from "./registry";
 
@@ -68,8 +68,10 @@ export class PixiSlotView implements SlotView {
 
   /** After the round: its winning lines drawn in turn (each WIN_CYCLE_MS, its marker lit, its
    * cells highlighted) until the next spin; `still` (reduced motion): all at once. The banner
-   * names the line shown, or sums them up over three lines. Null: nothing (and the cycle
-   * stops). */
+   * names the line shown, or sums them up over three lines. A win paid on a screen a tumble
+   * replaced since is lit on that screen (the one left on show comes back when the cycle
+   * stops), and a tumbling, ways or pays-anywhere game's words name the round's total beside
+   * it (cycleText). Null: nothing (and the cycle stops). */
   showWins(cycle: WinCycle | null, still = false): void {
     this.stopWins();
     if (!cycle?.wins.length || this.reels.destroyed) return;
@@ -79,35 +81,55 @@ export class PixiSlotView implements SlotView {
     };
     el.hidden = false;
     el.dataset.count = String(cycle.wins.length);
+    const final = this.current();
+    let shown = final;
+    const onScreen = (grid: string[][]) => {
+      if (grid !== shown) { this.reels.show(grid); shown = grid; }
+    };
+    this.cycleShown = { final, shown: () => shown };
+    const paidOn = cycle.wins.some((w) => w.grid);
     if (still || cycle.wins.length === 1) {
-      const all = allAtOnce(cycle);
+      // all at once on the screen left on show; a win paid on an earlier screen: the first, held
+      const held = paidOn ? cycle.wins[0]! : null;
+      if (held?.grid) onScreen(held.grid);
+      const all = held ? { cells: held.cells, paths: held.path.length ? [held.path] : [] } : allAtOnce(cycle);
       if (all.cells.length) this.reels.highlightLines(all.cells, all.paths, { quiet: true });
       el.dataset.line = cycle.wins.map((w) => w.line).join(" ");
-      say(cycle.summary ? "" : cycle.wins.map((w) => w.label).join(" · "));
+      say(cycle.summary ? "" : cycleText(cycle, -1));
       this.deps.stage.invalidate();
       return;
     }
     let i = 0;
     const next = () => {
-      const w = cycle.wins[i++ % cycle.wins.length]!;
-      // a win with no cell on show (tumbled away) is named only: nothing dimmed
+      const k = i++ % cycle.wins.length;
+      const w = cycle.wins[k]!;
+      onScreen(w.grid ?? final);
+      // a win with no cell to light is named only: nothing dimmed
       if (w.cells.length) this.reels.highlightLines(w.cells, w.path.length ? [w.path] : [], { quiet: true });
       else this.reels.clearHighlight();
       el.dataset.line = String(w.line);
-      say(w.label);
+      el.dataset.cycle = String(k + 1);
+      say(cycleText(cycle, k));
       this.deps.stage.invalidate();
     };
     next();
     this.cycleTimer = setInterval(next, WIN_CYCLE_MS);
   }
+  /** The screen the round ended on and the one the cycle shows now. */
+  private cycleShown: { final: string[][]; shown: () => string[][] } | null = null;
 
-  /** The winning lines' cycle stops (a spin, another highlight, a lost gamble). */
+  /** The winning lines' cycle stops (a spin, another highlight, a lost gamble): the screen the
+   * round ended on is back. */
   stopWins(): void {
+    const c = this.cycleShown;
+    this.cycleShown = null;
+    if (c && c.shown() !== c.final && !this.reels.destroyed) this.reels.show(c.final);
     if (this.cycleTimer === undefined && this.cycleEl.hidden) return;
     clearInterval(this.cycleTimer);
     this.cycleTimer = undefined;
     this.cycleEl.hidden = true;
     delete this.cycleEl.dataset.line;
+    delete this.cycleEl.dataset.cycle;
     this.reels.clearHighlight();
   }
 
