@@ -19,10 +19,13 @@ export const tests = [
       await t.page.goto(`${t.base}/#/game/cluedo`);
       await t.page.locator("[data-testid=game-cluedo] [data-testid=play]:not([disabled])").waitFor({ timeout: 60000 });
       const label = t.page.locator("[data-testid=game-cluedo] [data-testid=balance-label]");
-      expect((await label.textContent()).trim() === "Demo balance", `balance label: ${await label.textContent()}`);
+      // Cluedo opens in credits (its rules' unit); the toggle shows the money, labelled alike
+      const first = (await label.textContent()).trim();
+      expect(first === "Demo credits", `balance label: ${first}`);
       expect(/play money/.test(await label.getAttribute("title")), "the label's title does not say play money");
       await t.page.click("[data-testid=game-cluedo] [data-testid=balance-toggle]");
-      expect((await label.textContent()).trim() === "Demo credits", `credits label: ${await label.textContent()}`);
+      const second = (await label.textContent()).trim();
+      expect(second === "Demo balance", `the label after the toggle: ${second}`);
       // A round: the demo balance moves by the round's stake and win, and by nothing else.
       const before = me.balance_minor;
       await t.page.click("[data-testid=game-cluedo] [data-testid=play]");
