@@ -107,9 +107,9 @@ def test_under_malta_the_information_pages_do_not_present_fortune_spins(tmp_path
     assert [b["kind"] for b in fortune["blocks"]] == ["p"]
     said = "".join(fortune["blocks"][0]["parts"])
     assert said.startswith("Fortune Spins is not offered here") and "92.00%" in said
-    assert "Fortune Spins round costs" not in "".join(barred.values())
+    assert "With Fortune Spins on, a round costs" not in "".join(barred.values())
     assert "In Fortune Spins the RTP is" not in barred["general-information"]
     # the normal game's RTP is still stated, and the variant that keeps the mode presents it
     assert "in the normal game" in barred["general-information"]
     assert "In Fortune Spins the RTP is" in kept["general-information"]
-    assert "Fortune Spins round costs" in kept["fortune-spins"]
+    assert "With Fortune Spins on, a round costs" in kept["fortune-spins"]
