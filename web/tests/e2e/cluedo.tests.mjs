@@ -348,6 +348,39 @@ export const tests = [
     },
   },
   {
+    name: "cluedo info panel: Esc, a click outside and a spin close it",
+    gameFiles: [WIN],
+    async run(t) {
+      // The playtest at 1440x900: the "i" panel stayed open over the bottom-right reel through
+      // every spin, and Esc did not close it (the focus on the "i" button).
+      await open(t, "cluedo-win");
+      const panel = t.page.locator("[data-testid=info-panel]");
+      const shown = async (label, want) => {
+        await t.page.waitForFunction((w) => document.querySelector("[data-testid=info-panel]").hidden === !w, want, { timeout: 5000 }).catch(() => {});
+        expect((await panel.isVisible()) === want, `${label}: the info panel is ${want ? "closed" : "still open"}`);
+        expect((await t.page.getAttribute("[data-testid=game-info]", "aria-expanded")) === String(want), `${label}: aria-expanded is not ${want}`);
+      };
+      await t.page.click("[data-testid=game-info]");
+      await shown("the i button", true);
+      await t.shot("info-open");
+      await t.page.keyboard.press("Escape");
+      await shown("Esc", false);
+      await t.page.click("[data-testid=game-info]");
+      await shown("the i button again", true);
+      await t.page.click("[data-testid=info-panel] .info-pop-rtp");
+      await shown("a click inside the panel", true);
+      const r = await t.rect("[data-testid=reels-window]");
+      await t.page.mouse.click(r.x + r.width / 2, r.y + r.height / 2);
+      await shown("a click on the reels", false);
+      await t.page.click("[data-testid=game-info]");
+      await shown("the i button a third time", true);
+      await t.page.keyboard.press("Space"); // spins with the focus on the i button
+      await shown("a spin", false);
+      await t.page.locator("[data-testid=game-cluedo-win]").and(t.page.locator("[data-flow=idle], [data-flow=choice]")).waitFor({ timeout: 60000 });
+      await shown("after the spin", false);
+    },
+  },
+  {
     name: "cluedo jackpot: 5 MJ on the centre line at max bet, the notice of the claim, the meter in currency",
     gameFiles: [JP],
     async run(t) {

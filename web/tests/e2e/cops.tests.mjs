@@ -145,6 +145,27 @@ async function gambleOpened(t, label) {
 
 const PHONE = { width: 390, height: 844 };
 
+/** The reels' window as laid out (CSS px), after two frames (the shell fits the reels in a
+ * ResizeObserver's callback), with the wheels' top when they are open. */
+async function reelsNow(t) {
+  await t.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  return t.page.evaluate(() => {
+    const w = document.querySelector("[data-testid=reels-window]").getBoundingClientRect();
+    const panel = document.querySelector("[data-testid=wheel-gamble]")?.getBoundingClientRect();
+    return { x: w.x, y: w.y, width: w.width, height: w.height, bottom: w.bottom, panelTop: panel ? panel.top : null, scrollY: window.scrollY };
+  });
+}
+
+/** The playtest at 1440x900: the wheels' panel pushed the whole game up (the reels' top row
+ * and line badge 2 under the header, an empty band under the console). The reels stand where
+ * they stood with no panel open, and the panel lies under them. */
+function reelsHeldStill(label, idle, now) {
+  const moved = ["x", "y", "width", "height"].filter((k) => Math.abs(now[k] - idle[k]) > 0.5);
+  expect(!moved.length, `${label}: the reels moved as the wheels opened (${moved.map((k) => `${k} ${idle[k].toFixed(1)} -> ${now[k].toFixed(1)}`).join(", ")})`);
+  expect(now.scrollY === 0, `${label}: the page scrolled by ${now.scrollY} px`);
+  expect(now.panelTop !== null && now.bottom <= now.panelTop + 0.5, `${label}: the wheels (top ${now.panelTop}) cover the reels (bottom ${now.bottom.toFixed(1)})`);
+}
+
 /** After a change of viewport the shell lays the reels out again (on the next frames). */
 async function resize(t, size) {
   await t.page.setViewportSize(size);
@@ -221,9 +242,13 @@ export const tests = [
     async run(t) {
       const key = "cops-n-robbers-win";
       await open(t, key);
+      const idle = await reelsNow(t); // at 1440x900, no panel open
+      expect(idle.panelTop === null, "the wheels are open before the first spin");
       await watchGambleOpening(t);
       expect((await t.spin(key)) === "choice", "a win of the aces game offers no gamble");
       await gambleOpened(t, "gamble-open");
+      await t.shot("gamble-open-1440");
+      reelsHeldStill("the wheels at 1440x900", idle, await reelsNow(t));
       const round = (await t.api("/api/v1/session")).open_rounds[0];
       const win = round.pending_win_credits;
       expect((await t.page.locator("[data-testid=win]").innerText()).startsWith(win.toLocaleString("en")), "the line win is not on the meter");

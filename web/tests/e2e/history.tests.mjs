@@ -177,6 +177,20 @@ async function referenceWorks(t, id) {
   expect(copied === id, `copied ${copied}, the round is ${id}`);
 }
 
+/** Candy Jar's win line, where it says something, clear of the jars' FREE SPINS rule. */
+async function winLineClear(t, label) {
+  const [line, rule] = await t.page.evaluate(() => ["candy-winline", "jar-rule"].map((id) => {
+    const el = document.querySelector(`[data-testid=replay] [data-testid=${id}]`);
+    if (!el || !el.textContent.trim() || el.getClientRects().length === 0) return null;
+    const r = el.getBoundingClientRect();
+    return { x: r.x, y: r.y, width: r.width, height: r.height, text: el.textContent };
+  }));
+  expect(rule, `${label}: no jars' rule shown`);
+  if (!line) { console.log(`     ${label}: the last screen says no win line`); return; }
+  const over = Math.min(line.x + line.width, rule.x + rule.width) - Math.max(line.x, rule.x) > 0.5 && Math.min(line.y + line.height, rule.y + rule.height) - Math.max(line.y, rule.y) > 0.5;
+  expect(!over, `${label}: the win line ${JSON.stringify(line)} is printed over the jars' rule ${JSON.stringify(rule)}`);
+}
+
 export const tests = [
   {
     name: "history desktop: titles, local times, money, the account, screens, verified",
@@ -259,7 +273,26 @@ export const tests = [
       expect(candyShown.filter((l) => /^Free spin \d+ of \d+ — /.test(l)).length === frees, `the account names ${frees} free spins?`);
       await t.assertDrawn("candy-round");
       await toTop(t);
+      await winLineClear(t, "the candy round at 1440x900");
       await t.shot("candy-round");
+      await t.shot("candy-replay-1440", "[data-testid=replay]");
+      // at 390x844 (the replay in its portrait design): the playtest saw the win line ("8 x
+      // PLUM pays 18") printed over the jars' rule ("3 or more candies ... FREE SPINS start")
+      await t.page.setViewportSize({ width: 390, height: 844 });
+      await t.page.locator("[data-testid=replay][data-design=portrait]").waitFor({ timeout: 10000 });
+      // the screen drawn again in the portrait design (the band it shows measured anew), as a
+      // phone opening the round draws it: a step back and forth to the last screen
+      const last = Number(await t.page.getAttribute("[data-testid=replay]", "data-frames")) - 1;
+      await t.page.locator("[data-testid=replay]:not([data-busy])").waitFor({ timeout: 30000 });
+      await t.page.click("[data-testid=replay-prev]");
+      await t.page.locator(`[data-testid=replay][data-frame="${last - 1}"]:not([data-busy])`).waitFor({ timeout: 30000 });
+      await t.page.click("[data-testid=replay-next]");
+      await t.page.locator(`[data-testid=replay][data-frame="${last}"]:not([data-busy])`).waitFor({ timeout: 30000 });
+      await toTop(t);
+      await winLineClear(t, "the candy round at 390x844");
+      await t.shot("candy-round-390", "[data-testid=replay]");
+      await t.page.setViewportSize({ width: 1440, height: 900 });
+      await t.page.locator("[data-testid=replay][data-design=landscape]").waitFor({ timeout: 10000 });
 
       // The free spins round: one screen per spin, stepped back to the one before last.
       await openRound(t, free.round_id);

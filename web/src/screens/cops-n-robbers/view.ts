@@ -19,6 +19,9 @@ import type { Outcome } from "../../core/outcome";
  * lower, so the trail sits between the game's title and the reels, never over either. */
 export const TRAIL_PX = { landscape: 40, portrait: 28 } as const;
 const TRAIL_GAP = 16; // CSS px: the reels' frame reaches a few px beyond their window
+/** The room kept under the reels for the wheel gamble's panel on a desktop (withChoiceRoom):
+ * the wheels' one row and the help line under it fit in it (cops.css, min-width 601px). */
+export const CHOICE_ROOM_PX = 176;
 
 /** Each suspect's outcome, as the rule sheet gives it. */
 const PARADE_RESULTS: Record<string, string> = {
@@ -97,12 +100,29 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   override fitAbove(px: number, top?: number): void {
     const trail = TRAIL_PX[this.stage.placement().design.name];
     this.trailEl.style.setProperty("--trail-h", `${trail}px`);
-    super.fitAbove(px, (top ?? 0) + trail + TRAIL_GAP);
+    super.fitAbove(this.withChoiceRoom(px), (top ?? 0) + trail + TRAIL_GAP);
     // Drawn now, not on the next tick: the shell calls this from its ResizeObserver (after
     // layout, before paint) when the gamble's wheels open under the reels, and the canvas
     // drawn a frame later left the panel over the bottom row until then (a slow renderer's
     // frame lasts long enough to see it).
     if (!this.destroyed) this.stage.app.render();
+  }
+
+  /** On a desktop (the landscape design) the reels stand above the console and the room the
+   * wheel gamble's panel takes (at least CHOICE_ROOM_PX: the panel's min-height, cops.css),
+   * kept for it while no panel is open: when the wheels open they fill that room and the reels
+   * stand still (the playtest at 1440x900 saw the whole game pushed up as they opened, the top
+   * row and line badge 2 under the header). A panel taller than the room (a narrow window) is
+   * fitted above as before; a phone keeps its own fit (the bet rows give way, cops.css). */
+  private withChoiceRoom(px: number): number {
+    const section = this.overlay.closest<HTMLElement>("section.game");
+    const choice = section?.querySelector<HTMLElement>("[data-testid=choice]");
+    if (!section || !choice || this.stage.placement().design.name !== "landscape") {
+      section?.style.removeProperty("--cops-choice-room");
+      return px;
+    }
+    section.style.setProperty("--cops-choice-room", `${CHOICE_ROOM_PX}px`);
+    return choice.hidden ? px + CHOICE_ROOM_PX : px;
   }
 
   /** Where the canvas last drew the reels' window (CSS px, on the overlay as data-drawn-window):

@@ -125,6 +125,16 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   };
   infoButton.addEventListener("click", () => toggleInfo());
   infoPanel.addEventListener("keydown", (e) => { if (e.key === "Escape") { toggleInfo(false); infoButton.focus(); } });
+  // The panel lies over the reels' corner: a playtest saw it stay open through every spin,
+  // Esc not closing it (the focus stays on the "i" button). Esc anywhere, a press outside it
+  // (and outside its button, which toggles it) and a spin close it.
+  const onInfoKey = (e: KeyboardEvent) => { if (e.key === "Escape" && !infoPanel.hidden) toggleInfo(false); };
+  const onInfoPress = (e: Event) => {
+    if (infoPanel.hidden || !(e.target instanceof Node) || infoPanel.contains(e.target) || infoButton.contains(e.target)) return;
+    toggleInfo(false);
+  };
+  document.addEventListener("keydown", onInfoKey);
+  document.addEventListener("pointerdown", onInfoPress);
 
   const field = (label: string, ...content: (Node | string)[]) => h("div", { class: "field" }, h("span", { class: "label" }, label), ...content);
   const spinField = field("Spins", spinInfo); // shown only while it counts free spins or a bonus
@@ -461,6 +471,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
 
   const spin = async () => {
     clearTimeout(autoTimer);
+    toggleInfo(false); // the panel covers the reels' corner
     if (playButton.disabled) return;
     intro?.close(); // PLAY beside the intro card: the player has read enough
     // A win held at a choice: PLAY takes it first (the server's collect), then spins.
@@ -707,6 +718,8 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       intro = null;
       document.removeEventListener("keydown", onKey);
       document.removeEventListener("keyup", onKeyUp);
+      document.removeEventListener("keydown", onInfoKey);
+      document.removeEventListener("pointerdown", onInfoPress);
       layoutObserver.disconnect();
       cancelAnimationFrame(meterFrame);
       autoplay.stop();

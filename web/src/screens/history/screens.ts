@@ -129,6 +129,15 @@ export async function mountScreens(host: HTMLElement, opts: ScreensOptions): Pro
     sound: () => {},
   };
   const view = module?.createView ? module.createView(deps) : new PixiSlotView(deps);
+  // Where the reels stand, for the module's panels placed from them (the game's shell sets the
+  // same variables on its overlay): without them a panel fell back on its own guess (Candy
+  // Jar's win line printed over the jars' rule at 390x844).
+  const markReels = () => {
+    const r = view.windowRect?.();
+    if (!r) return;
+    for (const [name, value] of [["x", r.x], ["y", r.y], ["w", r.width], ["h", r.height]] as const) overlay.style.setProperty(`--reels-${name}`, `${Math.round(value)}px`);
+  };
+  markReels();
   const handlers = (module?.handlers ?? genericHandlers)(game);
   const hooks = module?.hooks ?? {};
 
@@ -166,6 +175,7 @@ export async function mountScreens(host: HTMLElement, opts: ScreensOptions): Pro
 
   const mark = (i: number) => {
     shown = i;
+    markReels();
     measure();
     opts.onShow?.(frames[i] as Frame);
     select.value = String(i);
