@@ -98,13 +98,15 @@ def test_each_event_type_is_in_the_significant_events_log(server: Server):
     for enabled in (False, True):
         ok(moe.put("/games", {"operator": OPERATOR, "game": "cluedo", "enabled": enabled}))
 
-    def refused_row() -> list[dict[str, Any]]:
-        return [e for e in _events(server)["events"]
+    def refused_rows() -> list[dict[str, Any]]:
+        """The rows once all three are counted: a flush (every second) may fall between two of
+        the requests on a loaded machine, and then the count is split over two rows."""
+        rows = [e for e in _events(server)["events"]
                 if e["kind"] == "auth.refused" and e["at_us"] >= t0]
+        return rows if sum(r["payload"]["count"] for r in rows) >= 3 else []
 
-    rows = _until(refused_row)
-    assert rows, "no auth.refused row within 30 s of three refused tokens"
-    assert sum(r["payload"]["count"] for r in rows) >= 3
+    rows = _until(refused_rows)
+    assert rows, "fewer than three refusals in the auth.refused rows 30 s after three tokens"
     assert sum(r["payload"]["codes"].get("UNAUTHORIZED", 0) for r in rows) >= 3
     assert any("127.0.0.1" in r["payload"]["addresses"] for r in rows)
     found = _events(server)
