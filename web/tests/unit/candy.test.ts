@@ -105,6 +105,20 @@ describe("candy jar handlers", () => {
     expect(view.of("setWinLine").map((c) => c[1])).toContain("6 x LEMON pays 14");
   });
 
+  it("a pay's line goes as its cluster tumbles away: no line naming a cluster is left under the grid that replaced it", async () => {
+    let tumbles = 0;
+    for (const { f, r } of allRounds) {
+      const { view } = await play(f, validateOutcome(r.outcome));
+      view.calls.forEach((c, i) => {
+        if (c[0] !== "tumbleCandies") return;
+        tumbles++;
+        const line = view.calls.slice(0, i).filter((x) => x[0] === "setWinLine").at(-1);
+        expect(line?.[1] ?? "", `${r.kind}: "${String(line?.[1])}" said under a tumbled grid`).toBe("");
+      });
+    }
+    expect(tumbles).toBeGreaterThan(5);
+  });
+
   it("fills the jars with the event's candies; a triggering spin lights the jars and the modifiers", async () => {
     const loss = await play(shipped, round(shipped, "loss"));
     const jars = round(shipped, "loss").spins[0]?.events.find((e) => e.type === "jars");
@@ -209,8 +223,10 @@ describe("candy jar WIN meter", () => {
       let last = 0, spinStart = 0;
       for (let i = 0; i < view.calls.length; i++) {
         const [name, text, meter] = view.calls[i]!;
-        if (name !== "setWinLine") continue;
-        if (text === "") { spinStart = last; continue; }
+        // a spin starts with its multiplier badge hidden (candyHooks.beforeSpin); the line is
+        // also cleared as a tumble pops the clusters it named, within the spin
+        if (name === "setMultiplier" && text === null) { spinStart = last; continue; }
+        if (name !== "setWinLine" || text === "") continue;
         if (meter === undefined) continue;
         const setTo = view.calls.slice(0, i).filter((c) => c[0] === "setWin").at(-1)?.[1];
         expect(setTo, `${r.kind}: ${String(text)}`).toBe(meter);

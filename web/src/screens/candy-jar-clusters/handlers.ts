@@ -117,6 +117,9 @@ export function candyHandlers(game: Pick<GameView, "info">): Required<Handlers<C
       if (state.wildsPending) ctx.view.markWilds(wildCells(e.symbols), state.wildsPending.golden);
       state.wildsPending = null;
     } else {
+      // the paid clusters pop: the line naming the last of them goes with them (a playtest read
+      // a pay's line under a grid that had tumbled, its cells gone)
+      ctx.view.setWinLine("");
       await ctx.view.tumbleCandies(e.symbols, state.removed, { fast: ctx.fast });
     }
     state.grid = e.symbols.map((col) => [...col]);
