@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { formatCredits } from "../../src/core/money";
 import type { Cell, Outcome } from "../../src/core/outcome";
 import { candyWinCycle, cycleLine } from "../../src/screens/candy-jar-clusters/wins";
+import { labelCell } from "../../src/screens/candy-jar-clusters/outline";
 import { fixture } from "./fixtures";
 
 const sets = [fixture("candy-jar-clusters"), fixture("candy-jar-clusters-features")];
@@ -73,5 +74,35 @@ describe("candy win cycle", () => {
     const { f, outcome } = rounds.find(({ outcome: o }) => o.spins.at(-1)!.events.filter((e) => e.type === "cluster_win").length > 1)!;
     const cycle = candyWinCycle(outcome, f.info)!;
     expect(cycleLine(cycle, 1).startsWith(`2 of ${cycle.wins.length}: `)).toBe(true);
+  });
+});
+
+describe("where a cluster's amount is drawn", () => {
+  const wild = new Set(sets[0]!.info.symbols.filter((s) => s.role === "wild").map((s) => s.id));
+  it("beside the cluster, on none of its cells (its wilds included) nor another's lit with it, on the server's rounds", () => {
+    let withWild = 0;
+    for (const { f, outcome } of rounds) {
+      const cycle = candyWinCycle(outcome, f.info);
+      for (const [k, w] of (cycle?.wins ?? []).entries()) {
+        // the clusters of its grid paid before it are lit with it (the handlers' `earlier`)
+        const earlier = cycle!.wins.slice(0, k).filter((x) => x.grid === w.grid).flatMap((x) => x.cells);
+        const spot = labelCell(w.cells, 7, 7, earlier);
+        const at = (cells: Cell[]) => cells.some(([c, r]) => spot && c === spot[0] && r === spot[1]);
+        if (!spot) continue;
+        expect(at(w.cells) || at(earlier)).toBe(false);
+        expect(w.cells.some(([c, r]) => Math.abs(c - spot[0]) + Math.abs(r - spot[1]) === 1)).toBe(true);
+        expect(spot[0] >= 0 && spot[0] < 7 && spot[1] >= 0 && spot[1] < 7).toBe(true);
+        if (w.cells.some(([c, r]) => wild.has(w.grid[c]![r]!))) withWild++;
+      }
+    }
+    expect(withWild).toBeGreaterThan(0); // the rounds hold clusters with a wild in them
+  });
+  it("above the cluster's middle where that cell is free; none when the cluster leaves no cell beside it", () => {
+    // a row of three at row 3 (its middle a wild): the cell above the middle
+    expect(labelCell([[2, 3], [3, 3], [4, 3]], 7, 7)).toEqual([3, 2]);
+    // on the top row: below it
+    expect(labelCell([[2, 0], [3, 0], [4, 0]], 7, 7)).toEqual([3, 1]);
+    const all: Cell[] = [[0, 0], [0, 1], [1, 0], [1, 1]];
+    expect(labelCell(all, 2, 2)).toBeNull();
   });
 });

@@ -10,7 +10,7 @@ import type { Cell } from "../../core/outcome";
 import { frameDelta, wallClock, type Clock } from "../../render/clock";
 import type { QualityProfile } from "../../render/quality";
 import type { SymbolTextures } from "../../render/symbols";
-import { clusterEdges } from "./outline";
+import { clusterEdges, labelCell } from "./outline";
 import { tumbleMoves } from "./tumble";
 
 interface Tween { sprite: Sprite; from: { x: number; y: number; s: number; a: number }; to: { x: number; y: number; s: number; a: number }; delay: number; ms: number; start: number; ease: (t: number) => number }
@@ -258,11 +258,21 @@ export class CandyGrid extends Container {
     strokeEdges(outline, clusterEdges(cells, cell), [[18, 0x5e0530, 0.6], [14, colour, 0.35], [8, colour, 0.7], [4, 0xffffff, 1]]);
     this.overlay.addChild(dim, lit, outline);
     if (label && cells.length) {
-      const cx = cells.reduce((a, [c]) => a + c + 0.5, 0) / cells.length * cell;
-      const cy = cells.reduce((a, [, r]) => a + r + 0.5, 0) / cells.length * cell;
+      // on a cell beside the cluster (outline.ts labelCell), never over one of its candies or
+      // wilds; a cluster with no free neighbour keeps it on its middle
+      const spot = labelCell(cells, this.cols, this.rows, earlier.flat());
+      const cx = spot ? (spot[0] + 0.5) * cell : cells.reduce((a, [c]) => a + c + 0.5, 0) / cells.length * cell;
+      const cy = spot ? (spot[1] + 0.5) * cell : cells.reduce((a, [, r]) => a + r + 0.5, 0) / cells.length * cell;
       const text = new Text({ text: label, style: { fontFamily: "Arial Black, Arial, sans-serif", fontWeight: "bold", fontSize: Math.round(cell * 0.42), fill: 0xffffff, stroke: { color: 0xc9184a, width: 6 }, align: "center" } });
       text.anchor.set(0.5);
+      // within its cell, so it covers no candy beside it (a long amount is drawn smaller)
+      if (spot && text.width > cell * 0.92) text.scale.set((cell * 0.92) / text.width);
       text.position.set(cx, cy);
+      if (spot) {
+        // a plate under it: it reads over the dimmed candy it stands on
+        const plate = new Graphics().roundRect(spot[0] * cell + 3, cy - cell * 0.3, cell - 6, cell * 0.6, cell * 0.16).fill({ color: 0x3a0820, alpha: 0.85 }).stroke({ width: 3, color: colour, alpha: 0.9 });
+        this.overlay.addChild(plate);
+      }
       this.overlay.addChild(text);
     }
     if (!quiet) this.burst(cells, colour);
