@@ -34,6 +34,21 @@ export function anticipationOf(game: Pick<GameView, "info">): { symbols: Readonl
 const MARKER_MIN_PX = 16;
 const COMPACT_BADGE_PX = 26;
 
+/** CSS px kept free under the reels' frame for the win's words (`winLabelsUnder`): one line
+ * of the win label (.win-cycle, about 28 px) and the gap to the frame. */
+const LABEL_STRIP_PX = 38;
+/** Design px the default frame reaches beyond the window, its stroke included (render/reels.ts
+ * DEFAULT_FRAME). */
+const FRAME_PX = 14;
+
+export interface PixiSlotViewOptions {
+  /** The win's words (a win's label as it is paid, the cycle after the round) in a strip kept
+   * free under the reels, never over a symbol (a playtest saw "8 Ruby pay 35" drawn over the
+   * WILD of the cluster it named). The generic screen's games; a themed subclass keeps its
+   * own placement. */
+  winLabelsUnder?: boolean;
+}
+
 /** The reels or grid, drawn with Pixi, and the DOM banner over them. */
 export class PixiSlotView implements SlotView {
   readonly reels: ReelSet;
@@ -45,7 +60,11 @@ export class PixiSlotView implements SlotView {
   private readonly cycleEl: HTMLElement;
   private cycleTimer: ReturnType<typeof setInterval> | undefined;
 
-  constructor(private readonly deps: ViewDeps) {
+  /** CSS px kept under the frame for the win's words (0: they lie over the reels). */
+  private readonly labelStrip: number;
+
+  constructor(private readonly deps: ViewDeps, options: PixiSlotViewOptions = {}) {
+    this.labelStrip = options.winLabelsUnder ? LABEL_STRIP_PX : 0;
     const { stage, game } = deps;
     const { reels, rows } = game.info.window;
     const strips = this.stripsOf(game);
@@ -62,7 +81,10 @@ export class PixiSlotView implements SlotView {
     this.bannerEl.hidden = true;
     this.bannerEl.setAttribute("role", "status");
     deps.overlay.appendChild(this.bannerEl);
-    this.cycleEl = h("div", { class: "win-cycle", "data-testid": "win-cycle", "data-layout": "over-reels", hidden: true });
+    // under the reels it is a panel of the screen, held clear of the reels and the console
+    // (the layout check); over them, a message lying on the reels
+    this.cycleEl = h("div", { class: "win-cycle", "data-testid": "win-cycle", "data-layout": this.labelStrip ? "decoration" : "over-reels", hidden: true });
+    if (this.labelStrip) this.cycleEl.dataset.place = this.bannerEl.dataset.place = "under";
     deps.overlay.appendChild(this.cycleEl);
   }
 
@@ -95,7 +117,9 @@ export class PixiSlotView implements SlotView {
       const all = held ? { cells: held.cells, paths: held.path.length ? [held.path] : [] } : allAtOnce(cycle);
       if (all.cells.length) this.reels.highlightLines(all.cells, all.paths, { quiet: true });
       el.dataset.line = cycle.wins.map((w) => w.line).join(" ");
-      say(cycle.summary ? "" : cycleText(cycle, -1));
+      // the words name only what is lit: the held win, whose cells are on the screen shown
+      // (all of them named over a grid the later wins tumbled in named cells no longer there)
+      say(cycle.summary ? "" : cycleText(cycle, held ? 0 : -1));
       this.deps.stage.invalidate();
       return;
     }
@@ -155,7 +179,8 @@ export class PixiSlotView implements SlotView {
     const floor = this.cover === null
       ? design.height * (1 - HUD_SHARE[design.name])
       : Math.min(design.height, (hostHeight - this.cover - rootY) / root);
-    const free = Math.max(60, floor - top - 12);
+    const strip = this.labelStrip / root;
+    const free = Math.max(60, floor - top - 12 - strip);
     const fit = (side: number) => Math.min((design.width - 40) / (w + 2 * side), free / hgt, 1);
     // The line markers beside the window, unless the page's width would draw them under
     // MARKER_MIN_PX (20 lines on a phone): then a winning line's number is drawn large instead.
@@ -166,6 +191,10 @@ export class PixiSlotView implements SlotView {
     this.reels.scale.set(scale);
     this.reels.setCompact(compact ? COMPACT_BADGE_PX : 0, scale * root);
     this.reels.position.set((design.width - w * scale) / 2, top + (free - hgt * scale) / 2);
+    // the words under the window start below its frame
+    const under = `${Math.round(FRAME_PX * scale * root + 6)}px`;
+    // (the first layout runs from the constructor, before they are made)
+    for (const el of [this.cycleEl, this.bannerEl]) el?.style.setProperty("--under", under);
     this.deps.stage.invalidate();
   }
 
@@ -196,6 +225,8 @@ export class PixiSlotView implements SlotView {
     return this.reels.land(symbols, options);
   }
   tumble(symbols: string[][], options: { fast?: boolean } = {}): Promise<void> {
+    // a win's label goes with the cells it names: a tumble replaces them
+    if (this.bannerEl.dataset.kind === "win") this.bannerEl.hidden = true;
     return this.reels.land(symbols, { stagger: 0, fast: options.fast });
   }
   show(symbols: string[][]): void {
@@ -209,6 +240,7 @@ export class PixiSlotView implements SlotView {
     this.stopWins();
     this.reels.highlight(cells, undefined, options.line);
     this.bannerEl.dataset.kind = "win"; // a theme may set a win's label apart from a message
+    if (this.labelStrip) this.bannerEl.dataset.layout = "decoration"; // under the reels: a panel
     this.bannerEl.textContent = label;
     this.bannerEl.hidden = false;
     await hold(900, options.fast);
@@ -224,6 +256,7 @@ export class PixiSlotView implements SlotView {
   }
   async banner(text: string, options: { ms?: number; fast?: boolean } = {}): Promise<void> {
     this.bannerEl.dataset.kind = "message";
+    this.bannerEl.dataset.layout = "over-reels";
     this.bannerEl.textContent = text;
     this.bannerEl.hidden = false;
     await hold(options.ms ?? 1000, options.fast);

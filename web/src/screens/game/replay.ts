@@ -27,7 +27,7 @@ export async function genericReplay(host: HTMLElement, module: GameModule | unde
     setSpinInfo: (t: string) => { info.textContent = t; },
     sound: () => {},
   };
-  const view = module?.createView ? module.createView(deps) : new PixiSlotView(deps);
+  const view = module?.createView ? module.createView(deps) : new PixiSlotView(deps, { winLabelsUnder: true });
   const player = new EventPlayer<SlotView>((module?.handlers ?? genericHandlers)(game), module?.hooks ?? genericHooks());
   let stopped = false;
   void (async () => {

@@ -249,7 +249,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     const still = typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
     view.showWins?.(outcome ? winCycleOf(outcome, game.info.paylines ?? [], game.info.symbols) : null, still, outcome ?? undefined);
   };
-  const view = module.createView ? module.createView(deps) : new PixiSlotView(deps);
+  const view = module.createView ? module.createView(deps) : new PixiSlotView(deps, { winLabelsUnder: true });
   const hooks = module.hooks ?? genericHooks();
   let playingRoundId = "";
   const player = new EventPlayer<SlotView>(module.handlers(game), {

@@ -128,7 +128,7 @@ export async function mountScreens(host: HTMLElement, opts: ScreensOptions): Pro
     setSpinInfo: (t: string) => { info.textContent = t; },
     sound: () => {},
   };
-  const view = module?.createView ? module.createView(deps) : new PixiSlotView(deps);
+  const view = module?.createView ? module.createView(deps) : new PixiSlotView(deps, { winLabelsUnder: true });
   // Where the reels stand, for the module's panels placed from them (the game's shell sets the
   // same variables on its overlay): without them a panel fell back on its own guess (Candy
   // Jar's win line printed over the jars' rule at 390x844).
