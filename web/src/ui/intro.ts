@@ -2,8 +2,9 @@
 // PLAY or the console, saying in a player's words what the game is about. Shown once per game
 // (remembered in localStorage, `reelforge.intro-seen`); switching "Intro screen" on again in
 // Options forgets what was seen, so every game's intro comes back.
+import { formatMoney, formatPercent } from "../core/money";
 import type { KeyValue } from "../core/session";
-import type { GameView } from "../net/types";
+import type { GameView, HelpBlock, HelpPart } from "../net/types";
 import type { AppContext } from "../screens/context";
 import { h } from "./dom";
 
@@ -39,6 +40,41 @@ export const INTROS: Record<string, { lead: string; points: string[] }> = {
   },
 };
 
+/** At most this many of the rules' sections are named in a derived intro (a card, not a page). */
+const INTRO_FEATURES = 3;
+
+const words = (parts: readonly HelpPart[], game: Pick<GameView, "currency">): string =>
+  parts.map((p) => (typeof p === "string" ? p : "strong" in p ? p.strong : "minor" in p ? formatMoney(p.minor, game.currency) : formatPercent(p.percent))).join("").replace(/\s+/g, " ").trim();
+
+/** A section's gist in one sentence: the first of its paragraphs and list items that gives a
+ * number (what triggers, how much: "3 or more scatters award free spins"), else its first;
+ * cut at the sentence's end (or a colon before a list of figures). */
+function gist(blocks: readonly HelpBlock[], game: Pick<GameView, "currency">): string {
+  const said = blocks.flatMap((b) => (b.kind === "p" ? [words(b.parts, game)] : b.kind === "ul" ? b.items.map((i) => words(i, game)) : [])).filter(Boolean);
+  const text = said.find((t) => /\d/.test(t)) ?? said[0] ?? "";
+  const end = text.search(/[.:](\s|$)/);
+  return end < 0 ? text : `${text.slice(0, end)}.`;
+}
+
+/** The intro of a game with none written for it (the lab's games): its rules' overview (the
+ * server's help pages, numbers filled in) as the lead, the first sentence of each of its
+ * feature sections (those the page writes out, not the paytable, bets or settings it draws,
+ * nor the maximum win, said with the RTP), then the game's RTP and maximum win. Derived from
+ * the game's data, so a new game file brings its own. */
+export function derivedIntro(game: Pick<GameView, "title" | "currency" | "rtp" | "max_win" | "modes"> & { info: Pick<GameView["info"], "help" | "description"> }): { lead: string; points: string[] } {
+  const sections = game.info.help?.sections ?? [];
+  const said = (s: (typeof sections)[number]) => s.blocks.filter((b) => b.kind === "p" || b.kind === "ul");
+  const overview = sections.find((s) => s.id === "overview") ?? sections[0];
+  const lead = overview ? said(overview).map((b) => (b.kind === "p" ? words(b.parts, game) : "")).find(Boolean) ?? "" : "";
+  const drawnOnly = (s: (typeof sections)[number]) => s.blocks.some((b) => b.kind !== "p" && b.kind !== "ul" && b.kind !== "h3");
+  const features = sections.filter((s) => s !== overview && s.id !== "max-win" && !drawnOnly(s) && said(s).length)
+    .slice(0, INTRO_FEATURES)
+    .map((s) => `${s.title}: ${gist(said(s), game)}`);
+  const base = game.rtp.find((r) => r.mode === (game.modes[0]?.name ?? "base")) ?? game.rtp[0];
+  const facts = [base ? `Return to player ${formatPercent(base.value)}` : "", game.max_win.x > 0 ? `maximum win ${game.max_win.x.toLocaleString("en")}× the bet` : ""].filter(Boolean).join(" · ");
+  return { lead: lead || game.info.description || game.title, points: [...features, ...(facts ? [facts.charAt(0).toUpperCase() + facts.slice(1)] : [])] };
+}
+
 function seen(storage: KeyValue): string[] {
   try {
     const v = JSON.parse(storage.getItem(INTRO_SEEN_KEY) ?? "[]");
@@ -65,7 +101,7 @@ export function forgetIntros(storage: KeyValue): void {
 /** The card over the reels (`host`: the stage's overlay); resolves when the player goes on
  * (Continue, Escape, or the returned `close`, e.g. PLAY pressed beside it). */
 export function showIntro(game: GameView, app: AppContext, host: HTMLElement, key: string, storage: KeyValue = localStorage): { done: Promise<void>; close: () => void } {
-  const text = INTROS[key] ?? { lead: game.title, points: [] };
+  const text = INTROS[key] ?? derivedIntro(game);
   const again = h("input", { type: "checkbox", id: "intro-again" });
   const go = h("button", { "data-testid": "intro-continue" }, "LET'S PLAY");
   const card = h("div", { class: "intro-card", role: "dialog", "aria-modal": "false", "aria-label": `${game.title}: how it plays`, "data-testid": "intro", "data-layout": "over-reels" },
