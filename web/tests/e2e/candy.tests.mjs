@@ -108,7 +108,10 @@ async function jarsExplained(t, label, captions) {
   }
   await t.page.mouse.click(5, 200);
   await t.page.locator("[data-testid=jar-tip]").waitFor({ state: "hidden", timeout: 5000 });
-  if (captions) expect(await t.page.locator("[data-testid=jar-rule]").innerText() === `${rule} or more candies in one spin: FREE SPINS start`, `${label}: the rule under the jars`);
+  if (captions) expect(await t.page.locator("[data-testid=jar-rule] .words").innerText() === `${rule} or more candies in one spin: FREE SPINS start`, `${label}: the rule under the jars`);
+  // and how far the jars are toward it: none yet this round, of the rule's count
+  const progress = await t.page.locator("[data-testid=jar-progress]").innerText();
+  expect(progress.trim() === `0 / ${rule}`, `${label}: the jars' progress says "${progress}", the rule needs ${rule}`);
 }
 
 /** From now on the page records each win line said under the grid (its text, the meter total
@@ -281,6 +284,8 @@ export const tests = [
     async run(t) {
       await open(t, "candy-fs");
       await t.page.check("[data-testid=turbo]");
+      const jarsPage = (await t.api("/api/v1/games/candy-fs")).info.help.sections.find((s) => s.id === "jars");
+      const trigger = /receive (\d+) or more candies in one spin/.exec(jarsPage.blocks.filter((b) => b.kind === "p").flatMap((b) => b.parts).map((p) => (typeof p === "string" ? p : p.strong ?? "")).join(""))[1];
       let sawFree = false, sawJackpot = false, shotFree = false, shotIntro = false;
       for (let i = 0; i < 8 && !(sawFree && sawJackpot); i++) {
         await t.page.locator("[data-testid=play]:not([disabled])").waitFor({ timeout: 30000 });
@@ -311,12 +316,15 @@ export const tests = [
         await t.page.locator("[data-testid=game-candy-fs][data-flow=idle]").waitFor({ timeout: 90000 });
         const round = await lastRound(t);
         const o = round.outcome;
-        // the jars show the base spin's candies
+        // the jars show the base spin's candies, and together how far they came toward the
+        // trigger the pages state (they said "0" with no target)
         const jars = events(o, "jars")[0];
         for (const j of ["wild", "free_spins", "jackpots"]) {
           const n = await t.page.locator(`[data-testid=jar-${j}]`).getAttribute("data-count");
           expect(Number(n) === jars[j], `jar ${j} shows ${n}, the round ${jars[j]}`);
         }
+        const progress = (await t.page.locator("[data-testid=jar-progress]").innerText()).trim();
+        expect(progress === `${jars.wild + jars.free_spins + jars.jackpots} / ${trigger}`, `the jars' progress says "${progress}", the round's jars ${JSON.stringify(jars)}, the rule ${trigger}`);
         if (o.spins.length > 1) {
           sawFree = true;
           for (const j of ["wild", "free_spins", "jackpots"]) {

@@ -95,7 +95,12 @@ export class CandyJarView implements CandyViewApi {
       modifiers.append(mod);
       this.modEls.set(j, mod);
     }
-    const fills = rules.trigger === null ? null : h("div", { class: "jar-rule", "data-testid": "jar-rule" }, `${rules.trigger} or more candies in one spin: FREE SPINS start`);
+    // what the jars need, and how far this spin's candies took them: the rule is the three jars'
+    // candies together in one spin (RULES.md: 3 or more start Free Spins, the jars empty after
+    // every spin), so the target is theirs together, not one jar's
+    this.progress = rules.trigger === null ? null : h("div", { class: "jar-progress", "data-testid": "jar-progress", role: "img" });
+    const fills = rules.trigger === null ? null : h("div", { class: "jar-rule", "data-testid": "jar-rule" }, this.progress ?? "", h("span", { class: "words" }, `${rules.trigger} or more candies in one spin: FREE SPINS start`));
+    this.showProgress({ wild: 0, free_spins: 0, jackpots: 0 });
     this.tip = h("div", { class: "jar-tip", role: "tooltip", "data-testid": "jar-tip", "data-layout": "over-reels", hidden: true });
     this.ladder = h("div", { class: "ladder", "data-testid": "candy-jackpots", "aria-label": "Jackpots" });
     this.multiples = jackpotMultiples(game.info);
@@ -128,6 +133,23 @@ export class CandyJarView implements CandyViewApi {
   }
 
   private readonly jarRules: JarRules;
+  /** The jars' candies of this spin toward the trigger: a pip per candy needed, lit in the
+   * colour of the jar it went to, and "2 / 3" (null: the pages give no trigger). */
+  private readonly progress: HTMLElement | null;
+
+  private showProgress(counts: Record<Jar, number>): void {
+    const need = this.jarRules.trigger;
+    if (!this.progress || need === null) return;
+    const colours = JARS.flatMap((j) => Array.from({ length: counts[j] }, () => css(JAR_COLOURS[j])));
+    const total = colours.length;
+    this.progress.dataset.total = String(total);
+    this.progress.dataset.need = String(need);
+    this.progress.dataset.met = String(total >= need);
+    this.progress.setAttribute("aria-label", `${total} of ${need} candies this spin`);
+    this.progress.replaceChildren(
+      ...Array.from({ length: Math.max(need, total) }, (_, k) => h("i", k < total ? { style: `--jar:${colours[k]}`, "data-lit": "" } : {})),
+      h("b", {}, `${total} / ${need}`));
+  }
   private readonly tip: HTMLElement;
   private readonly closeTip: (ev: Event) => void;
   private tipTimer: ReturnType<typeof setTimeout> | undefined;
@@ -353,6 +375,7 @@ export class CandyJarView implements CandyViewApi {
       el.fill.style.height = `${Math.min(100, n * 22)}%`;
       el.jar.dataset.lit = String(lit.includes(j));
     }
+    this.showProgress(counts);
     if (lit.length) this.setModifiers(lit);
     if (counts.wild + counts.free_spins + counts.jackpots > 0) await hold(lit.length ? 900 : 500, options.fast);
   }
@@ -426,6 +449,7 @@ export class CandyJarView implements CandyViewApi {
       el.dots.replaceChildren();
       el.fill.style.height = "0";
     }
+    this.showProgress({ wild: 0, free_spins: 0, jackpots: 0 });
     this.setModifiers([]);
     this.setJackpots(false);
     for (const { el, win } of this.jackpotEls.values()) { el.dataset.won = "false"; win.textContent = ""; }
