@@ -16,7 +16,7 @@ const GM = { operator: "demo-lab", key: "cluster-mult-fs", gameFile: `${WEB}/tes
 const LAB = [
   { key: "ways-example", viewport: { width: 1440, height: 900 } },
   { key: "anywhere-example", viewport: { width: 390, height: 844 } },
-  { key: "cluster-mult-example", viewport: { width: 390, height: 844 } },
+  { key: "cluster-mult-example", viewport: { width: 390, height: 844 }, intro: true },
 ];
 
 function expect(cond, message) {
@@ -70,7 +70,23 @@ async function wonNamed(t, key, round) {
   const words = await cycle.innerText();
   expect(paid.some((p) => words.includes(` ${p} · `) || words.includes(` ${p}\n`)), `${key}: the win shown over the reels "${words}" names none of ${paid.join(", ")}`);
   expect(words.endsWith(` · TOTAL WIN ${credits(round.outcome.total_win)}`), `${key}: the win shown over the reels "${words}" does not name the round's total ${round.outcome.total_win}`);
+  // the words stand under the reels, on none of the symbols they name (they hid a WILD)
+  const [box, reels] = [await t.rect("[data-testid=win-cycle]"), await t.rect("[data-testid=reels-window]")];
+  expect(box.y >= reels.y + reels.height, `${key}: the win's words ${JSON.stringify(box)} lie over the reels ${JSON.stringify(reels)}`);
   await t.shot(`${key}-win-cycle`);
+}
+
+/** The first visit's card says what the game is, from its data: the rules' overview (the
+ * server's help), the RTP and the maximum win (it said only the game's name). */
+async function introSaid(t, key) {
+  const card = t.page.locator("[data-testid=intro]");
+  await card.waitFor({ timeout: 30000 });
+  const said = (await card.innerText()).replace(/\s+/g, " ");
+  const game = await t.api(`/api/v1/games/${key}`);
+  const overview = game.info.help.sections.find((s) => s.id === "overview").blocks.find((b) => b.kind === "p").parts.map((p) => (typeof p === "string" ? p : p.strong ?? "")).join("").replace(/\s+/g, " ").trim();
+  for (const want of [overview, `${(game.rtp[0].value * 100).toFixed(2)}%`, `${game.max_win.x.toLocaleString("en")}×`]) expect(said.includes(want), `${key}: the intro "${said}" leaves out "${want}"`);
+  await t.shot(`${key}-intro`);
+  await t.page.click("[data-testid=intro-continue]");
 }
 
 /** The information page names every symbol the game pays, with its art. */
@@ -168,6 +184,16 @@ const MODES = [{ width: 1440, height: 900 }, { width: 390, height: 844 }].map((v
     }
     await t.assertDrawn(`modes-idle-${size}`);
     await t.layout(`modes-idle-${size}`);
+    // the bet list shows its whole choice: as wide as it would be with room (at 390 px it was
+    // cut to "20 credits (20 ...")
+    const [wide, room] = await t.page.locator("[data-testid=bet-select]").evaluate((el) => {
+      const now = el.getBoundingClientRect().width;
+      el.style.maxWidth = "none";
+      const free = el.getBoundingClientRect().width;
+      el.style.maxWidth = "";
+      return [now, free];
+    });
+    expect(wide >= room - 0.5, `the bet list is ${wide} px wide, its choice needs ${room} px`);
     const costOf = (round, mode) => game.bets.find((b) => b.lines === round.bet.lines && b.bet_per_line === round.bet.bet_per_line).cost_minor[mode];
     // the ante: one round, debited 5/4 of its stake
     await t.page.selectOption("[data-testid=mode]", "ante");
@@ -311,11 +337,13 @@ const WILD_MARKS = {
   },
 };
 
-export const tests = [FREE_SPINS, GRID_MULTIPLIERS, WILD_MARKS, ...MODES, ...LAB.flatMap(({ key, viewport }) => [{
+export const tests = [FREE_SPINS, GRID_MULTIPLIERS, WILD_MARKS, ...MODES, ...LAB.flatMap(({ key, viewport, intro }) => [{
   name: `lab: ${key} from the lab lobby, a win, its information page, a replay (${viewport.width}x${viewport.height})`,
   viewport,
+  ...(intro ? { options: { quality: "LOW", intro: true, music: false } } : {}),
   async run(t) {
     await open(t, key);
+    if (intro) await introSaid(t, key);
     await t.assertDrawn(`${key}-idle`);
     await t.layout(`${key}-idle`);
     const round = await playUntilWin(t, key, 25);

@@ -1,0 +1,36 @@
+// The intro card of a game with none written for it (ui/intro.ts derivedIntro): what a new
+// player needs, from the game's own data: its rules' overview, the gist of its features, its RTP
+// and maximum win.
+import { describe, expect, it } from "vitest";
+import { derivedIntro } from "../../src/ui/intro";
+import type { HelpSection } from "../../src/net/types";
+
+const help: HelpSection[] = [
+  { id: "overview", title: "Game overview", blocks: [{ kind: "p", parts: ["Gems is played on a 7×7 grid. Symbols pay in clusters of at least ", { strong: "5" }, " symbols."] }] },
+  { id: "pays", title: "Symbol payouts", blocks: [{ kind: "ul", items: [["Each cluster is paid once."]] }, { kind: "paytable" }] },
+  { id: "tumble", title: "Tumble feature", blocks: [{ kind: "ul", items: [["After every spin, winning clusters are paid and their symbols disappear. The rest fall."], ["Tumbling continues."]] }] },
+  { id: "free-spins", title: "Free spins", blocks: [{ kind: "ul", items: [["Scatter never forms a cluster."], ["3 or more scatters award free spins: 3 → 10, 4 → 12."]] }] },
+  { id: "max-win", title: "Maximum win", blocks: [{ kind: "ul", items: [["A round's win is capped at 5000 times the bet."]] }] },
+];
+const game = {
+  title: "Gems", currency: "EUR", modes: [{ name: "base", title: "Base", price: 1 }],
+  rtp: [{ mode: "base", value: 0.9612, source: "exact", ci95: null }],
+  max_win: { credits: 100000, x: 5000, enforced: "cap" },
+  info: { help: { sections: help }, description: "7x7 clusters of 5+" },
+};
+
+describe("a derived intro", () => {
+  it("leads with the rules' overview, gives each feature's gist (a sentence with a number first), then RTP and maximum win", () => {
+    const { lead, points } = derivedIntro(game);
+    expect(lead).toBe("Gems is played on a 7×7 grid. Symbols pay in clusters of at least 5 symbols.");
+    expect(points).toEqual([
+      "Tumble feature: After every spin, winning clusters are paid and their symbols disappear.",
+      "Free spins: 3 or more scatters award free spins.",
+      "Return to player 96.12% · maximum win 5,000× the bet",
+    ]);
+  });
+  it("falls back on the game's description when it has no help pages", () => {
+    const bare = { ...game, info: { help: { sections: [] }, description: "7x7 clusters of 5+" } };
+    expect(derivedIntro(bare).lead).toBe("7x7 clusters of 5+");
+  });
+});
