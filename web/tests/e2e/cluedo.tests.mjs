@@ -166,6 +166,13 @@ export const tests = [
       await meterBetMatches(t, game);
       const idle = await reelsAndPanel(t); // at 1440x900, no panel open
       expect(idle.panelTop === null, "a choice panel is open before the first spin");
+      // On a phone the reels take its width (the playtest: 332 px of 390 looked small), and
+      // keep still as the offer and the cards open under them (measured here: after a COLLECT
+      // the paid notice takes a row until the next spin).
+      await t.page.setViewportSize(PHONE);
+      const idlePhone = await reelsAndPanel(t);
+      expect(idlePhone.panelTop === null && idlePhone.width >= 0.9 * PHONE.width, `the reels take ${idlePhone.width.toFixed(1)} px of the phone's ${PHONE.width}`);
+      await t.page.setViewportSize(DESKTOP);
       expect((await t.spin("cluedo-win")) === "choice", "no gamble offered after a win");
       heldStill("the offer at 1440x900", idle, await reelsAndPanel(t));
       let round = await lastRound(t);
@@ -198,10 +205,12 @@ export const tests = [
       await cycleShows(t, round); // collected: the lines still cycle until the next spin
       // GAMBLE opens the cards on the screen alone (no step sent), at phone size.
       expect((await t.spin("cluedo-win")) === "choice", "no gamble offered after a win");
+      heldStill("the offer at 390x844", idlePhone, await reelsAndPanel(t));
       round = await lastRound(t);
       await offerMatches(t, round);
       await t.page.click("[data-testid=gamble-offer]");
       await t.page.locator("[data-testid=gamble]").waitFor({ timeout: 5000 });
+      heldStill("the cards at 390x844", idlePhone, await reelsAndPanel(t));
       round = await t.api(`/api/v1/rounds/${round.round_id}`);
       expect(round.steps.length === 0, "GAMBLE sent a step");
       await gambleMatches(t, round);
