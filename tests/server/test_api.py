@@ -538,6 +538,13 @@ def test_cluedo_gamble_half_guesses_collect_and_history(server: Server) -> None:
     # the banked half reached the balance in the step's own transaction, as its own entry
     assert once["balance_minor"] == view["balance_minor"] + state["banked"] == player.balance()
     assert once["pending_win_credits"] == state["amount"]
+    # the history's row of the round in its gamble says what is at stake and what is banked
+    def row() -> dict:
+        items = ok(player.http.get("/api/v1/rounds", params={"limit": 100}))["rounds"]
+        return next(r for r in items if r["round_id"] == round_id)
+    denomination = once["denomination"]
+    assert (row()["at_stake_minor"], row()["banked_minor"]) == (
+        state["amount"] * denomination, state["banked"] * denomination)
     banks = [(m["txn"], m["amount_minor"], m["step"]) for m in player_movements(
         get_round(player, round_id)) if m["kind"] == "win"]
     assert banks == [(f"{round_id}:bank:0", state["banked"], 0)]
@@ -551,6 +558,7 @@ def test_cluedo_gamble_half_guesses_collect_and_history(server: Server) -> None:
     colours = iter(["red", "black"] * 30)
     final, history = play_gamble(player, view, lambda s: next(colours), [], state, first=1)
     dealt = len(history)
+    assert (row()["at_stake_minor"], row()["banked_minor"]) == (None, None)  # settled
 
     # collect after a won guess; the history carries on through every gamble, 14 at most
     collected = False

@@ -168,7 +168,7 @@ async function spinRounds(key, quality, spins = SPINS, profile = PROFILES.deskto
     rounds.push({ start, win, end, frames, tumbles, spinsPlayed, cut });
     if (cut) break;
     if ((await page.locator("[data-flow=choice]").count()) > 0) {
-      await page.locator("[data-testid=choice] button", { hasText: /TAKE WIN|COLLECT|NO THANKS/ }).first().click();
+      await page.locator("[data-testid=choice] button", { hasText: /COLLECT|NO THANKS/ }).first().click();
       await page.locator("[data-flow=idle]").waitFor({ timeout: 60000 });
     }
   }

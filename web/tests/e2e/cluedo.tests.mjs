@@ -1,5 +1,5 @@
 // Cluedo's screen end to end: a win with its lines and the meter bar, the red/black gamble
-// step by step (TAKE HALF, a guess, a reload in the middle, TAKE WIN) with its deck and
+// step by step (TAKE HALF, a guess, a reload in the middle, COLLECT) with its deck and
 // 14-card history, the Mystery Bonus free spins (lights out, golden reels, counter, bonus
 // total) and the MegaJackpots jackpot with its notice, at 1440x900 and 390x844. A win every
 // round, the free spins and the jackpot come from test-only game files
@@ -166,6 +166,13 @@ export const tests = [
       await meterBetMatches(t, game);
       const idle = await reelsAndPanel(t); // at 1440x900, no panel open
       expect(idle.panelTop === null, "a choice panel is open before the first spin");
+      // On a phone the reels take its width (the playtest: 332 px of 390 looked small), and
+      // keep still as the offer and the cards open under them (measured here: after a COLLECT
+      // the paid notice takes a row until the next spin).
+      await t.page.setViewportSize(PHONE);
+      const idlePhone = await reelsAndPanel(t);
+      expect(idlePhone.panelTop === null && idlePhone.width >= 0.9 * PHONE.width, `the reels take ${idlePhone.width.toFixed(1)} px of the phone's ${PHONE.width}`);
+      await t.page.setViewportSize(DESKTOP);
       expect((await t.spin("cluedo-win")) === "choice", "no gamble offered after a win");
       heldStill("the offer at 1440x900", idle, await reelsAndPanel(t));
       let round = await lastRound(t);
@@ -198,10 +205,12 @@ export const tests = [
       await cycleShows(t, round); // collected: the lines still cycle until the next spin
       // GAMBLE opens the cards on the screen alone (no step sent), at phone size.
       expect((await t.spin("cluedo-win")) === "choice", "no gamble offered after a win");
+      heldStill("the offer at 390x844", idlePhone, await reelsAndPanel(t));
       round = await lastRound(t);
       await offerMatches(t, round);
       await t.page.click("[data-testid=gamble-offer]");
       await t.page.locator("[data-testid=gamble]").waitFor({ timeout: 5000 });
+      heldStill("the cards at 390x844", idlePhone, await reelsAndPanel(t));
       round = await t.api(`/api/v1/rounds/${round.round_id}`);
       expect(round.steps.length === 0, "GAMBLE sent a step");
       await gambleMatches(t, round);
@@ -296,19 +305,19 @@ export const tests = [
         round = await lastRound(t);
         await offerMatches(t, round);
       }
-      // TAKE WIN (or COLLECT on a new offer): the server pays what was at stake; the banked
+      // COLLECT (on the cards or on a new offer): the server pays what was at stake; the banked
       // half is already in the balance.
       const held = round.choice.state ?? { amount: round.offers[0].amount, banked: 0 };
       const beforeTake = (await t.api("/api/v1/session")).balance_minor;
       await t.page.click("[data-testid=gamble-collect]");
       await t.page.locator("[data-testid=game-cluedo-win][data-flow=idle]").waitFor({ timeout: 30000 });
       round = await t.api(`/api/v1/rounds/${round.round_id}`);
-      expect(round.status === "closed", `the round is ${round.status} after TAKE WIN`);
+      expect(round.status === "closed", `the round is ${round.status} after COLLECT`);
       const paid = round.steps[round.steps.length - 1].result.paid_credits;
-      expect(paid === held.amount + held.banked, `TAKE WIN paid ${paid}, the state held ${held.amount} + ${held.banked} banked`);
-      expect(round.win_minor === paid * round.denomination, "the round's win is not what TAKE WIN paid");
+      expect(paid === held.amount + held.banked, `COLLECT paid ${paid}, the state held ${held.amount} + ${held.banked} banked`);
+      expect(round.win_minor === paid * round.denomination, "the round's win is not what COLLECT paid");
       const taken = await balanceMatches(t);
-      expect(taken.balance_minor === beforeTake + held.amount * round.denomination, `TAKE WIN moved the balance from ${beforeTake} to ${taken.balance_minor}, ${held.amount} was at stake`);
+      expect(taken.balance_minor === beforeTake + held.amount * round.denomination, `COLLECT moved the balance from ${beforeTake} to ${taken.balance_minor}, ${held.amount} was at stake`);
     },
   },
   {

@@ -1,5 +1,5 @@
 // The history page as a player reads it, at 1440x900 and 390x844: rounds played through the API
-// (a win every round on cluedo-e2e-win-v1 with a gamble's TAKE HALF, a guess and TAKE WIN; free
+// (a win every round on cluedo-e2e-win-v1 with a gamble's TAKE HALF, a guess and COLLECT; free
 // spins on cluedo-e2e-fs-v1; a Big Money bonus and its trail on cops-n-robbers-e2e-bonus-v1;
 // Free Spins with jars and tumbles on candy-jar-clusters-e2e-fs-v1), then the list: the game's
 // title, the time in the browser's zone, stake, win and balance in currency equal to the API's,
@@ -95,12 +95,21 @@ async function checkList(t, rounds, titles) {
     const utc = zoned(r.created_at_us, "UTC").time;
     expect(!when.includes(utc), `row time ${when} is UTC's ${utc}`);
     const status = await row.locator("[data-testid=history-status]").innerText();
-    const words = { closed: "Played", cancelled: "Cancelled" }[r.status] ?? "In progress";
+    // a round whose win waits on its gamble: what is at stake there, from the round's own view
+    const open = r.status === "closed" || r.status === "cancelled" ? null : await t.api(`/api/v1/rounds/${r.round_id}`);
+    const held = open?.choice && open.pending_win_credits > 0 ? open.pending_win_credits * open.denomination : null;
+    const words = { closed: "Played", cancelled: "Cancelled" }[r.status] ?? (held === null ? "In progress" : "In gamble");
     expect(status === words, `row status ${status} for a round ${r.status}`);
     const stake = await row.locator("[data-testid=history-stake] .value").innerText();
     expect(stake === money(r.stake_minor), `row stake ${stake}, the API's ${money(r.stake_minor)}`);
-    const win = await row.locator("[data-testid=history-win] .value").innerText();
-    expect(win === (r.win_minor === null ? "—" : money(r.win_minor)), `row win ${win}, the API's ${r.win_minor}`);
+    if (held !== null) {
+      const stake = await row.locator("[data-testid=history-at-stake] .value").innerText();
+      expect(stake === money(held), `row at stake ${stake}, the round's pending win ${money(held)}`);
+      expect(!(await row.locator("[data-testid=history-win]").count()), "a round in its gamble shows a win");
+    } else {
+      const win = await row.locator("[data-testid=history-win] .value").innerText();
+      expect(win === (r.win_minor === null ? "—" : money(r.win_minor)), `row win ${win}, the API's ${r.win_minor}`);
+    }
     if (typeof r.balance_after_minor === "number") {
       const balance = await row.locator("[data-testid=history-balance] .value").innerText();
       expect(balance === money(r.balance_after_minor), `row balance ${balance}, the API's ${money(r.balance_after_minor)}`);
@@ -135,7 +144,7 @@ function gambleLines(round) {
   for (const step of round.steps) {
     const s = step.result.state;
     if (step.choice === "half") lines.push(`Took half: ${credits(s.banked)} banked, ${credits(s.amount)} still at stake`);
-    else if (step.choice === "collect") lines.push(`Took the win: ${credits(step.result.paid_credits)}`);
+    else if (step.choice === "collect") lines.push(`Collected: ${credits(step.result.paid_credits)}`);
     else if (s.last_card === step.choice) lines.push(`${cap(step.choice)} — won (${n(before)} → ${credits(s.amount)})`);
     else lines.push(`${cap(step.choice)} — lost (the card was ${s.last_card}): ${credits(before)} lost`);
     before = s.amount;
@@ -242,7 +251,10 @@ export const tests = [
       const headTime = await t.page.locator("[data-testid=round-time]").innerText();
       expect(headTime.includes(when.date) && headTime.includes(when.time), `the round's time ${headTime}, not ${when.date} ${when.time}`);
       await screensDrawn(t, gamble, 1);
-      // PLAY watches the round again at the game's pace, to its last screen and its win
+      // REPLAY (not a green PLAY, which reads as a bet: the step buttons' look) watches the
+      // round again at the game's pace, to its last screen and its win
+      const look = await t.page.evaluate(() => [document.querySelector("[data-testid=replay-play]"), document.querySelector("[data-testid=replay-prev]")].map((b) => [b.textContent, getComputedStyle(b).backgroundColor]));
+      expect(/REPLAY/.test(look[0][0]) && look[0][1] === look[1][1], `the replay button reads "${look[0][0]}" on ${look[0][1]}, the step buttons' ${look[1][1]}`);
       await t.page.click("[data-testid=replay-play]");
       await t.page.locator("[data-testid=replay][data-playing]").waitFor({ timeout: 10000 });
       await t.page.locator("[data-testid=replay]:not([data-playing])").waitFor({ timeout: 60000 });
@@ -335,6 +347,10 @@ export const tests = [
       await lobby(t);
       const gamble = await settle(t, await bet(t, WIN.key), ["black"]);
       const cops = await settle(t, await bet(t, BONUS.key));
+      // a round left in its gamble after TAKE HALF: the list says what is at stake (checkList)
+      const open = await bet(t, WIN.key);
+      const half = await post(t, `/api/v1/rounds/${open.round_id}/steps`, { kind: "gamble", choice: "half" });
+      expect(half.status !== "closed" && half.pending_win_credits > 0, `the half step left ${JSON.stringify(half).slice(0, 200)}`);
       const { rounds } = await t.api("/api/v1/rounds?limit=100");
       const titles = Object.fromEntries((await t.api("/api/v1/games")).games.map((g) => [g.key, g.title]));
       await openHistory(t);

@@ -145,6 +145,12 @@ export const tests = [
         await checkPaytable(t, g, current);
         await checkPaylines(t, g);
         checkFigures(g, text);
+        if (key === "cops-n-robbers") {
+          // every special symbol says what it does, the Robber too (his pay card does not say he is wild)
+          const special = g.info.symbols.filter((s) => s.role !== "regular").map((s) => s.id);
+          const noted = await t.page.locator("[data-testid=special-symbols] li:has([data-testid=special-note])").evaluateAll((ls) => ls.map((l) => l.dataset.symbol));
+          expect(JSON.stringify(noted) === JSON.stringify(special) && noted.includes("ROBBER"), `${key}: special symbols with what they do: ${noted}, the game's ${special}`);
+        }
         // A compact bet picker: one select per part of the bet, no list of every stake.
         const options = await t.page.locator("[data-testid=info-bet] select").evaluateAll((ss) => ss.map((s) => s.options.length));
         const distinct = (f) => new Set(g.bets.map(f)).size;

@@ -85,7 +85,7 @@ export const tests = [
         await t.page.click("[data-testid=game-info]");
         expect(/\d+\.\d\d%/.test(rtp), `${key}: RTP shown ${rtp}`);
         if (flow === "choice") {
-          const collect = t.page.locator("[data-testid=choice] button", { hasText: /TAKE WIN|COLLECT|NO THANKS/ }).first();
+          const collect = t.page.locator("[data-testid=choice] button", { hasText: /COLLECT|NO THANKS/ }).first();
           await collect.click();
           await t.page.locator(`[data-testid=game-${key}][data-flow=idle]`).waitFor({ timeout: 30000 });
           const after = await t.api("/api/v1/session");
@@ -126,8 +126,10 @@ export const tests = [
       for (const l of ["GAMBLE", "COLLECT"]) expect(offered.includes(l), `the gamble offer lacks ${l}: ${offered}`);
       await t.page.click("[data-testid=gamble-offer]");
       const labels = await t.page.locator("[data-testid=choice] button").allInnerTexts();
-      for (const l of ["RED", "BLACK", "TAKE HALF", "TAKE WIN"]) expect(labels.includes(l), `gamble lacks ${l}: ${labels}`);
-      await t.page.click("[data-testid=choice] button:text-is('TAKE WIN')");
+      // one word for taking the win, on the offer and on the cards (and in Cops' wheels)
+      for (const l of ["RED", "BLACK", "TAKE HALF", "COLLECT"]) expect(labels.includes(l), `gamble lacks ${l}: ${labels}`);
+      expect(!labels.includes("TAKE WIN"), `the cards still say TAKE WIN: ${labels}`);
+      await t.page.click("[data-testid=choice] button:text-is('COLLECT')");
       await t.page.locator("[data-testid=game-cluedo][data-flow=idle]").waitFor({ timeout: 30000 });
       const session = await t.api("/api/v1/session");
       expect(session.open_rounds.length === 0, "the round is still open");

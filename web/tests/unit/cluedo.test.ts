@@ -204,7 +204,7 @@ describe("cluedo gamble screen", () => {
     expect(m.maxWins).toBe(5);
     expect(m.limit).toBe(3000);
     expect(m.historyLength).toBe(14);
-    expect(m.buttons.map((b) => [b.label, b.enabled])).toEqual([["RED", true], ["BLACK", true], ["TAKE HALF", true], ["TAKE WIN", true]]);
+    expect(m.buttons.map((b) => [b.label, b.enabled])).toEqual([["RED", true], ["BLACK", true], ["TAKE HALF", true], ["COLLECT", true]]);
     expect(m.carried).toBe(true);
   });
 
@@ -257,7 +257,7 @@ describe("cluedo gamble screen", () => {
     expect(r.text).toBe("BLACK ACE: the gamble is lost");
   });
 
-  it("the 14-card history carried from the last gamble; half, a win, then TAKE WIN", () => {
+  it("the 14-card history carried from the last gamble; half, a win, then COLLECT", () => {
     const g = byName("half-then-win-then-take");
     rememberHistory("cluedo", undefined);
     const first = roundWith(g, g.steps[0]!.choice_view, stepsUpTo(g, 1));
@@ -275,7 +275,7 @@ describe("cluedo gamble screen", () => {
     expect(gambleModel(roundWith(g, g.before)).history).toEqual(won.history);
     const taken = revealOf(roundWith(g, null, stepsUpTo(g, 3)), { maxWins: 5, limit: 3000 })!;
     expect(taken).toMatchObject({ card: null, finished: true, paid: 113 });
-    // The 37 banked went to the balance at TAKE HALF: TAKE WIN adds the 76 at stake.
+    // The 37 banked went to the balance at TAKE HALF: COLLECT adds the 76 at stake.
     expect(taken.text).toBe("Win taken: 76 credits (113 in all with the 37 banked)");
   });
 });
@@ -284,7 +284,7 @@ describe("cluedo gamble card reveal", () => {
   const byName = (n: string) => features.gambles.find((g) => g.name === n)!;
   const limits = { maxWins: 5, limit: 3000 };
 
-  it("turns the server's card for every guess: WIN with the server's doubled amount, never for TAKE HALF or TAKE WIN", () => {
+  it("turns the server's card for every guess: WIN with the server's doubled amount, never for TAKE HALF or COLLECT", () => {
     for (const g of features.gambles) {
       let staked = g.offer.amount;
       for (let i = 0; i < g.steps.length; i++) {

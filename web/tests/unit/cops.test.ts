@@ -40,7 +40,8 @@ class FakeCopsView implements CopsView {
   clearHighlight() {}
   async banner(text: string) { this.calls.push(`banner ${text}`); }
   setWin(credits: number) { this.wins.push(credits); }
-  setSpinInfo() {}
+  spinInfo: string[] = [];
+  setSpinInfo(text: string) { this.spinInfo.push(text); }
   sound() {}
   showValues(values: readonly PresentValue[]) { this.values = values.map((p) => [p.reel, p.row, p.value]); for (const p of values) this.calls.push(`value ${p.value}`); }
   async collect(label: string) { this.calls.push(`collect ${label}`); this.collected.push(this.values.length); }
@@ -99,6 +100,22 @@ describe("cops n robbers handlers", () => {
     }
   });
 
+  it("announces the bonus before its first spin (what started it, how many spins), then counts the spins of that total", async () => {
+    for (const kind of ["flag:bonus", "parade-sid", "parade-vic"]) {
+      const outcome = outcomeOf(kind);
+      const trigger = outcome.spins[0]?.events.find((e) => e.type === "bonus");
+      const bonusSpins = outcome.spins.filter((s) => s.kind === "bonus");
+      expect(bonusSpins.length).toBe(outcome.counters.bonus_spins); // the outcome's own count
+      const { view } = await play(outcome);
+      const intro = view.calls.findIndex((c) => c.startsWith("moment ") && c.includes(`${trigger?.type === "bonus" ? trigger.trigger_count : -1} Bonus symbols: ${bonusSpins.length} bonus spins`));
+      expect(intro).toBeGreaterThan(-1);
+      expect(intro).toBeLessThan(view.calls.indexOf("land", 1)); // before the first bonus spin lands
+      const counted = view.spinInfo.filter((t) => t.startsWith("BONUS SPIN"));
+      expect(counted.at(-1)).toBe(`BONUS SPIN ${bonusSpins.at(-1)?.index} of ${bonusSpins.length}`);
+      expect(new Set(counted)).toEqual(new Set(bonusSpins.map((s) => `BONUS SPIN ${s.index} of ${bonusSpins.length}`)));
+    }
+  });
+
   it("lands the ID parade on the server's result: Bert, Sid and Vic fixtures", async () => {
     expect((await play(outcomeOf("flag:bonus"))).view.parades.at(-1)).toBe("bert");
     expect((await play(outcomeOf("parade-sid"))).view.parades).toContain("sid");
@@ -116,7 +133,9 @@ describe("cops n robbers handlers", () => {
 
   it("names the collect's trail multiplier (Mega/Super starts multiply the values)", async () => {
     const { view } = await play(outcomeOf("parade-vic"));
-    expect(view.calls).toContain("moment SUPER BIG MONEY BONUS | Trail multiplier x2 | Robbers collect the presents, the cop gives chase");
+    const outcome = outcomeOf("parade-vic");
+    const spins = outcome.spins.filter((s) => s.kind === "bonus").length;
+    expect(view.calls).toContain(`moment SUPER BIG MONEY BONUS | 4 Bonus symbols: ${spins} bonus spins | Trail multiplier x2 | Robbers collect the presents, the cop gives chase`);
     expect(view.calls.some((c) => /^collect Robber collects \d+x stake x\d+: /.test(c))).toBe(true);
   });
 

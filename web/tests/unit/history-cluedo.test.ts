@@ -99,7 +99,7 @@ describe("Cluedo's gamble in the account", () => {
     for (const s of g.steps) {
       const st = s.result.state as { amount: number; banked: number; last_card: string };
       if (s.choice === "half") want.push(`Took half: ${credits(st.banked)} banked, ${credits(st.amount)} still at stake`);
-      else if (s.choice === "collect") want.push(`Took the win: ${credits(s.result.paid_credits as number)}`);
+      else if (s.choice === "collect") want.push(`Collected: ${credits(s.result.paid_credits as number)}`);
       else {
         const colour = s.choice.charAt(0).toUpperCase() + s.choice.slice(1);
         want.push(st.last_card === s.choice ? `${colour} — won (${before.toLocaleString("en")} → ${credits(st.amount)})` : `${colour} — lost (the card was ${st.last_card}): ${credits(before)} lost`);

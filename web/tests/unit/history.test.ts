@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { Outcome } from "../../src/core/outcome";
 import { claimAccount, genericAccount, stepsAccount } from "../../src/screens/history/account";
-import { balanceAfter, shortReference, statusWords } from "../../src/screens/history/format";
+import { balanceAfter, heldInGamble, shortReference, statusWords } from "../../src/screens/history/format";
 import { framesOf } from "../../src/screens/history/frames";
 import { fixture, GAME_KEYS } from "./fixtures";
 import { credits, gameOf, roundOf, stepOf, texts } from "./history-fixtures";
@@ -57,6 +57,17 @@ describe("what the list says", () => {
   it("the status in words", () => {
     expect(["closed", "cancelled", "open", "debited", "outcome_committed", "credited"].map(statusWords))
       .toEqual(["Played", "Cancelled", "In progress", "In progress", "In progress", "In progress"]);
+  });
+
+  it("a round waiting on its gamble: what is at stake and banked, from the item or the round view", () => {
+    expect(heldInGamble({ at_stake_minor: 40, banked_minor: 20 })).toEqual({ atStake: 40, banked: 20 });
+    expect(heldInGamble({ at_stake_minor: null, banked_minor: null })).toBeNull();
+    const choice = { active: "gamble" } as never;
+    const round = { status: "outcome_committed", pending_win_credits: 8, denomination: 5, choice } as const;
+    expect(heldInGamble(null, round)).toEqual({ atStake: 40, banked: 0 });
+    // Spin Chance: a choice on the balance once the win is credited holds nothing
+    expect(heldInGamble(null, { ...round, status: "credited", pending_win_credits: 0 })).toBeNull();
+    expect(heldInGamble(null, { ...round, status: "closed", choice: null })).toBeNull();
   });
 
   it("the round reference: the id's first 8 characters", () => {

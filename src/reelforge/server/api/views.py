@@ -178,6 +178,10 @@ class HistoryItem(View):
     stake_minor: int
     win_minor: int | None
     balance_after_minor: int | None  # the player's balance once the round was settled
+    # an open round whose win waits on the player's gamble: the part of it still at stake and
+    # what the gamble has banked to the balance so far (None for any other round)
+    at_stake_minor: int | None = None
+    banked_minor: int | None = None
     currency: str
     funded_by: str | None
     created_at_us: int

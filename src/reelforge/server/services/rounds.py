@@ -19,7 +19,7 @@ from sqlalchemy import and_, select
 
 from reelforge.errors import ReelforgeError
 from reelforge.server.context import Context
-from reelforge.server.db.tables import round_steps, rounds
+from reelforge.server.db.tables import OPEN_STATUSES, round_steps, rounds
 from reelforge.server.errors import ApiError
 from reelforge.server.services.bet_writer import AGAIN, Written, commit
 from reelforge.server.services.catalog import games_of
@@ -91,14 +91,28 @@ def history(ctx: Context, auth: Auth, limit: int, before: str | None,
                                        rounds.c.id < anchor.id))
         rows = conn.execute(query.order_by(rounds.c.created_at.desc(), rounds.c.id.desc())
                             .limit(limit + 1)).all()
-    items = [{"round_id": r.id, "game": r.game_key, "game_id": r.game_id,
-              "title": titles.get(r.game_key, r.game_key), "status": r.status,
-              "stake_minor": r.stake_minor, "win_minor": r.win_minor,
-              "balance_after_minor": (loads(r.phase) or {}).get("balance_after_minor"),
-              "currency": r.currency,
-              "funded_by": r.funded_by, "created_at_us": r.created_at,
-              "closed_at_us": r.closed_at} for r in rows[:limit]]
+    items = [history_item(r, titles) for r in rows[:limit]]
     return {"rounds": items, "next": items[-1]["round_id"] if len(rows) > limit else None}
+
+
+def history_item(r, titles: dict[str, str]) -> dict:
+    """One row of the history: a round waiting on a gamble of its win says what is at stake
+    and what the gamble has banked (the phase's, as the round view's `pending_win_credits`),
+    where its win is not known yet."""
+    phase = loads(r.phase) or {}
+    # held for a choice on its win (transitions.hold_for_choice: no balance in the phase);
+    # Spin Chance, offered on the balance once the win is credited, holds nothing
+    held = (r.status in OPEN_STATUSES and phase.get("balance", 0) is None
+            and phase.get("pending_credits", 0) > 0)
+    return {"round_id": r.id, "game": r.game_key, "game_id": r.game_id,
+            "title": titles.get(r.game_key, r.game_key), "status": r.status,
+            "stake_minor": r.stake_minor, "win_minor": r.win_minor,
+            "balance_after_minor": phase.get("balance_after_minor"),
+            "at_stake_minor": phase["pending_credits"] * r.denomination if held else None,
+            "banked_minor": phase.get("banked_minor", 0) if held else None,
+            "currency": r.currency,
+            "funded_by": r.funded_by, "created_at_us": r.created_at,
+            "closed_at_us": r.closed_at}
 
 
 def verify(ctx: Context, auth: Auth, round_id: str) -> dict:

@@ -1,7 +1,7 @@
 // Cluedo's red/black gamble, its own choice screen (GameModule.choices), opened from the offer
 // after a win (offer.ts: GAMBLE or COLLECT) or by a step already taken: a deck of gamble
 // cards (equal red and black aces, face down), the card the server turned, RED, BLACK, TAKE
-// HALF, TAKE WIN, the amount at stake and banked, the 5-win and 3000-credit limits and the
+// HALF, COLLECT, the amount at stake and banked, the 5-win and 3000-credit limits and the
 // history of the last fourteen cards. Everything shown is the server's: the offer (amount,
 // limits), `choice.state` (amount, banked, wins, history, last card) and `choice.choices`
 // (what may be pressed); a step's result is the server's card.
@@ -20,7 +20,7 @@ export const BUTTONS = [
   { choice: "red", label: "RED" },
   { choice: "black", label: "BLACK" },
   { choice: "half", label: "TAKE HALF" },
-  { choice: "collect", label: "TAKE WIN" },
+  { choice: "collect", label: "COLLECT" },
 ] as const;
 
 export interface GambleModel {

@@ -18,7 +18,7 @@ export interface RevealShow {
 }
 
 /** What the turned card says for the server's step `r`, `staked` credits having been at stake
- * when the guess was made; null for a step that turns no card (TAKE HALF, TAKE WIN). */
+ * when the guess was made; null for a step that turns no card (TAKE HALF, COLLECT). */
 export function revealShow(r: Reveal, staked: number, limits: Pick<GambleModel, "maxWins" | "limit">): RevealShow | null {
   if (r.card !== "red" && r.card !== "black") return null;
   const ace = `${r.card.toUpperCase()} ACE`;

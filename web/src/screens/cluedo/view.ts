@@ -15,6 +15,9 @@ import { GOLDEN_FRAME } from "./theme";
 const SVG = "http://www.w3.org/2000/svg";
 /** CSS px above the reels' window for the free-spin counter (cluedo.css places it there). */
 const COUNTER_ROOM_PX = 38;
+/** CSS px on a phone between the screen's edge and the reels' window: the frame's gilt edge
+ * (about 10 px there) and a little air (reelsAcross). */
+const PHONE_EDGE_PX = 14;
 /** The room kept under the reels for the gamble's panel on a desktop (withChoiceRoom): the
  * cards' one row (cluedo.css, min-width 601px) and the offer fit in it. */
 const CHOICE_ROOM_PX = 96;
@@ -91,6 +94,16 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
     }
     section.style.setProperty("--cl-choice-room", `${CHOICE_ROOM_PX}px`);
     return choice.hidden ? px + CHOICE_ROOM_PX : px;
+  }
+
+  /** On a phone the reels take the screen's whole width but for the frame's edge: the design's
+   * 40 px margin, and the letterbox of a screen shorter than the design, left them 332 px of
+   * 390 (the playtest: "the reels are small"). Their cards are narrower than their cells, so
+   * every px across counts. The height follows; holdStill keeps them still as before. */
+  protected override reelsAcross(placement: Parameters<PixiSlotView["reelsAcross"]>[0]): number {
+    const { design, scale: root, hostWidth } = placement;
+    const plain = super.reelsAcross(placement);
+    return design.name === "portrait" ? Math.max(plain, (hostWidth - 2 * PHONE_EDGE_PX) / root) : plain;
   }
 
   private withCounter(top: number | undefined): number | undefined {

@@ -23,4 +23,10 @@ registerGame({
   betControls: copsBetControls,
   choices: copsChoices,
   account: copsAccount,
+  // the rule sheet's wild, bonus and trail rules (RULES.md), in a player's words
+  symbolNotes: {
+    ROBBER: "Wild: stands in for every symbol except the Bonus, and pays on a line of his own (above). In Fortune Spins and the Big Money Bonus he also collects the cash shown on every present in view; in the bonus each Robber moves him one step along the trail, and its multipliers multiply what he collects.",
+    COP: "Wild, only in the Big Money Bonus; a line of Cops pays nothing. Each Cop moves the cop one step along the trail: when he catches the robber, the ID Parade decides whether the bonus ends.",
+    BONUS: "Pays nothing itself. 3, 4 or 5 anywhere in view start the Big Money, Super Big Money or Mega Big Money Bonus, with a starting multiplier of 1x, 2x or 3x.",
+  },
 });

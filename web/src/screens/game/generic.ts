@@ -4,7 +4,7 @@
 import type { Cell } from "../../core/outcome";
 import { sleep } from "../../core/timing";
 import type { GameView } from "../../net/types";
-import { HUD_SHARE, type Rect } from "../../render/app";
+import { HUD_SHARE, type Rect, type Stage } from "../../render/app";
 import { ReelSet } from "../../render/reels";
 import { gameSymbolTable, SymbolTextures } from "../../render/symbols";
 import { allAtOnce, cycleText, WIN_CYCLE_MS, type WinCycle } from "../../core/win-cycle";
@@ -169,9 +169,16 @@ export class PixiSlotView implements SlotView {
     this.layout();
   }
 
+  /** Design px across that the reels' window (and its line markers) may take: the design's
+   * width less room for the frame. A game may give its reels more (Cluedo on a phone). */
+  protected reelsAcross(placement: ReturnType<Stage["placement"]>): number {
+    return placement.design.width - 40;
+  }
+
   /** The reels take the stage above what the console covers, under the title, centred. */
   protected layout(): void {
-    const { design, scale: root, y: rootY, hostHeight } = this.deps.stage.placement();
+    const placement = this.deps.stage.placement();
+    const { design, scale: root, y: rootY, hostHeight } = placement;
     const { reels, rows, cell, gap } = this.reels.opts;
     const w = reels * (cell + gap) - gap, hgt = rows * cell;
     // clear of the title by the frame drawn around the window (about 16 design px) and a gap
@@ -181,7 +188,8 @@ export class PixiSlotView implements SlotView {
       : Math.min(design.height, (hostHeight - this.cover - rootY) / root);
     const strip = this.labelStrip / root;
     const free = Math.max(60, floor - top - 12 - strip);
-    const fit = (side: number) => Math.min((design.width - 40) / (w + 2 * side), free / hgt, 1);
+    const across = this.reelsAcross(placement);
+    const fit = (side: number) => Math.min(across / (w + 2 * side), free / hgt, 1);
     // The line markers beside the window, unless the page's width would draw them under
     // MARKER_MIN_PX (20 lines on a phone): then a winning line's number is drawn large instead.
     // Judged by the width alone, so a choice panel opening does not switch the treatment.

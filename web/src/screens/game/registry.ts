@@ -158,6 +158,10 @@ export interface GameModule {
   replay?(host: HTMLElement, round: RoundView, game: GameView | undefined, outcome: Outcome): Promise<() => void> | (() => void);
   /** The history page's plain account of a stored round (default: screens/history/account.ts). */
   account?(round: RoundView, game: GameView | undefined): AccountLine[];
+  /** What each special symbol does, by symbol id, in a player's words from the game's rules:
+   * the paytable's "Special symbols" says it beside the symbol (a wild with pays of its own is
+   * listed there too when it has a line here: its pay card does not say it is wild). */
+  symbolNotes?: Record<string, string>;
 }
 
 const modules = new Map<string, GameModule>();

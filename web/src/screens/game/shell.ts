@@ -48,9 +48,12 @@ function isCollect(choice: unknown): boolean {
   return choice === "collect" || (Array.isArray(choice) && choice.length === 1 && choice[0] === "collect");
 }
 
+/** A step's button: one word for taking the win in every game and every choice (COLLECT, the
+ * word of both rule sheets for it: Cops' "COLLECT" button, Cluedo's "TAKE WIN ... to collect
+ * all of your winnings"; COLLECT & PLAY on the PLAY button). */
 export function choiceLabel(kind: string, choice: unknown): string {
   const text = Array.isArray(choice) ? choice.join(" ") : String(choice);
-  const words: Record<string, string> = { red: "RED", black: "BLACK", half: "TAKE HALF", collect: kind === "gamble" ? "TAKE WIN" : "COLLECT", play: "PLAY", decline: "NO THANKS" };
+  const words: Record<string, string> = { red: "RED", black: "BLACK", half: "TAKE HALF", collect: "COLLECT", play: "PLAY", decline: "NO THANKS" };
   return words[text] ?? text.toUpperCase();
 }
 

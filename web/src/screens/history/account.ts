@@ -158,7 +158,7 @@ export function paidOf(step: StepView): number | null {
   return num(step.result.paid_credits);
 }
 
-/** The red/black card gamble (engine/choices.py RedBlackGamble): a guess, TAKE HALF, TAKE WIN. */
+/** The red/black card gamble (engine/choices.py RedBlackGamble): a guess, TAKE HALF, COLLECT. */
 export const redBlackWords: StepWords = (step, before, start) => {
   const s = stateOf(step);
   const amount = num(s.amount) ?? 0, banked = num(s.banked) ?? 0;
@@ -172,7 +172,7 @@ export const redBlackWords: StepWords = (step, before, start) => {
   } else if (step.choice === "half") {
     lines.push(`Took half: ${credits(banked)} banked, ${credits(amount)} still at stake`);
   } else if (step.choice === "collect") {
-    lines.push(paid === null ? "Took the win" : `Took the win: ${credits(paid)}`);
+    lines.push(paid === null ? "Collected" : `Collected: ${credits(paid)}`);
     return lines;
   } else lines.push(`Chose ${JSON.stringify(step.choice)}`);
   if (step.result.finished === true && paid !== null) lines.push(paid > 0 ? `The gamble ends: ${credits(paid)} paid` : "The gamble ends: nothing paid");

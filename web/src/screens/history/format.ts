@@ -4,7 +4,7 @@ import type { HistoryItem, RoundView } from "../../net/types";
 
 /** A history item, with what contract 5 adds (the game's title, the balance when the round
  * ended) where the server sends it. */
-export type Item = HistoryItem & { title?: string | null; balance_after_minor?: number | null };
+export type Item = HistoryItem & { title?: string | null; balance_after_minor?: number | null; at_stake_minor?: number | null; banked_minor?: number | null };
 
 const LIST_TIME: Intl.DateTimeFormatOptions = { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit" };
 export const DETAIL_TIME: Intl.DateTimeFormatOptions = { ...LIST_TIME, timeZoneName: "short" };
@@ -20,6 +20,16 @@ const STATUS: Record<string, string> = {
 
 export function statusWords(status: string): string {
   return STATUS[status] ?? "In progress";
+}
+
+/** What an open round's win waiting on the player's gamble stands at, in minor units: still at
+ * stake, and banked to the balance by the gamble so far; null for any other round (its win,
+ * or "—" while none is known, says it). From the history item's fields, or a round view's
+ * `pending_win_credits` (no banked figure there: 0). */
+export function heldInGamble(item: Pick<Item, "at_stake_minor" | "banked_minor"> | null, round?: Pick<RoundView, "status" | "pending_win_credits" | "denomination" | "choice"> | null): { atStake: number; banked: number } | null {
+  if (item && typeof item.at_stake_minor === "number") return { atStake: item.at_stake_minor, banked: item.banked_minor ?? 0 };
+  if (round && round.status !== "closed" && round.status !== "cancelled" && round.choice && round.pending_win_credits > 0) return { atStake: round.pending_win_credits * round.denomination, banked: 0 };
+  return null;
 }
 
 /** The first characters of a round id: enough to find it, short enough to read out. */

@@ -12,11 +12,19 @@ import { clear, h, showError } from "../../ui/dom";
 import type { AppContext, Screen } from "../context";
 import { gameModule, moduleFor } from "../game/registry";
 import { accountOf, type AccountLine } from "./account";
-import { balanceAfter, DETAIL_TIME, localTime, shortReference, statusWords, type Item } from "./format";
+import { balanceAfter, DETAIL_TIME, heldInGamble, localTime, shortReference, statusWords, type Item } from "./format";
 import { mountScreens } from "./screens";
 
 function titleOf(item: { game: string; title?: string | null }, games: GameView[]): string {
   return item.title ?? games.find((g) => g.key === item.game)?.title ?? item.game;
+}
+
+/** The round's win, or while its win waits on the gamble what is at stake there (and what it
+ * has banked to the balance): a new player read "Win —" beside "In progress" as nothing won. */
+function winFields(win: number | null, held: { atStake: number; banked: number } | null, currency: string, prefix: "history" | "round"): HTMLElement[] {
+  if (!held) return [moneyField("Win", win === null ? "—" : formatMoney(win, currency), `${prefix}-win`, win)];
+  return [moneyField("At stake in gamble", formatMoney(held.atStake, currency), `${prefix}-at-stake`, held.atStake),
+    ...(held.banked > 0 ? [moneyField("Banked", formatMoney(held.banked, currency), `${prefix}-banked`, held.banked)] : [])];
 }
 
 function moneyField(label: string, value: string, testid: string, minor: number | null): HTMLElement {
@@ -46,13 +54,15 @@ export async function mountHistory(host: HTMLElement, app: AppContext): Promise<
     items.set(r.round_id, r);
     const balance = balanceAfter(r, null);
     const win = r.win_minor;
+    const held = heldInGamble(r);
+    const status = held ? "In gamble" : statusWords(r.status);
     const button = h("button", { type: "button", class: "history-item", "data-testid": "history-open", title: `Round ${r.round_id}` },
       h("span", { class: "title", "data-testid": "history-title" }, titleOf(r, games)),
       h("time", { class: "when", "data-testid": "history-time", datetime: new Date(Math.floor(r.created_at_us / 1000)).toISOString() }, localTime(r.created_at_us)),
-      h("span", { class: `status status-${statusWords(r.status).toLowerCase().replace(/ /g, "-")}`, "data-testid": "history-status" }, statusWords(r.status)),
+      h("span", { class: `status status-${status.toLowerCase().replace(/ /g, "-")}`, "data-testid": "history-status" }, status),
       h("span", { class: "money" },
         moneyField(r.funded_by ? "Stake (Spin Chance)" : "Stake", formatMoney(r.stake_minor, r.currency), "history-stake", r.stake_minor),
-        moneyField("Win", win === null ? "—" : formatMoney(win, r.currency), "history-win", win),
+        ...winFields(win, held, r.currency, "history"),
         balance === null ? null : moneyField("Balance", formatMoney(balance, r.currency), "history-balance", balance)));
     button.addEventListener("click", () => void open(r.round_id));
     return h("li", { "data-testid": "history-row", "data-round": r.round_id, "data-status": r.status }, button);
@@ -164,6 +174,7 @@ function outcomesOf(round: RoundView): Outcome[] {
 
 function header(round: RoundView, item: Item | null, game: GameView | undefined, verify: HTMLElement): HTMLElement {
   const balance = balanceAfter(item, round);
+  const held = heldInGamble(item, round);
   const stake = round.funded_by ? "Stake (a Spin Chance spin)" : "Stake";
   const mode = round.bet.mode !== "base" ? (game?.modes.find((m) => m.name === round.bet.mode)?.title ?? round.bet.mode) : null;
   const bet = round.outcome ? `${round.outcome.bet.stake.toLocaleString("en")} credits` : null;
@@ -171,10 +182,10 @@ function header(round: RoundView, item: Item | null, game: GameView | undefined,
     h("h2", {}, item?.title ?? game?.title ?? round.game, " ", verify),
     h("p", { class: "round-when" },
       h("time", { "data-testid": "round-time", datetime: new Date(Math.floor(round.created_at_us / 1000)).toISOString() }, localTime(round.created_at_us, DETAIL_TIME)),
-      " · ", h("span", { "data-testid": "round-status" }, statusWords(round.status))),
+      " · ", h("span", { "data-testid": "round-status" }, held ? "In gamble" : statusWords(round.status))),
     h("p", { class: "money" },
       moneyField(stake, formatMoney(round.stake_minor, round.currency), "round-stake", round.stake_minor),
-      moneyField("Win", round.win_minor === null ? "—" : formatMoney(round.win_minor, round.currency), "round-win", round.win_minor),
+      ...winFields(round.win_minor, held, round.currency, "round"),
       balance === null ? null : moneyField("Balance after", formatMoney(balance, round.currency), "round-balance", balance)),
     bet ? h("p", { class: "round-bet" }, `Bet ${bet}${mode ? ` · ${mode}` : ""} · 1 credit = ${formatMoney(round.denomination, round.currency)}`) : null);
 }

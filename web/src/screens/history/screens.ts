@@ -1,7 +1,7 @@
 // A stored round's screens on the history page, drawn by the game's own module (its symbols, its
 // view, its handlers: the same drawing as the game screen and the default replay in
 // screens/game/replay.ts): one screen for each window or grid of the outcome (every spin, every
-// free spin, every tumble), a way to step through them, and PLAY to watch the round again.
+// free spin, every tumble), a way to step through them, and REPLAY to watch the round again.
 //
 // The screen is the game's design size (1440x900, or 390x844 where the page is narrow), scaled
 // down as a whole, so the module's DOM panels (the trail, the jars, the counters) keep their
@@ -28,6 +28,9 @@ import type { GameModule, SlotView } from "../game/registry";
 function paidBy(event: OutcomeEvent): number {
   return "win" in event && typeof event.win === "number" ? event.win : 0;
 }
+
+/** The replay button's label while it is not playing (then STOP). */
+export const REPLAY_LABEL = "↻ REPLAY";
 
 export interface ScreensOptions {
   module: GameModule | undefined;
@@ -61,7 +64,9 @@ export async function mountScreens(host: HTMLElement, opts: ScreensOptions): Pro
   const position = h("output", { class: "replay-position", "data-testid": "replay-position" });
   const prev = h("button", { type: "button", "data-testid": "replay-prev", "aria-label": "Previous screen" }, "‹");
   const next = h("button", { type: "button", "data-testid": "replay-next", "aria-label": "Next screen" }, "›");
-  const play = h("button", { type: "button", "data-testid": "replay-play", class: "replay-play" }, "PLAY");
+  // REPLAY, not PLAY, and not the green of the game's PLAY: it watches the stored round again,
+  // it bets nothing (the playtest read the green PLAY as a spin)
+  const play = h("button", { type: "button", "data-testid": "replay-play", class: "replay-play" }, REPLAY_LABEL);
   const message = h("p", { class: "message", "data-testid": "replay-error", hidden: true });
   const bar = h("div", { class: "replay-bar", role: "group", "aria-label": "The round's screens" },
     h("div", { class: "replay-steps" }, prev, select, next),
@@ -214,7 +219,7 @@ export async function mountScreens(host: HTMLElement, opts: ScreensOptions): Pro
     return running;
   };
 
-  /** PLAY: every spin from the first, at the game's own pace; pressed again, it stops. */
+  /** REPLAY: every spin from the first, at the game's own pace; pressed again, it stops. */
   const playAll = async () => {
     if (playing) { playing = false; return; }
     await running;
@@ -241,7 +246,7 @@ export async function mountScreens(host: HTMLElement, opts: ScreensOptions): Pro
       if (!stopped) fail(exc);
     } finally {
       playing = false;
-      play.textContent = "PLAY";
+      play.textContent = REPLAY_LABEL;
       delete host.dataset.playing;
     }
   };

@@ -31,7 +31,7 @@ function drawn(kind: DrawnPart, game: GameView, app: AppContext, images: Map<str
   switch (kind) {
     case "paytable": {
       const chosen = recallBet(sessionStorage, game.key);
-      return paytable(game, images, chosen);
+      return paytable(game, images, chosen, moduleFor(game)?.symbolNotes);
     }
     case "paylines":
       return game.info.paylines?.length ? paylineDiagrams(game.info.paylines, game.info.window.rows) : null;

@@ -28,7 +28,7 @@ const unique = (xs: number[]) => [...new Set(xs)].sort((a, b) => a - b);
 
 /** The compact bet picker (lines, when the game lets them vary, and the bet per line or coin
  * value) over the server's bets, and the cards drawn at the bet picked. */
-export function paytable(game: GameView, images: Map<string, string>, initial: PaytableBet | null): HTMLElement {
+export function paytable(game: GameView, images: Map<string, string>, initial: PaytableBet | null, notes: Record<string, string> = {}): HTMLElement {
   const bets = [...game.bets].sort((a, b) => a.stake_credits - b.stake_credits);
   const coin = game.info.pays.unit === "coin";
   const perWay = game.info.pays.per === "way";
@@ -96,12 +96,15 @@ export function paytable(game: GameView, images: Map<string, string>, initial: P
     }
     clear(cards);
     cards.append(list);
-    // The symbols without a pay of their own (wilds, scatters and bonus symbols), to know them by.
+    // The symbols without a pay of their own (wilds, scatters and bonus symbols), to know them by,
+    // and a special one with pays where the game says what it does (notes): a wild's pay card
+    // above does not say it is wild.
     const shown = new Set([...game.info.pays.table.map((r) => r.symbol), ...(game.info.pays.mixed ?? []).flatMap((m) => m.symbols), ...(game.info.scatters ?? []).filter((s) => s.pays.length).map((s) => s.symbol)]);
-    const special = game.info.symbols.filter((s) => s.role !== "regular" && !shown.has(s.id));
+    const special = game.info.symbols.filter((s) => s.role !== "regular" && (!shown.has(s.id) || notes[s.id]));
     if (special.length)
-      cards.append(h("h3", {}, "Special symbols"), h("ul", { class: "info-special", "data-testid": "special-symbols" },
-        ...special.map((s) => h("li", { "data-symbol": s.id }, picture(s.id), h("span", {}, s.name)))));
+      cards.append(h("h3", {}, "Special symbols"), h("ul", { class: `info-special${special.some((s) => notes[s.id]) ? " with-notes" : ""}`, "data-testid": "special-symbols" },
+        ...special.map((s) => h("li", { "data-symbol": s.id }, picture(s.id),
+          notes[s.id] ? h("span", {}, h("strong", {}, s.name), h("span", { class: "info-special-note", "data-testid": "special-note" }, notes[s.id])) : h("span", {}, s.name)))));
   };
   const choose = (lines: number, perLine: number) => {
     const exact = offered(lines, perLine);
