@@ -78,15 +78,11 @@ function isBonusRound(outcome: Outcome): boolean {
   return outcome.spins.some((s) => s.kind === "bonus");
 }
 
-/** How many bonus spins the round plays: the outcome's own count (the bonus is decided whole
- * at bet time), so the counter can say "BONUS SPIN 6 of 14". */
-export function bonusSpins(outcome: Pick<Outcome, "spins">): number {
-  return outcome.spins.filter((s) => s.kind === "bonus").length;
-}
-
-/** The console's SPINS field in the bonus: "BONUS SPIN 6 of 14". */
-export function bonusSpinLabel(spin: Pick<Spin, "index">, outcome: Pick<Outcome, "spins">): string {
-  return `BONUS SPIN ${spin.index} of ${bonusSpins(outcome)}`;
+/** The console's SPINS field in the bonus: "BONUS SPIN 6". No total: the bonus runs until the
+ * cop catches the robber (the sheet's BIG MONEY BONUS), which the player learns on the trail as
+ * it happens; a total, though known to the outcome, would tell them the chase's end before it. */
+export function bonusSpinLabel(spin: Pick<Spin, "index">): string {
+  return `BONUS SPIN ${spin.index}`;
 }
 
 export function copsHandlers(game: Pick<GameView, "info">): Handlers<SlotView> {
@@ -119,19 +115,18 @@ export function copsHandlers(game: Pick<GameView, "info">): Handlers<SlotView> {
     bonus: async (e, ctx) => {
       const names: Record<number, string> = { 1: "BIG MONEY BONUS", 2: "SUPER BIG MONEY BONUS", 3: "MEGA BIG MONEY BONUS" };
       v(ctx.view).trailShow(e.start_multiplier);
-      // what started it and how long it runs, before the first bonus spin (skippable: a tap or
-      // Space, as every moment): the count is the outcome's, decided at bet time
-      const spins = bonusSpins(ctx.outcome);
+      // what started it and what ends it, before the first bonus spin (skippable: a tap or
+      // Space, as every moment); never the number of spins, which would give the chase away
       await v(ctx.view).moment({
         title: names[e.start_multiplier] ?? "BIG MONEY BONUS",
-        lines: [`${e.trigger_count} Bonus symbols: ${spins} bonus spin${spins === 1 ? "" : "s"}`, `Trail multiplier x${e.start_multiplier}`, "Robbers collect the presents, the cop gives chase"],
+        lines: [`${e.trigger_count} Bonus symbols · Trail multiplier x${e.start_multiplier}`, "Robbers collect the presents", "Bonus spins until the cop catches the robber"],
         kind: "bonus-intro",
       }, { fast: ctx.fast });
     },
     trail: async (e, ctx) => {
       // the count only: the trail over the reels shows where the robber and the cop are, and
       // the console's SPINS field keeps one row beside the meters
-      ctx.view.setSpinInfo(bonusSpinLabel(ctx.spin, ctx.outcome));
+      ctx.view.setSpinInfo(bonusSpinLabel(ctx.spin));
       await v(ctx.view).trailMove(e.robber, e.cop, { fast: ctx.fast });
     },
     parade: async (e, ctx) => {
@@ -150,7 +145,7 @@ export function copsHooks(): SpinHooks<SlotView> {
       // bonus, the mode's (Fortune Spins: its own reels) in the base game
       v(ctx.view).reelSet?.(spin.kind === "bonus" ? "bonus" : ctx.outcome.bet.mode);
       if (spin.kind === "base") { v(ctx.view).trailHide(); ctx.view.setSpinInfo(""); }
-      else ctx.view.setSpinInfo(bonusSpinLabel(spin, ctx.outcome));
+      else ctx.view.setSpinInfo(bonusSpinLabel(spin));
     },
     afterSpin: async (spin, ctx) => {
       const last = spin === ctx.outcome.spins[ctx.outcome.spins.length - 1];
