@@ -5,6 +5,7 @@ game's rule sheet."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 from fractions import Fraction
@@ -135,6 +136,23 @@ def test_the_facts_are_the_game_files_numbers():
     assert facts["free_spins.with_extra.max"] == str(f.free_spins + max(f.extra_start.values))
     for jp in f.jackpots:
         assert facts[f"jackpot.{jp.name}.x"] == f"{jp.pays_x:,}"
+
+
+def test_every_family_states_its_own_facts_and_the_server_asks_the_registry(monkeypatch):
+    """The game file's facts come from its family's module (spec.facts), not from the server:
+    every family has one, and a family the registry does not know has no pages."""
+    from reelforge.engine.families import FAMILIES
+    from reelforge.spec import facts as registry
+
+    assert set(registry.FAMILY_FACTS) == set(FAMILIES)
+    for ref in registry.FAMILY_FACTS.values():
+        module, name = ref.split(":")
+        assert callable(getattr(importlib.import_module(module), name)), ref
+    ways = make("ways-example-v1")
+    assert pages.facts(ways)["ways"] == f"{ways.spec.rows ** ways.spec.reels:,}"
+    monkeypatch.delitem(registry.FAMILY_FACTS, "ways")
+    with pytest.raises(ValueError, match="no help facts for game files of family 'ways'"):
+        pages.facts(ways)
 
 
 def test_the_pages_carry_money_and_percentages_for_the_client_to_format():

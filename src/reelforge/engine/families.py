@@ -10,7 +10,8 @@ its family. A new family is:
    `evidence.ranges.GRID_DRAWERS`);
 3. in `analysis.capabilities`, the entries of any new name: `EXACT` (or `NO_EXACT` with the
    reason) for an analysis, `PAR_SHEETS` for a sheet;
-4. its spec builder in `spec/load.py` (picked by `[game] family`).
+4. its spec builder in `spec/load.py` (picked by `[game] family`);
+5. the facts its information pages may name, in `spec/facts/` (`FAMILY_FACTS`).
 `check_game` refuses a game whose capabilities are unknown, or that has other than one
 analysis and one PAR sheet.
 """

@@ -88,6 +88,12 @@ class FreeGamesSpec:
     multiplier_weights: tuple[tuple[int, int], ...] = ()
 
 
+# A progressive jackpot is paid in this many instalments, the first upon validation, then
+# annual ones: the same terms for every game (the server's jackpot service pays them, a game's
+# information pages state them).
+JACKPOT_INSTALMENTS = 20
+
+
 @dataclass(frozen=True)
 class JackpotSpec:
     symbol: str

@@ -5,7 +5,9 @@ Each package has two parts, imported by name so that no layer imports a layer ab
 `spec` (parse the file's [features] and bound a round's win: plain Python, no numba) for the
 loader, and `game` (compile, play, simulate, decode the tape) for the engine's family classes;
 optionally `choices` (`choice_steps(game)`: the offers after a round that the rules add, such
-as a gamble whose prize is the rules' bonus), which the family classes load where it exists.
+as a gamble whose prize is the rules' bonus), which the family classes load where it exists,
+and `facts` (`facts(spec)`: what the rules add to the facts a game's information pages name,
+`spec.facts`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ RULES_PACKAGES = {
     "candy_jar": "reelforge.games.candy_jar_clusters",
     "cops_trail": "reelforge.games.cops_n_robbers",
 }
-PARTS = ("spec", "game", "choices")
+PARTS = ("spec", "game", "choices", "facts")
 
 
 def rules_module(name: str, part: str) -> ModuleType:
@@ -29,7 +31,8 @@ def rules_module(name: str, part: str) -> ModuleType:
 
 
 def optional_rules_module(name: str, part: str) -> ModuleType | None:
-    """`rules_module`, or None where the package has no such part (`choices` is optional)."""
+    """`rules_module`, or None where the package has no such part (`choices` and `facts` are
+    optional)."""
     if name not in RULES_PACKAGES or part not in PARTS:
         raise KeyError(f"rules {name!r} part {part!r}: not registered")
     if importlib.util.find_spec(f"{RULES_PACKAGES[name]}.{part}") is None:

@@ -19,24 +19,24 @@ The file's format (docs/game-format.md, "Information pages"):
 
 A fact (`{jackpot.count}`) is one of `facts(game)`: counts and names as text, money as
 `{"minor": n}` and percentages as `{"percent": x}`, which the client formats in the player's
-currency. A missing file, a line that is none of the above, an unknown fact or drawn part is
-a `SpecError` naming the file, the line and the value, at start-up (the server describes every
-game before its first request).
+currency. The game file's facts are its family's and rules package's (`reelforge.spec.facts`);
+this module adds only those of the game as served (RTP, maximum win, top prize). A missing
+file, a line that is none of the above, an unknown fact or drawn part is a `SpecError` naming
+the file, the line and the value, at start-up (the server describes every game before its
+first request).
 """
 
 from __future__ import annotations
 
 import importlib
-import itertools
 import re
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from reelforge.errors import SpecError
-from reelforge.spec.cluster_features import ClusterFeatures
+from reelforge.spec.facts import Fact, Money, Percent, game_file_facts, numeral
 
 HELP_FILE = "help.md"
 # What the page draws itself from the game description, at the player's bet and currency.
@@ -45,21 +45,6 @@ DRAWN = ("paytable", "paylines", "bets", "gamble-setting", "choice-timeout", "wi
 SECTION = re.compile(r"\A## (?P<title>\S.*?) \{#(?P<id>[a-z0-9]+(?:-[a-z0-9]+)*)\}\Z")
 TOKEN = re.compile(r"\*\*(?P<strong>[^*{}]+)\*\*|\{(?P<fact>[A-Za-z0-9_.]+)\}")
 STRAY = re.compile(r"[{}]|\*\*")
-
-
-@dataclass(frozen=True)
-class Money:
-    """An amount in the currency's minor units (the page formats it in the player's currency)."""
-
-    minor: int
-
-
-@dataclass(frozen=True)
-class Percent:
-    value: float
-
-
-Fact = str | Money | Percent
 
 
 # -- the file ---------------------------------------------------------------------------------
@@ -265,31 +250,15 @@ def without_modes(sections: tuple[dict, ...], game: Any, barred: dict[str, str])
 
 
 # -- the facts --------------------------------------------------------------------------------
-def _n(value: float | Fraction) -> str:
-    """12345 -> "12,345"; 4/3 -> "1.33"."""
-    if isinstance(value, Fraction) and value.denominator == 1 or float(value).is_integer():
-        return f"{int(value):,}"
-    return f"{float(value):,.2f}"
-
-
-def _words(items: list[str], last: str = "and") -> str:
-    """["a", "b", "c"] -> "a, b and c"."""
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {last} {items[-1]}"
-
-
-def _uniform(pairs: tuple[tuple[int, int], ...]) -> int | None:
-    values = {v for _k, v in pairs}
-    return values.pop() if len(values) == 1 else None
-
-
 UNPUBLISHED = "not published for this build"
 
 
 def facts(game: Any, rtp: tuple = (), max_win: Any = None,
           top_award: dict | None = None) -> dict[str, Fact]:
-    """Every fact a help file of `game` may name: the game file's numbers and names, the
-    server's terms (the jackpot's instalments), the RTP of each mode, the maximum win and the
-    odds of the paytable's top award (`catalog.top_award`), a sentence of its own."""
+    """Every fact a help file of `game` may name: its title, symbols and modes, the RTP of each
+    mode, the maximum win and the odds of the paytable's top award (`catalog.top_award`), a
+    sentence of its own; and the game file's numbers and names, which its family and rules
+    package state (`spec.facts`: the server knows none of them)."""
     spec = game.spec
     out: dict[str, Fact] = {"title": game.title}
     out["top_award.odds"] = "The odds of the top award are not published for this build."
@@ -299,14 +268,15 @@ def facts(game: Any, rtp: tuple = (), max_win: Any = None,
         name = next(s.name for s in spec.symbols if s.id == top_award["symbol"])
         out["top_award.odds"] = (
             f"The top award of the paytable, {top_award['count']} {name} on a line "
-            f"({_n(top_award['pay_per_line'])} times the bet on that line), comes on average once "
-            f"in {round(top_award['one_in']):,} plays at the maximum bet, free spins included.")
+            f"({numeral(top_award['pay_per_line'])} times the bet on that line), comes on "
+            f"average once in {round(top_award['one_in']):,} plays at the maximum bet, free spins "
+            "included.")
     out.update({f"symbol.{s.id}": s.name for s in spec.symbols})
     for mode in game.modes:
-        out[f"mode.{mode.name}.price"] = _n(mode.price)
+        out[f"mode.{mode.name}.price"] = numeral(mode.price)
         out[f"mode.{mode.name}.title"] = mode.title
         if mode.buy_spins:
-            out[f"mode.{mode.name}.buy_spins"] = _n(mode.buy_spins)
+            out[f"mode.{mode.name}.buy_spins"] = numeral(mode.buy_spins)
         # until a figure below says otherwise: a test or uncertified build publishes none
         out[f"rtp.{mode.name}"] = UNPUBLISHED
         out[f"rtp.{mode.name}.ci95"] = UNPUBLISHED
@@ -315,16 +285,10 @@ def facts(game: Any, rtp: tuple = (), max_win: Any = None,
         if figure.ci95:
             out[f"rtp.{figure.mode}.ci95"] = Percent(float(figure.ci95))
     if max_win is not None:
-        out["max_win.x"] = _n(max_win.x)
-        out["max_win.credits"] = _n(max_win.credits)
-        out["max_win.stake"] = _n(max_win.bet.lines * max_win.bet.bet_per_line)
-    family_facts = FAMILY_FACTS.get(spec.family)
-    if family_facts is None:
-        raise ValueError(f"{game.title}: no help facts for game files of family {spec.family!r}"
-                         f" (add them to FAMILY_FACTS in {__name__})")
-    out.update(family_facts(spec))
-    if spec.rules in RULES_FACTS:
-        out.update(RULES_FACTS[spec.rules](spec))
+        out["max_win.x"] = numeral(max_win.x)
+        out["max_win.credits"] = numeral(max_win.credits)
+        out["max_win.stake"] = numeral(max_win.bet.lines * max_win.bet.bet_per_line)
+    out.update(game_file_facts(spec))  # its family's and rules package's
     return out
 
 
@@ -338,19 +302,19 @@ def top_prize_sentence(spec: Any, top: dict) -> str:
     if top["kind"] == "award":
         name = next(s.name for s in spec.symbols if s.id == top["symbol"])
         return (f"The top award of the paytable, {top['count']} {name} on a way from the "
-                f"leftmost reel ({_n(Fraction(top['pay_coins'], top['pay_unit']))} times the bet "
-                f"per way), comes on average {_once_in(top['one_in'])}, at every bet "
+                f"leftmost reel ({numeral(Fraction(top['pay_coins'], top['pay_unit']))} times "
+                f"the bet per way), comes on average {_once_in(top['one_in'])}, at every bet "
                 "(calculated exactly from the reels).")
     if top["kind"] == "grand":
-        return (f"The top prize, the grand prize of {_n(top['grand_x'])} times the bet for coins "
-                f"on every position during the respins, comes on average "
+        return (f"The top prize, the grand prize of {numeral(top['grand_x'])} times the bet for "
+                f"coins on every position during the respins, comes on average "
                 f"{_once_in(top['one_in'])}, at every bet (calculated exactly from the reels and "
                 "the respins' odds).")
     sample = (f"{top['base_spins']:,} simulated rounds" if not top["feature_rounds"] else
               f"{top['base_spins']:,} simulated base game spins and {top['feature_rounds']:,} "
               "simulated bonus features")
-    prize = (f"The top prize is the maximum win, {_n(top['cap_x'])} times the bet (a round that "
-             "reaches it ends there).")
+    prize = (f"The top prize is the maximum win, {numeral(top['cap_x'])} times the bet (a round "
+             "that reaches it ends there).")
     if top["one_in"] is None:
         return (f"{prize} None of {sample} reached it: with 95% confidence "
                 f"it comes less often than {_once_in(top['fewer_than_one_in'])}.")
@@ -359,219 +323,3 @@ def top_prize_sentence(spec: Any, top: dict) -> str:
               f"no more often than {_once_in(1 / high)}")
     return (f"{prize} It comes on average {_once_in(top['one_in'])} at the highest bet, an "
             f"estimate from {sample}; with 95% confidence, {bounds}.")
-
-
-def _line_facts(spec: Any) -> dict[str, Fact]:
-    names = {s.id: s.name for s in spec.symbols}
-    bet = spec.bet
-    out: dict[str, Fact] = {
-        "reels": _n(spec.reels), "rows": _n(spec.rows), "lines": _n(len(spec.paylines)),
-        "min_lines": _n(bet.min_lines), "max_lines": _n(bet.max_lines),
-        "min_bet_per_line": "1", "max_bet_per_line": _n(bet.max_bet_per_line),
-        "max_bet": _n(bet.max_lines * bet.max_bet_per_line)}
-    if bet.max_win_minor:
-        out["round_cap"] = Money(bet.max_win_minor)
-    for w in spec.wilds:
-        out[f"wild.{w.symbol}.multiplier"] = _n(w.multiplier)
-    for s in spec.scatters:
-        if s.pays:
-            out[f"scatter.{s.symbol}.min_pay"] = _n(min(c for c, _p in s.pays))
-    for m in spec.mixed:
-        out[f"mixed.{m.name}.symbols"] = _words([names[s] for s in m.symbols])
-        for count, pay in m.pays:
-            out[f"mixed.{m.name}.{count}"] = _n(pay)
-            if bet.min_lines == bet.max_lines and pay % bet.max_lines == 0:
-                out[f"mixed.{m.name}.{count}.stakes"] = _n(pay // bet.max_lines)
-    fg = spec.free_games
-    if fg is not None:
-        out.update({
-            "free_games.trigger": names[fg.trigger],
-            "free_games.min_trigger": _n(min(c for c, _s in fg.award)),
-            "free_games.max_total_spins": _n(fg.max_total_spins),
-            "free_games.multiplier": _n(fg.multiplier),
-            "free_games.exempt": _words([f"{count} {names[sym]}" for sym, count in fg.exempt])
-            if fg.exempt else "nothing"})
-        for count, spins in fg.award:
-            out[f"free_games.award.{count}"] = _n(spins)
-        if (spins := _uniform(fg.award)) is not None:
-            out["free_games.spins"] = _n(spins)
-        if fg.retrigger != "none" and (spins := _uniform(fg.retrigger_award)) is not None:
-            out["free_games.retrigger_spins"] = _n(spins)
-    jp = spec.jackpot
-    if jp is not None:
-        from reelforge.server.services.jackpot import INSTALMENTS
-
-        out.update({
-            "jackpot.symbol": names[jp.symbol], "jackpot.count": _n(jp.count),
-            "jackpot.line": _n(jp.line), "jackpot.seed": Money(jp.seed_amount),
-            "jackpot.contribution": Percent(jp.contribution_bp / 10_000),
-            "jackpot.instalments": _n(INSTALMENTS),
-            "jackpot.later_instalments": _n(INSTALMENTS - 1)})
-    g = spec.gamble
-    if g is not None:
-        out.update({"gamble.limit": _n(g.limit_credits), "gamble.max_wins": _n(g.max_wins),
-                    "gamble.history": _n(g.history_length)})
-    if spec.cash is not None:
-        out["cash.values"] = _words([f"{_n(v)}x" for v, w in spec.cash.values if w], "or")
-        if spec.cash.collector:
-            out["cash.collector"] = names[spec.cash.collector]
-    draws = spec.wild_draws
-    if draws is not None:  # [wild_multipliers]: the draws by reel set, and how they combine
-        out["wild_multipliers.combine"] = {"product": "multiply", "sum": "add up",
-                                           "max": "count once, the largest"}[draws.combine]
-        for name, table in draws.tables:
-            out[f"wild_multipliers.{name}"] = _words([f"x{_n(m)}" for m, _w in table], "or")
-    wheel = spec.wheel_gamble
-    if wheel is not None:
-        out["wheel_gamble.limit_stakes"] = _n(wheel.limit_stake_multiple)
-        out["wheel_gamble.limit"] = Money(wheel.limit_minor)
-        out["wheel_gamble.targets"] = _words([f"x{_n(Fraction(a, b))}" for a, b in
-                                              wheel.cash_targets], "or")
-    return out
-
-
-def _cluster_facts(spec: Any) -> dict[str, Fact]:
-    bet = spec.bet
-    out: dict[str, Fact] = {
-        "rows": _n(spec.rows), "cols": _n(spec.cols), "cells": _n(spec.rows * spec.cols),
-        "min_cluster": _n(spec.min_size),
-        "top_cluster": _n(max(size for _s, pays in spec.pays for size, _p in pays)),
-        "coins": _n(bet.max_lines), "min_coin_value": "1",
-        "max_coin_value": _n(bet.max_bet_per_line)}
-    if spec.max_win_x:
-        out["max_win_x"] = _n(spec.max_win_x)
-    for name, values, weights in spec.random_multipliers:
-        shown = [f"{_n(v)}x" for v, w in zip(values, weights, strict=True) if w and v > 1]
-        if shown:
-            out[f"random_multiplier.{name}"] = _words(shown, "or")
-    if isinstance(spec.features, ClusterFeatures):  # a standard game's features as data
-        out.update(_cluster_feature_facts(spec.features))
-    return out
-
-
-def _cluster_feature_facts(f: ClusterFeatures) -> dict[str, Fact]:
-    """A standard cluster game's free spins and grid multipliers (spec/cluster_features.py)."""
-    out: dict[str, Fact] = {}
-    if f.free_spins is not None:
-        fs = f.free_spins
-        out["free_spins.min_scatters"] = _n(fs.awards[0][0])
-        out["free_spins.awards"] = _words([f"{_n(c)} scatters: {_n(n)} free spins" for c, n in fs.awards])
-        out["free_spins.min_retrigger"] = _n(fs.retrigger[0][0])
-        out["free_spins.retrigger"] = _words([f"{_n(c)} scatters: {_n(n)} more" for c, n in fs.retrigger])
-        out["free_spins.max_spins"] = _n(fs.max_spins)
-    if f.grid_multipliers is not None:
-        gm = f.grid_multipliers
-        out["grid.start"] = _n(gm.start)
-        out["grid.growth"] = _n(gm.growth)
-        out["grid.max"] = _n(gm.max)
-    return out
-
-
-def _ways_facts(spec: Any) -> dict[str, Fact]:
-    """A ways game (spec/ways.py): its window, ways, coins and wilds."""
-    bet = spec.bet
-    out: dict[str, Fact] = {
-        "reels": _n(spec.reels), "rows": _n(spec.rows), "ways": _n(spec.rows ** spec.reels),
-        "coins": _n(spec.pay_unit), "min_coin_value": "1",
-        "max_coin_value": _n(bet.max_bet_per_line),
-        "max_bet": _n(spec.pay_unit * bet.max_bet_per_line),
-        "wild_multiplier_combine": "multiply" if spec.wild_combine == "multiply" else "add up",
-        "wild.reels": f"2 to {spec.reels}" if not spec.wilds_on_first_reel else f"1 to {spec.reels}"}
-    if spec.max_win_x:
-        out["max_win_x"] = _n(spec.max_win_x)
-    for w in spec.wilds:
-        out[f"wild.{w.symbol}.multiplier"] = _n(w.multiplier)
-    return out
-
-
-def _trail_facts(spec: Any) -> dict[str, Fact]:
-    """Cops n Robbers' trail bonus (games/cops_n_robbers/spec.py `TrailSpec`)."""
-    t = spec.features
-    marks = [position for position, _m in t.multipliers]
-    gaps = {b - a for a, b in itertools.pairwise(marks)}
-    top = max(m for _p, m in t.multipliers)
-    out: dict[str, Fact] = {
-        "trail.min_trigger": _n(min(c for c, _m in t.start_multiplier)),
-        "trail.length": _n(t.length), "trail.head_start": _n(t.robber_start - t.cop_start),
-        "trail.multipliers": _words([f"{_n(m)}x" for _p, m in t.multipliers]),
-        "trail.first_multiplier": _n(t.multipliers[0][1]),
-        "trail.first_position": _n(t.multipliers[0][0] - t.cop_start),
-        "trail.max_multiplier": _n(top),
-        "trail.max_total_multiplier": _n(top * max(m for _c, m in t.start_multiplier)),
-        "trail.sid_pushback": _n(t.sid_pushback)}
-    if len(gaps) == 1:
-        out["trail.spacing"] = _n(gaps.pop())
-    for count, multiplier in t.start_multiplier:
-        out[f"trail.start.{count}"] = _n(multiplier)
-    return out
-
-
-def _candy_facts(spec: Any) -> dict[str, Fact]:
-    """Candy Jar's jars, modifiers and jackpots (games/candy_jar_clusters/spec.py)."""
-    f = spec.features
-    names = {s.id: s.name for s in spec.symbols}
-    golden = dict(spec.wild_multipliers)
-    extra = f.extra_start.values
-    out: dict[str, Fact] = {
-        "trigger_candies": _n(f.trigger_candies), "free_spins": _n(f.free_spins),
-        "extra_start.min": _n(min(extra)), "extra_start.max": _n(max(extra)),
-        "free_spins.with_extra.min": _n(f.free_spins + min(extra)),
-        "free_spins.with_extra.max": _n(f.free_spins + max(extra)),
-        "wild.count.min": _n(min(f.wild_count.values)),
-        "wild.count.max": _n(max(f.wild_count.values)),
-        "golden_wild.multipliers": _words([f"x{_n(golden[s])}" for s in f.wild_symbols
-                                           if s in golden], "or"),
-        "extra.symbol": names[f.extra_symbol], "extra.per_super_spin": _n(f.extra_per_super_spin)}
-    for candy, modifier in f.jars:
-        out[f"jar.{modifier}"] = names[candy]
-    for jp in f.jackpots:
-        out[f"jackpot.{jp.name}.collect"] = _n(jp.collect)
-        out[f"jackpot.{jp.name}.x"] = _n(jp.pays_x)
-    return out
-
-
-def _anywhere_facts(spec: Any) -> dict[str, Fact]:
-    """A pays-anywhere game (spec/anywhere.py): its grid, counts, multiplier and free spins."""
-    bet = spec.bet
-    out: dict[str, Fact] = {
-        "rows": _n(spec.rows), "cols": _n(spec.cols), "cells": _n(spec.cells),
-        "min_count": _n(spec.min_count), "coins": _n(spec.pay_unit), "min_coin_value": "1",
-        "max_coin_value": _n(bet.max_bet_per_line),
-        "max_bet": _n(spec.pay_unit * bet.max_bet_per_line),
-        "multiplier.start": _n(spec.multiplier_start),
-        "multiplier.per_tumble": _n(spec.multiplier_per_tumble),
-        "multiplier.max": _n(spec.multiplier_max),
-        "multiplier.symbols": _words([f"x{_n(v)}" for _s, v in spec.multiplier_symbols] or ["none"])}
-    if spec.max_win_x:
-        out["max_win_x"] = _n(spec.max_win_x)
-    if spec.scatter is not None:
-        out["free_spins.min_trigger"] = _n(min(c for c, _s in spec.award))
-        out["free_spins.award"] = _words([f"{_n(c)} scatters: {_n(s)} free spins"
-                                          for c, s in spec.award])
-        out["free_spins.retrigger"] = _words([f"{_n(c)} scatters: {_n(s)} more"
-                                              for c, s in spec.retrigger] or ["none"])
-        out["free_spins.max_spins"] = _n(spec.max_spins)
-    return out
-
-
-def _holdwin_facts(spec: Any) -> dict[str, Fact]:
-    """A hold-and-win game (spec/holdwin.py): its ways base game's facts, and the respins'."""
-    out = _ways_facts(spec.base)
-    if spec.max_win_x:
-        out["max_win_x"] = _n(spec.max_win_x)
-    n, d = spec.respin_odds
-    out.update({"hold.trigger": _n(spec.trigger), "hold.respins": _n(spec.respins),
-                "hold.cells": _n(spec.cells), "hold.odds": f"1 in {_n(d // n)}" if d % n == 0
-                else f"{_n(n)} in {_n(d)}", "hold.grand_x": _n(spec.grand_x),
-                "hold.values": _words([f"{_n(v.x)}x" for v in spec.values if not v.jackpot]),
-                "hold.jackpots": _words([f"{v.jackpot} {_n(v.x)}x" for v in spec.values
-                                         if v.jackpot] or ["none"])})
-    return out
-
-
-# What each family of game file has to say about its grid and its pays.
-FAMILY_FACTS = {"lines": _line_facts, "clusters": _cluster_facts, "ways": _ways_facts,
-                "anywhere": _anywhere_facts,
-                "holdwin": _holdwin_facts}
-# The facts of each registered rules package (spec.rules.RULES_PACKAGES): a new one adds its own.
-RULES_FACTS = {"cops_trail": _trail_facts, "candy_jar": _candy_facts}

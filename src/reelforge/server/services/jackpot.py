@@ -34,8 +34,7 @@ from sqlalchemy.exc import IntegrityError
 from reelforge.server.db.tables import POOL_SCALE, jackpot_claims, jackpot_pools
 from reelforge.server.services import audit, ledger
 from reelforge.server.services.common import dumps, loads
-
-INSTALMENTS = 20  # the first upon validation, then 19 annual
+from reelforge.spec.model import JACKPOT_INSTALMENTS
 
 
 def ensure_pool(engine, key: str, currency: str, seed_minor: int, contribution_bp: int,
@@ -255,9 +254,9 @@ _LOCK_POOLS = (select(jackpot_pools).where(jackpot_pools.c.key.in_(
 
 def instalments(amount: int) -> list[dict]:
     """Equal instalments in minor units; the remainder of the division goes to the first."""
-    each, rest = divmod(amount, INSTALMENTS)
+    each, rest = divmod(amount, JACKPOT_INSTALMENTS)
     return [{"due": "on verification" if i == 0 else f"year {i}",
-             "amount_minor": each + (rest if i == 0 else 0)} for i in range(INSTALMENTS)]
+             "amount_minor": each + (rest if i == 0 else 0)} for i in range(JACKPOT_INSTALMENTS)]
 
 
 def meters(conn: Connection) -> list[dict]:
