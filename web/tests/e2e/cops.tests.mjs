@@ -342,7 +342,9 @@ export const tests = [
       }
       expect(seen, "no bonus in 8 rounds");
       await t.page.locator("[data-testid=trail][data-cop]").waitFor({ timeout: 30000 });
-      // the bonus count, on the meters' one row with the balance (1440x900)
+      // the bonus count, on the meters' one row with the balance (1440x900), once it is shown
+      // (the field is hidden while empty: a measure before the first bonus spin read top 0)
+      await t.page.locator("[data-testid=spin-info]", { hasText: "BONUS SPIN" }).waitFor({ timeout: 30000 });
       const row = await t.page.evaluate(() => ["balance", "spin-info"].map((id) => document.querySelector(`[data-testid=${id}]`).closest(".field").getBoundingClientRect().top));
       expect(Math.abs(row[0] - row[1]) < 4, `the bonus count's field (top ${row[1]}) is not on the balance's row (top ${row[0]})`);
       await t.assertDrawn("mid-bonus");
