@@ -34,7 +34,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "game-format.md"
 GAME_FILES = sorted((ROOT / "src" / "reelforge" / "games").glob("*/*.toml")) + sorted(
     (ROOT / "conformance").glob("*/*.toml"))
-# Every module that reads a game file's keys: the line loader, the cluster loader and the
+# Every module that reads a game file's keys: the line loader, each family's builder, the parts they
+# share (spec/parts.py) and the
 # spec part of every registered rules module (each reads its own [features] tables).
 LOADER_SOURCES = [ROOT / "src" / "reelforge" / "spec" / "load.py",
                   ROOT / "src" / "reelforge" / "spec" / "clusters.py",
@@ -42,6 +43,7 @@ LOADER_SOURCES = [ROOT / "src" / "reelforge" / "spec" / "load.py",
                   ROOT / "src" / "reelforge" / "spec" / "ways.py",
                   ROOT / "src" / "reelforge" / "spec" / "anywhere.py",
                   ROOT / "src" / "reelforge" / "spec" / "holdwin.py",
+                  ROOT / "src" / "reelforge" / "spec" / "parts.py",
                   ROOT / "src" / "reelforge" / "games" / "candy_jar_clusters" / "spec.py",
                   ROOT / "src" / "reelforge" / "games" / "cops_n_robbers" / "spec.py"]
 FAMILIES = ("lines", "clusters", "ways", "anywhere", "holdwin")

@@ -21,11 +21,15 @@ import numpy as np
 from reelforge.engine import anywhere as ak
 from reelforge.engine.capabilities import GRID_DRAWS, PAR_ANYWHERE, STRATIFIED
 from reelforge.engine.common import CommonGame
-from reelforge.engine.counters import SIM_FIELDS, Sim
+from reelforge.engine.game_parts import (
+    coin_value_rounds,
+    grow_tape,
+    outcome_identity,
+    sim_buffers,
+    sim_result,
+)
 from reelforge.engine.outcome import (
-    SCHEMA_VERSION,
     Bet,
-    BetRecord,
     Counters,
     Flag,
     FreeSpinsAward,
@@ -113,33 +117,25 @@ class AnywhereGame(CommonGame):
         """One round with its tape; the tape grows (and the round replays on the same draws)
         until it holds the whole round."""
         self.check_bet(bet)
-        state = rng.bit_generator.state
-        rows = INITIAL_TAPE_ROWS
-        while True:
+
+        def attempt(rows: int):
             work = ak.new_work(self.model, rows)
             result = ak.play_anywhere_round(self.model, rng, work, True)
-            if result.tape_rows <= rows:
-                break
-            rows = result.tape_rows
-            rng.bit_generator.state = state
-        return self._outcome(bet, seed, result, work.tape[: result.tape_rows])
+            return (result, work), result.tape_rows
+
+        (result, work), used = grow_tape(rng, INITIAL_TAPE_ROWS, attempt)
+        return self._outcome(bet, seed, result, work.tape[:used])
 
     def simulate(self, bet: Bet, rng: np.random.Generator, rounds: int,
                  band_edges_x) -> tuple[dict, tuple[int, ...], int]:
         """n rounds: (counters by lines.SIM_FIELDS name, win-band counts, sum of squared
         wins), credits at this bet; band edges in multiples of the stake."""
-        scale = bet.bet_per_line  # the kernels count coins at a coin value of 1
-        edges = np.array([x * bet.lines for x in band_edges_x], dtype=np.int64)
-        counters = np.zeros(len(Sim), dtype=np.int64)
-        bands = np.zeros(len(edges) + 1, dtype=np.int64)
-        squares = np.zeros(2, dtype=np.uint64)
+        edges, counters, bands, squares = sim_buffers(band_edges_x, bet.lines)
         ak.simulate_anywhere(self.model, rng, rounds, edges, counters, bands, squares,
                              ak.new_work(self.model))
-        values = {name: int(v) for name, v in zip(SIM_FIELDS, counters)}
-        for name in ("total_win", "base_line_win", "feature_win", "max_win"):
-            values[name] *= scale
-        square_sum = (int(squares[1]) << 64 | int(squares[0])) * scale * scale
-        return values, tuple(int(b) for b in bands), square_sum
+        # the kernels count coins at a coin value of 1
+        return sim_result(counters, bands, squares, bet.bet_per_line,
+                          ("total_win", "base_line_win", "feature_win", "max_win"))
 
     def _outcome(self, bet: Bet, seed: int | None, result: ak.RoundResult,
                  tape: np.ndarray) -> Outcome:
@@ -180,8 +176,7 @@ class AnywhereGame(CommonGame):
         done = tuple(Spin(**{**s, "events": tuple(s["events"])}) for s in spins)
         uncapped = sum(e.win for s in done for e in s.events if e.type == "scatter_win")
         return Outcome(
-            schema_version=SCHEMA_VERSION, game_id=self.spec.id, game_sha256=self.spec.sha256,
-            seed=None if seed is None else f"{seed:064x}", bet=BetRecord.of(bet, self.price(bet)),
+            **outcome_identity(self, bet, seed),
             total_win=int(result.total) * scale, win_capped=bool(result.capped),
             uncapped_win=uncapped if result.capped else None,
             breakdown={"base_game": int(result.base_win) * scale,
@@ -209,12 +204,10 @@ def check_anywhere_game(game: AnywhereGame, rounds: int = 2000, seed: int = 0) -
     coin value is deterministic, within [0, bound], its breakdown and its spins adding up to
     its total and each spin's wins to the spin's win (below the cap), and no round plays
     more free spins than the file allows."""
-    from reelforge.engine.check import GameCheckFailed, sampled_rounds
+    from reelforge.engine.check import GameCheckFailed
 
     spec = game.spec
-    for i, first in sampled_rounds(game, (game.max_bet, Bet(spec.bet.max_lines, 1)), rounds, seed):
-        if sum(first.breakdown.values()) != first.total_win:
-            raise GameCheckFailed(f"{spec.id}: round {i} breakdown does not add up")
+    for i, first in coin_value_rounds(game, rounds, seed):
         if sum(s.win for s in first.spins) != first.total_win:
             raise GameCheckFailed(f"{spec.id}: round {i} spins do not add up to the total")
         for s in first.spins:

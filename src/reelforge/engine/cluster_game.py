@@ -29,11 +29,9 @@ from reelforge.engine.clusters import (
     new_buffers,
 )
 from reelforge.engine.common import UNBOUNDED, CommonGame
-from reelforge.engine.counters import SIM_FIELDS, Sim
+from reelforge.engine.game_parts import grow_tape, outcome_identity, sim_buffers, sim_result
 from reelforge.engine.outcome import (
-    SCHEMA_VERSION,
     Bet,
-    BetRecord,
     ClusterWin,
     Counters,
     Flag,
@@ -141,9 +139,8 @@ class ClusterGame(CommonGame):
         """One round with its tape; the tape grows (and the round replays on the same draws)
         until it holds the whole round."""
         self.check_bet(bet)
-        state = rng.bit_generator.state
-        rows = INITIAL_TAPE_ROWS
-        while True:
+
+        def attempt(rows: int):
             work = new_buffers(self.model, rows)
             if self.features is not None:
                 r = cf.play_feature_round(self.model, self.features, rng, work,
@@ -161,22 +158,16 @@ class ClusterGame(CommonGame):
                            "breakdown": {"base_game": result.win}, "modifiers": ()}
             else:
                 summary, used = self.rules.play(self, rng, work)
-            if used <= rows:
-                break
-            rows = used
-            rng.bit_generator.state = state
+            return (summary, work), used
+
+        (summary, work), used = grow_tape(rng, INITIAL_TAPE_ROWS, attempt)
         return self._outcome(bet, seed, summary, work.tape[:used])
 
     def simulate(self, bet: Bet, rng: np.random.Generator, rounds: int,
                  band_edges_x) -> tuple[dict, tuple[int, ...], int]:
         """n rounds: (counters by lines.SIM_FIELDS name, win-band counts, sum of squared
         wins), amounts in credits at this bet; band edges in multiples of the stake."""
-        coins = bet.lines
-        scale = bet.bet_per_line  # kernels count coins at a coin value of 1
-        edges = np.array([x * coins for x in band_edges_x], dtype=np.int64)
-        counters = np.zeros(len(Sim), dtype=np.int64)
-        bands = np.zeros(len(edges) + 1, dtype=np.int64)
-        squares = np.zeros(2, dtype=np.uint64)
+        edges, counters, bands, squares = sim_buffers(band_edges_x, bet.lines)
         work = new_buffers(self.model)
         if self.features is not None:
             cf.simulate_feature_rounds(self.model, self.features, rng, rounds, edges, counters,
@@ -186,11 +177,9 @@ class ClusterGame(CommonGame):
                                      counters, bands, squares, work)
         else:
             self.rules.simulate(self, rng, rounds, edges, counters, bands, squares, work)
-        values = {name: int(v) for name, v in zip(SIM_FIELDS, counters)}
-        for name in ("total_win", "base_line_win", "feature_win", "bonus_win", "max_win"):
-            values[name] *= scale
-        square_sum = (int(squares[1]) << 64 | int(squares[0])) * scale * scale
-        return values, tuple(int(b) for b in bands), square_sum
+        # kernels count coins at a coin value of 1
+        return sim_result(counters, bands, squares, bet.bet_per_line,
+                          ("total_win", "base_line_win", "feature_win", "bonus_win", "max_win"))
 
     def _outcome(self, bet: Bet, seed: int | None, summary: dict, tape: np.ndarray) -> Outcome:
         """The Outcome from the round's summary and tape: each row an event of its spin; the
@@ -245,8 +234,7 @@ class ClusterGame(CommonGame):
             ("jackpot", summary.get("jackpots")))
         done = tuple(Spin(**{**s, "events": tuple(s["events"])}) for s in spins)
         return Outcome(
-            schema_version=SCHEMA_VERSION, game_id=self.spec.id, game_sha256=self.spec.sha256,
-            seed=None if seed is None else f"{seed:064x}", bet=BetRecord.of(bet, self.price(bet)),
+            **outcome_identity(self, bet, seed),
             total_win=int(summary["total"]) * scale, win_capped=bool(summary["capped"]),
             uncapped_win=sum(map(uncapped_spin_win, done)) if summary["capped"] else None,
             breakdown={k: int(v) * scale for k, v in summary["breakdown"].items()},

@@ -13,13 +13,12 @@ from reelforge.engine import lines as k
 from reelforge.engine.capabilities import EXACT_LINES, LINE_DRAWS, PAR_LINES, TUNE_STOP_WEIGHTS
 from reelforge.engine.choices import RedBlackGamble
 from reelforge.engine.common import CommonGame
-from reelforge.engine.counters import SIM_FIELDS, Sim
 from reelforge.engine.gamble import GambleRules
+from reelforge.engine.game_parts import reel_buffers, sim_buffers, sim_result
 from reelforge.engine.model import Model, compile_model
 from reelforge.engine.outcome import Bet
 from reelforge.engine.protocol import ChoiceStep, Labels
 from reelforge.engine.rules_protocol import check_rules
-from reelforge.engine.tape import TAPE_WIDTH
 from reelforge.spec.model import GameSpec
 from reelforge.spec.rules import rules_module
 
@@ -124,13 +123,8 @@ class LineGame(CommonGame):
 
         cost = self.price(bet)
         m = self.model_for(bet)
-        edges = np.array([x * cost for x in band_edges_x], dtype=np.int64)
-        counters = np.zeros(len(Sim), dtype=np.int64)
-        bands = np.zeros(len(edges) + 1, dtype=np.int64)
-        squares = np.zeros(2, dtype=np.uint64)
-        stops = np.zeros(m.n_reels, dtype=np.int64)
-        window = np.zeros((m.n_reels, m.n_rows), dtype=np.int16)
-        tape = np.zeros((1, TAPE_WIDTH + m.n_reels), dtype=np.int64)
+        edges, counters, bands, squares = sim_buffers(band_edges_x, cost)
+        stops, window, tape = reel_buffers(m, 1)
         eligible = jackpot_eligible(self, bet)
         if self.rules is None:
             k.simulate_kernel(m, bet.lines, bet.bet_per_line, eligible, rng, rounds, edges,
@@ -138,8 +132,7 @@ class LineGame(CommonGame):
         else:
             self.rules.simulate(self, m, bet, eligible, rng, rounds, edges, counters, bands,
                                 squares, stops, window, tape)
-        values = {name: int(v) for name, v in zip(SIM_FIELDS, counters)}
-        return values, tuple(int(b) for b in bands), int(squares[1]) << 64 | int(squares[0])
+        return sim_result(counters, bands, squares)
 
     # -- bounds and checks -------------------------------------------------------------------
     def round_cap(self, bet: Bet) -> int:

@@ -18,14 +18,12 @@ from typing import Any, ClassVar, cast
 
 import numpy as np
 
+from reelforge.engine import game_parts as parts
 from reelforge.engine import holdwin as hk
 from reelforge.engine.capabilities import EXACT_HOLDWIN, HOLDWIN_DRAWS, PAR_HOLDWIN
 from reelforge.engine.common import CommonGame
-from reelforge.engine.counters import SIM_FIELDS, Sim
 from reelforge.engine.outcome import (
-    SCHEMA_VERSION,
     Bet,
-    BetRecord,
     Bonus,
     Cash,
     Collection,
@@ -34,11 +32,10 @@ from reelforge.engine.outcome import (
     Jackpot,
     Outcome,
     Spin,
-    WaysWin,
     Window,
 )
 from reelforge.engine.protocol import Labels
-from reelforge.engine.tape import TAPE_WIDTH, TapeKind
+from reelforge.engine.tape import TapeKind
 from reelforge.engine.ways_game import reel_bound
 
 GRAND = "GRAND"  # the jackpot event's name for a full screen
@@ -60,29 +57,17 @@ class HoldWinGame(CommonGame):
         return cls(spec, hk.compile_holdwin(spec))
 
     def _family_info(self) -> dict[str, Any]:
-        spec, base = self.spec, self.spec.base
-        return {"window": {"reels": spec.reels, "rows": spec.rows},
-                "ways": spec.rows ** spec.reels,
-                "pays": {"unit": "coin", "coins": spec.pay_unit, "per": "way",
-                         "table": [{"symbol": sym, "pays": [list(p) for p in pays]}
-                                   for sym, pays in base.pays]},
-                "wilds": [{"symbol": w.symbol, "multiplier": w.multiplier,
-                           "substitutes_all_but": sorted({sid for sid, _ in base.pays}
-                                                         - set(w.substitutes))}
-                          for w in base.wilds],
-                "wild_multiplier_combine": base.wild_combine,
-                "wilds_on_first_reel": base.wilds_on_first_reel,
-                "hold_and_win": {
-                    "prize": spec.prize, "blank": spec.blank, "trigger": spec.trigger,
-                    "respins": spec.respins, "respin_prize_odds": list(spec.respin_odds),
-                    "values": [{"x": v.x, "weight": v.weight, "jackpot": v.jackpot or None}
-                               for v in spec.values],
-                    "grand_x": spec.grand_x},
-                # what the client's anticipation reads: the fewest prizes that start the feature
-                "feature_trigger": {"symbols": [spec.prize], "count": spec.trigger},
-                "reel_sets": {"base": [list(strip) for strip in base.strips]},
-                "base_reel_set": "base",
-                "max_win_x": spec.max_win_x}
+        spec = self.spec
+        return parts.ways_info(
+            spec.base, spec.max_win_x,
+            hold_and_win={
+                "prize": spec.prize, "blank": spec.blank, "trigger": spec.trigger,
+                "respins": spec.respins, "respin_prize_odds": list(spec.respin_odds),
+                "values": [{"x": v.x, "weight": v.weight, "jackpot": v.jackpot or None}
+                           for v in spec.values],
+                "grand_x": spec.grand_x},
+            # what the client's anticipation reads: the fewest prizes that start the feature
+            feature_trigger={"symbols": [spec.prize], "count": spec.trigger})
 
     def model_for(self, bet: Bet) -> hk.HoldWinModel:
         return self.model
@@ -109,10 +94,10 @@ class HoldWinGame(CommonGame):
 
     # -- play ------------------------------------------------------------------------------
     def _buffers(self, tape_rows: int) -> tuple[np.ndarray, ...]:
+        """(stops, window, locked, tape): the locked cells' prize index, -1 where none."""
         w = self.model.ways
-        return (np.zeros(w.n_reels, dtype=np.int64), np.zeros((w.n_reels, w.n_rows), dtype=np.int16),
-                np.full((w.n_reels, w.n_rows), -1, dtype=np.int64),
-                np.zeros((tape_rows, TAPE_WIDTH + w.n_reels), dtype=np.int64))
+        stops, window, tape = parts.reel_buffers(w, tape_rows)
+        return stops, window, np.full((w.n_reels, w.n_rows), -1, dtype=np.int64), tape
 
     def play(self, bet: Bet, rng: np.random.Generator, seed: int | None = None) -> Outcome:
         """One round with its tape: the spin, its ways wins, and at most a row per cell, per
@@ -127,30 +112,22 @@ class HoldWinGame(CommonGame):
 
     def simulate(self, bet: Bet, rng: np.random.Generator, rounds: int,
                  band_edges_x) -> tuple[dict, tuple[int, ...], int]:
-        """n rounds: (counters by counters.SIM_FIELDS name, win-band counts, sum of squared
-        wins), credits at this bet; band edges in multiples of the stake."""
+        """n rounds without a tape (`game_parts.sim_result`), credits at this bet; band edges
+        in multiples of the stake."""
         m = self.model
-        edges = np.array([x * bet.total for x in band_edges_x], dtype=np.int64)
-        counters = np.zeros(len(Sim), dtype=np.int64)
-        bands = np.zeros(len(edges) + 1, dtype=np.int64)
-        squares = np.zeros(2, dtype=np.uint64)
+        edges, counters, bands, squares = parts.sim_buffers(band_edges_x, bet.total)
         stops, window, locked, tape = self._buffers(1)
         hk.simulate_holdwin(m, bet.bet_per_line, rng, rounds, edges, counters, bands, squares,
                             stops, window, locked, tape)
-        values = {name: int(v) for name, v in zip(SIM_FIELDS, counters)}
-        return values, tuple(int(b) for b in bands), int(squares[1]) << 64 | int(squares[0])
+        return parts.sim_result(counters, bands, squares)
 
     def _outcome(self, bet: Bet, seed: int | None, result: hk.HoldWinResult,
                  tape: np.ndarray) -> Outcome:
         spec, m = self.spec, self.model
         ids = spec.symbol_ids
         rows = tape.tolist()
-        if rows[0][0] != TapeKind.SPIN:
-            raise ValueError(f"a hold-and-win round's tape opens with a spin row, not kind {rows[0][0]}")
-        stops = tuple(rows[0][TAPE_WIDTH:])
         w = m.ways
-        window = tuple(tuple(ids[w.strips[r, (stop + h) % w.strip_len[r]]] for h in range(w.n_rows))
-                       for r, stop in enumerate(stops))
+        stops, window = parts.opening_window(rows, w, ids, "hold-and-win")
         stake = bet.total
         spins: list[list] = [[Window(symbols=window)]]  # events per spin
         grid = [[spec.blank] * w.n_rows for _ in range(w.n_reels)]
@@ -159,8 +136,7 @@ class HoldWinGame(CommonGame):
         for row in rows[1:]:
             kind, spin = row[0], row[1]
             if kind == TapeKind.WAYS:
-                spins[0].append(WaysWin(symbol=ids[row[2]], count=row[3], ways=row[4],
-                                        paid_ways=row[5], win=row[6]))
+                spins[0].append(parts.ways_win_event(row, ids))
             elif kind == TapeKind.HOLD_PRIZE:
                 if spin == 0 and not any(e.type == "bonus" for e in spins[0]):
                     spins[0].append(Bonus(trigger_count=sum(c == spec.prize for r in window
@@ -196,8 +172,7 @@ class HoldWinGame(CommonGame):
         flagged: tuple[tuple[Flag, object], ...] = (("bonus", result.triggered),
                                                     ("win_capped", result.win_capped))
         return Outcome(
-            schema_version=SCHEMA_VERSION, game_id=spec.id, game_sha256=spec.sha256,
-            seed=None if seed is None else f"{seed:064x}", bet=BetRecord.of(bet, self.price(bet)),
+            **parts.outcome_identity(self, bet, seed),
             total_win=int(result.total), win_capped=bool(result.win_capped),
             uncapped_win=int(result.uncapped) if result.win_capped else None,
             breakdown={"base_ways": base_part, "hold_and_win": int(result.total) - base_part},
@@ -221,17 +196,15 @@ def check_holdwin_game(game: HoldWinGame, rounds: int = 2000, seed: int = 0) -> 
     coin value is deterministic and within [0, bound], its ways wins, prizes and grand prize
     adding up to its win, and its respins end as the rules say (no respins left, or a full
     screen)."""
-    from reelforge.engine.check import GameCheckFailed, sampled_rounds
+    from reelforge.engine.check import GameCheckFailed
 
     spec = game.spec
-    for i, first in sampled_rounds(game, (game.max_bet, Bet(spec.bet.max_lines, 1)), rounds, seed):
+    for i, first in parts.coin_value_rounds(game, rounds, seed):
         events = [e for s in first.spins for e in s.events]
         wins = sum(cast(Any, e).win for e in events
                    if e.type in ("ways_win", "collection", "jackpot"))
         if (first.uncapped_win if first.win_capped else first.total_win) != wins:
             raise GameCheckFailed(f"{spec.id}: round {i}: its wins do not add up to its win")
-        if sum(first.breakdown.values()) != first.total_win:
-            raise GameCheckFailed(f"{spec.id}: round {i} breakdown does not add up")
         cash = [cast(Cash, e) for e in events if e.type == "cash"]
         if cash and len(cash) < spec.trigger:
             raise GameCheckFailed(f"{spec.id}: round {i}: respins with {len(cash)} prizes, "

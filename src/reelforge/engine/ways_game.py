@@ -14,23 +14,13 @@ from typing import Any, ClassVar, cast
 
 import numpy as np
 
+from reelforge.engine import game_parts as parts
 from reelforge.engine import ways as wk
 from reelforge.engine.capabilities import EXACT_WAYS, PAR_WAYS
 from reelforge.engine.common import CommonGame
-from reelforge.engine.counters import SIM_FIELDS, Sim
-from reelforge.engine.outcome import (
-    SCHEMA_VERSION,
-    Bet,
-    BetRecord,
-    Counters,
-    Flag,
-    Outcome,
-    Spin,
-    WaysWin,
-    Window,
-)
+from reelforge.engine.outcome import Bet, Counters, Flag, Outcome, Spin, WaysWin, Window
 from reelforge.engine.protocol import Labels
-from reelforge.engine.tape import TAPE_WIDTH, TapeKind
+from reelforge.engine.tape import TapeKind
 
 
 @dataclass(frozen=True, eq=False)
@@ -48,22 +38,7 @@ class WaysGame(CommonGame):
         return cls(spec, wk.compile_ways(spec))
 
     def _family_info(self) -> dict[str, Any]:
-        spec = self.spec
-        return {"window": {"reels": spec.reels, "rows": spec.rows},
-                "ways": spec.rows ** spec.reels,
-                "pays": {"unit": "coin", "coins": spec.pay_unit, "per": "way",
-                         # a pay of p coins is p / pay_unit of the stake
-                         "table": [{"symbol": sym, "pays": [list(p) for p in pays]}
-                                   for sym, pays in spec.pays]},
-                "wilds": [{"symbol": w.symbol, "multiplier": w.multiplier,
-                           "substitutes_all_but": sorted({sid for sid, _ in spec.pays}
-                                                         - set(w.substitutes))}
-                          for w in spec.wilds],
-                "wild_multiplier_combine": spec.wild_combine,
-                "wilds_on_first_reel": spec.wilds_on_first_reel,
-                "reel_sets": {"base": [list(strip) for strip in spec.strips]},
-                "base_reel_set": "base",
-                "max_win_x": spec.max_win_x}
+        return parts.ways_info(self.spec, self.spec.max_win_x)
 
     def model_for(self, bet: Bet) -> wk.WaysModel:
         return self.model
@@ -87,49 +62,33 @@ class WaysGame(CommonGame):
         """One round with its tape (one row per paying symbol at most, plus the spin's)."""
         self.check_bet(bet)
         m = self.model
-        stops = np.zeros(m.n_reels, dtype=np.int64)
-        window = np.zeros((m.n_reels, m.n_rows), dtype=np.int16)
-        tape = np.zeros((m.paying.shape[0] + 1, TAPE_WIDTH + m.n_reels), dtype=np.int64)
+        stops, window, tape = parts.reel_buffers(m, m.paying.shape[0] + 1)
         result = wk.play_ways_round(m, bet.bet_per_line, rng, stops, window, tape, True)
         return self._outcome(bet, seed, result, tape[: result.tape_rows])
 
     def simulate(self, bet: Bet, rng: np.random.Generator, rounds: int,
                  band_edges_x) -> tuple[dict, tuple[int, ...], int]:
-        """n rounds: (counters by counters.SIM_FIELDS name, win-band counts, sum of squared
-        wins), credits at this bet; band edges in multiples of the stake."""
+        """n rounds without a tape (`game_parts.sim_result`), credits at this bet; band edges
+        in multiples of the stake."""
         m = self.model
-        edges = np.array([x * bet.total for x in band_edges_x], dtype=np.int64)
-        counters = np.zeros(len(Sim), dtype=np.int64)
-        bands = np.zeros(len(edges) + 1, dtype=np.int64)
-        squares = np.zeros(2, dtype=np.uint64)
-        stops = np.zeros(m.n_reels, dtype=np.int64)
-        window = np.zeros((m.n_reels, m.n_rows), dtype=np.int16)
-        tape = np.zeros((1, TAPE_WIDTH + m.n_reels), dtype=np.int64)
+        edges, counters, bands, squares = parts.sim_buffers(band_edges_x, bet.total)
         wk.simulate_ways(m, bet.bet_per_line, rng, rounds, edges, counters, bands, squares,
-                         stops, window, tape)
-        values = {name: int(v) for name, v in zip(SIM_FIELDS, counters)}
-        return values, tuple(int(b) for b in bands), int(squares[1]) << 64 | int(squares[0])
+                         *parts.reel_buffers(m, 1))
+        return parts.sim_result(counters, bands, squares)
 
     def _outcome(self, bet: Bet, seed: int | None, result: wk.WaysResult,
                  tape: np.ndarray) -> Outcome:
         ids = self.spec.symbol_ids
-        m = self.model
         rows = tape.tolist()
-        if rows[0][0] != TapeKind.SPIN:
-            raise ValueError(f"a ways round's tape opens with a spin row, not kind {rows[0][0]}")
-        stops = tuple(rows[0][TAPE_WIDTH:])
-        window = tuple(tuple(ids[m.strips[r, (stop + h) % m.strip_len[r]]] for h in range(m.n_rows))
-                       for r, stop in enumerate(stops))
+        stops, window = parts.opening_window(rows, self.model, ids, "ways")
         events: list = [Window(symbols=window)]
         for row in rows[1:]:
             if row[0] != TapeKind.WAYS:
                 raise ValueError(f"unknown tape row kind {row[0]}")
-            events.append(WaysWin(symbol=ids[row[2]], count=row[3], ways=row[4], paid_ways=row[5],
-                                  win=row[6]))
+            events.append(parts.ways_win_event(row, ids))
         flagged: tuple[tuple[Flag, object], ...] = (("win_capped", result.win_capped),)
         return Outcome(
-            schema_version=SCHEMA_VERSION, game_id=self.spec.id, game_sha256=self.spec.sha256,
-            seed=None if seed is None else f"{seed:064x}", bet=BetRecord.of(bet, self.price(bet)),
+            **parts.outcome_identity(self, bet, seed),
             total_win=int(result.total), win_capped=bool(result.win_capped),
             uncapped_win=int(result.uncapped) if result.win_capped else None,
             breakdown={"base_ways": int(result.total)},
@@ -182,12 +141,9 @@ def reel_bound(m: wk.WaysModel) -> int:
 def check_ways_game(game: WaysGame, rounds: int = 2000, seed: int = 0) -> None:
     """check_game for a ways game: every sampled round at the largest and smallest coin value
     is deterministic, within [0, bound], its wins adding up to its total."""
-    from reelforge.engine.check import GameCheckFailed, sampled_rounds
+    from reelforge.engine.check import GameCheckFailed
 
-    spec = game.spec
-    for i, first in sampled_rounds(game, (game.max_bet, Bet(spec.bet.max_lines, 1)), rounds, seed):
+    for i, first in parts.coin_value_rounds(game, rounds, seed):
         wins = sum(cast(WaysWin, e).win for s in first.spins for e in s.events_of("ways_win"))
         if (first.uncapped_win if first.win_capped else first.total_win) != wins:
-            raise GameCheckFailed(f"{spec.id}: round {i}: its ways wins do not add up to its win")
-        if sum(first.breakdown.values()) != first.total_win:
-            raise GameCheckFailed(f"{spec.id}: round {i} breakdown does not add up")
+            raise GameCheckFailed(f"{game.spec.id}: round {i}: its ways wins do not add up to its win")

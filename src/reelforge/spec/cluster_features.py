@@ -30,6 +30,14 @@ from reelforge.spec.limits import (
     smaller,
     total,
 )
+from reelforge.spec.parts import (
+    read_max_spins,
+    read_scatter,
+    reel_set_of,
+    refuse_silent_scatter,
+    roles_of,
+    scatter_awards,
+)
 
 FEATURE_TABLES = ("free_spins", "grid_multipliers")
 MAX_FREE_SPINS = 10_000  # the most `max_spins` may be: a round stays a round
@@ -59,55 +67,29 @@ class ClusterFeatures:
 
 def parse_cluster_features(table, spec) -> ClusterFeatures:
     """The `[features]` table of a standard cluster game; SpecError naming the key."""
-    roles = {s.id: s.role for s in spec.symbols}
-    scatters = [sid for sid, role in roles.items() if role == "scatter"]
+    roles = roles_of(spec.symbols)
     free = table.sub("free_spins", None)
-    free_spins = None if free is None else _free_spins(free, spec, scatters)
+    free_spins = None if free is None else _free_spins(free, spec, roles)
     grid = table.sub("grid_multipliers", None)
     grid_multipliers = None if grid is None else _grid_multipliers(grid)
     table.finish(FEATURE_TABLES, "feature")
-    if free_spins is None and scatters:
-        raise table.fail("free_spins", None, f"the scatter {scatters[0]} needs [features.free_spins] "
-                         "to say what it awards")
+    if free_spins is None:
+        refuse_silent_scatter(table, "free_spins", roles)
     return ClusterFeatures(free_spins, grid_multipliers)
 
 
-def _free_spins(table, spec, scatters) -> FreeSpinsFeature:
-    scatter = table.get("scatter", str)
-    if scatter not in scatters:
-        raise table.fail("scatter", scatter, "not a symbol of role 'scatter'"
-                         + (f" (scatters: {', '.join(scatters)})" if scatters else ""))
-    if len(scatters) > 1:
-        raise table.fail("scatter", scatter, f"one scatter symbol per game; found {', '.join(scatters)}")
-    awards = _count_table(table, "awards")
-    retrigger = _count_table(table, "retrigger") if "retrigger" in table.data else awards
-    reel_set = table.get("reel_set", str)
-    names = [rs.name for rs in spec.reel_sets]
-    if reel_set not in names:
-        raise table.fail("reel_set", reel_set, f"not a reel set of this file ({', '.join(names)})")
-    max_spins = table.int("max_spins", low=1)
-    if max_spins > MAX_FREE_SPINS:
-        raise table.fail("max_spins", max_spins, f"must be <= {MAX_FREE_SPINS}")
+def _free_spins(table, spec, roles) -> FreeSpinsFeature:
+    """The scatter and its awards (counts >= 1: a count above the grid's cells loads, and
+    `reelforge check` warns of it; spins 1..MAX_FREE_SPINS)."""
+    scatter = read_scatter(table, roles)
+    awards = scatter_awards(table, "awards", required=True, most=MAX_FREE_SPINS)
+    retrigger = scatter_awards(table, "retrigger", required=True, most=MAX_FREE_SPINS) \
+        if "retrigger" in table.data else awards
+    reel_set = reel_set_of(table, "reel_set", table.get("reel_set", str),
+                           (rs.name for rs in spec.reel_sets))
+    max_spins = read_max_spins(table, MAX_FREE_SPINS)
     table.finish()
     return FreeSpinsFeature(scatter, awards, retrigger, reel_set, max_spins)
-
-
-def _count_table(table, name) -> tuple[tuple[int, int], ...]:
-    """{count = spins, ...}: counts >= 1 (a count above the grid's cells loads, and `reelforge
-    check` warns of it), spins >= 1."""
-    entry = table.sub(name)
-    pairs = []
-    for key in list(entry.data):
-        if not key.isdigit() or int(key) < 1:
-            raise entry.fail(key, entry.data[key], "a scatter count must be an integer >= 1")
-        pairs.append((int(key), entry.int(key, low=1)))
-    if not pairs:
-        raise table.fail(name, {}, "needs at least one count")
-    if any(spins > MAX_FREE_SPINS for _c, spins in pairs):
-        bad = max(pairs, key=lambda p: p[1])
-        raise entry.fail(str(bad[0]), bad[1], f"must be <= {MAX_FREE_SPINS}")
-    entry.finish()
-    return tuple(sorted(pairs))
 
 
 def _grid_multipliers(table) -> GridMultipliersFeature:

@@ -13,13 +13,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import pairwise
 from typing import Any
 
 from reelforge.errors import SpecError
 from reelforge.spec.cluster_features import feature_round_bound, parse_cluster_features
 from reelforge.spec.limits import check_cluster_game
 from reelforge.spec.model import BetSpec, ModeSpec, SymbolSpec
+from reelforge.spec.parts import (
+    column_weights,
+    count_key,
+    read_coin_bet,
+    read_header,
+    read_name,
+    read_symbols,
+    refuse_falling,
+    refuse_silent_scatter,
+    roles_of,
+    symbol_pays,
+    wild_substitutes,
+)
 from reelforge.spec.rules import RULES_PACKAGES, rules_module
 
 CLUSTER_SECTIONS = ("game", "symbols", "clusters", "bet", "reels", "random_multiplier",
@@ -75,14 +87,9 @@ class ClusterGameSpec:
 
 def build_cluster_spec(root, source: str) -> ClusterGameSpec:
     """Build from the root `Table` of a file whose [game] says family = "clusters"."""
-    from reelforge.spec.load import _symbols, grid_side, read_game_id
-
     game = root.sub("game")
-    game_id = read_game_id(game, "candy-jar-clusters-v1")
-    name = game.get("name", str)
-    description = game.get("description", str, "")
-    game.choice("family", ("clusters",))
-    rows, cols = grid_side(game, "rows"), grid_side(game, "cols")
+    game_id, name, description, rows, cols = read_header(game, "candy-jar-clusters-v1",
+                                                         ("clusters",), ("rows", "cols"))
     rules = game.get("rules", str, None)
     if rules is not None and rules not in RULES_PACKAGES:
         raise game.fail("rules", rules, f"unknown rules module; expected one of {', '.join(RULES_PACKAGES)}")
@@ -97,13 +104,9 @@ def build_cluster_spec(root, source: str) -> ClusterGameSpec:
         entry = symbols_table.data[sid]
         if isinstance(entry, dict) and "multiplier" in entry:
             multipliers[sid] = entry.pop("multiplier")
-    symbols = _symbols(symbols_table)
-    for s in symbols:
-        if s.role not in CLUSTER_ROLES:
-            raise symbols_table.fail(f"{s.id}.role", s.role,
-                                     f"not a cluster-game role; expected one of {', '.join(CLUSTER_ROLES)}")
+    symbols = read_symbols(symbols_table, CLUSTER_ROLES, "cluster")
     ids = {s.id for s in symbols}
-    roles = {s.id: s.role for s in symbols}
+    roles = roles_of(symbols)
     wild_mult = []
     for sid, value in multipliers.items():
         if roles[sid] != "wild" or isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -115,24 +118,14 @@ def build_cluster_spec(root, source: str) -> ClusterGameSpec:
     if min_size > rows * cols:
         raise clusters.fail("min_size", min_size, f"larger than the grid: {rows} x {cols} has only "
                             f"{rows * cols} cells")
-    pays = _pays(clusters.sub("pays"), ids, roles, min_size, rows * cols)
-    paying = {sid for sid, _ in pays}
-    substitutes = []
-    wild_table = clusters.sub("wilds", {})
-    for s in symbols:
-        if s.role != "wild":
-            continue
-        entry = wild_table.sub(s.id, {})
-        excluded = entry.get("except", list, [])
-        for x in excluded:
-            if x not in ids:
-                raise entry.fail("except", x, "unknown symbol")
-        entry.finish()
-        substitutes.append((s.id, frozenset(paying - set(excluded))))
-    wild_table.finish([s.id for s in symbols if s.role == "wild"], "wild")
+    pays = symbol_pays(clusters.sub("pays"), roles, "cluster", "cannot pay in clusters",
+                       lambda entry: _size_steps(entry, min_size, rows * cols))
+    paying = frozenset(sid for sid, _ in pays)
+    substitutes = [(sid, subs) for sid, subs, _ in
+                   wild_substitutes(clusters, symbols, paying, ids, "unknown symbol")]
     clusters.finish()
 
-    bet, max_win_x = _cluster_bet(root.sub("bet"))
+    bet, max_win_x = read_coin_bet(root.sub("bet"), "coins")
     reel_sets = _cluster_reel_sets(root.sub("reels"), ids, cols)
     set_names = [rs.name for rs in reel_sets]
     random_multipliers = _random_multipliers(root.sub("random_multiplier", {}), set_names)
@@ -142,9 +135,7 @@ def build_cluster_spec(root, source: str) -> ClusterGameSpec:
     features = root.sub("features", None)
     if module is None:
         if features is None:
-            if any(s.role == "scatter" for s in symbols):
-                raise root.fail("features", None, "a scatter needs [features.free_spins] to say "
-                                "what it awards")
+            refuse_silent_scatter(root, "features.free_spins", roles)
             check_cluster_game(spec)
             return spec
         # the features a standard cluster game states as data (spec/cluster_features.py)
@@ -164,72 +155,30 @@ def build_cluster_spec(root, source: str) -> ClusterGameSpec:
     return spec
 
 
-def _pays(table, ids, roles, min_size, cells):
-    """{SYMBOL = {6 = 5, 8 = 10, ...}}: a cluster of n pays the pay of the largest listed size
-    <= n (coins; the stake is [bet] coins coins), nothing below the smallest."""
-    out = []
-    for sid in list(table.data):
-        if sid not in ids:
-            raise table.fail(sid, table.data[sid], "unknown symbol")
-        if roles[sid] != "regular":
-            raise table.fail(sid, table.data[sid], f"a {roles[sid]} symbol cannot pay in clusters")
-        entry = table.sub(sid)
-        pairs = []
-        for key in list(entry.data):
-            if not key.isdigit() or not min_size <= int(key) <= cells:
-                raise entry.fail(key, entry.data[key], f"cluster size must be {min_size}..{cells}")
-            pay = entry.int(key, low=0)
-            pairs.append((int(key), pay))
-        pairs.sort()
-        if not pairs:
-            raise table.fail(sid, {}, "no pays")
-        for (_a, p), (b, q) in pairwise(pairs):
-            if q < p:
-                raise entry.fail(str(b), q, "pays must not fall as clusters grow")
-        entry.finish()
-        out.append((sid, tuple(pairs)))
-    if not out:
-        raise table.fail("", {}, "a cluster game needs pays")
-    return tuple(out)
-
-
-def _cluster_bet(table) -> tuple[BetSpec, int]:
-    """A stake is `coins` coins of a value 1..max_coin_value credits (Bet.lines is the coins,
-    fixed; Bet.bet_per_line the coin value); max_win_x caps a round in multiples of it."""
-    coins = table.int("coins", low=1)
-    max_coin = table.int("max_coin_value", low=1)
-    denoms = table.get("denominations", list, [1])
-    if not denoms or any(isinstance(d, bool) or not isinstance(d, int) or d < 1 for d in denoms):
-        raise table.fail("denominations", denoms, "expected positive integers (minor units per credit)")
-    cap = table.int("max_win_x", 0)
-    table.finish()
-    return BetSpec(coins, max_coin, tuple(denoms), coins, 0), cap
+def _size_steps(entry, min_size, cells) -> list[tuple[int, int]]:
+    """{6 = 5, 8 = 10, ...}: a cluster of n pays the pay of the largest listed size <= n
+    (coins; the stake is [bet] coins coins), nothing below the smallest."""
+    pairs = []
+    for key in list(entry.data):
+        size = count_key(key)
+        if size is None or not min_size <= size <= cells:
+            raise entry.fail(key, entry.data[key], f"cluster size must be {min_size}..{cells}")
+        pairs.append((size, entry.int(key, low=0)))
+    pairs.sort()
+    refuse_falling(entry, [(str(size), pay) for size, pay in pairs], "clusters")
+    return pairs
 
 
 def _cluster_reel_sets(table, ids, cols) -> tuple[ClusterReelSet, ...]:
-    from reelforge.spec.load import read_name
-
     out = []
     for name in list(table.data):
         entry = table.sub(read_name(table, name, "reel set"))
         if ("weights" in entry.data) == ("strips" in entry.data):
-            raise entry.fail("", list(entry.data), "give exactly one of weights and strips")
+            raise SpecError(entry.source, entry.path, list(entry.data),
+                            "give exactly one of weights and strips")
         if "weights" in entry.data:
-            w = entry.sub("weights")
-            pairs = []
-            for sid in list(w.data):
-                if sid not in ids:
-                    raise w.fail(sid, w.data[sid], "unknown symbol")
-                per_col = w.get(sid, list)
-                if len(per_col) != cols or any(isinstance(x, bool) or not isinstance(x, int) or x < 0
-                                               for x in per_col):
-                    raise w.fail(sid, per_col, f"need {cols} integer weights >= 0, one per column")
-                pairs.append((sid, tuple(per_col)))
-            for c in range(cols):
-                total = sum(p[1][c] for p in pairs)
-                if not 0 < total < 2**32:
-                    raise w.fail(f"<column {c + 1}>", total, "weights of a column must sum to 1..2**32-1")
-            out.append(ClusterReelSet(name, tuple(pairs), None))
+            weights = column_weights(entry.sub("weights"), ids, cols, one_for_all=False)
+            out.append(ClusterReelSet(name, weights, None))
         else:
             raw = entry.get("strips", list)
             if len(raw) != cols:
@@ -242,7 +191,8 @@ def _cluster_reel_sets(table, ids, cols) -> tuple[ClusterReelSet, ...]:
             out.append(ClusterReelSet(name, None, tuple(strips)))
         entry.finish()
     if not out:
-        raise table.fail("", {}, "a cluster game needs at least one reel set (the first is the base game's)")
+        raise SpecError(table.source, table.path, {},
+                        "a cluster game needs at least one reel set (the first is the base game's)")
     return tuple(out)
 
 

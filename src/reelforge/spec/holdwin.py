@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 
 from reelforge.spec.limits import Bound, const, factor, largest, product, refuse_above_limit, total
-from reelforge.spec.model import BetSpec, ModeSpec, SymbolSpec
+from reelforge.spec.model import BetSpec, FixedStakeSpec, SymbolSpec
 from reelforge.spec.ways import WAYS_ROLES, WaysGameSpec, build_ways_spec, ways_round_bound
 
 HOLDWIN_SECTIONS = ("game", "symbols", "ways", "hold", "bet", "reels")
@@ -39,7 +39,7 @@ class PrizeValue:
 
 
 @dataclass(frozen=True)
-class HoldWinGameSpec:
+class HoldWinGameSpec(FixedStakeSpec):
     id: str
     name: str
     source: str
@@ -54,11 +54,6 @@ class HoldWinGameSpec:
     grand_x: int  # paid on top when every cell is locked, stakes
     max_win_x: int  # cap on one round's win in stakes, 0 = none
     family: str = "holdwin"
-    rules: None = None
-    modes: tuple = ()
-    jackpot: None = None
-    gamble: None = None
-    base_reel_set: str = "base"
     sha256: str = field(default="", compare=False)
 
     # the base game's parts, read through (the bet, window and symbols are the ways game's)
@@ -79,20 +74,8 @@ class HoldWinGameSpec:
         return self.base.symbols
 
     @property
-    def symbol_ids(self) -> tuple[str, ...]:
-        return self.base.symbol_ids
-
-    @property
     def bet(self) -> BetSpec:
         return self.base.bet
-
-    @property
-    def pay_unit(self) -> int:
-        return self.base.pay_unit
-
-    def mode(self, name: str) -> ModeSpec:
-        """A hold-and-win game has one way to play: "base", price 1."""
-        return self.base.mode(name)
 
 
 def build_holdwin_spec(root, source: str) -> HoldWinGameSpec:

@@ -16,17 +16,9 @@ from pathlib import Path
 from typing import Any, overload
 
 from reelforge.errors import SpecError
-from reelforge.spec.limits import (
-    LINE_SPIN_GUARD,
-    MAX_GRID_SIDE,
-    MAX_SYMBOLS,
-    WIN_LIMIT,
-    check_line_game,
-)
+from reelforge.spec.limits import LINE_SPIN_GUARD, WIN_LIMIT, check_line_game
 from reelforge.spec.model import (
-    GAME_ID_RULE,
     MULTIPLIER_COMBINE,
-    NAME_RULE,
     PURE_WILD_RULES,
     RETRIGGER_MODES,
     ROLES,
@@ -41,11 +33,15 @@ from reelforge.spec.model import (
     ModeSpec,
     ReelSetSpec,
     ScatterSpec,
-    SymbolSpec,
     WheelGambleSpec,
     WildSpec,
-    valid_game_id,
-    valid_name,
+)
+from reelforge.spec.parts import (
+    read_denominations,
+    read_header,
+    read_name,
+    read_symbols,
+    reel_set_of,
 )
 from reelforge.spec.wild_draws import parse_wild_draws
 
@@ -200,40 +196,15 @@ def _refuse_huge_integers(source: str, data: dict) -> None:
                             "integer below 2**62 in size")
 
 
-def read_game_id(game: Table, example: str) -> str:
-    """[game] id, checked against the one pattern every id follows (`valid_game_id`)."""
-    value = game.get("id", str)
-    if not valid_game_id(value):
-        raise game.fail("id", value, f"a game id is {GAME_ID_RULE}, like {example!r}")
-    return value
-
-
-def read_name(table: Table, name: str, what: str) -> str:
-    """The key `name` of `table`, refused unless it is a valid name (`valid_name`): mode and
-    reel-set names reach file names and command lines."""
-    if not valid_name(name):
-        raise table.fail(name, name, f"a {what} name is {NAME_RULE}, like 'base' or 'free'")
-    return name
-
-
-def grid_side(game: Table, name: str) -> int:
-    value = game.int(name, low=1)
-    if value > MAX_GRID_SIDE:
-        raise game.fail(name, value, f"must be 1..{MAX_GRID_SIDE}")
-    return value
-
-
 def _build(root: Table) -> GameSpec:
     game = root.sub("game")
-    game_id = read_game_id(game, "cluedo-v1")
-    name = game.get("name", str)
-    description = game.get("description", str, "")
-    game.choice("family", ("lines", "clusters", "ways", "anywhere", "holdwin"), "lines")
-    reels, rows = grid_side(game, "reels"), grid_side(game, "rows")
+    game_id, name, description, reels, rows = read_header(
+        game, "cluedo-v1", ("lines", "clusters", "ways", "anywhere", "holdwin"), ("reels", "rows"),
+        "lines")
     rules, rules_spec = _rules(game)
     game.finish()
 
-    symbols = _symbols(root.sub("symbols"))
+    symbols = read_symbols(root.sub("symbols"), ROLES, "line")
     ids = {s.id for s in symbols}
     roles = {s.id: s.role for s in symbols}
     lines = root.sub("lines")
@@ -290,20 +261,6 @@ def _rules(game: Table):
     if getattr(module, "FAMILY", None) != "lines":
         raise game.fail("rules", name, "not rules of a line game")
     return name, module
-
-
-def _symbols(table: Table) -> tuple[SymbolSpec, ...]:
-    out = []
-    for sid in list(table.data):
-        entry = table.sub(sid)
-        role = entry.choice("role", ROLES)
-        out.append(SymbolSpec(sid, entry.get("name", str, sid), role))
-        entry.finish()
-    if not out:
-        raise SpecError(table.source, table.path, {}, "a game needs at least one symbol")
-    if len(out) > MAX_SYMBOLS:
-        raise SpecError(table.source, table.path, len(out), f"at most {MAX_SYMBOLS} symbols")
-    return tuple(out)
 
 
 def _symbol(table: Table, name: str, ids: set[str], value: Any = None) -> str:
@@ -441,11 +398,9 @@ def _bet(table: Table, n_lines: int) -> BetSpec:
         raise table.fail("min_lines", min_lines, f"more than max_lines ({max_lines})")
     cap = table.int("max_win_minor", 0)
     max_bpl = table.int("max_bet_per_line", low=1)
-    denoms = table.get("denominations", list, [1])
-    if not denoms or any(isinstance(d, bool) or not isinstance(d, int) or d < 1 for d in denoms):
-        raise table.fail("denominations", denoms, "expected positive integers (minor units per credit)")
+    denoms = read_denominations(table)
     table.finish()
-    return BetSpec(max_lines, max_bpl, tuple(denoms), min_lines, cap)
+    return BetSpec(max_lines, max_bpl, denoms, min_lines, cap)
 
 
 def _free_games(table: Table | None, ids, scatters, set_names, reels, rows) -> FreeGamesSpec | None:
@@ -465,9 +420,7 @@ def _free_games(table: Table | None, ids, scatters, set_names, reels, rows) -> F
     if cap > LINE_SPIN_GUARD:  # the engine would stop the bonus there, flagged as a guard hit
         raise table.fail("max_total_spins", cap, f"above the engine's spin guard ({LINE_SPIN_GUARD:,} "
                          "spins), the most free spins a round plays")
-    reel_set = table.get("reel_set", str, "base")
-    if reel_set not in set_names:
-        raise table.fail("reel_set", reel_set, f"unknown reel set; defined: {', '.join(set_names)}")
+    reel_set = reel_set_of(table, "reel_set", table.get("reel_set", str, "base"), set_names)
     exempt = []
     for i, item in enumerate(table.get("exempt", list, []), 1):
         count = item.get("count") if isinstance(item, dict) else None
@@ -557,9 +510,7 @@ def _modes(table: Table, set_names: tuple[str, ...]) -> tuple[ModeSpec, ...]:
     out = []
     for name in list(table.data):
         entry = table.sub(read_name(table, name, "mode"))
-        reel_set = entry.get("reel_set", str, "base")
-        if reel_set not in set_names:
-            raise entry.fail("reel_set", reel_set, f"unknown reel set; defined: {', '.join(set_names)}")
+        reel_set = reel_set_of(entry, "reel_set", entry.get("reel_set", str, "base"), set_names)
         buy = entry.int("buy_spins", 0, low=0)
         collect = entry.get("collect", bool, False)
         if buy and collect:

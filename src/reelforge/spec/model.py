@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from reelforge.spec.wild_draws import WildDrawSpec
 
@@ -157,6 +157,40 @@ class ModeSpec:
         no whole number of credits (the mode is not offered at that stake)."""
         cost = stake * self.price
         return int(cost) if cost.denominator == 1 else None
+
+
+class FixedStakeSpec:
+    """What the specs of the families with one way to play and a stake of fixed coins (ways,
+    hold-and-win, pays-anywhere) answer alike: no rules, modes, jackpot or gamble, the base
+    reel set "base", the symbol ids, the coins of a stake and the one mode. A base of their
+    frozen dataclasses (these are class constants, not fields)."""
+
+    rules: ClassVar[None] = None
+    modes: ClassVar[tuple] = ()
+    jackpot: ClassVar[None] = None
+    gamble: ClassVar[None] = None
+    base_reel_set: ClassVar[str] = "base"
+
+    if TYPE_CHECKING:  # the dataclass's fields (or properties)
+        @property
+        def symbols(self) -> tuple[SymbolSpec, ...]: ...
+        @property
+        def bet(self) -> BetSpec: ...
+
+    @property
+    def symbol_ids(self) -> tuple[str, ...]:
+        return tuple(s.id for s in self.symbols)
+
+    @property
+    def pay_unit(self) -> int:
+        """Coins in a stake: every pay is a whole number of them."""
+        return self.bet.max_lines
+
+    def mode(self, name: str) -> ModeSpec:
+        """The one way to play: "base", price 1."""
+        if name == "base":
+            return ModeSpec("base", "base", Fraction(1), False)
+        raise KeyError(name)
 
 
 @dataclass(frozen=True)

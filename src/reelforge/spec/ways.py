@@ -14,17 +14,19 @@ at `max_win_x` times the stake.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
 
-from reelforge.spec.limits import (
-    Bound,
-    const,
-    factor,
-    largest,
-    product,
-    refuse_above_limit,
+from reelforge.spec.limits import Bound, const, factor, largest, product, refuse_above_limit
+from reelforge.spec.model import BetSpec, FixedStakeSpec, SymbolSpec
+from reelforge.spec.parts import (
+    count_key,
+    read_coin_bet,
+    read_header,
+    read_name,
+    read_symbols,
+    roles_of,
+    symbol_pays,
+    wild_substitutes,
 )
-from reelforge.spec.model import BetSpec, ModeSpec, SymbolSpec
 
 WAYS_SECTIONS = ("game", "symbols", "ways", "bet", "reels")
 WAYS_ROLES = ("regular", "wild")
@@ -39,7 +41,7 @@ class WaysWild:
 
 
 @dataclass(frozen=True)
-class WaysGameSpec:
+class WaysGameSpec(FixedStakeSpec):
     id: str
     name: str
     source: str
@@ -55,27 +57,7 @@ class WaysGameSpec:
     bet: BetSpec  # lines = pay_unit, the coins of a stake (fixed); bet per line = coin value
     max_win_x: int  # cap on one round's win in multiples of the stake, 0 = none
     family: str = "ways"
-    rules: None = None
-    modes: tuple = ()
-    jackpot: None = None
-    gamble: None = None
-    base_reel_set: str = "base"
     sha256: str = field(default="", compare=False)
-
-    @property
-    def symbol_ids(self) -> tuple[str, ...]:
-        return tuple(s.id for s in self.symbols)
-
-    @property
-    def pay_unit(self) -> int:
-        """Coins in a stake: every pay is a whole number of them."""
-        return self.bet.max_lines
-
-    def mode(self, name: str) -> ModeSpec:
-        """A ways game has one way to play: "base", price 1."""
-        if name == "base":
-            return ModeSpec("base", "base", Fraction(1), False)
-        raise KeyError(name)
 
 
 def build_ways_spec(root, source: str, family: str = "ways",
@@ -84,55 +66,27 @@ def build_ways_spec(root, source: str, family: str = "ways",
     """Build from the root `Table` of a file whose [game] says family = "ways". A family built
     on the ways base game (hold-and-win: spec/holdwin.py) names itself and its extra roles;
     its symbols of those roles pay nothing on the ways."""
-    from reelforge.spec.load import _symbols, grid_side, read_game_id, read_name
-
     game = root.sub("game")
-    game_id = read_game_id(game, example_id)
-    name = game.get("name", str)
-    description = game.get("description", str, "")
-    game.choice("family", (family,))
-    reels, rows = grid_side(game, "reels"), grid_side(game, "rows")
+    game_id, name, description, reels, rows = read_header(game, example_id, (family,),
+                                                          ("reels", "rows"))
     game.finish()
 
-    symbols_table = root.sub("symbols")
-    symbols = _symbols(symbols_table)
-    for s in symbols:
-        if s.role not in allowed_roles:
-            raise symbols_table.fail(f"{s.id}.role", s.role, f"not a {family}-game role; "
-                                     f"expected one of {', '.join(allowed_roles)}")
+    symbols = read_symbols(root.sub("symbols"), allowed_roles, family)
     ids = {s.id for s in symbols}
-    roles = {s.id: s.role for s in symbols}
+    roles = roles_of(symbols)
 
     ways = root.sub("ways")
     combine = ways.choice("wild_multiplier_combine", WILD_COMBINE, "multiply")
     first_reel = ways.get("wilds_on_first_reel", bool, False)
-    pays = _ways_pays(ways.sub("pays"), ids, roles, reels)
+    pays = symbol_pays(ways.sub("pays"), roles, "ways", "has no ways pays",
+                       lambda entry: _ways_steps(entry, reels))
     paying = frozenset(sid for sid, _ in pays)
-    wild_table = ways.sub("wilds", {})
-    wilds = []
-    for s in symbols:
-        if s.role != "wild":
-            continue
-        entry = wild_table.sub(s.id, {})
-        excluded = entry.get("except", list, [])
-        for x in excluded:
-            if x not in paying:
-                raise entry.fail("except", x, "not a paying symbol of [ways.pays]")
-        multiplier = entry.int("multiplier", 1, low=1)
-        entry.finish()
-        wilds.append(WaysWild(s.id, paying - set(excluded), multiplier))
-    wild_table.finish([s.id for s in symbols if s.role == "wild"], "wild")
+    wilds = [WaysWild(sid, substitutes, multiplier) for sid, substitutes, multiplier in
+             wild_substitutes(ways, symbols, paying, paying, "not a paying symbol of [ways.pays]",
+                              lambda entry: entry.int("multiplier", 1, low=1))]
     ways.finish()
 
-    bet_table = root.sub("bet")
-    pay_unit = bet_table.int("pay_unit", low=1)
-    max_coin = bet_table.int("max_coin_value", low=1)
-    denoms = bet_table.get("denominations", list, [1])
-    if not denoms or any(isinstance(d, bool) or not isinstance(d, int) or d < 1 for d in denoms):
-        raise bet_table.fail("denominations", denoms, "expected positive integers (minor units per credit)")
-    max_win_x = bet_table.int("max_win_x", 0)
-    bet_table.finish()
-    bet = BetSpec(pay_unit, max_coin, tuple(denoms), pay_unit, 0)
+    bet, max_win_x = read_coin_bet(root.sub("bet"), "pay_unit")
 
     reel_sets = root.sub("reels")
     for set_name in list(reel_sets.data):
@@ -165,27 +119,15 @@ def build_ways_spec(root, source: str, family: str = "ways",
     return spec
 
 
-def _ways_pays(table, ids, roles, reels):
-    """{SYMBOL = {3 = 5, 4 = 20, 5 = 50}}: coins per way for the symbol on reels 1..n."""
-    out = []
-    for sid in list(table.data):
-        if sid not in ids:
-            raise table.fail(sid, table.data[sid], "unknown symbol")
-        if roles[sid] != "regular":
-            raise table.fail(sid, table.data[sid], f"a {roles[sid]} symbol has no ways pays")
-        entry = table.sub(sid)
-        pairs = []
-        for key in list(entry.data):
-            if not key.isdigit() or not 1 <= int(key) <= reels:
-                raise entry.fail(key, entry.data[key], f"a count of reels must be 1..{reels}")
-            pairs.append((int(key), entry.int(key, low=0)))
-        if not pairs:
-            raise table.fail(sid, {}, "no pays")
-        entry.finish()
-        out.append((sid, tuple(sorted(pairs))))
-    if not out:
-        raise table.fail("", {}, "a ways game needs pays")
-    return tuple(out)
+def _ways_steps(entry, reels) -> list[tuple[int, int]]:
+    """{3 = 5, 4 = 20, 5 = 50}: coins per way for the symbol on reels 1..n."""
+    pairs = []
+    for key in list(entry.data):
+        count = count_key(key)
+        if count is None or not 1 <= count <= reels:
+            raise entry.fail(key, entry.data[key], f"a count of reels must be 1..{reels}")
+        pairs.append((count, entry.int(key, low=0)))
+    return sorted(pairs)
 
 
 def ways_round_bound(spec: WaysGameSpec) -> Bound:
