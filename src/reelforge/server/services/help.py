@@ -421,6 +421,10 @@ def _line_facts(spec: Any) -> dict[str, Fact]:
                                            "max": "count once, the largest"}[draws.combine]
         for name, table in draws.tables:
             out[f"wild_multipliers.{name}"] = _words([f"x{_n(m)}" for m, _w in table], "or")
+            if name in draws.sticky:  # the reels a sticky wild can fill, from the strips
+                reels = [r + 1 for r, strip in enumerate(spec.reel_set(name).strips)
+                         if spec.wilds[0].symbol in strip]
+                out[f"wild_multipliers.{name}.reels"] = _words([_n(r) for r in reels], "and")
     wheel = spec.wheel_gamble
     if wheel is not None:
         out["wheel_gamble.limit_stakes"] = _n(wheel.limit_stake_multiple)
