@@ -454,7 +454,7 @@ export class ReelSet extends Container {
   }
 
   /** Reel `r` filled by a wild: every row shows `symbol`, the reel framed in gold with a
-   * badge (`text`, "x3") at its middle, until the next spin or landing. */
+   * badge (`text`, "x3") at its top, until the next spin or landing. */
   expandReel(r: number, symbol: string, text: string): void {
     const model = this.models[r];
     if (this.destroyed || !model) return;
@@ -473,7 +473,7 @@ export class ReelSet extends Container {
     const w = Math.max(label.width + size * 0.6, size * 1.8), ht = size * 1.3;
     const back = new Graphics().roundRect(-w / 2, -ht / 2, w, ht, ht / 2).fill({ color: 0x8a1c00, alpha: 0.95 }).stroke({ width: Math.max(2, size / 9), color: 0xffd34d });
     badge.addChild(back, label);
-    badge.position.set(x + cell / 2, (rows * cell) / 2);
+    badge.position.set(x + cell / 2, ht / 2 + cell * 0.06); // at the reel's top, clear of the win words
     this.wildMarks.addChild(frame, badge);
     this.changed = true;
   }
