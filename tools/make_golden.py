@@ -32,6 +32,7 @@ WANTED = {
     "collect": lambda o: o.spins[0].collection is not None,
     "vic": lambda o: any(e.result == "vic" for e in o.events_of("parade")),
     "multiplier": lambda o: any(e.value > 1 for e in o.events_of("random_multiplier")),
+    "sticky_wild": lambda o: any(e.held for e in o.events_of("sticky_wild")),  # a held wild reel
 }
 
 # The bet between the maximum and the minimum: 7 lines (or the game's nearest) x 2 credits

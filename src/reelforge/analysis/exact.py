@@ -202,7 +202,20 @@ def analyze_lines(game: LineGame, bet: Bet | None = None, cap_bound: bool = Fals
     feature_p = spins_per_round = free_rtp = 0.0
     jackpots = base.jackpot_probability
     free = None
-    if m.fg_scatter >= 0:
+    if m.fg_scatter >= 0 and m.sticky_set >= 0:  # wilds that stick: the chain of wild reels
+        from reelforge.analysis.sticky import sticky_free_figures
+
+        if m.buy_spins > 0:
+            base, jackpots = _no_spin(base), 0.0
+            starts = [(1.0, int(m.buy_spins))]
+        else:
+            starts = [(p, int(m.fg_award[c])) for c, p in enumerate(base.trigger_distribution)
+                      if c < len(m.fg_award) and m.fg_award[c] > 0 and p > 0]
+        feature_p = sum(p for p, _ in starts)
+        free, spins_per_round, _ = sticky_free_figures(game, bet, eligible, starts)
+        free_rtp = free.lines + free.scatter
+        jackpots += spins_per_round * free.jackpot_probability
+    elif m.fg_scatter >= 0:
         weights = np.diff(np.concatenate(([0], m.fg_multiplier_cum))) / m.fg_multiplier_cum[-1]
         by_multiplier = [spin_figures(game, m.fg_set, bet, int(mult), eligible)
                          for mult in m.fg_multipliers]

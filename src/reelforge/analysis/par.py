@@ -240,7 +240,8 @@ def build_par(game, bet: Bet, rounds: int, seed: int, ref: str | None = None,
         "pure_wild_vs_substituted": spec.pure_wild_vs_substituted,
         "wild_draws": None if spec.wild_draws is None else {
             "combine": spec.wild_draws.combine,
-            "weights": {name: dict(table) for name, table in spec.wild_draws.tables}},
+            "weights": {name: dict(table) for name, table in spec.wild_draws.tables},
+            "sticky": list(spec.wild_draws.sticky)},
         "free_games": None if fg is None else {k: dict(v) if k in PAIRS else v
                                                for k, v in asdict(fg).items()},
         "jackpot": None if jp is None else asdict(jp),

@@ -84,9 +84,12 @@ def wild_draw_means(game, reel_set: int) -> tuple[bool, np.ndarray]:
     return bool(table), means
 
 
-def spin_figures(game, reel_set: int, bet: Bet, multiplier: int, eligible: bool) -> SpinFigures:
+def spin_figures(game, reel_set: int, bet: Bet, multiplier: int, eligible: bool,
+                 dist: np.ndarray | None = None, scatter_counts=None) -> SpinFigures:
+    """The figures of one spin; `dist` (R, H, S) and `scatter_counts` (per scatter, P(count =
+    c)) replace what the reels show where a mechanic changes it (analysis.sticky)."""
     m = game.model
-    dist = row_distributions(game, reel_set)
+    dist = row_distributions(game, reel_set) if dist is None else dist
     n_sym = m.line_pay.shape[0]
     n_awards = n_sym + m.mixed_pay.shape[0]  # mixed groups are reported after the symbols
     award_rtp = np.zeros((n_awards, m.n_reels + 1))
@@ -126,7 +129,8 @@ def spin_figures(game, reel_set: int, bet: Bet, multiplier: int, eligible: bool)
     scatter_rtp: tuple[float, ...] = ()
     trigger: tuple[float, ...] = (1.0,)
     for k in range(len(m.scatter_symbol)):
-        d = scatter_count_distribution(game, reel_set, k)
+        d = (scatter_count_distribution(game, reel_set, k) if scatter_counts is None
+             else scatter_counts[k])
         pays = m.scatter_pay[k]
         d_paid = d[: len(pays)]
         by_count = d_paid * pays[: len(d_paid)] * multiplier

@@ -275,8 +275,12 @@ def play_spin(model, reel_set, lines, bet_per_line, total_bet, jackpot_eligible,
             tape[pos, TAPE_WIDTH + r] = stops[r]
     pos = write_row(tape, pos, record, TapeKind.SPIN, spin, reel_set, multiplier, 0, 0, 0)
     if model.wild_draw_count[reel_set] > 0:
-        pos = draw_wild_multipliers(model, reel_set, window, model.wild_cells, rng, tape, pos,
-                                    record, spin)
+        if reel_set == model.sticky_set:
+            pos = expand_sticky_wilds(model, reel_set, window, model.wild_cells, rng, tape, pos,
+                                      record, spin)
+        else:
+            pos = draw_wild_multipliers(model, reel_set, window, model.wild_cells, rng, tape,
+                                        pos, record, spin)
         line_win, jackpots, pos = pay_lines(model, window, True, lines, bet_per_line,
                                             jackpot_eligible, multiplier, tape, pos, record, spin)
     else:  # the same, the constant False folding the draws away (a game without them)
@@ -350,6 +354,41 @@ def draw_wild_multipliers(model, reel_set, window, cells, rng, tape, pos, record
                 m = draw_weighted(values, cumulative, rng)
                 cells[r, h] = m
                 pos = write_row(tape, pos, record, TapeKind.WILD_MULTIPLIER, spin, r, h, m, 0, 0)
+    return pos
+
+
+@inline_kernel
+def expand_sticky_wilds(model, reel_set, window, cells, rng, tape, pos, record, spin):
+    """The free games' expanding sticky wilds (expand = "sticky"): a reel wild before this
+    spin stays wild with its multiplier; any other reel showing a wild expands, draws its
+    multiplier from the reel set's table (reels left to right) and stays wild from now on
+    (`model.sticky_reels`, the round's state). Every wild reel's cells show the wild in
+    `window` (lines and scatters read the expanded window) and carry its multiplier in cells
+    (R, H) int64 (other cells: 1); one STICKY_WILD row per wild reel. Returns the next tape
+    position."""
+    n = model.wild_draw_count[reel_set]
+    values = model.wild_draw_values[reel_set, :n]
+    cumulative = model.wild_draw_cum[reel_set, :n]
+    held = model.sticky_reels
+    for r in range(model.n_reels):
+        m = held[r]
+        landed = False
+        if m == 0:
+            for h in range(model.n_rows):
+                if model.is_wild[window[r, h]]:
+                    landed = True
+            if landed:
+                m = draw_weighted(values, cumulative, rng)
+                held[r] = m
+        if m > 0:
+            for h in range(model.n_rows):
+                window[r, h] = model.sticky_wild
+                cells[r, h] = m
+            pos = write_row(tape, pos, record, TapeKind.STICKY_WILD, spin, r, m,
+                            0 if landed else 1, 0, 0)
+        else:
+            for h in range(model.n_rows):
+                cells[r, h] = 1
     return pos
 
 
@@ -460,6 +499,8 @@ def play_awarded_spins(model, requested, trigger, lines, bet_per_line, total_bet
     guard = False
     capped = False
     if requested > 0:
+        if model.sticky_set >= 0:  # the free games start with no wild reel
+            model.sticky_reels[:] = 0
         awarded = grant_spins(model, requested, 0)
         capped = awarded < requested
         pos = write_row(tape, pos, record, TapeKind.AWARD, 0, awarded, requested, awarded,
@@ -487,6 +528,8 @@ def play_awarded_spins(model, requested, trigger, lines, bet_per_line, total_bet
                     retriggers += 1
                 pos = write_row(tape, pos, record, TapeKind.AWARD, played, extra, requested,
                                 awarded, again, 0)
+        if model.sticky_set >= 0:  # and end with none: nothing outlives the feature
+            model.sticky_reels[:] = 0
     return FreeGamesResult(win=fg_win, played=played, retriggers=retriggers, jackpots=jackpots,
                            tape_rows=pos, guard=guard, capped=capped)
 

@@ -74,6 +74,12 @@ class Model(NamedTuple):
     # allocate (engine/jit.py) and the rules' round signatures carry no buffer for it; they
     # hold the GIL (no nogil), so one spin at a time per process writes it
     wild_cells: np.ndarray
+    # expand = "sticky": the free games' wilds fill their reel and stay ([wild_multipliers])
+    sticky_set: int  # the reel set whose wilds expand and stick, -1: none
+    sticky_wild: int  # the wild symbol an expanded reel shows, -1: none
+    # (R,) int64 round state, a work buffer like wild_cells: the multiplier of each wild reel
+    # of the free games under way, 0 where the reel is not wild; cleared as the free games start
+    sticky_reels: np.ndarray
     # > 0: a buy mode's round: no base spin, the free games started with this many spins
     # (set per mode by Game.model_for)
     buy_spins: int = 0
@@ -186,4 +192,7 @@ def compile_model(spec: GameSpec) -> Model:
         collect=False, cap=0, wild_draw_count=draw_count, wild_draw_values=draw_values,
         wild_draw_cum=draw_cum, wild_cells=np.ones((n_reels, spec.rows), dtype=np.int64),
         wild_draw_combine=WILD_DRAW_CODES[draws.combine if draws else "product"],
+        sticky_set=[rs.name for rs in sets].index(draws.sticky[0]) if draws and draws.sticky else -1,
+        sticky_wild=index[spec.wilds[0].symbol] if draws and draws.sticky else -1,
+        sticky_reels=np.zeros(n_reels, dtype=np.int64),
     )

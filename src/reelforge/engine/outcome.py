@@ -142,6 +142,20 @@ class WildMultiplier(Record):
     value: Annotated[int, Field(ge=1)]
 
 
+class StickyWild(Record):
+    """A reel filled by an expanding sticky wild in the free games ([wild_multipliers] expand =
+    "sticky"): every cell of the reel shows `symbol` and carries `value`, whatever the window
+    landed there; the line wins whose paid run crosses the reel are multiplied by it (their
+    `multiplier` includes it). One per wild reel per free spin; `held`: the reel was wild
+    before this spin (its multiplier drawn when it expanded), else a wild landed on it now."""
+
+    type: Literal["sticky_wild"] = "sticky_wild"
+    reel: Count
+    symbol: str
+    value: Annotated[int, Field(ge=1)]
+    held: bool
+
+
 class Collection(Record):
     """Collectors in view collect the cash values in view."""
 
@@ -282,7 +296,7 @@ class Jackpot(Record):
 Event = Annotated[
     Window | Grid | LineWin | WaysWin | ScatterWin | ProgressiveJackpot | Cash | Collection | Trail | Parade
     | Bonus | FreeSpinsAward | ClusterWin | GridMultipliers | RandomMultiplier | WildsPlaced | Jars
-    | FreeSpinsTriggered | ExtraFreeSpins | Jackpot | WildMultiplier,
+    | FreeSpinsTriggered | ExtraFreeSpins | Jackpot | WildMultiplier | StickyWild,
     Field(discriminator="type")]
 
 

@@ -21,6 +21,7 @@ from reelforge.engine.outcome import (
     ProgressiveJackpot,
     ScatterWin,
     Spin,
+    StickyWild,
     WildMultiplier,
     Window,
 )
@@ -238,6 +239,9 @@ def _outcome(game, bet: Bet, result: k.RoundResult, tape: np.ndarray, seed: int 
             event = Cash(reel=row[2], row=row[3], value=row[4])
         elif kind == TapeKind.WILD_MULTIPLIER:
             event = WildMultiplier(reel=row[2], row=row[3], value=row[4])
+        elif kind == TapeKind.STICKY_WILD:
+            event = StickyWild(reel=row[2], symbol=names[model.sticky_wild], value=row[3],
+                               held=bool(row[4]))
         elif kind == TapeKind.COLLECT:
             event = Collection(collectors=row[2], values=row[3], multiplier=row[4], win=row[5])
         elif game.rules is not None:  # a row the rules' kernel wrote: they decode it

@@ -29,6 +29,7 @@ class TapeKind(IntEnum):
     CASH = 6  # reel, row, value (multiples of the stake)
     COLLECT = 7  # collectors, value sum, multiplier, win
     WILD_MULTIPLIER = 15  # reel, row, the multiplier the wild there drew ([wild_multipliers])
+    STICKY_WILD = 16  # reel, its multiplier, held (1: wild before this spin, 0: expanded now)
     # the ways round (engine/ways.py); its spin opens with a SPIN row
     WAYS = 14  # symbol, count (reels), ways, ways with wild multipliers, win (credits)
     # the pays-anywhere round (engine/anywhere.py); spin = the spin's index, or the tumble.

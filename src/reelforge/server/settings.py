@@ -150,6 +150,7 @@ EXAMPLE_GAMES = (
     GameSettings("cluster-mult-example", "cluster-mult-example-v1"),
     GameSettings("wildmult-example", "wildmult-example-v1"),
     GameSettings("modes-example", "modes-example-v1"),
+    GameSettings("sticky-example", "sticky-example-v1"),
 )
 
 

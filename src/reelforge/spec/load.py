@@ -43,7 +43,7 @@ from reelforge.spec.parts import (
     read_symbols,
     reel_set_of,
 )
-from reelforge.spec.wild_draws import parse_wild_draws
+from reelforge.spec.wild_draws import check_sticky, parse_wild_draws
 
 KNOWN_SECTIONS = ("game", "symbols", "paytable", "lines", "scatter", "reels", "bet", "features",
                   "cash", "modes", "wild_multipliers")
@@ -244,6 +244,7 @@ def _build(root: Table) -> GameSpec:
         spec = dataclasses.replace(spec, features=rules_spec.parse_features(features, spec))
     features.finish(FEATURES + getattr(rules_spec, "FEATURES", ()), "feature")
     check_mode_costs(spec)
+    check_sticky(spec)
     check_line_game(spec)
     return spec
 

@@ -9,6 +9,17 @@ Every wild in view on a spin of that reel set draws its own multiplier (reel by 
 bottom, integer weights); a line paid through wilds standing in is multiplied by the product
 (or sum, or largest) of the multipliers of the wilds in its paid run, on top of any fixed
 multiplier. Reel sets without a table draw nothing.
+
+The free games' reel set may instead make its wilds expand and stick:
+
+    [wild_multipliers.free]
+    weights = { 2 = 5, 3 = 3, 5 = 2 }
+    expand = "sticky"
+
+A wild landing on a reel fills the reel, which stays wild for the rest of the free games; the
+reel draws its multiplier once, when it expands, and keeps it (a wild landing later on a reel
+already wild changes nothing). Every cell of an expanded reel carries its multiplier, so a
+paid run counts one draw per wild reel in it. The free games start with no wild reel.
 """
 
 from __future__ import annotations
@@ -18,6 +29,7 @@ from fractions import Fraction
 from typing import Any
 
 WILD_DRAW_COMBINE = ("product", "sum", "max")
+WILD_EXPAND = ("none", "sticky")
 MAX_WILD_DRAW = 1000  # the largest multiplier a wild may draw
 MAX_DRAW_WEIGHT_SUM = 2**32 - 1
 
@@ -28,6 +40,7 @@ class WildDrawSpec:
 
     combine: str  # WILD_DRAW_COMBINE
     tables: tuple[tuple[str, tuple[tuple[int, int], ...]], ...]  # reel set -> (multiplier, weight > 0)
+    sticky: tuple[str, ...] = ()  # reel sets whose wilds expand and stick (expand = "sticky")
 
     def weights(self, reel_set: str) -> tuple[tuple[int, int], ...]:
         """(multiplier, weight) of the reel set's table; () where its wilds draw nothing."""
@@ -69,6 +82,7 @@ def parse_wild_draws(table: Any, set_names: tuple[str, ...]) -> WildDrawSpec | N
         return None
     combine = table.choice("combine", WILD_DRAW_COMBINE, "product")
     tables = []
+    sticky: list[str] = []
     for name in [k for k in table.data if k != "combine"]:
         if name not in set_names:
             raise table.fail(name, table.data[name],
@@ -82,6 +96,8 @@ def parse_wild_draws(table: Any, set_names: tuple[str, ...]) -> WildDrawSpec | N
                                    f"a multiplier must be an integer 1..{MAX_WILD_DRAW}")
             pairs.append((int(key), weights.int(key)))
         weights.finish()
+        if entry.choice("expand", WILD_EXPAND, "none") == "sticky":
+            sticky.append(name)
         if not any(w for _, w in pairs) or sum(w for _, w in pairs) > MAX_DRAW_WEIGHT_SUM:
             raise entry.fail("weights", dict(pairs), f"weights must sum to 1..{MAX_DRAW_WEIGHT_SUM}")
         entry.finish()
@@ -90,4 +106,34 @@ def parse_wild_draws(table: Any, set_names: tuple[str, ...]) -> WildDrawSpec | N
         raise table.fail("combine", combine, "[wild_multipliers] names no reel set: add "
                          "[wild_multipliers.<reel set>] weights = { 2 = 5, 3 = 1 }")
     table.finish(("combine", *(name for name, _ in tables)))
-    return WildDrawSpec(combine, tuple(tables))
+    return WildDrawSpec(combine, tuple(tables), tuple(sticky))
+
+
+def check_sticky(spec) -> None:
+    """Refuse expand = "sticky" where its rules are not defined: on a reel set other than the
+    free games' (the wilds stick for the rest of the free games), with retriggers (the exact
+    analysis' chain follows the wild reels over a fixed number of spins), with more than one
+    wild symbol (which would fill the reel?), or under a rules module (its own round)."""
+    from reelforge.errors import SpecError
+
+    draws = spec.wild_draws
+    if draws is None or not draws.sticky:
+        return
+    name = draws.sticky[0]
+    key, fg = f"wild_multipliers.{name}.expand", spec.free_games
+    if fg is None or fg.reel_set != name:
+        where = fg.reel_set if fg else "none: no [features.free_games]"
+        raise SpecError(spec.source, key, "sticky", "wilds stick for the rest of the free games: "
+                        f"only the free games' reel set ({where}) may expand them")
+    paid = [m.reel_set for m in spec.modes] + [spec.base_reel_set]
+    if name in paid:
+        raise SpecError(spec.source, key, "sticky", "the paid spin of a mode plays this reel set "
+                        "too: the free games need a reel set of their own")
+    if fg.retrigger != "none":
+        raise SpecError(spec.source, key, "sticky", "not with retriggers (features.free_games."
+                        f"retrigger = {fg.retrigger!r}): use retrigger = 'none'")
+    if len(spec.wilds) != 1:
+        raise SpecError(spec.source, key, "sticky", "needs exactly one wild symbol to fill the "
+                        f"reel with; the game has {len(spec.wilds)}")
+    if spec.rules is not None:
+        raise SpecError(spec.source, key, "sticky", f"not with a rules module ({spec.rules})")

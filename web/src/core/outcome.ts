@@ -31,12 +31,15 @@ export interface GridMultipliersEvent { type: "grid_multipliers"; tumble: number
 export interface JackpotEvent { type: "jackpot"; jackpot: string; pays: number; multiplier: number; win: number }
 /** The multiplier a wild in view drew (a line game's [wild_multipliers]). */
 export interface WildMultiplierEvent { type: "wild_multiplier"; reel: number; row: number; value: number }
+/** A reel filled by an expanding sticky wild in the free spins: every row shows `symbol`, the
+ * reel's multiplier `value`; `held`: it was wild before this spin (the window shows what landed). */
+export interface StickyWildEvent { type: "sticky_wild"; reel: number; symbol: string; value: number; held: boolean }
 
 export type OutcomeEvent =
   | WindowEvent | GridEvent | LineWinEvent | WaysWinEvent | ScatterWinEvent | ProgressiveJackpotEvent | CashEvent
   | CollectionEvent | TrailEvent | ParadeEvent | BonusEvent | FreeSpinsAwardEvent | ClusterWinEvent
   | RandomMultiplierEvent | WildsPlacedEvent | JarsEvent | FreeSpinsTriggeredEvent
-  | ExtraFreeSpinsEvent | JackpotEvent | GridMultipliersEvent | WildMultiplierEvent;
+  | ExtraFreeSpinsEvent | JackpotEvent | GridMultipliersEvent | WildMultiplierEvent | StickyWildEvent;
 
 export type EventType = OutcomeEvent["type"];
 

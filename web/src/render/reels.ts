@@ -453,6 +453,31 @@ export class ReelSet extends Container {
     this.changed = true;
   }
 
+  /** Reel `r` filled by a wild: every row shows `symbol`, the reel framed in gold with a
+   * badge (`text`, "x3") at its top, until the next spin or landing. */
+  expandReel(r: number, symbol: string, text: string): void {
+    const model = this.models[r];
+    if (this.destroyed || !model) return;
+    const { cell, gap, rows } = this.opts;
+    model.show(Array.from({ length: rows }, () => symbol));
+    this.draw();
+    const x = r * (cell + gap);
+    const frame = new Graphics().roundRect(x - 3, -3, cell + 6, rows * cell + 6, 16)
+      .fill({ color: 0xffd34d, alpha: 0.12 }).stroke({ width: Math.max(4, cell / 22), color: 0xffd34d });
+    frame.label = `reel-frame-${r}`;
+    const size = Math.round(cell * 0.34);
+    const badge = new Container();
+    badge.label = `reel-mark-${r}`;
+    const label = new Text({ text, style: { fontFamily: "Lilita One, Impact, sans-serif", fontSize: size, fill: 0xfff2a8, stroke: { color: 0x2a0a00, width: Math.max(3, size / 7) } } });
+    label.anchor.set(0.5);
+    const w = Math.max(label.width + size * 0.6, size * 1.8), ht = size * 1.3;
+    const back = new Graphics().roundRect(-w / 2, -ht / 2, w, ht, ht / 2).fill({ color: 0x8a1c00, alpha: 0.95 }).stroke({ width: Math.max(2, size / 9), color: 0xffd34d });
+    badge.addChild(back, label);
+    badge.position.set(x + cell / 2, ht / 2 + cell * 0.06); // at the reel's top, clear of the win words
+    this.wildMarks.addChild(frame, badge);
+    this.changed = true;
+  }
+
   /** Every cell's mark goes (a spin, a new window). */
   clearMarks(): void {
     if (this.destroyed || !this.wildMarks.children.length) return;

@@ -337,7 +337,62 @@ const WILD_MARKS = {
   },
 };
 
-export const tests = [FREE_SPINS, GRID_MULTIPLIERS, WILD_MARKS, ...MODES, ...LAB.flatMap(({ key, viewport, intro }) => [{
+// The line family's expanding sticky wilds ([wild_multipliers.free] expand = "sticky"): Sticky
+// Wild Example's rules with a scatter on every stop of reels 1-3 (3 free spins each round) and
+// wild-heavy free reels, served as an extra lab game; the shipped example is in the lab lobby.
+const STICKY = { operator: "demo-lab", key: "sticky-fs", gameFile: `${WEB}/tests/e2e/games/sticky-example-e2e-fs-v1.toml` };
+
+/** Share of a wild reel's badge area (the top middle of the reel, where the generic reels
+ * draw a filled reel's multiplier) in the badge's dark red. */
+async function reelBadgeShare(t, reel, reels, rows) {
+  const win = await t.rect("[data-testid=reels-window]");
+  const cell = Math.floor(Math.min(1100 / reels, 640 / rows)), gap = 8; // generic.ts's layout
+  const k = win.width / (reels * (cell + gap) - gap);
+  const clip = { x: win.x + (reel * (cell + gap) + cell * 0.3) * k, y: win.y + cell * 0.1 * k, width: cell * 0.4 * k, height: cell * 0.3 * k };
+  const png = decodePng(await t.page.screenshot({ clip }));
+  let red = 0, n = 0;
+  for (let i = 0; i < png.pixels.length; i += png.channels) {
+    const [r, g, b] = [png.pixels[i], png.pixels[i + 1], png.pixels[i + 2]];
+    if (r > 100 && r < 180 && g < 60 && b < 40) red++;
+    n++;
+  }
+  return red / n;
+}
+
+const STICKY_WILDS = [{ width: 1440, height: 900 }, { width: 390, height: 844 }].map((viewport) => ({
+  name: `lab: sticky wilds fill their reels and keep their multipliers through the free spins (${viewport.width}x${viewport.height})`,
+  gameFiles: [STICKY],
+  viewport,
+  async run(t) {
+    await open(t, STICKY.key);
+    let round;
+    for (let i = 0; i < 6 && !round; i++) {
+      expect((await t.spin(STICKY.key)) === "idle", "a round stopped at a choice");
+      const last = await lastRound(t);
+      if (last.outcome.spins.at(-1).events.some((e) => e.type === "sticky_wild" && e.held)) round = last;
+    }
+    expect(round, "no free spin ending on a held wild reel in 6 rounds");
+    const win = await t.page.locator("[data-testid=win]").innerText();
+    expect(win.startsWith(`${credits(round.outcome.total_win)} `), `WIN shows ${win}, the round won ${round.outcome.total_win}`);
+    const spin = round.outcome.spins.at(-1);
+    const game = await t.api(`/api/v1/games/${STICKY.key}`);
+    const { reels, rows } = game.info.window;
+    await t.page.waitForTimeout(300);
+    const wild = new Set(spin.events.filter((e) => e.type === "sticky_wild").map((e) => e.reel));
+    for (const r of wild) {
+      const share = await reelBadgeShare(t, r, reels, rows);
+      expect(share > 0.1, `wild reel ${r + 1} shows no multiplier badge (${(share * 100).toFixed(1)}% of its badge area)`);
+    }
+    const plain = [...Array(reels).keys()].find((r) => !wild.has(r));
+    const share = await reelBadgeShare(t, plain, reels, rows);
+    expect(share < 0.1, `reel ${plain + 1} is not wild but shows a badge (${(share * 100).toFixed(1)}%)`);
+    await t.assertDrawn(`sticky-wilds-${viewport.width}`);
+    await t.layout(`sticky-wilds-${viewport.width}`);
+    await t.shot(`sticky-wilds-${viewport.width}`);
+  },
+}));
+
+export const tests = [FREE_SPINS, GRID_MULTIPLIERS, WILD_MARKS, ...STICKY_WILDS, ...MODES, ...LAB.flatMap(({ key, viewport, intro }) => [{
   name: `lab: ${key} from the lab lobby, a win, its information page, a replay (${viewport.width}x${viewport.height})`,
   viewport,
   ...(intro ? { options: { quality: "LOW", intro: true, music: false } } : {}),

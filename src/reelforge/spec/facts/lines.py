@@ -71,6 +71,10 @@ def line_facts(spec: Any) -> dict[str, Fact]:
                                            "max": "count once, the largest"}[draws.combine]
         for name, table in draws.tables:
             out[f"wild_multipliers.{name}"] = words([f"x{numeral(m)}" for m, _w in table], "or")
+            if name in draws.sticky:  # the reels a sticky wild can fill, from the strips
+                reels = [r + 1 for r, strip in enumerate(spec.reel_set(name).strips)
+                         if spec.wilds[0].symbol in strip]
+                out[f"wild_multipliers.{name}.reels"] = words([numeral(r) for r in reels], "and")
     wheel = spec.wheel_gamble
     if wheel is not None:
         out["wheel_gamble.limit_stakes"] = numeral(wheel.limit_stake_multiple)

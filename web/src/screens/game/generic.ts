@@ -262,6 +262,10 @@ export class PixiSlotView implements SlotView {
     this.reels.markCell(cell, text);
     this.deps.stage.invalidate();
   }
+  expandReel(reel: number, symbol: string, text: string): void {
+    this.reels.expandReel(reel, symbol, text);
+    this.deps.stage.invalidate();
+  }
   async banner(text: string, options: { ms?: number; fast?: boolean } = {}): Promise<void> {
     this.bannerEl.dataset.kind = "message";
     this.bannerEl.dataset.layout = "over-reels";

@@ -47,6 +47,15 @@ export function gridMultiplierOf(spin: Pick<Spin, "events">, win: ClusterWinEven
   return marks.applied[k] ?? 1;
 }
 
+/** The window a spin lands on: what landed, the reels a sticky wild held before the spin (its
+ * held sticky_wild events) showing the wild on every row. */
+export function withHeldWilds(symbols: string[][], spin: Pick<Spin, "events">): string[][] {
+  const held = new Map<number, string>();
+  for (const e of spin.events) if (e.type === "sticky_wild" && e.held) held.set(e.reel, e.symbol);
+  if (!held.size) return symbols;
+  return symbols.map((col, r) => (held.has(r) ? col.map(() => held.get(r)!) : col));
+}
+
 function scatterCells(game: Described, screen: string[][]): Cell[] {
   const scatters = new Set(game.info.symbols.filter((s) => s.role === "scatter").map((s) => s.id));
   const cells: Cell[] = [];
@@ -101,7 +110,8 @@ export function genericHandlers(game: Described): Required<Handlers<SlotView>> {
     await ctx.view.banner(text(e as never), { ms: 900, fast: ctx.fast });
   };
   return {
-    window: async (e, ctx) => { await ctx.view.land(e.symbols, { fast: ctx.fast }); },
+    // reels a sticky wild holds land on it (their wild and badge are drawn by sticky_wild)
+    window: async (e, ctx) => { await ctx.view.land(withHeldWilds(e.symbols, ctx.spin), { fast: ctx.fast }); },
     grid: async (e, ctx) => {
       // a spin starts on the round's marks so far (none on its first spin; a resumed round's)
       if (e.tumble === 0 && hasMarks(ctx.outcome)) ctx.view.setCellMultipliers?.(gridMultipliersBefore(ctx.outcome, ctx.spin));
@@ -158,6 +168,12 @@ export function genericHandlers(game: Described): Required<Handlers<SlotView>> {
     extra_free_spins: simple((e: { spins_awarded: number }) => `+${e.spins_awarded} free spins`),
     // a wild's drawn multiplier, drawn on its cell until the reels spin again
     wild_multiplier: async (e, ctx) => { ctx.view.markCell?.([e.reel, e.row], `x${e.value}`); },
+    // a reel a wild fills in the free spins: its rows turn wild under its multiplier's badge; a
+    // reel filling now is announced, one held from an earlier spin is just drawn again
+    sticky_wild: async (e, ctx) => {
+      ctx.view.expandReel?.(e.reel, e.symbol, `x${e.value}`, e.held);
+      if (!e.held) await ctx.view.banner(`WILD REEL ${e.reel + 1} x${e.value}`, { ms: 800, fast: ctx.fast });
+    },
     jackpot: async (e, ctx) => { ctx.view.setWin(ctx.won); await ctx.view.banner(`${e.jackpot.toUpperCase()} JACKPOT ${formatCredits(e.win)}`, { fast: ctx.fast }); },
   };
 }

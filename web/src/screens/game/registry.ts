@@ -58,6 +58,10 @@ export interface SlotView {
   showWins?(cycle: WinCycle | null, still?: boolean, outcome?: Pick<Outcome, "spins"> & Partial<Pick<Outcome, "total_win">>): void;
   /** A mark drawn on one cell (a wild's multiplier, "x3") until the reels spin or land again. */
   markCell?(cell: Cell, text: string): void;
+  /** A reel an expanding wild fills: every row shows `symbol`, the reel framed with its
+   * multiplier's badge (`text`, "x3") until the reels spin or land again; `held`: it was wild
+   * before this spin. */
+  expandReel?(reel: number, symbol: string, text: string, held: boolean): void;
   /** A message over the reels for a moment (feature triggered, multiplier, jackpot). */
   banner(text: string, options?: { ms?: number; fast?: boolean }): Promise<void>;
   /** A cluster game's grid multipliers on the cells ([reel][row], the outcome's

@@ -107,6 +107,7 @@ export function genericWords(game: Pick<GameView, "info"> | undefined): Required
     free_spins_triggered: (e) => `${plural(e.spins, "free spin")}${e.modifiers.length ? ` with ${listed(e.modifiers.map((m) => m.replace(/_/g, " ")))}` : ""}`,
     extra_free_spins: (e) => `${plural(e.collected, "extra free spin symbol")}: ${plural(e.spins_awarded, "free spin")} in all`,
     wild_multiplier: (e) => `Wild on reel ${e.reel + 1}, row ${e.row + 1}: x${e.value}`,
+    sticky_wild: (e) => `Reel ${e.reel + 1} wild x${e.value}${e.held ? "" : " (filled now)"}`,
     jackpot: (e) => `${capitalised(e.jackpot.toLowerCase())} jackpot${e.multiplier > 1 ? ` x${e.multiplier}` : ""} — ${credits(e.win)}`,
   };
 }
