@@ -221,7 +221,8 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   }
 
   async moment(m: CopsMoment, options: { fast?: boolean } = {}): Promise<void> {
-    const count = m.count === undefined ? undefined : { to: m.count, format: formatCredits };
+    // the outro's total stands still: the win meter under it already reads the round's win
+    const count = m.count === undefined ? undefined : { to: m.count, format: formatCredits, still: m.kind === "bonus-outro" };
     await showMoment(this.overlay, { title: m.title, lines: m.lines, count, kind: m.kind, ms: m.kind === "bonus-intro" ? 2400 : 2800, fast: options.fast });
   }
 
