@@ -49,7 +49,8 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   private readonly snow = [h("div", { class: "cops-snow far", "aria-hidden": "true" }), h("div", { class: "cops-snow near", "aria-hidden": "true" })];
 
   constructor(deps: ViewDeps) {
-    super({ ...deps, symbols: withCurrency(deps.symbols, deps.game.currency) });
+    // a win's words in the strip under the reels, never over the symbols they name
+    super({ ...deps, symbols: withCurrency(deps.symbols, deps.game.currency) }, { winLabelsUnder: true });
     this.stage = deps.stage;
     this.game = deps.game;
     this.overlay = deps.overlay;
