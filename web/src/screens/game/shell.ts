@@ -530,6 +530,10 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       // A choice that won a bonus (Cops n Robbers' bonus wheel): the server played it; show it.
       const bonus = next.steps.find((s) => s.index === Math.max(...next.steps.map((x) => x.index)))?.result.bonus_outcome;
       if (bonus) {
+        // the gamble is over (the step's result is final): its greyed panel leaves the bonus
+        // the screen (on a phone it squeezed the reels through the whole chase); the reels
+        // refit once, as the bonus starts, not while a panel opens under them
+        choiceArea.hidden = true;
         flow.to("play");
         const outcome = validateOutcome(bonus);
         playing = outcome;
