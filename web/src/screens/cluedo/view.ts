@@ -173,6 +173,9 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
     const r = this.windowRect();
     const overlay = this.counter.parentElement;
     for (const [name, value] of [["x", r.x], ["y", r.y], ["w", r.width], ["h", r.height]] as const) overlay?.style.setProperty(`--reels-${name}`, `${Math.round(value)}px`);
+    // and the shell's marker of the window (what the layout checks measure against)
+    const marker = overlay?.querySelector<HTMLElement>("[data-testid=reels-window]");
+    if (marker) Object.assign(marker.style, { left: `${r.x}px`, top: `${r.y}px`, width: `${r.width}px`, height: `${r.height}px` });
   }
 
   /** The seed's METER BAR is the console at the bottom of the screen (denomination, credits
