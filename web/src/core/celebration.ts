@@ -21,6 +21,16 @@ export function winTier(totalWin: number, cost: number): WinTier | null {
   return TIERS.find((t) => totalWin >= t.x * cost)?.tier ?? null;
 }
 
+/** What a bonus won at a gamble (Cops n Robbers' bonus wheel) is measured against: the credits
+ * the player gave up for it, never less than the round's stake. The bonus itself costs 0, but
+ * it was bought with the win held before the step (`heldBefore`) less what the step kept and
+ * paid besides the bonus (`paid` - `bonusWin`); a bonus paying 118 for 1,000 credits staked is a
+ * loss of 882, not "BIG WIN 11x the bet". `paid` null (the round not settled yet): all of it. */
+export function gambleBonusCost(stake: number, heldBefore: number, paid: number | null, bonusWin: number): number {
+  const kept = paid === null ? 0 : Math.max(0, paid - bonusWin);
+  return Math.max(stake, heldBefore - kept);
+}
+
 /** Whether a sound that celebrates (the win jingle, the tiers') may play for a round: never for
  * one whose total win does not exceed what it cost (GB RTS 7B, standards I5), wherever it is
  * played. Other sounds (reel stops, clicks) always may. */

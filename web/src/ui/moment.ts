@@ -12,8 +12,10 @@ export interface MomentOptions {
   title: string;
   /** Lines under it ("15 free spins", "All wins x3"). */
   lines?: string[];
-  /** An amount counted up from 0 to `to` over the moment's first part, shown by `format`. */
-  count?: { to: number; format: (n: number) => string };
+  /** An amount counted up from 0 to `to` over the moment's first part, shown by `format`;
+   * `still`: shown whole at once, where the win meter beside it already reads the amount (a
+   * count-up under a meter that shows more reads as a second, smaller figure). */
+  count?: { to: number; format: (n: number) => string; still?: boolean };
   /** A class for the game's CSS to style the kind of moment (tier-big, fs-intro, jackpot). */
   kind?: string;
   ms?: number;
@@ -45,7 +47,7 @@ function burstOf(n: number): HTMLElement {
 /** Shows the moment in `overlay` until it ends; resolves then (the card is removed). */
 export async function showMoment(overlay: HTMLElement, o: MomentOptions): Promise<void> {
   const ms = o.fast ? Math.min(o.ms ?? 2200, 300) : o.ms ?? 2200;
-  const amount = o.count ? h("div", { class: "moment-amount", "data-testid": "moment-amount" }, o.count.format(0)) : null;
+  const amount = o.count ? h("div", { class: "moment-amount", "data-testid": "moment-amount" }, o.count.format(o.count.still ? o.count.to : 0)) : null;
   const card = h("div", { class: `moment ${o.kind ?? ""}`.trim(), role: "status", "data-testid": "moment", "data-layout": "over-reels" },
     h("div", { class: "moment-title" }, o.title),
     amount,
@@ -71,7 +73,7 @@ export async function showMoment(overlay: HTMLElement, o: MomentOptions): Promis
   const started = performance.now();
   const countMs = ms * 0.6;
   const tick = () => {
-    if (ended || !amount || !o.count) return;
+    if (ended || !amount || !o.count || o.count.still) return;
     const k = Math.min(1, (performance.now() - started) / Math.max(1, countMs));
     amount.textContent = o.count.format(Math.round(o.count.to * (1 - (1 - k) ** 3)));
     if (k < 1) requestAnimationFrame(tick);

@@ -362,7 +362,9 @@ export const tests = [
       if (parades.length) expect((await t.page.getAttribute("[data-testid=parade]", "data-result")) === parades.at(-1).result, "the dapple did not stop on the server's result");
       const bonusSpins = round.outcome.spins.filter((s) => s.kind === "bonus");
       const counted = await t.page.locator("[data-testid=spin-info]").innerText();
-      expect(!bonusSpins.length || counted === `BONUS SPIN ${bonusSpins.at(-1).index}`, `the count ends on "${counted}", the outcome's last bonus spin is ${bonusSpins.at(-1)?.index} (no total: it would give the chase away)`);
+      // the count leaves the console with the bonus (the playtest saw "BONUS SPIN n" stay after
+      // the round); the spins it counted are the handlers' unit test's (cops.test.ts)
+      expect(!bonusSpins.length || counted === "", `the count still reads "${counted}" after the bonus (its last spin was ${bonusSpins.at(-1)?.index})`);
       const start = events.find((e) => e.type === "bonus").start_multiplier;
       expect((await t.page.getAttribute("[data-testid=trail]", "data-start")) === String(start), "start multiplier");
       expect((await t.page.locator("[data-testid=win]").innerText()).startsWith(round.outcome.total_win.toLocaleString("en")), "bonus total not on the meter");

@@ -14,7 +14,7 @@ import type { ChoiceView, Offer, RoundView, StepView } from "../../src/net/types
 import type { SlotView } from "../../src/screens/game/registry";
 import type { MomentOptions } from "../../src/ui/moment";
 import { cluedoHandlers, cluedoHooks, jackpotNotice, lineLabel, type CluedoView, type JackpotNotice } from "../../src/screens/cluedo/handlers";
-import { gambleModel, rememberHistory, revealOf } from "../../src/screens/cluedo/gamble";
+import { atStake, gambleModel, rememberHistory, revealOf } from "../../src/screens/cluedo/gamble";
 import { gambleOffer } from "../../src/screens/cluedo/offer";
 import { revealShow } from "../../src/screens/cluedo/reveal";
 import { formatCredits } from "../../src/core/money";
@@ -248,6 +248,8 @@ describe("cluedo gamble screen", () => {
     const r = revealOf(roundWith(g, null, stepsUpTo(g, 1)), { maxWins: 5, limit: 3000 })!;
     expect(r).toMatchObject({ card: "black", won: true, amount: 4000, finished: true, ended: "limit", paid: 4000 });
     expect(r.text).toBe("BLACK ACE: 4,000 credits reach the 3,000 limit: the gamble ends");
+    expect(atStake(r.amount, r.finished)).toBe("Nothing left at stake");
+    expect(atStake(r.amount, false)).toBe("4,000 credits at stake");
   });
 
   it("a lost guess forfeits the amount at stake", () => {
@@ -255,6 +257,8 @@ describe("cluedo gamble screen", () => {
     const r = revealOf(roundWith(g, null, stepsUpTo(g, 1)), { maxWins: 5, limit: 3000 })!;
     expect(r).toMatchObject({ card: "black", won: false, amount: 0, finished: true, ended: null, paid: 0 });
     expect(r.text).toBe("BLACK ACE: the gamble is lost");
+    // the table's figure follows: nothing at stake, not the amount the guess lost
+    expect(atStake(r.amount, r.finished)).toBe("Nothing left at stake");
   });
 
   it("the 14-card history carried from the last gamble; half, a win, then COLLECT", () => {

@@ -10,7 +10,7 @@ import type { Cell, Outcome } from "../../src/core/outcome";
 import { validateOutcome } from "../../src/core/outcome";
 import { EventPlayer } from "../../src/core/player";
 import type { ChoiceView } from "../../src/net/types";
-import { collectionCells, copsHandlers, copsHooks, presentValues, type CopsMoment, type CopsView, type PresentValue } from "../../src/screens/cops-n-robbers/handlers";
+import { bonusOutro, collectionCells, copsHandlers, copsHooks, presentValues, type CopsMoment, type CopsView, type PresentValue } from "../../src/screens/cops-n-robbers/handlers";
 import { arrowAmounts, MIN_SHARE, spinSegment, type WheelState } from "../../src/screens/cops-n-robbers/wheel";
 import type { SlotView } from "../../src/screens/game/registry";
 import { fixture, type FixtureRound } from "./fixtures";
@@ -96,7 +96,8 @@ describe("cops n robbers handlers", () => {
       expect(view.trail).toEqual(expected);
       expect(view.parades).toEqual(outcome.spins.flatMap((s) => s.events).flatMap((e) => (e.type === "parade" ? [e.result] : [])));
       expect(view.calls).toContain(`trail x${outcome.spins[0]?.events.find((e) => e.type === "bonus")?.start_multiplier}`);
-      expect(view.calls.at(-1)).toBe(`moment BONUS TOTAL ${formatCredits(outcome.breakdown.bonus ?? -1)} | The robber is behind bars`);
+      const round = outcome.total_win === outcome.breakdown.bonus ? "" : ` | Round win ${formatCredits(outcome.total_win)}`;
+      expect(view.calls.at(-1)).toBe(`moment BONUS TOTAL ${formatCredits(outcome.breakdown.bonus ?? -1)} | The robber is behind bars${round}`);
     }
   });
 
@@ -114,6 +115,7 @@ describe("cops n robbers handlers", () => {
       const counted = view.spinInfo.filter((t) => t.startsWith("BONUS SPIN"));
       expect(counted.at(-1)).toBe(`BONUS SPIN ${bonusSpins.at(-1)?.index}`);
       expect(new Set(counted)).toEqual(new Set(bonusSpins.map((s) => `BONUS SPIN ${s.index}`)));
+      expect(view.spinInfo.at(-1)).toBe(""); // the count leaves the console with the bonus
     }
   });
 
@@ -136,6 +138,24 @@ describe("cops n robbers handlers", () => {
     const { view } = await play(outcomeOf("parade-vic"));
     expect(view.calls).toContain("moment SUPER BIG MONEY BONUS | 4 Bonus symbols · Trail multiplier x2 | Robbers collect the presents | Bonus spins until the cop catches the robber");
     expect(view.calls.some((c) => /^collect Robber collects \d+x stake x\d+: /.test(c))).toBe(true);
+  });
+
+  it("says a bonus with no Bonus symbols (trigger_count 0) was won on the bonus wheel, not '0 Bonus symbols'", async () => {
+    const raw = structuredClone(outcomeOf("parade-vic")) as Outcome;
+    const trigger = raw.spins.flatMap((sp) => sp.events).find((e) => e.type === "bonus");
+    if (trigger?.type !== "bonus") throw new Error("fixture without a bonus event");
+    trigger.trigger_count = 0;
+    const { view } = await play(validateOutcome(raw));
+    const intro = view.calls.find((c) => c.startsWith("moment SUPER BIG MONEY BONUS"));
+    expect(intro).toContain(`Won on the bonus wheel · Trail multiplier x${trigger.start_multiplier}`);
+    expect(intro).not.toMatch(/\b0 Bonus symbols/);
+  });
+
+  it("names the bonus's own total on its outro and the round's win beside it where they differ", () => {
+    const o = outcomeOf("flag:bonus");
+    const bonus = o.breakdown.bonus ?? -1;
+    expect(bonusOutro({ ...o, total_win: bonus })).toEqual({ title: "BONUS TOTAL", count: bonus, lines: ["The robber is behind bars"], kind: "bonus-outro" });
+    expect(bonusOutro({ ...o, total_win: bonus + 58 }).lines).toEqual(["The robber is behind bars", `Round win ${formatCredits(bonus + 58)}`]);
   });
 
   it("shows the win cap message with the capped total_win when the outcome says win_capped", async () => {

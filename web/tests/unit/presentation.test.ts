@@ -3,13 +3,25 @@
 // switches are obeyed.
 import { describe, expect, it, vi } from "vitest";
 vi.mock("pixi.js", () => import("./pixi-stub"));
-import { maySound, winTier } from "../../src/core/celebration";
+import { gambleBonusCost, maySound, winTier } from "../../src/core/celebration";
 import { DEFAULT_OPTIONS, type Options } from "../../src/core/options";
 import { anticipatingReels } from "../../src/render/reels";
 import { Sound } from "../../src/render/sound";
 import { themeFor } from "../../src/render/sound-themes";
 import { anticipationOf } from "../../src/screens/game/generic";
 import { fixture } from "./fixtures";
+
+describe("gambleBonusCost", () => {
+  it("measures a bonus won at the gamble against the credits given up for it, so 118 for 1,000 staked celebrates nothing", () => {
+    // held 1,058, staked 1,000 on the bonus wheel (58 kept), the bonus paid 60: 118 in all
+    expect(gambleBonusCost(10, 1058, 118, 60)).toBe(1000);
+    expect(winTier(60, gambleBonusCost(10, 1058, 118, 60))).toBeNull();
+    // a bonus worth 12x what was gambled still celebrates; never below the round's stake
+    expect(winTier(12000, gambleBonusCost(10, 1000, 12000, 12000))).toBe("big");
+    expect(gambleBonusCost(10, 4, 40, 40)).toBe(10);
+    expect(gambleBonusCost(10, 500, null, 60)).toBe(500);
+  });
+});
 
 describe("winTier", () => {
   it("celebrates nothing at or below the cost, tiers at 10x, 30x, 100x", () => {

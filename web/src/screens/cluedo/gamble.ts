@@ -125,6 +125,7 @@ export function redBlackGamble(host: HTMLElement, round: RoundView, send: (kind:
   const deck = h("div", { class: "gamble-deck", "data-testid": "gamble-deck", "aria-label": "Deck of gamble cards: equal red and black aces" },
     ...[0, 1, 2, 3].map(() => cardEl(null)));
   const said = h("div", { class: "gamble-said", "data-testid": "gamble-result", role: "status" });
+  const amountEl = h("span", { "data-testid": "gamble-amount", "data-amount": String(m.amount) }, atStake(m.amount, false));
   const buttons = m.buttons.map((b) => h("button", {
     class: `gamble-${b.choice}`, "data-testid": `gamble-${b.choice}`, "data-kind": "gamble", "data-choice": JSON.stringify(b.choice),
     disabled: !b.enabled,
@@ -147,7 +148,7 @@ export function redBlackGamble(host: HTMLElement, round: RoundView, send: (kind:
       h("div", { class: "gamble-table" }, deck, turned,
         h("div", { class: "gamble-figures" },
           h("strong", { class: "gamble-title" }, "GAMBLE: DOUBLE OR NOTHING"),
-          h("span", { "data-testid": "gamble-amount", "data-amount": String(m.amount) }, `${formatCredits(m.amount)} credits at stake`),
+          amountEl,
           h("span", { class: "gamble-banked", "data-testid": "gamble-banked", "data-banked": String(m.banked) }, m.banked ? `${formatCredits(m.banked)} banked: paid to your balance` : ""),
           h("span", { "data-testid": "gamble-limits" }, limits),
           said)),
@@ -174,9 +175,18 @@ export function redBlackGamble(host: HTMLElement, round: RoundView, send: (kind:
         turned.classList.add(show.won ? "won" : "lost");
       }
       said.textContent = r.text;
+      // the figure above the words follows the server's state: a lost or ended gamble has
+      // nothing at stake (a phone read "100 credits at stake" under LOSE)
+      amountEl.dataset.amount = String(r.amount);
+      amountEl.textContent = atStake(r.amount, r.finished);
       if (!show) await sleep(fast ? 350 : 600);
     },
   };
+}
+
+/** The table's figure: the credits at stake, or nothing once the gamble has ended. */
+export function atStake(amount: number, finished: boolean): string {
+  return finished || amount <= 0 ? "Nothing left at stake" : `${formatCredits(amount)} credits at stake`;
 }
 
 /** Rounds whose cards the player opened with GAMBLE on this screen: a failed step offers the

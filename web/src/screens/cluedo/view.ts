@@ -15,6 +15,10 @@ import { GOLDEN_FRAME } from "./theme";
 const SVG = "http://www.w3.org/2000/svg";
 /** CSS px above the reels' window for the free-spin counter (cluedo.css places it there). */
 const COUNTER_ROOM_PX = 38;
+/** CSS px above the reels' window on a desktop without the counter: the golden frame's top edge
+ * and its fan stand higher than the generic frame the layout leaves room for, and lay under the
+ * page's header (the playtest: "the top of the reel frame is cut off"). */
+const FRAME_TOP_PX = 28;
 /** CSS px on a phone between the screen's edge and the reels' window: the frame's gilt edge
  * (about 10 px there) and a little air (reelsAcross). */
 const PHONE_EDGE_PX = 14;
@@ -49,7 +53,9 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
   private readonly gameInfo: ViewDeps["game"]["info"];
 
   constructor(deps: ViewDeps) {
-    super(deps);
+    // a win's words in the strip under the reels, never over the symbols they name (a
+    // playtest: the label hid two rows on a phone, the cycle lay on the bottom row)
+    super(deps, { winLabelsUnder: true });
     this.stageRef = deps.stage;
     this.host = deps.overlay;
     this.gameInfo = deps.game.info;
@@ -107,7 +113,9 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
   }
 
   private withCounter(top: number | undefined): number | undefined {
-    return top === undefined ? undefined : top + (this.counter.hidden ? 0 : COUNTER_ROOM_PX);
+    if (top === undefined) return undefined;
+    if (!this.counter.hidden) return top + COUNTER_ROOM_PX;
+    return top + (this.stageRef.placement().design.name === "landscape" ? FRAME_TOP_PX : 0);
   }
 
   /** The console's cover while no choice is open, per orientation: where the reels stand. */
@@ -157,7 +165,17 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
   private showCounter(on: boolean): void {
     if (this.counter.hidden === !on) return;
     this.counter.hidden = !on;
-    if (this.fit) this.fitAbove(this.fit.px, this.fit.top);
+    if (!this.fit) return;
+    this.fitAbove(this.fit.px, this.fit.top);
+    // the reels moved for the counter's room: the overlay's --reels-* (set by the shell's own
+    // layout, which does not run here) follow, or the counter, placed from them, stood where
+    // the reels were, under the page's header (the playtest: "FREE SPIN 3 of 15" unreadable)
+    const r = this.windowRect();
+    const overlay = this.counter.parentElement;
+    for (const [name, value] of [["x", r.x], ["y", r.y], ["w", r.width], ["h", r.height]] as const) overlay?.style.setProperty(`--reels-${name}`, `${Math.round(value)}px`);
+    // and the shell's marker of the window (what the layout checks measure against)
+    const marker = overlay?.querySelector<HTMLElement>("[data-testid=reels-window]");
+    if (marker) Object.assign(marker.style, { left: `${r.x}px`, top: `${r.y}px`, width: `${r.width}px`, height: `${r.height}px` });
   }
 
   /** The seed's METER BAR is the console at the bottom of the screen (denomination, credits

@@ -85,6 +85,13 @@ export function bonusSpinLabel(spin: Pick<Spin, "index">): string {
   return `BONUS SPIN ${spin.index}`;
 }
 
+/** What started the bonus, for its intro: the Bonus symbols the paid spin showed, or, where
+ * it shows none (`trigger_count` 0: `play_bonus` writes the chase alone), the gamble's bonus
+ * wheel, the only other way into it. */
+export function bonusCause(triggerCount: number): string {
+  return triggerCount > 0 ? `${triggerCount} Bonus symbols` : "Won on the bonus wheel";
+}
+
 export function copsHandlers(game: Pick<GameView, "info">): Handlers<SlotView> {
   const generic = genericHandlers(game);
   const paylines = game.info.paylines ?? [];
@@ -119,7 +126,7 @@ export function copsHandlers(game: Pick<GameView, "info">): Handlers<SlotView> {
       // Space, as every moment); never the number of spins, which would give the chase away
       await v(ctx.view).moment({
         title: names[e.start_multiplier] ?? "BIG MONEY BONUS",
-        lines: [`${e.trigger_count} Bonus symbols · Trail multiplier x${e.start_multiplier}`, "Robbers collect the presents", "Bonus spins until the cop catches the robber"],
+        lines: [`${bonusCause(e.trigger_count)} · Trail multiplier x${e.start_multiplier}`, "Robbers collect the presents", "Bonus spins until the cop catches the robber"],
         kind: "bonus-intro",
       }, { fast: ctx.fast });
     },
@@ -138,6 +145,15 @@ export function copsHandlers(game: Pick<GameView, "info">): Handlers<SlotView> {
   };
 }
 
+/** The bonus's outro: the bonus's own total (`breakdown.bonus`: its line wins and collections,
+ * all a bonus won on the wheel pays), and, where the paid spin won besides, the round's total
+ * the win meter shows, so the two figures on screen are both named. */
+export function bonusOutro(o: Pick<Outcome, "breakdown" | "total_win" | "win_capped">): CopsMoment {
+  const bonus = o.win_capped ? o.total_win : (o.breakdown.bonus ?? o.total_win);
+  const round = bonus === o.total_win ? [] : [`Round win ${formatCredits(o.total_win)}`];
+  return { title: "BONUS TOTAL", count: bonus, lines: ["The robber is behind bars", ...round], kind: "bonus-outro" };
+}
+
 export function copsHooks(): SpinHooks<SlotView> {
   return {
     beforeSpin: (spin, ctx) => {
@@ -152,7 +168,9 @@ export function copsHooks(): SpinHooks<SlotView> {
       if (!last) return;
       const o = ctx.outcome;
       if (isBonusRound(o)) {
-        await v(ctx.view).moment({ title: "BONUS TOTAL", count: o.breakdown.bonus ?? o.total_win, lines: ["The robber is behind bars"], kind: "bonus-outro" }, { fast: ctx.fast });
+        await v(ctx.view).moment(bonusOutro(o), { fast: ctx.fast });
+        // the bonus is over: its spin count leaves the console with it
+        ctx.view.setSpinInfo("");
       }
       if (o.win_capped) {
         await ctx.view.banner(`MAXIMUM WIN REACHED: ${formatCredits(o.total_win)} paid`, { ms: 2500, fast: ctx.fast });

@@ -49,7 +49,8 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   private readonly snow = [h("div", { class: "cops-snow far", "aria-hidden": "true" }), h("div", { class: "cops-snow near", "aria-hidden": "true" })];
 
   constructor(deps: ViewDeps) {
-    super({ ...deps, symbols: withCurrency(deps.symbols, deps.game.currency) });
+    // a win's words in the strip under the reels, never over the symbols they name
+    super({ ...deps, symbols: withCurrency(deps.symbols, deps.game.currency) }, { winLabelsUnder: true });
     this.stage = deps.stage;
     this.game = deps.game;
     this.overlay = deps.overlay;
@@ -221,7 +222,8 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   }
 
   async moment(m: CopsMoment, options: { fast?: boolean } = {}): Promise<void> {
-    const count = m.count === undefined ? undefined : { to: m.count, format: formatCredits };
+    // the outro's total stands still: the win meter under it already reads the round's win
+    const count = m.count === undefined ? undefined : { to: m.count, format: formatCredits, still: m.kind === "bonus-outro" };
     await showMoment(this.overlay, { title: m.title, lines: m.lines, count, kind: m.kind, ms: m.kind === "bonus-intro" ? 2400 : 2800, fast: options.fast });
   }
 

@@ -17,7 +17,7 @@ import type { BetOption, RoundView, StepChoice } from "../../net/types";
 import { Stage } from "../../render/app";
 import { PROFILES } from "../../render/quality";
 import type { Sfx } from "../../render/sound";
-import { maySound, winTier } from "../../core/celebration";
+import { gambleBonusCost, maySound, winTier } from "../../core/celebration";
 import { winCycleOf } from "../../core/win-cycle";
 import { celebrate } from "../../ui/moment";
 import { clear, h, showError } from "../../ui/dom";
@@ -441,17 +441,18 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
 
   // After the round's events, before any choice is offered: the celebration its total earns
   // (core/celebration.ts; none at or below the cost), the meter settled on the total first.
-  const celebrateRound = async (outcome: Outcome, fast = turbo?.checked ?? false) => {
+  const celebrateRound = async (outcome: Outcome, fast = turbo?.checked ?? false, against?: number) => {
     setMeter(meterShown, true);
-    // A bonus won at a gamble costs nothing itself: it is measured against the round's stake.
-    const cost = outcome.bet.cost > 0 ? outcome.bet.cost : outcome.bet.stake;
+    // A bonus won at a gamble costs nothing itself: it is measured against what was gambled for
+    // it (`against`, gambleBonusCost), or the round's stake.
+    const cost = against ?? (outcome.bet.cost > 0 ? outcome.bet.cost : outcome.bet.stake);
     const tier = winTier(outcome.total_win, cost);
     if (!tier) return;
     deps.sound(tier === "big" ? "bigwin" : tier === "mega" ? "megawin" : "epicwin");
     await celebrate(overlay, { total_win: outcome.total_win, cost }, {
       fast, particles: PROFILES[app.options.get().quality].particles,
       format: (c) => formatCredits(c),
-      lines: [`${formatMoney(outcome.total_win * denomination, currency)} · ${Math.floor(outcome.total_win / cost)}x the bet`],
+      lines: [`${formatMoney(outcome.total_win * denomination, currency)} · ${Math.floor(outcome.total_win / cost)}x ${against === undefined ? "the bet" : "what was gambled for it"}`],
     });
   };
 
@@ -529,13 +530,18 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       // A choice that won a bonus (Cops n Robbers' bonus wheel): the server played it; show it.
       const bonus = next.steps.find((s) => s.index === Math.max(...next.steps.map((x) => x.index)))?.result.bonus_outcome;
       if (bonus) {
+        // the gamble is over (the step's result is final): its greyed panel leaves the bonus
+        // the screen (on a phone it squeezed the reels through the whole chase); the reels
+        // refit once, as the bonus starts, not while a panel opens under them
+        choiceArea.hidden = true;
         flow.to("play");
         const outcome = validateOutcome(bonus);
         playing = outcome;
         playingRoundId = ""; // the bonus is the step's outcome, not the round's: a reload offers the round as the server has it
         deps.setWin(0);
         view.setWin(await player.play(view, outcome, { fast: turbo?.checked ?? false }));
-        await celebrateRound(outcome);
+        const paid = next.win_minor === null ? null : creditsOf(next.win_minor, next.denomination);
+        await celebrateRound(outcome, turbo?.checked ?? false, gambleBonusCost(outcome.bet.stake, round.pending_win_credits, paid, outcome.total_win));
         showWins(outcome);
       }
       const byAutoplay = autoplay.running; // autoplay says why it stops, not what a collect paid
