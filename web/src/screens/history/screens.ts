@@ -143,6 +143,15 @@ export async function mountScreens(host: HTMLElement, opts: ScreensOptions): Pro
     for (const [name, value] of [["x", r.x], ["y", r.y], ["w", r.width], ["h", r.height]] as const) overlay.style.setProperty(`--reels-${name}`, `${Math.round(value)}px`);
   };
   markReels();
+  // the round's bet, as the game's console would show it (Candy Jar's jackpot ladder prices its
+  // pills from it: without it the replay's pills had no amounts)
+  const round = outcomes[0];
+  if (round && module?.betShown) {
+    const b = round.bet;
+    const option = game.bets.find((o) => o.lines === b.lines && o.bet_per_line === b.bet_per_line)
+      ?? { lines: b.lines, bet_per_line: b.bet_per_line, stake_credits: b.stake, cost_minor: {}, jackpot_eligible: false };
+    module.betShown(option, b.mode, view);
+  }
   const handlers = (module?.handlers ?? genericHandlers)(game);
   const hooks = module?.hooks ?? {};
 
