@@ -53,11 +53,17 @@ session.subscribe((s) => {
   balance.textContent = formatMoney(s.balanceMinor, s.currency);
 });
 
+/** The Options dialog while it is open: a new page closes it (it stayed over the next page). */
+let optionsDialog: HTMLElement | null = null;
+
 const app: AppContext = {
   api, session, options, sound,
   games: () => (gamesCache ??= api.games().then((r) => r.games, (exc) => { gamesCache = null; throw exc; })),
   navigate: (hash) => { location.hash = hash; },
-  openOptions: () => { openOptions(options); },
+  openOptions: () => {
+    if (optionsDialog) return; // one dialog at a time
+    optionsDialog = openOptions(options, () => { optionsDialog = null; });
+  },
   heading: (title) => {
     clear(gameTitle);
     if (title) gameTitle.append(title);
@@ -96,6 +102,8 @@ let routing = 0;
 
 async function route(): Promise<void> {
   const ticket = ++routing;
+  optionsDialog?.remove();
+  optionsDialog = null;
   screen?.destroy();
   screen = null;
   error.hidden = true;

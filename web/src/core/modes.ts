@@ -40,3 +40,10 @@ export function modeLabel(mode: ModeView, costMinor: number | undefined, money: 
 export function buyQuestion(mode: ModeView, costMinor: number, money: (minor: number) => string): string {
   return `Buy ${mode.buy_spins} free spins for ${money(costMinor)}? The round starts with the free spins; there is no base spin.`;
 }
+
+/** Under the bet, where a mode costs other than the stake: what the cost shown is, "Buy free
+ * spins: 36× the €0.20 bet" ("" where the mode costs the stake). The playtest read "20 credits
+ * (20 x 1)" over "€7.20" as two prices of one thing. */
+export function costNote(mode: ModeView, stakeMinor: number, money: (minor: number) => string): string {
+  return priceNumber(mode.price) === 1 ? "" : `${modeTitle(mode)}: ${priceWords(mode.price)} the ${money(stakeMinor)} bet`;
+}

@@ -16,3 +16,14 @@ export function symbolLabels(symbols: readonly { id: string; name?: string }[]):
     return [s.id, labels.indexOf(label) === i && labels.lastIndexOf(label) === i ? label : s.id];
   }));
 }
+
+/** A generic tile's label, as parts of the tile's side `s`: set large in the display face, then
+ * shrunk to fit. The playtest found "SAPPHIRE" and "AMETHYST" at about an eighth of a small
+ * tile (set at 0.2 in a wide serif, then shrunk to 0.76 of it): too small to read. */
+export const LABEL_FIT = { size: 0.34, width: 0.9, height: 0.7 } as const;
+
+/** The scale that fits a label drawn `width` x `height` px (at LABEL_FIT.size) into a tile of
+ * side `s`: never above 1, the label within LABEL_FIT's share of the tile. */
+export function labelScale(width: number, height: number, s: number): number {
+  return Math.min(1, (s * LABEL_FIT.width) / Math.max(1, width), (s * LABEL_FIT.height) / Math.max(1, height));
+}

@@ -1,7 +1,8 @@
 // Symbols as a data table: symbol id -> how it is drawn (our own artwork, in code). A game
 // module passes its own table; symbols it does not list get the generic tile (a coloured gem
 // with the symbol's short name), so a new game file draws before it has artwork.
-import { symbolLabels } from "./symbol-labels";
+import { FONTS } from "./fonts";
+import { LABEL_FIT, labelScale, symbolLabels } from "./symbol-labels";
 import { Container, Graphics, Sprite, Text, Texture, type Renderer } from "pixi.js";
 
 export interface SymbolArt {
@@ -130,12 +131,13 @@ export class SymbolTextures {
       if (label) {
         const text = new Text({
           text: label,
-          style: { fontFamily: art.font ?? "Georgia, serif", fontWeight: "bold", fontSize: Math.round(s * (label.length > 3 ? 0.2 : 0.3)), fill: art.shape === "card" ? art.colour : 0xffffff, stroke: { color: 0x000000, width: art.shape === "card" ? 0 : 3 }, align: "center" },
+          // the display face (tall, narrow, heavy), large, with a stroke that scales with the tile
+          style: { fontFamily: art.font ?? FONTS.display, fontWeight: art.font ? "bold" : "normal", fontSize: Math.round(s * LABEL_FIT.size), fill: art.shape === "card" ? art.colour : 0xffffff, stroke: { color: 0x000000, width: art.shape === "card" ? 0 : Math.max(3, Math.round(s * 0.05)), join: "round" }, align: "center", lineHeight: Math.round(s * LABEL_FIT.size * 0.95), letterSpacing: 0.5 },
         });
         text.anchor.set(0.5);
         text.position.set(s / 2, s / 2);
-        // a long name (EMERALD, SAPPHIRE) is set smaller to stay inside the tile
-        text.scale.set(Math.min(1, (s * 0.76) / Math.max(1, text.width), (s * 0.76) / Math.max(1, text.height)));
+        // a long name (EMERALD, SAPPHIRE) is shrunk only as far as the tile needs
+        text.scale.set(labelScale(text.width, text.height, s));
         box.addChild(text);
       }
       if (art.caption) {

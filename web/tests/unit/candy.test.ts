@@ -39,7 +39,7 @@ class FakeCandyView implements CandyView {
   setCounter(counter: FreeSpinCounter | null) { this.log("setCounter", counter); }
   setExtra(toward: number | null) { this.log("setExtra", toward); }
   setJackpots(active: boolean) { this.log("setJackpots", active); }
-  async jackpotWon(name: string, label: string) { this.log("jackpotWon", name, label); }
+  async jackpotWon(name: string, win: number, multiplier: number) { this.log("jackpotWon", name, win, multiplier); }
   async showTotal(text: string) { this.log("showTotal", text); }
   async showCap(total: string, forfeited: boolean) { this.log("showCap", total, forfeited); }
   setWinLine(text: string, meter?: number) { this.log("setWinLine", text, meter); }
@@ -133,7 +133,7 @@ describe("candy jar handlers", () => {
   it("free spins: the trigger, a counter of the awarded spins, placed wilds, the random multiplier, extra spins, a jackpot, the bonus total", async () => {
     const outcome = round(shipped, "flag:free_spins");
     const { view } = await play(shipped, outcome);
-    expect(view.of("banner")).toContainEqual(["banner", "11 FREE SPINS (+1)\nWILD + FREE SPINS + JACKPOTS"]);
+    expect(view.of("banner")).toContainEqual(["banner", "11 FREE SPINS (10 + 1 EXTRA)\nWILD + FREE SPINS + JACKPOTS"]);
     const counters = view.of("setCounter").map((c) => c[1] as FreeSpinCounter | null).filter((c): c is FreeSpinCounter => !!c);
     expect(counters[0]).toEqual({ kind: "free", spin: 1, of: 11 });
     // the EXTRA collected on spin 3 makes it 12: the counter says so at once, and after
@@ -145,7 +145,8 @@ describe("candy jar handlers", () => {
     expect(view.of("banner")).toContainEqual(["banner", "9 WILDS · GOLDEN x2"]);
     expect(view.of("setMultiplier").filter((c) => c[1] !== null).map((c) => c[1])).toEqual([10, 5]);
     expect(view.of("setWinLine")).toContainEqual(["setWinLine", "x10: the spin pays 3,360", 3360]);
-    expect(view.of("jackpotWon")[0]).toEqual(["jackpotWon", "MINI", "200"]);
+    const jp = outcome.spins.flatMap((sp) => sp.events).find((e) => e.type === "jackpot") as { jackpot: string; win: number; multiplier: number };
+    expect(view.of("jackpotWon")[0]).toEqual(["jackpotWon", jp.jackpot, jp.win, jp.multiplier]);
     expect(view.of("showTotal")).toEqual([["showTotal", `FREE SPINS OVER\nTOTAL WIN ${formatCredits(outcome.total_win)}`]]);
     expect(view.of("showCap")).toEqual([]);
   });

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { Outcome } from "../../src/core/outcome";
 import { claimAccount, genericAccount, stepsAccount } from "../../src/screens/history/account";
 import { balanceAfter, heldInGamble, shortReference, statusWords } from "../../src/screens/history/format";
-import { framesOf } from "../../src/screens/history/frames";
+import { framesOf, walkReplay } from "../../src/screens/history/frames";
 import { fixture, GAME_KEYS } from "./fixtures";
 import { credits, gameOf, roundOf, stepOf, texts } from "./history-fixtures";
 
@@ -119,5 +119,25 @@ describe("a round's screens", () => {
     const frames = framesOf([a!, b!]);
     expect(frames.filter((f) => f.outcome === 1).length).toBe(b!.spins.length);
     expect(frames.findIndex((f) => f.outcome === 1)).toBe(a!.spins.length);
+  });
+
+  it("REPLAY names each screen before it plays: the label is the spin on the reels", async () => {
+    for (const key of ["cops-n-robbers", "candy-jar-clusters"]) for (const r of fixture(key).rounds) {
+      const o = r.outcome as unknown as Outcome;
+      const frames = framesOf([o]);
+      let named = frames.length - 1; // the page opens on the last screen
+      const seen: [number, number][] = [];
+      await walkReplay(frames, [o], { name: (i) => { named = i; }, play: async (i) => { seen.push([i, named]); }, going: () => true });
+      for (const [played, label] of seen) expect(label, `${key}: screen ${played} played under the label of ${label}`).toBe(played);
+      // every spin is played once, whole (its last screen)
+      expect(seen.map(([i]) => frames[i]!.spin)).toEqual(o.spins.map((_, s) => s));
+    }
+  });
+
+  it("REPLAY stops when told", async () => {
+    const o = fixture("cops-n-robbers").rounds.map((r) => r.outcome as unknown as Outcome).find((x) => x.spins.length > 1)!;
+    const played: number[] = [];
+    await walkReplay(framesOf([o]), [o], { name: () => {}, play: async (i) => { played.push(i); }, going: () => played.length < 1 });
+    expect(played).toEqual([0]);
   });
 });

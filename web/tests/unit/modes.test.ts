@@ -2,7 +2,7 @@
 // the server gives at the bet; a bet the mode cannot play says so; a buy's question names the
 // spins and the cost.
 import { describe, expect, it } from "vitest";
-import { buyQuestion, modeLabel, modeTitle, priceNumber, priceWords } from "../../src/core/modes";
+import { buyQuestion, costNote, modeLabel, modeTitle, priceNumber, priceWords } from "../../src/core/modes";
 import { formatMoney } from "../../src/core/money";
 
 const eur = (minor: number) => formatMoney(minor, "EUR");
@@ -38,5 +38,12 @@ describe("a bought round's account", () => {
     const award = { type: "free_spins_award", spins_awarded: 10, spins_requested: 10, total_awarded: 10 } as const;
     expect(words({ ...award, trigger_count: 0 }, at)).toBe("Bought: 10 free spins");
     expect(words({ ...award, trigger_count: 3 }, at)).toBe("3 scatters: 10 free spins (10 in all)");
+  });
+
+  it("says under the bet what a mode's cost is, where it is not the stake", () => {
+    const buy = { name: "buy", title: "Buy free spins", price: 36, buy_spins: 10 };
+    expect(costNote(buy, 20, eur)).toBe(`Buy free spins: 36× the ${eur(20)} bet`);
+    expect(costNote({ name: "ante", title: "Ante bet", price: "5/4" }, 200, eur)).toBe(`Ante bet: 1.25× the ${eur(200)} bet`);
+    expect(costNote({ name: "base", title: "base", price: 1 }, 20, eur)).toBe("");
   });
 });

@@ -46,7 +46,7 @@ export interface CandyView extends SlotView {
   setExtra(toward: number | null): void;
   /** The jackpot ladder: `active` when the JACKPOTS modifier plays; `won` lights one with its win. */
   setJackpots(active: boolean): void;
-  jackpotWon(name: string, label: string, options?: { fast?: boolean }): Promise<void>;
+  jackpotWon(name: string, win: number, multiplier: number, options?: { fast?: boolean }): Promise<void>;
   /** The bonus total at the end of Free Spins ("" hides it). */
   showTotal(text: string, options?: { fast?: boolean }): Promise<void>;
   /** The win cap message (the view names the game's cap): the round's total and whether free
@@ -173,7 +173,9 @@ export function candyHandlers(game: Pick<GameView, "info">): Required<Handlers<C
       ctx.view.setModifiers(mods);
       ctx.view.setJackpots(mods.includes("jackpots"));
       ctx.view.sound("bigwin");
-      const extra = e.extra_spins_at_start ? ` (+${e.extra_spins_at_start})` : "";
+      // the FREE SPINS jar's extra spins are in `spins` already: say so ("+2" alone read as a
+      // bonus on top, of nothing named)
+      const extra = e.extra_spins_at_start ? ` (${e.spins - e.extra_spins_at_start} + ${e.extra_spins_at_start} EXTRA)` : "";
       await ctx.view.banner(`${e.spins} FREE SPINS${extra}\n${mods.map((m) => JAR_NAMES[m]).join(" + ")}`, { ms: 2600, fast: ctx.fast, moment: "fs-intro" });
     },
     wilds_placed: async (e, ctx) => {
@@ -199,8 +201,7 @@ export function candyHandlers(game: Pick<GameView, "info">): Required<Handlers<C
       ctx.view.setWinLine(`${e.jackpot} JACKPOT pays ${formatCredits(e.win)}`, step.meter);
       ctx.view.sound("bigwin");
       if (cells.length) await ctx.view.highlight(cells, "", { fast: true });
-      const times = e.multiplier > 1 ? ` (x${e.multiplier})` : "";
-      await ctx.view.jackpotWon(e.jackpot, `${formatCredits(e.win)}${times}`, { fast: ctx.fast });
+      await ctx.view.jackpotWon(e.jackpot, e.win, e.multiplier, { fast: ctx.fast });
     },
   };
 

@@ -2,7 +2,7 @@
 // and scales with the page) the three jars with their modifiers, the jackpot ladder, the
 // free / super spin counter, the EXTRA meter, the random multiplier, the win line, the bonus
 // total and the win cap notice. Every text shown is a value handed in by the handlers.
-import { formatMoney } from "../../core/money";
+import { formatCredits, formatMoney } from "../../core/money";
 import { sleep } from "../../core/timing";
 import type { BetOption } from "../../net/types";
 import { HUD_SHARE, type DesignSize, type Rect } from "../../render/app";
@@ -148,7 +148,8 @@ export class CandyJarView implements CandyViewApi {
     this.progress.setAttribute("aria-label", `${total} of ${need} candies this spin`);
     this.progress.replaceChildren(
       ...Array.from({ length: Math.max(need, total) }, (_, k) => h("i", k < total ? { style: `--jar:${colours[k]}`, "data-lit": "" } : {})),
-      h("b", {}, `${total} / ${need}`));
+      // met: the count and a tick ("4 / 3" read as a fraction over its whole)
+      h("b", {}, total >= need ? `${total} ✓` : `${total} / ${need}`));
   }
   private readonly tip: HTMLElement;
   private readonly closeTip: (ev: Event) => void;
@@ -413,13 +414,18 @@ export class CandyJarView implements CandyViewApi {
   setJackpots(active: boolean): void {
     for (const { el } of this.jackpotEls.values()) el.dataset.active = String(active);
   }
-  async jackpotWon(name: string, label: string, options: { fast?: boolean } = {}): Promise<void> {
+  /** A jackpot won, `win` credits (`multiplier` x its amount): its pill in money like the
+   * other pills' amounts (credits there read as a different unit, "200" beside "€5.00"), the
+   * banner in credits like the win line under the grid. */
+  async jackpotWon(name: string, win: number, multiplier: number, options: { fast?: boolean } = {}): Promise<void> {
+    const { currency, denomination } = this.deps.game;
+    const times = multiplier > 1 ? ` (x${multiplier})` : "";
     const jp = this.jackpotEls.get(name);
     if (jp) {
       jp.el.dataset.won = "true";
-      jp.win.textContent = label;
+      jp.win.textContent = `${formatMoney(win * denomination, currency)}${times}`;
     }
-    await this.banner(`${name} JACKPOT\n${label}`, { ms: 2600, fast: options.fast, moment: `jackpot jp-${name.toLowerCase()}` });
+    await this.banner(`${name} JACKPOT\n${formatCredits(win)}${times}`, { ms: 2600, fast: options.fast, moment: `jackpot jp-${name.toLowerCase()}` });
   }
   /** The outro moment, then the total stays as a plaque over the grid until the next spin. */
   async showTotal(text: string, options: { fast?: boolean } = {}): Promise<void> {

@@ -7,7 +7,7 @@
 import { Autoplay, ROUND_CHOICES } from "../../core/autoplay";
 import { Flow } from "../../core/flow";
 import { creditsOf, formatCredits, formatMoney, formatPercent } from "../../core/money";
-import { buyQuestion, modeLabel, modeTitle, type ModeView } from "../../core/modes";
+import { buyQuestion, costNote, modeLabel, modeTitle, type ModeView } from "../../core/modes";
 import { validateOutcome, type Outcome } from "../../core/outcome";
 import { EventPlayer } from "../../core/player";
 import { forgetProgress, loadProgress, saveProgress } from "../../core/progress";
@@ -118,9 +118,10 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   balanceMeter.addEventListener("keydown", (e) => { if (e.key === "Enter") showCredits(balanceCredits.hidden); });
   // The RTP (a regulator's must, one tap away) and the way to the paytable and rules.
   const infoButton = h("button", { class: "tool info-button", "data-testid": "game-info", "aria-label": "Game information and RTP", "aria-haspopup": "dialog", "aria-expanded": "false", title: "Game information" }, "i");
+  const rtpLabel = h("span", { class: "label", "data-testid": "rtp-label" }, "Return to player");
   const rtpOthers = h("span", { class: "rtp-modes", "data-testid": "rtp-modes" });
   const infoPanel = h("div", { class: "info-pop", role: "dialog", "aria-label": "Game information", "data-testid": "info-panel", hidden: true },
-    h("p", { class: "info-pop-rtp" }, h("span", { class: "label" }, "Return to player"), rtpOut, rtpOthers),
+    h("p", { class: "info-pop-rtp" }, rtpLabel, rtpOut, rtpOthers),
     h("a", { href: `#/info/${encodeURIComponent(key)}`, "data-testid": "nav-info", class: "info-pop-link" }, "Paytable, rules and RTP ›"));
   const toggleInfo = (open = infoPanel.hidden) => {
     infoPanel.hidden = !open;
@@ -167,10 +168,12 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     onChange: (l) => { changeListeners.add(l); return () => changeListeners.delete(l); },
   };
   // The denomination, once, where the bet is chosen.
+  // where the mode costs other than the stake (a buy): what the cost under the bet is
+  const costLine = h("span", { class: "denomination cost-note", "data-testid": "cost-note", hidden: true });
   const denom = h("span", { class: "denomination", "data-testid": "denomination" }, `1 credit = ${formatMoney(denomination, currency)}`);
   const betField = module.betControls
     ? h("div", { class: "field bet-field" }, module.betControls(controls, game), betOut, denom)
-    : h("div", { class: "field bet-field" }, h("span", { class: "label" }, "Bet"), h("span", {}, minus, " ", betSelect, " ", plus), betOut, denom);
+    : h("div", { class: "field bet-field" }, h("span", { class: "label" }, "Bet"), h("span", {}, minus, " ", betSelect, " ", plus), betOut, costLine, denom);
   const consoleBar = h("div", { class: "console", role: "group", "aria-label": "Console" },
     h("div", { class: "console-meters" }, h("div", { class: "field balance-field" }, balanceLabel, balanceMeter),
       field("Win", winOut), game.jackpot ? field("Jackpot", jackpotOut) : "", spinField),
@@ -290,6 +293,9 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     balanceMoney.textContent = formatMoney(balance, currency);
     balanceCredits.textContent = formatCredits(creditsOf(balance, denomination));
     betOut.textContent = Number.isFinite(price()) ? formatMoney(price(), currency) : "—";
+    const modeShown = modes.find((m) => m.name === mode);
+    costLine.textContent = modeShown && Number.isFinite(price()) ? costNote(modeShown, bet().stake_credits * denomination, (minor) => formatMoney(minor, currency)) : "";
+    costLine.hidden = !costLine.textContent;
     const waiting = Date.now() - lastStart < rules.min_round_interval_ms;
     const idle = flow.state === "idle";
     // At a choice that holds a win, PLAY takes the win and spins again.
@@ -315,6 +321,9 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     }
     const rtp = rtpOf(mode);
     rtpOut.textContent = rtp ? formatPercent(rtp.value) : "—";
+    // with several modes, the figure says whose it is (94.15% alone read as the game's)
+    const chosen = modes.find((m) => m.name === mode);
+    rtpLabel.textContent = modes.length > 1 && chosen ? `Return to player (${modeTitle(chosen).replace(/^./, (c) => c.toUpperCase())})` : "Return to player";
     // The other modes' RTPs beside the one of the mode chosen (Fortune Spins pays its own).
     const others = modes.filter((m) => m.name !== mode).map((m) => [m.title, game.rtp.find((r) => r.mode === m.name)] as const).filter(([, r]) => r && r !== rtp);
     const named = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);

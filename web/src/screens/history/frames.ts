@@ -27,3 +27,25 @@ export function framesOf(outcomes: Outcome[]): Frame[] {
   }));
   return frames;
 }
+
+/** What REPLAY drives: name screen `i` (the picker, the position, the account's entry), play its
+ * spin, and whether to go on (STOP pressed, the page left). */
+export interface ReplaySteps {
+  name(i: number): void;
+  play(i: number): Promise<void>;
+  going(): boolean;
+}
+
+/** REPLAY's walk: every screen that ends its spin (a spin is played whole, tumbles and all),
+ * named before it plays, so the label names the spin on the reels, never the one before it
+ * (the playtest read "Bonus spin 1" over the base spin, then the base spin's name over bonus
+ * spin 1's win). */
+export async function walkReplay(frames: Frame[], outcomes: Outcome[], steps: ReplaySteps): Promise<void> {
+  for (let i = 0; i < frames.length && steps.going(); i++) {
+    const f = frames[i] as Frame;
+    const spin = outcomes[f.outcome]?.spins[f.spin];
+    if (!spin || f.end < spin.events.length - 1) continue;
+    steps.name(i);
+    await steps.play(i);
+  }
+}

@@ -19,7 +19,7 @@ import { DESIGNS, HUD_SHARE, Stage, type DesignSize } from "../../render/app";
 import { h } from "../../ui/dom";
 import { celebrate } from "../../ui/moment";
 import { PROFILES } from "../../render/quality";
-import { framesOf, type Frame } from "./frames";
+import { framesOf, walkReplay, type Frame } from "./frames";
 import { artReady } from "../game/art";
 import { PixiSlotView } from "../game/generic";
 import { genericHandlers } from "../game/handlers";
@@ -143,6 +143,15 @@ export async function mountScreens(host: HTMLElement, opts: ScreensOptions): Pro
     for (const [name, value] of [["x", r.x], ["y", r.y], ["w", r.width], ["h", r.height]] as const) overlay.style.setProperty(`--reels-${name}`, `${Math.round(value)}px`);
   };
   markReels();
+  // the round's bet, as the game's console would show it (Candy Jar's jackpot ladder prices its
+  // pills from it: without it the replay's pills had no amounts)
+  const round = outcomes[0];
+  if (round && module?.betShown) {
+    const b = round.bet;
+    const option = game.bets.find((o) => o.lines === b.lines && o.bet_per_line === b.bet_per_line)
+      ?? { lines: b.lines, bet_per_line: b.bet_per_line, stake_credits: b.stake, cost_minor: {}, jackpot_eligible: false };
+    module.betShown(option, b.mode, view);
+  }
   const handlers = (module?.handlers ?? genericHandlers)(game);
   const hooks = module?.hooks ?? {};
 
@@ -178,10 +187,14 @@ export async function mountScreens(host: HTMLElement, opts: ScreensOptions): Pro
     stage.invalidate(); // the screen as it ends, drawn even where a tween's last frame was not
   };
 
-  const mark = (i: number) => {
-    shown = i;
+  /** The band and the reels' place, once a screen is drawn. */
+  const settle = () => {
     markReels();
     measure();
+  };
+  /** The stepper and the account name screen `i` (REPLAY names it before it plays). */
+  const name = (i: number) => {
+    shown = i;
     opts.onShow?.(frames[i] as Frame);
     select.value = String(i);
     position.textContent = `Screen ${i + 1} of ${frames.length}`;
@@ -206,7 +219,8 @@ export async function mountScreens(host: HTMLElement, opts: ScreensOptions): Pro
           const f = frames[t] as Frame;
           host.dataset.busy = "true";
           await playSpin(outcomes[f.outcome] as Outcome, f.spin, f.end, true);
-          mark(t);
+          settle();
+          name(t);
         }
       } catch (exc) {
         if (!stopped) fail(exc);
@@ -227,13 +241,15 @@ export async function mountScreens(host: HTMLElement, opts: ScreensOptions): Pro
     play.textContent = "STOP";
     host.dataset.playing = "true";
     try {
-      for (let i = 0; i < frames.length && playing && !stopped; i++) {
-        const f = frames[i] as Frame;
-        const spin = outcomes[f.outcome]?.spins[f.spin] as Spin;
-        if (f.end < spin.events.length - 1) continue; // the spin is played whole, tumbles and all
-        await playSpin(outcomes[f.outcome] as Outcome, f.spin, f.end, false);
-        mark(i);
-      }
+      await walkReplay(frames, outcomes, {
+        name,
+        play: async (i) => {
+          const f = frames[i] as Frame;
+          await playSpin(outcomes[f.outcome] as Outcome, f.spin, f.end, false);
+          settle();
+        },
+        going: () => playing && !stopped,
+      });
       // played to its end: the celebration the round earned in the game (none at or below
       // its cost), as the game showed it after the round's events
       const round = outcomes[0];

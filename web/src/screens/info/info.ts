@@ -11,6 +11,7 @@ import { recallBet } from "./current-bet";
 import "./info.css";
 import { paylineDiagrams } from "./paylines";
 import { paytable } from "./paytable";
+import { currentSection } from "./spy";
 import { symbolImages } from "./symbol-images";
 import { gameSymbolTable } from "../../render/symbols";
 
@@ -112,6 +113,8 @@ export async function mountInfo(host: HTMLElement, app: AppContext, key: string)
   const sections = game.info.help.sections;
   const toc = h("nav", { class: "info-toc", "aria-label": "Sections", "data-testid": "info-toc" });
   const body = h("div", { class: "info-body" });
+  const entries: { section: HTMLElement; button: HTMLElement }[] = [];
+  let picked: number | null = null;
   for (const s of sections) {
     const title = h("h2", { tabindex: -1 }, s.title);
     const section = h("section", { class: "info-section", id: `info-${s.id}`, "data-testid": `info-section-${s.id}`, "aria-label": s.title }, title);
@@ -120,8 +123,26 @@ export async function mountInfo(host: HTMLElement, app: AppContext, key: string)
       if (el) section.append(el);
     }
     body.append(section);
-    toc.append(h("button", { type: "button", "data-testid": `info-toc-${s.id}`, onclick: () => { section.scrollIntoView({ block: "start" }); title.focus({ preventScroll: true }); } }, s.title));
+    const index = entries.length;
+    const button = h("button", { type: "button", "data-testid": `info-toc-${s.id}`, onclick: () => { picked = index; section.scrollIntoView({ block: "start" }); title.focus({ preventScroll: true }); spy(); } }, s.title);
+    entries.push({ section, button });
+    toc.append(button);
   }
+  // the contents light the section being read (spy.ts chooses; the page's scroller is `host`)
+  const spy = () => {
+    const box = host.getBoundingClientRect();
+    const current = currentSection({
+      tops: entries.map((e) => e.section.getBoundingClientRect().top - box.top),
+      height: host.clientHeight || window.innerHeight,
+      atEnd: host.scrollTop + host.clientHeight >= host.scrollHeight - 2,
+      picked,
+    });
+    entries.forEach((e, i) => { if (i === current) e.button.setAttribute("aria-current", "true"); else e.button.removeAttribute("aria-current"); });
+  };
+  let frame = 0;
+  const onScroll = () => { if (!frame) frame = requestAnimationFrame(() => { frame = 0; spy(); }); };
+  host.addEventListener("scroll", onScroll, { passive: true });
+  window.addEventListener("resize", onScroll);
   // The page in the game's own colours and logo (style.css .info-theme-<key>), not the kit's.
   const heading = h("h1", {}, `${game.title}: information`);
   if (module?.theme?.logo) {
@@ -133,5 +154,11 @@ export async function mountInfo(host: HTMLElement, app: AppContext, key: string)
     h("header", { class: "info-head" }, heading, h("a", { href: `#/game/${key}`, "data-testid": "info-play" }, `Play ${game.title}`)),
     h("div", { class: "info-layout" }, toc, body)));
   for (const f of pending) void f().catch((exc) => { if (alive) console.warn("information page:", exc); });
-  return { destroy() { alive = false; } };
+  spy();
+  return { destroy() {
+    alive = false;
+    host.removeEventListener("scroll", onScroll);
+    window.removeEventListener("resize", onScroll);
+    cancelAnimationFrame(frame);
+  } };
 }

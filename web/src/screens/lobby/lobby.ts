@@ -8,6 +8,7 @@ import { formatCredits, formatMoney, formatPercent } from "../../core/money";
 import { clear, h } from "../../ui/dom";
 import type { GameView, MeterView } from "../../net/types";
 import type { AppContext, Screen } from "../context";
+import { pictureNamesGame } from "./tile";
 import { moduleFor } from "../game/registry";
 
 export const DEMO_OPERATORS = [
@@ -54,8 +55,11 @@ export async function mountLobby(host: HTMLElement, app: AppContext): Promise<Sc
   for (const g of games) {
     const rtp = g.rtp.map((r) => `${formatPercent(r.value)}${r.mode !== "base" ? ` (${r.mode})` : ""}${r.source === "estimate" ? " est." : ""}`).join(", ");
     const top = g.bets[g.bets.length - 1];
-    const logo = moduleFor(g)?.theme?.logo;
-    const title = h("h2", { class: logo ? "has-logo" : "" }, h("span", { class: "tile-title" }, g.title));
+    const picture = pictureOf(g);
+    // the picture names the game (a generic tile always does): the body does not say it again
+    const named = !moduleFor(g)?.theme?.tile || pictureNamesGame([...picture.querySelectorAll("text")].map((t) => t.textContent ?? ""), g.title);
+    const logo = named ? undefined : moduleFor(g)?.theme?.logo;
+    const title = h("h2", { class: logo ? "has-logo" : named ? "named" : "" }, h("span", { class: "tile-title" }, g.title));
     if (logo) {
       const mark = h("span", { class: "logo", "aria-hidden": "true" });
       mark.innerHTML = logo;
@@ -74,7 +78,7 @@ export async function mountLobby(host: HTMLElement, app: AppContext): Promise<Sc
     const jackpot = h("output", { class: "tile-jackpot", "data-testid": "lobby-jackpot", hidden: true });
     if (g.jackpot) meters.push({ game: g, out: jackpot });
     list.append(h("article", { class: "tile", "data-testid": `lobby-${g.key}` },
-      h("div", { class: "tile-media" }, h("a", { href: `#/game/${g.key}`, class: "tile-picture", tabindex: "-1", "aria-hidden": "true" }, pictureOf(g)), jackpot),
+      h("div", { class: "tile-media" }, h("a", { href: `#/game/${g.key}`, class: "tile-picture", tabindex: "-1", "aria-hidden": "true" }, picture), jackpot),
       h("div", { class: "tile-body" }, title,
         h("div", { class: "tile-actions" },
           h("a", { href: `#/game/${g.key}`, class: "launch", "data-testid": `launch-${g.key}`, "aria-label": `Play ${g.title}` }, "PLAY"),

@@ -1,0 +1,14 @@
+// A lobby tile names its game once: where the picture already says the name (a generic tile's
+// title, a module's art with the name in it), the tile's body keeps it for screen readers only.
+// The playtest saw "COPS n ROBBERS" in the art and again as the logo under it, and every lab tile
+// with its title over the reels and again below (one line or two: tiles of uneven heights).
+
+const words = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
+
+/** Whether the picture's texts name the game `title`: the whole title, or its first two words
+ * or more (the art may give a shorter name, as "COPS n ROBBERS" for "Cops n Robbers Big Money
+ * Christmas"; one word, as a symbol's "WILD", is not a name). */
+export function pictureNamesGame(texts: readonly string[], title: string): boolean {
+  const name = words(title);
+  return texts.map(words).some((t) => t.length >= 3 && (name === t || (t.includes(" ") && name.startsWith(`${t} `))));
+}
