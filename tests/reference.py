@@ -671,3 +671,16 @@ def trail_expectation(trail: Trail, spin_counts: dict, value: Fraction):
     collected = solve_fractions(matrix, [reward[s] for s in states])[start]
     spins = solve_fractions(matrix, [Fraction(1)] * n)[start]
     return collected, spins
+
+
+def combined_multiplier(values: list[int], combine: str) -> int:
+    """Drawn wild multipliers on one paid run, combined as the game file's
+    `[wild_multipliers] combine` says: their product, their sum or their largest; 1 with none."""
+    if not values:
+        return 1
+    if combine == "product":
+        out = 1
+        for v in values:
+            out *= v
+        return out
+    return sum(values) if combine == "sum" else max(values)

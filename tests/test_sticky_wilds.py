@@ -72,17 +72,6 @@ max_bet_per_line = 1
 TABLE = ((2, 3), (3, 1), (7, 2))
 
 
-def combined(values: list[int], combine: str) -> int:
-    if not values:
-        return 1
-    if combine == "product":
-        out = 1
-        for v in values:
-            out *= v
-        return out
-    return sum(values) if combine == "sum" else max(values)
-
-
 def expanded(rules, window, held: dict) -> tuple[list, list]:
     """(the window after expansion, the reels that landed a wild now): a reel held wild, or
     showing a wild anywhere, shows the wild on every row."""
@@ -102,7 +91,7 @@ def free_spin_win(rules, shown, mults: dict, lines: int, combine: str) -> int:
         award = ref.evaluate_line(rules, shown, line, 1, False)
         rows = rules.paylines[line]
         drawn = [mults[r] for r in range(award.count) if shown[r][rows[r]] in rules.wilds]
-        win += award.value * combined(drawn, combine)
+        win += award.value * ref.combined_multiplier(drawn, combine)
     for symbol, counting, pays in rules.scatters:
         win += pays.get(ref.scatter_count(rules, shown, symbol, counting), 0) * lines
     return win
@@ -213,7 +202,7 @@ def test_each_round_follows_the_rules_in_words(example):
                 award = ref.evaluate_line(rules, shown, line, spin.multiplier, False)
                 rows = rules.paylines[line]
                 drawn = [held[r] for r in range(award.count) if shown[r][rows[r]] == "WILD"]
-                assert paid.get(line, 0) == award.value * combined(drawn, combine) * bet.bet_per_line
+                assert paid.get(line, 0) == award.value * ref.combined_multiplier(drawn, combine) * bet.bet_per_line
             scatter = sum(e.win for e in spin.events_of("scatter_win"))
             count = ref.scatter_count(rules, shown, "SCAT", "reels")
             assert scatter == dict(game.spec.scatters[0].pays).get(count, 0) * bet.total

@@ -52,17 +52,6 @@ max_bet_per_line = 1
 TABLE = ((2, 3), (3, 1), (7, 2))
 
 
-def combined(values: list[int], combine: str) -> int:
-    if not values:
-        return 1
-    if combine == "product":
-        out = 1
-        for v in values:
-            out *= v
-        return out
-    return sum(values) if combine == "sum" else max(values)
-
-
 def reference_line_win(rules, window, cell_draws, line: int, combine: str) -> int:
     """A line's win, the award picked before the draws (the reference's own evaluation, the
     wilds' fixed multiplier 1), then times the draws of the wilds in its paid run."""
@@ -71,7 +60,7 @@ def reference_line_win(rules, window, cell_draws, line: int, combine: str) -> in
         return 0
     rows = rules.paylines[line]
     drawn = [cell_draws[(r, rows[r])] for r in range(award.count) if window[r][rows[r]] in rules.wilds]
-    return award.value * combined(drawn, combine)
+    return award.value * ref.combined_multiplier(drawn, combine)
 
 
 def brute_force_rtp(rules, combine: str) -> Fraction:
