@@ -266,6 +266,15 @@ def test_the_loader_refuses_sticky_wilds_it_cannot_play(change, problem):
         parse_spec(text, "tiny.toml")
 
 
+def test_a_second_sticky_reel_set_beside_the_free_games_is_refused():
+    """Every set that says expand = "sticky" is checked, not only the first: the base reels'
+    would otherwise be read and silently played without expanding."""
+    text = BASE.replace("[reels.base]", '[wild_multipliers.base]\nweights = { 2 = 1 }\n'
+                        'expand = "sticky"\n[reels.base]')
+    with pytest.raises(SpecError, match=r"wild_multipliers\.base\.expand.*only the free games"):
+        parse_spec(text, "tiny.toml")
+
+
 def test_a_mode_playing_the_free_reels_is_refused():
     text = BASE.replace("[bet]", '[modes.hot]\nreel_set = "free"\nprice = 2\n[bet]')
     with pytest.raises(SpecError, match="reel set of their own"):

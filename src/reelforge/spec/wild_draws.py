@@ -119,12 +119,16 @@ def check_sticky(spec) -> None:
     draws = spec.wild_draws
     if draws is None or not draws.sticky:
         return
-    name = draws.sticky[0]
-    key, fg = f"wild_multipliers.{name}.expand", spec.free_games
-    if fg is None or fg.reel_set != name:
+    fg = spec.free_games
+    # every set named, not only the first: the engine expands the free games' wilds alone
+    stray = [n for n in draws.sticky if fg is None or n != fg.reel_set]
+    if fg is None or stray:
         where = fg.reel_set if fg else "none: no [features.free_games]"
-        raise SpecError(spec.source, key, "sticky", "wilds stick for the rest of the free games: "
-                        f"only the free games' reel set ({where}) may expand them")
+        raise SpecError(spec.source, f"wild_multipliers.{(stray or draws.sticky)[0]}.expand",
+                        "sticky", "wilds stick for the rest of the free games: only the free "
+                        f"games' reel set ({where}) may expand them")
+    name = fg.reel_set
+    key = f"wild_multipliers.{name}.expand"
     paid = [m.reel_set for m in spec.modes] + [spec.base_reel_set]
     if name in paid:
         raise SpecError(spec.source, key, "sticky", "the paid spin of a mode plays this reel set "
