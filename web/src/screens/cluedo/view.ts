@@ -82,24 +82,7 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
    * cluedo.css), so it hides no symbol. */
   override fitAbove(px: number, top?: number): void {
     this.fit = { px, top };
-    super.fitAbove(this.withChoiceRoom(px), this.withCounter(top));
-  }
-
-  /** On a desktop (the landscape design) the reels stand above the console and the room the
-   * gamble's panel takes (its offer or its cards, at least CHOICE_ROOM_PX tall there: the
-   * panel's min-height, cluedo.css), kept for it while no panel is open: when one opens it
-   * fills that room, and the reels neither move nor lie under it (the playtest at 1440x900 saw
-   * them move up 29 px and the cards cover their bottom row). A panel taller than the room
-   * (a narrow window) is fitted above as before. */
-  private withChoiceRoom(px: number): number {
-    const section = this.host.closest<HTMLElement>("section.game");
-    const choice = section?.querySelector<HTMLElement>("[data-testid=choice]");
-    if (!section || !choice || this.stageRef.placement().design.name !== "landscape") {
-      section?.style.removeProperty("--cl-choice-room");
-      return px;
-    }
-    section.style.setProperty("--cl-choice-room", `${CHOICE_ROOM_PX}px`);
-    return choice.hidden ? px + CHOICE_ROOM_PX : px;
+    super.fitAbove(this.withChoiceRoom(px, CHOICE_ROOM_PX, "--cl-choice-room"), this.withCounter(top));
   }
 
   /** On a phone the reels take the screen's whole width but for the frame's edge: the design's

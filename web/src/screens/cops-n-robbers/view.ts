@@ -101,29 +101,12 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   override fitAbove(px: number, top?: number): void {
     const trail = TRAIL_PX[this.stage.placement().design.name];
     this.trailEl.style.setProperty("--trail-h", `${trail}px`);
-    super.fitAbove(this.withChoiceRoom(px), (top ?? 0) + trail + TRAIL_GAP);
+    super.fitAbove(this.withChoiceRoom(px, CHOICE_ROOM_PX, "--cops-choice-room"), (top ?? 0) + trail + TRAIL_GAP);
     // Drawn now, not on the next tick: the shell calls this from its ResizeObserver (after
     // layout, before paint) when the gamble's wheels open under the reels, and the canvas
     // drawn a frame later left the panel over the bottom row until then (a slow renderer's
     // frame lasts long enough to see it).
     if (!this.destroyed) this.stage.app.render();
-  }
-
-  /** On a desktop (the landscape design) the reels stand above the console and the room the
-   * wheel gamble's panel takes (at least CHOICE_ROOM_PX: the panel's min-height, cops.css),
-   * kept for it while no panel is open: when the wheels open they fill that room and the reels
-   * stand still (the playtest at 1440x900 saw the whole game pushed up as they opened, the top
-   * row and line badge 2 under the header). A panel taller than the room (a narrow window) is
-   * fitted above as before; a phone keeps its own fit (the bet rows give way, cops.css). */
-  private withChoiceRoom(px: number): number {
-    const section = this.overlay.closest<HTMLElement>("section.game");
-    const choice = section?.querySelector<HTMLElement>("[data-testid=choice]");
-    if (!section || !choice || this.stage.placement().design.name !== "landscape") {
-      section?.style.removeProperty("--cops-choice-room");
-      return px;
-    }
-    section.style.setProperty("--cops-choice-room", `${CHOICE_ROOM_PX}px`);
-    return choice.hidden ? px + CHOICE_ROOM_PX : px;
   }
 
   /** Where the canvas last drew the reels' window (CSS px, on the overlay as data-drawn-window):

@@ -169,6 +169,23 @@ export class PixiSlotView implements SlotView {
     this.layout();
   }
 
+  /** `px` (what the console covers) with a choice panel's room kept under the reels on a
+   * desktop (the landscape design): at least `room` CSS px, the panel's min-height through the
+   * section's `cssVar`, kept while no panel is open, so that when one opens it fills that room
+   * and the reels neither move nor lie under it (the playtests at 1440x900 saw Cluedo's reels
+   * move up 29 px and Cops' whole game pushed under the header). A panel taller than the room
+   * (a narrow window), and a phone, are fitted as before. */
+  protected withChoiceRoom(px: number, room: number, cssVar: string): number {
+    const section = this.deps.overlay.closest<HTMLElement>("section.game");
+    const choice = section?.querySelector<HTMLElement>("[data-testid=choice]");
+    if (!section || !choice || this.deps.stage.placement().design.name !== "landscape") {
+      section?.style.removeProperty(cssVar);
+      return px;
+    }
+    section.style.setProperty(cssVar, `${room}px`);
+    return choice.hidden ? px + room : px;
+  }
+
   /** Design px across that the reels' window (and its line markers) may take: the design's
    * width less room for the frame. A game may give its reels more (Cluedo on a phone). */
   protected reelsAcross(placement: ReturnType<Stage["placement"]>): number {
