@@ -290,13 +290,14 @@ const GRID_MULTIPLIERS = {
 // served from its file as an extra lab game.
 const WILDS = { operator: "demo-lab", key: "wildmult-example", gameFile: `${WEB}/../src/reelforge/games/wildmult_example/wildmult-example-v1.toml` };
 
-/** Share of a cell's badge area (the bottom of the cell, where the generic reels draw a mark)
- * in the mark's dark red. */
-async function markShare(t, reel, row, reels, rows) {
+/** Share, in a badge's dark red, of the badge area of reel `reel` (0-based) starting `top`
+ * cells below the window's top edge (generic.ts's layout): a drawn wild's mark sits at the bottom
+ * of its cell (`row + 0.62`), a filled reel's multiplier at the top of the reel (`0.1`). */
+async function badgeShare(t, reel, top, reels, rows) {
   const win = await t.rect("[data-testid=reels-window]");
   const cell = Math.floor(Math.min(1100 / reels, 640 / rows)), gap = 8; // generic.ts's layout
   const k = win.width / (reels * (cell + gap) - gap);
-  const clip = { x: win.x + (reel * (cell + gap) + cell * 0.3) * k, y: win.y + (row * cell + cell * 0.62) * k, width: cell * 0.4 * k, height: cell * 0.3 * k };
+  const clip = { x: win.x + (reel * (cell + gap) + cell * 0.3) * k, y: win.y + top * cell * k, width: cell * 0.4 * k, height: cell * 0.3 * k };
   const png = decodePng(await t.page.screenshot({ clip }));
   let red = 0, n = 0;
   for (let i = 0; i < png.pixels.length; i += png.channels) {
@@ -306,6 +307,9 @@ async function markShare(t, reel, row, reels, rows) {
   }
   return red / n;
 }
+
+/** A drawn wild's mark, at the bottom of its cell. */
+const markShare = (t, reel, row, reels, rows) => badgeShare(t, reel, row + 0.62, reels, rows);
 
 const WILD_MARKS = {
   name: "lab: wildmult-example's wilds show the multipliers they drew (1440x900)",
@@ -342,22 +346,8 @@ const WILD_MARKS = {
 // wild-heavy free reels, served as an extra lab game; the shipped example is in the lab lobby.
 const STICKY = { operator: "demo-lab", key: "sticky-fs", gameFile: `${WEB}/tests/e2e/games/sticky-example-e2e-fs-v1.toml` };
 
-/** Share of a wild reel's badge area (the top middle of the reel, where the generic reels
- * draw a filled reel's multiplier) in the badge's dark red. */
-async function reelBadgeShare(t, reel, reels, rows) {
-  const win = await t.rect("[data-testid=reels-window]");
-  const cell = Math.floor(Math.min(1100 / reels, 640 / rows)), gap = 8; // generic.ts's layout
-  const k = win.width / (reels * (cell + gap) - gap);
-  const clip = { x: win.x + (reel * (cell + gap) + cell * 0.3) * k, y: win.y + cell * 0.1 * k, width: cell * 0.4 * k, height: cell * 0.3 * k };
-  const png = decodePng(await t.page.screenshot({ clip }));
-  let red = 0, n = 0;
-  for (let i = 0; i < png.pixels.length; i += png.channels) {
-    const [r, g, b] = [png.pixels[i], png.pixels[i + 1], png.pixels[i + 2]];
-    if (r > 100 && r < 180 && g < 60 && b < 40) red++;
-    n++;
-  }
-  return red / n;
-}
+/** A filled reel's multiplier badge, at the reel's top. */
+const reelBadgeShare = (t, reel, reels, rows) => badgeShare(t, reel, 0.1, reels, rows);
 
 const STICKY_WILDS = [{ width: 1440, height: 900 }, { width: 390, height: 844 }].map((viewport) => ({
   name: `lab: sticky wilds fill their reels and keep their multipliers through the free spins (${viewport.width}x${viewport.height})`,
