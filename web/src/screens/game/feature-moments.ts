@@ -56,7 +56,7 @@ export function spinsAwardedAt(outcome: Pick<Outcome, "spins">, spin: Spin): num
  * bought round what it cost. Null where the event adds spins to free spins already under way
  * (a retrigger: said as added, not as a start). */
 export function freeSpinsIntro(e: FreeSpinsAwardEvent | FreeSpinsTriggeredEvent, spin: Spin, outcome: Round,
-  game: Pick<GameView, "info">, purse: Purse = {}): FeatureMoment | null {
+  game: Pick<GameView, "info"> & Purse): FeatureMoment | null {
   const bought = isBought(outcome) && spin === outcome.spins[0] && e.type === "free_spins_award" && e.trigger_count === 0;
   if (spin.kind !== "base" && !bought) return null;
   const spins = e.type === "free_spins_award" ? e.spins_awarded : e.spins + e.extra_spins_at_start;
@@ -65,7 +65,7 @@ export function freeSpinsIntro(e: FreeSpinsAwardEvent | FreeSpinsTriggeredEvent,
   if (times > 1) lines.push(`ALL WINS x${times}`);
   if (e.type === "free_spins_triggered" && e.modifiers.length) lines.push(e.modifiers.join(" + ").toUpperCase());
   if (bought) {
-    const money = moneyOf(outcome, purse);
+    const money = moneyOf(outcome, game);
     const cost = `${formatCredits(outcome.bet.cost)} credits`;
     lines.push(`bought for ${money ? `${money(outcome.bet.cost)} (${cost})` : cost}`);
   }

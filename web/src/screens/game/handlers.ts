@@ -161,7 +161,7 @@ export function genericHandlers(game: Described & Purse): Required<Handlers<Slot
     // the free spins' intro as they start (triggered here, or bought: the round opens on it)
     free_spins_award: async (e, ctx) => {
       ctx.view.sound("feature");
-      const intro = freeSpinsIntro(e, ctx.spin, ctx.outcome, game, game);
+      const intro = freeSpinsIntro(e, ctx.spin, ctx.outcome, game);
       if (!intro || ctx.spin.kind === "base") {
         const text = `${e.trigger_count} SCATTERS: ${ctx.spin.kind === "base" ? "" : "+"}${e.spins_awarded} FREE SPINS`;
         const cells = scatterCells(game, ctx.view.current());
@@ -175,7 +175,7 @@ export function genericHandlers(game: Described & Purse): Required<Handlers<Slot
     jars: async (e, ctx) => { if (e.triggered) await ctx.view.banner("Jars full: FREE SPINS", { fast: ctx.fast }); },
     free_spins_triggered: async (e, ctx) => {
       ctx.view.sound("feature");
-      const intro = freeSpinsIntro(e, ctx.spin, ctx.outcome, game, game);
+      const intro = freeSpinsIntro(e, ctx.spin, ctx.outcome, game);
       if (intro) await playMoment(ctx.view, intro, ctx.fast);
       else await ctx.view.banner(`${e.spins} FREE SPINS ${e.modifiers.join(" + ").toUpperCase()}`, { ms: 900, fast: ctx.fast });
     },
