@@ -44,10 +44,18 @@ function burstOf(n: number): HTMLElement {
   return box;
 }
 
-/** Shows the moment in `overlay` until it ends; resolves then (the card is removed). */
+/** Whether the player asks for reduced motion (the OS or browser setting). */
+export function reducedMotion(): boolean {
+  return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+/** Shows the moment in `overlay` until it ends; resolves then (the card is removed). Under
+ * reduced motion an amount is shown whole, not counted up (the CSS stills the card's motion). */
 export async function showMoment(overlay: HTMLElement, o: MomentOptions): Promise<void> {
   const ms = o.fast ? Math.min(o.ms ?? 2200, 300) : o.ms ?? 2200;
-  const amount = o.count ? h("div", { class: "moment-amount", "data-testid": "moment-amount" }, o.count.format(o.count.still ? o.count.to : 0)) : null;
+  const still = !!o.count && (o.count.still || reducedMotion());
+  // data-to: the amount it ends on, for a test to read while it counts
+  const amount = o.count ? h("div", { class: "moment-amount", "data-testid": "moment-amount", "data-to": String(o.count.to) }, o.count.format(still ? o.count.to : 0)) : null;
   const card = h("div", { class: `moment ${o.kind ?? ""}`.trim(), role: "status", "data-testid": "moment", "data-layout": "over-reels" },
     h("div", { class: "moment-title" }, o.title),
     amount,
@@ -73,7 +81,7 @@ export async function showMoment(overlay: HTMLElement, o: MomentOptions): Promis
   const started = performance.now();
   const countMs = ms * 0.6;
   const tick = () => {
-    if (ended || !amount || !o.count || o.count.still) return;
+    if (ended || !amount || !o.count || still) return;
     const k = Math.min(1, (performance.now() - started) / Math.max(1, countMs));
     amount.textContent = o.count.format(Math.round(o.count.to * (1 - (1 - k) ** 3)));
     if (k < 1) requestAnimationFrame(tick);

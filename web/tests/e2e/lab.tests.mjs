@@ -132,6 +132,32 @@ function watchBanners(t) {
   });
 }
 
+/** Every moment (ui/moment.ts) shown from now on, as it appears: its classes, title, lines, the
+ * amount it counts to (`data-to`), and once it is gone how long it was shown (`ms`). */
+function watchMoments(t) {
+  return t.page.evaluate(() => {
+    window.__moments = [];
+    const shown = new Map();
+    new MutationObserver((records) => {
+      for (const r of records) for (const el of r.removedNodes) {
+        const m = shown.get(el);
+        if (m) m.ms = Math.round(performance.now() - m.at);
+      }
+      for (const r of records) for (const el of r.addedNodes) {
+        if (!(el instanceof HTMLElement) || el.dataset.testid !== "moment") continue;
+        const m = {
+          kind: el.className, title: el.querySelector(".moment-title")?.textContent ?? "",
+          lines: [...el.querySelectorAll(".moment-line")].map((l) => l.textContent),
+          to: el.querySelector("[data-testid=moment-amount]")?.dataset.to ?? null,
+          at: performance.now(), ms: null,
+        };
+        shown.set(el, m);
+        window.__moments.push(m);
+      }
+    }).observe(document.body, { subtree: true, childList: true });
+  });
+}
+
 const FREE_SPINS = {
   name: "lab: anywhere-example's free spins announced, played and paid (1440x900)",
   gameFiles: [FS],
@@ -164,9 +190,10 @@ const FREE_SPINS = {
 
 /** Bet modes on the generic screen: each mode named with its price and cost at the bet, an
  * ante round debited its price, a buy confirmed (cancel plays nothing), played as free spins
- * alone and replayed from History. */
+ * alone between an intro of the spins bought and their price (skipped by Space) and an outro
+ * of the round's win against that price, and replayed from History. */
 const MODES = [{ width: 1440, height: 900 }, { width: 390, height: 844 }].map((viewport) => ({
-  name: `lab: modes-example's ante and buy modes, the buy confirmed before it plays and replayed (${viewport.width}x${viewport.height})`,
+  name: `lab: modes-example's ante and buy modes, the buy confirmed before it plays, its intro and outro, and replayed (${viewport.width}x${viewport.height})`,
   viewport,
   async run(t) {
     const key = "modes-example";
@@ -215,11 +242,40 @@ const MODES = [{ width: 1440, height: 900 }, { width: 390, height: 844 }].map((v
     await t.page.click("[data-testid=buy-cancel]");
     await dialog.waitFor({ state: "detached", timeout: 10000 });
     expect((await t.api("/api/v1/rounds?limit=1")).rounds[0].round_id === before, "CANCEL played a round");
+    await t.shot(`modes-ante-after-${size}`);
+    // the buy at full length (turbo off: each moment as a player sees it), its moments recorded
+    await t.page.uncheck("[data-testid=turbo]");
+    await watchMoments(t);
     await t.page.click("[data-testid=play]");
     await t.page.click("[data-testid=buy-confirm]");
     const screen = t.page.locator(`[data-testid=game-${key}]`);
+    // the intro as the bought spins start, over the reels; Space skips it (it lasts 2.6 s: a
+    // screenshot first outlasted it on a loaded machine, so its words are read from the record)
+    const introCard = t.page.locator("[data-testid=moment].fs-intro");
+    await introCard.waitFor({ timeout: 30000 });
+    await t.page.keyboard.press("Space");
+    await introCard.waitFor({ state: "detached", timeout: 1000 });
+    const [shownMs] = await t.page.evaluate(() => window.__moments.map((m) => m.ms));
+    expect(shownMs < 2000, `the intro stayed ${shownMs} ms after Space, its full length is 2600 ms`);
+    // the outro with the total, against the price paid
+    const outroCard = t.page.locator("[data-testid=moment].fs-outro");
+    await outroCard.waitFor({ timeout: 180000 });
+    await t.page.waitForFunction(() => {
+      const a = document.querySelector("[data-testid=moment].fs-outro [data-testid=moment-amount]");
+      return !a || a.textContent === `${Number(a.dataset.to).toLocaleString("en")} credits`;
+    }, null, { timeout: 5000 });
+    await t.shot(`modes-buy-outro-${size}`);
+    await t.layout(`modes-buy-outro-${size}`);
     await screen.and(t.page.locator("[data-flow=idle]")).waitFor({ timeout: 120000 });
     const buy = await lastRound(t);
+    const moments = await t.page.evaluate(() => window.__moments);
+    const bought = buy.outcome.spins[0].events.find((e) => e.type === "free_spins_award");
+    const [intro] = moments;
+    expect(intro?.kind.includes("fs-intro") && intro.title === "FREE SPINS BOUGHT" && intro.lines[0] === `${bought.spins_awarded} FREE SPINS`
+      && intro.lines.at(-1).startsWith(`bought for ${euros(buy.stake_minor)} `), `the buy's intro reads ${JSON.stringify(intro)}; it bought ${bought.spins_awarded} spins for ${euros(buy.stake_minor)}`);
+    const outro = moments.find((m) => m.kind.includes("fs-outro"));
+    expect(outro?.to === String(buy.outcome.total_win) && outro.lines[0] === `${euros(buy.win_minor)} won in ${buy.outcome.spins.length} free spins`
+      && outro.lines[1] === `for a price of ${euros(buy.stake_minor)}`, `the buy's outro reads ${JSON.stringify(outro)}; the round won ${buy.outcome.total_win} credits (${euros(buy.win_minor)}) for ${euros(buy.stake_minor)}`);
     expect(buy.round_id !== before && buy.bet.mode === "buy" && buy.stake_minor === costOf(buy, "buy"), `buy round: mode ${buy.bet.mode}, debited ${buy.stake_minor}`);
     expect(buy.outcome.spins.every((s) => s.kind === "free") && buy.outcome.spins.length >= 10, `the buy played ${buy.outcome.spins.map((s) => s.kind).join(",")}`);
     const win = await t.page.locator("[data-testid=win]").innerText();
@@ -249,6 +305,7 @@ const GRID_MULTIPLIERS = {
   async run(t) {
     await open(t, GM.key);
     await watchBanners(t);
+    await watchMoments(t);
     let round;
     const paidAtMark = (o) => o.spins.some((s) => s.events.some((e) => e.type === "grid_multipliers" && e.applied.some((m) => m > 1)));
     for (let i = 0; i < 6 && !round; i++) {
@@ -266,7 +323,14 @@ const GRID_MULTIPLIERS = {
     const banners = await t.page.evaluate(() => window.__banners);
     const award = o.spins.flatMap((s) => s.events).find((e) => e.type === "free_spins_award");
     expect(banners.some((b) => b.includes(`${award.trigger_count} SCATTERS: ${award.spins_awarded} FREE SPINS`)), `the scatters' award was not announced (banners: ${banners.slice(-8).join(" | ")})`);
-    expect(banners.some((b) => b.startsWith("FREE SPINS OVER")), `no outro (banners: ${banners.slice(-8).join(" | ")})`);
+    // the triggered free spins' intro (the spins awarded) and outro (their total): the moments
+    // a bought round's read the same way
+    const moments = await t.page.evaluate(() => window.__moments);
+    const intro = moments.find((m) => m.kind.includes("fs-intro"));
+    expect(intro?.title === "FREE SPINS" && intro.lines[0] === `${award.spins_awarded} FREE SPINS`, `the intro reads ${JSON.stringify(intro)}, ${award.spins_awarded} spins were awarded`);
+    const freeWin = o.spins.filter((s) => s.kind !== "base").reduce((a, s) => a + s.win, 0);
+    const outro = moments.filter((m) => m.kind.includes("fs-outro")).at(-1);
+    expect(outro?.to === String(freeWin), `the outro counts to ${outro?.to}, the free spins won ${freeWin} (moments: ${JSON.stringify(moments)})`);
     const mark = o.spins.flatMap((s) => s.events).find((e) => e.type === "grid_multipliers" && e.applied.some((m) => m > 1));
     expect(banners.some((b) => b.includes(`(x${mark.applied.find((m) => m > 1)})`)), `no win named its grid multiplier x${mark.applied.find((m) => m > 1)} (banners: ${banners.slice(-12).join(" | ")})`);
     const win = await t.page.locator("[data-testid=win]").innerText();

@@ -8,7 +8,10 @@ import { HUD_SHARE, type Rect, type Stage } from "../../render/app";
 import { ReelSet } from "../../render/reels";
 import { gameSymbolTable, SymbolTextures } from "../../render/symbols";
 import { allAtOnce, cycleText, WIN_CYCLE_MS, type WinCycle } from "../../core/win-cycle";
+import { formatCredits } from "../../core/money";
 import { h } from "../../ui/dom";
+import { showMoment } from "../../ui/moment";
+import type { FeatureMoment } from "./feature-moments";
 import type { SlotView, ViewDeps } from "./registry";
 
 export { genericHandlers } from "./handlers";
@@ -290,6 +293,14 @@ export class PixiSlotView implements SlotView {
     this.bannerEl.hidden = false;
     await hold(options.ms ?? 1000, options.fast);
     this.bannerEl.hidden = true;
+  }
+  /** The free spins' intro (2.6 s) or outro (3 s, its total counted up) over the reels, as the
+   * shipped games show theirs (Cluedo's MYSTERY BONUS, BONUS TOTAL). */
+  featureMoment(m: FeatureMoment, options: { fast?: boolean } = {}): Promise<void> {
+    return showMoment(this.deps.overlay, {
+      kind: `feature-moment ${m.kind}`, title: m.title, lines: m.lines, ms: m.kind === "fs-intro" ? 2600 : 3000, fast: options.fast,
+      count: m.total === undefined ? undefined : { to: m.total, format: (n) => `${formatCredits(n)} credits` },
+    });
   }
   /** The grid multipliers drawn on the cells; the overlay says how many cells are marked and
    * the highest multiplier (`data-grid-marked`, `data-grid-max`: what the e2e tests read). */

@@ -6,6 +6,7 @@ import type { Handlers, SpinHooks } from "../../core/player";
 import { formatCredits } from "../../core/money";
 import type { GameView } from "../../net/types";
 import { clusterCells, lineCells, symbolCells, waysCells } from "../../slot/paylines";
+import { freeSpinsIntro, freeSpinsOutro, spinsAwardedAt, type FeatureMoment, type Purse } from "./feature-moments";
 import type { SlotView } from "./registry";
 
 type Described = Pick<GameView, "info">;
@@ -63,30 +64,33 @@ function scatterCells(game: Described, screen: string[][]): Cell[] {
   return cells;
 }
 
-const FEATURE_NAMES: Record<Spin["kind"], string> = { base: "", free: "FREE SPINS", bonus: "BONUS", super: "SUPER SPINS" };
+/** A feature's moment over the reels where the view draws moments, else its words in a banner
+ * (a fake view, a view of its own without moments). */
+async function playMoment(view: SlotView, m: FeatureMoment, fast: boolean): Promise<void> {
+  if (view.featureMoment) return view.featureMoment(m, { fast });
+  const amount = m.total === undefined ? [] : [formatCredits(m.total)];
+  await view.banner([m.title, ...amount, ...m.lines].join(" · "), { ms: 1600, fast });
+}
 
 /** The spin hooks of a game without its own: a feature spin's count in the console ("Free spin 3
  * of 10", of the spins awarded so far), and after the round's last feature spin its outro (the
- * feature's total over the reels). */
-export function genericHooks(): SpinHooks<SlotView> {
+ * feature's total, for a bought round against its price, in the money of `purse`). */
+export function genericHooks(purse: Purse = {}): SpinHooks<SlotView> {
   return {
     beforeSpin: (spin, ctx) => {
       if (spin.kind === "base") return;
       const kin = ctx.outcome.spins.filter((s) => s.kind === spin.kind && s.index <= spin.index).length;
-      let awarded = 0;
-      for (const s of ctx.outcome.spins) {
-        if (s.index >= spin.index) break;
-        for (const e of s.events) if (e.type === "free_spins_award") awarded = e.total_awarded;
-      }
+      const awarded = spinsAwardedAt(ctx.outcome, spin);
       const name = `${spin.kind.charAt(0).toUpperCase()}${spin.kind.slice(1)} spin ${kin}`;
       ctx.view.setSpinInfo(spin.kind === "free" && awarded >= kin ? `${name} of ${awarded}` : name);
     },
     afterSpin: async (spin, ctx) => {
       const spins = ctx.outcome.spins;
       if (spin.kind === "base" || spin !== spins[spins.length - 1]) return;
-      const total = spins.filter((s) => s.kind !== "base").reduce((a, s) => a + s.win, 0);
+      const outro = freeSpinsOutro(ctx.outcome, purse);
+      if (!outro) return;
       ctx.view.sound("feature");
-      await ctx.view.banner(`${FEATURE_NAMES[spin.kind]} OVER · TOTAL WIN ${formatCredits(total)}`, { ms: 1600, fast: ctx.fast });
+      await playMoment(ctx.view, outro, ctx.fast);
       ctx.view.setSpinInfo("");
     },
   };
@@ -100,7 +104,7 @@ function hasMarks(outcome: Outcome): boolean {
 }
 
 /** A plain handler for every event type of the Outcome schema. */
-export function genericHandlers(game: Described): Required<Handlers<SlotView>> {
+export function genericHandlers(game: Described & Purse): Required<Handlers<SlotView>> {
   const paylines = game.info.paylines ?? [];
   const wilds = wildsOf(game);
   // the game file's name for a symbol (Emerald, 10), as its tile and the paytable show it
@@ -153,18 +157,28 @@ export function genericHandlers(game: Described): Required<Handlers<SlotView>> {
     parade: simple((e: { result: string }) => `ID parade: ${e.result}`),
     // a game module names its own bonus (Cops n Robbers: BIG MONEY BONUS); generic: the count
     bonus: simple((e: { trigger_count: number; start_multiplier: number }) => `BONUS: ${e.trigger_count} symbols${e.start_multiplier > 1 ? ` x${e.start_multiplier}` : ""}`, "feature"),
-    // the scatters that award them lit and counted (a retrigger's spins said as added)
+    // the scatters that award them lit and counted (a retrigger's spins said as added), then
+    // the free spins' intro as they start (triggered here, or bought: the round opens on it)
     free_spins_award: async (e, ctx) => {
       ctx.view.sound("feature");
-      const text = `${e.trigger_count} SCATTERS: ${ctx.spin.kind === "base" ? "" : "+"}${e.spins_awarded} FREE SPINS`;
-      const cells = scatterCells(game, ctx.view.current());
-      if (cells.length) await ctx.view.highlight(cells, text, { fast: ctx.fast });
-      else await ctx.view.banner(text, { ms: 900, fast: ctx.fast });
+      const intro = freeSpinsIntro(e, ctx.spin, ctx.outcome, game);
+      if (!intro || ctx.spin.kind === "base") {
+        const text = `${e.trigger_count} SCATTERS: ${ctx.spin.kind === "base" ? "" : "+"}${e.spins_awarded} FREE SPINS`;
+        const cells = scatterCells(game, ctx.view.current());
+        if (cells.length) await ctx.view.highlight(cells, text, { fast: ctx.fast });
+        else await ctx.view.banner(text, { ms: 900, fast: ctx.fast });
+      }
+      if (intro) await playMoment(ctx.view, intro, ctx.fast);
     },
     random_multiplier: simple((e: { value: number }) => `Multiplier x${e.value}`),
     wilds_placed: simple((e: { count: number }) => `${e.count} wilds placed`),
     jars: async (e, ctx) => { if (e.triggered) await ctx.view.banner("Jars full: FREE SPINS", { fast: ctx.fast }); },
-    free_spins_triggered: simple((e: { spins: number; modifiers: string[] }) => `${e.spins} FREE SPINS ${e.modifiers.join(" + ").toUpperCase()}`, "feature"),
+    free_spins_triggered: async (e, ctx) => {
+      ctx.view.sound("feature");
+      const intro = freeSpinsIntro(e, ctx.spin, ctx.outcome, game);
+      if (intro) await playMoment(ctx.view, intro, ctx.fast);
+      else await ctx.view.banner(`${e.spins} FREE SPINS ${e.modifiers.join(" + ").toUpperCase()}`, { ms: 900, fast: ctx.fast });
+    },
     extra_free_spins: simple((e: { spins_awarded: number }) => `+${e.spins_awarded} free spins`),
     // a wild's drawn multiplier, drawn on its cell until the reels spin again
     wild_multiplier: async (e, ctx) => { ctx.view.markCell?.([e.reel, e.row], `x${e.value}`); },

@@ -21,6 +21,7 @@ import type { Sfx } from "../../render/sound";
 import type { SymbolTable } from "../../render/symbols";
 import type { FrameArt } from "../../render/reels";
 import type { WinCycle } from "../../core/win-cycle";
+import type { FeatureMoment } from "./feature-moments";
 
 /** A game's look beyond its symbols. The game screen carries the class `theme-<key>`, so the
  * module's CSS draws the scene (`.theme-<key> .stage` backgrounds from its own SVG files); the
@@ -62,6 +63,9 @@ export interface SlotView {
    * multiplier's badge (`text`, "x3") until the reels spin or land again; `held`: it was wild
    * before this spin. */
   expandReel?(reel: number, symbol: string, text: string, held: boolean): void;
+  /** A feature's intro or outro over the reels (ui/moment.ts), skippable by a tap or Space;
+   * absent: the handlers say its words in a banner. */
+  featureMoment?(moment: FeatureMoment, options?: { fast?: boolean }): Promise<void>;
   /** A message over the reels for a moment (feature triggered, multiplier, jackpot). */
   banner(text: string, options?: { ms?: number; fast?: boolean }): Promise<void>;
   /** A cluster game's grid multipliers on the cells ([reel][row], the outcome's

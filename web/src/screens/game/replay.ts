@@ -28,7 +28,7 @@ export async function genericReplay(host: HTMLElement, module: GameModule | unde
     sound: () => {},
   };
   const view = module?.createView ? module.createView(deps) : new PixiSlotView(deps, { winLabelsUnder: true });
-  const player = new EventPlayer<SlotView>((module?.handlers ?? genericHandlers)(game), module?.hooks ?? genericHooks());
+  const player = new EventPlayer<SlotView>((module?.handlers ?? genericHandlers)(game), module?.hooks ?? genericHooks(game));
   let stopped = false;
   void (async () => {
     try {

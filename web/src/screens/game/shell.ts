@@ -256,7 +256,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     view.showWins?.(outcome ? winCycleOf(outcome, game.info.paylines ?? [], game.info.symbols) : null, still, outcome ?? undefined);
   };
   const view = module.createView ? module.createView(deps) : new PixiSlotView(deps, { winLabelsUnder: true });
-  const hooks = module.hooks ?? genericHooks();
+  const hooks = module.hooks ?? genericHooks(game);
   let playingRoundId = "";
   const player = new EventPlayer<SlotView>(module.handlers(game), {
     ...hooks,
