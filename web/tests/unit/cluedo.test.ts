@@ -388,7 +388,10 @@ describe("cluedo gamble offer", () => {
 describe("cluedo after free spins and on a phone", () => {
   it("the lines that cycle after free spins are named as the last free spin's", () => {
     const outcome = outcomeOf("free-spins-retrigger");
-    const last = { ...outcome.spins.at(-1)!, events: outcome.spins.flatMap((s) => s.events.filter((e) => e.type === "window").slice(0, 1)).slice(0, 1).concat(outcome.spins.flatMap((s) => s.events.filter((e) => e.type === "line_win")).slice(0, 5)) };
+    // a free spin's screen with five of the round's line wins on it (the cycle names them)
+    const all = outcome.spins.flatMap((s) => s.events);
+    const screen = all.find((e) => e.type === "window")!;
+    const last = { ...outcome.spins.at(-1)!, events: [screen, ...all.filter((e) => e.type === "line_win").slice(0, 5)] };
     const many = winCycleOf({ spins: [last] }, base.info.paylines ?? [])!;
     expect(many.summary).toMatch(/^5 winning lines pay /);
     expect(lastFreeSpin(many, last.win).summary).toBe(`Last free spin: ${many.summary}`);
