@@ -409,7 +409,8 @@ export const tests = [
           await t.page.locator("[data-testid=gamble-reveal][data-state=result]").waitFor({ timeout: 10000 });
           await t.shot("turbo-reveal");
         }
-        await t.page.locator("[data-testid=choice][data-gamble-result*=':']").waitFor({ timeout: 30000 });
+        // (attached: a lost guess ends the round and hides the panel)
+        await t.page.locator("[data-testid=choice][data-gamble-result*=':']").waitFor({ state: "attached", timeout: 30000 });
         flow = await settled(t, "cluedo-win");
       }
       const held = await t.page.evaluate(() => window.__results);
