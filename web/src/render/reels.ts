@@ -37,6 +37,18 @@ export interface ReelSetOptions {
 /** Cells a reel in anticipation runs on beyond its usual stop (about a second at full speed). */
 const ANTICIPATION_CELLS = 24;
 const GLOW = 0xffd23f;
+/** A winning symbol's pulse: it grows by up to this share of its size. */
+export const WIN_PULSE = 0.08;
+/** A compact line badge's centre lies this share of its radius outside the window's side, so
+ * the line's path ends in it; its white rim is this share of the radius wide. */
+const BADGE_OUTSET = 0.2;
+const BADGE_STROKE = 0.16;
+
+/** CSS px a compact line badge `badgePx` across reaches beyond the window's side (its rim
+ * included): what a screen as wide as the reels must keep free at its edges. */
+export function compactBadgeReach(badgePx: number): number {
+  return (badgePx / 2) * (1 + BADGE_OUTSET + BADGE_STROKE / 2);
+}
 
 /** Which reels spin on in anticipation of `window`: reel r does when the reels before it
  * already show `need - 1` or more of the feature's symbols (the last reel included; never the
@@ -405,14 +417,14 @@ export class ReelSet extends Container {
     const radius = this.compact / 2 / this.screenScale;
     const first = path[0]!, last = path[path.length - 1]!;
     const ends = [
-      { x: -radius * 0.35, y: first[1] * cell + cell / 2 },
-      { x: last[0] * (cell + gap) + cell + radius * 0.35, y: last[1] * cell + cell / 2 },
+      { x: -radius * BADGE_OUTSET, y: first[1] * cell + cell / 2 },
+      { x: last[0] * (cell + gap) + cell + radius * BADGE_OUTSET, y: last[1] * cell + cell / 2 },
     ];
     return ends.map(({ x, y }) => {
       const badge = new Container();
       badge.position.set(x, y);
       badge.label = `line-badge-${line}`;
-      const disc = new Graphics().circle(0, 0, radius).fill({ color: GLOW }).stroke({ width: radius * 0.16, color: 0xffffff });
+      const disc = new Graphics().circle(0, 0, radius).fill({ color: GLOW }).stroke({ width: radius * BADGE_STROKE, color: 0xffffff });
       const text = new Text({ text: String(line), style: { fontFamily: "Lilita One, Impact, sans-serif", fontSize: Math.round(radius * 1.15), fill: 0x1a0a00, stroke: { color: 0xffffff, width: Math.max(2, radius * 0.08) } } });
       text.anchor.set(0.5);
       badge.addChild(disc, text);
@@ -543,7 +555,7 @@ export class ReelSet extends Container {
     }
     if (this.highlighted.length && this.profile.glow) {
       this.pulse += dt * 5;
-      const k = 1 + 0.08 * Math.max(0, Math.sin(this.pulse));
+      const k = 1 + WIN_PULSE * Math.max(0, Math.sin(this.pulse));
       for (const w of this.winners) w.sprite.scale.set(w.base * k);
     }
     this.drawAnticipation(dt);

@@ -5,6 +5,7 @@
 // round, the free spins and the jackpot come from test-only game files
 // (web/tests/e2e/games/cluedo-e2e-*.toml: the same rules, other base reels), served as extra
 // games of the demo operator.
+import { decodePng } from "./png.mjs";
 import { WEB } from "./server.mjs";
 
 const FS = { operator: "demo", key: "cluedo-fs", gameFile: `${WEB}/tests/e2e/games/cluedo-e2e-fs-v1.toml` };
@@ -138,6 +139,22 @@ function uncovered(label, now) {
   expect(now.panelTop !== null && now.bottom <= now.panelTop, `${label}: the panel (top ${now.panelTop}) covers the reels (bottom ${now.bottom.toFixed(1)})`);
 }
 
+/** A winning line's badge lies inside the screen: no pixel of its gold (render/reels.ts GLOW,
+ * #ffd23f) in the page's two outermost columns on either side, where the playtest at 390x844
+ * saw the badges cut (the frame's gilt is darker, #d4af37, its light beading bluer). */
+async function badgesInside(t, label) {
+  await t.page.locator("[data-testid=win-cycle]:not([hidden])").waitFor({ timeout: 5000 });
+  const png = decodePng(await t.page.screenshot());
+  const { width, height, channels, pixels } = png;
+  const cut = { left: 0, right: 0 };
+  for (let y = 0; y < height; y++) for (const [side, x0] of [["left", 0], ["right", width - 2]]) for (let x = x0; x < x0 + 2; x++) {
+    const i = (y * width + x) * channels;
+    const [r, g, b] = [pixels[i], pixels[i + 1], pixels[i + 2]];
+    if (r > 240 && g > 195 && g < 225 && b < 110) cut[side]++;
+  }
+  expect(!cut.left && !cut.right, `${label}: a line badge is cut at the screen's edge (${cut.left} px at the left, ${cut.right} at the right)`);
+}
+
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1440, height: 900 };
 
@@ -206,6 +223,7 @@ export const tests = [
       // GAMBLE opens the cards on the screen alone (no step sent), at phone size.
       expect((await t.spin("cluedo-win")) === "choice", "no gamble offered after a win");
       heldStill("the offer at 390x844", idlePhone, await reelsAndPanel(t));
+      await badgesInside(t, "the won lines at 390x844");
       round = await lastRound(t);
       await offerMatches(t, round);
       await t.page.click("[data-testid=gamble-offer]");
@@ -283,7 +301,7 @@ export const tests = [
         expect(r.colour === step.result.state.last_card && r.result === (won ? "won" : "lost"), `the turning card showed ${JSON.stringify(r)}, the server drew ${step.result.state.last_card} (${won ? "won" : "lost"})`);
       }
       const big = reveal.at(-1);
-      expect(big.title === (won ? "WIN" : "LOSE"), `the result said ${big.title}`);
+      expect(big.title === (won ? "WON" : "LOST"), `the result said ${big.title}`);
       expect(Number(big.amount) === (won ? step.result.state.amount : staked), `the result's amount ${big.amount}: ${won ? `the server doubled ${staked} to ${step.result.state.amount}` : `${staked} was lost`}`);
       if (won) expect(step.result.state.amount === 2 * staked, `the server's win ${step.result.state.amount} is not double ${staked}`);
       // The WIN meter takes the step's amount while the result is shown, not after the card goes.
@@ -341,6 +359,14 @@ export const tests = [
         expect((await counter.innerText()).includes(credits(o.breakdown.free_games)), "bonus total not in the text");
       }
       expect((await t.page.locator(".cluedo-overlay").getAttribute("data-golden")) === "false", "still golden after the bonus");
+      // Each figure once, named (the playtest: "BONUS TOTAL 900", SPINS "Total 900", WIN 2,900
+      // and "6 winning lines pay 336"): the plaque the free spins' total, SPINS the spins played,
+      // the lines that cycle the last free spin's.
+      if (o.breakdown.free_games > 0) expect((await counter.innerText()).startsWith("FREE SPINS TOTAL"), `the plaque says ${await counter.innerText()}`);
+      const spinsField = await t.page.locator("[data-testid=spin-info]").innerText();
+      expect(spinsField === `${o.counters.free_spins_played} played`, `SPINS says ${spinsField} after the bonus`);
+      const cycleText = t.page.locator("[data-testid=win-cycle]:not([hidden])");
+      if (await cycleText.count()) expect((await cycleText.innerText()).startsWith("Last free spin"), `the cycle says ${await cycleText.innerText()}`);
       const win = o.total_win;
       const shownWin = await t.page.locator("[data-testid=win]").innerText();
       expect(shownWin === credits(flow === "choice" ? round.pending_win_credits : win), `the WIN meter ${shownWin} is not the round's`);
@@ -354,6 +380,49 @@ export const tests = [
         await t.page.locator("[data-testid=game-cluedo-fs][data-flow=idle]").waitFor({ timeout: 30000 });
       }
       await balanceMatches(t);
+    },
+  },
+  {
+    name: "cluedo gamble in turbo: the card and WON/LOST up a second, the round's end says what the gamble did",
+    gameFiles: [WIN],
+    async run(t) {
+      // The playtest with TURBO on: GAMBLE, RED, and within 3 s the panel was gone, "The round
+      // paid 50 credits" left, no card seen, nothing saying lost.
+      await open(t, "cluedo-win"); // TURBO on
+      expect((await t.spin("cluedo-win")) === "choice", "no gamble offered after a win");
+      await t.page.click("[data-testid=gamble-offer]");
+      await t.page.locator("[data-testid=gamble]").waitFor({ timeout: 5000 });
+      await t.page.evaluate(() => {
+        window.__results = []; // how long each result was up, ms
+        let since = null;
+        new MutationObserver(() => {
+          const up = document.querySelector("[data-testid=gamble-reveal][data-state=result]");
+          if (up && since === null) since = performance.now();
+          if (!up && since !== null) { window.__results.push(performance.now() - since); since = null; }
+        }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-state"] });
+      });
+      const round = await lastRound(t);
+      let flow = "choice";
+      for (let guess = 0; flow === "choice" && guess < 6; guess++) {
+        await t.page.locator("[data-testid=gamble-red]:not([disabled])").click({ timeout: 10000 });
+        if (!guess) {
+          await t.page.locator("[data-testid=gamble-reveal][data-state=result]").waitFor({ timeout: 10000 });
+          await t.shot("turbo-reveal");
+        }
+        // (attached: a lost guess ends the round and hides the panel)
+        await t.page.locator("[data-testid=choice][data-gamble-result*=':']").waitFor({ state: "attached", timeout: 30000 });
+        flow = await settled(t, "cluedo-win");
+      }
+      const held = await t.page.evaluate(() => window.__results);
+      // (measured between the observer's callbacks: a frame's slack under the second)
+      expect(held.length >= 1 && held.every((ms) => ms >= 950), `the result was up ${held.map((ms) => Math.round(ms))} ms in turbo`);
+      expect(flow === "idle", `the gamble did not end: ${flow}`);
+      const done = await t.api(`/api/v1/rounds/${round.round_id}`);
+      const last = done.steps.at(-1).result.state;
+      const said = await t.page.locator("[data-testid=message]").innerText();
+      const want = last.amount > 0 ? `Gamble won (${last.last_card.toUpperCase()} ACE)` : `Gamble lost (${last.last_card.toUpperCase()} ACE)`;
+      expect(said.startsWith(want) && said.includes(`the round pays ${credits(done.win_minor / done.denomination)} credits`), `the round's end says: ${said} (server: ${JSON.stringify(last)}, won ${done.win_minor})`);
+      await look(t, "turbo-gamble-end");
     },
   },
   {
@@ -399,6 +468,10 @@ export const tests = [
       await t.page.locator("[data-testid=jackpot]", { hasText: "€" }).waitFor({ timeout: 30000 });
       const meter = await t.page.locator("[data-testid=jackpot]").innerText();
       expect(meter === money(pool.amount_minor), `jackpot meter ${meter}, server ${money(pool.amount_minor)}`);
+      // the meters beside it are in credits: the jackpot's says it is money (the rules: "Awards
+      // are shown in credits except for the Jackpot, which is shown in currency")
+      const label = await t.page.locator("[data-testid=jackpot-label]").innerText();
+      expect(/jackpot in eur/i.test(label), `the jackpot meter is labelled ${label}`);
       await t.page.click("[data-testid=bet-max]");
       const before = (await t.api("/api/v1/session")).balance_minor;
       await t.spin("cluedo-jp");

@@ -6,17 +6,21 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+vi.mock("pixi.js", () => import("./pixi-stub"));
 import type { Cell, Outcome } from "../../src/core/outcome";
 import { validateOutcome } from "../../src/core/outcome";
 import { EventPlayer } from "../../src/core/player";
 import type { ChoiceView, Offer, RoundView, StepView } from "../../src/net/types";
 import type { SlotView } from "../../src/screens/game/registry";
 import type { MomentOptions } from "../../src/ui/moment";
-import { cluedoHandlers, cluedoHooks, jackpotNotice, lineLabel, type CluedoView, type JackpotNotice } from "../../src/screens/cluedo/handlers";
-import { atStake, gambleModel, rememberHistory, revealOf } from "../../src/screens/cluedo/gamble";
+import { cluedoHandlers, cluedoHooks, jackpotNotice, lastFreeSpin, lineLabel, type CluedoView, type JackpotNotice } from "../../src/screens/cluedo/handlers";
+import { atStake, gambleModel, gambleSummary, rememberHistory, revealOf } from "../../src/screens/cluedo/gamble";
+import { CLUEDO_SYMBOLS, PORTRAIT_SHARE } from "../../src/screens/cluedo/symbols";
+import { WIN_PULSE } from "../../src/render/reels";
+import { winCycleOf } from "../../src/core/win-cycle";
 import { gambleOffer } from "../../src/screens/cluedo/offer";
-import { revealShow } from "../../src/screens/cluedo/reveal";
+import { RESULT_MIN_MS, revealShow, revealTimes } from "../../src/screens/cluedo/reveal";
 import { formatCredits } from "../../src/core/money";
 import { cardBackSvg, cardFaceSvg } from "../../src/screens/cluedo/card";
 import { fixture, type FixtureRound } from "./fixtures";
@@ -130,10 +134,18 @@ describe("cluedo round", () => {
     expect(shown.filter((c) => c.index === retrigger.index).map((c) => c.total)).toEqual([15, 30]);
     expect(shown.at(-1)).toEqual({ index: free.at(-1)!.index, total: 30 });
     expect(calls).toContain("moment fs-retrigger +15 FREE SPINS: 30 free spins in all");
-    // the outro counts up to the server's bonus total, in the free spins it played
+    // the outro counts up to the server's free spins total, in the free spins it played, and
+    // names the trigger spin's win that makes the round's WIN (the playtest: four totals)
+    const trigger = outcome.spins.find((s) => s.kind === "base")!.win;
+    expect(trigger).toBeGreaterThan(0);
+    const fmt = (n: number) => n.toLocaleString("en");
     expect(view.calls.slice(-2)).toEqual([`bonusTotal ${outcome.breakdown.free_games}`,
-      `moment fs-outro BONUS TOTAL: won in ${outcome.counters.free_spins_played} free spins count ${outcome.breakdown.free_games!.toLocaleString("en")} credits`]);
+      `moment fs-outro FREE SPINS TOTAL: won in ${outcome.counters.free_spins_played} free spins, + ${fmt(trigger)} from the spin that triggered them: WIN ${fmt(outcome.total_win)} count ${fmt(outcome.breakdown.free_games!)} credits`]);
+    expect(trigger + outcome.breakdown.free_games!).toBe(outcome.total_win);
     expect(view.info).toContain(`${free.at(-1)!.index} of 30`);
+    // after the bonus the SPINS field counts the spins played: the total is the plaque's alone
+    expect(view.info.at(-1)).toBe(`${outcome.counters.free_spins_played} played`);
+    expect(view.info.filter((t) => t.includes(fmt(outcome.breakdown.free_games!)))).toEqual([]);
   });
 
   it("free spins stop at 180: the capped retriggers say so", async () => {
@@ -288,7 +300,7 @@ describe("cluedo gamble card reveal", () => {
   const byName = (n: string) => features.gambles.find((g) => g.name === n)!;
   const limits = { maxWins: 5, limit: 3000 };
 
-  it("turns the server's card for every guess: WIN with the server's doubled amount, never for TAKE HALF or COLLECT", () => {
+  it("turns the server's card for every guess: WON with the server's doubled amount, never for TAKE HALF or COLLECT", () => {
     for (const g of features.gambles) {
       let staked = g.offer.amount;
       for (let i = 0; i < g.steps.length; i++) {
@@ -299,10 +311,10 @@ describe("cluedo gamble card reveal", () => {
           expect(show?.card, `${g.name} step ${i}`).toBe(state.last_card);
           expect(show?.won).toBe(state.amount > 0);
           if (show?.won) {
-            expect(show.title).toBe("WIN");
+            expect(show.title).toBe("WON");
             expect(show.amount).toBe(state.amount);
             expect(show.amount).toBe(2 * staked); // double or nothing, as the sheet says
-          } else expect(show).toMatchObject({ title: "LOSE", amount: staked });
+          } else expect(show).toMatchObject({ title: "LOST", amount: staked });
         } else expect(show, `${g.name} step ${i}`).toBeNull();
         staked = state.amount;
       }
@@ -316,9 +328,33 @@ describe("cluedo gamble card reveal", () => {
     expect(last.lines).toContain("5 wins in a row: the gamble ends");
     const limit = byName("limit");
     const hit = revealShow(revealOf(roundWith(limit, null, stepsUpTo(limit, 1)), limits)!, limit.offer.amount, limits)!;
-    expect(hit).toMatchObject({ title: "WIN", amount: 4000, lines: ["BLACK ACE: 2,000 doubled", "The 3,000 limit is reached: the gamble ends"] });
+    expect(hit).toMatchObject({ title: "WON", amount: 4000, lines: ["BLACK ACE: 2,000 doubled", "The 3,000 limit is reached: the gamble ends"] });
     const lost = byName("lost");
     expect(revealShow(revealOf(roundWith(lost, null, stepsUpTo(lost, 1)), limits)!, lost.offer.amount, limits)!.lines).toEqual([`BLACK ACE: ${formatCredits(lost.offer.amount)} credits lost`]);
+  });
+
+  it("keeps the turned card and WON/LOST up at least a second, turbo included", () => {
+    // the playtest with TURBO on: the result held 450 ms, then the round's end replaced it
+    expect(RESULT_MIN_MS).toBeGreaterThanOrEqual(1000);
+    for (const o of [{ fast: true }, { fast: true, still: true }, {}, { still: true }]) expect(revealTimes(o).hold, JSON.stringify(o)).toBeGreaterThanOrEqual(RESULT_MIN_MS);
+  });
+
+  it("the round's end says what the gamble did: lost (with or without a banked half), won to a limit; a COLLECT is the shell's", () => {
+    const ended = (g: GambleFixture, n: number, steps = stepsUpTo(g, n)) => {
+      const last = steps.at(-1)!.result as { paid_credits?: number; state: { banked: number } };
+      return { ...roundWith(g, null, steps), win_minor: last.paid_credits ?? last.state.banked };
+    };
+    expect(gambleSummary(ended(byName("lost"), 1), limits)).toBe("Gamble lost (BLACK ACE): the round pays 0 credits.");
+    expect(gambleSummary(ended(byName("limit"), 1), limits)).toBe("Gamble won (BLACK ACE), the 3,000 limit reached: the round pays 4,000 credits.");
+    const five = byName("five-wins");
+    expect(gambleSummary(ended(five, five.steps.length), limits)).toBe("Gamble won (RED ACE), 5 wins in a row: the round pays 170 credits.");
+    // a half banked, then a lost guess: the round pays the half (the playtest read "The round
+    // paid 50 credits" with nothing saying the guess lost)
+    const half = stepsUpTo(five, 2);
+    const lost = { ...half[1]!, index: 2, choice: "black", result: { state: { ...(half[1]!.result.state as object), amount: 0, finished: true, last_card: "red" }, paid_credits: 10 } };
+    expect(gambleSummary(ended(five, 3, [...half, lost]), limits)).toBe("Gamble lost (RED ACE): the round pays the 10 credits banked.");
+    const take = byName("half-then-win-then-take");
+    expect(gambleSummary(ended(take, 3), limits)).toBeNull();
   });
 
   it("draws the back and both aces as SVG, each drawing with its own ids", () => {
@@ -346,5 +382,34 @@ describe("cluedo gamble offer", () => {
     expect(gambleOffer(roundWith(g, g.before), new Set(["another round"]))).not.toBeNull();
     expect(gambleOffer(roundWith(g, null))).toBeNull();
     expect(gambleOffer(roundWith(g, { active: "wheel", choices: { wheel: ["spin"] }, state: null, odds: null }))).toBeNull();
+  });
+});
+
+describe("cluedo after free spins and on a phone", () => {
+  it("the lines that cycle after free spins are named as the last free spin's", () => {
+    const outcome = outcomeOf("free-spins-retrigger");
+    // a free spin's screen with five of the round's line wins on it (the cycle names them)
+    const all = outcome.spins.flatMap((s) => s.events);
+    const screen = all.find((e) => e.type === "window")!;
+    const last = { ...outcome.spins.at(-1)!, events: [screen, ...all.filter((e) => e.type === "line_win").slice(0, 5)] };
+    const many = winCycleOf({ spins: [last] }, base.info.paylines ?? [])!;
+    expect(many.summary).toMatch(/^5 winning lines pay /);
+    expect(lastFreeSpin(many, last.win).summary).toBe(`Last free spin: ${many.summary}`);
+    const one = { ...last, events: last.events.slice(0, 2) };
+    const single = winCycleOf({ spins: [one] }, base.info.paylines ?? [])!;
+    expect(lastFreeSpin(single, 336).summary).toBe("Last free spin pays 336");
+    expect(lastFreeSpin(single, 336).wins).toEqual(single.wins);
+  });
+
+  it("a suspect's card, pulsing as a winner, stays inside its cell (the reels' frame)", () => {
+    expect(PORTRAIT_SHARE * (1 + WIN_PULSE)).toBeLessThanOrEqual(1);
+    for (const id of ["SCARLET", "MUSTARD", "PLUM", "PEACOCK", "GREEN"]) {
+      const svg = CLUEDO_SYMBOLS[id]!.svg!;
+      const m = /<g transform="translate\(([\d.]+) ([\d.]+)\) scale\(([\d.]+)\)">/.exec(svg);
+      expect(m, id).not.toBeNull();
+      expect(Number(m![3]) * (1 + WIN_PULSE), id).toBeLessThanOrEqual(1);
+      expect(Number(m![1]) * 2 + 200 * Number(m![3]), id).toBeCloseTo(200, 6); // centred
+      expect(svg.trim().endsWith("</g></svg>"), id).toBe(true);
+    }
   });
 });

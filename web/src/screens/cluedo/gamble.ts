@@ -5,7 +5,7 @@
 // history of the last fourteen cards. Everything shown is the server's: the offer (amount,
 // limits), `choice.state` (amount, banked, wins, history, last card) and `choice.choices`
 // (what may be pressed); a step's result is the server's card.
-import { formatCredits } from "../../core/money";
+import { creditsOf, formatCredits } from "../../core/money";
 import { sleep } from "../../core/timing";
 import type { GameView, RoundView, StepChoice } from "../../net/types";
 import { h } from "../../ui/dom";
@@ -106,6 +106,20 @@ export function revealOf(next: Pick<RoundView, "steps" | "offers">, limits: Pick
   return { card: guessed ? s.last_card : null, won, amount: s.amount, banked: s.banked, finished: s.finished, paid, ended, history: s.history, text };
 }
 
+/** What the round's end says when a guess ended the gamble (the server's last step and the
+ * round's win): a lost guess, or a won one that reached the 5-win or 3000-credit limit; null
+ * for a COLLECT (the shell's "The round paid ..." says it). The playtest with TURBO on saw only
+ * "The round paid 50 credits" after a lost guess (50 was the half banked before it). */
+export function gambleSummary(next: Pick<RoundView, "steps" | "offers" | "win_minor" | "denomination">, limits: Pick<GambleModel, "maxWins" | "limit">): string | null {
+  const r = revealOf(next, limits);
+  if (!r?.card || next.win_minor === null) return null;
+  const paid = creditsOf(next.win_minor, next.denomination);
+  const ace = `${r.card.toUpperCase()} ACE`;
+  if (!r.won) return `Gamble lost (${ace}): the round pays ${paid > 0 ? `the ${formatCredits(paid)} credits banked` : "0 credits"}.`;
+  const why = r.ended === "max_wins" ? `${limits.maxWins ?? ""} wins in a row` : `the ${formatCredits(limits.limit ?? 0)} limit reached`;
+  return `Gamble won (${ace}), ${why}: the round pays ${formatCredits(paid)} credits.`;
+}
+
 /** A card of the table (card.ts's art): face down (`colour` null) or the ace of `colour`. */
 function cardEl(colour: string | null, testid?: string): HTMLElement {
   const face = colour === "red" || colour === "black" ? colour : null;
@@ -176,11 +190,12 @@ export function redBlackGamble(host: HTMLElement, round: RoundView, send: (kind:
       }
       said.textContent = r.text;
       // the figure above the words follows the server's state: a lost or ended gamble has
-      // nothing at stake (a phone read "100 credits at stake" under LOSE)
+      // nothing at stake (a phone read "100 credits at stake" under the lost card)
       amountEl.dataset.amount = String(r.amount);
       amountEl.textContent = atStake(r.amount, r.finished);
       if (!show) await sleep(fast ? 350 : 600);
     },
+    summary: (next) => gambleSummary(next, m),
   };
 }
 
@@ -208,5 +223,5 @@ export function cluedoChoices(host: HTMLElement, round: RoundView, send: (kind: 
     host.replaceChildren();
     cards = redBlackGamble(host, round, send, game, setWin);
   }, send);
-  return { answered: async (next) => { await cards?.answered?.(next); } };
+  return { answered: async (next) => { await cards?.answered?.(next); }, summary: (next) => cards?.summary?.(next) ?? null };
 }

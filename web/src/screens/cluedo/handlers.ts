@@ -7,6 +7,7 @@
 import { formatCredits, formatMoney } from "../../core/money";
 import type { LineWinEvent, Outcome, Spin } from "../../core/outcome";
 import type { Handlers, SpinHooks } from "../../core/player";
+import type { WinCycle } from "../../core/win-cycle";
 import type { GameView, RoundView } from "../../net/types";
 import { lineCells, symbolCells } from "../../slot/paylines";
 import { genericHandlers } from "../game/handlers";
@@ -21,7 +22,7 @@ export interface CluedoView extends SlotView {
   golden(on: boolean): void;
   /** The free-spin counter: spin `index` of `total` (the bonus's spins so far); null hides it. */
   freeSpins(counter: { index: number; total: number } | null): void;
-  /** The bonus total, shown where the counter was until the next round. */
+  /** The free spins' total, shown where the counter was until the next round. */
   bonusTotal(credits: number): void;
   /** The meter bar's BET: credits bet on the last/current proposition. */
   setBet(credits: number): void;
@@ -148,19 +149,30 @@ export function cluedoHooks(): SpinHooks<SlotView> {
       if (!last || !o.spins.some((s) => s.kind === "free")) return;
       // "After the last free spin, if you had one or more winning outcomes in the bonus, the
       // total of all awards is displayed."
+      // Once each: the free spins' total on the plaque, the round's on the WIN meter; the SPINS
+      // field says how many were played (the playtest read "BONUS TOTAL 900", SPINS "Total 900",
+      // WIN 2,900 and the last spin's lines as four totals).
       const total = o.breakdown.free_games ?? 0;
+      const played = o.counters.free_spins_played;
       v(ctx.view).golden(false);
-      ctx.view.setSpinInfo(total > 0 ? `Total ${formatCredits(total)}` : "");
+      ctx.view.setSpinInfo(`${played} played`);
       if (total > 0) {
         v(ctx.view).bonusTotal(total);
+        const before = o.spins.filter((s) => s.kind === "base").reduce((n, s) => n + s.win, 0); // the trigger spin's
         await v(ctx.view).moment({
-          kind: "fs-outro", title: "BONUS TOTAL", ms: 3000, fast: ctx.fast,
+          kind: "fs-outro", title: "FREE SPINS TOTAL", ms: 3000, fast: ctx.fast,
           count: { to: total, format: (n) => `${formatCredits(n)} credits` },
-          lines: [`won in ${o.counters.free_spins_played} free spins`],
+          lines: [`won in ${played} free spins`, ...(before > 0 ? [`+ ${formatCredits(before)} from the spin that triggered them: WIN ${formatCredits(o.total_win)}`] : [])],
         });
       } else v(ctx.view).freeSpins(null);
     },
   };
+}
+
+/** A win cycle's heading as the last free spin's (`win`: that spin's, the server's): each
+ * line's own words cycle under it. */
+export function lastFreeSpin(cycle: WinCycle, win: number): WinCycle {
+  return { ...cycle, summary: `Last free spin${cycle.summary ? `: ${cycle.summary}` : ` pays ${formatCredits(win)}`}` };
 }
 
 const STATUS: Record<string, string> = { pending_verification: "pending verification" };

@@ -1,5 +1,5 @@
 // The gamble's card turning over the reels: the face-down card of the deck, turned to show the
-// ace the server drew, then the result big (WIN and the doubled amount, or LOSE). It only shows
+// ace the server drew, then the result big (WON and the doubled amount, or LOST). It only shows
 // what the server's step decided (gamble.ts's `revealOf`). A tap, a click or Space ends it at
 // once, turbo shortens it, and with reduced motion the card shows its face without turning.
 import { formatCredits } from "../../core/money";
@@ -11,7 +11,7 @@ import type { GambleModel, Reveal } from "./gamble";
 export interface RevealShow {
   card: CardColour;
   won: boolean;
-  title: "WIN" | "LOSE";
+  title: "WON" | "LOST";
   /** Credits shown big: the server's doubled amount, or what was lost. */
   amount: number;
   lines: string[];
@@ -24,14 +24,14 @@ export function revealShow(r: Reveal, staked: number, limits: Pick<GambleModel, 
   const ace = `${r.card.toUpperCase()} ACE`;
   if (!r.won) {
     return {
-      card: r.card, won: false, title: "LOSE", amount: staked,
+      card: r.card, won: false, title: "LOST", amount: staked,
       lines: [`${ace}: ${formatCredits(staked)} credits lost`, ...(r.banked ? [`${formatCredits(r.banked)} banked stays paid`] : [])],
     };
   }
   const lines = [`${ace}: ${formatCredits(staked)} doubled`];
   if (r.ended === "max_wins" && limits.maxWins !== null) lines.push(`${limits.maxWins} wins in a row: the gamble ends`);
   if (r.ended === "limit" && limits.limit !== null) lines.push(`The ${formatCredits(limits.limit)} limit is reached: the gamble ends`);
-  return { card: r.card, won: true, title: "WIN", amount: r.amount, lines };
+  return { card: r.card, won: true, title: "WON", amount: r.amount, lines };
 }
 
 export interface TurnOptions {
@@ -42,6 +42,21 @@ export interface TurnOptions {
   /** Called as the result shows (the WIN meter takes the server's amount then, not after). */
   onResult?: () => void;
 }
+
+/** How long the reveal's steps take, ms: the deck's card lifts, turns (cluedo.css: the flip's
+ * transition), then the result holds. Turbo shortens the turn, never the result below
+ * RESULT_MIN_MS: the playtest with TURBO on saw the panel close with no card and nothing
+ * saying LOST (the result held 450 ms, then the round's end replaced it). */
+export function revealTimes(o: Pick<TurnOptions, "fast" | "still">): { lift: number; flip: number; hold: number } {
+  return {
+    lift: o.still ? 0 : o.fast ? 80 : 450,
+    flip: o.still ? 0 : o.fast ? 220 : 650,
+    hold: o.fast ? RESULT_MIN_MS : o.still ? 1400 : 1500,
+  };
+}
+
+/** The least time the turned card and WON/LOST stay up, turbo included (a tap skips it). */
+export const RESULT_MIN_MS = 1000;
 
 /** The card turns in `overlay` (over the reels); resolves once it has been shown and removed.
  * data-state goes "down" -> "up" (turned) -> "result" (the result big). */
@@ -77,10 +92,7 @@ export async function turnCard(overlay: HTMLElement, show: RevealShow, o: TurnOp
   document.addEventListener("keydown", onKey, true);
   const tl = timeline();
   const until = (ms: number) => Promise.race([tl.at(ms), skippedNow]);
-  // the deck's card lifts, turns (cluedo.css: the flip's transition), then the result
-  const lift = o.still ? 0 : o.fast ? 80 : 450;
-  const flip = o.still ? 0 : o.fast ? 220 : 650;
-  const hold = o.fast ? 450 : o.still ? 1400 : 1500;
+  const { lift, flip, hold } = revealTimes(o);
   try {
     await until(lift);
     el.dataset.state = "up";

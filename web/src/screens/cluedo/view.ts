@@ -4,12 +4,15 @@
 // bonus, the feature moments, and the jackpot win: its full-screen moment, then the notice.
 import { Graphics } from "pixi.js";
 import { formatCredits, formatMoney } from "../../core/money";
+import type { Outcome } from "../../core/outcome";
 import { timeline } from "../../core/timing";
+import type { WinCycle } from "../../core/win-cycle";
 import { h } from "../../ui/dom";
 import { showMoment, type MomentOptions } from "../../ui/moment";
-import { PixiSlotView } from "../game/generic";
+import { compactBadgeReach } from "../../render/reels";
+import { COMPACT_BADGE_PX, PixiSlotView } from "../game/generic";
 import type { ViewDeps } from "../game/registry";
-import type { CluedoView, JackpotNotice } from "./handlers";
+import { lastFreeSpin, type CluedoView, type JackpotNotice } from "./handlers";
 import { GOLDEN_FRAME } from "./theme";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -19,9 +22,10 @@ const COUNTER_ROOM_PX = 38;
  * and its fan stand higher than the generic frame the layout leaves room for, and lay under the
  * page's header (the playtest: "the top of the reel frame is cut off"). */
 const FRAME_TOP_PX = 28;
-/** CSS px on a phone between the screen's edge and the reels' window: the frame's gilt edge
- * (about 10 px there) and a little air (reelsAcross). */
-const PHONE_EDGE_PX = 14;
+/** CSS px on a phone between the screen's edge and the reels' window (reelsAcross): the frame's
+ * gilt edge (about 10 px there) and a winning line's badge at the window's side, with a px of
+ * air (the playtest: the badges cut at both edges of a 390 px screen). */
+const PHONE_EDGE_PX = Math.max(14, Math.ceil(compactBadgeReach(COMPACT_BADGE_PX)) + 1);
 /** The room kept under the reels for the gamble's panel on a desktop (withChoiceRoom): the
  * cards' one row (cluedo.css, min-width 601px) and the offer fit in it. */
 const CHOICE_ROOM_PX = 96;
@@ -51,6 +55,7 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
   private readonly stageRef: ViewDeps["stage"];
   private readonly host: HTMLElement;
   private readonly gameInfo: ViewDeps["game"]["info"];
+  private readonly currency: string;
 
   constructor(deps: ViewDeps) {
     // a win's words in the strip under the reels, never over the symbols they name (a
@@ -59,6 +64,7 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
     this.stageRef = deps.stage;
     this.host = deps.overlay;
     this.gameInfo = deps.game.info;
+    this.currency = deps.game.currency;
     const { reels, rows, cell, gap } = this.reels.opts;
     // The golden reels: the gilded frame over the mahogany one, behind the symbols (index 1).
     this.gold = new Graphics();
@@ -165,8 +171,22 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
    * won, credits bet; each shown once): the credits bet are the console's output that Cluedo's
    * bet controls (controls.ts) put beside LINE BET and LINES. */
   setBet(credits: number): void {
-    const out = this.host.closest("section.game")?.querySelector<HTMLElement>("[data-testid=meter-bet]");
+    const game = this.host.closest("section.game");
+    const out = game?.querySelector<HTMLElement>("[data-testid=meter-bet]");
     if (out) out.textContent = formatCredits(credits);
+    this.labelJackpot(game);
+  }
+
+  /** The rules: "Awards are shown in credits except for the Jackpot, which is shown in
+   * currency." The console's meters are in credits, so the jackpot's says its currency in its
+   * label (the playtest read credits beside a € jackpot with nothing saying why). */
+  private labelJackpot(game: Element | null | undefined): void {
+    const label = game?.querySelector("[data-testid=jackpot]")?.parentElement?.querySelector<HTMLElement>(".label");
+    const text = `Jackpot in ${this.currency}`;
+    if (!label || label.textContent === text) return;
+    label.textContent = text;
+    label.dataset.testid = "jackpot-label";
+    label.title = `The jackpot is paid in money (${this.currency}), not in credits`;
   }
 
   async lightsOut(options: { fast?: boolean } = {}): Promise<void> {
@@ -215,7 +235,15 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
   bonusTotal(credits: number): void {
     this.showCounter(true);
     this.counter.dataset.bonusTotal = String(credits);
-    this.counter.textContent = `BONUS TOTAL ${formatCredits(credits)} credits`;
+    this.counter.textContent = `FREE SPINS TOTAL ${formatCredits(credits)} credits`;
+  }
+
+  /** After free spins the lines that cycle are the last free spin's: they say so, beside the
+   * free spins' total and the round's WIN (the playtest read "6 winning lines pay 336" as a
+   * fourth total). */
+  override showWins(cycle: WinCycle | null, still?: boolean, outcome?: Pick<Outcome, "spins">): void {
+    const last = outcome?.spins.at(-1);
+    super.showWins(cycle && last?.kind === "free" ? lastFreeSpin(cycle, last.win) : cycle, still);
   }
 
   moment(o: MomentOptions): Promise<void> {

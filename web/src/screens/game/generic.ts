@@ -35,7 +35,7 @@ export function anticipationOf(game: Pick<GameView, "info">): { symbols: Readonl
 /** The smallest line marker (CSS px across) drawn beside the reels; below it the compact
  * treatment (a winning line's number in a COMPACT_BADGE_PX badge at the line's ends). */
 const MARKER_MIN_PX = 16;
-const COMPACT_BADGE_PX = 26;
+export const COMPACT_BADGE_PX = 26;
 
 /** CSS px kept free under the reels' frame for the win's words (`winLabelsUnder`): one line
  * of the win label (.win-cycle, about 28 px) and the gap to the frame. */

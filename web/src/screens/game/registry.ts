@@ -125,6 +125,9 @@ export interface ChoiceScreen {
   /** Animate the step's result (a wheel's pointer landing) before the shell goes on; must
    * resolve (the shell gives up after 10 s). */
   answered?(next: RoundView): Promise<void>;
+  /** The words for the round's end when this step ended it (what the gamble did), in place of
+   * the shell's "The round paid ..."; null: the shell's words. */
+  summary?(next: RoundView): string | null;
 }
 
 /** One line of a stored round's plain account on the history page, in a player's words: `spin`

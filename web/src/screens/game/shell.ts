@@ -558,7 +558,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       // The step ended the round: say what it paid, so a lost gamble is not a panel that vanished.
       if (FINISHED.has(next.status) && !byAutoplay && next.win_minor !== null) {
         const paid = creditsOf(next.win_minor, next.denomination);
-        showNotice(paid > 0 ? `The round paid ${formatCredits(paid)} credits (${formatMoney(next.win_minor, currency)}).` : `${kind === "gamble" || kind.includes("wheel") ? "The gamble is lost" : "Nothing won"}: the round pays nothing.`);
+        showNotice(choiceScreen?.summary?.(next) ?? (paid > 0 ? `The round paid ${formatCredits(paid)} credits (${formatMoney(next.win_minor, currency)}).` : `${kind === "gamble" || kind.includes("wheel") ? "The gamble is lost" : "Nothing won"}: the round pays nothing.`));
       }
     } catch (exc) {
       fail(exc);
