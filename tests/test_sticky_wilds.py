@@ -181,13 +181,13 @@ def test_simulation_of_the_tiny_game_agrees_with_brute_force_within_four_standar
 
 
 def test_redrawn_multipliers_keep_the_mean_but_not_the_spread_and_simulation_plays_redrawn():
-    """Kept and redrawn have one RTP but not one second moment (a kept x7 pays on every later
-    spin); the simulated E[X**2] of the redrawn game, over 40 independent batches, lands
+    """Kept and redrawn have one RTP but not one second moment: redrawn's is smaller (a kept x7
+    pays on every later spin, redrawn draws are independent from spin to spin); the simulated E[X**2] of the redrawn game, over 40 independent batches, lands
     within 4 standard errors of the redrawn brute force and far from the kept one."""
     rules = ref.rules_from_spec(parse_spec(tiny(), "tiny.toml"))
     kept = brute_force_moments(rules, "product", "kept")
     redrawn = brute_force_moments(rules, "product", "redrawn")
-    assert kept[0] == redrawn[0] and kept[1] != redrawn[1]
+    assert kept[0] == redrawn[0] and kept[1] > redrawn[1]
     game = compile_game(parse_spec(tiny(held="redrawn"), "tiny.toml"))
     batches = [play_rounds(game, game.max_bet, chunk_generator(11, i), 20_000) for i in range(40)]
     squares = np.array([b.win_squares / b.rounds / b.total_bet ** 2 for b in batches])
