@@ -99,8 +99,8 @@ def test_variants_and_test_copies_use_their_familys_words():
         assert pages.help_file(make(gid).spec) == folder[gid]  # beside the file: every variant
     # one file per game (its folder), whatever its variants
     # cluedo, cops, candy and the ways, anywhere, hold-and-win, cluster-multiplier,
-    # wild-multiplier, modes and sticky-wild examples
-    assert len(set(folder.values())) == len({path.parent for path in games.values()}) == 10
+    # wild-multiplier, modes, sticky-wild and sticky-redraw examples
+    assert len(set(folder.values())) == len({path.parent for path in games.values()}) == 11
     for path in E2E_GAMES:  # the tests' copies ("cluedo-e2e-fs-v1" of "cluedo-v1"), elsewhere
         spec = make(str(path)).spec
         shipped = spec.id.split("-e2e-")[0] + "-v1"

@@ -284,9 +284,9 @@ def test_a_cluster_game_id_follows_the_same_pattern(tmp_path):
 
 def test_every_shipped_and_conformance_id_is_valid():
     ids = list(shipped_games()) + [load_spec(p).id for p in CONFORMANCE]
-    # the 10th to 16th: ways-, anywhere-, holdwin-, cluster-mult-, wildmult-, modes- and
-    # sticky-example-v1
-    assert len(ids) == len(set(ids)) == 16 + 38
+    # the 10th to 17th: ways-, anywhere-, holdwin-, cluster-mult-, wildmult-, modes-,
+    # sticky- and sticky-redraw-example-v1
+    assert len(ids) == len(set(ids)) == 17 + 38
     assert all(valid_game_id(i) for i in ids)
     assert valid_game_id("a" * 97 + "-v1") and not valid_game_id(None)
     assert GAME_ID_PATTERN.fullmatch("cleopatra-rtp95p007187-v1")

@@ -241,7 +241,7 @@ def build_par(game, bet: Bet, rounds: int, seed: int, ref: str | None = None,
         "wild_draws": None if spec.wild_draws is None else {
             "combine": spec.wild_draws.combine,
             "weights": {name: dict(table) for name, table in spec.wild_draws.tables},
-            "sticky": list(spec.wild_draws.sticky)},
+            "sticky": list(spec.wild_draws.sticky), "redrawn": list(spec.wild_draws.redrawn)},
         "free_games": None if fg is None else {k: dict(v) if k in PAIRS else v
                                                for k, v in asdict(fg).items()},
         "jackpot": None if jp is None else asdict(jp),

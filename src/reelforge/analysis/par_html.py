@@ -354,13 +354,14 @@ def render_html(f: dict) -> str:
         (f"pure-wild run vs substituted: {f['pure_wild_vs_substituted']}",)]
     draws = f.get("wild_draws")
     if draws:  # [wild_multipliers]: each wild in view draws its multiplier
-        sticky = draws.get("sticky", [])
+        sticky, redrawn = draws.get("sticky", []), draws.get("redrawn", [])
+        held = {True: "drawing a fresh multiplier on every free spin it shows",
+                False: "with the one multiplier it drew as it filled"}
         wild_rules += [(f"wilds on reel set {name} draw x multiplier (weight): "
                         + ", ".join(f"x{m} ({w})" for m, w in table.items())
                         + f"; the draws on a paid line combine: {draws['combine']}"
                         + ("; a wild landing there fills its reel, which stays wild to the end of "
-                           "the free games with the one multiplier it drew as it filled"
-                           if name in sticky else ""),)
+                           f"the free games {held[name in redrawn]}" if name in sticky else ""),)
                        for name, table in draws["weights"].items()]
     bet = f["bet"]
     cost = (f"{bet['total']:,} credits" if bet.get("mode", "base") == "base" else

@@ -11,7 +11,12 @@ lands; a scatter counts only on reels that stay clear. A paid run's multiplier i
 expected combined multiplier of its k wild reels' draws: each wild reel's multiplier is one
 draw from the table, independent of every window and of the other reels' draws, whether it
 was drawn on this spin or spins ago, so the linearity that serves [wild_multipliers] serves
-here too. The free games have no retriggers (the loader refuses them with sticky wilds), so
+here too. So the same chain, to the last digit, gives the RTP of sticky_multiplier =
+"redrawn" (every wild reel draws afresh on every spin): a spin's expected win given its wild
+reels is the same, only the spins' wins are correlated differently (a kept x5 pays on every
+later spin; redrawn draws are independent from spin to spin), which moves the standard
+deviation and the chance of large wins, not the mean. Neither is computed here (the PAR
+sheet simulates the SD of the game as it plays). The free games have no retriggers (the loader refuses them with sticky wilds), so
 an award of N spins plays exactly N; the expected win over them is sum over t < N and over S
 of P(S_t = S) x w(S), and the mean free spin is the per-state figures weighted by the
 expected spins played in each state (its occupancy).

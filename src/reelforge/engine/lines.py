@@ -360,12 +360,12 @@ def draw_wild_multipliers(model, reel_set, window, cells, rng, tape, pos, record
 @inline_kernel
 def expand_sticky_wilds(model, reel_set, window, cells, rng, tape, pos, record, spin):
     """The free games' expanding sticky wilds (expand = "sticky"): a reel wild before this
-    spin stays wild with its multiplier; any other reel showing a wild expands, draws its
-    multiplier from the reel set's table (reels left to right) and stays wild from now on
-    (`model.sticky_reels`, the round's state). Every wild reel's cells show the wild in
-    `window` (lines and scatters read the expanded window) and carry its multiplier in cells
-    (R, H) int64 (other cells: 1); one STICKY_WILD row per wild reel. Returns the next tape
-    position."""
+    spin stays wild with its multiplier (or, with `model.sticky_redraw`, draws a fresh one);
+    any other reel showing a wild expands, draws its multiplier from the reel set's table
+    (reels left to right) and stays wild from now on (`model.sticky_reels`, the round's
+    state). Every wild reel's cells show the wild in `window` (lines and scatters read the
+    expanded window) and carry its multiplier in cells (R, H) int64 (other cells: 1); one
+    STICKY_WILD row per wild reel. Returns the next tape position."""
     n = model.wild_draw_count[reel_set]
     values = model.wild_draw_values[reel_set, :n]
     cumulative = model.wild_draw_cum[reel_set, :n]
@@ -377,9 +377,9 @@ def expand_sticky_wilds(model, reel_set, window, cells, rng, tape, pos, record, 
             for h in range(model.n_rows):
                 if model.is_wild[window[r, h]]:
                     landed = True
-            if landed:
-                m = draw_weighted(values, cumulative, rng)
-                held[r] = m
+        if landed or (m > 0 and model.sticky_redraw):
+            m = draw_weighted(values, cumulative, rng)
+            held[r] = m
         if m > 0:
             for h in range(model.n_rows):
                 window[r, h] = model.sticky_wild

@@ -77,6 +77,7 @@ class Model(NamedTuple):
     # expand = "sticky": the free games' wilds fill their reel and stay ([wild_multipliers])
     sticky_set: int  # the reel set whose wilds expand and stick, -1: none
     sticky_wild: int  # the wild symbol an expanded reel shows, -1: none
+    sticky_redraw: bool  # sticky_multiplier = "redrawn": every wild reel draws anew each spin
     # (R,) int64 round state, a work buffer like wild_cells: the multiplier of each wild reel
     # of the free games under way, 0 where the reel is not wild; cleared as the free games start
     sticky_reels: np.ndarray
@@ -194,5 +195,6 @@ def compile_model(spec: GameSpec) -> Model:
         wild_draw_combine=WILD_DRAW_CODES[draws.combine if draws else "product"],
         sticky_set=[rs.name for rs in sets].index(draws.sticky[0]) if draws and draws.sticky else -1,
         sticky_wild=index[spec.wilds[0].symbol] if draws and draws.sticky else -1,
+        sticky_redraw=bool(draws and draws.redrawn),
         sticky_reels=np.zeros(n_reels, dtype=np.int64),
     )

@@ -147,7 +147,9 @@ class StickyWild(Record):
     "sticky"): every cell of the reel shows `symbol` and carries `value`, whatever the window
     landed there; the line wins whose paid run crosses the reel are multiplied by it (their
     `multiplier` includes it). One per wild reel per free spin; `held`: the reel was wild
-    before this spin (its multiplier drawn when it expanded), else a wild landed on it now."""
+    before this spin, else a wild landed on it now. `value` is this spin's multiplier: drawn
+    as the reel expanded and kept, or drawn afresh on every spin with sticky_multiplier =
+    "redrawn"."""
 
     type: Literal["sticky_wild"] = "sticky_wild"
     reel: Count

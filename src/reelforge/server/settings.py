@@ -151,6 +151,7 @@ EXAMPLE_GAMES = (
     GameSettings("wildmult-example", "wildmult-example-v1"),
     GameSettings("modes-example", "modes-example-v1"),
     GameSettings("sticky-example", "sticky-example-v1"),
+    GameSettings("sticky-redraw-example", "sticky-redraw-example-v1"),
 )
 
 

@@ -20,6 +20,11 @@ A wild landing on a reel fills the reel, which stays wild for the rest of the fr
 reel draws its multiplier once, when it expands, and keeps it (a wild landing later on a reel
 already wild changes nothing). Every cell of an expanded reel carries its multiplier, so a
 paid run counts one draw per wild reel in it. The free games start with no wild reel.
+
+    sticky_multiplier = "redrawn"  # beside expand = "sticky"; default "kept"
+
+makes every wild reel draw a fresh multiplier from the table on every free spin it shows
+(reels left to right), the reel filling now and those held alike.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from typing import Any
 
 WILD_DRAW_COMBINE = ("product", "sum", "max")
 WILD_EXPAND = ("none", "sticky")
+STICKY_MULTIPLIER = ("kept", "redrawn")  # a sticky reel's multiplier: drawn as it fills, or every spin
 MAX_WILD_DRAW = 1000  # the largest multiplier a wild may draw
 MAX_DRAW_WEIGHT_SUM = 2**32 - 1
 
@@ -41,6 +47,7 @@ class WildDrawSpec:
     combine: str  # WILD_DRAW_COMBINE
     tables: tuple[tuple[str, tuple[tuple[int, int], ...]], ...]  # reel set -> (multiplier, weight > 0)
     sticky: tuple[str, ...] = ()  # reel sets whose wilds expand and stick (expand = "sticky")
+    redrawn: tuple[str, ...] = ()  # of those, the ones whose reels draw anew each spin
 
     def weights(self, reel_set: str) -> tuple[tuple[int, int], ...]:
         """(multiplier, weight) of the reel set's table; () where its wilds draw nothing."""
@@ -83,6 +90,7 @@ def parse_wild_draws(table: Any, set_names: tuple[str, ...]) -> WildDrawSpec | N
     combine = table.choice("combine", WILD_DRAW_COMBINE, "product")
     tables = []
     sticky: list[str] = []
+    redrawn: list[str] = []
     for name in [k for k in table.data if k != "combine"]:
         if name not in set_names:
             raise table.fail(name, table.data[name],
@@ -96,8 +104,15 @@ def parse_wild_draws(table: Any, set_names: tuple[str, ...]) -> WildDrawSpec | N
                                    f"a multiplier must be an integer 1..{MAX_WILD_DRAW}")
             pairs.append((int(key), weights.int(key)))
         weights.finish()
-        if entry.choice("expand", WILD_EXPAND, "none") == "sticky":
+        expand = entry.choice("expand", WILD_EXPAND, "none")
+        if expand == "sticky":
             sticky.append(name)
+        held = entry.choice("sticky_multiplier", STICKY_MULTIPLIER, "kept")
+        if "sticky_multiplier" in entry.data and expand != "sticky":
+            raise entry.fail("sticky_multiplier", held, "only beside expand = \"sticky\" (it says "
+                             f"what a reel that sticks does); this set has expand = {expand!r}")
+        if held == "redrawn":
+            redrawn.append(name)
         if not any(w for _, w in pairs) or sum(w for _, w in pairs) > MAX_DRAW_WEIGHT_SUM:
             raise entry.fail("weights", dict(pairs), f"weights must sum to 1..{MAX_DRAW_WEIGHT_SUM}")
         entry.finish()
@@ -106,7 +121,7 @@ def parse_wild_draws(table: Any, set_names: tuple[str, ...]) -> WildDrawSpec | N
         raise table.fail("combine", combine, "[wild_multipliers] names no reel set: add "
                          "[wild_multipliers.<reel set>] weights = { 2 = 5, 3 = 1 }")
     table.finish(("combine", *(name for name, _ in tables)))
-    return WildDrawSpec(combine, tuple(tables), tuple(sticky))
+    return WildDrawSpec(combine, tuple(tables), tuple(sticky), tuple(redrawn))
 
 
 def check_sticky(spec) -> None:

@@ -32,7 +32,8 @@ export interface JackpotEvent { type: "jackpot"; jackpot: string; pays: number; 
 /** The multiplier a wild in view drew (a line game's [wild_multipliers]). */
 export interface WildMultiplierEvent { type: "wild_multiplier"; reel: number; row: number; value: number }
 /** A reel filled by an expanding sticky wild in the free spins: every row shows `symbol`, the
- * reel's multiplier `value`; `held`: it was wild before this spin (the window shows what landed). */
+ * reel's multiplier on this spin `value` (kept from its fill, or redrawn each spin); `held`: it was
+ * wild before this spin (the window shows what landed). */
 export interface StickyWildEvent { type: "sticky_wild"; reel: number; symbol: string; value: number; held: boolean }
 
 export type OutcomeEvent =

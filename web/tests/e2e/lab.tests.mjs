@@ -408,29 +408,41 @@ const WILD_MARKS = {
 // The line family's expanding sticky wilds ([wild_multipliers.free] expand = "sticky"): Sticky
 // Wild Example's rules with a scatter on every stop of reels 1-3 (3 free spins each round) and
 // wild-heavy free reels, served as an extra lab game; the shipped example is in the lab lobby.
+// The redraw one (sticky_multiplier = "redrawn"): the same, every wild reel drawing anew each
+// spin, so its badge must show this spin's draw, not the one it filled with.
 const STICKY = { operator: "demo-lab", key: "sticky-fs", gameFile: `${WEB}/tests/e2e/games/sticky-example-e2e-fs-v1.toml` };
+const STICKY_REDRAW = { operator: "demo-lab", key: "sticky-redraw-fs", gameFile: `${WEB}/tests/e2e/games/sticky-redraw-example-e2e-fs-v1.toml`, redrawn: true };
 
 /** A filled reel's multiplier badge, at the reel's top. */
 const reelBadgeShare = (t, reel, reels, rows) => badgeShare(t, reel, 0.1, reels, rows);
 
-const STICKY_WILDS = [{ width: 1440, height: 900 }, { width: 390, height: 844 }].map((viewport) => ({
-  name: `lab: sticky wilds fill their reels and keep their multipliers through the free spins (${viewport.width}x${viewport.height})`,
-  gameFiles: [STICKY],
+/** A held reel whose multiplier on a spin differs from the spin before: a redrawn one. */
+const redrawnReel = (spins) => spins.slice(1).some((spin, i) => spin.events.some((e) => e.type === "sticky_wild" && e.held
+  && spins[i].events.some((b) => b.type === "sticky_wild" && b.reel === e.reel && b.value !== e.value)));
+
+const STICKY_WILDS = [STICKY, STICKY_REDRAW].flatMap((game) => [{ width: 1440, height: 900 }, { width: 390, height: 844 }].map((viewport) => ({
+  name: game.redrawn
+    ? `lab: sticky wilds fill their reels and draw a new multiplier each free spin (${viewport.width}x${viewport.height})`
+    : `lab: sticky wilds fill their reels and keep their multipliers through the free spins (${viewport.width}x${viewport.height})`,
+  gameFiles: [game],
   viewport,
   async run(t) {
-    await open(t, STICKY.key);
+    await open(t, game.key);
     let round;
-    for (let i = 0; i < 6 && !round; i++) {
-      expect((await t.spin(STICKY.key)) === "idle", "a round stopped at a choice");
+    for (let i = 0; i < 10 && !round; i++) {
+      expect((await t.spin(game.key)) === "idle", "a round stopped at a choice");
       const last = await lastRound(t);
-      if (last.outcome.spins.at(-1).events.some((e) => e.type === "sticky_wild" && e.held)) round = last;
+      const spins = last.outcome.spins.filter((s) => s.kind === "free");
+      // kept: the last free spin holds a reel wild; redrawn: its badge also changed number on it
+      const held = spins.at(-1)?.events.some((e) => e.type === "sticky_wild" && e.held);
+      if (held && (!game.redrawn || redrawnReel(spins.slice(-2)))) round = last;
     }
-    expect(round, "no free spin ending on a held wild reel in 6 rounds");
+    expect(round, `no free spin ending on a held wild reel${game.redrawn ? " with a new multiplier" : ""} in 10 rounds`);
     const win = await t.page.locator("[data-testid=win]").innerText();
     expect(win.startsWith(`${credits(round.outcome.total_win)} `), `WIN shows ${win}, the round won ${round.outcome.total_win}`);
     const spin = round.outcome.spins.at(-1);
-    const game = await t.api(`/api/v1/games/${STICKY.key}`);
-    const { reels, rows } = game.info.window;
+    const described = await t.api(`/api/v1/games/${game.key}`);
+    const { reels, rows } = described.info.window;
     await t.page.waitForTimeout(300);
     const wild = new Set(spin.events.filter((e) => e.type === "sticky_wild").map((e) => e.reel));
     for (const r of wild) {
@@ -440,11 +452,12 @@ const STICKY_WILDS = [{ width: 1440, height: 900 }, { width: 390, height: 844 }]
     const plain = [...Array(reels).keys()].find((r) => !wild.has(r));
     const share = await reelBadgeShare(t, plain, reels, rows);
     expect(share < 0.1, `reel ${plain + 1} is not wild but shows a badge (${(share * 100).toFixed(1)}%)`);
-    await t.assertDrawn(`sticky-wilds-${viewport.width}`);
-    await t.layout(`sticky-wilds-${viewport.width}`);
-    await t.shot(`sticky-wilds-${viewport.width}`);
+    const name = `${game.redrawn ? "sticky-redraw" : "sticky-wilds"}-${viewport.width}`;
+    await t.assertDrawn(name);
+    await t.layout(name);
+    await t.shot(name);
   },
-}));
+})));
 
 export const tests = [FREE_SPINS, GRID_MULTIPLIERS, WILD_MARKS, ...STICKY_WILDS, ...MODES, ...LAB.flatMap(({ key, viewport, intro }) => [{
   name: `lab: ${key} from the lab lobby, a win, its information page, a replay (${viewport.width}x${viewport.height})`,

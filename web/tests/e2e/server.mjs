@@ -27,7 +27,7 @@ export function writeConfig(dir, extraGames = []) {
   writeFileSync(key, randomBytes(32).toString("hex"));
   // demo-lab: the game lab of `make run` (settings.py EXAMPLE_GAMES), the format's example games.
   const shipped = (op) => (op === "demo-lab"
-    ? [["ways-example", "ways-example-v1"], ["anywhere-example", "anywhere-example-v1"], ["cluster-mult-example", "cluster-mult-example-v1"], ["modes-example", "modes-example-v1"], ["sticky-example", "sticky-example-v1"]]
+    ? [["ways-example", "ways-example-v1"], ["anywhere-example", "anywhere-example-v1"], ["cluster-mult-example", "cluster-mult-example-v1"], ["modes-example", "modes-example-v1"], ["sticky-example", "sticky-example-v1"], ["sticky-redraw-example", "sticky-redraw-example-v1"]]
     : [["cluedo", "cluedo-v1"], ["cops-n-robbers", "cops-n-robbers-v1"], ["candy-jar-clusters", "candy-jar-clusters-v1"]]);
   const games = (op) => shipped(op).map(([k, id]) => `[[operators.games]]\nkey = "${k}"\ngame_id = "${id}"\n`).join("")
     + extraGames.filter((g) => g.operator === op).map((g) => `[[operators.games]]\nkey = "${g.key}"\ngame_file = "${g.gameFile}"\n${g.choiceTimeoutS ? `choice_timeout_s = ${g.choiceTimeoutS}\n` : ""}`).join("");
