@@ -166,6 +166,39 @@ export const tests = [
     },
   },
   ...sizes.map((viewport) => ({
+    name: `shell balance ${viewport.width}x${viewport.height}: the stake taken as PLAY is pressed and kept through the free spins, the win added when paid; bet buttons greyed at their limits and through the round`,
+    viewport,
+    gameFiles: [FS],
+    async run(t) {
+      await lobby(t);
+      await open(t, "cluedo-fs");
+      const credits = () => t.page.locator("[data-testid=credits]").innerText(); // Cluedo's balance meter, in credits
+      const greyed = (id) => t.page.locator(`[data-testid=${id}]`).evaluate((b) => b.disabled && getComputedStyle(b).filter.includes("grayscale"));
+      await t.page.click("[data-testid=bet-max]");
+      // at the maximum: both + greyed, both − live
+      expect(await greyed("line-bet-plus") && await greyed("lines-plus"), "+ live at the maximum bet");
+      expect(!(await greyed("line-bet-minus")) && !(await greyed("lines-minus")), "− greyed above the minimum");
+      const before = await t.api("/api/v1/session");
+      const game = (await t.api("/api/v1/games")).games.find((g) => g.key === "cluedo-fs");
+      const stakeMinor = game.bets.find((b) => b.lines === 20 && b.bet_per_line === 5).cost_minor.base;
+      await t.page.click("[data-testid=play]");
+      const screen = t.page.locator("[data-testid=game-cluedo-fs]");
+      // the free spins play: the balance is the session's less the stake, every bet button greyed
+      await t.page.locator("[data-testid=free-spins]:not([hidden])").waitFor({ timeout: 60000 });
+      expect((await screen.getAttribute("data-flow")) === "play", "the round ended before its free spins were seen");
+      const during = await credits();
+      const taken = ((before.balance_minor - stakeMinor) / game.denomination).toLocaleString("en");
+      expect(during === taken, `balance during the free spins ${during}, the session's ${before.balance_minor / game.denomination} less the stake is ${taken}`);
+      for (const id of ["line-bet-minus", "line-bet-plus", "lines-minus", "lines-plus", "bet-max"]) expect(await greyed(id), `${id} live during the free spins`);
+      await t.shot("balance-free-spins");
+      await screen.and(t.page.locator("[data-flow=idle], [data-flow=choice]")).waitFor({ timeout: 120000 });
+      const after = await t.api("/api/v1/session");
+      const shown = await credits();
+      expect(shown === (after.balance_minor / game.denomination).toLocaleString("en"), `balance after the round ${shown}, the server's ${after.balance_minor / game.denomination}`);
+      await t.shot("balance-after");
+    },
+  })),
+  ...sizes.map((viewport) => ({
     name: `shell celebration ${viewport.width}x${viewport.height}: the round's tier after its events, before the gamble, skipped by Space`,
     viewport,
     gameFiles: [FS],
