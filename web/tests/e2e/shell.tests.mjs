@@ -236,4 +236,43 @@ export const tests = [
       expect(meter === full.outcome.total_win.toLocaleString("en"), `WIN meter ${meter} (Cluedo's, in credits), round ${full.outcome.total_win}`);
     },
   })),
+  {
+    name: "shell: leaving for the info page in the middle of a Candy round stops its animation cleanly (no page error)",
+    async run(t) {
+      await lobby(t);
+      await open(t, "candy-jar-clusters");
+      for (let i = 0; i < 3; i++) {
+        await t.page.click("[data-testid=play]");
+        await t.page.waitForTimeout(900 + 500 * i); // into the landing, the pops, the tumbles
+        await t.page.goto(`${t.base}/#/info/candy-jar-clusters`);
+        await t.page.locator("[data-testid=info]").first().waitFor({ timeout: 30000 });
+        await t.page.waitForTimeout(1500); // what the left round would still have drawn
+        await open(t, "candy-jar-clusters");
+      }
+    },
+  },
+  {
+    name: "shell options: the intro card's box and Options' are one setting in the same words; All sound, Music, Effects",
+    options: { quality: "LOW", intro: true, music: false },
+    async run(t) {
+      await lobby(t);
+      await t.page.goto(`${t.base}/#/game/cluedo`);
+      const again = t.page.locator("[data-testid=intro-again]");
+      await again.waitFor({ timeout: 60000 });
+      expect(await again.isChecked(), "the card's box unticked while the setting is on");
+      const cardWords = await t.page.locator("label[for=intro-again]").innerText();
+      await again.uncheck();
+      await t.shot("intro-unticked");
+      await t.page.click("[data-testid=intro-continue]");
+      await t.page.click("[data-testid=nav-options]");
+      const box = t.page.locator("[data-testid=opt-intro]");
+      expect(!(await box.isChecked()), "Options' intro box ticked after the card's was left unticked");
+      const words = await t.page.locator("label[for=opt-intro]").innerText();
+      expect(words.trim() === cardWords.trim(), `Options says "${words}", the card "${cardWords}"`);
+      const labels = await t.page.locator("[data-testid=options] label").allInnerTexts();
+      for (const w of ["All sound", "Music", "Effects"]) expect(labels.some((l) => l.trim() === w), `no "${w}" in Options: ${labels.join(" | ")}`);
+      await t.shot("options");
+      await t.page.click("[data-testid=opt-close]");
+    },
+  },
 ];
