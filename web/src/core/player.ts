@@ -40,6 +40,17 @@ export interface PlayerOptions {
   onLate?: "fail" | "continue";
   /** Told of each handler that overran when `onLate` is "continue". */
   late?: (error: TimeoutError) => void;
+  /** False once the view is gone (the player left the screen): the round stops before its
+   * next event with `Stopped`, never drawing on what was destroyed. */
+  live?: () => boolean;
+}
+
+/** The round was stopped because its screen was left (not a fault: the server has the round). */
+export class Stopped extends Error {
+  constructor() {
+    super("the round's screen was left");
+    this.name = "Stopped";
+  }
 }
 
 function paidBy(event: OutcomeEvent): number {
@@ -54,9 +65,10 @@ export class EventPlayer<V> {
   }
 
   /** `work` within the deadline; past it, failed or let go on as `onLate` says. */
-  private async within(work: Promise<void> | void, what: string): Promise<void> {
+  private async within(work: () => Promise<void> | void, what: string): Promise<void> {
+    if (this.options.live && !this.options.live()) throw new Stopped();
     try {
-      await withTimeout(Promise.resolve(work), this.timeoutMs, what);
+      await withTimeout(Promise.resolve(work()), this.timeoutMs, what);
     } catch (exc) {
       if (!(exc instanceof TimeoutError) || this.options.onLate !== "continue") throw exc;
       this.options.late?.(exc);
@@ -81,18 +93,18 @@ export class EventPlayer<V> {
     for (const spin of outcome.spins.slice(0, options.fromSpin ?? 0)) won += spin.win;
     for (const spin of outcome.spins.slice(options.fromSpin ?? 0)) {
       const ctx: PlayContext<V> = { view, outcome, spin, won, fast: options.fast ?? false };
-      if (this.hooks.beforeSpin) await this.within(this.hooks.beforeSpin(spin, ctx), `spin ${spin.index} start`);
+      if (this.hooks.beforeSpin) await this.within(() => this.hooks.beforeSpin?.(spin, ctx), `spin ${spin.index} start`);
       let spinWon = 0;
       for (const event of spin.events) {
         const handler = this.handlers[event.type] as Handler<V> | undefined;
         if (!handler) throw new UnknownEvent(event.type);
         spinWon += paidBy(event);
         ctx.won = won + Math.min(spinWon, spin.win);
-        await this.within(handler(event, ctx), `event ${event.type} of spin ${spin.index}`);
+        await this.within(() => handler(event, ctx), `event ${event.type} of spin ${spin.index}`);
       }
       won += spin.win;
       ctx.won = won;
-      if (this.hooks.afterSpin) await this.within(this.hooks.afterSpin(spin, ctx), `spin ${spin.index} end`);
+      if (this.hooks.afterSpin) await this.within(() => this.hooks.afterSpin?.(spin, ctx), `spin ${spin.index} end`);
     }
     return won;
   }

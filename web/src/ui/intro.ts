@@ -1,7 +1,8 @@
-// The first-visit intro of a game (options: "Intro screen"): a card over the reels, never over
+// The first-visit intro of a game (Options: INTRO_SETTING): a card over the reels, never over
 // PLAY or the console, saying in a player's words what the game is about. Shown once per game
-// (remembered in localStorage, `reelforge.intro-seen`); switching "Intro screen" on again in
-// Options forgets what was seen, so every game's intro comes back.
+// (remembered in localStorage, `reelforge.intro-seen`). Its box is the Options setting itself
+// (INTRO_SETTING, options.intro): unticked there, no game shows its intro; ticked again in
+// Options, what was seen is forgotten, so every game's intro comes back.
 import { formatMoney, formatPercent } from "../core/money";
 import type { KeyValue } from "../core/session";
 import type { GameView, HelpBlock, HelpPart } from "../net/types";
@@ -84,6 +85,10 @@ function seen(storage: KeyValue): string[] {
   }
 }
 
+/** The intro setting's words, in Options and on the card alike (a playtest left the card's
+ * "Show again next time" unticked and found Options' "Intro screen" still ticked). */
+export const INTRO_SETTING = "Show each game's intro on its first visit";
+
 /** Whether the game's intro is still to be shown (first visit). */
 export function introDue(storage: KeyValue, key: string): boolean {
   return !seen(storage).includes(key);
@@ -93,7 +98,7 @@ export function rememberIntro(storage: KeyValue, key: string): void {
   storage.setItem(INTRO_SEEN_KEY, JSON.stringify([...new Set([...seen(storage), key])]));
 }
 
-/** Every game's intro shows again on its next visit (Options: "Intro screen" switched on). */
+/** Every game's intro shows again on its next visit (the setting ticked again in Options). */
 export function forgetIntros(storage: KeyValue): void {
   storage.removeItem(INTRO_SEEN_KEY);
 }
@@ -102,19 +107,19 @@ export function forgetIntros(storage: KeyValue): void {
  * (Continue, Escape, or the returned `close`, e.g. PLAY pressed beside it). */
 export function showIntro(game: GameView, app: AppContext, host: HTMLElement, key: string, storage: KeyValue = localStorage): { done: Promise<void>; close: () => void } {
   const text = INTROS[key] ?? derivedIntro(game);
-  const again = h("input", { type: "checkbox", id: "intro-again" });
+  const again = h("input", { type: "checkbox", id: "intro-again", "data-testid": "intro-again", checked: app.options.get().intro });
   const go = h("button", { "data-testid": "intro-continue" }, "LET'S PLAY");
   const card = h("div", { class: "intro-card", role: "dialog", "aria-modal": "false", "aria-label": `${game.title}: how it plays`, "data-testid": "intro", "data-layout": "over-reels" },
     h("h2", {}, game.title), h("p", { class: "intro-lead" }, text.lead),
     h("ul", {}, ...text.points.map((p) => h("li", {}, p))),
-    h("div", { class: "intro-foot" }, go, h("label", { for: "intro-again" }, again, " Show again next time")));
+    h("div", { class: "intro-foot" }, go, h("label", { for: "intro-again" }, again, ` ${INTRO_SETTING}`)));
   let resolve: () => void = () => {};
   const done = new Promise<void>((r) => (resolve = r));
   const close = () => {
     if (!card.isConnected) return;
     app.sound.unlock();
-    if (again.checked) forgetIntros(storage);
-    else rememberIntro(storage, key);
+    rememberIntro(storage, key); // read: this game's intro is not due again
+    if (again.checked !== app.options.get().intro) app.options.set({ intro: again.checked });
     card.remove();
     resolve();
   };

@@ -1,8 +1,9 @@
-// The options and settings dialog: graphics quality, audio on/off, sound effects, ambient
-// music, the intro screen. Changes apply at once and are kept (localStorage).
+// The options and settings dialog: graphics quality, all sound on/off, the effects, the music,
+// the games' intros (the same setting, in the same words, as the intro card's own box). Changes
+// apply at once and are kept (localStorage).
 import { QUALITIES, type Options, type OptionsStore } from "../core/options";
 import { h } from "./dom";
-import { forgetIntros } from "./intro";
+import { INTRO_SETTING, forgetIntros } from "./intro";
 
 export function openOptions(store: OptionsStore, onClose?: () => void): HTMLElement {
   const o = store.get();
@@ -22,7 +23,7 @@ export function openOptions(store: OptionsStore, onClose?: () => void): HTMLElem
   const overlay = h("div", { class: "overlay", role: "dialog", "aria-modal": "true", "aria-label": "Options", "data-testid": "options" },
     h("div", { class: "dialog" }, h("h2", {}, "Options"),
       h("fieldset", {}, h("legend", {}, "Graphics"), h("label", { for: "opt-quality" }, "Quality "), quality),
-      h("fieldset", {}, h("legend", {}, "Settings"), box("audio", "Sound"), box("sfx", "Sound effects"), box("music", "Ambient music"), box("intro", "Intro screen")),
+      h("fieldset", {}, h("legend", {}, "Settings"), box("audio", "All sound"), box("music", "Music"), box("sfx", "Effects"), box("intro", INTRO_SETTING)),
       done));
   const close = () => { overlay.remove(); onClose?.(); };
   done.addEventListener("click", close);

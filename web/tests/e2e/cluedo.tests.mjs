@@ -497,6 +497,9 @@ export const tests = [
       // The meter is read again once the round is in: the pool the server reseeded.
       const reseeded = (await t.api("/api/v1/jackpots")).jackpots.find((j) => j.pool === "Cluedo MegaJackpots/EUR");
       await t.page.locator("[data-testid=jackpot]", { hasText: money(reseeded.amount_minor) }).waitFor({ timeout: 10000 });
+      // beside it, what was just won (the reseeded pool alone read as a stale meter)
+      const won = await t.page.locator("[data-testid=jackpot-won]:not([hidden])").innerText();
+      expect(won.includes(money(round.jackpot_claim.amount_minor)), `under the meter: ${won}, the claim ${money(round.jackpot_claim.amount_minor)}`);
       await t.page.click("[data-testid=jackpot-notice-ok]");
       await notice.waitFor({ state: "hidden", timeout: 5000 });
       await look(t, "after-jackpot");

@@ -49,7 +49,9 @@ async function playUntilWin(t, key, tries) {
     const round = await lastRound(t);
     expect(round.game === key && round.status === "closed", `${key}: last round ${round.game} ${round.status}`);
     const win = await t.page.locator("[data-testid=win]").innerText();
-    expect(win.startsWith(`${credits(round.outcome.total_win)} `), `${key}: WIN shows ${win}, the round won ${round.outcome.total_win}`);
+    // a losing round's meter reads as the idle one (a dash), never "0 (€0.00)"
+    const meter = round.outcome.total_win > 0 ? win.startsWith(`${credits(round.outcome.total_win)} `) : win === "—";
+    expect(meter, `${key}: WIN shows ${win}, the round won ${round.outcome.total_win}`);
     if (round.outcome.total_win > 0) {
       await wonNamed(t, key, round);
       return round;

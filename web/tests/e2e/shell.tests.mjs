@@ -166,6 +166,39 @@ export const tests = [
     },
   },
   ...sizes.map((viewport) => ({
+    name: `shell balance ${viewport.width}x${viewport.height}: the stake taken as PLAY is pressed and kept through the free spins, the win added when paid; bet buttons greyed at their limits and through the round`,
+    viewport,
+    gameFiles: [FS],
+    async run(t) {
+      await lobby(t);
+      await open(t, "cluedo-fs");
+      const credits = () => t.page.locator("[data-testid=credits]").innerText(); // Cluedo's balance meter, in credits
+      const greyed = (id) => t.page.locator(`[data-testid=${id}]`).evaluate((b) => b.disabled && getComputedStyle(b).filter.includes("grayscale"));
+      await t.page.click("[data-testid=bet-max]");
+      // at the maximum: both + greyed, both − live
+      expect(await greyed("line-bet-plus") && await greyed("lines-plus"), "+ live at the maximum bet");
+      expect(!(await greyed("line-bet-minus")) && !(await greyed("lines-minus")), "− greyed above the minimum");
+      const before = await t.api("/api/v1/session");
+      const game = (await t.api("/api/v1/games")).games.find((g) => g.key === "cluedo-fs");
+      const stakeMinor = game.bets.find((b) => b.lines === 20 && b.bet_per_line === 5).cost_minor.base;
+      await t.page.click("[data-testid=play]");
+      const screen = t.page.locator("[data-testid=game-cluedo-fs]");
+      // the free spins play: the balance is the session's less the stake, every bet button greyed
+      await t.page.locator("[data-testid=free-spins]:not([hidden])").waitFor({ timeout: 60000 });
+      expect((await screen.getAttribute("data-flow")) === "play", "the round ended before its free spins were seen");
+      const during = await credits();
+      const taken = ((before.balance_minor - stakeMinor) / game.denomination).toLocaleString("en");
+      expect(during === taken, `balance during the free spins ${during}, the session's ${before.balance_minor / game.denomination} less the stake is ${taken}`);
+      for (const id of ["line-bet-minus", "line-bet-plus", "lines-minus", "lines-plus", "bet-max"]) expect(await greyed(id), `${id} live during the free spins`);
+      await t.shot("balance-free-spins");
+      await screen.and(t.page.locator("[data-flow=idle], [data-flow=choice]")).waitFor({ timeout: 120000 });
+      const after = await t.api("/api/v1/session");
+      const shown = await credits();
+      expect(shown === (after.balance_minor / game.denomination).toLocaleString("en"), `balance after the round ${shown}, the server's ${after.balance_minor / game.denomination}`);
+      await t.shot("balance-after");
+    },
+  })),
+  ...sizes.map((viewport) => ({
     name: `shell celebration ${viewport.width}x${viewport.height}: the round's tier after its events, before the gamble, skipped by Space`,
     viewport,
     gameFiles: [FS],
@@ -203,4 +236,43 @@ export const tests = [
       expect(meter === full.outcome.total_win.toLocaleString("en"), `WIN meter ${meter} (Cluedo's, in credits), round ${full.outcome.total_win}`);
     },
   })),
+  {
+    name: "shell: leaving for the info page in the middle of a Candy round stops its animation cleanly (no page error)",
+    async run(t) {
+      await lobby(t);
+      await open(t, "candy-jar-clusters");
+      for (let i = 0; i < 3; i++) {
+        await t.page.click("[data-testid=play]");
+        await t.page.waitForTimeout(900 + 500 * i); // into the landing, the pops, the tumbles
+        await t.page.goto(`${t.base}/#/info/candy-jar-clusters`);
+        await t.page.locator("[data-testid=info]").first().waitFor({ timeout: 30000 });
+        await t.page.waitForTimeout(1500); // what the left round would still have drawn
+        await open(t, "candy-jar-clusters");
+      }
+    },
+  },
+  {
+    name: "shell options: the intro card's box and Options' are one setting in the same words; All sound, Music, Effects",
+    options: { quality: "LOW", intro: true, music: false },
+    async run(t) {
+      await lobby(t);
+      await t.page.goto(`${t.base}/#/game/cluedo`);
+      const again = t.page.locator("[data-testid=intro-again]");
+      await again.waitFor({ timeout: 60000 });
+      expect(await again.isChecked(), "the card's box unticked while the setting is on");
+      const cardWords = await t.page.locator("label[for=intro-again]").innerText();
+      await again.uncheck();
+      await t.shot("intro-unticked");
+      await t.page.click("[data-testid=intro-continue]");
+      await t.page.click("[data-testid=nav-options]");
+      const box = t.page.locator("[data-testid=opt-intro]");
+      expect(!(await box.isChecked()), "Options' intro box ticked after the card's was left unticked");
+      const words = await t.page.locator("label[for=opt-intro]").innerText();
+      expect(words.trim() === cardWords.trim(), `Options says "${words}", the card "${cardWords}"`);
+      const labels = await t.page.locator("[data-testid=options] label").allInnerTexts();
+      for (const w of ["All sound", "Music", "Effects"]) expect(labels.some((l) => l.trim() === w), `no "${w}" in Options: ${labels.join(" | ")}`);
+      await t.shot("options");
+      await t.page.click("[data-testid=opt-close]");
+    },
+  },
 ];

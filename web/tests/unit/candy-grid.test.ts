@@ -83,3 +83,20 @@ describe("candy grid tumble, by hand", () => {
     for (let r = 0; r < 7; r++) expect(c2.get(`0,${r}`), `row ${r}`).toEqual([g2[0]![r]]);
   });
 });
+
+describe("candy grid left mid-tumble", () => {
+  it("a tumble whose grid is destroyed during the pop ends there, moving no destroyed sprite", async () => {
+    const { grid, stop } = makeGrid();
+    const col = ["A", "B", "C", "D", "E", "F", "G"];
+    const g1 = Array.from({ length: 7 }, () => [...col]);
+    await grid.land(g1, true);
+    const g2 = g1.map((c) => [...c]);
+    g2[0] = ["X", "A", "C", "D", "E", "F", "G"];
+    const tumbling = grid.tumble(g2, [[0, 1]], false);
+    grid.destroy(); // the player went to the info page (a playtest saw a TypeError in tumble)
+    stop();
+    const ended = await Promise.race([tumbling.then(() => "ended"), new Promise((r) => setTimeout(() => r("hung"), 500))]);
+    expect(ended).toBe("ended");
+    expect((grid as unknown as { tweens: unknown[] }).tweens).toEqual([]);
+  });
+});

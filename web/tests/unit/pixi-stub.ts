@@ -13,7 +13,8 @@ class Node {
   removeChildren() { const c = this.children; this.children = []; return c; }
   emit() { return true; }
   on() { return this; }
-  destroy() { if (this.parent) this.parent.children = this.parent.children.filter((n) => n !== this); }
+  destroyed = false;
+  destroy() { this.destroyed = true; if (this.parent) this.parent.children = this.parent.children.filter((n) => n !== this); }
 }
 class Graphics extends Node {
   [k: string]: unknown;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { Cell, Outcome } from "../../src/core/outcome";
 import { validateOutcome } from "../../src/core/outcome";
-import { EventPlayer, UnknownEvent } from "../../src/core/player";
+import { EventPlayer, Stopped, UnknownEvent } from "../../src/core/player";
 import { TimeoutError } from "../../src/core/timing";
 import { genericHandlers } from "../../src/screens/game/handlers";
 import type { SlotView } from "../../src/screens/game/registry";
@@ -149,6 +149,19 @@ describe("event player", () => {
     const view = new FakeView();
     expect(await player.play(view, outcome)).toBe(outcome.total_win);
     expect(late).toEqual(outcome.spins.filter((s) => s.events.some((e) => e.type === "window")).map((s) => `event window of spin ${s.index}`));
+  });
+
+  it("stops before the next event once its screen is left, drawing nothing more", async () => {
+    const outcome = outcomeOf("candy-jar-clusters", "win");
+    const view = new FakeView();
+    let live = true;
+    const handlers = Object.fromEntries(Object.entries(genericHandlers(fixture("candy-jar-clusters"))).map(([t, run]) => [t, async (e: never, ctx: never) => {
+      await (run as (e: never, c: never) => Promise<void> | void)(e, ctx);
+      live = false; // the player went to the info page while the first event played
+    }]));
+    await expect(new EventPlayer<SlotView>(handlers, {}, { live: () => live }).play(view, outcome)).rejects.toThrow(Stopped);
+    const first = outcome.spins[0]!.events[0]!.type;
+    expect(view.calls.length).toBe(view.calls.filter((c) => c.startsWith(first === "grid" ? "land" : first)).length);
   });
 
   it("resumes from a spin, counting what the earlier spins won", async () => {

@@ -153,7 +153,7 @@ export class CandyGrid extends Container {
     }
     const cleared = ++this.generation;
     return this.run().then(() => {
-      if (cleared !== this.generation) return; // a grid landed meanwhile: keep it
+      if (cleared !== this.generation || this.destroyed) return; // a grid landed meanwhile (keep it), or the screen was left
       for (const col of this.sprites) for (const sp of col) sp.visible = false;
       for (const col of this.symbols) col.fill("");
     });
@@ -194,6 +194,7 @@ export class CandyGrid extends Container {
     }
     const popped = this.tweens.length > 0;
     await this.run();
+    if (this.destroyed) return; // the screen was left mid-tumble: its sprites are gone
     this.clearHighlight();
     // 2. survivors fall to their rows from the pop's end on the clock (not from the frame that
     // saw it end, up to a frame later), so the whole tumble ends within a frame of its time

@@ -31,6 +31,16 @@ import { genericHooks, gridMultipliersAfter } from "./handlers";
 import { moduleFor, type BetControls, type ChoiceScreen, type GameModule, type SlotView } from "./registry";
 
 const FINISHED = new Set(["closed", "cancelled"]);
+/** The WIN meter with nothing won: at rest and after a losing round alike. */
+export const IDLE_METER = "—";
+/** What a reload says in every game, whether the round waits at a choice or plays on. */
+export const RECOVERED = "Your unfinished round is back where you left it.";
+
+/** The balance before a round the server has played paid its win (the server's balance less
+ * the round's win once it is closed; an open round's win is not yet paid). */
+export function beforePaid(round: Pick<RoundView, "status" | "balance_minor" | "win_minor">): number {
+  return FINISHED.has(round.status) ? round.balance_minor - (round.win_minor ?? 0) : round.balance_minor;
+}
 const CELEBRATING = new Set<Sfx>(["win", "bigwin", "megawin", "epicwin"]);
 
 /** The offered choice that takes the win held at a choice (the gamble's or the wheels' collect),
@@ -79,12 +89,15 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   stageHost.append(overlay);
   const balanceMoney = h("output", { class: "balance", "data-testid": "balance" });
   const balanceCredits = h("output", { "data-testid": "credits" });
-  const winOut = h("output", { "data-testid": "win" }, "0");
+  const winOut = h("output", { "data-testid": "win" }, IDLE_METER);
   const spinInfo = h("output", { "data-testid": "spin-info" });
   const betOut = h("output", { "data-testid": "bet", class: "bet-total" });
   const message = h("div", { class: "message", role: "alert", "data-testid": "message", hidden: true });
   const choiceArea = h("div", { class: "choice", "data-testid": "choice", hidden: true, "aria-label": "Choice" });
   const jackpotOut = h("output", { "data-testid": "jackpot" });
+  // After a claim, under the meter: what was just won (the pool restarts at its seed, which can
+  // be a cent under the win: alone, the meter read as stale).
+  const jackpotWon = h("span", { class: "jackpot-won", "data-testid": "jackpot-won", hidden: true });
   const bets = [...game.bets].sort((a, b) => a.stake_credits - b.stake_credits);
   const modes = game.modes;
   let betIndex = Math.max(0, bets.findIndex((b) => game.default_bet && b.lines === game.default_bet.lines && b.bet_per_line === game.default_bet.bet_per_line));
@@ -176,7 +189,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     : h("div", { class: "field bet-field" }, h("span", { class: "label" }, "Bet"), h("span", {}, minus, " ", betSelect, " ", plus), betOut, costLine, denom);
   const consoleBar = h("div", { class: "console", role: "group", "aria-label": "Console" },
     h("div", { class: "console-meters" }, h("div", { class: "field balance-field" }, balanceLabel, balanceMeter),
-      field("Win", winOut), game.jackpot ? field("Jackpot", jackpotOut) : "", spinField),
+      field("Win", winOut), game.jackpot ? field("Jackpot", jackpotOut, jackpotWon) : "", spinField),
     h("div", { class: "console-bet" }, betField, modeSelect ? field("Mode", modeSelect) : ""),
     playButton,
     h("div", { class: "console-tools" }, infoButton,
@@ -220,7 +233,8 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   // to what it shows); a lower value (a new round's 0, a gamble's stake) is shown at once, and
   // the round's end settles it on the server's total before anything reads it.
   let meterShown = 0, meterFrame = 0;
-  const showMeter = (c: number) => { winOut.textContent = module.units === "credits" ? formatCredits(c) : `${formatCredits(c)} (${formatMoney(c * denomination, currency)})`; };
+  // Nothing won reads as the idle meter's dash (a playtest read "WIN 0 (€0.00)" after a loss).
+  const showMeter = (c: number) => { winOut.textContent = c === 0 ? IDLE_METER : module.units === "credits" ? formatCredits(c) : `${formatCredits(c)} (${formatMoney(c * denomination, currency)})`; };
   const setMeter = (c: number, instant = false) => {
     cancelAnimationFrame(meterFrame);
     const from = meterShown;
@@ -258,6 +272,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   const view = module.createView ? module.createView(deps) : new PixiSlotView(deps, { winLabelsUnder: true });
   const hooks = module.hooks ?? genericHooks(game);
   let playingRoundId = "";
+  let left = false; // the screen was destroyed (the player went elsewhere)
   const player = new EventPlayer<SlotView>(module.handlers(game), {
     ...hooks,
     beforeSpin: (spin, ctx) => {
@@ -270,6 +285,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     // 10000 ms", then every PLAY refused until the round was finished): go on to its end.
     onLate: "continue",
     late: (exc) => console.warn(`reelforge: ${exc.message}; going on with the round`),
+    live: () => !left, // a screen left mid-round stops drawing (the server holds the round)
   });
   screen.dataset.quality = app.options.get().quality; // a theme's CSS animations stand still at LOW
   const unsubQuality = app.options.subscribe((o) => {
@@ -286,12 +302,16 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   const bet = (): BetOption => bets[betIndex] as BetOption;
   const price = () => bet().cost_minor[mode] ?? Infinity;
   const pendingMinor = () => (current ? current.pending_win_credits * current.denomination : 0);
+  // The balance a player sees while a round plays: the stake taken at its start, the win added
+  // when the round pays (finishRound hands the meter back to the server's balance). null: the
+  // server's, as the session holds it.
+  let staked: number | null = null;
 
   const render = () => {
     const s = app.session.state;
     const balance = s?.balanceMinor ?? 0;
-    balanceMoney.textContent = formatMoney(balance, currency);
-    balanceCredits.textContent = formatCredits(creditsOf(balance, denomination));
+    balanceMoney.textContent = formatMoney(staked ?? balance, currency);
+    balanceCredits.textContent = formatCredits(creditsOf(staked ?? balance, denomination));
     betOut.textContent = Number.isFinite(price()) ? formatMoney(price(), currency) : "—";
     const modeShown = modes.find((m) => m.name === mode);
     costLine.textContent = modeShown && Number.isFinite(price()) ? costNote(modeShown, bet().stake_credits * denomination, (minor) => formatMoney(minor, currency)) : "";
@@ -342,6 +362,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   const unsubSession = app.session.subscribe(render);
 
   const fail = (exc: unknown) => {
+    if (left) return; // a round cut short by leaving its screen is not a fault to report
     autoplay.stop(); // the error says why
     clearTimeout(autoTimer);
     app.sound.play("error");
@@ -349,6 +370,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     console.error(exc);
     clear(choiceArea);
     choiceArea.hidden = true;
+    staked = null; // the server holds the truth: its balance, as last told
     flow.reset();
   };
 
@@ -391,22 +413,36 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   let pollMeter: (() => Promise<void>) | null = null;
   const finishRound = async (round: RoundView) => {
     current = round;
+    // Spin Chance's funded round (the server played it): its stake stays taken, its win unpaid,
+    // until it has played on screen.
+    let funded: RoundView | null = null;
+    if (FINISHED.has(round.status) && round.next_round_id) {
+      try { funded = await app.api.round(round.next_round_id); } catch (exc) { staked = null; app.session.applyRound(round); throw exc; }
+    }
+    staked = funded ? beforePaid(funded) : null;
     app.session.applyRound(round);
     module.roundShown?.(round, view);
     if (round.outcome) saveProgress(sessionStorage, session.player, key, { round_id: round.round_id, spin: Math.max(0, round.outcome.spins.length - 1), done: true });
-    if (round.jackpot_claim) void pollMeter?.(); // the pool was claimed and reseeded: read it now
+    if (round.jackpot_claim) {
+      // the pool was claimed and reseeded: read it now, and say the win beside it
+      const claimed = (round.jackpot_claim as { amount_minor?: unknown }).amount_minor;
+      if (typeof claimed === "number") {
+        jackpotWon.textContent = `Won ${formatMoney(claimed, currency)} · new pool`;
+        jackpotWon.hidden = false;
+      }
+      void pollMeter?.();
+    }
     if (FINISHED.has(round.status)) {
       flow.to("settle");
       clearTimeout(choiceTimer);
       clear(choiceArea);
       choiceArea.hidden = true;
       if (round.win_minor !== null) view.setWin(creditsOf(round.win_minor, round.denomination));
-      if (round.next_round_id) {
+      if (funded) {
         // Spin Chance's funded round: the server played it; show it too.
-        const next = await app.api.round(round.next_round_id);
         flow.to("idle");
         flow.to("play");
-        await playRound(next);
+        await playRound(funded);
         return;
       }
       flow.to("idle");
@@ -506,18 +542,21 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     message.hidden = true;
     delete message.dataset.kind;
     app.sound.unlock();
+    staked = (app.session.state?.balanceMinor ?? 0) - price(); // taken as PLAY is pressed, as on any slot
     flow.to("request");
     autoplay.took();
     lastStart = Date.now();
     if (rules.min_round_interval_ms) waitTimer = setTimeout(render, rules.min_round_interval_ms + 20);
     deps.setWin(0);
     deps.setSpinInfo("");
+    jackpotWon.hidden = true;
     view.spinStart();
     try {
       const round = await app.api.bet(key, { lines: bet().lines, bet_per_line: bet().bet_per_line, mode });
       flow.to("play");
       await playRound(round);
     } catch (exc) {
+      if (left) return;
       view.show(view.current());
       fail(exc);
     }
@@ -561,6 +600,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
         showNotice(choiceScreen?.summary?.(next) ?? (paid > 0 ? `The round paid ${formatCredits(paid)} credits (${formatMoney(next.win_minor, currency)}).` : `${kind === "gamble" || kind.includes("wheel") ? "The gamble is lost" : "Nothing won"}: the round pays nothing.`));
       }
     } catch (exc) {
+      if (left) return;
       fail(exc);
       if (current) offerChoicesAfterError(current);
     }
@@ -637,7 +677,9 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     const poll = async () => {
       try {
         const { jackpots } = await app.api.jackpots();
-        const pool = jackpots.find((j) => j.currency === currency && j.pool.startsWith(game.title));
+        // the game's own pool (catalog.pool_key: its title and currency), not one whose name
+        // merely starts the same
+        const pool = jackpots.find((j) => j.currency === currency && j.pool === `${game.title}/${currency}`);
         jackpotOut.textContent = pool ? formatMoney(pool.amount_minor, pool.currency) : "—";
       } catch { /* the meter keeps its last value; the next poll retries */ }
     };
@@ -694,8 +736,10 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     const unfinished = mine && !saved.done && at < last;
     if (open || unfinished) screen.dataset.recovered = round.round_id;
     module.roundShown?.(round, view);
-    if (open || unfinished) showNotice(unfinished ? "Your interrupted round is shown where it stopped and plays on." : "Your unfinished round is back where you left it.");
+    if (open || unfinished) showNotice(RECOVERED);
     if (unfinished) {
+      staked = beforePaid(round); // what it pays is added as it ends on screen
+      render();
       // The interrupted spin's final screen is up: play on from the next spin.
       view.setWin(outcome.spins.slice(0, at + 1).reduce((sum, sp) => sum + sp.win, 0));
       flow.to("play");
@@ -708,6 +752,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       if (open) await finishRound(open);
       else {
         saveProgress(sessionStorage, session.player, key, { round_id: round.round_id, spin: last, done: true });
+        staked = null;
         flow.to("settle");
         flow.to("idle");
       }
@@ -733,6 +778,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
 
   return {
     destroy() {
+      left = true;
       intro = null;
       document.removeEventListener("keydown", onKey);
       document.removeEventListener("keyup", onKeyUp);
