@@ -132,6 +132,12 @@ def _play_max(player: Player, game: str, n: int) -> list[dict]:
     return views
 
 
+def _history_jackpot(player: Player, round_id: str) -> tuple[int | None, str | None]:
+    """The jackpot the player's own history names beside the round."""
+    item = next(r for r in player.history() if r["round_id"] == round_id)
+    return item["jackpot_minor"], item["jackpot_status"]
+
+
 def _pool_state(url: str) -> dict[str, Any]:
     """The pool row and, from the ledger, its two accounts' balances and the house's seeds."""
     engine = _engine(url)
@@ -254,9 +260,15 @@ def test_a_manager_verifies_a_claim_and_pays_its_instalments_in_order_once_due(
     listed = next(c for c in ok(ada.get("/jackpots/claims"))["claims"] if c["id"] == claim_id)
     assert (listed["status"], listed["round_id"], listed["verified_by"]) == (
         "pending_verification", won["round_id"], None)
+    assert _history_jackpot(player, won["round_id"]) == (amount, "pending_verification")
 
     verified = ok(mia.post(f"/jackpots/claims/{claim_id}/verify"))
     assert (verified["status"], verified["verified_by"]) == ("verified", "mia")
+    assert _history_jackpot(player, won["round_id"]) == (amount, "verified")
+    # a round that won no jackpot says none
+    lost = player.finish(ok(player.bet("always", 1, 1)))
+    assert lost["jackpot_claim"] is None
+    assert _history_jackpot(player, lost["round_id"]) == (None, None)
     plan = verified["instalments"]
     assert [p["amount_minor"] for p in plan] == [each + rest] + [each] * 19
     assert sum(p["amount_minor"] for p in plan) == amount

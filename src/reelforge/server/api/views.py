@@ -186,6 +186,9 @@ class HistoryItem(View):
     funded_by: str | None
     created_at_us: int
     closed_at_us: int | None
+    # a jackpot the round won (paid from the pool apart from win_minor) and its claim's status
+    jackpot_minor: int | None = None
+    jackpot_status: str | None = None
 
 
 class HistoryView(View):

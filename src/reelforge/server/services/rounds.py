@@ -19,7 +19,7 @@ from sqlalchemy import and_, select
 
 from reelforge.errors import ReelforgeError
 from reelforge.server.context import Context
-from reelforge.server.db.tables import OPEN_STATUSES, round_steps, rounds
+from reelforge.server.db.tables import OPEN_STATUSES, jackpot_claims, round_steps, rounds
 from reelforge.server.errors import ApiError
 from reelforge.server.services.bet_writer import AGAIN, Written, commit
 from reelforge.server.services.catalog import games_of
@@ -81,7 +81,12 @@ def history(ctx: Context, auth: Auth, limit: int, before: str | None,
     `game` keeps one game key's rounds (a key the operator does not offer finds none)."""
     titles = {g.key: g.game.title for g in games_of(auth.operator)}
     with ctx.read() as conn:
-        query = select(rounds).where(rounds.c.player_id == auth.player_id)
+        # the jackpot a round won, beside it: the history names it (it is paid apart from
+        # the round's win, from the pool, after verification)
+        query = (select(rounds, jackpot_claims.c.amount_minor.label("jackpot_minor"),
+                        jackpot_claims.c.status.label("jackpot_status"))
+                 .outerjoin(jackpot_claims, jackpot_claims.c.id == rounds.c.jackpot_claim_id)
+                 .where(rounds.c.player_id == auth.player_id))
         if game is not None:
             query = query.where(rounds.c.game_key == game)
         if before is not None:
@@ -112,7 +117,9 @@ def history_item(r, titles: dict[str, str]) -> dict:
             "banked_minor": phase.get("banked_minor", 0) if held else None,
             "currency": r.currency,
             "funded_by": r.funded_by, "created_at_us": r.created_at,
-            "closed_at_us": r.closed_at}
+            "closed_at_us": r.closed_at,
+            "jackpot_minor": r.jackpot_minor,
+            "jackpot_status": r.jackpot_status}
 
 
 def verify(ctx: Context, auth: Auth, round_id: str) -> dict:
