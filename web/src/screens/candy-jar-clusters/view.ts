@@ -115,15 +115,17 @@ export class CandyJarView implements CandyViewApi {
     this.extra = h("output", { class: "extra", "data-testid": "candy-extra", hidden: true });
     this.mult = h("output", { class: "mult", "data-testid": "candy-multiplier", hidden: true });
     this.winLine = h("output", { class: "winline", "data-testid": "candy-winline", "data-layout": "decoration", "aria-live": "polite" });
-    // the banner, the bonus total and the cap notice are moments over the grid, by design
+    // the banner and the cap notice are moments over the grid, by design; the bonus total stays
+    // after its moment beside the free-spin counter, off the grid (a plaque on the grid's middle
+    // hid the final grid the total was won on)
     this.bannerEl = h("div", { class: "banner", role: "status", "data-testid": "candy-banner", "data-layout": "over-reels", hidden: true, style: "white-space:pre-line" });
-    this.totalEl = h("div", { class: "total", "data-testid": "candy-total", "data-layout": "over-reels", hidden: true, style: "white-space:pre-line" });
+    this.totalEl = h("output", { class: "total", "data-testid": "candy-total", hidden: true, style: "white-space:pre-line" });
     this.capEl = h("div", { class: "cap", role: "alert", "data-testid": "candy-cap", "data-layout": "over-reels", hidden: true });
     // data-board: "idle" while the idle board shows, "round" once a round's grid replaced it
     this.root = h("div", { class: "candy", "data-testid": "candy-screen", "data-board": "idle" },
       h("div", { class: "side left", "data-layout": "decoration" }, jars, modifiers, fills),
-      h("div", { class: "side right", "data-layout": "decoration" }, this.counter, this.mult, this.extra, this.ladder),
-      this.winLine, this.bannerEl, this.totalEl, this.capEl, this.tip);
+      h("div", { class: "side right", "data-layout": "decoration" }, this.counter, this.totalEl, this.mult, this.extra, this.ladder),
+      this.winLine, this.bannerEl, this.capEl, this.tip);
     deps.overlay.appendChild(this.root);
     // a tap anywhere but on a jar (which toggles its own note) closes the note
     this.closeTip = (ev: Event) => { if (!(ev.target instanceof Element && ev.target.closest(".jar"))) this.toggleTip(null); };
@@ -427,7 +429,7 @@ export class CandyJarView implements CandyViewApi {
     }
     await this.banner(`${name} JACKPOT\n${formatCredits(win)}${times}`, { ms: 2600, fast: options.fast, moment: `jackpot jp-${name.toLowerCase()}` });
   }
-  /** The outro moment, then the total stays as a plaque over the grid until the next spin. */
+  /** The outro moment, then the total stays beside the counter until the next spin. */
   async showTotal(text: string, options: { fast?: boolean } = {}): Promise<void> {
     this.totalEl.hidden = true;
     if (!text) return;

@@ -16,8 +16,13 @@ import { lastFreeSpin, type CluedoView, type JackpotNotice } from "./handlers";
 import { GOLDEN_FRAME } from "./theme";
 
 const SVG = "http://www.w3.org/2000/svg";
-/** CSS px above the reels' window for the free-spin counter (cluedo.css places it there). */
-const COUNTER_ROOM_PX = 38;
+/** CSS px above the reels' window for the free-spin counter (cluedo.css places it there),
+ * besides the frame's fan (fanPx): the counter stands over the fan, not on it (the playtest:
+ * the counter hid the fan at the top of the frame). */
+const COUNTER_ROOM_PX = 22;
+/** Design px of the reels that the frame's fan rises above their window (theme.ts: a radius of
+ * 40 about a point 12 above it). */
+const FAN_RISE = 52;
 /** CSS px above the reels' window on a desktop without the counter: the golden frame's top edge
  * and its fan stand higher than the generic frame the layout leaves room for, and lay under the
  * page's header (the playtest: "the top of the reel frame is cut off"). */
@@ -103,7 +108,7 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
 
   private withCounter(top: number | undefined): number | undefined {
     if (top === undefined) return undefined;
-    if (!this.counter.hidden) return top + COUNTER_ROOM_PX;
+    if (!this.counter.hidden) return top + COUNTER_ROOM_PX + this.fanRoom();
     return top + (this.stageRef.placement().design.name === "landscape" ? FRAME_TOP_PX : 0);
   }
 
@@ -111,9 +116,25 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
   private readonly calm = new Map<string, number>();
   private holding = false;
 
+  /** CSS px that the frame's fan rises above the reels' window as they are drawn now. */
+  private fanPx(): number {
+    return FAN_RISE * this.reels.scale.x * this.stageRef.placement().scale;
+  }
+
+  /** CSS px kept for the fan over the reels' window: as it is drawn at the largest scale the
+   * width allows, so the room does not follow the scale it changes (a layout after the last
+   * one would move the reels again). */
+  private fanRoom(): number {
+    const placement = this.stageRef.placement();
+    const { reels, cell, gap } = this.reels.opts;
+    return FAN_RISE * Math.min(1, this.reelsAcross(placement) / (reels * (cell + gap) - gap)) * placement.scale;
+  }
+
   /** Every layout (the shell's fit, a resize) ends with the reels held still (holdStill). */
   protected override layout(): void {
     super.layout();
+    // (the first layout runs from the base's constructor, before these are set)
+    if (this.stageRef) this.host.style.setProperty("--cl-fan", `${Math.round(this.fanPx())}px`);
     if (this.holding || !this.fit) return;
     this.holding = true;
     try { this.holdStill(this.fit.px, this.withCounter(this.fit.top)); } finally { this.holding = false; }

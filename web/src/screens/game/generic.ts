@@ -186,7 +186,14 @@ export class PixiSlotView implements SlotView {
       return px;
     }
     section.style.setProperty(cssVar, `${room}px`);
-    return choice.hidden ? px + room : px;
+    if (!choice.hidden) return px;
+    // What the HUD shows over the console with no panel open (the round's closing message, "The
+    // round paid 100 credits") lies in the room: counted on top of it, it shrank the reels as
+    // the panel closed (the playtest saw them jump smaller at COLLECT).
+    const hud = choice.parentElement;
+    const bar = hud?.querySelector<HTMLElement>(":scope > .console");
+    const above = hud && bar ? Math.max(0, bar.getBoundingClientRect().top - hud.getBoundingClientRect().top) : 0;
+    return Math.max(px, px - above + room);
   }
 
   /** Design px across that the reels' window (and its line markers) may take: the design's
