@@ -181,6 +181,9 @@ export interface HistoryItem {
   funded_by: string | null;
   created_at_us: number;
   closed_at_us: number | null;
+  /** a jackpot the round won, paid apart from win_minor from the pool, and its claim's status */
+  jackpot_minor?: number | null;
+  jackpot_status?: string | null;
 }
 
 export interface HistoryView {

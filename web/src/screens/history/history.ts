@@ -63,6 +63,7 @@ export async function mountHistory(host: HTMLElement, app: AppContext): Promise<
       h("span", { class: "money" },
         moneyField(r.funded_by ? "Stake (Spin Chance)" : "Stake", formatMoney(r.stake_minor, r.currency), "history-stake", r.stake_minor),
         ...winFields(win, held, r.currency, "history"),
+        typeof r.jackpot_minor === "number" ? moneyField(jackpotLabel(r.jackpot_status), formatMoney(r.jackpot_minor, r.currency), "history-jackpot", r.jackpot_minor) : null,
         balance === null ? null : moneyField("Balance", formatMoney(balance, r.currency), "history-balance", balance)));
     button.addEventListener("click", () => void open(r.round_id));
     return h("li", { "data-testid": "history-row", "data-round": r.round_id, "data-status": r.status }, button);
@@ -242,3 +243,8 @@ function reference(id: string): HTMLElement {
   return h("p", { class: "round-ref", "data-testid": "round-ref", "data-round": id }, "Round reference ", code, " ", copy);
 }
 
+
+/** The jackpot beside a round in the list: paid from the pool once verified (the claim's status). */
+export function jackpotLabel(status: string | null | undefined): string {
+  return status === "pending_verification" ? "Jackpot (being verified)" : "Jackpot";
+}
