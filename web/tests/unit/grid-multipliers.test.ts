@@ -127,7 +127,7 @@ describe("grid multipliers on the generic grid screen", () => {
           const m = marks?.applied[k] ?? 1;
           expect(gridMultiplierOf(spin, e)).toBe(m);
           const name = names.find((s) => s.id === e.symbol)?.name ?? e.symbol;
-          expected.push(`${e.size} x ${name}${m > 1 ? ` (x${m})` : ""}: ${formatCredits(e.win)}`);
+          expected.push(`${e.size} x ${name}${m > 1 ? ` (x${m})` : ""} pays ${formatCredits(e.win)} credit${e.win === 1 ? "" : "s"}`);
         }
       }
       const said = view.log.filter((l) => l.what === "highlight" && !l.text?.includes("FREE SPINS")).map((l) => l.text);
