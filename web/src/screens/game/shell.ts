@@ -26,6 +26,7 @@ import { mountSessionClock } from "../../ui/sessionClock";
 import type { AppContext, Screen } from "../context";
 import { rememberBet } from "../info/current-bet";
 import { artReady } from "./art";
+import { betOptionLabel } from "./bet-words";
 import { CAPTION_FAST_MS, CAPTION_MS, PixiSlotView, genericHandlers } from "./generic";
 import { genericHooks, gridMultipliersAfter } from "./handlers";
 import { moduleFor, type BetControls, type ChoiceScreen, type GameModule, type SlotView } from "./registry";
@@ -200,7 +201,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   app.heading(title);
   clear(host);
   host.append(screen);
-  for (const [i, b] of bets.entries()) betSelect.append(h("option", { value: String(i) }, `${formatCredits(b.stake_credits)} credits (${b.lines} x ${b.bet_per_line})`));
+  for (const [i, b] of bets.entries()) betSelect.append(h("option", { value: String(i) }, betOptionLabel(b, game.info)));
   betSelect.value = String(betIndex);
   // Each mode named with its price and what a round costs at the bet chosen (re-labelled by
   // render as the bet changes); a mode the bet cannot play is shown, not offered.
