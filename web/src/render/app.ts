@@ -77,6 +77,17 @@ export class Stage {
     this.dirty = true;
   }
 
+  private drawnWaiters: (() => void)[] = [];
+
+  /** Resolves once the next frame has drawn the stage as it is now, inside that frame: what
+   * the caller then changes in the page (a win's caption) is shown in the same frame as the
+   * canvas (the playtest saw a caption over reels not yet lit: a software-rendered browser had
+   * drawn no frame since). */
+  drawn(): Promise<void> {
+    this.dirty = true;
+    return new Promise((resolve) => this.drawnWaiters.push(resolve));
+  }
+
   private drawnSize = "";
 
   private frame(): void {
@@ -92,6 +103,9 @@ export class Stage {
       this.dirty = false;
       this.app.render();
     }
+    const waiters = this.drawnWaiters;
+    this.drawnWaiters = [];
+    for (const w of waiters) w();
   }
 
   setQuality(quality: Quality): void {
@@ -131,6 +145,7 @@ export class Stage {
   destroy(): void {
     this.observer?.disconnect();
     this.app.ticker.remove(this.frame, this);
+    for (const w of this.drawnWaiters.splice(0)) w(); // nothing will be drawn: none waits on
     // `{ removeView: true }`, not `true`: PixiJS reads `true` as "release the global resources"
     // too (the shared texture pool, the batcher's cached bind groups), destroying textures a
     // filter's bind group still held ("textureSource destroyed while still bound") and that

@@ -9,6 +9,7 @@ import { ReelModel } from "../slot/reel-model";
 import { markerLayout } from "../slot/paylines";
 import { frameDelta, wallClock, type Clock } from "./clock";
 import type { QualityProfile } from "./quality";
+import { LABEL_FIT } from "./symbol-labels";
 import type { SymbolTextures } from "./symbols";
 
 /** Draws the frame around a window of `width` x `height` design px (the window at 0,0). */
@@ -76,6 +77,19 @@ export function cellMarkLook(value: number): { text: string; size: number; colou
 
 /** The smallest x2 badge on the screen, CSS px tall. */
 const MARK_MIN_PX = 16;
+
+/** Where a cell's mark badge lies in its cell (design px from the cell's top left corner; the
+ * cell `cell` px square, `screenScale` CSS px per design px): in the lower right corner, under
+ * the band the symbol's name takes across the tile's middle (LABEL_FIT: a one-line name), to
+ * the cell's edge and a little over it into the gap (at 390 px the x16 and x8 badges covered
+ * the names). At least MARK_MIN_PX tall where the corner has room, growing with `look.size`. */
+export function cellMarkBox(cell: number, screenScale: number, look: { text: string; size: number }): { x: number; y: number; width: number; height: number } {
+  const top = cell * (0.5 + LABEL_FIT.size / 2 + 0.02);
+  const wide = look.text ? 0.46 * look.text.length + 0.35 : 1;
+  const height = Math.min(Math.max(cell * 0.24, MARK_MIN_PX / screenScale) * look.size, cell * 1.04 - top, (cell - 4) / wide);
+  const width = look.text ? Math.max(height * 1.1, height * wide) : height;
+  return { x: cell - 2 - width, y: top, width, height };
+}
 
 /** How long a mark's badge pops when it appears or grows, in seconds. */
 const MARK_POP_S = 0.35;
@@ -255,15 +269,13 @@ export class ReelSet extends Container {
       this.marks.addChild(tint);
       const badge = new Container();
       badge.label = `cell-mark-${r}-${w}`;
-      // at least MARK_MIN_PX CSS px tall at x2 (a phone's small cells), within the cell
-      const wide = look.text ? 0.46 * look.text.length + 0.35 : 1;
-      const height = Math.min(Math.max(cell * 0.28, MARK_MIN_PX / this.screenScale) * look.size, cell * 0.5, (cell - 8) / wide);
-      const width = look.text ? Math.max(height * 1.1, height * wide) : height;
-      badge.position.set(x + cell - 4 - width / 2, y + cell - 4 - height / 2);
+      const box = cellMarkBox(cell, this.screenScale, look);
+      const { width, height } = box;
+      badge.position.set(x + box.x + width / 2, y + box.y + height / 2);
       if (look.text) {
         badge.addChild(new Graphics().roundRect(-width / 2, -height / 2, width, height, height / 2)
           .fill({ color: look.colour }).stroke({ width: Math.max(2, height * 0.08), color: 0xffffff }));
-        const text = new Text({ text: look.text, style: { fontFamily: "Lilita One, Impact, sans-serif", fontSize: Math.round(height * 0.72), fill: 0x1a0a00 } });
+        const text = new Text({ text: look.text, style: { fontFamily: "Lilita One, Impact, sans-serif", fontSize: Math.round(height * 0.78), fill: 0x1a0a00 } });
         text.anchor.set(0.5);
         badge.addChild(text);
       } else {

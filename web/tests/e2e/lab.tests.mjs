@@ -134,6 +134,58 @@ function watchBanners(t) {
   });
 }
 
+/** Every win's caption (the generic banner's kind "win") from now on: its words, and the WIN
+ * meter's reading as it appears and as it goes. */
+function watchCaptions(t) {
+  return t.page.evaluate(() => {
+    window.__captions = [];
+    const meter = () => document.querySelector("[data-testid=win]")?.textContent ?? "";
+    let open = null;
+    const check = () => {
+      const el = document.querySelector(".banner[data-kind=win]");
+      const shown = el && !el.hidden ? el.textContent : null;
+      if (open && shown !== open.text) { open.gone = meter(); open = null; }
+      if (shown && !open) { open = { text: shown, shown: meter(), gone: null }; window.__captions.push(open); }
+    };
+    new MutationObserver(check).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ["hidden", "data-kind"] });
+  });
+}
+
+/** The winning round's wins named while they were paid as a player's sentence with its unit
+ * (the playtest read "Line 1: 15", "A: 1 way, 6"), the WIN meter never behind the wins before
+ * it as a caption appears and on the running total through it as it goes (it read 0). */
+async function captionsSaid(t, key, round) {
+  const game = await t.api(`/api/v1/games/${key}`);
+  const name = (id) => game.info.symbols.find((s) => s.id === id)?.name || id;
+  const pays = (n) => `pays ${credits(n)} credit${n === 1 ? "" : "s"}`;
+  const wins = [];
+  let before = 0;
+  for (const spin of round.outcome.spins) {
+    let spinWon = 0;
+    for (const e of spin.events) {
+      if (!["line_win", "ways_win", "scatter_win", "cluster_win"].includes(e.type)) continue;
+      spinWon += e.win;
+      wins.push({ e, total: before + Math.min(spinWon, spin.win) });
+    }
+    before += spin.win;
+  }
+  const said = (await t.page.evaluate(() => window.__captions)).filter((c) => / pays [\d,]+ credits?$/.test(c.text));
+  expect(said.length === wins.length, `${key}: ${said.length} win captions (${said.map((c) => c.text).join(" | ")}), the round paid ${wins.length} wins`);
+  const meter = (text) => Number((text ?? "").split(" ")[0].replace(/,/g, ""));
+  for (const [k, { e, total }] of wins.entries()) {
+    const c = said[k];
+    const want = {
+      line_win: () => `Line ${e.line}: ${e.count} x ${name(e.symbol)}${e.multiplier > 1 ? ` (x${e.multiplier})` : ""} ${pays(e.win)}`,
+      ways_win: () => `Ways: ${name(e.symbol)} x${e.count}, ${e.ways} way${e.ways === 1 ? "" : "s"}, ${pays(e.win)}`,
+    }[e.type];
+    if (want) expect(c.text === want(), `${key}: win ${k + 1} was named "${c.text}", not "${want()}"`);
+    else expect(c.text.startsWith(`${e.type === "cluster_win" ? e.size : e.count} x ${name(e.symbol)}`) && c.text.endsWith(` ${pays(e.win)}`), `${key}: win ${k + 1} (${e.type} ${e.symbol} ${e.win}) was named "${c.text}"`);
+    const prior = k ? wins[k - 1].total : 0;
+    expect(meter(c.shown) >= prior, `${key}: as "${c.text}" appeared the WIN meter read ${c.shown}, behind the ${prior} won before it`);
+    expect(meter(c.gone) === total, `${key}: as "${c.text}" went the WIN meter read ${c.gone}, not the ${total} won through it`);
+  }
+}
+
 /** Every moment (ui/moment.ts) shown from now on, as it appears: its classes, title, lines, the
  * amount it counts to (`data-to`), and once it is gone how long it was shown (`ms`). */
 function watchMoments(t) {
@@ -470,7 +522,9 @@ export const tests = [FREE_SPINS, GRID_MULTIPLIERS, WILD_MARKS, ...STICKY_WILDS,
     if (intro) await introSaid(t, key);
     await t.assertDrawn(`${key}-idle`);
     await t.layout(`${key}-idle`);
+    await watchCaptions(t);
     const round = await playUntilWin(t, key, 25);
+    await captionsSaid(t, key, round);
     await t.assertDrawn(`${key}-win`);
     await t.layout(`${key}-win`);
     await infoPage(t, key);

@@ -9,7 +9,8 @@ import type { Cell, Outcome } from "../../src/core/outcome";
 import { validateOutcome } from "../../src/core/outcome";
 import { EventPlayer } from "../../src/core/player";
 import { formatCredits } from "../../src/core/money";
-import { cellMarkLook, ReelSet } from "../../src/render/reels";
+import { cellMarkBox, cellMarkLook, ReelSet } from "../../src/render/reels";
+import { LABEL_FIT } from "../../src/render/symbol-labels";
 import { PROFILES } from "../../src/render/quality";
 import { genericHandlers, genericHooks, gridMultiplierOf, gridMultipliersAfter, gridMultipliersBefore } from "../../src/screens/game/handlers";
 import type { SlotView } from "../../src/screens/game/registry";
@@ -127,7 +128,7 @@ describe("grid multipliers on the generic grid screen", () => {
           const m = marks?.applied[k] ?? 1;
           expect(gridMultiplierOf(spin, e)).toBe(m);
           const name = names.find((s) => s.id === e.symbol)?.name ?? e.symbol;
-          expected.push(`${e.size} x ${name}${m > 1 ? ` (x${m})` : ""}: ${formatCredits(e.win)}`);
+          expected.push(`${e.size} x ${name}${m > 1 ? ` (x${m})` : ""} pays ${formatCredits(e.win)} credit${e.win === 1 ? "" : "s"}`);
         }
       }
       const said = view.log.filter((l) => l.what === "highlight" && !l.text?.includes("FREE SPINS")).map((l) => l.text);
@@ -181,6 +182,23 @@ describe("the reels' badge layer", () => {
     expect(reels.needsFrame()).toBe(true); // the new badges pop
     reels.setCellMarks(null);
     expect(badges(reels)).toEqual([]);
+  });
+
+  it("a badge lies in its cell's corner, under the symbol's name, readable on a phone", () => {
+    // Cluster Mult Example's 7x7 grid (generic.ts: 91 design px cells) at 390x844 (about 0.47
+    // CSS px per design px) and at 1440x900: the x16 and x8 badges covered the names at 390
+    const cell = Math.floor(Math.min(1100 / 7, 640 / 7));
+    const nameBottom = cell * (0.5 + LABEL_FIT.size / 2); // a one-line name, centred on the tile
+    for (const screenScale of [0.47, 1.2]) for (const v of [1, 2, 4, 8, 16, 32, 64, 128, 1024]) {
+      const look = cellMarkLook(v)!;
+      const box = cellMarkBox(cell, screenScale, look);
+      const at = `x${v} at ${screenScale}`;
+      expect(box.y, at).toBeGreaterThanOrEqual(nameBottom);
+      expect(box.x, at).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width, at).toBeLessThanOrEqual(cell);
+      expect(box.y + box.height, at).toBeLessThanOrEqual(cell * 1.05);
+      if (look.text) expect(box.height * screenScale, at).toBeGreaterThanOrEqual(13); // CSS px
+    }
   });
 
   it("a badge says its multiplier and grows with it", () => {

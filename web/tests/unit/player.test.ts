@@ -66,12 +66,40 @@ describe("event player", () => {
         if (e.type !== "scatter_win" || e.multiplier <= 1) continue;
         const name = f.info.symbols.find((s) => s.id === e.symbol)?.name; // the game file's name, as the tile shows it
         expect(name).toBeTruthy();
-        expect(view.calls.some((c) => c.startsWith(`highlight ${e.count} x ${name} (x${e.multiplier}): `))).toBe(true);
+        expect(view.calls.some((c) => c.startsWith(`highlight ${e.count} x ${name} (x${e.multiplier}) pays `))).toBe(true);
         named++;
       }
       expect(view.calls.filter((c) => c === "tumble").length).toBe(events.filter((e) => e.type === "grid" && e.tumble > 0).length);
     }
     expect(named).toBeGreaterThan(0);
+  });
+
+  it("names every win as a sentence while it is paid: what won, how, and its pay in credits", async () => {
+    // the playtest read "Line 1: 15" and "A: 1 way, 6"
+    const paid = (n: number) => `pays ${n.toLocaleString("en")} credit${n === 1 ? "" : "s"}`;
+    const seen = new Set<string>();
+    for (const key of GAME_KEYS) {
+      const f = fixture(key);
+      const name = (id: string) => f.info.symbols.find((s) => s.id === id)?.name || id;
+      for (const round of f.rounds) {
+        const outcome = validateOutcome(round.outcome);
+        const view = new FakeView();
+        await new EventPlayer<SlotView>(genericHandlers(f), {}, { timeoutMs: 2000 }).play(view, outcome);
+        const said = view.calls.filter((c) => c.startsWith("highlight ")).map((c) => c.slice("highlight ".length));
+        for (const e of outcome.spins.flatMap((s) => s.events)) {
+          let want: RegExp | null = null;
+          const esc = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+          if (e.type === "line_win") want = new RegExp(`^Line ${e.line}: ${e.count} x ${esc(name(e.symbol))}( \\(x\\d+\\))? ${paid(e.win)}$`);
+          else if (e.type === "ways_win") want = new RegExp(`^Ways: ${esc(name(e.symbol))} x${e.count}, ${e.ways} way${e.ways === 1 ? "" : "s"}, ${paid(e.win)}$`);
+          else if (e.type === "scatter_win") want = new RegExp(`^${e.count} x ${esc(name(e.symbol))}( \\(x\\d+\\))? ${paid(e.win)}$`);
+          else if (e.type === "cluster_win") want = new RegExp(`^${e.size} x ${esc(name(e.symbol))}( \\(x\\d+\\))? ${paid(e.win)}$`);
+          if (!want) continue;
+          expect(said.some((s) => want.test(s)), `${key}: no caption like ${want} among ${JSON.stringify(said)}`).toBe(true);
+          seen.add(e.type);
+        }
+      }
+    }
+    expect([...seen].sort()).toEqual(["cluster_win", "line_win", "scatter_win", "ways_win"]);
   });
 
   it("highlights a line win on the payline's cells, showing the symbol it names", async () => {

@@ -9,6 +9,7 @@ import { creditsOf, formatCredits } from "../../core/money";
 import { sleep } from "../../core/timing";
 import type { GameView, RoundView, StepChoice } from "../../net/types";
 import { h } from "../../ui/dom";
+import { reducedMotion } from "../../ui/moment";
 import type { ChoiceScreen } from "../game/registry";
 import { cardBackSvg, cardFaceSvg } from "./card";
 import { drawOffer, gambleOffer } from "./offer";
@@ -179,7 +180,7 @@ export function redBlackGamble(host: HTMLElement, round: RoundView, send: (kind:
       const show = revealShow(r, m.amount, m);
       if (show) {
         // the card turns over the reels first; the table shows the card and says it after
-        const still = typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+        const still = reducedMotion();
         const overlay = host.closest("section.game")?.querySelector<HTMLElement>(".stage-overlay") ?? host;
         // the WIN meter shows the step's amount (the server's state) with the card's result
         await turnCard(overlay, show, { fast, still, onResult: () => setWin(r.amount) });

@@ -5,7 +5,7 @@
 // at stake, banked). The client computes no odds: the server draws with those it sends.
 import { formatCredits } from "../../core/money";
 import { sleep, timeline } from "../../core/timing";
-import { showMoment } from "../../ui/moment";
+import { reducedMotion, showMoment } from "../../ui/moment";
 import { pointerAngle, pointerStop, shownShare, SPIN_MS } from "./wheel-spin";
 import type { GameView, RoundView, SpinOdds, StepChoice } from "../../net/types";
 import type { ChoiceScreen } from "../game/registry";
@@ -123,10 +123,6 @@ function skipper(host: HTMLElement): { skip: Promise<void>; stop: () => void } {
   document.addEventListener("keydown", onKey, true);
   host.addEventListener("pointerdown", onTap);
   return { skip, stop: () => { document.removeEventListener("keydown", onKey, true); host.removeEventListener("pointerdown", onTap); } };
-}
-
-function reducedMotion(): boolean {
-  return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
 /** The chance of green as a player says it: "1 in 2", "about 3 in 4", "about 1 in 40" (the

@@ -16,8 +16,16 @@ import type { SlotView, ViewDeps } from "./registry";
 
 export { genericHandlers } from "./handlers";
 
+/** How long a win's caption is shown while it is paid (turbo: CAPTION_FAST_MS): the WIN
+ * meter's count to it ends within it (shell.ts). */
+export const CAPTION_MS = 900;
+export const CAPTION_FAST_MS = 150;
+/** The longest a caption waits for the frame that lights its cells: a hidden page draws none;
+ * a loaded software-rendered browser was seen to draw none for over a second. */
+const CAPTION_FRAME_WAIT_MS = 2500;
+
 function hold(ms: number, fast?: boolean): Promise<void> {
-  return sleep(fast ? Math.min(ms, 150) : ms);
+  return sleep(fast ? Math.min(ms, CAPTION_FAST_MS) : ms);
 }
 
 /** What anticipation watches for: the symbols and count the game names as its feature's
@@ -274,11 +282,13 @@ export class PixiSlotView implements SlotView {
   async highlight(cells: Cell[], label: string, options: { fast?: boolean; line?: Cell[] } = {}): Promise<void> {
     this.stopWins();
     this.reels.highlight(cells, undefined, options.line);
+    // the caption appears in the frame that lights its cells, never before them
+    await Promise.race([this.deps.stage.drawn(), sleep(CAPTION_FRAME_WAIT_MS)]);
     this.bannerEl.dataset.kind = "win"; // a theme may set a win's label apart from a message
     if (this.labelStrip) this.bannerEl.dataset.layout = "decoration"; // under the reels: a panel
     this.bannerEl.textContent = label;
     this.bannerEl.hidden = false;
-    await hold(900, options.fast);
+    await hold(CAPTION_MS, options.fast);
     this.bannerEl.hidden = true;
   }
   clearHighlight(): void {

@@ -6,6 +6,7 @@ import type { Handlers, SpinHooks } from "../../core/player";
 import { formatCredits } from "../../core/money";
 import type { GameView } from "../../net/types";
 import { clusterCells, lineCells, symbolCells, waysCells } from "../../slot/paylines";
+import { clusterCaption, creditsSaid, lineCaption, scatterCaption, waysCaption } from "./captions";
 import { freeSpinsIntro, freeSpinsOutro, spinsAwardedAt, type FeatureMoment, type Purse } from "./feature-moments";
 import type { SlotView } from "./registry";
 
@@ -125,34 +126,31 @@ export function genericHandlers(game: Described & Purse): Required<Handlers<Slot
     line_win: async (e, ctx) => {
       ctx.view.setWin(ctx.won);
       ctx.view.sound("win");
-      await ctx.view.highlight(lineCells(paylines, e.line, e.count), `Line ${e.line}: ${formatCredits(e.win)}`, { fast: ctx.fast, line: lineCells(paylines, e.line, paylines[e.line - 1]?.length ?? e.count) });
+      await ctx.view.highlight(lineCells(paylines, e.line, e.count), lineCaption(e, nameOf), { fast: ctx.fast, line: lineCells(paylines, e.line, paylines[e.line - 1]?.length ?? e.count) });
     },
     ways_win: async (e, ctx) => {
       ctx.view.setWin(ctx.won);
       ctx.view.sound("win");
       const cells = waysCells(ctx.view.current(), e.symbol, e.count, wilds);
-      await ctx.view.highlight(cells, `${nameOf(e.symbol)}: ${e.ways} way${e.ways === 1 ? "" : "s"}, ${formatCredits(e.win)}`, { fast: ctx.fast });
+      await ctx.view.highlight(cells, waysCaption(e, nameOf), { fast: ctx.fast });
     },
     scatter_win: async (e, ctx) => {
       ctx.view.setWin(ctx.won);
       ctx.view.sound("win");
-      // the multiplier applied (a free game's, a pays-anywhere game's global one) is named
-      const times = e.multiplier > 1 ? ` (x${e.multiplier})` : "";
-      await ctx.view.highlight(symbolCells(ctx.view.current(), e.symbol), `${e.count} x ${nameOf(e.symbol)}${times}: ${formatCredits(e.win)}`, { fast: ctx.fast });
+      await ctx.view.highlight(symbolCells(ctx.view.current(), e.symbol), scatterCaption(e, nameOf), { fast: ctx.fast });
     },
     cluster_win: async (e, ctx) => {
       ctx.view.setWin(ctx.won);
       ctx.view.sound("win");
       const cells = clusterCells(ctx.view.current(), e.symbol, e.size, wilds)[0] ?? symbolCells(ctx.view.current(), e.symbol);
       // the grid multiplier it was paid at (the sum of its cells' marks) is named
-      const grid = gridMultiplierOf(ctx.spin, e);
-      await ctx.view.highlight(cells, `${e.size} x ${nameOf(e.symbol)}${grid > 1 ? ` (x${grid})` : ""}: ${formatCredits(e.win)}`, { fast: ctx.fast });
+      await ctx.view.highlight(cells, clusterCaption(e, nameOf, gridMultiplierOf(ctx.spin, e)), { fast: ctx.fast });
     },
     // the tumble's wins marked their cells: each cell's badge appears at its first win, grows
     grid_multipliers: (e, ctx) => { ctx.view.setCellMultipliers?.(e.cells); },
     progressive_jackpot: simple((e: { count: number; symbol: string }) => `JACKPOT! ${e.count} x ${e.symbol}`),
     cash: async (e, ctx) => { await ctx.view.highlight([[e.reel, e.row]], `${e.value}x`, { fast: true }); },
-    collection: async (e, ctx) => { ctx.view.setWin(ctx.won); await ctx.view.banner(`Collected ${e.values}x${e.multiplier > 1 ? ` x${e.multiplier}` : ""}: ${formatCredits(e.win)}`, { fast: ctx.fast }); },
+    collection: async (e, ctx) => { ctx.view.setWin(ctx.won); await ctx.view.banner(`Collected ${e.values}x${e.multiplier > 1 ? ` x${e.multiplier}` : ""}: pays ${creditsSaid(e.win)}`, { fast: ctx.fast }); },
     trail: async (e, ctx) => { ctx.view.setSpinInfo(`Robber ${e.robber} - Cop ${e.cop}`); },
     parade: simple((e: { result: string }) => `ID parade: ${e.result}`),
     // a game module names its own bonus (Cops n Robbers: BIG MONEY BONUS); generic: the count
@@ -188,6 +186,6 @@ export function genericHandlers(game: Described & Purse): Required<Handlers<Slot
       ctx.view.expandReel?.(e.reel, e.symbol, `x${e.value}`, e.held);
       if (!e.held) await ctx.view.banner(`WILD REEL ${e.reel + 1} x${e.value}`, { ms: 800, fast: ctx.fast });
     },
-    jackpot: async (e, ctx) => { ctx.view.setWin(ctx.won); await ctx.view.banner(`${e.jackpot.toUpperCase()} JACKPOT ${formatCredits(e.win)}`, { fast: ctx.fast }); },
+    jackpot: async (e, ctx) => { ctx.view.setWin(ctx.won); await ctx.view.banner(`${e.jackpot.toUpperCase()} JACKPOT pays ${creditsSaid(e.win)}`, { fast: ctx.fast }); },
   };
 }

@@ -19,14 +19,15 @@ import { PROFILES } from "../../render/quality";
 import type { Sfx } from "../../render/sound";
 import { gambleBonusCost, maySound, winTier } from "../../core/celebration";
 import { winCycleOf } from "../../core/win-cycle";
-import { celebrate } from "../../ui/moment";
+import { celebrate, reducedMotion } from "../../ui/moment";
 import { clear, h, showError } from "../../ui/dom";
 import { introDue, showIntro } from "../../ui/intro";
 import { mountSessionClock } from "../../ui/sessionClock";
 import type { AppContext, Screen } from "../context";
 import { rememberBet } from "../info/current-bet";
 import { artReady } from "./art";
-import { PixiSlotView, genericHandlers } from "./generic";
+import { betOptionLabel } from "./bet-words";
+import { CAPTION_FAST_MS, CAPTION_MS, PixiSlotView, genericHandlers } from "./generic";
 import { genericHooks, gridMultipliersAfter } from "./handlers";
 import { moduleFor, type BetControls, type ChoiceScreen, type GameModule, type SlotView } from "./registry";
 
@@ -213,7 +214,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   app.heading(title);
   clear(host);
   host.append(screen);
-  for (const [i, b] of bets.entries()) betSelect.append(h("option", { value: String(i) }, `${formatCredits(b.stake_credits)} credits (${b.lines} x ${b.bet_per_line})`));
+  for (const [i, b] of bets.entries()) betSelect.append(h("option", { value: String(i) }, betOptionLabel(b, game.info)));
   betSelect.value = String(betIndex);
   // Each mode named with its price and what a round costs at the bet chosen (re-labelled by
   // render as the bet changes); a mode the bet cannot play is shown, not offered.
@@ -232,15 +233,21 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   // The WIN meter counts up to each new running total (a win during tumbles and free spins adds
   // to what it shows); a lower value (a new round's 0, a gamble's stake) is shown at once, and
   // the round's end settles it on the server's total before anything reads it.
-  let meterShown = 0, meterFrame = 0;
+  let meterShown = 0, meterFrame = 0, meterSettle: ReturnType<typeof setTimeout> | undefined;
   // Nothing won reads as the idle meter's dash (a playtest read "WIN 0 (€0.00)" after a loss).
   const showMeter = (c: number) => { winOut.textContent = c === 0 ? IDLE_METER : module.units === "credits" ? formatCredits(c) : `${formatCredits(c)} (${formatMoney(c * denomination, currency)})`; };
   const setMeter = (c: number, instant = false) => {
     cancelAnimationFrame(meterFrame);
+    clearTimeout(meterSettle);
     const from = meterShown;
     meterShown = c;
-    if (instant || c <= from) { winOut.classList.remove("counting"); showMeter(c); return; }
-    const ms = turbo?.checked ? 250 : Math.min(1100, 400 + 60 * Math.log2(1 + c - from));
+    const settle = () => { cancelAnimationFrame(meterFrame); winOut.classList.remove("counting"); showMeter(c); };
+    if (instant || c <= from) { settle(); return; }
+    // in step with the win's caption: the count ends within it (a caption waits for the frame
+    // that lights its cells), and a timer settles it where frames come slowly (the playtest's
+    // software-rendered browser left WIN at 0 under a caption naming a win)
+    const ms = turbo?.checked ? CAPTION_FAST_MS : Math.min(CAPTION_MS - 100, 400 + 60 * Math.log2(1 + c - from));
+    meterSettle = setTimeout(settle, ms);
     const started = performance.now();
     winOut.classList.add("counting");
     const tick = () => {
@@ -266,8 +273,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   // After a round, its winning lines cycle until the next spin (core/win-cycle.ts); still,
   // all at once, for a player who asks for reduced motion.
   const showWins = (outcome: (Pick<Outcome, "spins"> & Partial<Pick<Outcome, "total_win">>) | null) => {
-    const still = typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
-    view.showWins?.(outcome ? winCycleOf(outcome, game.info.paylines ?? [], game.info.symbols) : null, still, outcome ?? undefined);
+    view.showWins?.(outcome ? winCycleOf(outcome, game.info.paylines ?? [], game.info.symbols) : null, reducedMotion(), outcome ?? undefined);
   };
   const view = module.createView ? module.createView(deps) : new PixiSlotView(deps, { winLabelsUnder: true });
   const hooks = module.hooks ?? genericHooks(game);
