@@ -404,6 +404,13 @@ export const tests = [
         const open = (await t.api("/api/v1/session")).open_rounds[0];
         const offer = open.offers.find((o) => o.kind === "spin_chance");
         expect(Math.abs((await share(t, "spin-chance-meter")) - offer.amount / offer.stake) < 1e-6, "meter not credit / price");
+        // a feature a player reads at a glance: what it is, the chance in words, one PLAY on
+        // the screen (the console's sits idle under the panel) and one NO THANKS
+        const lead = await t.page.locator("[data-testid=spin-chance-lead]").innerText();
+        expect(lead.includes(`${offer.amount} credits`) && lead.includes("one spin at your bet"), `Spin Chance does not say what it is: ${lead}`);
+        expect(/\d+ in \d+ chance of green/.test(await t.page.locator("[data-testid=spin-chance-odds]").innerText()), "Spin Chance gives no chance in words");
+        const plays = await t.page.evaluate(() => [...document.querySelectorAll("button")].filter((b) => /^\s*PLAY\s*$/i.test(b.textContent ?? "") && b.checkVisibility({ visibilityProperty: true })).length);
+        expect(plays === 1, `${plays} PLAY buttons on the screen during Spin Chance`);
         const choice = done.decline ? "play" : "decline";
         await layout(t, `spin-chance-${choice}`);
         await t.shot(`spin-chance-${choice}`);
@@ -416,6 +423,11 @@ export const tests = [
           expect((await t.page.getAttribute("[data-testid=choice]", "data-meter-result")) === (state.won ? "green" : "red"), "the meter's pointer did not stop where the server said");
           expect(state.won === Boolean(after.next_round_id), "a won spin chance has its funded round");
           console.log(`     spin chance ${state.won ? "won: the funded spin played" : "lost"}`);
+          // a lost chance leaves less than any bet: the player is told so, and what to do
+          if (!state.won) {
+            const said = await t.page.locator("[data-testid=message]").innerText();
+            expect(said.includes("Spin Chance lost") && said.includes("Out of funds") && (await t.page.locator("[data-testid=funds-link]").count()) === 1, `a lost Spin Chance does not say the player is out of funds: ${said}`);
+          }
         } else expect(state.played === false && state.credit === offer.amount, "NO THANKS kept the credit");
         done[choice] = true;
         await balanceMatches(t);

@@ -26,6 +26,7 @@ import { mountSessionClock } from "../../ui/sessionClock";
 import type { AppContext, Screen } from "../context";
 import { rememberBet } from "../info/current-bet";
 import { artReady } from "./art";
+import { outOfFunds, type FundsNotice } from "./funds";
 import { PixiSlotView, genericHandlers } from "./generic";
 import { genericHooks, gridMultipliersAfter } from "./handlers";
 import { moduleFor, type BetControls, type ChoiceScreen, type GameModule, type SlotView } from "./registry";
@@ -431,8 +432,9 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     if (stopped) showNotice(`Autoplay stopped: ${stopped}.`);
     else autoTimer = setTimeout(() => void spin(), Math.max(400, rules.min_round_interval_ms + 50));
   };
-  const showNotice = (text: string) => {
-    message.textContent = text;
+  const showNotice = (text: string, more?: FundsNotice | null) => {
+    message.textContent = more ? `${text} ${more.text}` : text;
+    if (more?.link) message.append(" ", h("a", { href: more.link.href, "data-testid": "funds-link" }, more.link.text), ".");
     message.dataset.kind = "notice";
     message.hidden = false;
   };
@@ -558,7 +560,10 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       // The step ended the round: say what it paid, so a lost gamble is not a panel that vanished.
       if (FINISHED.has(next.status) && !byAutoplay && next.win_minor !== null) {
         const paid = creditsOf(next.win_minor, next.denomination);
-        showNotice(paid > 0 ? `The round paid ${formatCredits(paid)} credits (${formatMoney(next.win_minor, currency)}).` : `${kind === "gamble" || kind.includes("wheel") ? "The gamble is lost" : "Nothing won"}: the round pays nothing.`);
+        const lost = kind === "spin_chance" ? "Spin Chance lost" : kind === "gamble" || kind.includes("wheel") ? "The gamble is lost" : "Nothing won";
+        const cheapest = Math.min(...bets.map((b) => b.cost_minor[mode] ?? Infinity));
+        const broke = outOfFunds(app.session.state?.balanceMinor ?? next.balance_minor, cheapest, demo, session.operator, (minor) => formatMoney(minor, currency));
+        showNotice(paid > 0 ? `The round paid ${formatCredits(paid)} credits (${formatMoney(next.win_minor, currency)}).` : `${lost}: the round pays nothing.`, broke);
       }
     } catch (exc) {
       fail(exc);
