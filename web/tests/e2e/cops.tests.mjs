@@ -248,6 +248,11 @@ export const tests = [
       expect((await t.spin(key)) === "choice", "a win of the aces game offers no gamble");
       await gambleOpened(t, "gamble-open");
       await t.shot("gamble-open-1440");
+      // the wheel not picked yet is still choosable: it must not look greyed out (disabled)
+      if (await t.page.locator("[data-testid=bonus-1]:not([disabled])").count()) {
+        const dim = await t.page.evaluate(() => { const col = document.querySelector(".wheel-col.bonus"); const svg = col?.querySelector("svg"); return [col, svg].map((e) => Number(getComputedStyle(e).opacity)); });
+        expect(dim.every((o) => o === 1), `the choosable bonus wheel is dimmed (opacity ${dim.join(", ")})`);
+      }
       reelsHeldStill("the wheels at 1440x900", idle, await reelsNow(t));
       const round = (await t.api("/api/v1/session")).open_rounds[0];
       const win = round.pending_win_credits;
@@ -368,6 +373,13 @@ export const tests = [
       const start = events.find((e) => e.type === "bonus").start_multiplier;
       expect((await t.page.getAttribute("[data-testid=trail]", "data-start")) === String(start), "start multiplier");
       expect((await t.page.locator("[data-testid=win]").innerText()).startsWith(round.outcome.total_win.toLocaleString("en")), "bonus total not on the meter");
+      // the banner beside the meter accounts for its total: the last spin's wins and, apart,
+      // what the spins before it paid (the playtest: "4 winning lines pay 125" beside WIN 130)
+      const earlier = round.outcome.spins.slice(0, -1).reduce((sum, s) => sum + s.win, 0);
+      if (earlier > 0 && round.outcome.spins.at(-1).win > 0) {
+        const said = await t.page.locator("[data-testid=win-cycle] strong").first().innerText();
+        expect(said.includes(`the spins before: ${earlier.toLocaleString("en")}`), `the win banner does not say what the spins before the last paid (${earlier}): ${said}`);
+      }
       if (round.outcome.spins.at(-1).kind === "bonus") await valuesShown(t, round, "the last bonus spin");
       // the trail at phone size: under the two-line title, above the reels
       await resize(t, PHONE);

@@ -33,10 +33,10 @@ describe("out of funds", () => {
   });
   it("tells a demo player to start a new demo, a real-money player to add funds", () => {
     const d = outOfFunds(0, 10, true, "poor", money);
-    expect(d?.text).toBe("Out of funds: the demo balance of €0.00 is less than the smallest bet (€0.10).");
+    expect(d?.text).toBe("Out of funds: €0.00 left, the smallest bet is €0.10.");
     expect(d?.link?.href).toBe("/demo?operator=poor");
     const r = outOfFunds(5, 10, false, "op", money);
-    expect(r?.text).toMatch(/balance of €0.05 .*Add funds with your operator/);
+    expect(r?.text).toMatch(/€0.05 left, .*Add funds with your operator/);
     expect(r?.link).toBeUndefined();
   });
 });

@@ -8,7 +8,7 @@ export interface FundsNotice { text: string; link?: { href: string; text: string
  * shows minor units in the session's currency; `operator` is the demo operator to start again. */
 export function outOfFunds(balanceMinor: number, cheapestMinor: number, demo: boolean, operator: string, money: (minor: number) => string): FundsNotice | null {
   if (!Number.isFinite(cheapestMinor) || balanceMinor >= cheapestMinor) return null;
-  const text = `Out of funds: the ${demo ? "demo " : ""}balance of ${money(balanceMinor)} is less than the smallest bet (${money(cheapestMinor)}).`;
+  const text = `Out of funds: ${money(balanceMinor)} left, the smallest bet is ${money(cheapestMinor)}.`;
   if (demo) return { text, link: { href: `/demo?operator=${encodeURIComponent(operator)}`, text: "Start a new demo for a fresh balance" } };
   return { text: `${text} Add funds with your operator to play on.` };
 }

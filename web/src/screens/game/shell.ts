@@ -563,7 +563,8 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
         const lost = kind === "spin_chance" ? "Spin Chance lost" : kind === "gamble" || kind.includes("wheel") ? "The gamble is lost" : "Nothing won";
         const cheapest = Math.min(...bets.map((b) => b.cost_minor[mode] ?? Infinity));
         const broke = outOfFunds(app.session.state?.balanceMinor ?? next.balance_minor, cheapest, demo, session.operator, (minor) => formatMoney(minor, currency));
-        showNotice(paid > 0 ? `The round paid ${formatCredits(paid)} credits (${formatMoney(next.win_minor, currency)}).` : `${lost}: the round pays nothing.`, broke);
+        // out of funds, what the player can do is the news: the loss is said in two words
+        showNotice(paid > 0 ? `The round paid ${formatCredits(paid)} credits (${formatMoney(next.win_minor, currency)}).` : broke ? `${lost}.` : `${lost}: the round pays nothing.`, broke);
       }
     } catch (exc) {
       fail(exc);
