@@ -108,7 +108,10 @@ async function jarsExplained(t, label, captions) {
   }
   await t.page.mouse.click(5, 200);
   await t.page.locator("[data-testid=jar-tip]").waitFor({ state: "hidden", timeout: 5000 });
-  if (captions) expect(await t.page.locator("[data-testid=jar-rule] .words").innerText() === `${rule} or more candies in one spin: FREE SPINS start`, `${label}: the rule under the jars`);
+  // the rule in plain words: how many, of which candies (the pages' colours), start what
+  const colours = Object.values(names).map((name) => text(items.find((i) => i.some((p) => p.strong === name))).split(":")[0].replace(/ candy$/i, "").toLowerCase());
+  const ruleSaid = await t.page.locator("[data-testid=jar-rule] .words").innerText();
+  if (captions) expect(ruleSaid.startsWith(`${rule} or more `) && colours.every((c) => ruleSaid.includes(c)) && ruleSaid.includes("in one spin start FREE SPINS"), `${label}: the rule under the jars: ${ruleSaid}`);
   // and how far the jars are toward it: none yet this round, of the rule's count
   const progress = await t.page.locator("[data-testid=jar-progress]").innerText();
   expect(progress.trim() === `0 / ${rule}`, `${label}: the jars' progress says "${progress}", the rule needs ${rule}`);
@@ -380,12 +383,23 @@ export const tests = [
         if (await counter.count()) {
           await t.page.reload();
           reloaded = true;
+          // the resumed free spins show the jars as the round's first spin filled them (they
+          // read 0 / 3 after a reload): the counts of its jars event, the trigger's jars lit
+          const round = await lastRound(t);
+          const jars = round.outcome.spins[0].events.find((e) => e.type === "jars");
+          const resumed = t.page.locator("[data-testid=game-candy-fs][data-recovered]");
+          await resumed.waitFor({ timeout: 30000 });
+          await t.page.locator("[data-testid=candy-counter]:visible").waitFor({ timeout: 30000 });
+          const shown = await t.page.evaluate(() => Object.fromEntries(["wild", "free_spins", "jackpots"].map((j) => [j, Number(document.querySelector(`[data-testid=jar-${j}]`).dataset.count)])));
+          expect(JSON.stringify(shown) === JSON.stringify({ wild: jars.wild, free_spins: jars.free_spins, jackpots: jars.jackpots }), `the jars after a reload ${JSON.stringify(shown)}, the round's ${JSON.stringify(jars)}`);
+          await t.shot("reload-jars");
         }
       }
       expect(reloaded, "no free spins to interrupt in 6 rounds");
       // The round was decided and settled at bet time: the reloaded screen shows the server's
-      // balance, the win included, and is ready to play.
-      await t.page.locator("[data-testid=game-candy-fs][data-flow=idle] [data-testid=play]:not([disabled])").waitFor({ timeout: 30000 });
+      // balance, the win included, and is ready to play (the rest of the free spins play out
+      // first: the jars' check and its screenshot above took part of the time that gives them)
+      await t.page.locator("[data-testid=game-candy-fs][data-flow=idle] [data-testid=play]:not([disabled])").waitFor({ timeout: 60000 });
       const session = await t.api("/api/v1/session");
       expect(session.open_rounds.length === 0, `open rounds after reload: ${session.open_rounds.length}`);
       const round = await lastRound(t);

@@ -248,6 +248,11 @@ export const tests = [
       expect((await t.spin(key)) === "choice", "a win of the aces game offers no gamble");
       await gambleOpened(t, "gamble-open");
       await t.shot("gamble-open-1440");
+      // the wheel not picked yet is still choosable: it must not look greyed out (disabled)
+      if (await t.page.locator("[data-testid=bonus-1]:not([disabled])").count()) {
+        const dim = await t.page.evaluate(() => { const col = document.querySelector(".wheel-col.bonus"); const svg = col?.querySelector("svg"); return [col, svg].map((e) => Number(getComputedStyle(e).opacity)); });
+        expect(dim.every((o) => o === 1), `the choosable bonus wheel is dimmed (opacity ${dim.join(", ")})`);
+      }
       reelsHeldStill("the wheels at 1440x900", idle, await reelsNow(t));
       const round = (await t.api("/api/v1/session")).open_rounds[0];
       const win = round.pending_win_credits;
@@ -368,6 +373,13 @@ export const tests = [
       const start = events.find((e) => e.type === "bonus").start_multiplier;
       expect((await t.page.getAttribute("[data-testid=trail]", "data-start")) === String(start), "start multiplier");
       expect((await t.page.locator("[data-testid=win]").innerText()).startsWith(round.outcome.total_win.toLocaleString("en")), "bonus total not on the meter");
+      // the banner beside the meter accounts for its total: the last spin's wins and, apart,
+      // what the spins before it paid (the playtest: "4 winning lines pay 125" beside WIN 130)
+      const earlier = round.outcome.spins.slice(0, -1).reduce((sum, s) => sum + s.win, 0);
+      if (earlier > 0 && round.outcome.spins.at(-1).win > 0) {
+        const said = await t.page.locator("[data-testid=win-cycle] strong").first().innerText();
+        expect(said.includes(`the spins before: ${earlier.toLocaleString("en")}`), `the win banner does not say what the spins before the last paid (${earlier}): ${said}`);
+      }
       if (round.outcome.spins.at(-1).kind === "bonus") await valuesShown(t, round, "the last bonus spin");
       // the trail at phone size: under the two-line title, above the reels
       await resize(t, PHONE);
@@ -404,6 +416,13 @@ export const tests = [
         const open = (await t.api("/api/v1/session")).open_rounds[0];
         const offer = open.offers.find((o) => o.kind === "spin_chance");
         expect(Math.abs((await share(t, "spin-chance-meter")) - offer.amount / offer.stake) < 1e-6, "meter not credit / price");
+        // a feature a player reads at a glance: what it is, the chance in words, one PLAY on
+        // the screen (the console's sits idle under the panel) and one NO THANKS
+        const lead = await t.page.locator("[data-testid=spin-chance-lead]").innerText();
+        expect(lead.includes(`${offer.amount} credits`) && lead.includes("one spin at your bet"), `Spin Chance does not say what it is: ${lead}`);
+        expect(/\d+ in \d+ chance of green/.test(await t.page.locator("[data-testid=spin-chance-odds]").innerText()), "Spin Chance gives no chance in words");
+        const plays = await t.page.evaluate(() => [...document.querySelectorAll("button")].filter((b) => /^\s*PLAY\s*$/i.test(b.textContent ?? "") && b.checkVisibility({ visibilityProperty: true })).length);
+        expect(plays === 1, `${plays} PLAY buttons on the screen during Spin Chance`);
         const choice = done.decline ? "play" : "decline";
         await layout(t, `spin-chance-${choice}`);
         await t.shot(`spin-chance-${choice}`);
@@ -416,6 +435,11 @@ export const tests = [
           expect((await t.page.getAttribute("[data-testid=choice]", "data-meter-result")) === (state.won ? "green" : "red"), "the meter's pointer did not stop where the server said");
           expect(state.won === Boolean(after.next_round_id), "a won spin chance has its funded round");
           console.log(`     spin chance ${state.won ? "won: the funded spin played" : "lost"}`);
+          // a lost chance leaves less than any bet: the player is told so, and what to do
+          if (!state.won) {
+            const said = await t.page.locator("[data-testid=message]").innerText();
+            expect(said.includes("Spin Chance lost") && said.includes("Out of funds") && (await t.page.locator("[data-testid=funds-link]").count()) === 1, `a lost Spin Chance does not say the player is out of funds: ${said}`);
+          }
         } else expect(state.played === false && state.credit === offer.amount, "NO THANKS kept the credit");
         done[choice] = true;
         await balanceMatches(t);

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { GameInfo } from "../../src/net/types";
 import { JAR_NAMES, JARS } from "../../src/screens/candy-jar-clusters/handlers";
-import { jarRules } from "../../src/screens/candy-jar-clusters/jars";
+import { extraLine, jarRules, superSpinEvery, triggerLine } from "../../src/screens/candy-jar-clusters/jars";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const described = JSON.parse(readFileSync(join(here, "..", "fixtures", "candy-jar-clusters-help.json"), "utf8")) as { help: GameInfo["help"] };
@@ -33,5 +33,17 @@ describe("candy jar captions", () => {
     const none = jarRules({ help: { sections: [] } } as unknown as Pick<GameInfo, "help">);
     expect(none.captions.size).toBe(0);
     expect(none.trigger).toBeNull();
+  });
+
+  // the words under the jars and beside the counter: the sheet's, in plain terms (the playtest
+  // found "3 or more candies in one spin: FREE SPINS start" and "EXTRA FREE SPINS: 1 toward the
+  // next SUPER SPIN" unclear)
+  it("say which candies start Free Spins, and what a SUPER SPIN takes, from the pages and the game file", () => {
+    expect(triggerLine(rules)).toBe(`${rules.trigger} or more yellow, red or green candies in the jars in one spin start FREE SPINS`);
+    const every = Number(/^per_super_spin\s*=\s*(\d+)/m.exec(gameFile)![1]);
+    const rule = superSpinEvery(described);
+    expect(rule).toEqual({ every, symbol: "Extra Free Spin" });
+    expect(extraLine(1, rule)).toBe(`SUPER SPIN: 1 of ${every} Extra Free Spin symbols collected`);
+    expect(superSpinEvery({ help: { sections: [] } })).toBeNull();
   });
 });

@@ -35,6 +35,7 @@ class FakeCandyView implements CandyView {
   markWilds(cells: Cell[], golden: boolean) { this.log("markWilds", cells, golden); }
   async setMultiplier(value: number | null) { this.log("setMultiplier", value); }
   async fillJars(counts: Record<Jar, number>, lit: readonly Jar[]) { this.log("fillJars", counts, [...lit]); }
+  showJars(counts: Record<Jar, number>, lit: readonly Jar[]) { this.log("showJars", counts, [...lit]); }
   setModifiers(active: readonly Jar[]) { this.log("setModifiers", [...active]); }
   setCounter(counter: FreeSpinCounter | null) { this.log("setCounter", counter); }
   setExtra(toward: number | null) { this.log("setExtra", toward); }
@@ -142,7 +143,9 @@ describe("candy jar handlers", () => {
     expect(view.of("setExtra")).toContainEqual(["setExtra", 1]);
     expect(view.of("markWilds").length).toBe(12);
     expect(view.of("markWilds")[0]?.[2]).toBe(true); // spin 1 placed a golden wild
-    expect(view.of("banner")).toContainEqual(["banner", "9 WILDS · GOLDEN x2"]);
+    // the placed wilds are said under the grid, not in a banner over the wilds it names
+    expect(view.of("setWinLine")).toContainEqual(["setWinLine", "WILD modifier: 9 wilds placed, golden ones multiply their cluster's pay", undefined]);
+    expect(view.of("banner").filter((c) => String(c[1]).includes("WILDS"))).toEqual([]);
     expect(view.of("setMultiplier").filter((c) => c[1] !== null).map((c) => c[1])).toEqual([10, 5]);
     expect(view.of("setWinLine")).toContainEqual(["setWinLine", "x10: the spin pays 3,360", 3360]);
     const jp = outcome.spins.flatMap((sp) => sp.events).find((e) => e.type === "jackpot") as { jackpot: string; win: number; multiplier: number };
@@ -157,6 +160,13 @@ describe("candy jar handlers", () => {
     expect(won).toBe(outcome.total_win);
     expect(view.of("setModifiers")[0]).toEqual(["setModifiers", ["wild", "free_spins", "jackpots"]]);
     expect(view.of("setCounter")[0]?.[1]).toEqual({ kind: "free", spin: 5, of: 12 });
+    // the jars as the trigger spin filled them, though that spin is not played again (a reload
+    // mid-free-spins showed them empty)
+    const e = outcome.spins[0]?.events.find((x) => x.type === "jars");
+    expect(e?.type === "jars" && e.triggered).toBe(true);
+    const counts = e?.type === "jars" ? { wild: e.wild, free_spins: e.free_spins, jackpots: e.jackpots } : null;
+    expect(view.of("fillJars")).toEqual([]);
+    expect(view.of("showJars")[0]).toEqual(["showJars", counts, (["wild", "free_spins", "jackpots"] as const).filter((j) => (counts?.[j] ?? 0) > 0)]);
   });
 
   it("super spins: their own counter and banner", async () => {

@@ -38,6 +38,8 @@ export interface CandyView extends SlotView {
   setMultiplier(value: number | null, options?: { fast?: boolean }): Promise<void>;
   /** The jars receive the spin's candies; `lit` jars light their modifier (Free Spins). */
   fillJars(counts: Record<Jar, number>, lit: readonly Jar[], options?: { fast?: boolean }): Promise<void>;
+  /** The jars as a spin left them, at once (a round resumed or replayed after its first spin). */
+  showJars(counts: Record<Jar, number>, lit: readonly Jar[]): void;
   /** The modifiers active for the Free Spins round ([] at a round's start). */
   setModifiers(active: readonly Jar[]): void;
   /** The free / super spin counter (null hides it). */
@@ -82,6 +84,15 @@ function modifiersOf(outcome: Outcome): Jar[] {
   return outcome.modifiers.filter(isJar);
 }
 
+/** The jars as the round's first spin filled them (its `jars` event), and the jars it lit: what
+ * they show through the free spins that spin started. null: the spin filled none. */
+export function jarsOf(outcome: Outcome): { counts: Record<Jar, number>; lit: Jar[] } | null {
+  const e = outcome.spins[0]?.events.find((x) => x.type === "jars");
+  if (e?.type !== "jars") return null;
+  const counts: Record<Jar, number> = { wild: e.wild, free_spins: e.free_spins, jackpots: e.jackpots };
+  return { counts, lit: e.triggered ? JARS.filter((j) => counts[j] > 0) : [] };
+}
+
 interface SpinState {
   grid: string[][];
   removed: Cell[];
@@ -97,6 +108,13 @@ function stepAt(event: Spin["events"][number], spin: Spin, outcome: Outcome): Me
   const before = outcome.spins.reduce((sum, s) => (s.index < spin.index ? sum + s.win : sum), 0);
   const steps = meterSteps(spin, before);
   return steps[spin.events.indexOf(event)] ?? { meter: before + spin.win, before, times: spin.multiplier };
+}
+
+/** The WILD modifier's placed wilds in words (the rule sheet's: a winning cluster holding golden
+ * wilds is multiplied by the sum of theirs; `golden` is the placed golden wilds' sum, each
+ * shows its own on the grid). */
+export function wildsPlacedLine(count: number, golden: number): string {
+  return `WILD modifier: ${count} wilds placed${golden > 0 ? ", golden ones multiply their cluster's pay" : ""}`;
 }
 
 /** A handler for every event type; they share the state of the grid being played (reset by
@@ -180,8 +198,8 @@ export function candyHandlers(game: Pick<GameView, "info">): Required<Handlers<C
     },
     wilds_placed: async (e, ctx) => {
       state.wildsPending = { golden: e.golden_multiplier > 0 };
-      const golden = e.golden_multiplier > 0 ? ` · GOLDEN x${e.golden_multiplier}` : "";
-      await ctx.view.banner(`${e.count} WILDS${golden}`, { ms: 700, fast: ctx.fast });
+      // said under the grid while they land (a banner over the grid hid the wilds it named)
+      ctx.view.setWinLine(wildsPlacedLine(e.count, e.golden_multiplier));
     },
     extra_free_spins: async (e, ctx) => {
       const cells = symbolCells(state.grid, "EXTRA");
@@ -220,15 +238,17 @@ export const candyHooks: SpinHooks<CandyView> = {
     }
     // the round's modifiers are the outcome's, lit on every free spin (so a resumed round or a
     // replay starting anywhere shows them too)
+    // the jars as the first spin filled them (a round resumed after a reload showed them empty)
+    const jars = jarsOf(ctx.outcome);
+    if (jars) ctx.view.showJars(jars.counts, jars.lit);
     const mods = modifiersOf(ctx.outcome);
     ctx.view.setModifiers(mods);
     ctx.view.setJackpots(mods.includes("jackpots"));
     const counter = counterOf(ctx.outcome, spin);
     ctx.view.setCounter(counter);
-    if (spin.kind === "super") {
-      ctx.view.setSpinInfo(`SUPER SPIN ${counter?.spin ?? ""}`);
-      await ctx.view.banner("SUPER SPIN", { ms: 900, fast: ctx.fast });
-    } else ctx.view.setSpinInfo(counter ? `FREE SPIN ${counter.spin} OF ${counter.of}` : "");
+    // the count is the counter's beside the jars alone (the console's SPINS said it a second
+    // time, and missed the extra spins the counter adds as they land)
+    if (spin.kind === "super") await ctx.view.banner("SUPER SPIN", { ms: 900, fast: ctx.fast });
   },
   afterSpin: async (spin, ctx) => {
     ctx.view.setWin(ctx.won);

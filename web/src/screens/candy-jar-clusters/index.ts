@@ -6,7 +6,8 @@ import type { Handlers, SpinHooks } from "../../core/player";
 import { registerGame, type SlotView } from "../game/registry";
 import { candyAccount } from "./account";
 import { candyBetControls } from "./controls";
-import { candyHandlers, candyHooks } from "./handlers";
+import { validateOutcome } from "../../core/outcome";
+import { candyHandlers, candyHooks, jarsOf } from "./handlers";
 import { CANDY_SYMBOLS } from "./symbols";
 import logo from "./art/logo.svg?raw";
 import tile from "./art/tile.svg?raw";
@@ -25,6 +26,12 @@ registerGame({
   account: candyAccount,
   // the jackpot ladder follows the bet the console shows
   betShown: (bet, _mode, view) => (view as CandyJarView).setBet(bet),
+  // the jars as the round's first spin filled them, on a round shown again after a reload too
+  // (its free spins, played or not yet, keep what that spin collected; they read 0 / 3)
+  roundShown: (round, view) => {
+    const jars = round.outcome ? jarsOf(validateOutcome(round.outcome)) : null;
+    if (jars) (view as CandyJarView).showJars(jars.counts, jars.lit);
+  },
   // the shop's scene is candy.css's; the grid draws its own wafer frame (grid.ts)
   theme: { logo, tile },
 });

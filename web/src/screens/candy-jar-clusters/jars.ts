@@ -45,3 +45,36 @@ export function jarRules(info: Pick<GameInfo, "help">): JarRules {
   }
   return { captions, trigger };
 }
+
+/** The line under the jars: how many candies, of which colours (the jars' captions: "Yellow
+ * candy"), start Free Spins in one spin, in the sheet's plain words. */
+export function triggerLine(rules: JarRules): string {
+  const colours = JARS.flatMap((j) => {
+    const m = /^(\w+) candy$/i.exec(rules.captions.get(j)?.candy ?? "");
+    return m ? [m[1]!.toLowerCase()] : [];
+  });
+  const which = colours.length > 1 ? `${colours.slice(0, -1).join(", ")} or ${colours.at(-1)} ` : "";
+  return `${rules.trigger} or more ${which}candies in the jars in one spin start FREE SPINS`;
+}
+
+const SUPER = /every (\d+) (.+?) symbols? collected awards? a super spin/i;
+
+/** What a SUPER SPIN takes, from the pages ("Every 5 Extra Free Spin symbols collected award a
+ * SUPER SPIN"): how many of which symbol; null where they do not say. */
+export function superSpinEvery(info: Pick<GameInfo, "help">): { every: number; symbol: string } | null {
+  for (const section of info.help?.sections ?? []) {
+    for (const block of section.blocks) {
+      const texts = block.kind === "ul" ? block.items.map((i) => i.map(textOf).join("")) : "parts" in block ? [block.parts.map(textOf).join("")] : [];
+      for (const t of texts) {
+        const m = SUPER.exec(t);
+        if (m) return { every: Number(m[1]), symbol: m[2]! };
+      }
+    }
+  }
+  return null;
+}
+
+/** The symbols collected toward the next SUPER SPIN, in words: how many of how many. */
+export function extraLine(toward: number, rule: { every: number; symbol: string } | null): string {
+  return rule === null ? `SUPER SPIN: ${toward} EXTRA symbols collected toward it` : `SUPER SPIN: ${toward} of ${rule.every} ${rule.symbol} symbols collected`;
+}

@@ -13,7 +13,7 @@ import type { ViewDeps } from "../game/registry";
 import "./candy.css";
 import { CandyGrid } from "./grid";
 import { idleBoard } from "./idle";
-import { jarRules, type JarRules } from "./jars";
+import { extraLine, jarRules, superSpinEvery, triggerLine, type JarRules } from "./jars";
 import { jackpotMultiples, ladderAmounts } from "./ladder";
 import { JACKPOTS, JAR_NAMES, JARS, type CandyView as CandyViewApi, type FreeSpinCounter, type Jar } from "./handlers";
 import { JAR_COLOURS } from "./symbols";
@@ -74,6 +74,7 @@ export class CandyJarView implements CandyViewApi {
     const jars = h("div", { class: "jars", "data-testid": "candy-jars" });
     const rules = jarRules(game.info);
     this.jarRules = rules;
+    this.superEvery = superSpinEvery(game.info);
     const modifiers = h("div", { class: "modifiers", "data-testid": "candy-modifiers" });
     for (const j of JARS) {
       const colour = css(JAR_COLOURS[j]);
@@ -99,7 +100,7 @@ export class CandyJarView implements CandyViewApi {
     // candies together in one spin (RULES.md: 3 or more start Free Spins, the jars empty after
     // every spin), so the target is theirs together, not one jar's
     this.progress = rules.trigger === null ? null : h("div", { class: "jar-progress", "data-testid": "jar-progress", role: "img" });
-    const fills = rules.trigger === null ? null : h("div", { class: "jar-rule", "data-testid": "jar-rule" }, this.progress ?? "", h("span", { class: "words" }, `${rules.trigger} or more candies in one spin: FREE SPINS start`));
+    const fills = rules.trigger === null ? null : h("div", { class: "jar-rule", "data-testid": "jar-rule" }, this.progress ?? "", h("span", { class: "words" }, triggerLine(rules)));
     this.showProgress({ wild: 0, free_spins: 0, jackpots: 0 });
     this.tip = h("div", { class: "jar-tip", role: "tooltip", "data-testid": "jar-tip", "data-layout": "over-reels", hidden: true });
     this.ladder = h("div", { class: "ladder", "data-testid": "candy-jackpots", "aria-label": "Jackpots" });
@@ -135,6 +136,8 @@ export class CandyJarView implements CandyViewApi {
   }
 
   private readonly jarRules: JarRules;
+  /** What a SUPER SPIN takes, as the information pages say (null: they do not). */
+  private readonly superEvery: { every: number; symbol: string } | null;
   /** The jars' candies of this spin toward the trigger: a pip per candy needed, lit in the
    * colour of the jar it went to, and "2 / 3" (null: the pages give no trigger). */
   private readonly progress: HTMLElement | null;
@@ -368,6 +371,10 @@ export class CandyJarView implements CandyViewApi {
     await this.banner(`RANDOM MULTIPLIER x${value}`, { ms: 1100, fast: options.fast });
   }
   async fillJars(counts: Record<Jar, number>, lit: readonly Jar[], options: { fast?: boolean } = {}): Promise<void> {
+    this.showJars(counts, lit);
+    if (counts.wild + counts.free_spins + counts.jackpots > 0) await hold(lit.length ? 900 : 500, options.fast);
+  }
+  showJars(counts: Record<Jar, number>, lit: readonly Jar[]): void {
     for (const j of JARS) {
       const el = this.jarEls.get(j);
       if (!el) continue;
@@ -380,7 +387,6 @@ export class CandyJarView implements CandyViewApi {
     }
     this.showProgress(counts);
     if (lit.length) this.setModifiers(lit);
-    if (counts.wild + counts.free_spins + counts.jackpots > 0) await hold(lit.length ? 900 : 500, options.fast);
   }
   setModifiers(active: readonly Jar[]): void {
     for (const [j, el] of this.modEls) el.dataset.lit = String(active.includes(j));
@@ -398,7 +404,7 @@ export class CandyJarView implements CandyViewApi {
   setExtra(toward: number | null): void {
     this.extra.hidden = toward === null;
     if (toward !== null) {
-      this.extra.textContent = `EXTRA FREE SPINS: ${toward} toward the next SUPER SPIN`;
+      this.extra.textContent = extraLine(toward, this.superEvery);
       this.extra.dataset.toward = String(toward);
     }
   }

@@ -22,6 +22,12 @@ export function costLine(cost: { stake: number; extra: number; lines: number }, 
   return cost.extra > 0 ? `${money(cost.stake)} stake + ${money(cost.extra)} ${modeTitle}` : `${money(cost.stake)} stake on ${cost.lines} lines`;
 }
 
+/** The line under the Fortune Spins switch: what it adds to a spin (`extra`, in money) and
+ * what it gives, in the rule sheet's words (the robber collects the presents' cash). */
+export function fortuneNote(extra: string): string {
+  return `+${extra} a spin: robbers collect the presents' cash`;
+}
+
 /** What the rule sheet calls the alternative base game. */
 export const FORTUNE_SPINS = "Fortune Spins";
 
@@ -40,6 +46,7 @@ export function copsBetControls(controls: BetControls, game: GameView): HTMLElem
   // the seed's name for the mode (the server's mode title is the game file's short "fortune")
   const fortuneTitle = fortune ? FORTUNE_SPINS : "";
   const toggle = fortune ? h("button", { role: "switch", "aria-checked": "false", "data-testid": "fortune-switch", class: "fortune-switch", title: `${fortuneTitle}: with them on, a round costs ${fortune.price}x your stake` }, "") : null;
+  const note = h("span", { class: "cops-cost fortune-note", "data-testid": "fortune-note" });
   toggle?.addEventListener("click", () => { controls.selectMode(controls.mode() === "base" ? (fortune?.name ?? "base") : "base"); });
   // The total each spin debits, the one amount to read; under it, the stake and what Fortune
   // Spins add (a new player read the stake beside the switch's price as two prices).
@@ -59,9 +66,10 @@ export function copsBetControls(controls: BetControls, game: GameView): HTMLElem
       toggle.setAttribute("aria-checked", String(on));
       toggle.disabled = !controls.enabled();
       const extra = spinCost(controls.selected(), fortune.name, game.denomination)?.extra;
-      // the state, then what being on costs, in words: "OFF €0.10 more when on", "ON €0.10
-      // more a spin" (not "OFF · +€0.10", which read as a price of the switch being off)
-      toggle.replaceChildren(h("b", {}, on ? "ON" : "OFF"), ...(extra !== undefined ? [h("span", { class: "fortune-price" }, on ? `${money(extra)} more a spin` : `${money(extra)} more when on`)] : []));
+      // the switch says its state alone; the line under it what being on costs and gives, the
+      // same words either way ("OFF €0.10 more when on" in the switch read cramped and cryptic)
+      toggle.replaceChildren(h("b", {}, on ? "ON" : "OFF"));
+      note.textContent = extra !== undefined ? fortuneNote(money(extra)) : "";
       toggle.setAttribute("aria-label", `${fortuneTitle} ${on ? "on" : "off"}${extra !== undefined ? `: adds ${money(extra)} to each spin` : ""}`);
     }
   };
@@ -69,6 +77,6 @@ export function copsBetControls(controls: BetControls, game: GameView): HTMLElem
   update();
   return h("div", { class: "cops-bet", role: "group", "aria-label": "Stake and Fortune Spins" },
     h("div", { class: "field" }, h("span", { class: "label" }, "STAKE"), h("span", {}, minus, " ", stake, " ", plus)),
-    toggle ? h("div", { class: "field" }, h("span", { class: "label" }, fortuneTitle.toUpperCase()), toggle) : "",
+    toggle ? h("div", { class: "field fortune-field" }, h("span", { class: "label" }, fortuneTitle.toUpperCase()), toggle, note) : "",
     h("div", { class: "field cops-total-field" }, h("span", { class: "label" }, "TOTAL BET"), total, breakdown));
 }

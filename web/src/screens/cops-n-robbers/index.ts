@@ -10,7 +10,7 @@ import { copsHandlers, copsHooks } from "./handlers";
 import { COPS_SYMBOLS } from "./symbols";
 import { COPS_THEME } from "./theme";
 import { CopsPixiView } from "./view";
-import { copsChoices } from "./wheel";
+import { copsChoices } from "./choices";
 
 registerGame({
   key: "cops-n-robbers",

@@ -10,6 +10,7 @@ import type { Cell } from "../../core/outcome";
 import { FONTS } from "../../render/fonts";
 import { PixiSlotView } from "../game/generic";
 import type { ViewDeps } from "../game/registry";
+import { copsWinSummary } from "./summary";
 import { withCurrency } from "./symbols";
 import { collectionCells, collectionLabel, PARADE, TRAIL, type CopsMoment, type CopsView, type PresentValue } from "./handlers";
 import { type WinCycle, type WinShow } from "../../core/win-cycle";
@@ -88,12 +89,11 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
       }
     }
     if (!cycle && !collections.length) { super.showWins(null, still); return; }
-    if (!collections.length) { super.showWins(cycle, still); return; }
-    const wins = [...(cycle?.wins ?? []), ...collections];
-    // beside lines, what they all add up to is said (the WIN meter's figure); a collection
-    // alone says its own amount
-    const words = [lines ? `${lines} winning line${lines === 1 ? "" : "s"}` : "", collections.length > 1 ? `${collections.length} collections` : "the robber's collection"].filter(Boolean).join(" and ");
-    super.showWins({ wins, summary: wins.length > 1 ? `${words} pay ${formatCredits(total)}` : null }, still);
+    // what the spins before the last paid (a bonus's): the meter shows the round's total
+    const earlier = (outcome?.spins.slice(0, -1) ?? []).reduce((sum, s) => sum + s.win, 0);
+    const summary = copsWinSummary(lines, collections.length, total, earlier);
+    if (!collections.length && !summary) { super.showWins(cycle, still); return; }
+    super.showWins({ wins: [...(cycle?.wins ?? []), ...collections], summary: summary ?? cycle?.summary ?? null }, still);
   }
 
   /** The room for the trail is kept in every mode (the reels do not jump when a bonus starts):

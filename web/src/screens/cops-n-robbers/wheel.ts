@@ -1,10 +1,10 @@
-// The wheel gamble's two wheels (cash on the left, Big Money Bonus on the right) and Spin
-// Chance's meter: the game's own choice screen (GameModule.choices). What may be chosen is the
-// server's `choice.choices`; what a wheel shows is the server's `choice.odds` (each spin's
+// The wheel gamble's two wheels (cash on the left, Big Money Bonus on the right), a choice
+// screen of the game's own (choices.ts; Spin Chance, chance.ts, spins the same Wheel). What may
+// be chosen is the server's `choice.choices`; what a wheel shows is the server's `choice.odds` (each spin's
 // target or price and exact chance, at each amount the arrows reach) and its state (amount
 // at stake, banked). The client computes no odds: the server draws with those it sends.
 import { formatCredits } from "../../core/money";
-import { sleep, timeline } from "../../core/timing";
+import { timeline } from "../../core/timing";
 import { reducedMotion, showMoment } from "../../ui/moment";
 import { pointerAngle, pointerStop, shownShare, SPIN_MS } from "./wheel-spin";
 import type { GameView, RoundView, SpinOdds, StepChoice } from "../../net/types";
@@ -51,7 +51,7 @@ function svg(tag: string, attrs: Record<string, string | number>): SVGElement {
 }
 
 /** A wheel: a green arc of `share` of the turn from the top, red for the rest, a pointer. */
-class Wheel {
+export class Wheel {
   readonly el: SVGSVGElement;
   private readonly green: SVGElement;
   private readonly pointer: SVGElement;
@@ -110,7 +110,7 @@ class Wheel {
 
 /** A tap on the panel or Space ends the wheel's run early (as a moment is skipped); the
  * returned `stop` removes the listeners. */
-function skipper(host: HTMLElement): { skip: Promise<void>; stop: () => void } {
+export function skipper(host: HTMLElement): { skip: Promise<void>; stop: () => void } {
   let fire: () => void = () => {};
   const skip = new Promise<void>((r) => { fire = r; });
   const onKey = (e: KeyboardEvent) => {
@@ -153,7 +153,7 @@ function info(el: HTMLElement, lines: string[]): void {
   el.replaceChildren(...lines.map((l) => h("span", {}, l)));
 }
 
-function lastResult(next: RoundView): Record<string, unknown> | undefined {
+export function lastResult(next: RoundView): Record<string, unknown> | undefined {
   return next.steps.reduce<(typeof next.steps)[number] | undefined>((a, s) => (!a || s.index > a.index ? s : a), undefined)?.result;
 }
 
@@ -328,38 +328,4 @@ export function gambleResult(spin: { wheel: "cash"; option: number } | { wheel: 
   const name = CASH_NAMES[spin.option] ?? "CASH";
   const next = s.finished ? "Maximum gamble win reached: collected" : "Gamble again or COLLECT";
   return { title: "WIN", amount: `${formatCredits(s.amount)} credits`, lines: [`${name}: ${formatCredits(was)} → ${formatCredits(s.amount)}`, next] };
-}
-
-/** Spin Chance: the meter (green for the credit's share of the price of a round, red for the
- * rest), PLAY, NO THANKS. */
-export function spinChance(host: HTMLElement, round: RoundView, send: (kind: string, choice: StepChoice) => void): ChoiceScreen {
-  const offer = round.offers.find((o) => o.kind === "spin_chance");
-  const credit = offer?.amount ?? 0, price = offer?.stake ?? 1;
-  const share = Math.min(1, credit / price);
-  const green = h("div", { class: "meter-green", style: `width:${(share * 100).toFixed(3)}%` });
-  const pointer = h("div", { class: "meter-pointer", style: "left:0%" });
-  const meter = h("div", { class: "meter", "data-testid": "spin-chance-meter", "data-share": share.toFixed(6), role: "img", "aria-label": `Spin Chance: ${formatCredits(credit)} of ${formatCredits(price)} credits` }, green, pointer);
-  const choices = (round.choice?.choices.spin_chance ?? []) as string[];
-  const buttons = choices.map((c) => h("button", { "data-kind": "spin_chance", "data-choice": JSON.stringify(c), "data-testid": `spin-chance-${c}`, onclick: () => { played = c === "play"; delete host.dataset.meterResult; buttons.forEach((b) => (b.disabled = true)); send("spin_chance", c); } }, c === "play" ? "PLAY" : c === "decline" ? "NO THANKS" : c.toUpperCase()));
-  let played = false;
-  host.append(h("div", { class: "spin-chance", "data-testid": "spin-chance" },
-    h("strong", {}, "SPIN CHANCE"),
-    h("span", {}, `${formatCredits(credit)} credits against a spin of ${formatCredits(price)}`), meter, h("div", {}, ...buttons)));
-  return {
-    async answered(next) {
-      if (!played) return;
-      const s = lastResult(next)?.state as { draw: number | null; stake: number; won: boolean } | undefined;
-      if (!s || s.draw === null) return;
-      pointer.style.transition = "left 1500ms cubic-bezier(.2,.7,.2,1)";
-      pointer.style.left = `${(((s.draw + 0.5) / s.stake) * 100).toFixed(3)}%`;
-      meter.dataset.result = host.dataset.meterResult = s.won ? "green" : "red";
-      await sleep(1600);
-    },
-  };
-}
-
-export function copsChoices(host: HTMLElement, round: RoundView, send: (kind: string, choice: StepChoice) => void, game: GameView): ChoiceScreen | void {
-  const active = round.choice?.active ?? Object.keys(round.choice?.choices ?? {})[0];
-  if (active === "wheel_gamble") return wheelGamble(host, round, send, game);
-  if (active === "spin_chance") return spinChance(host, round, send);
 }
