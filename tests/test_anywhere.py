@@ -122,7 +122,7 @@ class Reference:
 
     def draw(self, rs, col, rng):
         column = self.weights[rs][col]
-        t = int(draw_below(rng, sum(w for _s, w in column)))
+        t = int(draw_below(rng.bit_generator, sum(w for _s, w in column)))
         for s, w in column:
             if t < w:
                 return s
@@ -283,7 +283,7 @@ def test_monte_carlo_drawn_grids_within_4_se_of_exact():
     totals = np.zeros((m.pay.shape[0] + 1, spec.cells + 1), dtype=np.int64)
     grid = np.zeros((spec.rows, spec.cols), dtype=np.int16)
     counts = np.zeros(m.pay.shape[0], dtype=np.int64)
-    ak.sample_drawn_grids(m, 0, np.random.Generator(np.random.PCG64(3)), n, grid, counts, totals)
+    ak.sample_drawn_grids(m, 0, np.random.PCG64(3), n, grid, counts, totals)
     scatter = list(spec.symbol_ids).index("SCATTER")
     hits = int(totals[scatter, 4:].sum())
     p = float(drawn_grid_trigger(spec))

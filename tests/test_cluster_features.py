@@ -2,7 +2,7 @@
 a scatter counted after the tumbles paying free spins, grid multipliers that last the round.
 
 The reference below plays a round from the game file's data alone, in plain Python, on the
-same draws (every bounded draw is `draw_below(rng, n)` on the same Generator, in the order the
+same draws (every bounded draw is `draw_below(n)` on the same Generator, in the order the
 rules give: the drawn grid column by column and top to bottom, the refills of each tumble
 column by column, top to bottom); the kernel's outcome must match it event for event.
 """
@@ -52,7 +52,7 @@ HOT = (("SCATTER = [8, 8, 7, 8, 7, 8, 8]", "SCATTER = [60, 60, 60, 60, 60, 60, 6
 
 # -- the reference ----------------------------------------------------------------------------
 def weighted(weights, rng) -> int:
-    t = int(draw_below(rng, sum(weights)))
+    t = int(draw_below(rng.bit_generator, sum(weights)))
     for i, w in enumerate(weights):
         if t < w:
             return i
@@ -200,8 +200,8 @@ def test_kernel_round_equals_the_reference(tmp_path, hot, bitboard):
 
 
 def rounds_leave_marks(game, seed):
-    """A FeatureBuffers after one round from `seed`, and the generator where it stopped."""
-    rng = np.random.Generator(np.random.PCG64(seed))
+    """A FeatureBuffers after one round from `seed`, and the bit generator where it stopped."""
+    rng = np.random.PCG64(seed)
     fb = cf.new_feature_buffers(game.model)
     cf.play_feature_round(game.model, game.features, rng, new_buffers(game.model), fb, False)
     return fb, rng
@@ -212,10 +212,10 @@ def test_marks_reset_at_the_start_of_every_round():
     seed = next(s for s in range(500) if (rounds_leave_marks(game, s)[0].marks >= 2).any())
     fb, rng = rounds_leave_marks(game, seed)
     assert (fb.marks >= 2).any()  # the first round leaves multipliers on the grid
-    state = rng.bit_generator.state
+    state = rng.state
     again = new_buffers(game.model, 2048)
     second = cf.play_feature_round(game.model, game.features, rng, again, fb, True)
-    rng.bit_generator.state = state
+    rng.state = state
     clean = new_buffers(game.model, 2048)
     fresh = cf.play_feature_round(game.model, game.features, rng, clean,
                                   cf.new_feature_buffers(game.model), True)

@@ -140,7 +140,7 @@ def test_the_plain_base_stratum_plays_the_rounds_draws():
     from reelforge.engine.rng import chunk_generator
 
     g = game()
-    seen = g.strata.base_stratum(g, chunk_generator(4, 0), 20_000, 10**9, 10**9)
+    seen = g.strata.base_stratum(g, chunk_generator(4, 0).bit_generator, 20_000, 10**9, 10**9)
     values, _bands, _squares = g.simulate(g.bet(bet_per_line=1), chunk_generator(4, 0), 20_000, [])
     assert seen["spins"] == values["rounds"] == 20_000
     assert (seen["hits"], seen["max_win"], seen["capped"]) == (

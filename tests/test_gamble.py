@@ -178,7 +178,7 @@ def test_bad_colour_names_value_and_draws_nothing():
     rng_a, rng_b = live_generator(7), live_generator(7)
     with pytest.raises(InvalidAction, match="'green'"):
         guess(RULES, state, "green", rng_a)
-    assert draw_below(rng_a, 1 << 30) == draw_below(rng_b, 1 << 30)
+    assert draw_below(rng_a.bit_generator, 1 << 30) == draw_below(rng_b.bit_generator, 1 << 30)
     with pytest.raises(InvalidAction, match="'blue'"):
         resolve_guess(RULES, state, "red", "blue")
 
@@ -224,9 +224,9 @@ def test_same_seed_same_cards():
 
 def test_draw_below_two_is_balanced():
     """p = 0.5, n = 20000: SE = sqrt(0.25 / 20000) ~= 0.003536; allow 5 SE (~0.0177)."""
-    rng = live_generator(2024)
+    bits = live_generator(2024).bit_generator
     n = 20000
-    blacks = sum(int(draw_below(rng, 2)) for _ in range(n))
+    blacks = sum(int(draw_below(bits, 2)) for _ in range(n))
     se = math.sqrt(0.25 / n)
     assert abs(blacks / n - 0.5) < 5 * se
 

@@ -112,13 +112,13 @@ def reference_round(spec, coin_value: int, rng) -> dict:
     documents: the window, a value per prize, then per respin a draw per empty cell."""
     window = []
     for strip in spec.base.strips:
-        stop = int(draw_below(rng, len(strip)))
+        stop = int(draw_below(rng.bit_generator, len(strip)))
         window.append([strip[(stop + h) % len(strip)] for h in range(spec.rows)])
     ways = reference_ways(spec, window) * coin_value
     weights = [v.weight for v in spec.values]
 
     def value() -> int:
-        at = int(draw_below(rng, sum(weights)))
+        at = int(draw_below(rng.bit_generator, sum(weights)))
         for i, w in enumerate(weights):
             if at < w:
                 return i
@@ -137,7 +137,7 @@ def reference_round(spec, coin_value: int, rng) -> dict:
         played += 1
         landed = 0
         for c in cells:
-            if c not in locked and draw_below(rng, d) < n:
+            if c not in locked and draw_below(rng.bit_generator, d) < n:
                 locked[c] = value()
                 landed += 1
         lives = spec.respins if landed else lives - 1

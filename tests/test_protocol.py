@@ -9,6 +9,7 @@ import copy
 import io
 import json
 import re
+import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -16,9 +17,11 @@ import pytest
 
 import reelforge.analysis  # noqa: F401 - registers the exact figures behind rtp() and max_win()
 from reelforge.analysis.capabilities import exact_available
+from reelforge.analysis.montecarlo import play_rounds
 from reelforge.engine.outcome import Bet
 from reelforge.engine.protocol import Analysable, BetOption, ChoiceState, Game, Offer
-from reelforge.engine.rng import live_generator
+from reelforge.engine.rng import live_generator, new_live_seed
+from reelforge.engine.round import bonus_starts, play_bonus
 from reelforge.errors import InvalidAction, InvalidArgument, InvalidBet, InvalidOutcome
 from reelforge.games import make, shipped_games
 from reelforge.spec import parse_spec, read_game_text
@@ -333,6 +336,46 @@ def test_a_finished_choice_offers_nothing_more_and_refuses_a_step():
         assert game.choices(state) == ()
         with pytest.raises(InvalidAction):
             game.step(state, "collect", live_generator(5))
+
+
+# --- nothing keeps a round's generator ----------------------------------------------------------
+
+def references(rng) -> tuple[int, int]:
+    """How many references a Generator and its bit generator have (the same few extra from this
+    frame every time): a call that left one behind shows here."""
+    bits = rng.bit_generator
+    return sys.getrefcount(rng), sys.getrefcount(bits)
+
+
+@pytest.mark.parametrize("game_id", IDS)
+def test_rounds_bonus_and_simulation_keep_no_reference_to_the_generator(game_id):
+    """Kernels run without numba's refcounting runtime, the only thing that gives back the
+    reference numba takes when it unboxes a Generator argument (engine/rng.py): a round that
+    passed its Generator to a kernel kept it alive for good, one per live round on a server."""
+    game = make(game_id)
+    bet = game.max_bet
+    rng = live_generator(new_live_seed())
+    game.play(bet, rng)  # compiled and loaded before counting
+    before = references(rng)
+    for _ in range(5):
+        game.play(bet, rng)
+        for start in bonus_starts(game):
+            play_bonus(game, bet, start, rng)
+    play_rounds(game, bet, rng, 5)
+    assert references(rng) == before
+
+
+def test_choice_steps_keep_no_reference_to_the_generator():
+    for game, offer in all_offers():
+        rng, start = live_generator(new_live_seed()), game.start(offer)
+        choices = [concrete(choice, start) for choice in game.choices(start)]
+        for choice in choices:  # compiled and loaded before counting
+            game.step(start, choice, rng)
+        before = references(rng)
+        for _ in range(3):
+            for choice in choices:  # each that draws (a guess, a wheel spin, a play) among them
+                game.step(start, choice, rng)
+        assert references(rng) == before, (game.id, offer.kind)
 
 
 def policies(kind: str):

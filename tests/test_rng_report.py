@@ -142,7 +142,7 @@ def test_live_draws_key_a_fresh_live_generator_per_block(monkeypatch):
     assert x.min() >= 0 and x.max() < 37
     # the first block is exactly the engine's draw_below on the first key
     first = rng.live_generator(keys[0])
-    assert list(x[:20]) == [rng.draw_below(first, 37) for _ in range(20)]
+    assert list(x[:20]) == [rng.draw_below(first.bit_generator, 37) for _ in range(20)]
 
 
 def test_live_battery_gives_a_p_value_per_test():

@@ -306,12 +306,12 @@ class Chunk(NamedTuple):
 def _task(chunk: Chunk) -> tuple[int, object, float]:
     """(stratum, its counters, seconds the kernel took) of one chunk."""
     game = compiled(chunk.text)
-    rng = keyed_generator(*chunk.key)
+    bits = keyed_generator(*chunk.key).bit_generator  # what kernels take (engine/rng.py)
     start = time.perf_counter()
     if chunk.stratum == 0:
-        result = game.strata.base_stratum(game, rng, chunk.rounds, chunk.tail, chunk.big)
+        result = game.strata.base_stratum(game, bits, chunk.rounds, chunk.tail, chunk.big)
     else:
-        result = game.strata.feature_stratum(game, chunk.stratum, rng, chunk.rounds,
+        result = game.strata.feature_stratum(game, chunk.stratum, bits, chunk.rounds,
                                              game.cap_coins - chunk.tail, chunk.big)
     return chunk.stratum, result, time.perf_counter() - start
 

@@ -367,8 +367,9 @@ def sample_drawn_grids(model, rs, rng, n_grids, grid, counts, totals):
 
 def warmup(model: AnywhereModel) -> None:
     """Compile (or load from cache) the round and its simulation."""
-    rng = np.random.Generator(np.random.PCG64(0))
+    bits = np.random.PCG64(0)
     work = new_work(model, 64)
-    play_anywhere_round(model, rng, work, True)
-    simulate_anywhere(model, rng, 1, np.zeros(1, dtype=np.int64), np.zeros(len(Sim), dtype=np.int64),
-                      np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.uint64), work)
+    play_anywhere_round(model, bits, work, True)
+    simulate_anywhere(model, bits, 1, np.zeros(1, dtype=np.int64),
+                      np.zeros(len(Sim), dtype=np.int64), np.zeros(2, dtype=np.int64),
+                      np.zeros(2, dtype=np.uint64), work)

@@ -120,7 +120,7 @@ class AnywhereGame(CommonGame):
 
         def attempt(rows: int):
             work = ak.new_work(self.model, rows)
-            result = ak.play_anywhere_round(self.model, rng, work, True)
+            result = ak.play_anywhere_round(self.model, rng.bit_generator, work, True)
             return (result, work), result.tape_rows
 
         (result, work), used = grow_tape(rng, INITIAL_TAPE_ROWS, attempt)
@@ -131,7 +131,7 @@ class AnywhereGame(CommonGame):
         """n rounds: (counters by lines.SIM_FIELDS name, win-band counts, sum of squared
         wins), credits at this bet; band edges in multiples of the stake."""
         edges, counters, bands, squares = sim_buffers(band_edges_x, bet.lines)
-        ak.simulate_anywhere(self.model, rng, rounds, edges, counters, bands, squares,
+        ak.simulate_anywhere(self.model, rng.bit_generator, rounds, edges, counters, bands, squares,
                              ak.new_work(self.model))
         # the kernels count coins at a coin value of 1
         return sim_result(counters, bands, squares, bet.bet_per_line,

@@ -40,12 +40,12 @@ def base_multiplier(game) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return (1,), (1,)
 
 
-def base_stratum(game, rng, spins, threshold, big) -> dict:
+def base_stratum(game, bits, spins, threshold, big) -> dict:
     """`spins` whole rounds, counted as `engine.cluster_strata.base_stratum` counts base
     spins (all in class 0; `threshold` and `big` in coins)."""
     wins = np.zeros(spins, dtype=np.int64)
     extra = np.zeros(len(BaseExtra), dtype=np.int64)
-    round_wins(game.model, rng, wins, extra, ak.new_work(game.model))
+    round_wins(game.model, bits, wins, extra, ak.new_work(game.model))
     cap = game.cap_coins
     extra[BaseExtra.MAX_WIN] = wins.max(initial=0)
     extra[BaseExtra.HITS] = np.count_nonzero(wins)
@@ -61,5 +61,5 @@ def base_stratum(game, rng, spins, threshold, big) -> dict:
             **{name: int(v) for name, v in zip(BASE_EXTRA, extra)}}
 
 
-def feature_stratum(game, mask, rng, rounds, near, big) -> dict:
+def feature_stratum(game, mask, bits, rounds, near, big) -> dict:
     raise ValueError(f"{game.id}: a pays-anywhere round is one stratum; no feature class {mask}")

@@ -496,14 +496,14 @@ def base_multiplier(game) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return (1,), (1,)
 
 
-def base_stratum(game, rng, spins, threshold, big) -> dict:
+def base_stratum(game, bits, spins, threshold, big) -> dict:
     """`spins` whole rounds in the one class 0, counted as `cluster_strata.base_stratum`
     counts base spins (raw win = the round's win)."""
     from reelforge.engine.clusters import new_buffers
 
     wins = np.zeros(spins, dtype=np.int64)
     extra = np.zeros(len(BaseExtra), dtype=np.int64)
-    round_wins(game.model, game.features, rng, wins, extra, new_buffers(game.model),
+    round_wins(game.model, game.features, bits, wins, extra, new_buffers(game.model),
                new_feature_buffers(game.model))
     cap = game.cap_coins
     extra[BaseExtra.MAX_WIN] = wins.max(initial=0)
@@ -521,5 +521,5 @@ def base_stratum(game, rng, spins, threshold, big) -> dict:
             **{name: int(v) for name, v in zip(BASE_EXTRA, extra)}}
 
 
-def feature_stratum(game, mask, rng, rounds, near, big) -> dict:
+def feature_stratum(game, mask, bits, rounds, near, big) -> dict:
     raise ValueError(f"{game.id}: whole rounds are one stratum; there is no feature class {mask}")

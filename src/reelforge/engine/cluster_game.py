@@ -139,11 +139,12 @@ class ClusterGame(CommonGame):
         """One round with its tape; the tape grows (and the round replays on the same draws)
         until it holds the whole round."""
         self.check_bet(bet)
+        bits = rng.bit_generator  # what kernels take (engine/rng.py)
 
         def attempt(rows: int):
             work = new_buffers(self.model, rows)
             if self.features is not None:
-                r = cf.play_feature_round(self.model, self.features, rng, work,
+                r = cf.play_feature_round(self.model, self.features, bits, work,
                                           cf.new_feature_buffers(self.model), True)
                 used = r.tape_rows
                 summary = {"total": r.total, "capped": r.capped, "guard": r.guard,
@@ -151,13 +152,14 @@ class ClusterGame(CommonGame):
                            "extras": r.retriggers, "modifiers": (),
                            "breakdown": {"base_game": r.base_win, "free_spins": r.free_win}}
             elif self.rules is None:
-                result = cr.play_plain_round(self.model, *self.mult, self.cap_coins, rng, work, True)
+                result = cr.play_plain_round(self.model, *self.mult, self.cap_coins, bits, work,
+                                             True)
                 used = result.tape_rows
                 summary = {"total": result.win, "capped": result.capped,
                            "guard": result.guard, "mask": 0, "played": 0, "supers": 0,
                            "breakdown": {"base_game": result.win}, "modifiers": ()}
             else:
-                summary, used = self.rules.play(self, rng, work)
+                summary, used = self.rules.play(self, bits, work)
             return (summary, work), used
 
         (summary, work), used = grow_tape(rng, INITIAL_TAPE_ROWS, attempt)
@@ -169,14 +171,15 @@ class ClusterGame(CommonGame):
         wins), amounts in credits at this bet; band edges in multiples of the stake."""
         edges, counters, bands, squares = sim_buffers(band_edges_x, bet.lines)
         work = new_buffers(self.model)
+        bits = rng.bit_generator  # what kernels take (engine/rng.py)
         if self.features is not None:
-            cf.simulate_feature_rounds(self.model, self.features, rng, rounds, edges, counters,
+            cf.simulate_feature_rounds(self.model, self.features, bits, rounds, edges, counters,
                                        bands, squares, work, cf.new_feature_buffers(self.model))
         elif self.rules is None:
-            cr.simulate_plain_rounds(self.model, *self.mult, self.cap_coins, rng, rounds, edges,
+            cr.simulate_plain_rounds(self.model, *self.mult, self.cap_coins, bits, rounds, edges,
                                      counters, bands, squares, work)
         else:
-            self.rules.simulate(self, rng, rounds, edges, counters, bands, squares, work)
+            self.rules.simulate(self, bits, rounds, edges, counters, bands, squares, work)
         # kernels count coins at a coin value of 1
         return sim_result(counters, bands, squares, bet.bet_per_line,
                           ("total_win", "base_line_win", "feature_win", "bonus_win", "max_win"))

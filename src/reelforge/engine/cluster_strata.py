@@ -93,7 +93,7 @@ def base_multiplier(game) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(int(v) for v in values), tuple(b - a for a, b in zip([0] + cum, cum))
 
 
-def base_stratum(game, rng, spins, threshold, big) -> dict:
+def base_stratum(game, bits, spins, threshold, big) -> dict:
     """`spins` rounds, counted as a rules module's base stratum counts its base spins (all
     in the one class 0): by_pair {(0, 0): its row, by `BaseField` (`threshold` in coins)},
     raw_hist {raw win: spins} (uncut: a game may have no cap), and the totals BASE_EXTRA
@@ -102,7 +102,7 @@ def base_stratum(game, rng, spins, threshold, big) -> dict:
     wins = np.zeros(spins, dtype=np.int64)
     extra = np.zeros(len(BaseExtra), dtype=np.int64)
     values, cum = game.mult
-    base_spins(game.model, values, cum, rng, raws, wins, extra, new_buffers(game.model))
+    base_spins(game.model, values, cum, bits, raws, wins, extra, new_buffers(game.model))
     cap = game.cap_coins
     paid = np.minimum(wins, cap) if cap else wins
     extra[BaseExtra.MAX_WIN] = paid.max(initial=0)
@@ -120,5 +120,5 @@ def base_stratum(game, rng, spins, threshold, big) -> dict:
             **{name: int(v) for name, v in zip(BASE_EXTRA, extra)}}
 
 
-def feature_stratum(game, mask, rng, rounds, near, big) -> dict:
+def feature_stratum(game, mask, bits, rounds, near, big) -> dict:
     raise ValueError(f"{game.id}: a standard cluster game has no feature class {mask}")

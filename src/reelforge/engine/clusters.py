@@ -653,9 +653,9 @@ def warmup() -> None:
     model = build_cluster_model(1, 1, [[0, 1], [0, 0]], [False, True], 1,
                                 sets=[("strips", [[0, 1]]), ("weights", [[1, 1]])])
     b = new_buffers(model, 4)
-    rng = np.random.Generator(np.random.PCG64(0))
+    bits = np.random.PCG64(0)
     values, cum = multiplier_table([1, 2], [1, 1])
     for rs in (0, 1):
-        play_cluster_spin(model, rs, values, cum, rng, b, True)
-        simulate_cluster_spins(model, rs, values, cum, rng, 1, b,
+        play_cluster_spin(model, rs, values, cum, bits, b, True)
+        simulate_cluster_spins(model, rs, values, cum, bits, 1, b,
                                np.zeros(len(ClusterSim), dtype=np.int64))

@@ -2,7 +2,7 @@
 
 `fill_below` calls the engine's own `rng.draw_below` in a loop, so the battery tests the very
 mapping a round uses (Lemire's multiply-shift with rejection over 32 of the 53 bits of
-`rng.random()`), not a re-implementation of it.
+`next_double`), not a re-implementation of it.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from reelforge.engine.rng import draw_below
 
 
 @numba.njit(cache=True, _nrt=False)  # type: ignore[call-overload]
-def fill_below(rng, n, out):
-    """out: (k,) int64 filled with k successive draw_below(rng, n), 1 <= n < 2**32."""
+def fill_below(bits, n, out):
+    """out: (k,) int64 filled with k successive draw_below(bits, n), 1 <= n < 2**32."""
     for i in range(out.shape[0]):
-        out[i] = draw_below(rng, n)
+        out[i] = draw_below(bits, n)

@@ -146,7 +146,8 @@ def guess(rules: GambleRules, state: GambleState, colour: str, rng) -> GambleSta
     rejected action consumes no randomness (replays stay aligned)."""
     _check_open(state, "guess")
     _check_colour(colour, "guess colour")
-    return resolve_guess(rules, state, colour, card_from_draw(int(draw_below(rng, 2))))
+    draw = int(draw_below(rng.bit_generator, 2))
+    return resolve_guess(rules, state, colour, card_from_draw(draw))
 
 
 def take_win(state: GambleState) -> GambleState:

@@ -126,11 +126,12 @@ class LineGame(CommonGame):
         edges, counters, bands, squares = sim_buffers(band_edges_x, cost)
         stops, window, tape = reel_buffers(m, 1)
         eligible = jackpot_eligible(self, bet)
+        bits = rng.bit_generator  # what kernels take (engine/rng.py)
         if self.rules is None:
-            k.simulate_kernel(m, bet.lines, bet.bet_per_line, eligible, rng, rounds, edges,
+            k.simulate_kernel(m, bet.lines, bet.bet_per_line, eligible, bits, rounds, edges,
                               counters, bands, squares, stops, window, tape)
         else:
-            self.rules.simulate(self, m, bet, eligible, rng, rounds, edges, counters, bands,
+            self.rules.simulate(self, m, bet, eligible, bits, rounds, edges, counters, bands,
                                 squares, stops, window, tape)
         return sim_result(counters, bands, squares)
 

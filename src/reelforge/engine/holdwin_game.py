@@ -107,7 +107,8 @@ class HoldWinGame(CommonGame):
         cells = m.ways.n_reels * m.ways.n_rows
         stops, window, locked, tape = self._buffers(
             1 + m.ways.paying.shape[0] + cells + self.max_round_spins() + 1)
-        result = hk.play_holdwin_round(m, bet.bet_per_line, rng, stops, window, locked, tape, True)
+        result = hk.play_holdwin_round(m, bet.bet_per_line, rng.bit_generator, stops, window,
+                                       locked, tape, True)
         return self._outcome(bet, seed, result, tape[: result.tape_rows])
 
     def simulate(self, bet: Bet, rng: np.random.Generator, rounds: int,
@@ -117,8 +118,8 @@ class HoldWinGame(CommonGame):
         m = self.model
         edges, counters, bands, squares = parts.sim_buffers(band_edges_x, bet.total)
         stops, window, locked, tape = self._buffers(1)
-        hk.simulate_holdwin(m, bet.bet_per_line, rng, rounds, edges, counters, bands, squares,
-                            stops, window, locked, tape)
+        hk.simulate_holdwin(m, bet.bet_per_line, rng.bit_generator, rounds, edges, counters,
+                            bands, squares, stops, window, locked, tape)
         return parts.sim_result(counters, bands, squares)
 
     def _outcome(self, bet: Bet, seed: int | None, result: hk.HoldWinResult,

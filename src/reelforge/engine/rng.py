@@ -2,10 +2,16 @@
 
 Every draw in the engine goes through `draw_below`, which takes 32 uniform bits and maps them
 to [0, n) with Lemire's multiply-shift and rejection, so no residue is favoured. The 32 bits
-come from `rng.random()`: numpy's and randomgen's bit generators build that double as
-`(next_uint64 >> 11) * 2**-53`, so multiplying by 2**53 recovers 53 exact random bits
-(checked by `tests/test_rng.py`). We take that path because numba's `Generator.random` is
-about four times faster than its `Generator.integers`.
+come from the bit generator's `next_double`, what numba's `Generator.random()` is: numpy's
+and randomgen's bit generators build that double as `(next_uint64 >> 11) * 2**-53`, so
+multiplying by 2**53 recovers 53 exact random bits (checked by `tests/test_rng.py`). We take
+that path because numba's `Generator.random` is about four times faster than its
+`Generator.integers`.
+
+Kernels take the bit generator (`rng.bit_generator`), not the Generator: numba unboxes a
+Generator into a reference only its refcounting runtime releases, and kernels run without it
+(engine/jit.py), so each call would leak the Generator (one per live round). A bit generator
+is unboxed borrowed. Python-level APIs (`play`, `simulate`, choice steps) take Generators.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import os
 
 import numba
 import numpy as np
+from numba.np.random.generator_core import next_double
 from randomgen import ChaCha
 
 TWO_POW_53 = 9007199254740992.0
@@ -40,10 +47,10 @@ def lemire_map(x, n, bits):
 
 
 @numba.njit(cache=True, _nrt=False)  # type: ignore[call-overload]
-def draw_below(rng, n):
-    """Unbiased integer in [0, n) for 1 <= n < 2**32."""
+def draw_below(bits, n):
+    """Unbiased integer in [0, n) for 1 <= n < 2**32, from a bit generator `bits`."""
     while True:
-        bits53 = np.uint64(rng.random() * TWO_POW_53)
+        bits53 = np.uint64(next_double(bits) * TWO_POW_53)
         accepted, value = lemire_map(bits53 >> np.uint64(21), n, 32)  # top 32 of 53 bits
         if accepted:
             return value

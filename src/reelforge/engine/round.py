@@ -103,8 +103,9 @@ def play_bonus(game, bet: Bet, start_multiplier: int, rng: np.random.Generator,
     if start_multiplier not in starts:
         raise InvalidBet(f"{game.spec.id}: bonus start multiplier = {start_multiplier!r}: "
                          f"must be one of {sorted(starts)}")
+    bits = rng.bit_generator  # what kernels take (engine/rng.py)
     return _play(game, bet, rng, seed, lambda m, stops, window, tape: game.rules.play_bonus(
-        game, m, bet, start_multiplier, rng, stops, window, tape, True), 0)
+        game, m, bet, start_multiplier, bits, stops, window, tape, True), 0)
 
 
 def play_round(game, bet: Bet, rng: np.random.Generator, seed: int | None = None) -> Outcome:
@@ -122,11 +123,12 @@ def play_lines(game, bet: Bet, rng: np.random.Generator, seed: int | None = None
     check_bet(game, bet)
     eligible = jackpot_eligible(game, bet)
     rules = game.rules
+    bits = rng.bit_generator  # what kernels take (engine/rng.py)
     if rules is not None:  # the rules' round: the generic one and what they add
         return _play(game, bet, rng, seed, lambda m, stops, window, tape: rules.play(
-            game, m, bet, eligible, rng, stops, window, tape, True), game.price(bet))
+            game, m, bet, eligible, bits, stops, window, tape, True), game.price(bet))
     return _play(game, bet, rng, seed, lambda m, stops, window, tape: k.play_round_kernel(
-        m, bet.lines, bet.bet_per_line, eligible, rng, stops, window, tape, True),
+        m, bet.lines, bet.bet_per_line, eligible, bits, stops, window, tape, True),
         game.price(bet))
 
 

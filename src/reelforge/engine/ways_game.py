@@ -63,7 +63,8 @@ class WaysGame(CommonGame):
         self.check_bet(bet)
         m = self.model
         stops, window, tape = parts.reel_buffers(m, m.paying.shape[0] + 1)
-        result = wk.play_ways_round(m, bet.bet_per_line, rng, stops, window, tape, True)
+        result = wk.play_ways_round(m, bet.bet_per_line, rng.bit_generator, stops, window, tape,
+                                    True)
         return self._outcome(bet, seed, result, tape[: result.tape_rows])
 
     def simulate(self, bet: Bet, rng: np.random.Generator, rounds: int,
@@ -72,8 +73,8 @@ class WaysGame(CommonGame):
         in multiples of the stake."""
         m = self.model
         edges, counters, bands, squares = parts.sim_buffers(band_edges_x, bet.total)
-        wk.simulate_ways(m, bet.bet_per_line, rng, rounds, edges, counters, bands, squares,
-                         *parts.reel_buffers(m, 1))
+        wk.simulate_ways(m, bet.bet_per_line, rng.bit_generator, rounds, edges, counters, bands,
+                         squares, *parts.reel_buffers(m, 1))
         return parts.sim_result(counters, bands, squares)
 
     def _outcome(self, bet: Bet, seed: int | None, result: wk.WaysResult,

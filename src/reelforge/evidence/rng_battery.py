@@ -32,7 +32,7 @@ def live_draws(n: int, draws: int, per_key: int = PER_KEY) -> np.ndarray:
     """`draws` values of draw_below(rng, n), a fresh live seed every `per_key` draws."""
     out = np.empty(draws, dtype=np.int64)
     for start in range(0, draws, per_key):
-        fill_below(live_generator(new_live_seed()), n, out[start:start + per_key])
+        fill_below(live_generator(new_live_seed()).bit_generator, n, out[start:start + per_key])
     return out
 
 

@@ -57,10 +57,10 @@ def buffers(game):
     return cells, meters
 
 
-def play(game, rng, work):
+def play(game, bits, work):
     """(summary of the round for the Outcome, tape rows used)."""
     cells, meters = buffers(game)
-    r = k.play_round(game.model, game.rules_model, rng, work, cells, meters, True)
+    r = k.play_round(game.model, game.rules_model, bits, work, cells, meters, True)
     jackpot_part = min(r.jackpot_win, r.free_win)  # a capped round may end below its jackpots
     summary = {"total": r.total, "capped": r.capped, "guard": r.guard, "mask": r.mask,
                "played": r.played, "supers": r.supers, "jackpots": r.jackpots,
@@ -71,9 +71,9 @@ def play(game, rng, work):
     return summary, r.tape_rows
 
 
-def simulate(game, rng, rounds, edges, counters, bands, squares, work):
+def simulate(game, bits, rounds, edges, counters, bands, squares, work):
     cells, meters = buffers(game)
-    k.simulate_rounds(game.model, game.rules_model, rng, rounds, edges, counters, bands, squares,
+    k.simulate_rounds(game.model, game.rules_model, bits, rounds, edges, counters, bands, squares,
                       work, cells, meters)
 
 
@@ -133,13 +133,13 @@ def initial_trigger_probabilities(game) -> dict[int, float]:
     return out
 
 
-def base_stratum(game, rng, spins, threshold, big) -> dict:
+def base_stratum(game, bits, spins, threshold, big) -> dict:
     work = new_buffers(game.model)
     n = k.N_MASKS
     by_pair = np.zeros((n, n, len(BaseField)), dtype=np.int64)
     raw_hist = np.zeros(game.cap_coins + 1, dtype=np.int64)
     extra = np.zeros(len(BaseExtra), dtype=np.int64)
-    k.simulate_base_spins(game.model, game.rules_model, rng, spins, threshold, big, by_pair,
+    k.simulate_base_spins(game.model, game.rules_model, bits, spins, threshold, big, by_pair,
                           raw_hist, extra, work)
     out: dict[str, object] = {name: int(v) for name, v in zip(BASE_EXTRA, extra)}
     nonzero = np.flatnonzero(raw_hist)
@@ -156,12 +156,12 @@ def base_multiplier(game) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(int(v) for v in cj.base_mult_values), tuple(b - a for a, b in zip([0] + cum, cum))
 
 
-def feature_stratum(game, mask, rng, rounds, near, big) -> dict:
+def feature_stratum(game, mask, bits, rounds, near, big) -> dict:
     work = new_buffers(game.model)
     cells, meters = buffers(game)
     counters = np.zeros(len(FreeField), dtype=np.int64)
     squares = np.zeros(2, dtype=np.uint64)
-    k.simulate_free_rounds(game.model, game.rules_model, mask, rng, rounds, near, big, counters,
+    k.simulate_free_rounds(game.model, game.rules_model, mask, bits, rounds, near, big, counters,
                            squares, work, cells, meters)
     out = {name: int(v) for name, v in zip(FREE_FIELDS, counters)}
     out["squares"] = int(squares[1]) << 64 | int(squares[0])

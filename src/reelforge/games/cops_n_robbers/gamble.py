@@ -188,7 +188,8 @@ def spin_cash(config: WheelConfig, state: WheelState, index: int, rng) -> WheelS
     # an exact target keeps its short draw (and the existing draw stream); a capped or rounded
     # one draws over the target itself, which makes the chance amount / target exactly
     exact = target * den == state.amount * num
-    won = draw_below(rng, num) < den if exact else draw_below(rng, target) < state.amount
+    bits = rng.bit_generator  # what kernels take (engine/rng.py)
+    won = draw_below(bits, num) < den if exact else draw_below(bits, target) < state.amount
     return resolve_cash(config, state, index, bool(won))
 
 
@@ -252,7 +253,7 @@ def bernoulli(rng, p: Fraction, n: int = BONUS_DRAW) -> bool:
     while True:
         scaled = p * n
         digit = scaled.numerator // scaled.denominator
-        d = int(draw_below(rng, n))
+        d = int(draw_below(rng.bit_generator, n))
         if d != digit or scaled == digit:
             return d < digit
         p = scaled - digit

@@ -64,16 +64,16 @@ def compile(spec, model) -> TrailModel:
         pushback=trail.sid_pushback)
 
 
-def play(game, model, bet, eligible: bool, rng, stops, window, tape, record: bool):
+def play(game, model, bet, eligible: bool, bits, stops, window, tape, record: bool):
     """One paid round: an `engine.lines.RoundResult`."""
     return k.play_round_kernel(model, game.rules_model, bet.lines, bet.bet_per_line, eligible,
-                               rng, stops, window, tape, record)
+                               bits, stops, window, tape, record)
 
 
-def simulate(game, model, bet, eligible: bool, rng, rounds: int, edges, counters, bands, squares,
+def simulate(game, model, bet, eligible: bool, bits, rounds: int, edges, counters, bands, squares,
              stops, window, tape) -> None:
     """`rounds` rounds added to the statistics arrays of `engine.lines.simulate_kernel`."""
-    k.simulate_kernel(model, game.rules_model, bet.lines, bet.bet_per_line, eligible, rng, rounds,
+    k.simulate_kernel(model, game.rules_model, bet.lines, bet.bet_per_line, eligible, bits, rounds,
                       edges, counters, bands, squares, stops, window, tape)
 
 
@@ -82,10 +82,10 @@ def bonus_starts(game) -> tuple[int, ...]:
     return tuple(sorted({int(x) for x in game.rules_model.start_multiplier if x > 0}))
 
 
-def play_bonus(game, model, bet, start: int, rng, stops, window, tape, record: bool):
+def play_bonus(game, model, bet, start: int, bits, stops, window, tape, record: bool):
     """The chase alone at a starting multiplier in `bonus_starts`: the `RoundResult` of
     `play`, only its bonus parts set."""
-    return k.play_bonus_kernel(model, game.rules_model, start, bet.lines, bet.bet_per_line, rng,
+    return k.play_bonus_kernel(model, game.rules_model, start, bet.lines, bet.bet_per_line, bits,
                                stops, window, tape, record)
 
 

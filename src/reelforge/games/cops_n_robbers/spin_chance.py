@@ -67,7 +67,7 @@ def play_spin_chance(credit: int, stake: int, rng) -> SpinChanceResult:
     """"PLAY": wager the whole credit; checks come before the draw so a rejected call consumes
     no randomness."""
     _check_offered(credit, stake)
-    return resolve_spin_chance(credit, stake, int(draw_below(rng, stake)))
+    return resolve_spin_chance(credit, stake, int(draw_below(rng.bit_generator, stake)))
 
 
 def decline(credit: int, stake: int) -> SpinChanceResult:
