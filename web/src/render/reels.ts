@@ -216,14 +216,14 @@ export class ReelSet extends Container {
   }
 
   /** Land on `window` ([reel][row]); resolves when the last reel stops. */
-  land(window: readonly (readonly string[])[], options: { stagger?: number; fast?: boolean } = {}): Promise<void> {
+  land(window: readonly (readonly string[])[], options: { stagger?: number; fast?: boolean; anticipate?: boolean } = {}): Promise<void> {
     this.clearHighlight();
     this.clearMarks();
     const stagger = options.fast ? 1 : options.stagger ?? 4;
     const speed = (this.opts.speed ?? 22) * (options.fast ? 2 : 1);
     // Only reels that land one at a time build suspense (a tumble's columns fall together).
     const ant = this.opts.anticipation;
-    this.anticipating = ant && stagger > 0 ? anticipatingReels(window, ant.symbols, ant.need) : [];
+    this.anticipating = ant && stagger > 0 && options.anticipate !== false ? anticipatingReels(window, ant.symbols, ant.need) : [];
     const extra = options.fast ? ANTICIPATION_CELLS / 4 : ANTICIPATION_CELLS;
     return new Promise((resolve) => {
       this.pending?.resolve();

@@ -263,7 +263,7 @@ export class PixiSlotView implements SlotView {
     this.reels.startSpin();
     this.deps.sound("spin");
   }
-  land(symbols: string[][], options: { fast?: boolean } = {}): Promise<void> {
+  land(symbols: string[][], options: { fast?: boolean; anticipate?: boolean } = {}): Promise<void> {
     this.stopWins();
     return this.reels.land(symbols, options);
   }

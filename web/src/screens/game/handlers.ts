@@ -115,8 +115,11 @@ export function genericHandlers(game: Described & Purse): Required<Handlers<Slot
     await ctx.view.banner(text(e as never), { ms: 900, fast: ctx.fast });
   };
   return {
-    // reels a sticky wild holds land on it (their wild and badge are drawn by sticky_wild)
-    window: async (e, ctx) => { await ctx.view.land(withHeldWilds(e.symbols, ctx.spin), { fast: ctx.fast }); },
+    // reels a sticky wild holds land on it (their wild and badge are drawn by sticky_wild).
+    // A bonus spin (a hold-and-win respin) is the feature itself: its window holds the locked
+    // prizes, which met the trigger already, so no reel slows for it (every respin dragged
+    // about 5 s: a round of a dozen respins ran past a minute, PLAY held off all that time).
+    window: async (e, ctx) => { await ctx.view.land(withHeldWilds(e.symbols, ctx.spin), { fast: ctx.fast, anticipate: ctx.spin.kind !== "bonus" }); },
     grid: async (e, ctx) => {
       // a spin starts on the round's marks so far (none on its first spin; a resumed round's)
       if (e.tumble === 0 && hasMarks(ctx.outcome)) ctx.view.setCellMultipliers?.(gridMultipliersBefore(ctx.outcome, ctx.spin));

@@ -41,8 +41,9 @@ export interface Theme {
 export interface SlotView {
   /** Reels start spinning (PLAY pressed; the answer is not in yet). */
   spinStart(): void;
-  /** Reels (or grid columns) land on `symbols` ([reel][row]). */
-  land(symbols: string[][], options?: { fast?: boolean }): Promise<void>;
+  /** Reels (or grid columns) land on `symbols` ([reel][row]); `anticipate: false`: no reel
+   * slows for the feature's trigger (a spin of the feature itself). */
+  land(symbols: string[][], options?: { fast?: boolean; anticipate?: boolean }): Promise<void>;
   /** A tumble: the grid becomes `symbols` (cells fall in from above). */
   tumble(symbols: string[][], options?: { fast?: boolean }): Promise<void>;
   /** Draw `symbols` at once, no animation (recovery, replay). */
