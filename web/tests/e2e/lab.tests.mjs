@@ -537,7 +537,11 @@ export const tests = [FREE_SPINS, GRID_MULTIPLIERS, WILD_MARKS, ...STICKY_WILDS,
 // nearly every round plays its respins to the end, served as an extra lab game.
 const HOLDWIN = { operator: "demo-lab", key: "holdwin-fs", gameFile: `${WEB}/tests/e2e/games/holdwin-example-e2e-fs-v1.toml` };
 
-const HOLD_AND_WIN = [{ width: 1440, height: 900 }, { width: 390, height: 844 }].map((viewport) => ({
+// One size (the phone's; the screen is the generic one both sizes share) and one round of
+// respins: the e2e suite's time is CI's budget. That the respins land without the trigger's
+// slowdown is the unit test's (tests/unit/holdwin-respins.test.ts): a wall-clock limit here
+// would measure the machine.
+const HOLD_AND_WIN = [{ width: 390, height: 844 }].map((viewport) => ({
   name: `lab: hold-and-win respins played to the end, PLAY back and the round's win shown (${viewport.width}x${viewport.height})`,
   gameFiles: [HOLDWIN],
   viewport,
@@ -545,24 +549,18 @@ const HOLD_AND_WIN = [{ width: 1440, height: 900 }, { width: 390, height: 844 }]
     await open(t, HOLDWIN.key);
     await t.page.uncheck("[data-testid=turbo]"); // at the speed a player sees first
     let respun = 0;
-    for (let i = 0; i < 4 && respun < 2; i++) {
-      const started = Date.now();
+    for (let i = 0; i < 4 && respun < 1; i++) {
       expect((await t.spin(HOLDWIN.key)) === "idle", "a round stopped at a choice");
-      const seconds = (Date.now() - started) / 1000;
       const round = await lastRound(t);
       const o = round.outcome;
       const win = await t.page.locator("[data-testid=win]").innerText();
       expect(o.total_win > 0 ? win.startsWith(`${credits(o.total_win)} `) : win === "—", `round ${round.round_id}: WIN shows ${win}, the round won ${o.total_win}`);
-      const respins = o.spins.filter((s) => s.kind === "bonus").length;
-      if (!respins) continue;
+      if (!o.spins.some((s) => s.kind === "bonus")) continue;
       respun++;
-      // a respin is one landing and its new prizes: each slowed for the trigger they had
-      // already met took 4.5 to 6 s (with the outro, per spin), and a dozen kept PLAY off for over a minute
-      expect(seconds / o.spins.length < 4, `round ${round.round_id}: ${o.spins.length} spins took ${seconds.toFixed(1)} s`);
       await t.assertDrawn(`holdwin-${viewport.width}-${respun}`);
       await t.shot(`holdwin-${viewport.width}-${respun}`);
     }
-    expect(respun === 2, `only ${respun} of the rounds played the respins`);
+    expect(respun === 1, "none of the rounds played the respins");
     await t.page.locator("[data-testid=play]:not([disabled])").waitFor({ timeout: 10000 });
   },
 }));
