@@ -28,7 +28,7 @@ def config(offer: str = "on", limit_stake_multiple: int = 2500, limit_minor: int
 
 
 class FakeDraws:
-    """Stands in for draw_below: returns the scripted values, recording each n asked for."""
+    """Stands in for rng.draw: returns the scripted values, recording each n asked for."""
 
     def __init__(self, values):
         self.values, self.asked = list(values), []
@@ -92,11 +92,11 @@ def test_cash_target_is_capped_at_the_limit_and_then_collected():
     state = g.choose_amount(g.start_gamble(cfg, 700, 10), 600)  # 100 banked
     assert g.cash_target(cfg, state, 1) == 900 and g.cash_chance(cfg, state, 1) == Fraction(2, 3)
     fake = FakeDraws([599])
-    g.draw_below, saved = fake, g.draw_below
+    g.draw, saved = fake, g.draw
     try:
         won = g.spin_cash(cfg, state, 1, rng=None)
     finally:
-        g.draw_below = saved
+        g.draw = saved
     assert fake.asked == [900]
     assert (won.amount, won.collected, won.finished) == (900, 100, True)
     assert g.payout(cfg, won) == 1000
@@ -143,7 +143,7 @@ def test_rounded_four_thirds_wins_on_exactly_amount_of_target_draws(amount, targ
     outcomes = []
     for d in range(target):
         fake = FakeDraws([d])
-        monkeypatch.setattr(g, "draw_below", fake)
+        monkeypatch.setattr(g, "draw", fake)
         outcomes.append(g.spin_cash(cfg, state, 0, rng=None).amount)
         assert fake.asked == [target]
     assert outcomes == [target] * amount + [0] * (target - amount)
@@ -166,7 +166,7 @@ def test_cash_spin_wins_on_exactly_den_of_num_draws(index, num, den, monkeypatch
     outcomes = []
     for d in range(num):
         fake = FakeDraws([d])
-        monkeypatch.setattr(g, "draw_below", fake)
+        monkeypatch.setattr(g, "draw", fake)
         outcomes.append(g.spin_cash(cfg, state, index, rng=None).amount)
         assert fake.asked == [num]
     assert outcomes == [30 * num // den] * den + [0] * (num - den)
@@ -199,12 +199,12 @@ def test_wheel_odds_are_what_the_step_pays_with(win, banked, monkeypatch):
             assert target == min(state.amount * num // den, state.limit - state.collected)
             assert target > state.amount and chance == Fraction(state.amount, target)
             probe = FakeDraws([0])
-            monkeypatch.setattr(g, "draw_below", probe)
+            monkeypatch.setattr(g, "draw", probe)
             step.step(opened, [kind, arg], rng=None)
             (n,) = probe.asked
             paid = []
             for d in range(n):
-                monkeypatch.setattr(g, "draw_below", FakeDraws([d]))
+                monkeypatch.setattr(g, "draw", FakeDraws([d]))
                 paid.append(step.step(opened, [kind, arg], rng=None).state.amount)
             assert set(paid) <= {0, target}
             assert Fraction(paid.count(target), n) == chance
@@ -226,7 +226,7 @@ def test_wheel_odds_are_what_the_step_pays_with(win, banked, monkeypatch):
         assert expected == state.collected + chance * target == state.collected + state.amount
     for kind, arg in [("cash", i) for i in range(3)] + [("bonus", b) for b in PRICES]:
         if (kind, arg) not in odds:
-            monkeypatch.setattr(g, "draw_below", FakeDraws([]))  # any draw would fail
+            monkeypatch.setattr(g, "draw", FakeDraws([]))  # any draw would fail
             with pytest.raises(InvalidAction, match="not offered"):
                 step.step(opened, [kind, arg], rng=None)
 
@@ -294,7 +294,7 @@ def test_bernoulli_is_exact(p, n, monkeypatch):
     k = 6
     wins = undecided = 0
     for digits in itertools.product(range(n), repeat=k):
-        monkeypatch.setattr(g, "draw_below", FakeDraws(digits))
+        monkeypatch.setattr(g, "draw", FakeDraws(digits))
         try:
             wins += g.bernoulli(None, p, n)
         except IndexError:
@@ -312,7 +312,7 @@ def test_bernoulli_decides_on_the_first_draw_unless_it_ties(monkeypatch):
                           ([n // 3], Fraction(1, 3), False), ([n - 1], Fraction(1, 7), False),
                           ([n // 7, 0], Fraction(1, 7), True)):
         fake = FakeDraws(draws)
-        monkeypatch.setattr(g, "draw_below", fake)
+        monkeypatch.setattr(g, "draw", fake)
         assert g.bernoulli(None, p) is won and fake.asked == [n] * len(draws)
 
 
@@ -452,7 +452,7 @@ def test_spin_chance_wins_on_exactly_credit_of_stake_draws(stake, monkeypatch):
         results = []
         for d in range(stake):
             fake = FakeDraws([d])
-            monkeypatch.setattr(sc, "draw_below", fake)
+            monkeypatch.setattr(sc, "draw", fake)
             results.append(sc.play_spin_chance(credit, stake, rng=None))
             assert fake.asked == [stake]
         won = sum(r.won for r in results)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from reelforge.engine.rng import draw_below
+from reelforge.engine.rng import draw
 from reelforge.errors import InvalidAction
 
 RED, BLACK = "red", "black"
@@ -146,8 +146,7 @@ def guess(rules: GambleRules, state: GambleState, colour: str, rng) -> GambleSta
     rejected action consumes no randomness (replays stay aligned)."""
     _check_open(state, "guess")
     _check_colour(colour, "guess colour")
-    draw = int(draw_below(rng.bit_generator, 2))
-    return resolve_guess(rules, state, colour, card_from_draw(draw))
+    return resolve_guess(rules, state, colour, card_from_draw(draw(rng, 2)))
 
 
 def take_win(state: GambleState) -> GambleState:

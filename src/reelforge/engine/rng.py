@@ -56,6 +56,12 @@ def draw_below(bits, n):
             return value
 
 
+def draw(rng: np.random.Generator, n: int) -> int:
+    """A draw in [0, n) made in Python (a choice step's: a gamble's card, a wheel, Spin
+    Chance): `draw_below` on the Generator's bit generator, as kernels take it."""
+    return int(draw_below(rng.bit_generator, n))
+
+
 def new_live_seed() -> int:
     """256 bits from the kernel's CSPRNG: the whole key of one live round."""
     return int.from_bytes(os.urandom(SEED_BITS // 8), "big")

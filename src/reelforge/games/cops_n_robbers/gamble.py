@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from reelforge.engine.protocol import FrozenMap
-from reelforge.engine.rng import draw_below
+from reelforge.engine.rng import draw
 from reelforge.errors import InvalidAction
 
 OFFERS = ("on", "5x", "off")
@@ -188,8 +188,7 @@ def spin_cash(config: WheelConfig, state: WheelState, index: int, rng) -> WheelS
     # an exact target keeps its short draw (and the existing draw stream); a capped or rounded
     # one draws over the target itself, which makes the chance amount / target exactly
     exact = target * den == state.amount * num
-    bits = rng.bit_generator  # what kernels take (engine/rng.py)
-    won = draw_below(bits, num) < den if exact else draw_below(bits, target) < state.amount
+    won = draw(rng, num) < den if exact else draw(rng, target) < state.amount
     return resolve_cash(config, state, index, bool(won))
 
 
@@ -253,7 +252,7 @@ def bernoulli(rng, p: Fraction, n: int = BONUS_DRAW) -> bool:
     while True:
         scaled = p * n
         digit = scaled.numerator // scaled.denominator
-        d = int(draw_below(rng.bit_generator, n))
+        d = draw(rng, n)
         if d != digit or scaled == digit:
             return d < digit
         p = scaled - digit

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from reelforge.engine.rng import draw_below
+from reelforge.engine.rng import draw
 from reelforge.errors import InvalidAction
 
 
@@ -67,7 +67,7 @@ def play_spin_chance(credit: int, stake: int, rng) -> SpinChanceResult:
     """"PLAY": wager the whole credit; checks come before the draw so a rejected call consumes
     no randomness."""
     _check_offered(credit, stake)
-    return resolve_spin_chance(credit, stake, int(draw_below(rng.bit_generator, stake)))
+    return resolve_spin_chance(credit, stake, draw(rng, stake))
 
 
 def decline(credit: int, stake: int) -> SpinChanceResult:
