@@ -171,7 +171,8 @@ async function captionsSaid(t, key, round) {
   }
   const said = (await t.page.evaluate(() => window.__captions)).filter((c) => / pays [\d,]+ credits?$/.test(c.text));
   expect(said.length === wins.length, `${key}: ${said.length} win captions (${said.map((c) => c.text).join(" | ")}), the round paid ${wins.length} wins`);
-  const meter = (text) => Number((text ?? "").split(" ")[0].replace(/,/g, ""));
+  // the meter reads a dash for nothing won (the idle meter's), a number of credits otherwise
+  const meter = (text) => ((text ?? "").trim() === "—" ? 0 : Number((text ?? "").split(" ")[0].replace(/,/g, "")));
   for (const [k, { e, total }] of wins.entries()) {
     const c = said[k];
     const want = {
