@@ -306,7 +306,8 @@ export const tests = [
       if (won) expect(step.result.state.amount === 2 * staked, `the server's win ${step.result.state.amount} is not double ${staked}`);
       // The WIN meter takes the step's amount while the result is shown, not after the card goes.
       const during = await t.page.evaluate(() => window.__winDuring);
-      expect(during.some((w) => w === credits(step.result.state.amount)), `during the reveal the WIN meter showed ${JSON.stringify(during.slice(-3))}, the server's amount is ${step.result.state.amount}`);
+      const meterText = step.result.state.amount === 0 ? "—" : credits(step.result.state.amount); // nothing won reads as the idle dash
+      expect(during.some((w) => w === meterText), `during the reveal the WIN meter showed ${JSON.stringify(during.slice(-3))}, the server's amount is ${step.result.state.amount}`);
       expect(await t.page.locator("[data-testid=gamble-reveal]").count() === 0, "the turning card stays over the reels");
       if (flow === "choice") {
         expect((await t.page.getAttribute("[data-testid=gamble-card]", "data-colour")) === step.result.state.last_card, "the turned card is not the server's");
