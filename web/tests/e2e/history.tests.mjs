@@ -211,7 +211,12 @@ export const tests = [
       expect(gamble.steps.length >= 2 && gamble.steps[0].choice === "half", `the gamble's steps: ${gamble.steps.map((s) => s.choice)}`);
       const free = await settle(t, await bet(t, FS.key));
       const cops = await settle(t, await bet(t, BONUS.key));
-      const candy = await settle(t, await bet(t, CANDY.key));
+      // a candy round of more than one screen (its replay is stepped back below); the test
+      // game's reels make most rounds tumble or trigger, not every one
+      let candy = await settle(t, await bet(t, CANDY.key));
+      const screensOf = (r) => r.outcome.spins.flatMap((s) => s.events.filter((e) => e.type === "grid")).length;
+      for (let i = 0; i < 10 && screensOf(candy) < 2; i++) candy = await settle(t, await bet(t, CANDY.key));
+      expect(screensOf(candy) >= 2, "ten candy rounds of one screen each");
       const { rounds } = await t.api("/api/v1/rounds?limit=100");
       const titles = Object.fromEntries((await t.api("/api/v1/games")).games.map((g) => [g.key, g.title]));
       await openHistory(t);
