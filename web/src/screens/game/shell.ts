@@ -320,8 +320,8 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     balanceMoney.textContent = formatMoney(staked ?? balance, currency);
     balanceCredits.textContent = formatCredits(creditsOf(staked ?? balance, denomination));
     betOut.textContent = Number.isFinite(price()) ? formatMoney(price(), currency) : "—";
-    const modeShown = modes.find((m) => m.name === mode);
-    costLine.textContent = modeShown && Number.isFinite(price()) ? costNote(modeShown, bet().stake_credits * denomination, (minor) => formatMoney(minor, currency)) : "";
+    const chosen = modes.find((m) => m.name === mode);
+    costLine.textContent = chosen && Number.isFinite(price()) ? costNote(chosen, bet().stake_credits * denomination, (minor) => formatMoney(minor, currency)) : "";
     costLine.hidden = !costLine.textContent;
     const waiting = Date.now() - lastStart < rules.min_round_interval_ms;
     const idle = flow.state === "idle";
@@ -349,11 +349,10 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     const rtp = rtpOf(mode);
     rtpOut.textContent = rtp ? formatPercent(rtp.value) : "—";
     // with several modes, the figure says whose it is (94.15% alone read as the game's)
-    const chosen = modes.find((m) => m.name === mode);
-    rtpLabel.textContent = modes.length > 1 && chosen ? `Return to player (${modeTitle(chosen).replace(/^./, (c) => c.toUpperCase())})` : "Return to player";
+    const named = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
+    rtpLabel.textContent = modes.length > 1 && chosen ? `Return to player (${named(modeTitle(chosen))})` : "Return to player";
     // The other modes' RTPs beside the one of the mode chosen (Fortune Spins pays its own).
     const others = modes.filter((m) => m.name !== mode).map((m) => [m.title, game.rtp.find((r) => r.mode === m.name)] as const).filter(([, r]) => r && r !== rtp);
-    const named = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
     rtpOthers.textContent = others.map(([t, r]) => `${named(t)}: ${formatPercent((r as { value: number }).value)}`).join(" · ");
     screen.dataset.flow = flow.state;
     rememberBet(sessionStorage, key, { lines: bet().lines, bet_per_line: bet().bet_per_line, mode });
