@@ -38,6 +38,17 @@ export interface ReelSetOptions {
 /** Cells a reel in anticipation runs on beyond its usual stop (about a second at full speed). */
 const ANTICIPATION_CELLS = 24;
 const GLOW = 0xffd23f;
+/** The ground a held coin stands on (the window's dark glass, opaque). */
+const HELD_GROUND = 0x120b24;
+
+/** A hold-and-win coin held on a cell: the prize symbol, the words on it (its value in credits,
+ * then in money), the named jackpot it is (null: a plain value). */
+export interface HeldLook {
+  cell: Cell;
+  symbol: string;
+  lines: string[];
+  jackpot: string | null;
+}
 /** A winning symbol's pulse: it grows by up to this share of its size. */
 export const WIN_PULSE = 0.08;
 /** A compact line badge's centre lies this share of its radius outside the window's side, so
@@ -110,7 +121,11 @@ export class ReelSet extends Container {
   private highlighted: Cell[] = [];
   private pulse = 0;
   /** Copies of the winning cells' symbols drawn over the dimmed reels, pulsing in scale. */
-  private winners: { sprite: Sprite; base: number }[] = [];
+  private winners: { sprite: Container; base: number }[] = [];
+  /** Hold-and-win's locked coins, drawn still over their cells (the reels spin under them):
+   * by cell ("r,row"), what each shows. */
+  private readonly held = new Container();
+  private heldCoins = new Map<string, HeldLook>();
   private readonly markers: Marker[] = [];
   private readonly antGlow = new Graphics();
   private readonly markerBox = new Container(); // above the payline drawn to its markers
@@ -160,7 +175,7 @@ export class ReelSet extends Container {
       this.addChild(column);
     }
     this.markerSide = this.drawMarkers();
-    this.addChild(this.antGlow, this.overlay, this.marks, this.wildMarks, this.preview, this.markerBox, this.sparks);
+    this.addChild(this.held, this.antGlow, this.overlay, this.marks, this.wildMarks, this.preview, this.markerBox, this.sparks);
     this.draw();
     ticker.add(this.tick, this);
   }
@@ -195,7 +210,7 @@ export class ReelSet extends Container {
 
   /** Whether the next frame must be drawn (Stage.animate asks it every frame). */
   needsFrame(): boolean {
-    const moving = this.spinning || this.sparks.children.length > 0 || this.popping.length > 0 || (this.highlighted.length > 0 && this.profile.glow);
+    const moving = this.spinning || this.sparks.children.length > 0 || this.popping.length > 0 || this.heldPops.length > 0 || (this.highlighted.length > 0 && this.profile.glow);
     const r = moving || this.changed;
     this.changed = false;
     return r;
@@ -324,9 +339,13 @@ export class ReelSet extends Container {
     for (const [r, w] of cells) {
       const id = this.models[r]?.visible()[w];
       if (id === undefined) continue;
-      const sprite = new Sprite(this.textures.get(id));
-      sprite.anchor.set(0.5);
-      sprite.width = sprite.height = cell;
+      // a held coin is lit as it is drawn, its value on it
+      const look = this.heldCoins.get(`${r},${w}`);
+      const sprite = look ? this.coinOf(look) : new Sprite(this.textures.get(id));
+      if (sprite instanceof Sprite) {
+        sprite.anchor.set(0.5);
+        sprite.width = sprite.height = cell;
+      }
       sprite.position.set(r * (cell + gap) + cell / 2, w * cell + cell / 2);
       const base = sprite.scale.x;
       if (!this.profile.glow) sprite.scale.set(base * 1.05);
@@ -502,6 +521,70 @@ export class ReelSet extends Container {
     this.changed = true;
   }
 
+  /** Hold-and-win: `coins` drawn still over their cells, each with its words (its value), the
+   * reels spinning only under the others; `landed` (cell keys "r,row") pop as they appear.
+   * Null or empty: none held. */
+  holdCoins(coins: readonly HeldLook[] | null, landed: ReadonlySet<string> = new Set()): void {
+    if (this.destroyed) return;
+    this.held.removeChildren().forEach((c) => c.destroy({ children: true }));
+    this.heldCoins = new Map((coins ?? []).map((c) => [`${c.cell[0]},${c.cell[1]}`, c]));
+    this.heldPops = [];
+    const { cell, gap } = this.opts;
+    for (const [key, look] of this.heldCoins) {
+      const [r, w] = look.cell;
+      // the cell's own ground under the coin: what spins beneath does not show through
+      const ground = new Graphics().rect(r * (cell + gap), w * cell, cell, cell).fill({ color: HELD_GROUND });
+      const coin = this.coinOf(look);
+      coin.position.set(r * (cell + gap) + cell / 2, w * cell + cell / 2);
+      coin.label = `held-${r}-${w}`;
+      this.held.addChild(ground, coin);
+      if (landed.has(key) && this.profile.glow) this.heldPops.push({ coin, age: 0 });
+    }
+    this.changed = true;
+  }
+
+  /** The cells held now, "r,row" (for the tests). */
+  heldCells(): string[] {
+    return [...this.heldCoins.keys()];
+  }
+
+  /** What the reels show spinning by: `strips` (one per reel; hold-and-win's respins spin
+   * empty cells and coins), or null: the game's own. */
+  setSpinStrips(strips: readonly (readonly string[])[] | null): void {
+    this.models.forEach((m, r) => { m.strip = strips?.[r] ?? this.opts.strips[r] ?? this.opts.strips[0] ?? m.strip; });
+  }
+
+  private heldPops: { coin: Container; age: number }[] = [];
+
+  /** A held coin drawn centred on 0,0: the prize symbol's art, a plate with its words over it. */
+  private coinOf(look: HeldLook): Container {
+    const { cell } = this.opts;
+    const box = new Container();
+    const art = new Sprite(this.textures.get(look.symbol));
+    art.anchor.set(0.5);
+    art.width = art.height = cell;
+    box.addChild(art);
+    const [main, sub] = look.lines;
+    const plate = new Graphics();
+    box.addChild(plate);
+    const big = Math.round(cell * (look.jackpot ? 0.24 : 0.3));
+    const top = new Text({ text: main ?? "", style: { fontFamily: "Lilita One, Impact, sans-serif", fontSize: big, fill: look.jackpot ? 0xffe066 : 0xffffff, stroke: { color: 0x2a1400, width: Math.max(3, big / 6), join: "round" } } });
+    top.anchor.set(0.5);
+    top.scale.set(Math.min(1, (cell * 0.84) / Math.max(1, top.width)));
+    const small = Math.round(cell * 0.2);
+    const bottom = new Text({ text: sub ?? "", style: { fontFamily: "Lilita One, Impact, sans-serif", fontSize: small, fill: 0xfff2c0, stroke: { color: 0x2a1400, width: Math.max(2, small / 5), join: "round" } } });
+    bottom.anchor.set(0.5);
+    bottom.scale.set(Math.min(1, (cell * 0.84) / Math.max(1, bottom.width)));
+    const h = top.height + (sub ? bottom.height : 0);
+    top.position.set(0, -h / 2 + top.height / 2);
+    bottom.position.set(0, h / 2 - bottom.height / 2);
+    const w = Math.min(cell * 0.94, Math.max(top.width, bottom.width) + cell * 0.12);
+    plate.roundRect(-w / 2, -h / 2 - cell * 0.03, w, h + cell * 0.06, cell * 0.1).fill({ color: look.jackpot ? 0x6a0d0d : 0x3a2200, alpha: 0.82 }).stroke({ width: Math.max(2, cell / 50), color: 0xffd34d, alpha: 0.9 });
+    box.addChild(top);
+    if (sub) box.addChild(bottom);
+    return box;
+  }
+
   /** Every cell's mark goes (a spin, a new window). */
   clearMarks(): void {
     if (this.destroyed || !this.wildMarks.children.length) return;
@@ -571,6 +654,12 @@ export class ReelSet extends Container {
       for (const w of this.winners) w.sprite.scale.set(w.base * k);
     }
     this.drawAnticipation(dt);
+    for (const p of this.heldPops) {
+      p.age += dt;
+      const k = Math.min(1, p.age / MARK_POP_S);
+      p.coin.scale.set(1 + 0.25 * Math.sin(Math.PI * k));
+    }
+    this.heldPops = this.heldPops.filter((p) => p.age < MARK_POP_S);
     for (const p of this.popping) {
       p.age += dt;
       const k = Math.min(1, p.age / MARK_POP_S);

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { Cell, Outcome } from "../../src/core/outcome";
 import { validateOutcome } from "../../src/core/outcome";
+import { formatCredits } from "../../src/core/money";
 import { EventPlayer, Stopped, UnknownEvent } from "../../src/core/player";
 import { TimeoutError } from "../../src/core/timing";
 import { genericHandlers } from "../../src/screens/game/handlers";
@@ -13,6 +14,7 @@ class FakeView implements SlotView {
   grid: string[][] = [];
   wins: number[] = [];
   highlights: Cell[][] = [];
+  infos: string[] = [];
   spinStart() { this.calls.push("spinStart"); }
   async land(symbols: string[][]) { this.calls.push("land"); this.grid = symbols; }
   async tumble(symbols: string[][]) { this.calls.push("tumble"); this.grid = symbols; }
@@ -22,7 +24,7 @@ class FakeView implements SlotView {
   clearHighlight() {}
   async banner(text: string) { this.calls.push(`banner ${text}`); }
   setWin(credits: number) { this.wins.push(credits); }
-  setSpinInfo() {}
+  setSpinInfo(text: string) { this.infos.push(text); }
   sound() {}
 }
 
@@ -122,7 +124,7 @@ describe("event player", () => {
     }
   });
 
-  it("plays hold-and-win respins with the generic handlers: a cell per prize, the collection, a window per respin", async () => {
+  it("plays hold-and-win respins with the generic handlers: a coin held per prize, the collection, a window per respin", async () => {
     const f = fixture("holdwin-example");
     const outcome = outcomeOf("holdwin-example", "flag:bonus");
     const view = new FakeView();
@@ -130,8 +132,15 @@ describe("event player", () => {
     const events = outcome.spins.flatMap((s) => s.events);
     const cash = events.filter((e) => e.type === "cash") as { reel: number; row: number; value: number }[];
     expect(cash.length).toBeGreaterThanOrEqual(6);
-    expect(view.calls.filter((c) => /^highlight \d+x$/.test(c)).length).toBe(cash.length);
-    expect(view.calls.some((c) => c.startsWith("banner Collected"))).toBe(true);
+    // each prize locks with the respins left and the coins' total said (a view without the
+    // hold-and-win meter: in the spin counter line), the last total the collection's pay
+    const said = view.infos.filter((t) => t.startsWith("Respins left "));
+    expect(said.length).toBe(1 + cash.length);
+    const collection = events.find((e) => e.type === "collection") as { win: number };
+    const named = (events.filter((e) => e.type === "jackpot") as { jackpot: string; win: number }[]).filter((j) => j.jackpot !== "GRAND");
+    expect(said.at(-1)).toBe(`Respins left 3 · Total ${formatCredits(collection.win + named.reduce((a, j) => a + j.win, 0))}`);
+    expect(view.calls.some((c) => c.startsWith("banner HOLD & WIN"))).toBe(true);
+    expect(view.calls.some((c) => /^highlight \d+ COINS PAY/.test(c))).toBe(true);
     expect(view.calls.filter((c) => c === "land").length).toBe(outcome.spins.length);
     // the last respin's window shows every prize locked, on the blank symbol elsewhere
     const locked = new Set(cash.map((c) => `${c.reel},${c.row}`));

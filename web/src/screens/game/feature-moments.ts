@@ -9,7 +9,7 @@ import type { GameView } from "../../net/types";
 
 /** What a moment says: its heading, an amount in credits (the outro's total), lines under it. */
 export interface FeatureMoment {
-  kind: "fs-intro" | "fs-outro";
+  kind: "fs-intro" | "fs-outro" | "hw-intro" | "hw-collect";
   title: string;
   total?: number;
   lines: string[];

@@ -6,12 +6,13 @@ import { sleep } from "../../core/timing";
 import type { GameView } from "../../net/types";
 import { HUD_SHARE, type Rect, type Stage } from "../../render/app";
 import { ReelSet } from "../../render/reels";
-import { gameSymbolTable, SymbolTextures } from "../../render/symbols";
+import { gameSymbolTable, SymbolTextures, type SymbolTable } from "../../render/symbols";
 import { allAtOnce, cycleText, WIN_CYCLE_MS, type WinCycle } from "../../core/win-cycle";
-import { formatCredits } from "../../core/money";
+import { formatCredits, formatMoney } from "../../core/money";
 import { h } from "../../ui/dom";
 import { showMoment } from "../../ui/moment";
 import type { FeatureMoment } from "./feature-moments";
+import { holdInfoOf, type HeldCoin, type HoldAndWinInfo, type HoldState } from "./hold-and-win";
 import type { SlotView, ViewDeps } from "./registry";
 
 export { genericHandlers } from "./handlers";
@@ -38,6 +39,33 @@ export function anticipationOf(game: Pick<GameView, "info">): { symbols: Readonl
   if (!symbols.size) return undefined;
   const award = game.info.free_games?.award ?? [];
   return { symbols, need: award.length ? Math.min(...award.map(([count]) => count)) : 3 };
+}
+
+/** A hold-and-win game's prize and empty cell, drawn as what they are: a gold coin, and a dim,
+ * quiet slot (the generic tile drew the blank as a red "BLANK" tile that read as an error). */
+export function holdArt(info: HoldAndWinInfo | undefined): SymbolTable {
+  if (!info) return {};
+  return {
+    [info.blank]: {
+      colour: 0x1c1433, label: "",
+      draw: (g, s) => {
+        g.roundRect(s * 0.06, s * 0.06, s * 0.88, s * 0.88, s * 0.14).fill({ color: 0x1c1433, alpha: 0.9 }).stroke({ width: Math.max(1, s * 0.012), color: 0x4a3d6e, alpha: 0.7 });
+      },
+    },
+    [info.prize]: {
+      colour: 0xe8a317, label: "",
+      draw: (g, s) => {
+        g.circle(s / 2, s / 2, s * 0.42).fill(0xb8860b).stroke({ width: s * 0.03, color: 0xfff2a8 });
+        g.circle(s / 2, s / 2, s * 0.34).fill(0xf2c230).stroke({ width: s * 0.02, color: 0x9a6a00, alpha: 0.8 });
+        g.ellipse(s * 0.42, s * 0.36, s * 0.14, s * 0.07).fill({ color: 0xffffff, alpha: 0.35 });
+      },
+    },
+  };
+}
+
+/** Empty cells, a coin now and then: what hold-and-win's reels spin by in its respins. */
+function respinStrips(info: HoldAndWinInfo, reels: number): string[][] {
+  return Array.from({ length: reels }, (_, r) => Array.from({ length: 8 }, (_, i) => (i === (r * 3) % 8 ? info.prize : info.blank)));
 }
 
 /** The smallest line marker (CSS px across) drawn beside the reels; below it the compact
@@ -80,7 +108,8 @@ export class PixiSlotView implements SlotView {
     const { reels, rows } = game.info.window;
     const strips = this.stripsOf(game);
     const cell = Math.floor(Math.min(1100 / reels, 640 / rows));
-    this.textures = new SymbolTextures(stage.app.renderer, gameSymbolTable(deps.symbols, game.info.symbols), cell, stage.app.renderer.resolution);
+    this.hold = holdInfoOf(game);
+    this.textures = new SymbolTextures(stage.app.renderer, gameSymbolTable({ ...holdArt(this.hold), ...deps.symbols }, game.info.symbols), cell, stage.app.renderer.resolution);
     this.reels = new ReelSet(this.textures, { reels, rows, cell, gap: 8, strips, frame: deps.theme?.frame, paylines: game.info.paylines, anticipation: anticipationOf(game) }, stage.profile, stage.app.ticker);
     this.reels.on("reelstop", (r: number) => deps.sound("stop", r));
     stage.root.addChild(this.reels);
@@ -97,6 +126,51 @@ export class PixiSlotView implements SlotView {
     this.cycleEl = h("div", { class: "win-cycle", "data-testid": "win-cycle", "data-layout": this.labelStrip ? "decoration" : "over-reels", hidden: true });
     if (this.labelStrip) this.cycleEl.dataset.place = this.bannerEl.dataset.place = "under";
     deps.overlay.appendChild(this.cycleEl);
+    // hold-and-win's respins left and coins' total, in the strip under the reels
+    this.holdEl = h("div", { class: "hold-meter", "data-testid": "hold-meter", "data-layout": this.labelStrip ? "decoration" : "over-reels", role: "status", hidden: true });
+    if (this.labelStrip) this.holdEl.dataset.place = "under";
+    deps.overlay.appendChild(this.holdEl);
+  }
+
+  private readonly hold: HoldAndWinInfo | undefined;
+  private readonly holdEl: HTMLElement;
+
+  private money(credits: number): string {
+    return formatMoney(credits * this.deps.game.denomination, this.deps.game.currency);
+  }
+
+  /** Hold-and-win: the locked coins held still on their cells, each with its value (credits,
+   * then money; a named jackpot's name, then its credits), the empty cells spinning blanks;
+   * the overlay's data-hold-coins lists them ("reel,row:credits", what the e2e tests read). */
+  holdCoins(coins: readonly HeldCoin[] | null, landed: readonly HeldCoin[] = []): void {
+    if (!this.hold) return;
+    const looks = (coins ?? []).map((c) => ({
+      cell: c.cell, symbol: this.hold!.prize, jackpot: c.jackpot,
+      lines: c.jackpot ? [c.jackpot, formatCredits(c.credits)] : [formatCredits(c.credits), this.money(c.credits)],
+    }));
+    this.reels.holdCoins(looks, new Set(landed.map((c) => `${c.cell[0]},${c.cell[1]}`)));
+    this.reels.setSpinStrips(coins ? respinStrips(this.hold, this.deps.game.info.window.reels) : null);
+    if (coins) this.deps.overlay.dataset.holdCoins = coins.map((c) => `${c.cell[0]},${c.cell[1]}:${c.credits}`).join(" ");
+    else delete this.deps.overlay.dataset.holdCoins;
+    this.deps.stage.invalidate();
+  }
+
+  /** Hold-and-win's meter under the reels: the respins left (a pip each, lit while left), or a
+   * full screen's GRAND, and the running total in credits and money; null hides it. */
+  holdMeter(state: Pick<HoldState, "respinsLeft" | "respins" | "total" | "grand"> | null): void {
+    const el = this.holdEl;
+    if (!state) { el.hidden = true; el.replaceChildren(); delete el.dataset.total; return; }
+    const pips = Array.from({ length: state.respins }, (_, i) => h("i", { class: i < state.respinsLeft ? "on" : "" }));
+    const rose = el.dataset.total !== undefined && Number(el.dataset.total) < state.total;
+    el.replaceChildren(
+      // a full screen's prize takes the respins' place: none are left, and it is in the total
+      state.grand
+        ? h("span", { class: "hold-grand", "data-testid": "hold-grand" }, "GRAND ", h("b", {}, formatCredits(state.grand)))
+        : h("span", { class: "hold-respins", "data-testid": "hold-respins", "data-left": String(state.respinsLeft) }, "RESPINS LEFT ", h("b", {}, String(state.respinsLeft)), h("span", { class: "pips", "aria-hidden": "true" }, ...pips)),
+      h("span", { class: `hold-total${rose ? " rose" : ""}`, "data-testid": "hold-total" }, "TOTAL ", h("b", {}, formatCredits(state.total)), ` (${this.money(state.total)})`),
+    );
+    el.dataset.total = String(state.total);
+    el.hidden = false;
   }
 
   /** After the round: its winning lines drawn in turn (each WIN_CYCLE_MS, its marker lit, its
@@ -113,6 +187,7 @@ export class PixiSlotView implements SlotView {
       el.replaceChildren(...(cycle.summary ? [h("strong", {}, cycle.summary), line ? h("span", {}, line) : ""] : [h("strong", {}, line)]));
     };
     el.hidden = false;
+    if (this.labelStrip) this.holdMeter(null); // the cycle's words take the meter's place
     el.dataset.count = String(cycle.wins.length);
     const final = this.current();
     let shown = final;
@@ -237,7 +312,7 @@ export class PixiSlotView implements SlotView {
     // the words under the window start below its frame
     const under = `${Math.round(FRAME_PX * scale * root + 6)}px`;
     // (the first layout runs from the constructor, before they are made)
-    for (const el of [this.cycleEl, this.bannerEl]) el?.style.setProperty("--under", under);
+    for (const el of [this.cycleEl, this.bannerEl, this.holdEl]) el?.style.setProperty("--under", under);
     this.deps.stage.invalidate();
   }
 
@@ -259,6 +334,8 @@ export class PixiSlotView implements SlotView {
 
   spinStart(): void {
     this.stopWins();
+    this.holdCoins(null); // a new round holds nothing
+    this.holdMeter(null);
     this.setCellMultipliers(null); // marks last one round: a new round starts with none
     this.reels.startSpin();
     this.deps.sound("spin");
@@ -288,8 +365,12 @@ export class PixiSlotView implements SlotView {
     if (this.labelStrip) this.bannerEl.dataset.layout = "decoration"; // under the reels: a panel
     this.bannerEl.textContent = label;
     this.bannerEl.hidden = false;
+    // a caption under the reels stands where hold-and-win's meter does: the meter steps aside
+    const meter = this.labelStrip && !this.holdEl.hidden;
+    if (meter) this.holdEl.style.visibility = "hidden";
     await hold(CAPTION_MS, options.fast);
     this.bannerEl.hidden = true;
+    if (meter) this.holdEl.style.removeProperty("visibility");
   }
   clearHighlight(): void {
     this.stopWins();
@@ -315,7 +396,7 @@ export class PixiSlotView implements SlotView {
    * shipped games show theirs (Cluedo's MYSTERY BONUS, BONUS TOTAL). */
   featureMoment(m: FeatureMoment, options: { fast?: boolean } = {}): Promise<void> {
     return showMoment(this.deps.overlay, {
-      kind: `feature-moment ${m.kind}`, title: m.title, lines: m.lines, ms: m.kind === "fs-intro" ? 2600 : 3000, fast: options.fast,
+      kind: `feature-moment ${m.kind}`, title: m.title, lines: m.lines, ms: m.kind === "fs-intro" ? 2600 : m.kind === "hw-intro" ? 1800 : 3000, fast: options.fast,
       count: m.total === undefined ? undefined : { to: m.total, format: (n) => `${formatCredits(n)} credits` },
     });
   }
@@ -345,6 +426,7 @@ export class PixiSlotView implements SlotView {
     this.reels.destroy();
     this.textures.destroy();
     this.bannerEl.remove();
+    this.holdEl.remove();
   }
 }
 

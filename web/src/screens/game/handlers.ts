@@ -3,11 +3,13 @@
 // the unit tests. A game module spreads them and replaces the ones it draws better.
 import type { Cell, ClusterWinEvent, Outcome, OutcomeEvent, Spin } from "../../core/outcome";
 import type { Handlers, SpinHooks } from "../../core/player";
-import { formatCredits } from "../../core/money";
+import { formatCredits, formatMoney } from "../../core/money";
+import { sleep } from "../../core/timing";
 import type { GameView } from "../../net/types";
 import { clusterCells, lineCells, symbolCells, waysCells } from "../../slot/paylines";
 import { clusterCaption, creditsSaid, lineCaption, scatterCaption, waysCaption } from "./captions";
 import { freeSpinsIntro, freeSpinsOutro, spinsAwardedAt, type FeatureMoment, type Purse } from "./feature-moments";
+import { GRAND, holdCollectOf, holdInfoOf, holdStateAfter, holdStateAt, respinsLeftDuring, type HoldAndWinInfo, type HoldState } from "./hold-and-win";
 import type { SlotView } from "./registry";
 
 type Described = Pick<GameView, "info">;
@@ -76,7 +78,9 @@ async function playMoment(view: SlotView, m: FeatureMoment, fast: boolean): Prom
 /** The spin hooks of a game without its own: a feature spin's count in the console ("Free spin 3
  * of 10", of the spins awarded so far), and after the round's last feature spin its outro (the
  * feature's total, for a bought round against its price, in the money of `purse`). */
-export function genericHooks(purse: Purse = {}): SpinHooks<SlotView> {
+export function genericHooks(purse: Purse & Partial<Pick<GameView, "info">> = {}): SpinHooks<SlotView> {
+  const hold = purse.info ? holdInfoOf({ info: purse.info }) : undefined;
+  if (hold) return holdHooks(hold, purse);
   return {
     beforeSpin: (spin, ctx) => {
       if (spin.kind === "base") return;
@@ -97,6 +101,87 @@ export function genericHooks(purse: Purse = {}): SpinHooks<SlotView> {
   };
 }
 
+/** Hold-and-win's meter (respins left, the coins' total), or its words in the spin counter line
+ * where the view has no meter. */
+function showHoldMeter(view: SlotView, state: Pick<HoldState, "respinsLeft" | "respins" | "total" | "grand">): void {
+  if (view.holdMeter) view.holdMeter(state);
+  else view.setSpinInfo(`Respins left ${state.respinsLeft} · Total ${formatCredits(state.total)}`);
+}
+
+/** Hold-and-win's spin hooks: each respin starts on the coins locked so far, held still, with
+ * one respin used; after the last, the collect moment with the feature's total (the outcome's
+ * collection and jackpots, which the coins' sum is checked against). */
+function holdHooks(info: HoldAndWinInfo, purse: Purse): SpinHooks<SlotView> {
+  return {
+    beforeSpin: (spin, ctx) => {
+      if (spin.kind !== "bonus") return;
+      const state = holdStateAfter(ctx.outcome, info, spin.index - 1);
+      ctx.view.holdCoins?.(state.coins);
+      showHoldMeter(ctx.view, { ...state, respinsLeft: respinsLeftDuring(ctx.outcome, info, spin) });
+    },
+    afterSpin: async (spin, ctx) => {
+      const spins = ctx.outcome.spins;
+      if (spin.kind === "base" || spin !== spins[spins.length - 1]) return;
+      const collect = holdCollectOf(ctx.outcome, info);
+      if (!collect) return;
+      if (!collect.adds_up) console.warn(`reelforge: the coins add up to ${collect.coins} + ${collect.grand}, the round paid ${collect.total} for them`);
+      const denomination = ctx.outcome.bet.denomination ?? purse.denomination;
+      const money = (c: number) => (purse.currency && denomination ? formatMoney(c * denomination, purse.currency) : `${formatCredits(c)} credits`);
+      const coins = holdStateAfter(ctx.outcome, info, spin.index).coins.length;
+      const lines = [money(collect.total), collect.grand ? `${coins} coins ${formatCredits(collect.coins)} + GRAND ${formatCredits(collect.grand)}` : `${coins} coins collected`];
+      const ways = ctx.outcome.total_win - collect.total;
+      if (ways > 0) lines.push(`WIN ${formatCredits(ctx.outcome.total_win)} with the base game's ${formatCredits(ways)}`);
+      ctx.view.sound("feature");
+      ctx.view.clearHighlight(); // every coin counts toward it, none lit apart
+      await playMoment(ctx.view, { kind: "hw-collect", title: "HOLD & WIN TOTAL", total: collect.total, lines }, ctx.fast);
+      // the WIN meter takes the feature's total as the moment ends (it counted up to it)
+      ctx.view.setWin(ctx.won);
+      ctx.view.setSpinInfo("");
+    },
+  };
+}
+
+/** Hold-and-win's handlers over the generic ones: the trigger's intro, each coin locked with
+ * its value (the meter's total rising, the respins back to full), the collection and the
+ * jackpots lit on their coins. The respins land without anticipation (`window`). */
+function holdHandlers(info: HoldAndWinInfo): Partial<Handlers<SlotView>> {
+  return {
+    bonus: async (e, ctx) => {
+      ctx.view.sound("feature");
+      const lines = [`${e.trigger_count} COINS LOCKED`, `${info.respins} RESPINS`, "EACH NEW COIN RESETS THEM"];
+      await playMoment(ctx.view, { kind: "hw-intro", title: "HOLD & WIN", lines }, ctx.fast);
+      showHoldMeter(ctx.view, { respinsLeft: info.respins, respins: info.respins, total: 0 });
+    },
+    cash: async (e, ctx) => {
+      const state = holdStateAt(ctx.outcome, info, ctx.spin, ctx.spin.events.indexOf(e));
+      const coin = state.coins[state.coins.length - 1];
+      ctx.view.holdCoins?.(state.coins, coin ? [coin] : []);
+      showHoldMeter(ctx.view, state);
+      ctx.view.sound("stop");
+      // the trigger's coins lock in a quick run; a coin a respin lands is given a beat
+      await sleep(ctx.fast ? 40 : ctx.spin.kind === "base" ? 160 : 380);
+    },
+    // the coins' pay and the jackpots are lit on their coins; the WIN meter takes them after
+    // the collect moment (afterSpin), which counts up to their total
+    collection: async (e, ctx) => {
+      ctx.view.sound("win");
+      const coins = holdStateAfter(ctx.outcome, info, ctx.spin.index).coins.filter((c) => !c.jackpot);
+      await ctx.view.highlight(coins.map((c) => c.cell), `${coins.length} COINS PAY ${creditsSaid(e.win)}`, { fast: ctx.fast });
+    },
+    jackpot: async (e, ctx) => {
+      ctx.view.sound("feature");
+      const state = holdStateAfter(ctx.outcome, info, ctx.spin.index);
+      if (e.jackpot === GRAND) {
+        showHoldMeter(ctx.view, { ...state, respinsLeft: 0, total: state.total + e.win, grand: e.win });
+        await ctx.view.highlight(state.coins.map((c) => c.cell), `FULL SCREEN: GRAND PAYS ${creditsSaid(e.win)}`, { fast: ctx.fast });
+      } else {
+        const cells = state.coins.filter((c) => c.jackpot === e.jackpot).map((c) => c.cell);
+        await ctx.view.highlight(cells, `${e.jackpot.toUpperCase()} JACKPOT PAYS ${creditsSaid(e.win)}`, { fast: ctx.fast });
+      }
+    },
+  };
+}
+
 const marked = new WeakMap<object, boolean>();
 function hasMarks(outcome: Outcome): boolean {
   let known = marked.get(outcome);
@@ -110,11 +195,12 @@ export function genericHandlers(game: Described & Purse): Required<Handlers<Slot
   const wilds = wildsOf(game);
   // the game file's name for a symbol (Emerald, 10), as its tile and the paytable show it
   const nameOf = (id: string) => game.info.symbols.find((s) => s.id === id)?.name || id;
+  const hold = holdInfoOf(game);
   const simple = (text: (e: never) => string, sfx?: "feature") => async (e: OutcomeEvent, ctx: { view: SlotView; fast: boolean }) => {
     if (sfx) ctx.view.sound(sfx);
     await ctx.view.banner(text(e as never), { ms: 900, fast: ctx.fast });
   };
-  return {
+  const plain: Required<Handlers<SlotView>> = {
     // reels a sticky wild holds land on it (their wild and badge are drawn by sticky_wild).
     // A bonus spin (a hold-and-win respin) is the feature itself: its window holds the locked
     // prizes, which met the trigger already, so no reel slows for it (every respin dragged
@@ -191,4 +277,6 @@ export function genericHandlers(game: Described & Purse): Required<Handlers<Slot
     },
     jackpot: async (e, ctx) => { ctx.view.setWin(ctx.won); await ctx.view.banner(`${e.jackpot.toUpperCase()} JACKPOT pays ${creditsSaid(e.win)}`, { fast: ctx.fast }); },
   };
+  // a hold-and-win game (its description's hold_and_win): its feature drawn as such
+  return hold ? { ...plain, ...holdHandlers(hold) } as Required<Handlers<SlotView>> : plain;
 }
