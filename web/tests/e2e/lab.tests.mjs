@@ -538,30 +538,63 @@ export const tests = [FREE_SPINS, GRID_MULTIPLIERS, WILD_MARKS, ...STICKY_WILDS,
 // nearly every round plays its respins to the end, served as an extra lab game.
 const HOLDWIN = { operator: "demo-lab", key: "holdwin-fs", gameFile: `${WEB}/tests/e2e/games/holdwin-example-e2e-fs-v1.toml` };
 
-// One size (the phone's; the screen is the generic one both sizes share) and one round of
-// respins: the e2e suite's time is CI's budget. That the respins land without the trigger's
-// slowdown is the unit test's (tests/unit/holdwin-respins.test.ts): a wall-clock limit here
-// would measure the machine.
-const HOLD_AND_WIN = [{ width: 390, height: 844 }].map((viewport) => ({
-  name: `lab: hold-and-win respins played to the end, PLAY back and the round's win shown (${viewport.width}x${viewport.height})`,
+// One round of respins at each size: the e2e suite's time is CI's budget. That the respins
+// land without the trigger's slowdown is the unit test's (tests/unit/holdwin-respins.test.ts): a
+// wall-clock limit here would measure the machine. What the player is shown (a playtest saw no
+// value on the locked coins, no respins counter, no total): mid-feature the meter under the
+// reels with the respins left and the coins' total, each coin's value on it; at the end the
+// collect moment's total, the meter's and the WIN meter's, each the round's own figure.
+const HOLD_AND_WIN = [{ width: 1440, height: 900 }, { width: 390, height: 844 }].map((viewport) => ({
+  name: `lab: hold-and-win respins show each coin's value, the respins left and the total, which the round paid (${viewport.width}x${viewport.height})`,
   gameFiles: [HOLDWIN],
   viewport,
   async run(t) {
     await open(t, HOLDWIN.key);
     await t.page.uncheck("[data-testid=turbo]"); // at the speed a player sees first
+    const screen = t.page.locator(`[data-testid=game-${HOLDWIN.key}]`);
+    const overlay = screen.locator("[data-hold-coins]");
+    const meter = t.page.locator("[data-testid=hold-meter]");
     let respun = 0;
     for (let i = 0; i < 4 && respun < 1; i++) {
-      expect((await t.spin(HOLDWIN.key)) === "idle", "a round stopped at a choice");
+      await t.page.locator("[data-testid=play]:not([disabled])").waitFor({ timeout: 30000 });
+      await t.page.click("[data-testid=play]");
+      // a round with respins shows the meter; one without goes back to idle
+      const respins = await Promise.race([
+        meter.waitFor({ state: "visible", timeout: 60000 }).then(() => true, () => false),
+        screen.and(t.page.locator("[data-flow=idle]")).waitFor({ timeout: 60000 }).then(() => false, () => false),
+      ]);
+      if (!respins) continue;
+      respun++;
+      // mid-feature: the respins left (3 at most, as the rules say) and the total, visible
+      const left = Number(await meter.locator("[data-testid=hold-respins]").getAttribute("data-left"));
+      expect(left >= 0 && left <= 3, `the meter shows ${left} respins left`);
+      expect(/TOTAL [\d,]+ \(€[\d.,]+\)/.test(await meter.innerText()), `the meter reads "${await meter.innerText()}"`);
+      await t.shot(`holdwin-${viewport.width}-respins`);
+      // the collect moment counts up to the feature's total
+      const collect = t.page.locator(".moment.hw-collect");
+      await collect.waitFor({ timeout: 90000 });
+      const collected = Number(await collect.locator("[data-testid=moment-amount]").getAttribute("data-to"));
+      await t.shot(`holdwin-${viewport.width}-collect`);
+      await screen.and(t.page.locator("[data-flow=idle]")).waitFor({ timeout: 60000 });
       const round = await lastRound(t);
       const o = round.outcome;
+      expect(o.spins.some((s) => s.kind === "bonus"), `round ${round.round_id}: the meter showed, no respins played`);
+      // each coin's value on its cell is its cash event's, in the round's stakes
+      const cash = o.spins.flatMap((s) => s.events.filter((e) => e.type === "cash"));
+      const shown = (await overlay.getAttribute("data-hold-coins")).split(" ");
+      expect(JSON.stringify(shown) === JSON.stringify(cash.map((e) => `${e.reel},${e.row}:${e.value * o.bet.stake}`)), `coins shown ${shown.join(" ")}, the round locked ${cash.map((e) => `${e.reel},${e.row}:${e.value}x`).join(" ")}`);
+      // the total the player is shown is what the round paid for its respins, and the WIN meter is the round's win
+      const feature = o.spins.filter((s) => s.kind === "bonus").reduce((a, s) => a + s.win, 0);
+      expect(collected === feature, `the collect moment counted to ${collected}, the respins paid ${feature}`);
+      const total = await meter.locator("[data-testid=hold-total]").innerText();
+      expect(await meter.isVisible() && total.startsWith(`TOTAL ${credits(feature)} `), `the meter's total reads "${total}", the respins paid ${feature}`);
       const win = await t.page.locator("[data-testid=win]").innerText();
-      expect(o.total_win > 0 ? win.startsWith(`${credits(o.total_win)} `) : win === "—", `round ${round.round_id}: WIN shows ${win}, the round won ${o.total_win}`);
-      if (!o.spins.some((s) => s.kind === "bonus")) continue;
-      respun++;
-      await t.assertDrawn(`holdwin-${viewport.width}-${respun}`);
-      await t.shot(`holdwin-${viewport.width}-${respun}`);
+      expect(win.startsWith(`${credits(o.total_win)} `), `round ${round.round_id}: WIN shows ${win}, the round won ${o.total_win}`);
+      await t.assertDrawn(`holdwin-${viewport.width}-end`);
+      await t.layout(`holdwin-${viewport.width}-end`);
+      await t.shot(`holdwin-${viewport.width}-end`);
     }
-    expect(respun === 1, "none of the rounds played the respins");
+    expect(respun === 1, "no round showed the hold-and-win meter (respins left, total)");
     await t.page.locator("[data-testid=play]:not([disabled])").waitFor({ timeout: 10000 });
   },
 }));
