@@ -6,13 +6,13 @@ import { sleep } from "../../core/timing";
 import type { GameView } from "../../net/types";
 import { HUD_SHARE, type Rect, type Stage } from "../../render/app";
 import { ReelSet } from "../../render/reels";
-import { gameSymbolTable, SymbolTextures, type SymbolTable } from "../../render/symbols";
+import { gameSymbolTable, SymbolTextures } from "../../render/symbols";
 import { allAtOnce, cycleText, WIN_CYCLE_MS, type WinCycle } from "../../core/win-cycle";
 import { formatCredits, formatMoney } from "../../core/money";
 import { h } from "../../ui/dom";
 import { showMoment } from "../../ui/moment";
 import type { FeatureMoment } from "./feature-moments";
-import { holdInfoOf, type HeldCoin, type HoldAndWinInfo, type HoldState } from "./hold-and-win";
+import { holdArt, holdInfoOf, type HeldCoin, type HoldAndWinInfo, type HoldState } from "./hold-and-win";
 import type { SlotView, ViewDeps } from "./registry";
 
 export { genericHandlers } from "./handlers";
@@ -39,28 +39,6 @@ export function anticipationOf(game: Pick<GameView, "info">): { symbols: Readonl
   if (!symbols.size) return undefined;
   const award = game.info.free_games?.award ?? [];
   return { symbols, need: award.length ? Math.min(...award.map(([count]) => count)) : 3 };
-}
-
-/** A hold-and-win game's prize and empty cell, drawn as what they are: a gold coin, and a dim,
- * quiet slot (the generic tile drew the blank as a red "BLANK" tile that read as an error). */
-export function holdArt(info: HoldAndWinInfo | undefined): SymbolTable {
-  if (!info) return {};
-  return {
-    [info.blank]: {
-      colour: 0x1c1433, label: "",
-      draw: (g, s) => {
-        g.roundRect(s * 0.06, s * 0.06, s * 0.88, s * 0.88, s * 0.14).fill({ color: 0x1c1433, alpha: 0.9 }).stroke({ width: Math.max(1, s * 0.012), color: 0x4a3d6e, alpha: 0.7 });
-      },
-    },
-    [info.prize]: {
-      colour: 0xe8a317, label: "",
-      draw: (g, s) => {
-        g.circle(s / 2, s / 2, s * 0.42).fill(0xb8860b).stroke({ width: s * 0.03, color: 0xfff2a8 });
-        g.circle(s / 2, s / 2, s * 0.34).fill(0xf2c230).stroke({ width: s * 0.02, color: 0x9a6a00, alpha: 0.8 });
-        g.ellipse(s * 0.42, s * 0.36, s * 0.14, s * 0.07).fill({ color: 0xffffff, alpha: 0.35 });
-      },
-    },
-  };
 }
 
 /** Empty cells, a coin now and then: what hold-and-win's reels spin by in its respins. */

@@ -1,7 +1,8 @@
 // A hold-and-win round's state, read from its outcome alone (engine/holdwin_game.py): the coins
 // locked so far with their values, the respins left, the coins' running total and, at the end,
 // what the collection paid. No DOM, no Pixi: the handlers draw it through the SlotView and the
-// unit tests read it from a served round.
+// unit tests read it from a served round. Beside it, the art of the game's coin and empty cell
+// (data: drawing functions the symbol textures call).
 //
 // The outcome's `cash` events carry a coin's value in stakes (the game's prize table, `x`); a
 // coin is worth that many of the round's stakes (`outcome.bet.stake`, credits), which is what
@@ -9,6 +10,7 @@
 // The client adds those figures up and checks its sum against the outcome's; it decides nothing.
 import type { Cell, JackpotEvent, Outcome, Spin } from "../../core/outcome";
 import type { GameView } from "../../net/types";
+import type { SymbolTable } from "../../render/symbols";
 
 /** What the server says of a hold-and-win game (its game file's [hold] tables). */
 export interface HoldAndWinInfo {
@@ -23,6 +25,28 @@ export interface HoldAndWinInfo {
 
 export function holdInfoOf(game: Pick<GameView, "info">): HoldAndWinInfo | undefined {
   return (game.info as { hold_and_win?: HoldAndWinInfo }).hold_and_win;
+}
+
+/** A hold-and-win game's prize and empty cell, drawn as what they are: a gold coin, and a dim,
+ * quiet slot (the generic tile drew the blank as a red "BLANK" tile that read as an error). */
+export function holdArt(info: HoldAndWinInfo | undefined): SymbolTable {
+  if (!info) return {};
+  return {
+    [info.blank]: {
+      colour: 0x1c1433, label: "",
+      draw: (g, s) => {
+        g.roundRect(s * 0.06, s * 0.06, s * 0.88, s * 0.88, s * 0.14).fill({ color: 0x1c1433, alpha: 0.9 }).stroke({ width: Math.max(1, s * 0.012), color: 0x4a3d6e, alpha: 0.7 });
+      },
+    },
+    [info.prize]: {
+      colour: 0xe8a317, label: "",
+      draw: (g, s) => {
+        g.circle(s / 2, s / 2, s * 0.42).fill(0xb8860b).stroke({ width: s * 0.03, color: 0xfff2a8 });
+        g.circle(s / 2, s / 2, s * 0.34).fill(0xf2c230).stroke({ width: s * 0.02, color: 0x9a6a00, alpha: 0.8 });
+        g.ellipse(s * 0.42, s * 0.36, s * 0.14, s * 0.07).fill({ color: 0xffffff, alpha: 0.35 });
+      },
+    },
+  };
 }
 
 /** A locked coin: its cell, its value in stakes (the cash event's), in credits, the named

@@ -6,6 +6,7 @@ import { formatCredits, formatMoney, formatPercent } from "../../core/money";
 import type { DrawnPart, GameView, HelpBlock, HelpPart } from "../../net/types";
 import { clear, h } from "../../ui/dom";
 import type { AppContext, Screen } from "../context";
+import { holdArt, holdInfoOf } from "../game/hold-and-win";
 import { moduleFor } from "../game/registry";
 import { recallBet } from "./current-bet";
 import "./info.css";
@@ -105,7 +106,8 @@ export async function mountInfo(host: HTMLElement, app: AppContext, key: string)
   const wanted = game.info.symbols.map((s) => s.id);
   let images = new Map<string, string>();
   try {
-    images = await symbolImages(gameSymbolTable(module?.symbols ?? {}, game.info.symbols), wanted, SYMBOL_PX);
+    // a hold-and-win game's coin and empty cell as the reels draw them
+    images = await symbolImages(gameSymbolTable({ ...holdArt(holdInfoOf(game)), ...(module?.symbols ?? {}) }, game.info.symbols), wanted, SYMBOL_PX);
   } catch (exc) {
     console.warn("information page: the symbols could not be drawn", exc); // names are shown instead
   }
