@@ -10,6 +10,7 @@ const CLUEDO_WIN = { operator: "demo", key: "cluedo-win", gameFile: `${GAMES}/cl
 const CLUEDO_FS = { operator: "demo", key: "cluedo-fs", gameFile: `${GAMES}/cluedo-e2e-fs-v1.toml` };
 const COPS_WIN = { operator: "demo", key: "cops-n-robbers-win", gameFile: `${GAMES}/cops-n-robbers-e2e-win-v1.toml` };
 const CANDY_FS = { operator: "demo", key: "candy-fs", gameFile: `${GAMES}/candy-jar-clusters-e2e-fs-v1.toml` };
+const CANDY_CAP = { operator: "demo", key: "candy-cap", gameFile: `${GAMES}/candy-jar-clusters-e2e-cap-v1.toml` };
 const SIZES = [{ width: 1440, height: 900 }, { width: 390, height: 844 }];
 
 function expect(cond, message) {
@@ -98,6 +99,29 @@ export const tests = [
         return;
       }
       throw new Error("no free spins in 8 rounds");
+    },
+  })),
+  ...SIZES.map((viewport) => ({
+    // The playtest: the MAX WIN plaque stayed over the grid the capped win was made on.
+    name: `look: Candy Jar's MAX WIN plaque stays off the grid (${viewport.width}x${viewport.height})`,
+    viewport,
+    gameFiles: [CANDY_CAP],
+    async run(t) {
+      await open(t, "candy-cap");
+      for (let i = 0; i < 6; i++) {
+        await t.page.locator("[data-testid=play]:not([disabled])").waitFor({ timeout: 30000 });
+        await t.page.click("[data-testid=play]");
+        await t.page.locator("[data-testid=game-candy-cap][data-flow=idle]").waitFor({ timeout: 90000 });
+        if (!(await t.page.locator("[data-testid=candy-cap]:visible").count())) continue;
+        const cap = await t.rect("[data-testid=candy-cap]");
+        const grid = await reels(t);
+        await t.shot("cap");
+        expect(!overlap(cap, grid), `the MAX WIN plaque ${JSON.stringify(cap)} lies on the grid ${JSON.stringify(grid)}`);
+        expect((await t.page.locator("[data-testid=candy-cap]").innerText()).includes("MAX WIN"), "the plaque's words");
+        await t.layout("cap");
+        return;
+      }
+      throw new Error("no capped win in 6 rounds");
     },
   })),
 ];
