@@ -1,7 +1,8 @@
 // The look's layout leftovers (issue 22's new-player playtest), each a geometric check that
 // failed before its fix: the reels keep their size as a gamble panel closes (Cluedo, Cops n
-// Robbers, 1440x900), Cluedo's free-spin counter stands clear of the frame's fan, Candy Jar's
-// bonus total stays off the final grid (1440x900 and 390x844).
+// Robbers, 1440x900), Cops' room under the reels holds its signs, not bare snow (1440x900),
+// Cluedo's free-spin counter stands clear of the frame's fan, Candy Jar's bonus total and
+// MAX WIN plaque stay off the final grid (1440x900 and 390x844).
 import { WEB } from "./server.mjs";
 import { rectsOverlap as overlap } from "./layout.mjs";
 
@@ -55,6 +56,37 @@ export const tests = [
         expect(same(idle, closed), `${key}: the reels changed as the panel closed (${said(idle)} -> ${said(closed)})`);
         await t.layout(`${key}-collected`);
       }
+    },
+  },
+  {
+    // The playtest: an empty band of snow under the reels at 1440x900 (the room kept for the
+    // wheel gamble's panel). Idle, the band holds the game's signs (the presents' cash, the
+    // trail, the gamble): most of its height and of the reels' width; the panel takes it back.
+    name: "look: Cops n Robbers' room under the reels is used, not bare snow (1440x900)",
+    gameFiles: [COPS_WIN],
+    async run(t) {
+      await open(t, "cops-n-robbers-win");
+      const win = await reels(t);
+      const consoleTop = (await t.rect(".console")).y;
+      const under = win.y + win.height + 36; // the frame and the strip of the win's words
+      const band = await t.rect("[data-testid=cops-band]:not([hidden])");
+      await t.shot("idle");
+      expect(band, `nothing in the ${Math.round(consoleTop - under)} px between the reels and the console`);
+      expect(band.y >= under - 1 && band.y + band.height <= consoleTop + 1, `the band ${said(band)} is not between the reels ${said(win)} and the console (${consoleTop})`);
+      expect(band.height >= 0.6 * (consoleTop - under) && band.width >= 0.9 * win.width, `the band ${said(band)} leaves most of the room (${Math.round(consoleTop - under)} px under reels ${said(win)}) bare`);
+      const signs = await t.page.locator("[data-testid=cops-band] > [data-testid^=band-]").allInnerTexts();
+      expect(signs.length === 3 && signs.every((s) => s.trim().length > 10), `the band's signs: ${JSON.stringify(signs)}`);
+      await t.layout("band-idle");
+      expect((await t.spin("cops-n-robbers-win")) === "choice", "no gamble offered after a win");
+      expect(!(await t.rect("[data-testid=cops-band]:not([hidden])")), "the band stays under the open gamble panel");
+      expect(same(win, await reels(t)), "the reels moved as the panel opened");
+      await t.shot("gamble");
+      await t.page.click("[data-testid=collect]");
+      await t.page.locator("[data-testid=game-cops-n-robbers-win][data-flow=idle]").waitFor({ timeout: 30000 });
+      expect(same(win, await reels(t)), "the reels moved as the panel closed");
+      expect(await t.rect("[data-testid=cops-band]:not([hidden])"), "the band did not come back after COLLECT");
+      await t.shot("collected");
+      await t.layout("band-collected");
     },
   },
   ...SIZES.map((viewport) => ({
