@@ -89,6 +89,39 @@ export const tests = [
       await t.layout("band-collected");
     },
   },
+  {
+    // The playtest on a phone: the reels jumped as a panel opened under them (AUTO's settings
+    // in every game, Cops n Robbers' wheels); they stay put (the options dialog and the info
+    // panel lie over the page and never moved them).
+    name: "look: on a phone the reels stay put as the autoplay panel and the gamble open (390x844)",
+    viewport: { width: 390, height: 844 },
+    gameFiles: [CLUEDO_WIN, COPS_WIN],
+    async run(t) {
+      for (const [key, collect] of [["cluedo-win", "gamble-collect"], ["cops-n-robbers-win", "collect"], ["candy-jar-clusters", null]]) {
+        await open(t, key);
+        const idle = await reels(t);
+        await t.page.click("[data-testid=autoplay]");
+        await t.page.locator("[data-testid=autoplay-panel]:not([hidden])").waitFor();
+        const auto = await reels(t);
+        await t.shot(`${key}-autoplay`);
+        expect(same(idle, auto), `${key}: the reels moved as the autoplay panel opened (${said(idle)} -> ${said(auto)})`);
+        await t.layout(`${key}-autoplay`);
+        await t.page.click("[data-testid=autoplay-cancel]");
+        expect(same(idle, await reels(t)), `${key}: the reels moved as the autoplay panel closed`);
+        if (!collect) continue;
+        expect((await t.spin(key)) === "choice", `${key}: no gamble offered after a win`);
+        const gamble = await reels(t);
+        await t.shot(`${key}-gamble`);
+        expect(same(idle, gamble), `${key}: the reels moved as the gamble opened (${said(idle)} -> ${said(gamble)})`);
+        await t.layout(`${key}-gamble`);
+        await t.page.click(`[data-testid=${collect}]`);
+        await t.page.locator(`[data-testid=game-${key}][data-flow=idle]`).waitFor({ timeout: 30000 });
+        const closed = await reels(t);
+        await t.shot(`${key}-collected`);
+        expect(same(idle, closed), `${key}: the reels moved as the gamble closed (${said(idle)} -> ${said(closed)})`);
+      }
+    },
+  },
   ...SIZES.map((viewport) => ({
     // The playtest: "FREE SPIN 2 of 15" hid the fan at the top of the frame.
     name: `look: Cluedo's free-spin counter stands clear of the frame's fan (${viewport.width}x${viewport.height})`,

@@ -23,6 +23,8 @@ const TRAIL_GAP = 16; // CSS px: the reels' frame reaches a few px beyond their 
 /** The room kept under the reels for the wheel gamble's panel on a desktop (withChoiceRoom):
  * the wheels' one row and the help line under it fit in it (cops.css, min-width 601px). */
 export const CHOICE_ROOM_PX = 176;
+/** CSS px under the reels' window that the frame and the win's words take (a phone). */
+const UNDER_REELS_PX = 46;
 /** The least room (CSS px) the band of signs under the reels is shown in. */
 const BAND_MIN_PX = 96;
 
@@ -117,6 +119,7 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     this.trailEl.style.setProperty("--trail-h", `${trail}px`);
     const covered = this.withChoiceRoom(px, CHOICE_ROOM_PX, "--cops-choice-room");
     super.fitAbove(covered, (top ?? 0) + trail + TRAIL_GAP);
+    this.holdStill(covered, (top ?? 0) + trail + TRAIL_GAP);
     // the room kept under the reels (none on a phone, none while the panel fills it; less while
     // a message over the console takes some): the signs fill it
     const room = covered - px;
@@ -127,6 +130,34 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     // drawn a frame later left the panel over the bottom row until then (a slow renderer's
     // frame lasts long enough to see it).
     if (!this.destroyed) this.stage.app.render();
+  }
+
+  /** The cover with no panel open, per orientation: where the reels stand (holdStill). */
+  private readonly calm = new Map<string, number>();
+
+  /** On a phone the reels keep still as the wheels open under them (the playtest saw them jump
+   * up, re-centred over the smaller room): they stay where they stood above the console alone,
+   * and move up only as far as the panel needs to clear them and the win's words under them,
+   * never further than the plain fit above it. (A desktop keeps a room for the panel.) */
+  private holdStill(covered: number, top: number): void {
+    const { design, scale: root } = this.stage.placement();
+    const choice = this.overlay.closest("section.game")?.querySelector<HTMLElement>("[data-testid=choice]");
+    if (design.name !== "portrait" || !choice) return;
+    if (choice.hidden) { this.calm.set(design.name, covered); return; }
+    const calm = this.calm.get(design.name);
+    if (calm === undefined) return;
+    const fitted = { y: this.reels.y, scale: this.reels.scale.x };
+    super.fitAbove(calm, top);
+    const still = { y: this.reels.y, scale: this.reels.scale.x };
+    super.fitAbove(covered, top); // the shell's cover stays the one it measured
+    // where the reels would shrink to fit, they are fitted to the open panel as before
+    if (Math.abs(still.scale - fitted.scale) > 1e-9) return;
+    this.reels.y = still.y;
+    const r = this.windowRect();
+    const hostTop = this.stage.app.canvas.getBoundingClientRect().top;
+    const over = hostTop + r.y + r.height + UNDER_REELS_PX - choice.getBoundingClientRect().top;
+    if (over > 0) this.reels.y = Math.max(fitted.y, still.y - over / root);
+    this.stage.invalidate();
   }
 
   /** Where the canvas last drew the reels' window (CSS px, on the overlay as data-drawn-window):

@@ -112,7 +112,8 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   const turbo = rules.turbo ? h("input", { type: "checkbox", "aria-label": "Turbo", "data-testid": "turbo" }) : null;
   const autoplay = new Autoplay();
   const autoButton = rules.autoplay ? h("button", { class: "auto", "data-testid": "autoplay", "aria-haspopup": "dialog" }, "AUTO") : null;
-  const autoPanel = h("div", { class: "auto-panel", role: "dialog", "aria-label": "Autoplay", "data-testid": "autoplay-panel", hidden: true });
+  // over the idle reels, above the console (style.css): opening it never moves them
+  const autoPanel = h("div", { class: "auto-panel", role: "dialog", "aria-label": "Autoplay", "data-testid": "autoplay-panel", "data-layout": "over-reels", hidden: true });
   const rtpOf = (m: string) => game.rtp.find((r) => r.mode === m) ?? game.rtp.find((r) => r.mode === "base") ?? game.rtp[0];
   const rtpOut = h("output", { "data-testid": "rtp" }, "—");
   // The balance in currency, or in credits at a tap (one figure at a time, as a cabinet's meter).
