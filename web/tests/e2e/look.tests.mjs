@@ -33,6 +33,26 @@ async function reels(t) {
   return t.rect("[data-testid=reels-window]");
 }
 
+/** Candy Jar: rounds of `key` until its notice `testid` shows after a round; then it lies off
+ * the grid, says `words`, and the screen passes the layout check. */
+async function offTheGrid(t, { key, testid, what, words, rounds }) {
+  await open(t, key);
+  for (let i = 0; i < rounds; i++) {
+    await t.page.locator("[data-testid=play]:not([disabled])").waitFor({ timeout: 30000 });
+    await t.page.click("[data-testid=play]");
+    await t.page.locator(`[data-testid=game-${key}][data-flow=idle]`).waitFor({ timeout: 90000 });
+    if (!(await t.page.locator(`[data-testid=${testid}]:visible`).count())) continue;
+    const notice = await t.rect(`[data-testid=${testid}]`);
+    const grid = await reels(t);
+    await t.shot(testid);
+    expect(!overlap(notice, grid), `${what} ${JSON.stringify(notice)} lies on the grid ${JSON.stringify(grid)}`);
+    expect((await t.page.locator(`[data-testid=${testid}]`).innerText()).includes(words), `${what}'s words`);
+    await t.layout(testid);
+    return;
+  }
+  throw new Error(`no ${what} in ${rounds} rounds`);
+}
+
 const same = (a, b) => ["x", "y", "width", "height"].every((k) => Math.abs(a[k] - b[k]) <= 0.5);
 const said = (r) => ["x", "y", "width", "height"].map((k) => r[k].toFixed(1)).join(",");
 
@@ -148,45 +168,13 @@ export const tests = [
     name: `look: Candy Jar's bonus total stays off the final grid (${viewport.width}x${viewport.height})`,
     viewport,
     gameFiles: [CANDY_FS],
-    async run(t) {
-      await open(t, "candy-fs");
-      for (let i = 0; i < 8; i++) {
-        await t.page.locator("[data-testid=play]:not([disabled])").waitFor({ timeout: 30000 });
-        await t.page.click("[data-testid=play]");
-        await t.page.locator("[data-testid=game-candy-fs][data-flow=idle]").waitFor({ timeout: 90000 });
-        if (!(await t.page.locator("[data-testid=candy-total]:visible").count())) continue;
-        const total = await t.rect("[data-testid=candy-total]");
-        const grid = await reels(t);
-        await t.shot("total");
-        expect(!overlap(total, grid), `the bonus total ${JSON.stringify(total)} lies on the grid ${JSON.stringify(grid)}`);
-        expect((await t.page.locator("[data-testid=candy-total]").innerText()).includes("TOTAL WIN"), "the total's words");
-        await t.layout("total");
-        return;
-      }
-      throw new Error("no free spins in 8 rounds");
-    },
+    run: (t) => offTheGrid(t, { key: "candy-fs", testid: "candy-total", what: "the bonus total", words: "TOTAL WIN", rounds: 8 }),
   })),
   ...SIZES.map((viewport) => ({
     // The playtest: the MAX WIN plaque stayed over the grid the capped win was made on.
     name: `look: Candy Jar's MAX WIN plaque stays off the grid (${viewport.width}x${viewport.height})`,
     viewport,
     gameFiles: [CANDY_CAP],
-    async run(t) {
-      await open(t, "candy-cap");
-      for (let i = 0; i < 6; i++) {
-        await t.page.locator("[data-testid=play]:not([disabled])").waitFor({ timeout: 30000 });
-        await t.page.click("[data-testid=play]");
-        await t.page.locator("[data-testid=game-candy-cap][data-flow=idle]").waitFor({ timeout: 90000 });
-        if (!(await t.page.locator("[data-testid=candy-cap]:visible").count())) continue;
-        const cap = await t.rect("[data-testid=candy-cap]");
-        const grid = await reels(t);
-        await t.shot("cap");
-        expect(!overlap(cap, grid), `the MAX WIN plaque ${JSON.stringify(cap)} lies on the grid ${JSON.stringify(grid)}`);
-        expect((await t.page.locator("[data-testid=candy-cap]").innerText()).includes("MAX WIN"), "the plaque's words");
-        await t.layout("cap");
-        return;
-      }
-      throw new Error("no capped win in 6 rounds");
-    },
+    run: (t) => offTheGrid(t, { key: "candy-cap", testid: "candy-cap", what: "the MAX WIN plaque", words: "MAX WIN", rounds: 6 }),
   })),
 ];

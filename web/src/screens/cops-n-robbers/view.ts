@@ -140,24 +140,13 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
    * and move up only as far as the panel needs to clear them and the win's words under them,
    * never further than the plain fit above it. (A desktop keeps a room for the panel.) */
   private holdStill(covered: number, top: number): void {
-    const { design, scale: root } = this.stage.placement();
+    const { design } = this.stage.placement();
     const choice = this.overlay.closest("section.game")?.querySelector<HTMLElement>("[data-testid=choice]");
     if (design.name !== "portrait" || !choice) return;
     if (choice.hidden) { this.calm.set(design.name, covered); return; }
     const calm = this.calm.get(design.name);
     if (calm === undefined) return;
-    const fitted = { y: this.reels.y, scale: this.reels.scale.x };
-    super.fitAbove(calm, top);
-    const still = { y: this.reels.y, scale: this.reels.scale.x };
-    super.fitAbove(covered, top); // the shell's cover stays the one it measured
-    // where the reels would shrink to fit, they are fitted to the open panel as before
-    if (Math.abs(still.scale - fitted.scale) > 1e-9) return;
-    this.reels.y = still.y;
-    const r = this.windowRect();
-    const hostTop = this.stage.app.canvas.getBoundingClientRect().top;
-    const over = hostTop + r.y + r.height + UNDER_REELS_PX - choice.getBoundingClientRect().top;
-    if (over > 0) this.reels.y = Math.max(fitted.y, still.y - over / root);
-    this.stage.invalidate();
+    this.keepStill(calm, covered, top, choice, UNDER_REELS_PX);
   }
 
   /** Where the canvas last drew the reels' window (CSS px, on the overlay as data-drawn-window):
