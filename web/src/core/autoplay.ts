@@ -23,6 +23,16 @@ export function hadFeature(outcome: Outcome): boolean {
   return outcome.spins.length > 1 || outcome.spins.some((s) => s.events.some((e) => !PLAIN.has(e.type) && !(e.type === "jars" && !(e as { triggered?: boolean }).triggered)));
 }
 
+/** Why autoplay cannot start now, in a player's words (the AUTO button's title while it is
+ * off), or null: it needs a balance that pays one round at the bet (`stakeMinor`, Infinity where
+ * the mode has no price at this bet). Below it the server would refuse every bet, and a Cops n
+ * Robbers round there ends at a Spin Chance, a gamble autoplay never takes. */
+export function autoplayRefusal(balanceMinor: number, stakeMinor: number, money: (minor: number) => string): string | null {
+  if (!Number.isFinite(stakeMinor)) return "Autoplay: no bet at this stake and mode";
+  if (balanceMinor >= stakeMinor) return null;
+  return `Autoplay needs a balance of at least one bet (${money(stakeMinor)}): the balance is ${money(balanceMinor)}`;
+}
+
 export interface RoundResult {
   outcome: Outcome | null;
   winMinor: number;
@@ -74,7 +84,8 @@ export class Autoplay {
       : s.stopOnFeature && result.outcome && hadFeature(result.outcome) ? "a feature was played"
       : s.winLimitMinor !== null && result.winMinor >= s.winLimitMinor ? "the single-win limit was reached"
       : s.lossLimitMinor !== null && this.startBalance - result.balanceMinor + result.nextStakeMinor > s.lossLimitMinor ? "the loss limit was reached"
-      : this.left <= 0 ? "all rounds played" : "";
+      : this.left <= 0 ? "all rounds played"
+      : result.nextStakeMinor > result.balanceMinor ? "the balance cannot pay the next bet" : "";
     if (reason) this.stop();
     return reason;
   }

@@ -1,7 +1,8 @@
 // The look's layout leftovers (issue 22's new-player playtest), each a geometric check that
 // failed before its fix: the reels keep their size as a gamble panel closes (Cluedo, Cops n
-// Robbers, 1440x900), Cluedo's free-spin counter stands clear of the frame's fan, Candy Jar's
-// bonus total stays off the final grid (1440x900 and 390x844).
+// Robbers, 1440x900), Cops' room under the reels holds its signs, not bare snow (1440x900),
+// Cluedo's free-spin counter stands clear of the frame's fan, Candy Jar's bonus total and
+// MAX WIN plaque stay off the final grid (1440x900 and 390x844).
 import { WEB } from "./server.mjs";
 import { rectsOverlap as overlap } from "./layout.mjs";
 
@@ -10,6 +11,7 @@ const CLUEDO_WIN = { operator: "demo", key: "cluedo-win", gameFile: `${GAMES}/cl
 const CLUEDO_FS = { operator: "demo", key: "cluedo-fs", gameFile: `${GAMES}/cluedo-e2e-fs-v1.toml` };
 const COPS_WIN = { operator: "demo", key: "cops-n-robbers-win", gameFile: `${GAMES}/cops-n-robbers-e2e-win-v1.toml` };
 const CANDY_FS = { operator: "demo", key: "candy-fs", gameFile: `${GAMES}/candy-jar-clusters-e2e-fs-v1.toml` };
+const CANDY_CAP = { operator: "demo", key: "candy-cap", gameFile: `${GAMES}/candy-jar-clusters-e2e-cap-v1.toml` };
 const SIZES = [{ width: 1440, height: 900 }, { width: 390, height: 844 }];
 
 function expect(cond, message) {
@@ -29,6 +31,26 @@ async function open(t, key) {
 async function reels(t) {
   await t.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   return t.rect("[data-testid=reels-window]");
+}
+
+/** Candy Jar: rounds of `key` until its notice `testid` shows after a round; then it lies off
+ * the grid, says `words`, and the screen passes the layout check. */
+async function offTheGrid(t, { key, testid, what, words, rounds }) {
+  await open(t, key);
+  for (let i = 0; i < rounds; i++) {
+    await t.page.locator("[data-testid=play]:not([disabled])").waitFor({ timeout: 30000 });
+    await t.page.click("[data-testid=play]");
+    await t.page.locator(`[data-testid=game-${key}][data-flow=idle]`).waitFor({ timeout: 90000 });
+    if (!(await t.page.locator(`[data-testid=${testid}]:visible`).count())) continue;
+    const notice = await t.rect(`[data-testid=${testid}]`);
+    const grid = await reels(t);
+    await t.shot(testid);
+    expect(!overlap(notice, grid), `${what} ${JSON.stringify(notice)} lies on the grid ${JSON.stringify(grid)}`);
+    expect((await t.page.locator(`[data-testid=${testid}]`).innerText()).includes(words), `${what}'s words`);
+    await t.layout(testid);
+    return;
+  }
+  throw new Error(`no ${what} in ${rounds} rounds`);
 }
 
 const same = (a, b) => ["x", "y", "width", "height"].every((k) => Math.abs(a[k] - b[k]) <= 0.5);
@@ -53,6 +75,70 @@ export const tests = [
         await t.shot(`${key}-collected`);
         expect(same(idle, closed), `${key}: the reels changed as the panel closed (${said(idle)} -> ${said(closed)})`);
         await t.layout(`${key}-collected`);
+      }
+    },
+  },
+  {
+    // The playtest: an empty band of snow under the reels at 1440x900 (the room kept for the
+    // wheel gamble's panel). Idle, the band holds the game's signs (the presents' cash, the
+    // trail, the gamble): most of its height and of the reels' width; the panel takes it back.
+    name: "look: Cops n Robbers' room under the reels is used, not bare snow (1440x900)",
+    gameFiles: [COPS_WIN],
+    async run(t) {
+      await open(t, "cops-n-robbers-win");
+      const win = await reels(t);
+      const consoleTop = (await t.rect(".console")).y;
+      const under = win.y + win.height + 36; // the frame and the strip of the win's words
+      const band = await t.rect("[data-testid=cops-band]:not([hidden])");
+      await t.shot("idle");
+      expect(band, `nothing in the ${Math.round(consoleTop - under)} px between the reels and the console`);
+      expect(band.y >= under - 1 && band.y + band.height <= consoleTop + 1, `the band ${said(band)} is not between the reels ${said(win)} and the console (${consoleTop})`);
+      expect(band.height >= 0.6 * (consoleTop - under) && band.width >= 0.9 * win.width, `the band ${said(band)} leaves most of the room (${Math.round(consoleTop - under)} px under reels ${said(win)}) bare`);
+      const signs = await t.page.locator("[data-testid=cops-band] > [data-testid^=band-]").allInnerTexts();
+      expect(signs.length === 3 && signs.every((s) => s.trim().length > 10), `the band's signs: ${JSON.stringify(signs)}`);
+      await t.layout("band-idle");
+      expect((await t.spin("cops-n-robbers-win")) === "choice", "no gamble offered after a win");
+      expect(!(await t.rect("[data-testid=cops-band]:not([hidden])")), "the band stays under the open gamble panel");
+      expect(same(win, await reels(t)), "the reels moved as the panel opened");
+      await t.shot("gamble");
+      await t.page.click("[data-testid=collect]");
+      await t.page.locator("[data-testid=game-cops-n-robbers-win][data-flow=idle]").waitFor({ timeout: 30000 });
+      expect(same(win, await reels(t)), "the reels moved as the panel closed");
+      expect(await t.rect("[data-testid=cops-band]:not([hidden])"), "the band did not come back after COLLECT");
+      await t.shot("collected");
+      await t.layout("band-collected");
+    },
+  },
+  {
+    // The playtest on a phone: the reels jumped as a panel opened under them (AUTO's settings
+    // in every game, Cops n Robbers' wheels); they stay put (the options dialog and the info
+    // panel lie over the page and never moved them).
+    name: "look: on a phone the reels stay put as the autoplay panel and the gamble open (390x844)",
+    viewport: { width: 390, height: 844 },
+    gameFiles: [CLUEDO_WIN, COPS_WIN],
+    async run(t) {
+      for (const [key, collect] of [["cluedo-win", "gamble-collect"], ["cops-n-robbers-win", "collect"], ["candy-jar-clusters", null]]) {
+        await open(t, key);
+        const idle = await reels(t);
+        await t.page.click("[data-testid=autoplay]");
+        await t.page.locator("[data-testid=autoplay-panel]:not([hidden])").waitFor();
+        const auto = await reels(t);
+        await t.shot(`${key}-autoplay`);
+        expect(same(idle, auto), `${key}: the reels moved as the autoplay panel opened (${said(idle)} -> ${said(auto)})`);
+        await t.layout(`${key}-autoplay`);
+        await t.page.click("[data-testid=autoplay-cancel]");
+        expect(same(idle, await reels(t)), `${key}: the reels moved as the autoplay panel closed`);
+        if (!collect) continue;
+        expect((await t.spin(key)) === "choice", `${key}: no gamble offered after a win`);
+        const gamble = await reels(t);
+        await t.shot(`${key}-gamble`);
+        expect(same(idle, gamble), `${key}: the reels moved as the gamble opened (${said(idle)} -> ${said(gamble)})`);
+        await t.layout(`${key}-gamble`);
+        await t.page.click(`[data-testid=${collect}]`);
+        await t.page.locator(`[data-testid=game-${key}][data-flow=idle]`).waitFor({ timeout: 30000 });
+        const closed = await reels(t);
+        await t.shot(`${key}-collected`);
+        expect(same(idle, closed), `${key}: the reels moved as the gamble closed (${said(idle)} -> ${said(closed)})`);
       }
     },
   },
@@ -82,22 +168,13 @@ export const tests = [
     name: `look: Candy Jar's bonus total stays off the final grid (${viewport.width}x${viewport.height})`,
     viewport,
     gameFiles: [CANDY_FS],
-    async run(t) {
-      await open(t, "candy-fs");
-      for (let i = 0; i < 8; i++) {
-        await t.page.locator("[data-testid=play]:not([disabled])").waitFor({ timeout: 30000 });
-        await t.page.click("[data-testid=play]");
-        await t.page.locator("[data-testid=game-candy-fs][data-flow=idle]").waitFor({ timeout: 90000 });
-        if (!(await t.page.locator("[data-testid=candy-total]:visible").count())) continue;
-        const total = await t.rect("[data-testid=candy-total]");
-        const grid = await reels(t);
-        await t.shot("total");
-        expect(!overlap(total, grid), `the bonus total ${JSON.stringify(total)} lies on the grid ${JSON.stringify(grid)}`);
-        expect((await t.page.locator("[data-testid=candy-total]").innerText()).includes("TOTAL WIN"), "the total's words");
-        await t.layout("total");
-        return;
-      }
-      throw new Error("no free spins in 8 rounds");
-    },
+    run: (t) => offTheGrid(t, { key: "candy-fs", testid: "candy-total", what: "the bonus total", words: "TOTAL WIN", rounds: 8 }),
+  })),
+  ...SIZES.map((viewport) => ({
+    // The playtest: the MAX WIN plaque stayed over the grid the capped win was made on.
+    name: `look: Candy Jar's MAX WIN plaque stays off the grid (${viewport.width}x${viewport.height})`,
+    viewport,
+    gameFiles: [CANDY_CAP],
+    run: (t) => offTheGrid(t, { key: "candy-cap", testid: "candy-cap", what: "the MAX WIN plaque", words: "MAX WIN", rounds: 6 }),
   })),
 ];

@@ -44,6 +44,26 @@ async function topWhiteShare(t, label) {
 const sizes = [{ width: 1440, height: 900 }, { width: 390, height: 844 }];
 
 export const tests = [
+  {
+    // The playtest: AUTO was on at a balance that could not pay the bet (START then did nothing,
+    // "STOP AUTO" stood there). The poor operator's 99 credits pay Cluedo's bets up to 4 x 20.
+    name: "shell autoplay: AUTO off while the balance cannot pay the bet, saying why; on again at a bet it pays",
+    async run(t) {
+      await lobby(t, "poor");
+      await open(t, "cluedo");
+      const auto = t.page.locator("[data-testid=autoplay]");
+      expect(!(await auto.isDisabled()), "AUTO off at a bet the balance pays");
+      for (let i = 0; i < 4; i++) await t.page.click("[data-testid=line-bet-plus]"); // 5 x 20: €1.00
+      expect((await t.page.locator("[data-testid=bet]").innerText()) === "€1.00", "the bet is not €1.00");
+      expect(await auto.isDisabled(), "AUTO on at a bet of €1.00 with €0.99");
+      const why = await auto.getAttribute("title");
+      expect(/at least one bet \(€1\.00\).*€0\.99/.test(why ?? ""), `AUTO does not say why it is off: ${why}`);
+      await t.shot("auto-refused");
+      await t.page.click("[data-testid=line-bet-minus]"); // 4 x 20: €0.80
+      expect(!(await auto.isDisabled()), "AUTO still off at a bet the balance pays");
+      expect((await auto.getAttribute("title")) === "Autoplay", "AUTO's title still says it is refused");
+    },
+  },
   ...sizes.map((viewport) => ({
     name: `shell ${viewport.width}x${viewport.height}: every game drawn whole under software compositing, nothing over its reels`,
     browser: "software",

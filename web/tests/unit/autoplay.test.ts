@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Autoplay, hadFeature } from "../../src/core/autoplay";
+import { Autoplay, autoplayRefusal, hadFeature } from "../../src/core/autoplay";
 import type { Outcome } from "../../src/core/outcome";
 
 const spin = (events: { type: string; [k: string]: unknown }[]) => ({ index: 0, kind: "base", win: 0, events }) as unknown as Outcome["spins"][number];
@@ -47,5 +47,21 @@ describe("autoplay", () => {
 
   it("refuses a number of rounds that is not a whole number from 1", () => {
     expect(() => new Autoplay().start({ rounds: 0, lossLimitMinor: null, winLimitMinor: null, stopOnFeature: false }, 0)).toThrow(/rounds must be/);
+  });
+
+  it("is refused while the balance cannot pay the bet, and allowed again once it can", () => {
+    const money = (minor: number) => `€${(minor / 100).toFixed(2)}`;
+    expect(autoplayRefusal(0, 20, money)).toBe("Autoplay needs a balance of at least one bet (€0.20): the balance is €0.00");
+    expect(autoplayRefusal(19, 20, money)).toMatch(/at least one bet/);
+    expect(autoplayRefusal(20, 20, money)).toBeNull();
+    expect(autoplayRefusal(10000, Infinity, money)).toMatch(/no bet/); // no price for the mode at this bet
+  });
+
+  it("stops before a round the balance cannot pay (a Spin Chance is offered there, and autoplay never takes one)", () => {
+    const a = new Autoplay();
+    a.start({ rounds: 10, lossLimitMinor: null, winLimitMinor: null, stopOnFeature: false }, 30);
+    a.took();
+    expect(a.after(result({ balanceMinor: 19, nextStakeMinor: 20 }))).toBe("the balance cannot pay the next bet");
+    expect(a.running).toBe(false);
   });
 });

@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
 vi.mock("pixi.js", () => import("./pixi-stub"));
-import type { Cell, Outcome } from "../../src/core/outcome";
+import type { Outcome } from "../../src/core/outcome";
 import { validateOutcome } from "../../src/core/outcome";
 import { EventPlayer } from "../../src/core/player";
 import type { ChoiceView, Offer, RoundView, StepView } from "../../src/net/types";
@@ -24,6 +24,7 @@ import { RESULT_MIN_MS, revealShow, revealTimes } from "../../src/screens/cluedo
 import { formatCredits } from "../../src/core/money";
 import { cardBackSvg, cardFaceSvg } from "../../src/screens/cluedo/card";
 import { fixture, type FixtureRound } from "./fixtures";
+import { RecordingView } from "./recording-view";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const base = fixture("cluedo");
@@ -31,27 +32,12 @@ interface GambleFixture { name: string; offer: Offer; before: ChoiceView; steps:
 const features = JSON.parse(readFileSync(join(here, "..", "fixtures", "cluedo-features.json"), "utf8")) as { rounds: FixtureRound[]; gambles: GambleFixture[] };
 const rounds = [...base.rounds, ...features.rounds];
 
-class FakeCluedoView implements CluedoView {
-  calls: string[] = [];
-  grid: string[][] = [];
-  wins: number[] = [];
-  highlights: { cells: Cell[]; label: string; line?: Cell[] }[] = [];
+class FakeCluedoView extends RecordingView implements CluedoView {
   counters: ({ index: number; total: number } | null)[] = [];
   goldenLog: boolean[] = [];
   bets: number[] = [];
   notices: JackpotNotice[] = [];
-  info: string[] = [];
-  spinStart() { this.calls.push("spinStart"); }
-  async land(symbols: string[][]) { this.calls.push("land"); this.grid = symbols; }
-  async tumble(symbols: string[][]) { this.grid = symbols; }
-  show(symbols: string[][]) { this.grid = symbols; }
-  current() { return this.grid; }
-  async highlight(cells: Cell[], label: string, options: { line?: Cell[] } = {}) { this.calls.push(`highlight ${label}`); this.highlights.push({ cells, label, line: options.line }); }
-  clearHighlight() {}
-  async banner(text: string) { this.calls.push(`banner ${text}`); }
-  setWin(credits: number) { this.wins.push(credits); }
-  setSpinInfo(text: string) { this.info.push(text); }
-  sound() {}
+  constructor() { super(["spinStart", "land", "highlight", "banner"]); }
   async lightsOut() { this.calls.push("lightsOut"); }
   golden(on: boolean) { this.goldenLog.push(on); }
   freeSpins(c: { index: number; total: number } | null) { this.counters.push(c); }
@@ -142,10 +128,10 @@ describe("cluedo round", () => {
     expect(view.calls.slice(-2)).toEqual([`bonusTotal ${outcome.breakdown.free_games}`,
       `moment fs-outro FREE SPINS TOTAL: won in ${outcome.counters.free_spins_played} free spins, + ${fmt(trigger)} from the spin that triggered them: WIN ${fmt(outcome.total_win)} count ${fmt(outcome.breakdown.free_games!)} credits`]);
     expect(trigger + outcome.breakdown.free_games!).toBe(outcome.total_win);
-    expect(view.info).toContain(`${free.at(-1)!.index} of 30`);
+    expect(view.spinInfo).toContain(`${free.at(-1)!.index} of 30`);
     // after the bonus the SPINS field counts the spins played: the total is the plaque's alone
-    expect(view.info.at(-1)).toBe(`${outcome.counters.free_spins_played} played`);
-    expect(view.info.filter((t) => t.includes(fmt(outcome.breakdown.free_games!)))).toEqual([]);
+    expect(view.spinInfo.at(-1)).toBe(`${outcome.counters.free_spins_played} played`);
+    expect(view.spinInfo.filter((t) => t.includes(fmt(outcome.breakdown.free_games!)))).toEqual([]);
   });
 
   it("free spins stop at 180: the capped retriggers say so", async () => {

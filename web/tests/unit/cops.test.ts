@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { formatCredits } from "../../src/core/money";
-import type { Cell, Outcome } from "../../src/core/outcome";
+import type { Outcome } from "../../src/core/outcome";
 import { validateOutcome } from "../../src/core/outcome";
 import { EventPlayer } from "../../src/core/player";
 import type { ChoiceView } from "../../src/net/types";
@@ -14,35 +14,21 @@ import { bonusOutro, collectionCells, copsHandlers, copsHooks, presentValues, ty
 import { arrowAmounts, MIN_SHARE, spinSegment, type WheelState } from "../../src/screens/cops-n-robbers/wheel";
 import type { SlotView } from "../../src/screens/game/registry";
 import { fixture, type FixtureRound } from "./fixtures";
+import { RecordingView } from "./recording-view";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const base = fixture("cops-n-robbers");
 const features = JSON.parse(readFileSync(join(here, "..", "fixtures", "cops-n-robbers-features.json"), "utf8")) as { rounds: FixtureRound[] };
 const rounds = [...base.rounds, ...features.rounds];
 
-class FakeCopsView implements CopsView {
-  calls: string[] = [];
-  grid: string[][] = [];
-  wins: number[] = [];
-  highlights: Cell[][] = [];
+class FakeCopsView extends RecordingView implements CopsView {
   values: [number, number, number][] = [];
   trail: [number, number][] = [];
   trailShown = false;
   parades: string[] = [];
   /** How many values were on screen at each collection. */
   collected: number[] = [];
-  spinStart() { this.calls.push("spinStart"); }
-  async land(symbols: string[][]) { this.calls.push("land"); this.grid = symbols; }
-  async tumble(symbols: string[][]) { this.calls.push("tumble"); this.grid = symbols; }
-  show(symbols: string[][]) { this.grid = symbols; }
-  current() { return this.grid; }
-  async highlight(cells: Cell[], label: string) { this.calls.push(`highlight ${label}`); this.highlights.push(cells); }
-  clearHighlight() {}
-  async banner(text: string) { this.calls.push(`banner ${text}`); }
-  setWin(credits: number) { this.wins.push(credits); }
-  spinInfo: string[] = [];
-  setSpinInfo(text: string) { this.spinInfo.push(text); }
-  sound() {}
+  constructor() { super(["spinStart", "land", "tumble", "highlight", "banner"]); }
   showValues(values: readonly PresentValue[]) { this.values = values.map((p) => [p.reel, p.row, p.value]); for (const p of values) this.calls.push(`value ${p.value}`); }
   async collect(label: string) { this.calls.push(`collect ${label}`); this.collected.push(this.values.length); }
   clearValues() { this.values = []; }
@@ -77,7 +63,7 @@ describe("cops n robbers handlers", () => {
       expect(won).toBe(outcome.total_win);
       expect(view.calls.filter((c) => c === "land").length).toBe(events.filter((e) => e.type === "window").length);
       for (const w of view.wins) expect(w).toBeLessThanOrEqual(outcome.total_win);
-      for (const cells of view.highlights) for (const [reel, row] of cells) { expect(reel).toBeLessThan(5); expect(row).toBeLessThan(3); }
+      for (const { cells } of view.highlights) for (const [reel, row] of cells) { expect(reel).toBeLessThan(5); expect(row).toBeLessThan(3); }
       // every present's value shown, as the event says
       expect(view.calls.filter((c) => c.startsWith("value ")).map((c) => Number(c.slice(6)))).toEqual(events.flatMap((e) => (e.type === "cash" ? [e.value] : [])));
       // every collection shows its own win

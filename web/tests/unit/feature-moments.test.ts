@@ -4,7 +4,7 @@
 // round of modes-example (no base spin; it opens on the award of the spins bought) and a base
 // round that triggers the free spins.
 import { describe, expect, it } from "vitest";
-import type { Cell, FreeSpinsAwardEvent, Outcome } from "../../src/core/outcome";
+import type { FreeSpinsAwardEvent, Outcome } from "../../src/core/outcome";
 import { validateOutcome } from "../../src/core/outcome";
 import { EventPlayer } from "../../src/core/player";
 import { formatCredits, formatMoney } from "../../src/core/money";
@@ -12,31 +12,19 @@ import { freeSpinsOutro, spinsAwardedAt, type FeatureMoment } from "../../src/sc
 import { genericHandlers, genericHooks } from "../../src/screens/game/handlers";
 import type { SlotView } from "../../src/screens/game/registry";
 import rounds from "./modes-rounds.json";
+import { RecordingView } from "./recording-view";
 
 const PURSE = { currency: "EUR", denomination: 5 };
 const game = { info: rounds.info, ...PURSE } as unknown as Parameters<typeof genericHandlers>[0];
 
 /** What the screen showed, in order; `moments` false: a view that draws no moments. */
-class MomentView implements SlotView {
-  calls: string[] = [];
+class MomentView extends RecordingView {
   moments: FeatureMoment[] = [];
-  spinInfo: string[] = [];
-  grid: string[][] = [];
   featureMoment?: (m: FeatureMoment) => Promise<void>;
   constructor(moments = true) {
+    super(["land", "highlight", "banner"]);
     if (moments) this.featureMoment = async (m) => { this.moments.push(m); this.calls.push(`moment ${m.kind}`); };
   }
-  spinStart() {}
-  async land(symbols: string[][]) { this.grid = symbols; this.calls.push("land"); }
-  async tumble(symbols: string[][]) { this.grid = symbols; }
-  show(symbols: string[][]) { this.grid = symbols; }
-  current() { return this.grid; }
-  async highlight(_cells: Cell[], label: string) { this.calls.push(`highlight ${label}`); }
-  clearHighlight() {}
-  async banner(text: string) { this.calls.push(`banner ${text}`); }
-  setWin() {}
-  setSpinInfo(text: string) { this.spinInfo.push(text); }
-  sound() {}
 }
 
 async function play(outcome: Outcome, view = new MomentView()): Promise<MomentView> {

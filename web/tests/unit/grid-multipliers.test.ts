@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from "vitest";
 
 vi.mock("pixi.js", () => import("./pixi-stub"));
 
-import type { Cell, Outcome } from "../../src/core/outcome";
+import type { Outcome } from "../../src/core/outcome";
 import { validateOutcome } from "../../src/core/outcome";
 import { EventPlayer } from "../../src/core/player";
 import { formatCredits } from "../../src/core/money";
@@ -15,28 +15,18 @@ import { PROFILES } from "../../src/render/quality";
 import { genericHandlers, genericHooks, gridMultiplierOf, gridMultipliersAfter, gridMultipliersBefore } from "../../src/screens/game/handlers";
 import type { SlotView } from "../../src/screens/game/registry";
 import { fixture } from "./fixtures";
+import { RecordingView } from "./recording-view";
 
 const KEY = "cluster-mult-example";
 
 /** What the screen showed, in order: each land/tumble with the marks on the cells then, each
  * highlight's and banner's words, the console's spin field. */
-class MarksView implements SlotView {
-  grid: string[][] = [];
+class MarksView extends RecordingView {
   marks: number[][] | null = null;
   log: { what: string; marks: number[][] | null; text?: string }[] = [];
-  spinInfo: string[] = [];
-  private note(what: string, text?: string) { this.log.push({ what, marks: this.marks && this.marks.map((c) => [...c]), text }); }
-  spinStart() { this.marks = null; this.note("spinStart"); }
-  async land(symbols: string[][]) { this.grid = symbols; this.note("land"); }
-  async tumble(symbols: string[][]) { this.grid = symbols; this.note("tumble"); }
-  show(symbols: string[][]) { this.grid = symbols; }
-  current() { return this.grid; }
-  async highlight(_cells: Cell[], label: string) { this.note("highlight", label); }
-  clearHighlight() {}
-  async banner(text: string) { this.note("banner", text); }
-  setWin() {}
-  setSpinInfo(text: string) { this.spinInfo.push(text); }
-  sound() {}
+  constructor() { super(["spinStart", "land", "tumble", "highlight", "banner"]); }
+  protected override note(what: string, text?: string) { this.log.push({ what, marks: this.marks && this.marks.map((c) => [...c]), text }); }
+  override spinStart() { this.marks = null; super.spinStart(); }
   setCellMultipliers(cells: readonly (readonly number[])[] | null) { this.marks = cells ? cells.map((c) => [...c]) : null; this.note("marks"); }
 }
 

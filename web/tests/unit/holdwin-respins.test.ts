@@ -2,26 +2,13 @@
 // trigger; its respins (kind "bonus") hold the locked prizes that met it already, so they land
 // without anticipation (each slowed ~5 s and a dozen-respin round kept PLAY off past a minute).
 import { describe, expect, it } from "vitest";
-import type { Cell, Outcome } from "../../src/core/outcome";
+import type { Outcome } from "../../src/core/outcome";
 import { EventPlayer } from "../../src/core/player";
 import { genericHandlers } from "../../src/screens/game/handlers";
 import type { SlotView } from "../../src/screens/game/registry";
+import { RecordingView } from "./recording-view";
 
-class LandingView implements SlotView {
-  anticipate: (boolean | undefined)[] = [];
-  grid: string[][] = [];
-  spinStart() {}
-  async land(symbols: string[][], options: { anticipate?: boolean } = {}) { this.grid = symbols; this.anticipate.push(options.anticipate); }
-  async tumble(symbols: string[][]) { this.grid = symbols; }
-  show(symbols: string[][]) { this.grid = symbols; }
-  current() { return this.grid; }
-  async highlight(_cells: Cell[]) {}
-  clearHighlight() {}
-  async banner() {}
-  setWin() {}
-  setSpinInfo() {}
-  sound() {}
-}
+const LandingView = RecordingView; // what it keeps: each land's anticipate
 
 const col = (a: string, b: string, c: string) => [a, b, c];
 const window = (cols: string[][]) => ({ type: "window" as const, symbols: cols });

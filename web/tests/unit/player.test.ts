@@ -1,6 +1,6 @@
 // The event player against a fake view, with real outcomes exported from the server's round code.
 import { describe, expect, it } from "vitest";
-import type { Cell, Outcome } from "../../src/core/outcome";
+import type { Outcome } from "../../src/core/outcome";
 import { validateOutcome } from "../../src/core/outcome";
 import { formatCredits } from "../../src/core/money";
 import { EventPlayer, Stopped, UnknownEvent } from "../../src/core/player";
@@ -8,24 +8,10 @@ import { TimeoutError } from "../../src/core/timing";
 import { genericHandlers } from "../../src/screens/game/handlers";
 import type { SlotView } from "../../src/screens/game/registry";
 import { GAME_KEYS, fixture } from "./fixtures";
+import { RecordingView } from "./recording-view";
 
-class FakeView implements SlotView {
-  calls: string[] = [];
-  grid: string[][] = [];
-  wins: number[] = [];
-  highlights: Cell[][] = [];
-  infos: string[] = [];
-  spinStart() { this.calls.push("spinStart"); }
-  async land(symbols: string[][]) { this.calls.push("land"); this.grid = symbols; }
-  async tumble(symbols: string[][]) { this.calls.push("tumble"); this.grid = symbols; }
-  show(symbols: string[][]) { this.calls.push("show"); this.grid = symbols; }
-  current() { return this.grid; }
-  async highlight(cells: Cell[], label: string) { this.calls.push(`highlight ${label}`); this.highlights.push(cells); }
-  clearHighlight() {}
-  async banner(text: string) { this.calls.push(`banner ${text}`); }
-  setWin(credits: number) { this.wins.push(credits); }
-  setSpinInfo(text: string) { this.infos.push(text); }
-  sound() {}
+class FakeView extends RecordingView {
+  constructor() { super(["spinStart", "land", "tumble", "show", "highlight", "banner"]); }
 }
 
 function outcomeOf(key: string, kind: string): Outcome {
@@ -48,7 +34,7 @@ describe("event player", () => {
         const events = outcome.spins.flatMap((s) => s.events);
         expect(view.calls.filter((c) => c === "land" || c === "tumble").length).toBe(events.filter((e) => e.type === "window" || e.type === "grid").length);
         for (const w of view.wins) expect(w).toBeLessThanOrEqual(outcome.total_win);
-        for (const cells of view.highlights) for (const [reel, row] of cells) {
+        for (const { cells } of view.highlights) for (const [reel, row] of cells) {
           expect(reel).toBeLessThan(f.info.window.reels);
           expect(row).toBeLessThan(f.info.window.rows);
         }
@@ -113,7 +99,7 @@ describe("event player", () => {
     const windows = outcome.spins.flatMap((s) => s.events.filter((e) => e.type === "window"));
     if (lineWins.length && outcome.spins.length === 1) {
       const first = lineWins[0] as { line: number; count: number; symbol: string };
-      const cells = view.highlights[0] as Cell[];
+      const cells = view.highlights[0]!.cells;
       expect(cells.length).toBe(first.count);
       const win = (windows[0] as { symbols: string[][] }).symbols;
       const wilds = new Set(f.info.wilds?.map((w) => w.symbol));
@@ -134,7 +120,7 @@ describe("event player", () => {
     expect(cash.length).toBeGreaterThanOrEqual(6);
     // each prize locks with the respins left and the coins' total said (a view without the
     // hold-and-win meter: in the spin counter line), the last total the collection's pay
-    const said = view.infos.filter((t) => t.startsWith("Respins left "));
+    const said = view.spinInfo.filter((t) => t.startsWith("Respins left "));
     expect(said.length).toBe(1 + cash.length);
     const collection = events.find((e) => e.type === "collection") as { win: number };
     const named = (events.filter((e) => e.type === "jackpot") as { jackpot: string; win: number }[]).filter((j) => j.jackpot !== "GRAND");

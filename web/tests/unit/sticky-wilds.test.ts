@@ -4,28 +4,18 @@
 // round is a real one (sticky-round.json: its `command` says how the server's round code played
 // it).
 import { describe, expect, it } from "vitest";
-import type { Cell, StickyWildEvent } from "../../src/core/outcome";
+import type { StickyWildEvent } from "../../src/core/outcome";
 import { validateOutcome } from "../../src/core/outcome";
 import { EventPlayer } from "../../src/core/player";
 import { genericHandlers, withHeldWilds } from "../../src/screens/game/handlers";
 import type { SlotView } from "../../src/screens/game/registry";
 import round from "./sticky-round.json";
+import { RecordingView } from "./recording-view";
 
-class ExpandingView implements SlotView {
-  calls: string[] = [];
-  grid: string[][] = [];
+class ExpandingView extends RecordingView {
   landed: string[][][] = [];
-  spinStart() {}
-  async land(symbols: string[][]) { this.calls.push("land"); this.grid = symbols.map((c) => [...c]); this.landed.push(this.grid); }
-  async tumble(symbols: string[][]) { this.grid = symbols; }
-  show(symbols: string[][]) { this.grid = symbols; }
-  current() { return this.grid; }
-  async highlight(_cells: Cell[], label: string) { this.calls.push(`highlight ${label}`); }
-  clearHighlight() {}
-  async banner(text: string) { this.calls.push(`banner ${text}`); }
-  setWin() {}
-  setSpinInfo() {}
-  sound() {}
+  constructor() { super(["land", "highlight", "banner"]); }
+  override async land(symbols: string[][]) { await super.land(symbols.map((c) => [...c])); this.landed.push(this.grid); }
   expandReel(reel: number, symbol: string, text: string, held: boolean) {
     this.calls.push(`expand ${reel} ${text}${held ? " held" : ""}`);
     this.grid[reel] = this.grid[reel]!.map(() => symbol);

@@ -9,21 +9,10 @@ import { EventPlayer } from "../../src/core/player";
 import { genericHandlers } from "../../src/screens/game/handlers";
 import type { SlotView } from "../../src/screens/game/registry";
 import round from "./wildmult-round.json";
+import { RecordingView } from "./recording-view";
 
-class MarkingView implements SlotView {
-  calls: string[] = [];
-  grid: string[][] = [];
-  spinStart() {}
-  async land(symbols: string[][]) { this.calls.push("land"); this.grid = symbols; }
-  async tumble(symbols: string[][]) { this.grid = symbols; }
-  show(symbols: string[][]) { this.grid = symbols; }
-  current() { return this.grid; }
-  async highlight(_cells: Cell[], label: string) { this.calls.push(`highlight ${label}`); }
-  clearHighlight() {}
-  async banner() {}
-  setWin() {}
-  setSpinInfo() {}
-  sound() {}
+class MarkingView extends RecordingView {
+  constructor() { super(["land", "highlight"]); }
   markCell([reel, row]: Cell, text: string) { this.calls.push(`mark ${reel},${row} ${text}`); }
 }
 

@@ -116,17 +116,17 @@ export class CandyJarView implements CandyViewApi {
     this.extra = h("output", { class: "extra", "data-testid": "candy-extra", hidden: true });
     this.mult = h("output", { class: "mult", "data-testid": "candy-multiplier", hidden: true });
     this.winLine = h("output", { class: "winline", "data-testid": "candy-winline", "data-layout": "decoration", "aria-live": "polite" });
-    // the banner and the cap notice are moments over the grid, by design; the bonus total stays
-    // after its moment beside the free-spin counter, off the grid (a plaque on the grid's middle
-    // hid the final grid the total was won on)
+    // the banner is a moment over the grid, by design; the bonus total and the MAX WIN plaque
+    // stay after their moments beside the free-spin counter, off the grid (a plaque on the
+    // grid's middle hid the final grid the win was made on)
     this.bannerEl = h("div", { class: "banner", role: "status", "data-testid": "candy-banner", "data-layout": "over-reels", hidden: true, style: "white-space:pre-line" });
     this.totalEl = h("output", { class: "total", "data-testid": "candy-total", hidden: true, style: "white-space:pre-line" });
-    this.capEl = h("div", { class: "cap", role: "alert", "data-testid": "candy-cap", "data-layout": "over-reels", hidden: true });
+    this.capEl = h("div", { class: "cap", role: "alert", "data-testid": "candy-cap", hidden: true });
     // data-board: "idle" while the idle board shows, "round" once a round's grid replaced it
     this.root = h("div", { class: "candy", "data-testid": "candy-screen", "data-board": "idle" },
       h("div", { class: "side left", "data-layout": "decoration" }, jars, modifiers, fills),
-      h("div", { class: "side right", "data-layout": "decoration" }, this.counter, this.totalEl, this.mult, this.extra, this.ladder),
-      this.winLine, this.bannerEl, this.capEl, this.tip);
+      h("div", { class: "side right", "data-layout": "decoration" }, this.counter, this.totalEl, this.capEl, this.mult, this.extra, this.ladder),
+      this.winLine, this.bannerEl, this.tip);
     deps.overlay.appendChild(this.root);
     // a tap anywhere but on a jar (which toggles its own note) closes the note
     this.closeTip = (ev: Event) => { if (!(ev.target instanceof Element && ev.target.closest(".jar"))) this.toggleTip(null); };

@@ -144,7 +144,7 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
    * saw the frame jump up): they stay where they stood above the console alone, and move up
    * only as far as the open panel needs, never further than the plain fit above it. */
   private holdStill(px: number, top: number | undefined): void {
-    const { design, scale: root, hostHeight } = this.stageRef.placement();
+    const { design } = this.stageRef.placement();
     const choice = this.host.closest("section.game")?.querySelector<HTMLElement>("[data-testid=choice]");
     if (!choice || choice.hidden) { this.calm.set(design.name, px); return; }
     // on a phone, where the reels jumped twice (offer, cards); a desktop keeps the plain fit
@@ -154,22 +154,9 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
     const calm = this.calm.get(design.name);
     // (a panel that takes less room than the bet rows it hides leaves them where they stood too)
     if (calm === undefined) return;
-    const fitted = { y: this.reels.y, scale: this.reels.scale.x };
-    super.fitAbove(calm, top);
-    const still = { y: this.reels.y, scale: this.reels.scale.x };
-    super.fitAbove(px, top); // the shell's cover stays the one it measured
-    // where the reels would shrink to fit, they are fitted to the open panel as before
-    if (Math.abs(still.scale - fitted.scale) > 1e-9) return;
-    // on the page: the window's bottom where it stood (from the canvas, which fills the stage's
-    // host) and the panel as drawn; the last row stays clear of it by a few px (the frame's
-    // bottom edge may pass under it: the panel is the table the cards lie on)
-    this.reels.y = still.y;
-    const rect = this.windowRect();
-    const hostTop = this.stageRef.app.canvas.getBoundingClientRect().top;
-    const panelTop = Math.min(hostTop + hostHeight - px, choice.getBoundingClientRect().top);
-    const over = hostTop + rect.y + rect.height + 6 - panelTop;
-    if (over > 0) this.reels.y = Math.max(fitted.y, still.y - over / root);
-    this.stageRef.invalidate();
+    // the last row stays clear of the panel by a few px (the frame's bottom edge may pass
+    // under it: the panel is the table the cards lie on)
+    this.keepStill(calm, px, top, choice, 6);
   }
 
   private showCounter(on: boolean): void {

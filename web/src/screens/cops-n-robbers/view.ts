@@ -23,6 +23,10 @@ const TRAIL_GAP = 16; // CSS px: the reels' frame reaches a few px beyond their 
 /** The room kept under the reels for the wheel gamble's panel on a desktop (withChoiceRoom):
  * the wheels' one row and the help line under it fit in it (cops.css, min-width 601px). */
 export const CHOICE_ROOM_PX = 176;
+/** CSS px under the reels' window that the frame and the win's words take (a phone). */
+const UNDER_REELS_PX = 46;
+/** The least room (CSS px) the band of signs under the reels is shown in. */
+const BAND_MIN_PX = 96;
 
 /** Each suspect's outcome, as the rule sheet gives it. */
 const PARADE_RESULTS: Record<string, string> = {
@@ -46,6 +50,11 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   private destroyed = false;
   private readonly drawn = { postrender: () => this.markDrawn() };
   private readonly overlay: HTMLElement;
+  /** The game's signs in the room the reels keep under them for the wheel gamble's panel (a
+   * desktop): bare snow there read as dead space. The panel takes the room back as it opens. */
+  private readonly bandEl: HTMLElement;
+  /** What the presents on the reels hold now, on the presents' sign. */
+  private readonly bandPresents = h("span", { class: "band-now", "data-testid": "band-presents-now" });
   /** Falling snow behind the canvas (cops.css): two layers of flakes, far and near. */
   private readonly snow = [h("div", { class: "cops-snow far", "aria-hidden": "true" }), h("div", { class: "cops-snow near", "aria-hidden": "true" })];
 
@@ -69,7 +78,14 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
       h("div", { class: "parade-title" }, "ID PARADE"),
       h("div", { class: "line-up" }, ...PARADE.map((name, i) => h("div", { class: "suspect", "data-name": name }, h("span", { class: "suspect-figure" }), h("strong", {}, `${i + 1} ${name.toUpperCase()}`)))),
       this.paradeResult);
-    deps.overlay.append(this.trailEl, this.paradeEl, this.valuesEl);
+    const sign = (kind: string, title: string, ...lines: (Node | string)[]) => h("div", { class: `band-sign band-${kind}`, "data-testid": `band-${kind}` },
+      h("span", { class: "band-icon", "aria-hidden": "true" }), h("div", { class: "band-words" }, h("strong", {}, title), ...lines.map((l) => (typeof l === "string" ? h("span", {}, l) : l))));
+    const marks = Object.values(TRAIL.marks);
+    this.bandEl = h("div", { class: "cops-band", "data-testid": "cops-band", "data-layout": "decoration", hidden: true, "aria-label": "How Cops n Robbers pays" },
+      sign("presents", "PRESENTS' CASH", h("span", { class: "band-general" }, "A robber collects it in Fortune Spins and the bonus"), this.bandPresents),
+      sign("trail", "BIG MONEY TRAIL", "3, 4 or 5 BONUS start the chase at x1, x2 or x3", h("span", { class: "band-marks" }, `Multipliers ${Math.min(...marks)}x to ${Math.max(...marks)}x on the way`)),
+      sign("gamble", "GAMBLE ANY WIN", "Cash wheel: a third more, double or triple", "Bonus wheel: win a Big Money bonus"));
+    deps.overlay.append(this.trailEl, this.paradeEl, this.valuesEl, this.bandEl);
     deps.stage.app.renderer.runners.postrender.add(this.drawn);
     deps.overlay.parentElement?.prepend(...this.snow);
   }
@@ -101,12 +117,36 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   override fitAbove(px: number, top?: number): void {
     const trail = TRAIL_PX[this.stage.placement().design.name];
     this.trailEl.style.setProperty("--trail-h", `${trail}px`);
-    super.fitAbove(this.withChoiceRoom(px, CHOICE_ROOM_PX, "--cops-choice-room"), (top ?? 0) + trail + TRAIL_GAP);
+    const covered = this.withChoiceRoom(px, CHOICE_ROOM_PX, "--cops-choice-room");
+    super.fitAbove(covered, (top ?? 0) + trail + TRAIL_GAP);
+    this.holdStill(covered, (top ?? 0) + trail + TRAIL_GAP);
+    // the room kept under the reels (none on a phone, none while the panel fills it; less while
+    // a message over the console takes some): the signs fill it
+    const room = covered - px;
+    this.bandEl.hidden = room < BAND_MIN_PX;
+    Object.assign(this.bandEl.style, { bottom: `${px}px`, height: `${room}px` });
     // Drawn now, not on the next tick: the shell calls this from its ResizeObserver (after
     // layout, before paint) when the gamble's wheels open under the reels, and the canvas
     // drawn a frame later left the panel over the bottom row until then (a slow renderer's
     // frame lasts long enough to see it).
     if (!this.destroyed) this.stage.app.render();
+  }
+
+  /** The cover with no panel open, per orientation: where the reels stand (holdStill). */
+  private readonly calm = new Map<string, number>();
+
+  /** On a phone the reels keep still as the wheels open under them (the playtest saw them jump
+   * up, re-centred over the smaller room): they stay where they stood above the console alone,
+   * and move up only as far as the panel needs to clear them and the win's words under them,
+   * never further than the plain fit above it. (A desktop keeps a room for the panel.) */
+  private holdStill(covered: number, top: number): void {
+    const { design } = this.stage.placement();
+    const choice = this.overlay.closest("section.game")?.querySelector<HTMLElement>("[data-testid=choice]");
+    if (design.name !== "portrait" || !choice) return;
+    if (choice.hidden) { this.calm.set(design.name, covered); return; }
+    const calm = this.calm.get(design.name);
+    if (calm === undefined) return;
+    this.keepStill(calm, covered, top, choice, UNDER_REELS_PX);
   }
 
   /** Where the canvas last drew the reels' window (CSS px, on the overlay as data-drawn-window):
@@ -134,6 +174,8 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
       this.values.addChild(tag);
     }
     this.valuesEl.dataset.values = values.map((p) => `${p.reel}:${p.row}:${p.value}`).join(" ");
+    const sum = values.reduce((a, p) => a + p.value, 0);
+    this.bandPresents.textContent = values.length ? `On the reels now: ${sum}x stake in ${values.length} present${values.length > 1 ? "s" : ""}` : "";
     this.stage.invalidate();
   }
 
@@ -157,6 +199,7 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   clearValues(): void {
     for (const c of this.values.removeChildren()) c.destroy({ children: true });
     this.valuesEl.dataset.values = "";
+    this.bandPresents.textContent = "";
     this.stage.invalidate();
   }
 
@@ -245,6 +288,7 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     this.trailEl.remove();
     this.paradeEl.remove();
     this.valuesEl.remove();
+    this.bandEl.remove();
     for (const el of this.snow) el.remove();
     super.destroy();
   }

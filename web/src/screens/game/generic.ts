@@ -228,9 +228,37 @@ export class PixiSlotView implements SlotView {
   private titlePx: number | null = null;
 
   fitAbove(px: number, top?: number): void {
+    this.fitTo(px, top);
+  }
+
+  /** fitAbove's own work, whatever a game's override adds to it. */
+  private fitTo(px: number, top?: number): void {
     this.cover = px;
     this.titlePx = top ?? null;
     this.layout();
+  }
+
+  /** The reels fitted above `px` (the console and an open `panel`) keep still where they stood
+   * fitted above `calm` (the console alone): they move up only as far as the panel needs to
+   * clear their window by `clearPx` CSS px, never further than the plain fit above it; where
+   * they would shrink to fit, they are fitted to the open panel as before. A game calls it
+   * after its fitAbove while a panel is open (the playtests saw the reels jump as one opened). */
+  protected keepStill(calm: number, px: number, top: number | undefined, panel: HTMLElement, clearPx: number): void {
+    const { scale: root, hostHeight } = this.deps.stage.placement();
+    const fitted = { y: this.reels.y, scale: this.reels.scale.x };
+    this.fitTo(calm, top);
+    const still = { y: this.reels.y, scale: this.reels.scale.x };
+    this.fitTo(px, top); // the shell's cover stays the one it measured
+    if (Math.abs(still.scale - fitted.scale) > 1e-9) return;
+    // on the page: the window's bottom where it stood (from the canvas, which fills the stage's
+    // host) and the panel as drawn
+    this.reels.y = still.y;
+    const rect = this.windowRect();
+    const hostTop = this.deps.stage.app.canvas.getBoundingClientRect().top;
+    const panelTop = Math.min(hostTop + hostHeight - px, panel.getBoundingClientRect().top);
+    const over = hostTop + rect.y + rect.height + clearPx - panelTop;
+    if (over > 0) this.reels.y = Math.max(fitted.y, still.y - over / root);
+    this.deps.stage.invalidate();
   }
 
   /** `px` (what the console covers) with a choice panel's room kept under the reels on a

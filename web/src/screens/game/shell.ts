@@ -4,7 +4,7 @@
 // choice area, and the round itself: flow idle -> request -> play -> settle | choice, the outcome
 // checked against the schema and played by the game module's handlers. The client decides
 // nothing: amounts, balance and what may be chosen are the server's.
-import { Autoplay, ROUND_CHOICES } from "../../core/autoplay";
+import { Autoplay, ROUND_CHOICES, autoplayRefusal } from "../../core/autoplay";
 import { Flow } from "../../core/flow";
 import { creditsOf, formatCredits, formatMoney, formatPercent } from "../../core/money";
 import { buyQuestion, costNote, modeLabel, modeTitle, type ModeView } from "../../core/modes";
@@ -112,7 +112,8 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   const turbo = rules.turbo ? h("input", { type: "checkbox", "aria-label": "Turbo", "data-testid": "turbo" }) : null;
   const autoplay = new Autoplay();
   const autoButton = rules.autoplay ? h("button", { class: "auto", "data-testid": "autoplay", "aria-haspopup": "dialog" }, "AUTO") : null;
-  const autoPanel = h("div", { class: "auto-panel", role: "dialog", "aria-label": "Autoplay", "data-testid": "autoplay-panel", hidden: true });
+  // over the idle reels, above the console (style.css): opening it never moves them
+  const autoPanel = h("div", { class: "auto-panel", role: "dialog", "aria-label": "Autoplay", "data-testid": "autoplay-panel", "data-layout": "over-reels", hidden: true });
   const rtpOf = (m: string) => game.rtp.find((r) => r.mode === m) ?? game.rtp.find((r) => r.mode === "base") ?? game.rtp[0];
   const rtpOut = h("output", { "data-testid": "rtp" }, "—");
   // The balance in currency, or in credits at a tap (one figure at a time, as a cabinet's meter).
@@ -360,7 +361,14 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     if (autoButton) {
       autoButton.textContent = autoplay.running ? `STOP AUTO (${autoplay.remaining})` : "AUTO";
       autoButton.setAttribute("aria-pressed", String(autoplay.running));
-      autoButton.disabled = !autoplay.running && !idle;
+      // Off while the balance cannot pay a round at the bet (the reason in its title); on again
+      // once it can (funds added, a smaller bet chosen).
+      const refused = autoplay.running ? null : autoplayRefusal(balance, price(), (minor) => formatMoney(minor, currency));
+      autoButton.disabled = !autoplay.running && (!idle || refused !== null);
+      autoButton.title = refused ?? (autoplay.running ? "Stop autoplay" : "Autoplay");
+      if (refused) autoButton.dataset.refused = refused;
+      else delete autoButton.dataset.refused;
+      if (refused && !autoPanel.hidden) autoPanel.hidden = true;
     }
     for (const l of changeListeners) l();
   };
@@ -659,6 +667,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     };
     const close = () => { autoPanel.hidden = true; autoButton.focus(); };
     const start = h("button", { class: "play", "data-testid": "autoplay-start", onclick: () => {
+      if (flow.state !== "idle" || autoplayRefusal(app.session.state?.balanceMinor ?? 0, price(), String) !== null) { close(); render(); return; }
       autoplay.start({ rounds: Number(rounds.value), lossLimitMinor: toMinor(loss), winLimitMinor: toMinor(win), stopOnFeature: feature.checked }, app.session.state?.balanceMinor ?? 0);
       autoPanel.hidden = true;
       render();
