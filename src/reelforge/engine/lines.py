@@ -480,11 +480,14 @@ def play_free_games(model, trigger, lines, bet_per_line, total_bet, jackpot_elig
     Returns a `FreeGamesResult`. Spin i (1-based) is tape spin i.
     """
     requested = model.fg_award[trigger] if model.fg_scatter >= 0 else 0
+    if requested == 0:  # most rounds: no call (a call copies the whole Model struct)
+        return FreeGamesResult(win=0, played=0, retriggers=0, jackpots=0, tape_rows=pos,
+                               guard=False, capped=False)
     return play_awarded_spins(model, requested, trigger, lines, bet_per_line, total_bet,
                               jackpot_eligible, rng, stops, window, tape, pos, record)
 
 
-@inline_kernel
+@kernel
 def play_awarded_spins(model, requested, trigger, lines, bet_per_line, total_bet, jackpot_eligible,
                        rng, stops, window, tape, pos, record):
     """`requested` free spins (none when 0), retriggers included; `trigger`: the count that

@@ -38,7 +38,7 @@ class ChaseResult(NamedTuple):
     guard: bool  # the spin guard stopped it
 
 
-@inline_kernel
+@kernel
 def play_trail(model, trail, start, lines, bet_per_line, total_bet, rng, stops, window, tape,
                pos, record, spin, room):
     """The chase bonus, decided whole: spins until the ID parade picks Bert.
