@@ -300,7 +300,7 @@ def simulate_rounds(cm, cj, rng, n_rounds, band_edges, counters, bands, square_s
                     cells, meters):
     """Whole rounds into counters indexed by `lines.Sim` (base cluster wins as its line wins,
     Free Spins as its feature, super spins as its bonus spins), win bands and the 128-bit
-    square sum (as lines.simulate_kernel, so one Stats serves every game)."""
+    square sum (as lines.play_rounds, so one Stats serves every game)."""
     for _ in range(n_rounds):
         r = play_round(cm, cj, rng, work, cells, meters, False)
         total = r.total

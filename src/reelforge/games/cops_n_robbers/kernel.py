@@ -15,6 +15,7 @@ from typing import NamedTuple
 from reelforge.engine.counters import add_round
 from reelforge.engine.jit import inline_kernel, kernel
 from reelforge.engine.lines import (
+    NO_ROUND,
     RoundResult,
     cap_round,
     count_symbol,
@@ -135,21 +136,17 @@ def play_round(model, trail, lines, bet_per_line, jackpot_eligible, rng, stops, 
 
 
 @kernel
-def play_round_kernel(model, trail, lines, bet_per_line, jackpot_eligible, rng, stops, window,
-                      tape, record):
-    """`play_round`, compiled on its own for live play (`record`: write the tape)."""
-    return play_round(model, trail, lines, bet_per_line, jackpot_eligible, rng, stops, window,
-                      tape, record)
-
-
-@kernel
-def simulate_kernel(model, trail, lines, bet_per_line, jackpot_eligible, rng, n_rounds,
-                    band_edges, counters, bands, square_sum, stops, window, tape):
-    """n_rounds of `play_round` added to the statistics arrays, as
-    `engine.lines.simulate_kernel` adds the plain round's (same arrays, indexed by `Sim`)."""
+def play_rounds(model, trail, lines, bet_per_line, jackpot_eligible, rng, n_rounds, record,
+                band_edges, counters, bands, square_sum, stops, window, tape):
+    """n_rounds of `play_round` added to the statistics arrays, as `engine.lines.play_rounds`
+    adds the plain round's (same arrays, indexed by `Sim`), the last one's `RoundResult`
+    returned: live play (one round, `record`: write the tape) and simulation, compiled once."""
+    result = NO_ROUND
     for _ in range(n_rounds):
-        add_round(counters, bands, band_edges, square_sum, play_round(
-            model, trail, lines, bet_per_line, jackpot_eligible, rng, stops, window, tape, False))
+        result = play_round(model, trail, lines, bet_per_line, jackpot_eligible, rng, stops,
+                            window, tape, record)
+        add_round(counters, bands, band_edges, square_sum, result)
+    return result
 
 
 @kernel
