@@ -548,8 +548,9 @@ def play_base_game(model, lines, bet_per_line, jackpot_eligible, rng, stops, win
     """
     total_bet = lines * bet_per_line
     if model.buy_spins > 0:  # a buy mode: no base spin, the bought free games alone
-        free = play_awarded_spins(model, model.buy_spins, 0, lines, bet_per_line, total_bet,
-                                  jackpot_eligible, rng, stops, window, tape, 0, record)
+        free = play_awarded_spins(model, model.buy_spins, np.int64(0), lines, bet_per_line,
+                                  total_bet, jackpot_eligible, rng, stops, window, tape,
+                                  np.int64(0), record)  # not literals: jit.py
         return BaseGameResult(
             line_win=0, scatter_win=0, collect_win=0, free_win=free.win, played=free.played,
             retriggers=free.retriggers, jackpots=free.jackpots, tape_rows=free.tape_rows,

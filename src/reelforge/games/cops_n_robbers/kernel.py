@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numpy as np
+
 from reelforge.engine.counters import add_round
 from reelforge.engine.jit import inline_kernel, kernel
 from reelforge.engine.lines import (
@@ -158,7 +160,7 @@ def play_bonus_kernel(model, trail, start, lines, bet_per_line, rng, stops, wind
     total_bet = lines * bet_per_line
     pos = write_row(tape, 0, record, TapeKind.BONUS, 0, 0, start, 0, 0, 0)
     chase = play_trail(model, trail, start, lines, bet_per_line, total_bet, rng, stops, window,
-                       tape, pos, record, 0, model.cap)
+                       tape, pos, record, np.int64(0), model.cap)  # not a literal: jit.py
     bonus_win = chase.line_win + chase.collected
     total, win_capped = cap_round(model, bonus_win)
     return RoundResult(
