@@ -8,7 +8,7 @@ too). Then:
 1. `evaluate_line` equals the reference on random windows;
 2. every spin of a `play_round` re-derived from its recorded stops pays what the reference
    pays, and the free-game awards follow the recorded trigger counts;
-3. `play_rounds` (simulate_kernel) and a loop of `play_round` consume the same stream and win
+3. `play_rounds` (`lines.play_rounds`) and a loop of `play_round` consume the same stream and win
    the same;
 4. `analysis.exact.analyze` equals a brute-force enumeration of every stop combination.
 """

@@ -327,7 +327,7 @@ def play_anywhere_round(model, rng, work, record):
 def simulate_anywhere(model, rng, n_rounds, band_edges, counters, bands, square_sum, work):
     """Play n_rounds and add their statistics: counters (len(Sim),) int64 indexed by
     `lines.Sim` (the base spin's win as the base line win, the free spins' as the feature
-    win), bands and square_sum as `lines.simulate_kernel`'s; coins at a coin value of 1.
+    win), bands and square_sum as `lines.play_rounds`'s; coins at a coin value of 1.
     work: `new_work` buffers (the tape is not written)."""
     for _ in range(n_rounds):
         result = play_anywhere_round(model, rng, work, False)

@@ -452,7 +452,7 @@ def simulate_feature_rounds(cm, fm, rng, n_rounds, band_edges, counters, bands, 
     """As games' simulate_rounds: counters indexed by `counters.Sim` (the base spin's win as
     base line win, the free spins' as feature win)."""
     for _ in range(n_rounds):
-        r = play_feature_round(cm, fm, rng, work, fb, False)
+        r = play_feature_round(cm, fm, rng, work, fb, np.bool_(False))  # not a literal: jit.py
         counters[Sim.ROUNDS] += 1
         counters[Sim.TOTAL_WIN] += r.total
         if r.total > 0:
@@ -476,7 +476,7 @@ def round_wins(cm, fm, rng, wins, extra, work, fb):
     """wins[i] = the i-th round's win (coins, capped); extra (len(BaseExtra),) int64 += the
     rounds stopped by the tumble guard."""
     for i in range(wins.shape[0]):
-        r = play_feature_round(cm, fm, rng, work, fb, False)
+        r = play_feature_round(cm, fm, rng, work, fb, np.bool_(False))  # not a literal: jit.py
         wins[i] = r.total
         if r.guard:
             extra[BaseExtra.GUARD_HITS] += 1

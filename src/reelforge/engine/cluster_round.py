@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numpy as np
+
 from reelforge.engine.clusters import cascade, draw_grid, kernel, write_grid, write_row
 from reelforge.engine.counters import Sim, add_win
 from reelforge.engine.tape import TapeKind
@@ -46,7 +48,7 @@ def simulate_plain_rounds(cm, mult_values, mult_cum, cap, rng, n_rounds, band_ed
                           bands, square_sum, work):
     """As games' simulate_rounds: counters indexed by `lines.Sim` (base win as line win)."""
     for _ in range(n_rounds):
-        result = play_plain_round(cm, mult_values, mult_cum, cap, rng, work, False)
+        result = play_plain_round(cm, mult_values, mult_cum, cap, rng, work, np.bool_(False))  # jit.py
         win = result.win
         counters[Sim.ROUNDS] += 1
         counters[Sim.TOTAL_WIN] += win

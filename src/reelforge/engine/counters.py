@@ -36,7 +36,7 @@ def add_square(square_sum, x):
 
 
 class Sim(IntEnum):
-    """Index of each counter `simulate_kernel` (and every game's round simulator) accumulates
+    """Index of each counter `lines.play_rounds` (and every game's round simulator) accumulates
     in its (len(Sim),) int64 array; Python reads them by SIM_FIELDS name (`analysis.stats`)."""
 
     ROUNDS = 0
@@ -77,7 +77,7 @@ def add_win(bands, band_edges, square_sum, total):
 
 @inline_kernel
 def add_round(counters, bands, band_edges, square_sum, result):
-    """Add one round's `RoundResult` to the statistics arrays of `simulate_kernel`."""
+    """Add one round's `RoundResult` to the statistics arrays of `lines.play_rounds`."""
     total = result.total
     counters[Sim.ROUNDS] += 1
     counters[Sim.TOTAL_WIN] += total

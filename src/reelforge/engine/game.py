@@ -128,8 +128,8 @@ class LineGame(CommonGame):
         eligible = jackpot_eligible(self, bet)
         bits = rng.bit_generator  # what kernels take (engine/rng.py)
         if self.rules is None:
-            k.simulate_kernel(m, bet.lines, bet.bet_per_line, eligible, bits, rounds, edges,
-                              counters, bands, squares, stops, window, tape)
+            k.play_rounds(m, bet.lines, bet.bet_per_line, eligible, bits, rounds, False, edges,
+                          counters, bands, squares, stops, window, tape)
         else:
             self.rules.simulate(self, m, bet, eligible, bits, rounds, edges, counters, bands,
                                 squares, stops, window, tape)

@@ -41,6 +41,12 @@ def sim_result(counters: np.ndarray, bands: np.ndarray, squares: np.ndarray, sca
     return values, tuple(int(b) for b in bands), square_sum
 
 
+def live_stats() -> tuple[np.ndarray, ...]:
+    """`sim_buffers` for one live round played by a simulation kernel (`lines.play_rounds`):
+    live play and simulation share one compiled kernel; the round's statistics are dropped."""
+    return sim_buffers((), 1)
+
+
 def reel_buffers(m: Any, tape_rows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(stops, window, tape) a reel kernel fills: (n_reels,) int64 stops, the (n_reels,
     n_rows) int16 window and a (tape_rows, TAPE_WIDTH + n_reels) int64 tape; `m` a model with

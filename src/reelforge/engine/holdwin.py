@@ -166,7 +166,7 @@ def simulate_holdwin(model, coin_value, rng, n_rounds, band_edges, counters, ban
                      stops, window, locked, tape):
     """Play n_rounds and add their statistics: counters (len(Sim),) int64 indexed by `Sim`
     (the ways win as the base game's line win, the respins as the bonus, a full screen as a
-    jackpot hit), bands and square_sum as `lines.simulate_kernel`'s; stops, window, locked and
+    jackpot hit), bands and square_sum as `lines.play_rounds`'s; stops, window, locked and
     tape (1, TAPE_WIDTH + R) are `play_holdwin_round`'s work buffers (the tape not written)."""
     for _ in range(n_rounds):
         result = play_holdwin_round(model, coin_value, rng, stops, window, locked, tape, False)

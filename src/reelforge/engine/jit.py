@@ -11,6 +11,11 @@ import numba
 # inlined copies the whole Model struct (about 200 words), which cost more than drawing the
 # window. Figures in benchmarks/RESULTS.md. `_nrt` is private, so numba's type stubs do not
 # list it: hence the narrow ignores.
+#
+# A call from one kernel to another that is not inlined compiles the callee for the argument
+# types of that call, and numba types a constant argument (`0`, `False`) as a literal of its own
+# value: each distinct constant compiles the whole callee again (tens of CPU seconds for a
+# round). Such calls pass `np.int64(0)`, `np.bool_(False)`: the types a call from Python has.
 kernel = numba.njit(cache=True, _nrt=False)  # type: ignore[call-overload]
 inline_kernel = numba.njit(cache=True, _nrt=False, inline="always")  # type: ignore[call-overload]
 

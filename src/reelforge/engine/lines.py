@@ -480,11 +480,14 @@ def play_free_games(model, trigger, lines, bet_per_line, total_bet, jackpot_elig
     Returns a `FreeGamesResult`. Spin i (1-based) is tape spin i.
     """
     requested = model.fg_award[trigger] if model.fg_scatter >= 0 else 0
+    if requested == 0:  # most rounds: no call (a call copies the whole Model struct)
+        return FreeGamesResult(win=0, played=0, retriggers=0, jackpots=0, tape_rows=pos,
+                               guard=False, capped=False)
     return play_awarded_spins(model, requested, trigger, lines, bet_per_line, total_bet,
                               jackpot_eligible, rng, stops, window, tape, pos, record)
 
 
-@inline_kernel
+@kernel
 def play_awarded_spins(model, requested, trigger, lines, bet_per_line, total_bet, jackpot_eligible,
                        rng, stops, window, tape, pos, record):
     """`requested` free spins (none when 0), retriggers included; `trigger`: the count that
@@ -545,8 +548,9 @@ def play_base_game(model, lines, bet_per_line, jackpot_eligible, rng, stops, win
     """
     total_bet = lines * bet_per_line
     if model.buy_spins > 0:  # a buy mode: no base spin, the bought free games alone
-        free = play_awarded_spins(model, model.buy_spins, 0, lines, bet_per_line, total_bet,
-                                  jackpot_eligible, rng, stops, window, tape, 0, record)
+        free = play_awarded_spins(model, model.buy_spins, np.int64(0), lines, bet_per_line,
+                                  total_bet, jackpot_eligible, rng, stops, window, tape,
+                                  np.int64(0), record)  # not literals: jit.py
         return BaseGameResult(
             line_win=0, scatter_win=0, collect_win=0, free_win=free.win, played=free.played,
             retriggers=free.retriggers, jackpots=free.jackpots, tape_rows=free.tape_rows,
@@ -592,16 +596,27 @@ def play_round_kernel(model, lines, bet_per_line, jackpot_eligible, rng, stops, 
         bonus_spins=0, win_capped=win_capped)
 
 
+# A round with nothing in it: what `play_rounds` returns for n_rounds = 0.
+NO_ROUND = RoundResult(total=0, line_win=0, scatter_win=0, free_win=0, played=0, retriggers=0,
+                       jackpots=0, tape_rows=0, guard=False, spins_capped=False, collect_win=0,
+                       bonus_win=0, bonus_spins=0, win_capped=False)
+
+
 @kernel
-def simulate_kernel(model, lines, bet_per_line, jackpot_eligible, rng, n_rounds, band_edges,
-                    counters, bands, square_sum, stops, window, tape):
-    """Play n_rounds with `play_round_kernel` and add their statistics to the arrays given.
+def play_rounds(model, lines, bet_per_line, jackpot_eligible, rng, n_rounds, record, band_edges,
+                counters, bands, square_sum, stops, window, tape):
+    """Play n_rounds with `play_round_kernel`, add their statistics to the arrays given and
+    return the last one's `RoundResult`: simulation (many rounds, `record` False) and live
+    play (one round recorded on the tape) are one compiled kernel, compiled once.
 
     counters: (len(Sim),) int64, indexed by `Sim`; bands: (len(band_edges)+1,)
     int64, rounds per win band, band 0 = no win, band i = win < band_edges[i] (credits);
     square_sum: (2,) uint64, the low and high words of the 128-bit sum of squared wins;
-    stops, window, tape: work buffers as for `play_round_kernel` (the tape is not written).
+    stops, window, tape: work buffers as for `play_round_kernel`.
     """
+    result = NO_ROUND
     for _ in range(n_rounds):
-        add_round(counters, bands, band_edges, square_sum, play_round_kernel(
-            model, lines, bet_per_line, jackpot_eligible, rng, stops, window, tape, False))
+        result = play_round_kernel(model, lines, bet_per_line, jackpot_eligible, rng, stops,
+                                   window, tape, record)
+        add_round(counters, bands, band_edges, square_sum, result)
+    return result

@@ -6,6 +6,7 @@ import numpy as np
 
 from reelforge.engine import lines as k
 from reelforge.engine.capabilities import BONUS
+from reelforge.engine.game_parts import live_stats
 from reelforge.engine.outcome import (
     SCHEMA_VERSION,
     Bet,
@@ -117,8 +118,8 @@ def play_round(game, bet: Bet, rng: np.random.Generator, seed: int | None = None
 def play_lines(game, bet: Bet, rng: np.random.Generator, seed: int | None = None) -> Outcome:
     """A line game's round (`LineGame.play`): base spin and every free spin or bonus spin.
 
-    Simulation runs the same `play_round_kernel` without recording; this wrapper only adds the
-    tape.
+    Simulation runs the same kernel (`lines.play_rounds`) for many rounds without recording;
+    this wrapper plays one with its tape.
     """
     check_bet(game, bet)
     eligible = jackpot_eligible(game, bet)
@@ -127,8 +128,9 @@ def play_lines(game, bet: Bet, rng: np.random.Generator, seed: int | None = None
     if rules is not None:  # the rules' round: the generic one and what they add
         return _play(game, bet, rng, seed, lambda m, stops, window, tape: rules.play(
             game, m, bet, eligible, bits, stops, window, tape, True), game.price(bet))
-    return _play(game, bet, rng, seed, lambda m, stops, window, tape: k.play_round_kernel(
-        m, bet.lines, bet.bet_per_line, eligible, bits, stops, window, tape, True),
+    return _play(game, bet, rng, seed, lambda m, stops, window, tape: k.play_rounds(
+        m, bet.lines, bet.bet_per_line, eligible, bits, 1, True, *live_stats(), stops, window,
+        tape),
         game.price(bet))
 
 

@@ -177,7 +177,7 @@ def simulate_ways(model, coin_value, rng, n_rounds, band_edges, counters, bands,
                   stops, window, tape):
     """Play n_rounds and add their statistics: counters (len(Sim),) int64 indexed by
     `lines.Sim` (the ways win counted as the base game's line win), bands and square_sum as
-    `lines.simulate_kernel`'s; stops (R,), window (R, H) int16 and tape (1, TAPE_WIDTH + R)
+    `lines.play_rounds`'s; stops (R,), window (R, H) int16 and tape (1, TAPE_WIDTH + R)
     are work buffers (the tape is not written)."""
     for _ in range(n_rounds):
         result = play_ways_round(model, coin_value, rng, stops, window, tape, False)

@@ -265,7 +265,7 @@ def free_spins(cm, cj, mask, headroom, base, rng, work, cells, meters, record, p
 @kernel
 def play_round(cm, cj, rng, work, cells, meters, record):
     """One paid round. Returns a `CandyRoundResult`."""
-    first = base_spin(cm, cj, rng, work, record, 0, False)
+    first = base_spin(cm, cj, rng, work, record, np.int64(0), np.bool_(False))  # jit.py
     base = first.win
     pos = first.tape_rows
     capped = first.capped
@@ -300,9 +300,9 @@ def simulate_rounds(cm, cj, rng, n_rounds, band_edges, counters, bands, square_s
                     cells, meters):
     """Whole rounds into counters indexed by `lines.Sim` (base cluster wins as its line wins,
     Free Spins as its feature, super spins as its bonus spins), win bands and the 128-bit
-    square sum (as lines.simulate_kernel, so one Stats serves every game)."""
+    square sum (as lines.play_rounds, so one Stats serves every game)."""
     for _ in range(n_rounds):
-        r = play_round(cm, cj, rng, work, cells, meters, False)
+        r = play_round(cm, cj, rng, work, cells, meters, np.bool_(False))  # not a literal: jit.py
         total = r.total
         counters[Sim.ROUNDS] += 1
         counters[Sim.TOTAL_WIN] += total
@@ -342,7 +342,7 @@ def simulate_base_spins(cm, cj, rng, n_spins, threshold, big, by_pair, raw_hist,
     for i in range(cj.base_mult_values.shape[0]):
         v_max = max(v_max, cj.base_mult_values[i])
     for _ in range(n_spins):
-        spin = base_spin(cm, cj, rng, work, False, 0, True)
+        spin = base_spin(cm, cj, rng, work, np.bool_(False), np.int64(0), np.bool_(True))  # jit.py
         win = spin.win
         raw = spin.raw_win
         row = by_pair[spin.first_mask, spin.mask]
@@ -375,8 +375,8 @@ def simulate_free_rounds(cm, cj, mask, rng, n_rounds, near, big, counters, squar
     (NEAR_CAP: wins >= `near` coins; BIG: wins >= `big` coins); squares (2,) uint64, the
     128-bit sum of squared wins."""
     for _ in range(n_rounds):
-        r = free_spins(cm, cj, mask, cj.cap if cj.cap > 0 else np.int64(2**62), 0, rng, work,
-                       cells, meters, False, 0)
+        r = free_spins(cm, cj, mask, cj.cap if cj.cap > 0 else np.int64(2**62), np.int64(0), rng,
+                       work, cells, meters, np.bool_(False), np.int64(0))  # not literals: jit.py
         win = r.win
         counters[FreeField.ROUNDS] += 1
         counters[FreeField.WIN] += win

@@ -16,6 +16,7 @@ import numpy as np
 
 from reelforge.engine.capabilities import BONUS, TRAIL
 from reelforge.engine.common import UNBOUNDED
+from reelforge.engine.game_parts import live_stats
 from reelforge.engine.outcome import Bonus, Parade, Trail
 from reelforge.engine.tape import TapeKind
 from reelforge.games.cops_n_robbers import kernel as k
@@ -66,15 +67,15 @@ def compile(spec, model) -> TrailModel:
 
 def play(game, model, bet, eligible: bool, bits, stops, window, tape, record: bool):
     """One paid round: an `engine.lines.RoundResult`."""
-    return k.play_round_kernel(model, game.rules_model, bet.lines, bet.bet_per_line, eligible,
-                               bits, stops, window, tape, record)
+    return k.play_rounds(model, game.rules_model, bet.lines, bet.bet_per_line, eligible, bits, 1,
+                         record, *live_stats(), stops, window, tape)
 
 
 def simulate(game, model, bet, eligible: bool, bits, rounds: int, edges, counters, bands, squares,
              stops, window, tape) -> None:
-    """`rounds` rounds added to the statistics arrays of `engine.lines.simulate_kernel`."""
-    k.simulate_kernel(model, game.rules_model, bet.lines, bet.bet_per_line, eligible, bits, rounds,
-                      edges, counters, bands, squares, stops, window, tape)
+    """`rounds` rounds added to the statistics arrays of `engine.lines.play_rounds`."""
+    k.play_rounds(model, game.rules_model, bet.lines, bet.bet_per_line, eligible, bits, rounds,
+                  False, edges, counters, bands, squares, stops, window, tape)
 
 
 def bonus_starts(game) -> tuple[int, ...]:

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numpy as np
+
 from reelforge.engine.counters import add_round
 from reelforge.engine.jit import inline_kernel, kernel
 from reelforge.engine.lines import (
+    NO_ROUND,
     RoundResult,
     cap_round,
     count_symbol,
@@ -38,7 +41,7 @@ class ChaseResult(NamedTuple):
     guard: bool  # the spin guard stopped it
 
 
-@inline_kernel
+@kernel
 def play_trail(model, trail, start, lines, bet_per_line, total_bet, rng, stops, window, tape,
                pos, record, spin, room):
     """The chase bonus, decided whole: spins until the ID parade picks Bert.
@@ -135,21 +138,17 @@ def play_round(model, trail, lines, bet_per_line, jackpot_eligible, rng, stops, 
 
 
 @kernel
-def play_round_kernel(model, trail, lines, bet_per_line, jackpot_eligible, rng, stops, window,
-                      tape, record):
-    """`play_round`, compiled on its own for live play (`record`: write the tape)."""
-    return play_round(model, trail, lines, bet_per_line, jackpot_eligible, rng, stops, window,
-                      tape, record)
-
-
-@kernel
-def simulate_kernel(model, trail, lines, bet_per_line, jackpot_eligible, rng, n_rounds,
-                    band_edges, counters, bands, square_sum, stops, window, tape):
-    """n_rounds of `play_round` added to the statistics arrays, as
-    `engine.lines.simulate_kernel` adds the plain round's (same arrays, indexed by `Sim`)."""
+def play_rounds(model, trail, lines, bet_per_line, jackpot_eligible, rng, n_rounds, record,
+                band_edges, counters, bands, square_sum, stops, window, tape):
+    """n_rounds of `play_round` added to the statistics arrays, as `engine.lines.play_rounds`
+    adds the plain round's (same arrays, indexed by `Sim`), the last one's `RoundResult`
+    returned: live play (one round, `record`: write the tape) and simulation, compiled once."""
+    result = NO_ROUND
     for _ in range(n_rounds):
-        add_round(counters, bands, band_edges, square_sum, play_round(
-            model, trail, lines, bet_per_line, jackpot_eligible, rng, stops, window, tape, False))
+        result = play_round(model, trail, lines, bet_per_line, jackpot_eligible, rng, stops,
+                            window, tape, record)
+        add_round(counters, bands, band_edges, square_sum, result)
+    return result
 
 
 @kernel
@@ -161,7 +160,7 @@ def play_bonus_kernel(model, trail, start, lines, bet_per_line, rng, stops, wind
     total_bet = lines * bet_per_line
     pos = write_row(tape, 0, record, TapeKind.BONUS, 0, 0, start, 0, 0, 0)
     chase = play_trail(model, trail, start, lines, bet_per_line, total_bet, rng, stops, window,
-                       tape, pos, record, 0, model.cap)
+                       tape, pos, record, np.int64(0), model.cap)  # not a literal: jit.py
     bonus_win = chase.line_win + chase.collected
     total, win_capped = cap_round(model, bonus_win)
     return RoundResult(
