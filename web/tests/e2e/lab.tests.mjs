@@ -24,6 +24,8 @@ function expect(cond, message) {
 }
 
 const credits = (n) => n.toLocaleString("en");
+// the WIN meter after a round: its credits, or the idle dash where the round won nothing
+const meterShows = (text, won) => (won === 0 ? text.trim() === "—" : text.startsWith(`${credits(won)} `));
 
 async function open(t, key) {
   await t.page.goto(`${t.base}/demo?operator=demo-lab`);
@@ -50,7 +52,7 @@ async function playUntilWin(t, key, tries) {
     expect(round.game === key && round.status === "closed", `${key}: last round ${round.game} ${round.status}`);
     const win = await t.page.locator("[data-testid=win]").innerText();
     // a losing round's meter reads as the idle one (a dash), never "0 (€0.00)"
-    const meter = round.outcome.total_win > 0 ? win.startsWith(`${credits(round.outcome.total_win)} `) : win === "—";
+    const meter = meterShows(win, round.outcome.total_win);
     expect(meter, `${key}: WIN shows ${win}, the round won ${round.outcome.total_win}`);
     if (round.outcome.total_win > 0) {
       await wonNamed(t, key, round);
@@ -230,7 +232,7 @@ const FREE_SPINS = {
     const banners = await t.page.evaluate(() => window.__banners);
     expect(banners.some((b) => b.includes(`${award.spins_awarded} FREE SPINS`)), `the award of ${award.spins_awarded} free spins was not announced (banners: ${banners.slice(-8).join(" | ")})`);
     const win = await t.page.locator("[data-testid=win]").innerText();
-    expect(win.startsWith(`${credits(round.outcome.total_win)} `), `WIN shows ${win}, the round won ${round.outcome.total_win}`);
+    expect(meterShows(win, round.outcome.total_win), `WIN shows ${win}, the round won ${round.outcome.total_win}`);
     // the last free spin's wins are named beside the round's total, the WIN meter's figure
     const cycle = t.page.locator("[data-testid=win-cycle]");
     if (round.outcome.spins.at(-1).win > 0) {
@@ -334,7 +336,7 @@ const MODES = [{ width: 1440, height: 900 }, { width: 390, height: 844 }].map((v
     expect(buy.round_id !== before && buy.bet.mode === "buy" && buy.stake_minor === costOf(buy, "buy"), `buy round: mode ${buy.bet.mode}, debited ${buy.stake_minor}`);
     expect(buy.outcome.spins.every((s) => s.kind === "free") && buy.outcome.spins.length >= 10, `the buy played ${buy.outcome.spins.map((s) => s.kind).join(",")}`);
     const win = await t.page.locator("[data-testid=win]").innerText();
-    expect(win.startsWith(`${credits(buy.outcome.total_win)} `), `WIN shows ${win}, the buy won ${buy.outcome.total_win}`);
+    expect(meterShows(win, buy.outcome.total_win), `WIN shows ${win}, the buy won ${buy.outcome.total_win}`);
     await t.assertDrawn(`modes-buy-after-${size}`);
     await t.layout(`modes-buy-after-${size}`);
     await replay(t, key, buy); // a round with no base spin replays from History too
@@ -389,7 +391,7 @@ const GRID_MULTIPLIERS = {
     const mark = o.spins.flatMap((s) => s.events).find((e) => e.type === "grid_multipliers" && e.applied.some((m) => m > 1));
     expect(banners.some((b) => b.includes(`(x${mark.applied.find((m) => m > 1)})`)), `no win named its grid multiplier x${mark.applied.find((m) => m > 1)} (banners: ${banners.slice(-12).join(" | ")})`);
     const win = await t.page.locator("[data-testid=win]").innerText();
-    expect(win.startsWith(`${credits(o.total_win)} `), `WIN shows ${win}, the round won ${o.total_win}`);
+    expect(meterShows(win, o.total_win), `WIN shows ${win}, the round won ${o.total_win}`);
     await t.assertDrawn("cluster-mult-marks");
     await t.layout("cluster-mult-marks");
     await t.page.setViewportSize({ width: 390, height: 844 });
@@ -494,7 +496,7 @@ const STICKY_WILDS = [STICKY, STICKY_REDRAW].flatMap((game) => [{ width: 1440, h
     }
     expect(round, `no free spin ending on a held wild reel${game.redrawn ? " with a new multiplier" : ""} in 10 rounds`);
     const win = await t.page.locator("[data-testid=win]").innerText();
-    expect(win.startsWith(`${credits(round.outcome.total_win)} `), `WIN shows ${win}, the round won ${round.outcome.total_win}`);
+    expect(meterShows(win, round.outcome.total_win), `WIN shows ${win}, the round won ${round.outcome.total_win}`);
     const spin = round.outcome.spins.at(-1);
     const described = await t.api(`/api/v1/games/${game.key}`);
     const { reels, rows } = described.info.window;
@@ -589,7 +591,7 @@ const HOLD_AND_WIN = [{ width: 1440, height: 900 }, { width: 390, height: 844 }]
       const total = await meter.locator("[data-testid=hold-total]").innerText();
       expect(await meter.isVisible() && total.startsWith(`TOTAL ${credits(feature)} `), `the meter's total reads "${total}", the respins paid ${feature}`);
       const win = await t.page.locator("[data-testid=win]").innerText();
-      expect(win.startsWith(`${credits(o.total_win)} `), `round ${round.round_id}: WIN shows ${win}, the round won ${o.total_win}`);
+      expect(meterShows(win, o.total_win), `round ${round.round_id}: WIN shows ${win}, the round won ${o.total_win}`);
       await t.assertDrawn(`holdwin-${viewport.width}-end`);
       await t.layout(`holdwin-${viewport.width}-end`);
       await t.shot(`holdwin-${viewport.width}-end`);
