@@ -28,6 +28,7 @@ import { rememberBet } from "../info/current-bet";
 import { artReady } from "./art";
 import { betOptionLabel } from "./bet-words";
 import { outOfFunds, type FundsNotice } from "./funds";
+import { stepEndNotice } from "./step-end";
 import { CAPTION_FAST_MS, CAPTION_MS, PixiSlotView, genericHandlers } from "./generic";
 import { genericHooks, gridMultipliersAfter } from "./handlers";
 import { moduleFor, type BetControls, type ChoiceScreen, type GameModule, type SlotView } from "./registry";
@@ -612,11 +613,10 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       // The step ended the round: say what it paid, so a lost gamble is not a panel that vanished.
       if (FINISHED.has(next.status) && !byAutoplay && next.win_minor !== null) {
         const paid = creditsOf(next.win_minor, next.denomination);
-        const lost = kind === "spin_chance" ? "Spin Chance lost" : kind === "gamble" || kind.includes("wheel") ? "The gamble is lost" : "Nothing won";
         const cheapest = Math.min(...bets.map((b) => b.cost_minor[mode] ?? Infinity));
         const broke = outOfFunds(app.session.state?.balanceMinor ?? next.balance_minor, cheapest, demo, session.operator, (minor) => formatMoney(minor, currency));
         // out of funds, what the player can do is the news: the loss is said in two words
-        showNotice(choiceScreen?.summary?.(next) ?? (paid > 0 ? `The round paid ${formatCredits(paid)} credits (${formatMoney(next.win_minor, currency)}).` : broke ? `${lost}.` : `${lost}: the round pays nothing.`), broke);
+        showNotice(choiceScreen?.summary?.(next) ?? stepEndNotice(kind, choice, paid, formatMoney(next.win_minor, currency), broke !== null), broke);
       }
     } catch (exc) {
       if (left) return;
