@@ -125,6 +125,10 @@ export const tests = [
         const auto = await reels(t);
         await t.shot(`${key}-autoplay`);
         expect(same(idle, auto), `${key}: the reels moved as the autoplay panel opened (${said(idle)} -> ${said(auto)})`);
+        // the playtest: the box stood at the panel's left edge, its words at the right edge
+        const box = await t.rect("[data-testid=autoplay-feature]");
+        const words = await t.rect("[data-testid=autoplay-feature] + span");
+        expect(words.x - (box.x + box.width) < 24, `${key}: "Stop on any feature" stands ${Math.round(words.x - box.x - box.width)} px from its box`);
         await t.layout(`${key}-autoplay`);
         await t.page.click("[data-testid=autoplay-cancel]");
         expect(same(idle, await reels(t)), `${key}: the reels moved as the autoplay panel closed`);

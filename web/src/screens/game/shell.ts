@@ -675,7 +675,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     } }, "START");
     autoPanel.append(h("strong", {}, "AUTOPLAY"),
       row("Rounds", rounds), row(`Stop if the balance falls by (${currency})`, loss), row(`Stop on a single win of (${currency})`, win),
-      h("label", { class: "auto-row" }, feature, h("span", {}, "Stop on any feature")),
+      h("label", { class: "auto-row auto-check" }, feature, h("span", {}, "Stop on any feature")),
       h("div", { class: "auto-buttons" }, start, h("button", { "data-testid": "autoplay-cancel", onclick: close }, "CANCEL")));
     autoPanel.addEventListener("keydown", (e) => { if (e.key === "Escape") close(); });
     autoButton.addEventListener("click", () => {
