@@ -71,9 +71,21 @@ export function derivedIntro(game: Pick<GameView, "title" | "currency" | "rtp" |
   const features = sections.filter((s) => s !== overview && s.id !== "max-win" && !drawnOnly(s) && said(s).length)
     .slice(0, INTRO_FEATURES)
     .map((s) => `${s.title}: ${gist(said(s), game)}`);
+  return { lead: lead || game.info.description || game.title, points: [...features, ...facts(game)] };
+}
+
+/** The card's last point: the game's RTP (its first mode's) and maximum win; none without either. */
+function facts(game: Pick<GameView, "rtp" | "max_win" | "modes">): string[] {
   const base = game.rtp.find((r) => r.mode === (game.modes[0]?.name ?? "base")) ?? game.rtp[0];
-  const facts = [base ? `Return to player ${formatPercent(base.value)}` : "", game.max_win.x > 0 ? `maximum win ${game.max_win.x.toLocaleString("en")}× the bet` : ""].filter(Boolean).join(" · ");
-  return { lead: lead || game.info.description || game.title, points: [...features, ...(facts ? [facts.charAt(0).toUpperCase() + facts.slice(1)] : [])] };
+  const said = [base ? `Return to player ${formatPercent(base.value)}` : "", game.max_win.x > 0 ? `maximum win ${game.max_win.x.toLocaleString("en")}× the bet` : ""].filter(Boolean).join(" · ");
+  return said ? [said.charAt(0).toUpperCase() + said.slice(1)] : [];
+}
+
+/** A game's intro: the one written for it (the shipped games), its RTP and maximum win added as
+ * on every card, or the one derived from its data. */
+export function introFor(key: string, game: Parameters<typeof derivedIntro>[0]): { lead: string; points: string[] } {
+  const written = INTROS[key];
+  return written ? { lead: written.lead, points: [...written.points, ...facts(game)] } : derivedIntro(game);
 }
 
 function seen(storage: KeyValue): string[] {
@@ -106,7 +118,7 @@ export function forgetIntros(storage: KeyValue): void {
 /** The card over the reels (`host`: the stage's overlay); resolves when the player goes on
  * (Continue, Escape, or the returned `close`, e.g. PLAY pressed beside it). */
 export function showIntro(game: GameView, app: AppContext, host: HTMLElement, key: string, storage: KeyValue = localStorage): { done: Promise<void>; close: () => void } {
-  const text = INTROS[key] ?? derivedIntro(game);
+  const text = introFor(key, game);
   const again = h("input", { type: "checkbox", id: "intro-again", "data-testid": "intro-again", checked: app.options.get().intro });
   const go = h("button", { "data-testid": "intro-continue" }, "LET'S PLAY");
   const card = h("div", { class: "intro-card", role: "dialog", "aria-modal": "false", "aria-label": `${game.title}: how it plays`, "data-testid": "intro", "data-layout": "over-reels" },

@@ -2,7 +2,7 @@
 // player needs, from the game's own data: its rules' overview, the gist of its features, its RTP
 // and maximum win.
 import { describe, expect, it } from "vitest";
-import { derivedIntro } from "../../src/ui/intro";
+import { INTROS, derivedIntro, introFor } from "../../src/ui/intro";
 import type { HelpSection } from "../../src/net/types";
 
 const help: HelpSection[] = [
@@ -32,5 +32,18 @@ describe("a derived intro", () => {
   it("falls back on the game's description when it has no help pages", () => {
     const bare = { ...game, info: { help: { sections: [] }, description: "7x7 clusters of 5+" } };
     expect(derivedIntro(bare).lead).toBe("7x7 clusters of 5+");
+  });
+});
+
+describe("a written intro", () => {
+  it("ends with the game's RTP and maximum win, as a derived one does (the playtest found Candy Jar's card without its 10,000x)", () => {
+    const candy = { ...game, title: "Candy Jar Clusters", max_win: { credits: 200000, x: 10000, enforced: "cap" } };
+    const { lead, points } = introFor("candy-jar-clusters", candy);
+    expect(lead).toBe(INTROS["candy-jar-clusters"]!.lead);
+    expect(points.slice(0, -1)).toEqual(INTROS["candy-jar-clusters"]!.points);
+    expect(points.at(-1)).toBe("Return to player 96.12% · maximum win 10,000× the bet");
+  });
+  it("a game without a written one gets the derived intro", () => {
+    expect(introFor("gems", game)).toEqual(derivedIntro(game));
   });
 });
