@@ -14,6 +14,7 @@ import numpy as np
 from reelforge.analysis.stratified import BaseStratum, FeatureStratum
 from reelforge.engine import cluster_strata, clusters, counters, lines
 from reelforge.engine.cluster_round import PlainRoundResult, play_plain_round
+from reelforge.engine.game_parts import live_stats
 from reelforge.engine.tape import TAPE_WIDTH, TapeKind
 from reelforge.games import make
 from reelforge.games.candy_jar_clusters import kernel as candy_kernel
@@ -143,8 +144,8 @@ def test_kernels_return_named_results():
             window = np.zeros((model.n_reels, model.n_rows), dtype=np.int16)
             tape = np.zeros((4096, TAPE_WIDTH + model.n_reels), dtype=np.int64)
             if game.rules is None:
-                result = lines.play_round_kernel(model, bet.lines, bet.bet_per_line, False, rng,
-                                                 stops, window, tape, True)
+                result = lines.play_rounds(model, bet.lines, bet.bet_per_line, False, rng, 1,
+                                           True, *live_stats(), stops, window, tape)
             else:
                 result = game.rules.play(game, model, bet, False, rng, stops, window, tape, True)
             assert type(result) is lines.RoundResult
