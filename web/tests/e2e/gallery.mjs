@@ -1,7 +1,8 @@
 // The gallery (`make gallery`): every game in its key states at 1440x900 and 390x844, as one HTML
 // page of screenshots (web/gallery/index.html) for a reviewer to judge the whole look at a
 // glance. Against a real `reelforge serve` (tests/e2e/server.mjs) with the e2e tests' game
-// files that reach features often. It plays each game as a player would (PLAY, GAMBLE, COLLECT)
+// files that reach features often (the "gallery" operator's, so that the lobby photographed, the
+// demo operator's, shows the three games). It plays each game as a player would (PLAY, GAMBLE, COLLECT)
 // and takes a screenshot whenever something new shows: a moment (a feature's intro or outro, a
 // celebration, the jackpot), a win, a free spin, a choice. Each screenshot is checked: the
 // stage is not blank and the layout check (layout.mjs) finds nothing over the reels; the
@@ -19,7 +20,9 @@ const OUT = join(WEB, "gallery");
 const SPINS = Number(process.env.GALLERY_SPINS ?? 8);
 const SIZES = (process.env.GALLERY_SIZES ?? "1440x900,390x844").split(",").map((s) => s.split("x").map(Number));
 const ONLY = process.env.GALLERY_ONLY;
-const ARGS = ["--headless", "--no-sandbox", "--use-gl=angle", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+// --disable-gpu-rasterization as run.mjs says why: page tiles in Skia's software raster, not through
+// SwiftShader's emulated GL (screenshots ten times faster; the game canvas is still WebGL).
+const ARGS = ["--headless", "--no-sandbox", "--use-gl=angle", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--disable-gpu-rasterization", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const file = (name) => `${WEB}/tests/e2e/games/${name}.toml`;
 
 /** What is played: each game's own key (idle, its information page, plain rounds) and its test
@@ -33,7 +36,7 @@ const EXTRA = [
   ["cluedo-win", "cluedo-e2e-win-v1"], ["cluedo-fs", "cluedo-e2e-fs-v1"], ["cluedo-jp", "cluedo-e2e-jp-v1"],
   ["cops-win", "cops-n-robbers-e2e-win-v1"], ["cops-bonus", "cops-n-robbers-e2e-bonus-v1"],
   ["candy-fs", "candy-jar-clusters-e2e-fs-v1"], ["candy-cap", "candy-jar-clusters-e2e-cap-v1"],
-].map(([key, f]) => ({ operator: "demo", key, gameFile: file(f) }));
+].map(([key, f]) => ({ operator: "gallery", key, gameFile: file(f) }));
 
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
@@ -125,6 +128,9 @@ try {
     await page.locator("[data-testid=lobby]").waitFor({ timeout: 150000 });
     await page.waitForTimeout(800);
     await capture(page, { name: "Lobby", module: "lobby" }, size, "lobby");
+    // The games are played as the "gallery" operator's player: its lobby holds the test games too.
+    await page.goto(`${server.base}/demo?operator=gallery`);
+    await page.locator("[data-testid=lobby]").waitFor({ timeout: 150000 });
     for (const plan of PLAN) {
       const seen = new Set();
       for (const key of plan.keys) await explore(page, plan, key, size, seen);

@@ -34,7 +34,10 @@ export function writeConfig(dir, extraGames = []) {
   const op = (id, currency, jurisdiction, balance = 100000) => `[[operators]]\nid = "${id}"\ncurrency = "${currency}"\njurisdiction = "${jurisdiction}"\nsecret_file = "${key}"\ndemo_balance_minor = ${balance}\n${games(id)}`;
   const path = join(dir, "operators.toml");
   // poor: 99 credits of 1 cent, under Cluedo's 100-credit BET MAX.
-  writeFileSync(path, [op("demo", "EUR", "default"), op("demo-gb", "GBP", "GB"), op("poor", "EUR", "default", 99), op("demo-lab", "EUR", "default")].join("\n"));
+  // Any other operator an extra game names is one more default-rules EUR operator (the gallery
+  // keeps its test games out of the lobby it photographs).
+  const others = [...new Set(extraGames.map((g) => g.operator))].filter((id) => !["demo", "demo-gb", "poor", "demo-lab"].includes(id));
+  writeFileSync(path, [op("demo", "EUR", "default"), op("demo-gb", "GBP", "GB"), op("poor", "EUR", "default", 99), op("demo-lab", "EUR", "default"), ...others.map((id) => op(id, "EUR", "default"))].join("\n"));
   return path;
 }
 
