@@ -592,6 +592,14 @@ const HOLD_AND_WIN = [{ width: 1440, height: 900 }, { width: 390, height: 844 }]
       expect(await meter.isVisible() && total.startsWith(`TOTAL ${credits(feature)} `), `the meter's total reads "${total}", the respins paid ${feature}`);
       const win = await t.page.locator("[data-testid=win]").innerText();
       expect(meterShows(win, o.total_win), `round ${round.round_id}: WIN shows ${win}, the round won ${o.total_win}`);
+      // a trigger spin that won too: the meter names its win beside the coins' total, which add
+      // up to WIN (a playtest saw WIN 554 under TOTAL 550, nothing naming the 4); else no sum
+      const base = o.spins.filter((s) => s.kind !== "bonus").reduce((a, s) => a + s.win, 0);
+      const sum = meter.locator("[data-testid=hold-sum]");
+      if (base > 0 && base + feature === o.total_win) {
+        const said = await sum.innerText();
+        expect(said.endsWith(` ${credits(base)} = WIN ${credits(o.total_win)}`), `round ${round.round_id}: the meter's sum reads "${said}", the trigger spin won ${base}, the round ${o.total_win}`);
+      } else expect(await sum.count() === 0, `round ${round.round_id}: the meter names a trigger win (${await meter.innerText()}), the trigger spin won ${base}`);
       await t.assertDrawn(`holdwin-${viewport.width}-end`);
       await t.layout(`holdwin-${viewport.width}-end`);
       await t.shot(`holdwin-${viewport.width}-end`);

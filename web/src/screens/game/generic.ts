@@ -12,7 +12,7 @@ import { formatCredits, formatMoney } from "../../core/money";
 import { h } from "../../ui/dom";
 import { showMoment } from "../../ui/moment";
 import type { FeatureMoment } from "./feature-moments";
-import { holdArt, holdInfoOf, type HeldCoin, type HoldAndWinInfo, type HoldState } from "./hold-and-win";
+import { holdArt, holdInfoOf, type HeldCoin, type HoldAndWinInfo, type HoldMeter } from "./hold-and-win";
 import type { SlotView, ViewDeps } from "./registry";
 
 export { genericHandlers } from "./handlers";
@@ -119,9 +119,12 @@ export class PixiSlotView implements SlotView {
 
   /** Hold-and-win: the locked coins held still on their cells, each with its value (credits,
    * then money; a named jackpot's name, then its credits), the empty cells spinning blanks;
-   * the overlay's data-hold-coins lists them ("reel,row:credits", what the e2e tests read). */
-  holdCoins(coins: readonly HeldCoin[] | null, landed: readonly HeldCoin[] = []): void {
-    if (!this.hold) return;
+   * the overlay's data-hold-coins lists them ("reel,row:credits", what the e2e tests read).
+   * Resolves inside the frame that draws them (as a caption waits for its lit cells): the
+   * meter's total changed then is shown with their values, not before (the playtest saw a
+   * landed coin's value appear after the total had counted it). */
+  holdCoins(coins: readonly HeldCoin[] | null, landed: readonly HeldCoin[] = []): Promise<void> {
+    if (!this.hold) return Promise.resolve();
     const looks = (coins ?? []).map((c) => ({
       cell: c.cell, symbol: this.hold!.prize, jackpot: c.jackpot,
       lines: c.jackpot ? [c.jackpot, formatCredits(c.credits)] : [formatCredits(c.credits), this.money(c.credits)],
@@ -130,22 +133,30 @@ export class PixiSlotView implements SlotView {
     this.reels.setSpinStrips(coins ? respinStrips(this.hold, this.deps.game.info.window.reels) : null);
     if (coins) this.deps.overlay.dataset.holdCoins = coins.map((c) => `${c.cell[0]},${c.cell[1]}:${c.credits}`).join(" ");
     else delete this.deps.overlay.dataset.holdCoins;
-    this.deps.stage.invalidate();
+    // a hidden page draws no frame: nothing to keep in step with
+    if (typeof document !== "undefined" && document.hidden) { this.deps.stage.invalidate(); return Promise.resolve(); }
+    return Promise.race([this.deps.stage.drawn(), sleep(CAPTION_FRAME_WAIT_MS)]);
   }
 
   /** Hold-and-win's meter under the reels: the respins left (a pip each, lit while left), or a
-   * full screen's GRAND, and the running total in credits and money; null hides it. */
-  holdMeter(state: Pick<HoldState, "respinsLeft" | "respins" | "total" | "grand"> | null): void {
+   * full screen's GRAND, and the running total in credits and money; once collected, where the
+   * trigger spin won too, the total and how it makes the round's win ("+ WAYS WIN 4 = WIN
+   * 554") in the respins' place; null hides it. */
+  holdMeter(state: HoldMeter | null): void {
     const el = this.holdEl;
     if (!state) { el.hidden = true; el.replaceChildren(); delete el.dataset.total; return; }
     const pips = Array.from({ length: state.respins }, (_, i) => h("i", { class: i < state.respinsLeft ? "on" : "" }));
     const rose = el.dataset.total !== undefined && Number(el.dataset.total) < state.total;
+    const sum = state.base && state.won !== undefined
+      ? h("span", { class: "hold-sum", "data-testid": "hold-sum", "data-base": String(state.base.win), "data-won": String(state.won) }, `+ ${state.base.name} `, h("b", {}, formatCredits(state.base.win)), " = WIN ", h("b", {}, formatCredits(state.won)))
+      : null;
     el.replaceChildren(
       // a full screen's prize takes the respins' place: none are left, and it is in the total
-      state.grand
+      sum ? "" : state.grand
         ? h("span", { class: "hold-grand", "data-testid": "hold-grand" }, "GRAND ", h("b", {}, formatCredits(state.grand)))
         : h("span", { class: "hold-respins", "data-testid": "hold-respins", "data-left": String(state.respinsLeft) }, "RESPINS LEFT ", h("b", {}, String(state.respinsLeft)), h("span", { class: "pips", "aria-hidden": "true" }, ...pips)),
       h("span", { class: `hold-total${rose ? " rose" : ""}`, "data-testid": "hold-total" }, "TOTAL ", h("b", {}, formatCredits(state.total)), ` (${this.money(state.total)})`),
+      sum ?? "",
     );
     el.dataset.total = String(state.total);
     el.hidden = false;

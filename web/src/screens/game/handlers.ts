@@ -4,12 +4,12 @@
 import type { Cell, ClusterWinEvent, Outcome, OutcomeEvent, Spin } from "../../core/outcome";
 import type { Handlers, SpinHooks } from "../../core/player";
 import { formatCredits, formatMoney } from "../../core/money";
-import { sleep } from "../../core/timing";
+import { sleep, timeline } from "../../core/timing";
 import type { GameView } from "../../net/types";
 import { clusterCells, lineCells, symbolCells, waysCells } from "../../slot/paylines";
 import { clusterCaption, creditsSaid, lineCaption, scatterCaption, waysCaption } from "./captions";
 import { freeSpinsIntro, freeSpinsOutro, spinsAwardedAt, type FeatureMoment, type Purse } from "./feature-moments";
-import { GRAND, holdCollectOf, holdInfoOf, holdStateAfter, holdStateAt, respinsLeftDuring, type HoldAndWinInfo, type HoldState } from "./hold-and-win";
+import { GRAND, holdCollectOf, holdInfoOf, holdStateAfter, holdStateAt, respinsLeftDuring, triggerWinOf, type HoldAndWinInfo, type HoldMeter } from "./hold-and-win";
 import type { SlotView } from "./registry";
 
 type Described = Pick<GameView, "info">;
@@ -103,23 +103,45 @@ export function genericHooks(purse: Purse & Partial<Pick<GameView, "info">> = {}
 
 /** Hold-and-win's meter (respins left, the coins' total), or its words in the spin counter line
  * where the view has no meter. */
-function showHoldMeter(view: SlotView, state: Pick<HoldState, "respinsLeft" | "respins" | "total" | "grand">): void {
+function showHoldMeter(view: SlotView, state: HoldMeter): void {
   if (view.holdMeter) view.holdMeter(state);
-  else view.setSpinInfo(`Respins left ${state.respinsLeft} · Total ${formatCredits(state.total)}`);
+  else view.setSpinInfo(state.base && state.won !== undefined
+    ? `Total ${formatCredits(state.total)} + ${state.base.name.toLowerCase()} ${formatCredits(state.base.win)} = win ${formatCredits(state.won)}`
+    : `Respins left ${state.respinsLeft} · Total ${formatCredits(state.total)}`);
+}
+
+/** The least time a respin takes, from its start to the next one's (ms): long enough to see
+ * where a coin lands and read its value. Turbo shortens it to RESPIN_FAST_MS, never to nothing
+ * (a playtest's turbo feature of about eight respins was over in about 4 s, its coins a blur). */
+export const RESPIN_MS = 1200;
+export const RESPIN_FAST_MS = 800;
+
+/** The feature's closing words that reconcile its total with the round's win: "550 + WAYS WIN
+ * 4 = WIN 554" where the trigger spin won too (every figure the outcome's); the cap's words
+ * where the round was capped; null where the coins are the whole win. */
+export function holdSumLine(outcome: Pick<Outcome, "spins" | "total_win" | "win_capped">, feature: number): string | null {
+  const base = triggerWinOf(outcome);
+  // where it wraps (a phone), the round's win stays one piece: "= WIN 554"
+  if (base && feature + base.win === outcome.total_win) return `${formatCredits(feature)} + ${base.name} ${formatCredits(base.win)} =\u00a0WIN\u00a0${formatCredits(outcome.total_win)}`;
+  if (outcome.win_capped) return `WIN ${formatCredits(outcome.total_win)}: the round's cap`;
+  return null;
 }
 
 /** Hold-and-win's spin hooks: each respin starts on the coins locked so far, held still, with
  * one respin used; after the last, the collect moment with the feature's total (the outcome's
  * collection and jackpots, which the coins' sum is checked against). */
 function holdHooks(info: HoldAndWinInfo, purse: Purse): SpinHooks<SlotView> {
+  let respin = timeline(); // from the respin's start: its least time (RESPIN_MS)
   return {
-    beforeSpin: (spin, ctx) => {
+    beforeSpin: async (spin, ctx) => {
       if (spin.kind !== "bonus") return;
+      respin = timeline();
       const state = holdStateAfter(ctx.outcome, info, spin.index - 1);
-      ctx.view.holdCoins?.(state.coins);
+      await ctx.view.holdCoins?.(state.coins);
       showHoldMeter(ctx.view, { ...state, respinsLeft: respinsLeftDuring(ctx.outcome, info, spin) });
     },
     afterSpin: async (spin, ctx) => {
+      if (spin.kind === "bonus") await respin.at(ctx.fast ? RESPIN_FAST_MS : RESPIN_MS);
       const spins = ctx.outcome.spins;
       if (spin.kind === "base" || spin !== spins[spins.length - 1]) return;
       const collect = holdCollectOf(ctx.outcome, info);
@@ -129,14 +151,19 @@ function holdHooks(info: HoldAndWinInfo, purse: Purse): SpinHooks<SlotView> {
       const money = (c: number) => (purse.currency && denomination ? formatMoney(c * denomination, purse.currency) : `${formatCredits(c)} credits`);
       const coins = holdStateAfter(ctx.outcome, info, spin.index).coins.length;
       const lines = [money(collect.total), collect.grand ? `${coins} coins ${formatCredits(collect.coins)} + GRAND ${formatCredits(collect.grand)}` : `${coins} coins collected`];
-      const ways = ctx.outcome.total_win - collect.total;
-      if (ways > 0) lines.push(`WIN ${formatCredits(ctx.outcome.total_win)} with the base game's ${formatCredits(ways)}`);
+      // the trigger spin's win, in the WIN meter since before the respins, named beside it
+      const sum = holdSumLine(ctx.outcome, collect.total);
+      if (sum) lines.push(sum);
       ctx.view.sound("feature");
       ctx.view.clearHighlight(); // every coin counts toward it, none lit apart
       await playMoment(ctx.view, { kind: "hw-collect", title: "HOLD & WIN TOTAL", total: collect.total, lines }, ctx.fast);
-      // the WIN meter takes the feature's total as the moment ends (it counted up to it)
+      // the WIN meter takes the feature's total as the moment ends (it counted up to it); the
+      // meter under the reels keeps saying how the coins' total and the trigger's win make it
       ctx.view.setWin(ctx.won);
-      ctx.view.setSpinInfo("");
+      const base = triggerWinOf(ctx.outcome);
+      const summed = !!base && collect.total + base.win === ctx.outcome.total_win;
+      if (summed) showHoldMeter(ctx.view, { respinsLeft: 0, respins: info.respins, total: collect.total, grand: collect.grand || undefined, base, won: ctx.outcome.total_win });
+      if (!summed || ctx.view.holdMeter) ctx.view.setSpinInfo("");
     },
   };
 }
@@ -149,13 +176,17 @@ function holdHandlers(info: HoldAndWinInfo): Partial<Handlers<SlotView>> {
     bonus: async (e, ctx) => {
       ctx.view.sound("feature");
       const lines = [`${e.trigger_count} COINS LOCKED`, `${info.respins} RESPINS`, "EACH NEW COIN RESETS THEM"];
+      // what the trigger spin paid is in the WIN meter already: named, not left to puzzle over
+      const base = triggerWinOf(ctx.outcome);
+      if (base) lines.push(`ALREADY WON: ${base.name} ${formatCredits(base.win)}`);
       await playMoment(ctx.view, { kind: "hw-intro", title: "HOLD & WIN", lines }, ctx.fast);
       showHoldMeter(ctx.view, { respinsLeft: info.respins, respins: info.respins, total: 0 });
     },
     cash: async (e, ctx) => {
       const state = holdStateAt(ctx.outcome, info, ctx.spin, ctx.spin.events.indexOf(e));
       const coin = state.coins[state.coins.length - 1];
-      ctx.view.holdCoins?.(state.coins, coin ? [coin] : []);
+      // the coin's value on the screen first, then the total that counts it (never before it)
+      await ctx.view.holdCoins?.(state.coins, coin ? [coin] : []);
       showHoldMeter(ctx.view, state);
       ctx.view.sound("stop");
       // the trigger's coins lock in a quick run; a coin a respin lands is given a beat

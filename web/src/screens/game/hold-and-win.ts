@@ -73,6 +73,30 @@ export interface HoldState {
 
 type Round = Pick<Outcome, "spins" | "bet">;
 
+/** What the round won before its respins (the trigger spin's own wins, already in the WIN
+ * meter as the coins lock), named as its events are: "LINE WIN", "WAYS WIN", else "SPIN WIN";
+ * credits, the outcome's spin wins. */
+export interface SpinWin {
+  name: string;
+  win: number;
+}
+
+/** The trigger spin's win (every spin before the respins), or null where it paid nothing. */
+export function triggerWinOf(outcome: Pick<Outcome, "spins">): SpinWin | null {
+  const before = outcome.spins.filter((s) => s.kind !== "bonus");
+  const win = before.reduce((a, s) => a + s.win, 0);
+  if (win <= 0) return null;
+  const paying = new Set(before.flatMap((s) => s.events).filter((e) => "win" in e && e.win > 0).map((e) => e.type));
+  const name = paying.size === 1 && paying.has("line_win") ? "LINE WIN" : paying.size === 1 && paying.has("ways_win") ? "WAYS WIN" : "SPIN WIN";
+  return { name, win };
+}
+
+/** What the hold-and-win meter shows: the respins left (or a full screen's GRAND) and the
+ * coins' running total; once the feature is collected, where the round also won on its
+ * trigger spin, that win (`base`) and the round's (`won`), so the meter reconciles the coins'
+ * total with the WIN meter ("TOTAL 550 + WAYS WIN 4 = WIN 554"). */
+export type HoldMeter = Pick<HoldState, "respinsLeft" | "respins" | "total" | "grand"> & { base?: SpinWin; won?: number };
+
 /** Whether the round plays the respins (its outcome has spins of kind "bonus"). */
 export function hasRespins(outcome: Pick<Outcome, "spins">): boolean {
   return outcome.spins.some((s) => s.kind === "bonus");

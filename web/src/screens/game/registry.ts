@@ -22,7 +22,7 @@ import type { SymbolTable } from "../../render/symbols";
 import type { FrameArt } from "../../render/reels";
 import type { WinCycle } from "../../core/win-cycle";
 import type { FeatureMoment } from "./feature-moments";
-import type { HeldCoin, HoldState } from "./hold-and-win";
+import type { HeldCoin, HoldMeter } from "./hold-and-win";
 
 /** A game's look beyond its symbols. The game screen carries the class `theme-<key>`, so the
  * module's CSS draws the scene (`.theme-<key> .stage` backgrounds from its own SVG files); the
@@ -69,11 +69,14 @@ export interface SlotView {
    * absent: the handlers say its words in a banner. */
   featureMoment?(moment: FeatureMoment, options?: { fast?: boolean }): Promise<void>;
   /** Hold-and-win: the locked coins drawn still on their cells with their values while only the
-   * empty cells spin; `landed`: those that just locked (they pop); null: none held. */
-  holdCoins?(coins: readonly HeldCoin[] | null, landed?: readonly HeldCoin[]): void;
-  /** Hold-and-win's meter: the respins left and the coins' running total (credits); null hides
-   * it. Absent: the handlers say them in the spin counter line. */
-  holdMeter?(state: Pick<HoldState, "respinsLeft" | "respins" | "total" | "grand"> | null): void;
+   * empty cells spin; `landed`: those that just locked (they pop); null: none held. Resolves
+   * once they are on the screen (the frame that draws them), so the meter's total that counts
+   * them is shown no earlier than their values. */
+  holdCoins?(coins: readonly HeldCoin[] | null, landed?: readonly HeldCoin[]): void | Promise<void>;
+  /** Hold-and-win's meter: the respins left and the coins' running total (credits), at the
+   * end the trigger spin's win and the round's beside it; null hides it. Absent: the handlers
+   * say them in the spin counter line. */
+  holdMeter?(state: HoldMeter | null): void;
   /** A message over the reels for a moment (feature triggered, multiplier, jackpot). */
   banner(text: string, options?: { ms?: number; fast?: boolean }): Promise<void>;
   /** A cluster game's grid multipliers on the cells ([reel][row], the outcome's
