@@ -395,6 +395,9 @@ export const tests = [
     async run(t) {
       const key = "cops-n-robbers-lose";
       await open(t, key, "poor");
+      // NO THANKS at 390x844, PLAY at 1440x900: the playtest on a phone saw the reels move up
+      // 67 px as the panel opened; they stay where they stood (as under the wheels)
+      await resize(t, PHONE);
       const game = await t.api(`/api/v1/games/${key}`);
       const bets = [...game.bets].sort((a, b) => a.stake_credits - b.stake_credits);
       const done = { decline: false, play: false };
@@ -406,6 +409,7 @@ export const tests = [
         const found = bets.findIndex((x) => x.cost_minor.base === Math.min(wanted, Math.floor(b / 10) * 10));
         const index = found < 0 ? bets.length - 1 : found;
         await t.page.selectOption("[data-testid=stake]", String(index));
+        const idle = await reelsNow(t);
         let flow = await t.spin(key);
         if (flow === "choice" && (await t.page.locator("[data-testid=wheel-gamble]").count())) {
           await t.page.click("[data-testid=collect]");
@@ -424,6 +428,11 @@ export const tests = [
         const plays = await t.page.evaluate(() => [...document.querySelectorAll("button")].filter((b) => /^\s*PLAY\s*$/i.test(b.textContent ?? "") && b.checkVisibility({ visibilityProperty: true })).length);
         expect(plays === 1, `${plays} PLAY buttons on the screen during Spin Chance`);
         const choice = done.decline ? "play" : "decline";
+        if (choice === "decline") {
+          const opened = await reelsNow(t);
+          const panel = await t.rect("[data-testid=spin-chance]");
+          reelsHeldStill("Spin Chance at 390x844", idle, { ...opened, panelTop: panel.y });
+        }
         await layout(t, `spin-chance-${choice}`);
         await t.shot(`spin-chance-${choice}`);
         await t.page.click(`[data-testid=spin-chance-${choice}]`);
@@ -443,6 +452,7 @@ export const tests = [
         } else expect(state.played === false && state.credit === offer.amount, "NO THANKS kept the credit");
         done[choice] = true;
         await balanceMatches(t);
+        if (choice === "decline") await resize(t, { width: 1440, height: 900 });
       }
       expect(done.decline && done.play, `spin chance not reached both ways: ${JSON.stringify(done)}`);
     },
