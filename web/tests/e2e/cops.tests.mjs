@@ -280,8 +280,27 @@ export const tests = [
       expect(lowered < win, `amount arrows: ${lowered} of ${win}`);
       // one SPIN: it spins the wheel of the prize picked last (the bonus above): pick DOUBLE
       await t.page.click("[data-testid=cash-1]");
+      // the playtest: "WON: 6" on the panel beside a WIN meter still at 5 while the result
+      // showed: the meter as it reads when the panel first says WON (the panel is drawn anew
+      // after the amount's step: the whole choice area is watched)
+      await t.page.evaluate(() => {
+        window.__wonSaid = null;
+        const mo = new MutationObserver(() => {
+          const last = document.querySelector("[data-testid=gamble-last][data-result=won]");
+          if (!last?.textContent) return;
+          window.__wonSaid = { said: last.textContent, meter: document.querySelector("[data-testid=win]").textContent };
+          mo.disconnect();
+        });
+        mo.observe(document.querySelector("[data-testid=choice]"), { childList: true, characterData: true, subtree: true, attributes: true });
+      });
       await t.page.click("[data-testid=spin-cash]");
       await t.page.locator("[data-testid=choice][data-wheel-result^=cash-wheel]").waitFor({ timeout: 30000 });
+      if ((await t.page.getAttribute("[data-testid=choice]", "data-wheel-result")) === "cash-wheel:green") {
+        await t.page.waitForFunction(() => window.__wonSaid, null, { timeout: 30000 });
+        const { said, meter } = await t.page.evaluate(() => window.__wonSaid);
+        const named = /WON: (?:your win is now )?([\d,]+) credits/.exec(said)?.[1];
+        expect(named && meter.startsWith(named), `the panel says "${said}" beside WIN ${meter}`);
+      }
       let flow = await settled(t, key);
       let after = await t.api(`/api/v1/rounds/${round.round_id}`);
       expect(JSON.stringify(after.steps[0].choice) === JSON.stringify(["amount", lowered]), `first step ${JSON.stringify(after.steps[0]?.choice)}`);
