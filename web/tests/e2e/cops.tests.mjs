@@ -280,8 +280,27 @@ export const tests = [
       expect(lowered < win, `amount arrows: ${lowered} of ${win}`);
       // one SPIN: it spins the wheel of the prize picked last (the bonus above): pick DOUBLE
       await t.page.click("[data-testid=cash-1]");
+      // the playtest: "WON: 6" on the panel beside a WIN meter still at 5 while the result
+      // showed: the meter as it reads when the panel first says WON (the panel is drawn anew
+      // after the amount's step: the whole choice area is watched)
+      await t.page.evaluate(() => {
+        window.__wonSaid = null;
+        const mo = new MutationObserver(() => {
+          const last = document.querySelector("[data-testid=gamble-last][data-result=won]");
+          if (!last?.textContent) return;
+          window.__wonSaid = { said: last.textContent, meter: document.querySelector("[data-testid=win]").textContent };
+          mo.disconnect();
+        });
+        mo.observe(document.querySelector("[data-testid=choice]"), { childList: true, characterData: true, subtree: true, attributes: true });
+      });
       await t.page.click("[data-testid=spin-cash]");
       await t.page.locator("[data-testid=choice][data-wheel-result^=cash-wheel]").waitFor({ timeout: 30000 });
+      if ((await t.page.getAttribute("[data-testid=choice]", "data-wheel-result")) === "cash-wheel:green") {
+        await t.page.waitForFunction(() => window.__wonSaid, null, { timeout: 30000 });
+        const { said, meter } = await t.page.evaluate(() => window.__wonSaid);
+        const named = /WON: (?:your win is now )?([\d,]+) credits/.exec(said)?.[1];
+        expect(named && meter.startsWith(named), `the panel says "${said}" beside WIN ${meter}`);
+      }
       let flow = await settled(t, key);
       let after = await t.api(`/api/v1/rounds/${round.round_id}`);
       expect(JSON.stringify(after.steps[0].choice) === JSON.stringify(["amount", lowered]), `first step ${JSON.stringify(after.steps[0]?.choice)}`);
@@ -395,6 +414,9 @@ export const tests = [
     async run(t) {
       const key = "cops-n-robbers-lose";
       await open(t, key, "poor");
+      // NO THANKS at 390x844, PLAY at 1440x900: the playtest on a phone saw the reels move up
+      // 67 px as the panel opened; they stay where they stood (as under the wheels)
+      await resize(t, PHONE);
       const game = await t.api(`/api/v1/games/${key}`);
       const bets = [...game.bets].sort((a, b) => a.stake_credits - b.stake_credits);
       const done = { decline: false, play: false };
@@ -406,6 +428,7 @@ export const tests = [
         const found = bets.findIndex((x) => x.cost_minor.base === Math.min(wanted, Math.floor(b / 10) * 10));
         const index = found < 0 ? bets.length - 1 : found;
         await t.page.selectOption("[data-testid=stake]", String(index));
+        const idle = await reelsNow(t);
         let flow = await t.spin(key);
         if (flow === "choice" && (await t.page.locator("[data-testid=wheel-gamble]").count())) {
           await t.page.click("[data-testid=collect]");
@@ -424,6 +447,11 @@ export const tests = [
         const plays = await t.page.evaluate(() => [...document.querySelectorAll("button")].filter((b) => /^\s*PLAY\s*$/i.test(b.textContent ?? "") && b.checkVisibility({ visibilityProperty: true })).length);
         expect(plays === 1, `${plays} PLAY buttons on the screen during Spin Chance`);
         const choice = done.decline ? "play" : "decline";
+        if (choice === "decline") {
+          const opened = await reelsNow(t);
+          const panel = await t.rect("[data-testid=spin-chance]");
+          reelsHeldStill("Spin Chance at 390x844", idle, { ...opened, panelTop: panel.y });
+        }
         await layout(t, `spin-chance-${choice}`);
         await t.shot(`spin-chance-${choice}`);
         await t.page.click(`[data-testid=spin-chance-${choice}]`);
@@ -443,6 +471,7 @@ export const tests = [
         } else expect(state.played === false && state.credit === offer.amount, "NO THANKS kept the credit");
         done[choice] = true;
         await balanceMatches(t);
+        if (choice === "decline") await resize(t, { width: 1440, height: 900 });
       }
       expect(done.decline && done.play, `spin chance not reached both ways: ${JSON.stringify(done)}`);
     },
@@ -457,6 +486,18 @@ export const tests = [
       await t.assertDrawn("phone-before");
       await layout(t, "phone-idle");
       await t.shot("phone");
+      // The playtest: no sign at all on a phone (the desktop's band under the reels was hidden).
+      // Their short form stands in the snow between the title and the trail's room, on the page,
+      // each sign its words (the kit's check above: clear of the reels and every control).
+      const band = await t.rect("[data-testid=cops-band]:not([hidden])");
+      expect(band, "no signs on a phone");
+      const win = await t.rect("[data-testid=reels-window]");
+      const title = await t.rect("[data-testid=game-title]");
+      expect(band.y >= title.y + title.height - 0.5 && band.y + band.height <= win.y - 28 - 12 + 0.5 && band.x >= 0 && band.x + band.width <= 390,
+        `the signs ${JSON.stringify(band)} are not between the title ${JSON.stringify(title)} and the trail's room over the reels ${JSON.stringify(win)}`);
+      const signs = await t.page.locator("[data-testid=cops-band] > [data-testid^=band-]").evaluateAll((els) => els.map((el) => { const r = el.getBoundingClientRect(); return { text: el.innerText.trim(), width: r.width, height: r.height }; }));
+      expect(signs.length === 3 && signs.every((s) => s.text.length > 20 && s.width > 60 && s.height > 20), `the phone's signs: ${JSON.stringify(signs)}`);
+      expect(/collects the presents/i.test(signs[0].text), `the presents' sign on a phone does not say what the robber collects: ${signs[0].text}`);
       await watchGambleOpening(t);
       expect((await t.spin(key)) === "choice", "no gamble");
       await gambleOpened(t, "phone-gamble-open");

@@ -96,6 +96,8 @@ export const tests = [
       expect(band.height >= 0.6 * (consoleTop - under) && band.width >= 0.9 * win.width, `the band ${said(band)} leaves most of the room (${Math.round(consoleTop - under)} px under reels ${said(win)}) bare`);
       const signs = await t.page.locator("[data-testid=cops-band] > [data-testid^=band-]").allInnerTexts();
       expect(signs.length === 3 && signs.every((s) => s.trim().length > 10), `the band's signs: ${JSON.stringify(signs)}`);
+      // the playtest: "A robber collects it" (what?): the sign names the presents' cash
+      expect(/collects the (cash values on the )?presents/i.test(signs[0]), `the presents' sign does not say what the robber collects: ${signs[0]}`);
       await t.layout("band-idle");
       expect((await t.spin("cops-n-robbers-win")) === "choice", "no gamble offered after a win");
       expect(!(await t.rect("[data-testid=cops-band]:not([hidden])")), "the band stays under the open gamble panel");

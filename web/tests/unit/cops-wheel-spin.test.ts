@@ -1,7 +1,7 @@
 // The gamble wheel's pointer: a won spin stops on the green the wheel draws, a lost one on its
 // red, after whole turns, easing into the stop; the drawn green keeps both colours visible.
 import { describe, expect, it } from "vitest";
-import { chanceWords, gambleResult } from "../../src/screens/cops-n-robbers/wheel";
+import { CASH_NAMES, cashGreenWords, chanceWords, gambleResult, meterAfterSpin } from "../../src/screens/cops-n-robbers/wheel";
 import { MIN_SHARE, onGreen, pointerAngle, pointerStop, shownShare, SPIN_TURNS } from "../../src/screens/cops-n-robbers/wheel-spin";
 
 // shares a wheel meets: tiny bonus chances, a third, a half, 400/533, a near-certain bonus
@@ -75,16 +75,41 @@ describe("the pointer's run", () => {
 
 describe("the result's words", () => {
   const state = { stake: 10, limit: 25000, amount: 0, collected: 0, bonus_won: null, reached: 0, finished: true };
-  it("a won cash spin shows the server's new amount at stake", () => {
+  it("a won cash spin shows the server's new amount at stake, as the win's total", () => {
     const r = gambleResult({ wheel: "cash", option: 1 }, 400, { ...state, amount: 800, finished: false });
-    expect(r).toEqual({ title: "WIN", amount: "800 credits", lines: ["DOUBLE: 400 → 800", "Gamble again or COLLECT"] });
+    expect(r).toEqual({ title: "WIN", amount: "Your win: 800 credits", lines: ["400 doubled", "Gamble again or COLLECT"], said: "WON: your win is now 800 credits" });
+  });
+  // The playtest: "+ A THIRD" beside "win 6" (the total) read as 6 more; "WON: 6" beside a WIN
+  // meter still at 5. Each number says what it is, and the meter shows what WON says.
+  it("a third added says the total it makes, not an amount added", () => {
+    const r = gambleResult({ wheel: "cash", option: 0 }, 5, { ...state, amount: 6, finished: false });
+    expect(r.lines[0]).toBe("5 with a third added");
+    expect(r.said).toBe("WON: your win is now 6 credits");
+    expect(CASH_NAMES[0]).not.toMatch(/^\+/);
+  });
+  it("with part of the win kept, a won spin says what is at stake now and what is kept", () => {
+    const r = gambleResult({ wheel: "cash", option: 1 }, 3, { ...state, amount: 6, collected: 2, finished: false });
+    expect(r.said).toBe("WON: 6 credits at stake now, 2 kept");
+    expect(r.lines).toContain("2 credits kept");
+  });
+  it("the cash wheel's green names the total it takes the win to", () => {
+    expect(cashGreenWords(5, 6, 0)).toBe("Green: takes your win of 5 to 6 credits in total");
+    expect(cashGreenWords(3, 4, 2)).toBe("Green: takes the 3 at stake to 4 credits in total");
+  });
+  it("the WIN meter shows what the panel says once the pointer stops", () => {
+    const won = { ...state, amount: 6, finished: false };
+    expect(meterAfterSpin(false, won)).toBe(6);
+    expect(gambleResult({ wheel: "cash", option: 0 }, 5, won).said).toContain(`${meterAfterSpin(false, won)} credits`);
+    expect(meterAfterSpin(false, { ...state, amount: 0, collected: 2 })).toBe(2);
+    expect(meterAfterSpin(false, { ...state, amount: 0 })).toBe(0);
+    expect(meterAfterSpin(true, { ...state, bonus_won: 2 })).toBeNull();
   });
   it("a won cash spin at the limit says it was collected", () => {
     expect(gambleResult({ wheel: "cash", option: 2 }, 400, { ...state, amount: 1200, finished: true }).lines[1]).toMatch(/collected/);
   });
   it("a lost spin says what was lost and what was kept", () => {
     const r = gambleResult({ wheel: "cash", option: 2 }, 300, { ...state, collected: 100 });
-    expect(r).toEqual({ title: "LOSE", amount: "−300 credits", lines: ["100 credits kept"] });
+    expect(r).toEqual({ title: "LOSE", amount: "−300 credits", lines: ["100 credits kept"], said: "LOST: −300 credits, 100 credits kept" });
   });
   it("a won bonus names the bonus the server says was won", () => {
     const r = gambleResult({ wheel: "bonus", bonus: 2 }, 500, { ...state, bonus_won: 2 });

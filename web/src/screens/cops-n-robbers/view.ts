@@ -11,6 +11,7 @@ import { FONTS } from "../../render/fonts";
 import { PixiSlotView } from "../game/generic";
 import type { ViewDeps } from "../game/registry";
 import { copsWinSummary } from "./summary";
+import { copsSigns, type Sign } from "./signs";
 import { withCurrency } from "./symbols";
 import { collectionCells, collectionLabel, PARADE, TRAIL, type CopsMoment, type CopsView, type PresentValue } from "./handlers";
 import { type WinCycle, type WinShow } from "../../core/win-cycle";
@@ -27,6 +28,10 @@ export const CHOICE_ROOM_PX = 176;
 const UNDER_REELS_PX = 46;
 /** The least room (CSS px) the band of signs under the reels is shown in. */
 const BAND_MIN_PX = 96;
+/** On a phone: the least room (CSS px) between the title and the trail's room that the signs'
+ * short form is shown in, and the gap kept either side of it. */
+const BAND_PHONE_MIN_PX = 44;
+const BAND_PHONE_GAP = 6;
 
 /** Each suspect's outcome, as the rule sheet gives it. */
 const PARADE_RESULTS: Record<string, string> = {
@@ -78,13 +83,14 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
       h("div", { class: "parade-title" }, "ID PARADE"),
       h("div", { class: "line-up" }, ...PARADE.map((name, i) => h("div", { class: "suspect", "data-name": name }, h("span", { class: "suspect-figure" }), h("strong", {}, `${i + 1} ${name.toUpperCase()}`)))),
       this.paradeResult);
-    const sign = (kind: string, title: string, ...lines: (Node | string)[]) => h("div", { class: `band-sign band-${kind}`, "data-testid": `band-${kind}` },
-      h("span", { class: "band-icon", "aria-hidden": "true" }), h("div", { class: "band-words" }, h("strong", {}, title), ...lines.map((l) => (typeof l === "string" ? h("span", {}, l) : l))));
-    const marks = Object.values(TRAIL.marks);
+    // each sign's lines in full (a desktop) and its short line (a phone: cops.css)
+    const sign = ({ kind, title, lines, short }: Sign) => h("div", { class: `band-sign band-${kind}`, "data-testid": `band-${kind}` },
+      h("span", { class: "band-icon", "aria-hidden": "true" }), h("div", { class: "band-words" }, h("strong", {}, title),
+        ...lines.map((l, i) => h("span", { class: kind === "presents" ? "band-general" : kind === "trail" && i === 1 ? "band-marks" : "" }, l)),
+        ...(kind === "presents" ? [this.bandPresents] : []),
+        h("span", { class: "band-short" }, short)));
     this.bandEl = h("div", { class: "cops-band", "data-testid": "cops-band", "data-layout": "decoration", hidden: true, "aria-label": "How Cops n Robbers pays" },
-      sign("presents", "PRESENTS' CASH", h("span", { class: "band-general" }, "A robber collects it in Fortune Spins and the bonus"), this.bandPresents),
-      sign("trail", "BIG MONEY TRAIL", "3, 4 or 5 BONUS start the chase at x1, x2 or x3", h("span", { class: "band-marks" }, `Multipliers ${Math.min(...marks)}x to ${Math.max(...marks)}x on the way`)),
-      sign("gamble", "GAMBLE ANY WIN", "Cash wheel: a third more, double or triple", "Bonus wheel: win a Big Money bonus"));
+      ...copsSigns(Object.values(TRAIL.marks)).map(sign));
     deps.overlay.append(this.trailEl, this.paradeEl, this.valuesEl, this.bandEl);
     deps.stage.app.renderer.runners.postrender.add(this.drawn);
     deps.overlay.parentElement?.prepend(...this.snow);
@@ -120,16 +126,31 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     const covered = this.withChoiceRoom(px, CHOICE_ROOM_PX, "--cops-choice-room");
     super.fitAbove(covered, (top ?? 0) + trail + TRAIL_GAP);
     this.holdStill(covered, (top ?? 0) + trail + TRAIL_GAP);
-    // the room kept under the reels (none on a phone, none while the panel fills it; less while
-    // a message over the console takes some): the signs fill it
-    const room = covered - px;
-    this.bandEl.hidden = room < BAND_MIN_PX;
-    Object.assign(this.bandEl.style, { bottom: `${px}px`, height: `${room}px` });
+    this.placeBand(px, covered, (top ?? 0), trail);
     // Drawn now, not on the next tick: the shell calls this from its ResizeObserver (after
     // layout, before paint) when the gamble's wheels open under the reels, and the canvas
     // drawn a frame later left the panel over the bottom row until then (a slow renderer's
     // frame lasts long enough to see it).
     if (!this.destroyed) this.stage.app.render();
+  }
+
+  /** The signs: on a desktop in the room kept under the reels (none while the panel fills it;
+   * less while a message over the console takes some); on a phone, in their short form, in the
+   * snow between the title (`top`) and the trail's room above the reels, where the reels stand
+   * (the playtest found no sign at all on a phone). Shown only where they fit. */
+  private placeBand(px: number, covered: number, top: number, trail: number): void {
+    if (this.stage.placement().design.name === "portrait") {
+      const y = top + BAND_PHONE_GAP;
+      const room = this.windowRect().y - trail - 12 - BAND_PHONE_GAP - y; // the trail's top (cops.css)
+      this.bandEl.dataset.place = "above";
+      this.bandEl.hidden = room < BAND_PHONE_MIN_PX;
+      Object.assign(this.bandEl.style, { top: `${y}px`, bottom: "", height: `${Math.max(0, room)}px` });
+      return;
+    }
+    const room = covered - px;
+    delete this.bandEl.dataset.place;
+    this.bandEl.hidden = room < BAND_MIN_PX;
+    Object.assign(this.bandEl.style, { top: "", bottom: `${px}px`, height: `${room}px` });
   }
 
   /** The cover with no panel open, per orientation: where the reels stand (holdStill). */

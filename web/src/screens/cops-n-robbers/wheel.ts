@@ -31,13 +31,16 @@ export function arrowAmounts(odds: WheelOdds | null | undefined): number[] {
   return Object.keys(odds ?? {}).map(Number).sort((a, b) => b - a);
 }
 
-/** The cash spins' words, as the rule sheet says them (a third more, double, triple): a
- * new player reads what a spin does; "+1/3" or "x2" asked them to know the game. */
-export const CASH_NAMES = ["+ A THIRD", "DOUBLE", "TRIPLE"];
+/** The cash spins' words, as the rule sheet says them (increase the winnings by one third,
+ * double, triple): a new player reads what a spin does; "+1/3" or "x2" asked them to know the
+ * game. ("+ A THIRD" beside "win 6" read as 6 more.) */
+export const CASH_NAMES = ["ADD A THIRD", "DOUBLE", "TRIPLE"];
 /** What a cash spin does, in full (the button's accessible name and tooltip). */
-export const CASH_TITLES = ["Win a third more", "Double the win", "Triple the win"];
+export const CASH_TITLES = ["Add a third to the win", "Double the win", "Triple the win"];
 /** The one SPIN button's words for the cash prize picked. */
 export const CASH_SPIN = ["SPIN FOR A THIRD MORE", "SPIN TO DOUBLE", "SPIN TO TRIPLE"];
+/** A won cash spin's words after the amount that was at stake ("5 with a third added"). */
+const CASH_HOW = ["with a third added", "doubled", "tripled"];
 export const BONUS_NAMES: Record<number, string> = { 1: "BIG MONEY", 2: "SUPER BIG MONEY", 3: "MEGA BIG MONEY" };
 /** The bonus buttons' short words (the full name is their accessible name and the wheel's info
  * line), so three fit side by side on a phone without wrapping. */
@@ -148,6 +151,22 @@ function titleCase(s: string): string {
   return s.toLowerCase().replace(/\b\w/g, (c) => c.toUpperCase());
 }
 
+/** What green on the cash wheel pays, as the total it leaves at stake (the server's target),
+ * never as an amount added: `amount` is at stake now, `kept` what the arrows left out of it. */
+export function cashGreenWords(amount: number, target: number, kept: number): string {
+  const now = kept > 0 ? `the ${formatCredits(amount)} at stake` : `your win of ${formatCredits(amount)}`;
+  return `Green: takes ${now} to ${formatCredits(target)} credits in total`;
+}
+
+/** What the WIN meter shows once a cash spin's pointer stops: what is at stake after it (the
+ * server's pending win, which the shell sets once the step's animation ends), so that the
+ * panel's "WON" and the meter never disagree while the result is shown; a lost spin leaves
+ * what was kept. A bonus won is played by the shell (null: the meter is left to it). */
+export function meterAfterSpin(bonus: boolean, s: WheelState): number | null {
+  if (bonus && s.bonus_won !== null) return null;
+  return s.amount > 0 ? s.amount : s.collected;
+}
+
 /** A wheel's info, a line per entry: what green wins, then its chance. */
 function info(el: HTMLElement, lines: string[]): void {
   el.replaceChildren(...lines.map((l) => h("span", {}, l)));
@@ -164,7 +183,7 @@ let lastSaid: { round: string; won: boolean; text: string } | null = null;
 
 /** The wheel gamble: amount arrows, the cash wheel (a third more, double, triple), the bonus wheel (Big,
  * Super, Mega Big Money), COLLECT. */
-export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: string, choice: StepChoice) => void, game: GameView): ChoiceScreen {
+export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: string, choice: StepChoice) => void, game: GameView, setWin?: (credits: number) => void): ChoiceScreen {
   const offer = round.offers.find((o) => o.kind === "wheel_gamble");
   const odds = round.choice?.odds;
   const choices = (round.choice?.choices.wheel_gamble ?? []) as (string | number)[][];
@@ -212,7 +231,8 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
     const c = cashIndex >= 0 ? spinSegment(odds, amount, "cash", cashIndex) : null;
     cashWheel.draw(c?.chance ?? 0);
     const cashOdds = c ? chanceWords(c.chance) : null;
-    info(cashInfo, c && cashOdds ? [`Green: win ${formatCredits(c.target ?? 0)} credits`, `${cashOdds.words} chance`] : ["Not offered at this amount"]);
+    const kept = state.collected + state.amount - amount;
+    info(cashInfo, c && cashOdds ? [cashGreenWords(amount, c.target ?? 0, kept), `${cashOdds.words} chance`] : ["Not offered at this amount"]);
     cashInfo.title = cashOdds ? `${cashOdds.exact} chance of green` : "";
     const b = bonusWhich >= 0 ? spinSegment(odds, amount, "bonus", bonusWhich) : null;
     bonusWheel.draw(b?.chance ?? 0);
@@ -305,7 +325,9 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
       col?.classList.add(won ? "won" : "lost");
       const result = gambleResult(bonus ? { wheel: "bonus", bonus: bonusWhich } : { wheel: "cash", option: cashIndex }, amount, s);
       const overlay = host.closest("section.game")?.querySelector<HTMLElement>(".stage-overlay") ?? host;
-      lastSaid = { round: round.round_id, won, text: `${won ? "WON" : "LOST"}: ${[result.amount, ...result.lines.slice(0, 1)].join(", ")}` };
+      lastSaid = { round: round.round_id, won, text: result.said };
+      const meter = meterAfterSpin(bonus, s);
+      if (meter !== null) setWin?.(meter);
       lastOut.textContent = lastSaid.text;
       lastOut.dataset.result = won ? "won" : "lost";
       await showMoment(overlay, { title: result.title, lines: [result.amount, ...result.lines], kind: `gamble-result ${won ? "won" : "lost"}`, ms: 2200, fast });
@@ -316,16 +338,22 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
 
 /** What a gamble spin's result says, big, once the pointer stops: WIN or LOSE, the amount
  * (now at stake, lost, or the bonus won) on the line under it, then what it came from and what
- * happens next. `was` is the amount that was at stake on the spin; `s` the server's state after
+ * happens next, and `said`, the line the panel keeps beside the WIN meter (which shows the same
+ * amount: meterAfterSpin). `was` is the amount that was at stake on the spin; `s` the server's state after
  * it. The amount is a line, not a count-up: it reads at once however few frames are drawn. */
-export function gambleResult(spin: { wheel: "cash"; option: number } | { wheel: "bonus"; bonus: number }, was: number, s: WheelState): { title: string; amount: string; lines: string[] } {
+export function gambleResult(spin: { wheel: "cash"; option: number } | { wheel: "bonus"; bonus: number }, was: number, s: WheelState): { title: string; amount: string; lines: string[]; said: string } {
   const kept = s.collected > 0 ? [`${formatCredits(s.collected)} credits kept`] : [];
+  const lost = { title: "LOSE", amount: `−${formatCredits(was)} credits`, lines: kept, said: [`LOST: −${formatCredits(was)} credits`, ...kept].join(", ") };
   if (spin.wheel === "bonus") {
-    if (s.bonus_won === null) return { title: "LOSE", amount: `−${formatCredits(was)} credits`, lines: kept };
-    return { title: "WIN", amount: `${BONUS_NAMES[s.bonus_won] ?? "BIG MONEY"} BONUS`, lines: [`for ${formatCredits(was)} credits`, ...kept] };
+    if (s.bonus_won === null) return lost;
+    const bonus = `${BONUS_NAMES[s.bonus_won] ?? "BIG MONEY"} BONUS`;
+    return { title: "WIN", amount: bonus, lines: [`for ${formatCredits(was)} credits`, ...kept], said: `WON: ${bonus}, for ${formatCredits(was)} credits` };
   }
-  if (s.amount <= 0) return { title: "LOSE", amount: `−${formatCredits(was)} credits`, lines: kept };
-  const name = CASH_NAMES[spin.option] ?? "CASH";
+  if (s.amount <= 0) return lost;
+  const how = CASH_HOW[spin.option] ?? "won on the cash wheel";
   const next = s.finished ? "Maximum gamble win reached: collected" : "Gamble again or COLLECT";
-  return { title: "WIN", amount: `${formatCredits(s.amount)} credits`, lines: [`${name}: ${formatCredits(was)} → ${formatCredits(s.amount)}`, next] };
+  const now = formatCredits(s.amount);
+  // with part of the win kept (the arrows), the meter shows what is at stake: said as such
+  if (s.collected > 0) return { title: "WIN", amount: `At stake: ${now} credits`, lines: [`${formatCredits(was)} ${how}`, ...kept, next], said: `WON: ${now} credits at stake now, ${formatCredits(s.collected)} kept` };
+  return { title: "WIN", amount: `Your win: ${now} credits`, lines: [`${formatCredits(was)} ${how}`, next], said: `WON: your win is now ${now} credits` };
 }
