@@ -63,7 +63,7 @@ export const tests = [
       // bet paid at the 20 lines chosen (20 x 4 = 80 credits of 99).
       const note = t.page.locator("[data-testid=bet-note]:visible");
       expect(await note.count(), "no notice line says why PLAY and AUTO are off");
-      expect(/^Bet €1\.00 is more than your balance €0\.99\b/.test(await note.innerText()), `the notice line: ${await note.innerText()}`);
+      expect(/^Bet €1\.00 is over your balance €0\.99\b/.test(await note.innerText()), `the notice line: ${await note.innerText()}`);
       await t.page.click("[data-testid=bet-note-lower]");
       expect((await t.page.locator("[data-testid=bet]").innerText()) === "€0.80", "the notice's button did not lower the bet to €0.80");
       expect(!(await auto.isDisabled()) && !(await t.page.locator("[data-testid=play]").isDisabled()), "AUTO or PLAY still off at a bet the balance pays");

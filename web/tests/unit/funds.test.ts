@@ -14,9 +14,10 @@ describe("the bet over the balance (the notice line, with a bet one tap lowers i
 
   it("says the bet and the balance, and offers the largest bet paid at the lines chosen", () => {
     const note = betTooHigh(bets, at(20, 5), "base", 45, money);
-    expect(note?.text).toBe("Bet €1.00 is more than your balance €0.45");
+    expect(note?.text).toBe("Bet €1.00 is over your balance €0.45");
     expect(note?.lower).toBe(at(20, 2)); // 40 of 45 at 20 lines (5 x 5 = 25 at 5 lines is less)
-    expect(note?.button).toBe("Lower to €0.40");
+    expect(note?.button).toBe("Bet €0.40");
+    expect(note?.label).toBe("Lower the bet to €0.40");
   });
 
   it("offers the largest bet paid at any lines where none at the lines chosen is", () => {

@@ -20,7 +20,7 @@ export function outOfFunds(balanceMinor: number, cheapestMinor: number, demo: bo
  * at all (the out-of-funds notice, or Spin Chance, says what to do then). */
 export function betTooHigh<B extends { lines: number; cost_minor: Record<string, number> }>(
   bets: readonly B[], chosen: B, mode: string, balanceMinor: number, money: (minor: number) => string,
-): { text: string; lower: B; button: string } | null {
+): { text: string; lower: B; button: string; label: string } | null {
   const cost = chosen.cost_minor[mode];
   if (cost === undefined || cost <= balanceMinor) return null;
   const paid = bets.filter((b) => (b.cost_minor[mode] ?? Infinity) <= balanceMinor);
@@ -29,5 +29,6 @@ export function betTooHigh<B extends { lines: number; cost_minor: Record<string,
   let lower: B | undefined;
   for (const b of pool) if (!lower || (b.cost_minor[mode] as number) > (lower.cost_minor[mode] as number)) lower = b;
   if (!lower) return null;
-  return { text: `Bet ${money(cost)} is more than your balance ${money(balanceMinor)}`, lower, button: `Lower to ${money(lower.cost_minor[mode] as number)}` };
+  const to = money(lower.cost_minor[mode] as number);
+  return { text: `Bet ${money(cost)} is over your balance ${money(balanceMinor)}`, lower, button: `Bet ${to}`, label: `Lower the bet to ${to}` };
 }

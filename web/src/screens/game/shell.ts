@@ -120,9 +120,8 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   // The button keeps the width of its longest words (style.css), so a count going from 100 to 7
   // (or AUTO turning into STOP AUTO) never moves TURBO and the i button; a phone, with less room
   // beside PLAY, shows the shorter words (STOP 7).
-  const autoWords = h("span", { class: "auto-long" }, "AUTO");
-  const autoShort = h("span", { class: "auto-short" }, "AUTO");
-  const autoButton = rules.autoplay ? h("button", { class: "auto", "data-testid": "autoplay", "aria-haspopup": "dialog" }, autoWords, autoShort) : null;
+  const phone = matchMedia("(max-width: 600px)");
+  const autoButton = rules.autoplay ? h("button", { class: "auto", "data-testid": "autoplay", "aria-haspopup": "dialog" }, "AUTO") : null;
   // over the idle reels, above the console (style.css): opening it never moves them
   const autoPanel = h("div", { class: "auto-panel", role: "dialog", "aria-label": "Autoplay", "data-testid": "autoplay-panel", "data-layout": "over-reels", hidden: true });
   const rtpOf = (m: string) => game.rtp.find((r) => r.mode === m) ?? game.rtp.find((r) => r.mode === "base") ?? game.rtp[0];
@@ -373,15 +372,14 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     const tooHigh = idle && !autoplay.running ? betTooHigh(bets, bet(), mode, balance, (minor) => formatMoney(minor, currency)) : null;
     betNote.hidden = !tooHigh;
     if (tooHigh) {
-      betNoteText.textContent = `${tooHigh.text} —`;
+      betNoteText.textContent = tooHigh.text;
       betNoteButton.textContent = tooHigh.button;
+      betNoteButton.setAttribute("aria-label", tooHigh.label);
+      betNoteButton.title = tooHigh.label;
       betNoteButton.onclick = () => { controls.select(tooHigh.lower); app.sound.play("click"); };
     }
     if (autoButton) {
-      autoWords.textContent = autoplay.running ? `STOP AUTO (${autoplay.remaining})` : "AUTO";
-      autoShort.textContent = autoplay.running ? `STOP ${autoplay.remaining}` : "AUTO";
-      // one name, whichever words show (a hidden span's words are no name)
-      autoButton.setAttribute("aria-label", autoplay.running ? `Stop autoplay: ${autoplay.remaining} rounds left` : "Autoplay");
+      autoButton.textContent = !autoplay.running ? "AUTO" : phone.matches ? `STOP ${autoplay.remaining}` : `STOP AUTO (${autoplay.remaining})`;
       autoButton.setAttribute("aria-pressed", String(autoplay.running));
       // Off while the balance cannot pay a round at the bet (the reason in its title); on again
       // once it can (funds added, a smaller bet chosen).
@@ -395,6 +393,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     for (const l of changeListeners) l();
   };
   flow.on(render);
+  phone.addEventListener("change", render);
   const unsubSession = app.session.subscribe(render);
 
   const fail = (exc: unknown) => {
@@ -834,6 +833,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       clearTimeout(waitTimer);
       clearInterval(meterTimer);
       unsubSession();
+      phone.removeEventListener("change", render);
       sessionClock?.destroy();
       unsubQuality();
       view.destroy();
