@@ -13,14 +13,26 @@ export interface AutoplaySettings {
   stopOnFeature: boolean;
 }
 
-export const ROUND_CHOICES = [10, 25, 50, 100] as const;
+/** The rounds autoplay offers, and the one chosen when its panel first opens. */
+export const ROUND_CHOICES = [5, 10, 25, 50, 100] as const;
+export const DEFAULT_ROUNDS = 10;
 
-/** Event types of a plain spin: anything else (free spins, a bonus, a trail, a jackpot, the
- * jars filling) is a feature. */
-const PLAIN = new Set(["window", "grid", "line_win", "ways_win", "scatter_win", "cluster_win", "cash", "wild_multiplier"]);
+/** The outcome flags of a feature the round started (free spins, super spins, a bonus or
+ * hold-and-win, a jackpot). */
+const FEATURE_FLAGS = new Set(["free_spins", "super_spins", "bonus", "jackpot"]);
+/** Events that start a feature or pay a jackpot. Anything else is part of a plain spin, however
+ * it looks: a wild or a cash symbol landing, a candy collected into a jar that is not full, a
+ * random multiplier drawn after a win, the cash collected, a grid multiplier marked. */
+const STARTS = new Set(["bonus", "trail", "parade", "free_spins_award", "free_spins_triggered", "extra_free_spins", "jackpot", "progressive_jackpot"]);
 
+/** Whether a round started a feature ("Stop on any feature"): more than one spin (free spins, a
+ * bonus, hold-and-win's respins), a feature's flag, an event that starts one, or the jars filled.
+ * A gamble the round offers is not one: autoplay collects it and goes on, as it always has
+ * (a choice it cannot collect, Spin Chance, stops it on its own). */
 export function hadFeature(outcome: Outcome): boolean {
-  return outcome.spins.length > 1 || outcome.spins.some((s) => s.events.some((e) => !PLAIN.has(e.type) && !(e.type === "jars" && !(e as { triggered?: boolean }).triggered)));
+  if (outcome.spins.length > 1) return true;
+  if ((outcome.flags ?? []).some((f) => FEATURE_FLAGS.has(f))) return true;
+  return outcome.spins.some((s) => s.events.some((e) => STARTS.has(e.type) || (e.type === "jars" && e.triggered)));
 }
 
 /** Why autoplay cannot start now, in a player's words (the AUTO button's title while it is

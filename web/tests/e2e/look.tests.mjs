@@ -134,7 +134,28 @@ export const tests = [
         await t.layout(`${key}-autoplay`);
         await t.page.click("[data-testid=autoplay-cancel]");
         expect(same(idle, await reels(t)), `${key}: the reels moved as the autoplay panel closed`);
-        if (!collect) continue;
+        if (!collect) {
+          // the playtest: STOP AUTO (7) widened its button, pushing TURBO and the i button. On a
+          // phone AUTO turns into STOP 4, STOP 3, ...: as wide whatever the count, nothing moved.
+          const tools = async () => JSON.stringify(await Promise.all(["[data-testid=game-info]", ".turbo-toggle", "[data-testid=autoplay]"].map(async (q) => Object.values(await t.rect(q)).map(Math.round))));
+          const before = JSON.parse(await tools());
+          await t.page.click("[data-testid=autoplay]");
+          await t.page.selectOption("[data-testid=autoplay-rounds]", "5");
+          await t.page.uncheck("[data-testid=autoplay-feature]");
+          await t.page.click("[data-testid=autoplay-start]");
+          await t.page.locator("[data-testid=autoplay][aria-pressed=true]:has-text('4')").waitFor({ timeout: 10000 });
+          await t.shot(`${key}-autoplay-running`);
+          const four = await tools();
+          await t.page.locator("[data-testid=autoplay][aria-pressed=true]:has-text('3')").waitFor({ timeout: 30000 });
+          const three = await tools();
+          expect(four === three, `${key}: the count moved the console's tools: ${four} -> ${three}`);
+          const [info, turbo, auto] = JSON.parse(three);
+          expect(JSON.stringify([info, turbo, auto.slice(0, 2)]) === JSON.stringify([before[0], before[1], before[2].slice(0, 2)]), `${key}: STOP moved the console's tools: ${JSON.stringify(before)} -> ${three}`);
+          await t.page.click("[data-testid=autoplay]");
+          await t.page.locator(`[data-testid=game-${key}][data-flow=idle] [data-testid=autoplay][aria-pressed=false]`).waitFor({ timeout: 60000 });
+          expect(same(idle, await reels(t)), `${key}: the reels moved as autoplay's notice showed`);
+          continue;
+        }
         expect((await t.spin(key)) === "choice", `${key}: no gamble offered after a win`);
         const gamble = await reels(t);
         await t.shot(`${key}-gamble`);

@@ -59,9 +59,50 @@ export const tests = [
       const why = await auto.getAttribute("title");
       expect(/at least one bet \(€1\.00\).*€0\.99/.test(why ?? ""), `AUTO does not say why it is off: ${why}`);
       await t.shot("auto-refused");
+      // The playtest: a phone shows no title. The notice line says it, with a tap to the largest
+      // bet paid at the 20 lines chosen (20 x 4 = 80 credits of 99).
+      const note = t.page.locator("[data-testid=bet-note]:visible");
+      expect(await note.count(), "no notice line says why PLAY and AUTO are off");
+      expect(/^Bet €1\.00 is over your balance €0\.99\b/.test(await note.innerText()), `the notice line: ${await note.innerText()}`);
+      await t.page.click("[data-testid=bet-note-lower]");
+      expect((await t.page.locator("[data-testid=bet]").innerText()) === "€0.80", "the notice's button did not lower the bet to €0.80");
+      expect(!(await auto.isDisabled()) && !(await t.page.locator("[data-testid=play]").isDisabled()), "AUTO or PLAY still off at a bet the balance pays");
+      expect((await auto.getAttribute("title")) === "Autoplay", "AUTO's title still says it is refused");
+      expect(!(await note.count()), "the notice line stays at a bet the balance pays");
+      await t.page.click("[data-testid=line-bet-plus]"); // back to €1.00
       await t.page.click("[data-testid=line-bet-minus]"); // 4 x 20: €0.80
       expect(!(await auto.isDisabled()), "AUTO still off at a bet the balance pays");
-      expect((await auto.getAttribute("title")) === "Autoplay", "AUTO's title still says it is refused");
+      // Candy Jar (the reels keep no room for a panel): neither the notice line coming and going
+      // nor autoplay's count moves anything (the playtest: the jars moved 14 px as a notice
+      // showed; STOP AUTO (7) pushed TURBO and the i button aside). 5 rounds are offered.
+      await open(t, "candy-jar-clusters");
+      await t.page.check("[data-testid=turbo]");
+      const still = async () => {
+        await t.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        return JSON.stringify(await Promise.all(["[data-testid=reels-window]", "[data-testid=candy-jars]", "[data-testid=game-info]", ".turbo-toggle", "[data-testid=autoplay]"]
+          .map(async (q) => Object.values(await t.rect(q)).map((v) => Math.round(v)))));
+      };
+      const idle = await still();
+      for (let i = 0; i < 12 && !(await note.count()); i++) await t.page.click("[data-testid=candy-bet-plus]");
+      expect(await note.count(), "no notice line at a Candy Jar bet over €0.99");
+      expect((await still()) === idle, `the notice line moved the screen: ${idle} -> ${await still()}`);
+      await t.shot("candy-bet-note");
+      await t.page.click("[data-testid=bet-note-lower]");
+      expect(!(await note.count()) && (await still()) === idle, "the notice line stays, or its going moved the screen");
+      for (let i = 0; i < 12 && !(await t.page.locator("[data-testid=candy-bet-minus]").isDisabled()); i++) await t.page.click("[data-testid=candy-bet-minus]");
+      await t.page.click("[data-testid=autoplay]");
+      await t.page.selectOption("[data-testid=autoplay-rounds]", "5");
+      await t.page.click("[data-testid=autoplay-start]");
+      await t.page.locator("[data-testid=autoplay][aria-pressed=true]").waitFor({ timeout: 10000 });
+      const running = await still();
+      await t.shot("candy-autoplay-running");
+      expect(running === idle, `STOP AUTO (n) moved the console: ${idle} -> ${running}`);
+      // autoplay ends by itself (5 rounds, the balance, or a feature) and says why: the line's
+      // room was kept, so nothing moves
+      await t.page.locator("[data-testid=message]:has-text('Autoplay stopped')").waitFor({ timeout: 120000 });
+      expect((await still()) === idle, `the notice "Autoplay stopped" moved the screen: ${idle} -> ${await still()}`);
+      await t.shot("candy-autoplay-stopped");
+      await t.page.locator("[data-testid=game-candy-jar-clusters][data-flow=idle]").waitFor({ timeout: 60000 });
     },
   },
   ...sizes.map((viewport) => ({

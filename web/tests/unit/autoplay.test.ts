@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { Autoplay, autoplayRefusal, hadFeature } from "../../src/core/autoplay";
+import { Autoplay, DEFAULT_ROUNDS, ROUND_CHOICES, autoplayRefusal, hadFeature } from "../../src/core/autoplay";
 import type { Outcome } from "../../src/core/outcome";
+import { fixture } from "./fixtures";
 
 const spin = (events: { type: string; [k: string]: unknown }[]) => ({ index: 0, kind: "base", win: 0, events }) as unknown as Outcome["spins"][number];
 const outcome = (...spins: Outcome["spins"]) => ({ spins }) as unknown as Outcome;
@@ -43,6 +44,45 @@ describe("autoplay", () => {
     expect(hadFeature(outcome(spin([{ type: "grid" }, { type: "jars", triggered: false }])))).toBe(false);
     expect(hadFeature(outcome(spin([{ type: "grid" }, { type: "jars", triggered: true }])))).toBe(true);
     expect(hadFeature(outcome(spin([{ type: "window" }, { type: "bonus", start_multiplier: 1 }])))).toBe(true);
+  });
+
+  // The playtest: "Stop on any feature" stopped autoplay after a Candy Jar round that had only a
+  // wild and a jar candy landing. Each recorded round labelled by what its exporter drew it for
+  // (web/tests/fixtures: a flag, a bonus, free spins, a jackpot; or a plain loss, win, cash
+  // collection, grid multiplier, capped win).
+  const LABELLED: [file: string, kind: string, feature: boolean][] = [
+    ["cluedo", "flag:free_spins", true], ["cluedo", "loss", false], ["cluedo", "win", false],
+    ["cluedo-features", "free-spins-capped", true], ["cluedo-features", "free-spins-retrigger", true],
+    ["cluedo-features", "jackpot", true], ["cluedo-features", "mj-doubled", false],
+    ["cops-n-robbers", "flag:bonus", true], ["cops-n-robbers", "loss", false], ["cops-n-robbers", "win", false],
+    ["cops-n-robbers-features", "bonus-collect-multiplied", true], ["cops-n-robbers-features", "parade-sid", true],
+    ["cops-n-robbers-features", "fortune-collect", false], ["cops-n-robbers-features", "mixed", false],
+    ["candy-jar-clusters", "flag:free_spins", true], ["candy-jar-clusters", "flag:jackpot", true],
+    ["candy-jar-clusters", "loss", false], ["candy-jar-clusters", "win", false],
+    ["candy-jar-clusters-features", "flag:super_spins", true], ["candy-jar-clusters-features", "flag:win_capped", false],
+    ["holdwin-example", "flag:bonus", true], ["holdwin-example", "win", false],
+    ["cluster-mult-example", "grid_multiplier", false], ["cluster-mult-example", "flag:free_spins", true],
+  ];
+  it.each(LABELLED)("%s's recorded %s round: a feature %s", (file, kind, feature) => {
+    const round = fixture(file).rounds.find((r) => r.kind === kind);
+    expect(round, `${file} has no ${kind} round`).toBeDefined();
+    expect(hadFeature(round?.outcome as unknown as Outcome)).toBe(feature);
+  });
+
+  it("a Candy Jar round with a wild and a jar candy landing (no free spins) is no feature; the jars filling is one", () => {
+    const landed = (triggered: boolean) => outcome(spin([
+      { type: "grid", tumble: 0, refilled: 0, symbols: [["W", "LEMON"], ["LEMON", "LEMON"]] },
+      { type: "cluster_win", tumble: 0, symbol: "LEMON", size: 5, wilds: 1, wild_multiplier: 1, win: 10 },
+      { type: "random_multiplier", tumble: 0, value: 1 },
+      { type: "jars", wild: 1, free_spins: 0, jackpots: 0, triggered },
+    ]));
+    expect(hadFeature(landed(false))).toBe(false);
+    expect(hadFeature(landed(true))).toBe(true);
+  });
+
+  it("offers 5 rounds and the choices it had, 10 chosen first", () => {
+    expect(ROUND_CHOICES).toEqual([5, 10, 25, 50, 100]);
+    expect(DEFAULT_ROUNDS).toBe(10);
   });
 
   it("refuses a number of rounds that is not a whole number from 1", () => {

@@ -4,7 +4,7 @@
 // choice area, and the round itself: flow idle -> request -> play -> settle | choice, the outcome
 // checked against the schema and played by the game module's handlers. The client decides
 // nothing: amounts, balance and what may be chosen are the server's.
-import { Autoplay, ROUND_CHOICES, autoplayRefusal } from "../../core/autoplay";
+import { Autoplay, DEFAULT_ROUNDS, ROUND_CHOICES, autoplayRefusal } from "../../core/autoplay";
 import { Flow } from "../../core/flow";
 import { creditsOf, formatCredits, formatMoney, formatPercent } from "../../core/money";
 import { buyQuestion, costNote, modeLabel, modeTitle, type ModeView } from "../../core/modes";
@@ -27,7 +27,7 @@ import type { AppContext, Screen } from "../context";
 import { rememberBet } from "../info/current-bet";
 import { artReady } from "./art";
 import { betOptionLabel } from "./bet-words";
-import { outOfFunds, type FundsNotice } from "./funds";
+import { betTooHigh, outOfFunds, type FundsNotice } from "./funds";
 import { stepEndNotice } from "./step-end";
 import { CAPTION_FAST_MS, CAPTION_MS, PixiSlotView, genericHandlers } from "./generic";
 import { genericHooks, gridMultipliersAfter } from "./handlers";
@@ -96,6 +96,11 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   const spinInfo = h("output", { "data-testid": "spin-info" });
   const betOut = h("output", { "data-testid": "bet", class: "bet-total" });
   const message = h("div", { class: "message", role: "alert", "data-testid": "message", hidden: true });
+  // The bet costs more than the balance, a smaller bet would be paid: said on the notice line
+  // (PLAY and AUTO are greyed, and a phone shows no title), with the bet one tap lowers it to.
+  const betNoteText = h("span", { "data-testid": "bet-note-text" });
+  const betNoteButton = h("button", { class: "bet-note-lower", "data-testid": "bet-note-lower" });
+  const betNote = h("div", { class: "bet-note", role: "status", "data-testid": "bet-note", hidden: true }, betNoteText, betNoteButton);
   const choiceArea = h("div", { class: "choice", "data-testid": "choice", hidden: true, "aria-label": "Choice" });
   const jackpotOut = h("output", { "data-testid": "jackpot" });
   // After a claim, under the meter: what was just won (the pool restarts at its seed, which can
@@ -112,6 +117,10 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   const modeSelect = modes.length > 1 && !module.betControls ? h("select", { "aria-label": "Mode", "data-testid": "mode" }) : null;
   const turbo = rules.turbo ? h("input", { type: "checkbox", "aria-label": "Turbo", "data-testid": "turbo" }) : null;
   const autoplay = new Autoplay();
+  // The button keeps the width of its longest words (style.css), so a count going from 100 to 7
+  // (or AUTO turning into STOP AUTO) never moves TURBO and the i button; a phone, with less room
+  // beside PLAY, shows the shorter words (STOP 7).
+  const phone = matchMedia("(max-width: 600px)");
   const autoButton = rules.autoplay ? h("button", { class: "auto", "data-testid": "autoplay", "aria-haspopup": "dialog" }, "AUTO") : null;
   // over the idle reels, above the console (style.css): opening it never moves them
   const autoPanel = h("div", { class: "auto-panel", role: "dialog", "aria-label": "Autoplay", "data-testid": "autoplay-panel", "data-layout": "over-reels", hidden: true });
@@ -199,7 +208,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     h("div", { class: "console-tools" }, infoButton,
       turbo ? h("label", { class: "tool turbo-toggle" }, turbo, h("span", {}, "Turbo")) : "",
       autoButton ?? ""));
-  const hud = h("div", { class: "hud" }, message, choiceArea, autoPanel, infoPanel, consoleBar);
+  const hud = h("div", { class: "hud" }, message, betNote, choiceArea, autoPanel, infoPanel, consoleBar);
   const sessionClock = mountSessionClock(app, hud, consoleBar); // GB only (C6)
   // The game's name or logo: in the page header (the reels keep the stage's height).
   // the game's own name, whichever screen draws it (a lab game on the generic screen too: a
@@ -359,8 +368,18 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     screen.dataset.flow = flow.state;
     rememberBet(sessionStorage, key, { lines: bet().lines, bet_per_line: bet().bet_per_line, mode });
     module.betShown?.(bet(), mode, view);
+    // at rest only: a round's staked balance, a choice or autoplay at work have their own words
+    const tooHigh = idle && !autoplay.running ? betTooHigh(bets, bet(), mode, balance, (minor) => formatMoney(minor, currency)) : null;
+    betNote.hidden = !tooHigh;
+    if (tooHigh) {
+      betNoteText.textContent = tooHigh.text;
+      betNoteButton.textContent = tooHigh.button;
+      betNoteButton.setAttribute("aria-label", tooHigh.label);
+      betNoteButton.title = tooHigh.label;
+      betNoteButton.onclick = () => { controls.select(tooHigh.lower); app.sound.play("click"); };
+    }
     if (autoButton) {
-      autoButton.textContent = autoplay.running ? `STOP AUTO (${autoplay.remaining})` : "AUTO";
+      autoButton.textContent = !autoplay.running ? "AUTO" : phone.matches ? `STOP ${autoplay.remaining}` : `STOP AUTO (${autoplay.remaining})`;
       autoButton.setAttribute("aria-pressed", String(autoplay.running));
       // Off while the balance cannot pay a round at the bet (the reason in its title); on again
       // once it can (funds added, a smaller bet chosen).
@@ -374,6 +393,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     for (const l of changeListeners) l();
   };
   flow.on(render);
+  phone.addEventListener("change", render);
   const unsubSession = app.session.subscribe(render);
 
   const fail = (exc: unknown) => {
@@ -656,6 +676,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   // --- autoplay (where the jurisdiction allows it) ------------------------------------------
   if (autoButton) {
     const rounds = h("select", { "aria-label": "Rounds", "data-testid": "autoplay-rounds" }, ...ROUND_CHOICES.map((n) => h("option", { value: String(n) }, String(n))));
+    rounds.value = String(DEFAULT_ROUNDS);
     const money = (label: string, testid: string) => h("input", { type: "number", min: "0", step: "0.01", inputmode: "decimal", placeholder: "no limit", "aria-label": label, "data-testid": testid });
     const loss = money("Loss limit", "autoplay-loss");
     const win = money("Single win limit", "autoplay-win");
@@ -812,6 +833,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       clearTimeout(waitTimer);
       clearInterval(meterTimer);
       unsubSession();
+      phone.removeEventListener("change", render);
       sessionClock?.destroy();
       unsubQuality();
       view.destroy();
