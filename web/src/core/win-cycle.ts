@@ -79,9 +79,13 @@ export function winCycleOf(outcome: Pick<Outcome, "spins"> & Partial<Pick<Outcom
     } else if (e.type === "scatter_win" && screen) {
       // a symbol paid for its count anywhere (the anywhere family) is named, with the multiplier
       const known = symbols.find((x) => x.id === e.symbol);
-      const label = !known || known.role === "scatter"
+      // a named scatter in the words its caption said while it was paid (captions.ts: "2 x
+      // Mystery Bonus pays 40"; the playtest then read "2 scatters pay 40", one symbol two ways)
+      const label = !known || (known.role === "scatter" && !known.name)
         ? `${e.count} scatters pay ${formatCredits(e.win)}`
-        : `${e.count} ${known.name || e.symbol}${e.multiplier > 1 ? ` at x${e.multiplier}` : ""} pay ${formatCredits(e.win)}`;
+        : known.role === "scatter"
+          ? `${e.count} x ${known.name}${e.multiplier > 1 ? ` (x${e.multiplier})` : ""} pays ${formatCredits(e.win)}`
+          : `${e.count} ${known.name || e.symbol}${e.multiplier > 1 ? ` at x${e.multiplier}` : ""} pay ${formatCredits(e.win)}`;
       wins.push({ ...on(symbolCells(screen.symbols, e.symbol)), path: [], line: 0, label });
       total += e.win;
     } else if (e.type === "cluster_win") {

@@ -18,7 +18,7 @@ export const INTROS: Record<string, { lead: string; points: string[] }> = {
     points: [
       "Line up 3 or more suspects or weapons from the left on a line to win.",
       "The MegaJackpots wild stands in for other symbols and doubles the win it completes.",
-      "3 Mystery Bonus files anywhere open free spins on the secret golden reels.",
+      "3 or more Mystery Bonus symbols anywhere open free spins on the secret golden reels.",
       "After a win, double it on red or black, or collect it.",
     ],
   },
@@ -74,10 +74,18 @@ export function derivedIntro(game: Pick<GameView, "title" | "currency" | "rtp" |
   return { lead: lead || game.info.description || game.title, points: [...features, ...facts(game)] };
 }
 
+/** The maximum win's multiple of the bet as a player reads it: the server's is exact (the top
+ * award over the stake it is reached at, Cluedo's 240,118.4), so it is rounded down, never
+ * promising more: whole from 100 up, to a tenth below. */
+function timesSaid(x: number): string {
+  const shown = x >= 100 ? Math.floor(x) : Math.floor(x * 10 + 1e-9) / 10;
+  return shown.toLocaleString("en", { maximumFractionDigits: 1 });
+}
+
 /** The card's last point: the game's RTP (its first mode's) and maximum win; none without either. */
 function facts(game: Pick<GameView, "rtp" | "max_win" | "modes">): string[] {
   const base = game.rtp.find((r) => r.mode === (game.modes[0]?.name ?? "base")) ?? game.rtp[0];
-  const said = [base ? `Return to player ${formatPercent(base.value)}` : "", game.max_win.x > 0 ? `maximum win ${game.max_win.x.toLocaleString("en")}× the bet` : ""].filter(Boolean).join(" · ");
+  const said = [base ? `Return to player ${formatPercent(base.value)}` : "", game.max_win.x > 0 ? `maximum win ${timesSaid(game.max_win.x)}× the bet` : ""].filter(Boolean).join(" · ");
   return said ? [said.charAt(0).toUpperCase() + said.slice(1)] : [];
 }
 

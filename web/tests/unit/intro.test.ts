@@ -43,6 +43,19 @@ describe("a written intro", () => {
     expect(points.slice(0, -1)).toEqual(INTROS["candy-jar-clusters"]!.points);
     expect(points.at(-1)).toBe("Return to player 96.12% · maximum win 10,000× the bet");
   });
+  it("says a maximum win of a fraction of the bet as whole times the bet, never more than it is (the playtest read Cluedo's 240,118.4x)", () => {
+    // the server's x is the top award over the stake at the bet it is reached with: exact, so
+    // often not whole; the card rounds it down, so it never promises more than the game pays
+    const at = (x: number) => introFor("cluedo", { ...game, max_win: { credits: 1, x, enforced: "none" } }).points.at(-1);
+    expect(at(240118.4)).toBe("Return to player 96.12% · maximum win 240,118× the bet");
+    expect(at(5000)).toBe("Return to player 96.12% · maximum win 5,000× the bet");
+    expect(at(12.75)).toBe("Return to player 96.12% · maximum win 12.7× the bet");
+  });
+  it("names Cluedo's bonus symbol by the seed's name, Mystery Bonus symbols (the playtest read 'files')", () => {
+    const said = INTROS.cluedo!.points.join(" ");
+    expect(said).toContain("3 or more Mystery Bonus symbols");
+    expect(said).not.toMatch(/files/);
+  });
   it("a game without a written one gets the derived intro", () => {
     expect(introFor("gems", game)).toEqual(derivedIntro(game));
   });

@@ -55,6 +55,12 @@ describe("winCycleOf", () => {
     expect(cycle.wins[1]).toEqual({ cells: [[0, 2], [3, 2], [4, 0]], path: [], line: 0, label: "3 scatters pay 10" });
   });
 
+  it("names a scatter as the game file names it, as the win's caption did while it was paid (the playtest read '2 x Mystery Bonus pays 40', then '2 scatters pay 40')", () => {
+    const events = [{ type: "window", symbols: WINDOW } as Ev, { type: "scatter_win", symbol: "S", count: 2, multiplier: 1, win: 40 } as Ev, { type: "scatter_win", symbol: "S", count: 3, multiplier: 3, win: 90 } as Ev];
+    const cycle = winCycleOf({ spins: [spin(events)] }, PAYLINES, [{ id: "S", name: "Mystery Bonus", role: "scatter" }])!;
+    expect(cycle.wins.map((w) => w.label)).toEqual(["2 x Mystery Bonus pays 40", "3 x Mystery Bonus (x3) pays 90"]);
+  });
+
   it("gives a ways win the symbol's and the wilds' cells on its reels, named as the game file names it", () => {
     const symbols = [{ id: "A", name: "Ace", role: "regular" }, { id: "W", name: "Wild", role: "wild" }];
     const screen = [["A", "B", "C"], ["W", "A", "C"], ["C", "A", "A"], ["A", "C", "C"], ["C", "C", "C"]];
