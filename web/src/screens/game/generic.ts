@@ -286,13 +286,18 @@ export class PixiSlotView implements SlotView {
       return px;
     }
     section.style.setProperty(cssVar, `${room}px`);
-    if (!choice.hidden) return px;
+    const hud = choice.parentElement;
+    const hudTop = hud?.getBoundingClientRect().top ?? 0;
+    // An open panel: the notice row over it (a reload's "Your unfinished round is back where
+    // you left it") lies on the stage's strip under the reels, where a win's words go; counted,
+    // it shrank the reels after a reload mid-gamble (the playtest saw the frame come back
+    // narrower, the hall's moon and bolt showing beside it).
+    if (!choice.hidden) return hud ? px - Math.max(0, choice.getBoundingClientRect().top - hudTop) : px;
     // What the HUD shows over the console with no panel open (the round's closing message, "The
     // round paid 100 credits") lies in the room: counted on top of it, it shrank the reels as
     // the panel closed (the playtest saw them jump smaller at COLLECT).
-    const hud = choice.parentElement;
     const bar = hud?.querySelector<HTMLElement>(":scope > .console");
-    const above = hud && bar ? Math.max(0, bar.getBoundingClientRect().top - hud.getBoundingClientRect().top) : 0;
+    const above = hud && bar ? Math.max(0, bar.getBoundingClientRect().top - hudTop) : 0;
     return Math.max(px, px - above + room);
   }
 
