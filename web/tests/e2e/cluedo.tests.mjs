@@ -132,9 +132,7 @@ function heldStill(label, idle, now) {
   uncovered(label, now);
 }
 
-/** The open panel lies under the reels' window, not over it (after a reload the shell's notice
- * "Your unfinished round is back..." takes a row of its own above the panel until the next
- * spin, and the reels make room for it: they are not held still there). */
+/** The open panel lies under the reels' window, not over it. */
 function uncovered(label, now) {
   expect(now.panelTop !== null && now.bottom <= now.panelTop, `${label}: the panel (top ${now.panelTop}) covers the reels (bottom ${now.bottom.toFixed(1)})`);
 }
@@ -234,6 +232,11 @@ export const tests = [
       await gambleMatches(t, round);
       await t.assertDrawn("cluedo-gamble-phone");
       await look(t, "gamble-phone");
+      // the playtest on a phone: no title, no history label, fourteen boxes unexplained
+      for (const [q, words] of [["[data-testid=gamble-title]", "DOUBLE OR NOTHING"], ["[data-testid=gamble-history-label]", "LAST 14"]]) {
+        const said = await t.page.locator(q).innerText();
+        expect(said.includes(words) && (await t.rect(q)).height > 0, `on a phone the gamble shows ${q} as ${JSON.stringify(said)}`);
+      }
       // TAKE HALF: the server banks the floor half and credits it at once; the balance shown
       // rises by it, WIN shows what stays at stake, the panel shows both apart.
       const shownBefore = await t.page.locator("[data-testid=balance]").innerText();
@@ -253,6 +256,9 @@ export const tests = [
       expect(await t.page.locator("[data-testid=win-cycle]").isHidden(), "the won lines still cycle after TAKE HALF staked the win");
       const bankedText = await t.page.locator("[data-testid=gamble-banked]").innerText();
       expect(bankedText.includes(credits(banked)) && bankedText.includes("paid to your balance"), `banked shown as: ${bankedText}`);
+      // the playtest: WIN 200, "200 credits at stake", "200 banked": the figure at stake names WIN
+      const stakeText = await t.page.locator("[data-testid=gamble-amount]").innerText();
+      expect(stakeText.startsWith(`WIN ${credits(round.choice.state.amount)}`), `at stake shown as: ${stakeText}`);
       await look(t, "half-phone");
       await t.page.setViewportSize(DESKTOP);
       heldStill("the cards at 1440x900", idle, await reelsAndPanel(t));
@@ -265,7 +271,8 @@ export const tests = [
       await gambleMatches(t, round);
       await winShown(t, round);
       expect((await t.page.locator("[data-testid=lines]").innerText()) === "1", "the recovered round's bet (1 line) is not shown");
-      uncovered("the cards opened at 1440x900 (a reload)", await reelsAndPanel(t));
+      // the playtest: the frame came back narrower (the notice's row counted under the reels)
+      heldStill("the cards opened at 1440x900 (a reload)", idle, await reelsAndPanel(t));
       await look(t, "recovered");
       // A guess, at full speed: the table's card lies face down, then a card turns over the
       // reels to the server's ace with the result big; every state it goes through is recorded.
@@ -390,17 +397,26 @@ export const tests = [
       // The playtest with TURBO on: GAMBLE, RED, and within 3 s the panel was gone, "The round
       // paid 50 credits" left, no card seen, nothing saying lost.
       await open(t, "cluedo-win"); // TURBO on
+      // on a phone, as the playtest that saw the panel close at once and the reels jump up
+      await t.page.setViewportSize(PHONE);
+      const idle = await reelsAndPanel(t);
       expect((await t.spin("cluedo-win")) === "choice", "no gamble offered after a win");
       await t.page.click("[data-testid=gamble-offer]");
       await t.page.locator("[data-testid=gamble]").waitFor({ timeout: 5000 });
       await t.page.evaluate(() => {
         window.__results = []; // how long each result was up, ms
-        let since = null;
+        window.__table = null; // how long the panel showed the turned card before it closed, ms
+        let since = null, turned = null;
         new MutationObserver(() => {
           const up = document.querySelector("[data-testid=gamble-reveal][data-state=result]");
           if (up && since === null) since = performance.now();
           if (!up && since !== null) { window.__results.push(performance.now() - since); since = null; }
-        }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-state"] });
+          const choice = document.querySelector("[data-testid=choice]");
+          const card = !up && choice && !choice.hidden && document.querySelector("[data-testid=gamble-card][data-result]");
+          if (card && turned === null) turned = performance.now();
+          if (choice?.hidden && turned !== null && window.__table === null) window.__table = performance.now() - turned;
+          if (!card && !choice?.hidden) turned = null;
+        }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-state", "data-result", "hidden"] });
       });
       const round = await lastRound(t);
       let flow = "choice";
@@ -421,8 +437,14 @@ export const tests = [
       const done = await t.api(`/api/v1/rounds/${round.round_id}`);
       const last = done.steps.at(-1).result.state;
       const said = await t.page.locator("[data-testid=message]").innerText();
-      const want = last.amount > 0 ? `Gamble won (${last.last_card.toUpperCase()} ACE)` : `Gamble lost (${last.last_card.toUpperCase()} ACE)`;
-      expect(said.startsWith(want) && said.includes(`the round pays ${credits(done.win_minor / done.denomination)} credits`), `the round's end says: ${said} (server: ${JSON.stringify(last)}, won ${done.win_minor})`);
+      const want = last.amount > 0 ? `Won on the ${last.last_card.toUpperCase()} ACE` : `Lost on the ${last.last_card.toUpperCase()} ACE`;
+      expect(said.startsWith(want) && said.includes(`pays ${credits(done.win_minor / done.denomination)}`), `the round's end says: ${said} (server: ${JSON.stringify(last)}, won ${done.win_minor})`);
+      // the playtest on a phone: the panel closed at once after the lost card, the loss off-screen
+      const table = await t.page.evaluate(() => window.__table);
+      expect(table !== null && table >= 950, `the panel showed the turned card ${table === null ? "never" : `${Math.round(table)} ms`} before it closed`);
+      const end = await reelsAndPanel(t);
+      const moved = ["x", "y", "width", "height"].filter((k) => Math.abs(end[k] - idle[k]) > 0.5);
+      expect(!moved.length, `the reels moved as the gamble's end was said (${moved.map((k) => `${k} ${idle[k].toFixed(1)} -> ${end[k].toFixed(1)}`).join(", ")})`);
       await look(t, "turbo-gamble-end");
     },
   },

@@ -15,7 +15,7 @@ import type { ChoiceView, Offer, RoundView, StepView } from "../../src/net/types
 import type { SlotView } from "../../src/screens/game/registry";
 import type { MomentOptions } from "../../src/ui/moment";
 import { cluedoHandlers, cluedoHooks, jackpotNotice, lastFreeSpin, lineLabel, type CluedoView, type JackpotNotice } from "../../src/screens/cluedo/handlers";
-import { atStake, gambleModel, gambleSummary, rememberHistory, revealOf } from "../../src/screens/cluedo/gamble";
+import { atStake, bankedSaid, gambleModel, gambleSummary, historyLabel, rememberHistory, revealOf, SUMMARY_MAX, tableHold, TITLE } from "../../src/screens/cluedo/gamble";
 import { CLUEDO_SYMBOLS, PORTRAIT_SHARE } from "../../src/screens/cluedo/symbols";
 import { WIN_PULSE } from "../../src/render/reels";
 import { winCycleOf } from "../../src/core/win-cycle";
@@ -247,7 +247,7 @@ describe("cluedo gamble screen", () => {
     expect(r).toMatchObject({ card: "black", won: true, amount: 4000, finished: true, ended: "limit", paid: 4000 });
     expect(r.text).toBe("BLACK ACE: 4,000 credits reach the 3,000 limit: the gamble ends");
     expect(atStake(r.amount, r.finished)).toBe("Nothing left at stake");
-    expect(atStake(r.amount, false)).toBe("4,000 credits at stake");
+    expect(atStake(r.amount, false)).toBe("WIN 4,000 at stake");
   });
 
   it("a lost guess forfeits the amount at stake", () => {
@@ -330,17 +330,50 @@ describe("cluedo gamble card reveal", () => {
       const last = steps.at(-1)!.result as { paid_credits?: number; state: { banked: number } };
       return { ...roundWith(g, null, steps), win_minor: last.paid_credits ?? last.state.banked };
     };
-    expect(gambleSummary(ended(byName("lost"), 1), limits)).toBe("Gamble lost (BLACK ACE): the round pays 0 credits.");
-    expect(gambleSummary(ended(byName("limit"), 1), limits)).toBe("Gamble won (BLACK ACE), the 3,000 limit reached: the round pays 4,000 credits.");
+    expect(gambleSummary(ended(byName("lost"), 1), limits)).toBe("Lost on the BLACK ACE: the round pays 0");
+    expect(gambleSummary(ended(byName("limit"), 1), limits)).toBe("Won on the BLACK ACE: the limit, pays 4,000");
     const five = byName("five-wins");
-    expect(gambleSummary(ended(five, five.steps.length), limits)).toBe("Gamble won (RED ACE), 5 wins in a row: the round pays 170 credits.");
+    expect(gambleSummary(ended(five, five.steps.length), limits)).toBe("Won on the RED ACE: 5 in a row, pays 170");
     // a half banked, then a lost guess: the round pays the half (the playtest read "The round
     // paid 50 credits" with nothing saying the guess lost)
     const half = stepsUpTo(five, 2);
     const lost = { ...half[1]!, index: 2, choice: "black", result: { state: { ...(half[1]!.result.state as object), amount: 0, finished: true, last_card: "red" }, paid_credits: 10 } };
-    expect(gambleSummary(ended(five, 3, [...half, lost]), limits)).toBe("Gamble lost (RED ACE): the round pays the 10 credits banked.");
+    expect(gambleSummary(ended(five, 3, [...half, lost]), limits)).toBe("Lost on the RED ACE: 10 banked is paid");
     const take = byName("half-then-win-then-take");
     expect(gambleSummary(ended(take, 3), limits)).toBeNull();
+  });
+
+  it("says the round's end on one line of a phone's notice row, the longest amounts and the BLACK ACE included (the playtest: two lines pushed the reels up)", () => {
+    // 390 px less the row's padding, at about 8.5 px a character (16 px DejaVu Sans)
+    expect(SUMMARY_MAX * 8.5).toBeLessThanOrEqual(382);
+    const five = byName("five-wins");
+    const half = stepsUpTo(five, 2);
+    const worst = (card: string, amount: number, paid: number, finished = true) => ({
+      ...roundWith(five, null, [...half, { ...half[1]!, index: 2, choice: card, result: { state: { ...(half[1]!.result.state as object), amount, wins: amount ? 5 : 0, finished, last_card: card }, paid_credits: paid } }]),
+      win_minor: paid,
+    });
+    for (const round of [worst("black", 0, 0), worst("black", 0, 1499), worst("black", 5998, 7497), worst("red", 2960, 4440)]) {
+      const said = gambleSummary(round, limits)!;
+      expect(said.length, said).toBeLessThanOrEqual(SUMMARY_MAX);
+    }
+  });
+
+  it("a guess that ends the gamble keeps the table's card and words up before the panel closes, turbo included; an open gamble and a COLLECT don't wait", () => {
+    // the playtest on a phone: BLACK lost and the panel closed at once
+    expect(tableHold({ fast: true, finished: true })).toBeGreaterThanOrEqual(1000);
+    expect(tableHold({ fast: false, finished: true })).toBeGreaterThanOrEqual(1000);
+    expect(tableHold({ fast: false, finished: false })).toBe(0);
+  });
+
+  it("names the WIN meter's credits as the ones at stake, the banked half apart from them (the playtest after TAKE HALF: WIN 200, '200 credits at stake', '200 banked')", () => {
+    expect(atStake(200, false)).toBe("WIN 200 at stake");
+    expect(bankedSaid(200)).toBe("+ 200 banked: already paid to your balance");
+    expect(bankedSaid(0)).toBe("");
+  });
+
+  it("keeps a title and the history's label on a phone, short (the playtest: fourteen boxes unexplained)", () => {
+    expect(TITLE).toEqual({ wide: "GAMBLE: DOUBLE OR NOTHING", narrow: "DOUBLE OR NOTHING" });
+    expect(historyLabel(14)).toEqual({ wide: "HISTORY (last 14)", narrow: "LAST 14 CARDS" });
   });
 
   it("draws the back and both aces as SVG, each drawing with its own ids", () => {

@@ -116,9 +116,33 @@ export function gambleSummary(next: Pick<RoundView, "steps" | "offers" | "win_mi
   if (!r?.card || next.win_minor === null) return null;
   const paid = creditsOf(next.win_minor, next.denomination);
   const ace = `${r.card.toUpperCase()} ACE`;
-  if (!r.won) return `Gamble lost (${ace}): the round pays ${paid > 0 ? `the ${formatCredits(paid)} credits banked` : "0 credits"}.`;
-  const why = r.ended === "max_wins" ? `${limits.maxWins ?? ""} wins in a row` : `the ${formatCredits(limits.limit ?? 0)} limit reached`;
-  return `Gamble won (${ace}), ${why}: the round pays ${formatCredits(paid)} credits.`;
+  // one line of a phone's notice row (SUMMARY_MAX): two lines pushed the reels up as the
+  // panel closed (the playtest: "Gamble lost (RED ACE): the round pays 0 credits." wrapped)
+  if (!r.won) return paid > 0 ? `Lost on the ${ace}: ${formatCredits(paid)} banked is paid` : `Lost on the ${ace}: the round pays 0`;
+  const why = r.ended === "max_wins" ? `${limits.maxWins ?? ""} in a row` : "the limit";
+  return `Won on the ${ace}: ${why}, pays ${formatCredits(paid)}`;
+}
+
+/** The most characters gambleSummary says: one line of the notice row on a 390 px phone. */
+export const SUMMARY_MAX = 44;
+
+/** The panel's title and its history's label, in full and as a phone shows them (cluedo.css:
+ * the playtest on a phone saw fourteen boxes with nothing saying what they were). */
+export const TITLE = { wide: "GAMBLE: DOUBLE OR NOTHING", narrow: "DOUBLE OR NOTHING" };
+export function historyLabel(n: number): { wide: string; narrow: string } {
+  return { wide: `HISTORY (last ${n})`, narrow: `LAST ${n} CARDS` };
+}
+
+/** How long the table keeps the turned card and what it did once the card over the reels has
+ * gone, before a guess that ended the gamble closes its panel (the playtest on a phone: the panel closed
+ * at once after a lost guess, the loss seen only in the notice after it). */
+export function tableHold(o: { fast: boolean; finished: boolean }): number {
+  return o.finished ? (o.fast ? 1000 : 1600) : 0;
+}
+
+/** Both forms of a label: the wide one, and the narrow one a phone shows instead (cluedo.css). */
+function twoWays(words: { wide: string; narrow: string }): HTMLElement[] {
+  return [h("span", { class: "wide" }, words.wide), h("span", { class: "narrow" }, words.narrow)];
 }
 
 /** A card of the table (card.ts's art): face down (`colour` null) or the ace of `colour`. */
@@ -162,13 +186,13 @@ export function redBlackGamble(host: HTMLElement, round: RoundView, send: (kind:
     h("div", { class: "gamble-top" },
       h("div", { class: "gamble-table" }, deck, turned,
         h("div", { class: "gamble-figures" },
-          h("strong", { class: "gamble-title" }, "GAMBLE: DOUBLE OR NOTHING"),
+          h("strong", { class: "gamble-title", "data-testid": "gamble-title" }, ...twoWays(TITLE)),
           amountEl,
-          h("span", { class: "gamble-banked", "data-testid": "gamble-banked", "data-banked": String(m.banked) }, m.banked ? `${formatCredits(m.banked)} banked: paid to your balance` : ""),
+          h("span", { class: "gamble-banked", "data-testid": "gamble-banked", "data-banked": String(m.banked) }, bankedSaid(m.banked)),
           h("span", { "data-testid": "gamble-limits" }, limits),
           said)),
       h("div", { class: "gamble-buttons" }, ...buttons)),
-    h("div", { class: "gamble-history-row" }, h("span", { class: "label" }, `HISTORY (last ${m.historyLength})`), history)));
+    h("div", { class: "gamble-history-row" }, h("span", { class: "label", "data-testid": "gamble-history-label" }, ...twoWays(historyLabel(m.historyLength))), history)));
   (buttons.find((b) => !b.disabled) as HTMLButtonElement | undefined)?.focus();
   return {
     async answered(next) {
@@ -194,15 +218,26 @@ export function redBlackGamble(host: HTMLElement, round: RoundView, send: (kind:
       // nothing at stake (a phone read "100 credits at stake" under the lost card)
       amountEl.dataset.amount = String(r.amount);
       amountEl.textContent = atStake(r.amount, r.finished);
-      if (!show) await sleep(fast ? 350 : 600);
+      // a gamble that ended closes its panel next: the table shows its card and words first
+      const hold = show ? tableHold({ fast, finished: r.finished }) : 0;
+      if (hold) await sleep(hold);
+      else if (!show) await sleep(fast ? 350 : 600);
     },
     summary: (next) => gambleSummary(next, m),
   };
 }
 
-/** The table's figure: the credits at stake, or nothing once the gamble has ended. */
+/** The table's figure: the credits at stake, or nothing once the gamble has ended. It names
+ * the WIN meter, which shows the same credits; the banked half (bankedSaid) is apart from both,
+ * in the balance already (the playtest after TAKE HALF: WIN 200, "200 credits at stake" and "200
+ * banked" side by side, nothing saying which was which). */
 export function atStake(amount: number, finished: boolean): string {
-  return finished || amount <= 0 ? "Nothing left at stake" : `${formatCredits(amount)} credits at stake`;
+  return finished || amount <= 0 ? "Nothing left at stake" : `WIN ${formatCredits(amount)} at stake`;
+}
+
+/** The banked half: paid to the balance at TAKE HALF, not in WIN and not at stake. */
+export function bankedSaid(banked: number): string {
+  return banked ? `+ ${formatCredits(banked)} banked: already paid to your balance` : "";
 }
 
 /** Rounds whose cards the player opened with GAMBLE on this screen: a failed step offers the
