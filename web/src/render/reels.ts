@@ -51,9 +51,11 @@ export interface HeldLook {
 }
 /** A winning symbol's pulse: it grows by up to this share of its size. */
 export const WIN_PULSE = 0.08;
-/** A compact line badge's centre lies this share of its radius outside the window's side, so
- * the line's path ends in it; its white rim is this share of the radius wide. */
-const BADGE_OUTSET = 0.2;
+/** A compact line badge's centre lies this share of its radius outside the window's side (less
+ * than none: inside it, on the frame's edge and the gutter), so the line's path ends in it; its
+ * white rim is this share of the radius wide. Inside, a phone keeps air beside the badge for the
+ * same reels (the playtest: Cluedo's "18" ran to the screen's edge). */
+const BADGE_OUTSET = -0.15;
 const BADGE_STROKE = 0.16;
 
 /** CSS px a compact line badge `badgePx` across reaches beyond the window's side (its rim

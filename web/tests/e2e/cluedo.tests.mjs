@@ -138,19 +138,21 @@ function uncovered(label, now) {
 }
 
 /** A winning line's badge lies inside the screen: no pixel of its gold (render/reels.ts GLOW,
- * #ffd23f) in the page's two outermost columns on either side, where the playtest at 390x844
+ * #ffd23f) in the page's six outermost columns on either side, where the playtest at 390x844
  * saw the badges cut (the frame's gilt is darker, #d4af37, its light beading bluer). */
 async function badgesInside(t, label) {
   await t.page.locator("[data-testid=win-cycle]:not([hidden])").waitFor({ timeout: 5000 });
   const png = decodePng(await t.page.screenshot());
   const { width, height, channels, pixels } = png;
   const cut = { left: 0, right: 0 };
-  for (let y = 0; y < height; y++) for (const [side, x0] of [["left", 0], ["right", width - 2]]) for (let x = x0; x < x0 + 2; x++) {
+  // (6 px of air: the playtest then saw "18" run to the edge with a px and a half to spare)
+  const air = Math.round(6 * (width / (await t.page.evaluate(() => window.innerWidth))));
+  for (let y = 0; y < height; y++) for (const [side, x0] of [["left", 0], ["right", width - air]]) for (let x = x0; x < x0 + air; x++) {
     const i = (y * width + x) * channels;
     const [r, g, b] = [pixels[i], pixels[i + 1], pixels[i + 2]];
     if (r > 240 && g > 195 && g < 225 && b < 110) cut[side]++;
   }
-  expect(!cut.left && !cut.right, `${label}: a line badge is cut at the screen's edge (${cut.left} px at the left, ${cut.right} at the right)`);
+  expect(!cut.left && !cut.right, `${label}: a line badge lies within 6 px of the screen's edge (${cut.left} px at the left, ${cut.right} at the right)`);
 }
 
 const PHONE = { width: 390, height: 844 };

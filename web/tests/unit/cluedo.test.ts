@@ -24,6 +24,9 @@ import { RESULT_MIN_MS, revealShow, revealTimes } from "../../src/screens/cluedo
 import { formatCredits } from "../../src/core/money";
 import { cardBackSvg, cardFaceSvg } from "../../src/screens/cluedo/card";
 import { fixture, type FixtureRound } from "./fixtures";
+import { PHONE_EDGE_PX } from "../../src/screens/cluedo/view";
+import { compactBadgeReach } from "../../src/render/reels";
+import { COMPACT_BADGE_PX } from "../../src/screens/game/generic";
 import { RecordingView } from "./recording-view";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -418,6 +421,12 @@ describe("cluedo after free spins and on a phone", () => {
     const single = winCycleOf({ spins: [one] }, base.info.paylines ?? [])!;
     expect(lastFreeSpin(single, 336).summary).toBe("Last free spin pays 336");
     expect(lastFreeSpin(single, 336).wins).toEqual(single.wins);
+  });
+
+  it("on a 390 px phone a winning line's badge keeps 6 px of air at the screen's edge, the reels still 90% of its width (the playtest: '18' ran to the edge)", () => {
+    // the badge is COMPACT_BADGE_PX across, its centre near the window's side
+    expect(PHONE_EDGE_PX - compactBadgeReach(COMPACT_BADGE_PX)).toBeGreaterThanOrEqual(6);
+    expect(390 - 2 * PHONE_EDGE_PX).toBeGreaterThanOrEqual(0.9 * 390);
   });
 
   it("a suspect's card, pulsing as a winner, stays inside its cell (the reels' frame)", () => {

@@ -28,9 +28,11 @@ const FAN_RISE = 52;
  * page's header (the playtest: "the top of the reel frame is cut off"). */
 const FRAME_TOP_PX = 28;
 /** CSS px on a phone between the screen's edge and the reels' window (reelsAcross): the frame's
- * gilt edge (about 10 px there) and a winning line's badge at the window's side, with a px of
- * air (the playtest: the badges cut at both edges of a 390 px screen). */
-const PHONE_EDGE_PX = Math.max(14, Math.ceil(compactBadgeReach(COMPACT_BADGE_PX)) + 1);
+ * gilt edge (about 10 px there) and a winning line's badge at the window's side, with
+ * BADGE_AIR_PX of air (the playtests: the badges cut at both edges of a 390 px screen, then
+ * "18" running to the edge with a px and a half to spare). */
+export const BADGE_AIR_PX = 6;
+export const PHONE_EDGE_PX = Math.max(14, Math.ceil(compactBadgeReach(COMPACT_BADGE_PX)) + BADGE_AIR_PX);
 /** The room kept under the reels for the gamble's panel on a desktop (withChoiceRoom): the
  * cards' one row (cluedo.css, min-width 601px) and the offer fit in it. */
 const CHOICE_ROOM_PX = 96;
