@@ -34,6 +34,17 @@ export const tests = [
       expect(new URL(t.page.url()).search === "", `the launch token stays in the address: ${t.page.url()}`);
       const text = await t.page.locator("[data-testid=lobby]").innerText();
       for (const title of Object.values(GAMES)) expect(text.includes(title), `lobby lacks ${title}`);
+      // every tile as Cluedo's: its logo under the art (the playtest: Cops' and Candy's had none),
+      // the game's full name in the tile's heading, said once (not again in the art)
+      for (const [key, title] of Object.entries(GAMES)) {
+        const tile = t.page.locator(`[data-testid=lobby-${key}]`);
+        const logo = await tile.locator(".tile-body .logo svg").boundingBox({ timeout: 2000 });
+        const art = await tile.locator(".tile-art").boundingBox();
+        expect(logo && logo.height >= 30 && logo.y >= art.y + art.height, `${key}: no logo under the art (${JSON.stringify(logo)})`);
+        expect((await tile.locator("h2").textContent()).includes(title), `${key}: the tile's heading lacks ${title}`);
+        const named = await tile.locator(".tile-art text").evaluateAll((ts) => ts.map((x) => x.textContent));
+        expect(!named.some((x) => title.toLowerCase().startsWith(x.toLowerCase()) && x.includes(" ")), `${key}: the art names the game again: ${named}`);
+      }
       const { games } = await t.api("/api/v1/games");
       for (const g of games) {
         // RTP and max win are a tap away: the tile's info button shows them
@@ -275,6 +286,12 @@ export const tests = [
       for (const key of Object.keys(GAMES)) {
         const box = await t.page.locator(`[data-testid=launch-${key}]`).boundingBox();
         expect(box && box.y >= 0 && box.y + box.height <= 844, `${key}: PLAY not on the phone's first screen (${JSON.stringify(box)})`);
+        // the logo beside the picture fills the tile's right side (Cluedo's did, Cops' and Candy's had none)
+        const tile = t.page.locator(`[data-testid=lobby-${key}]`);
+        const art = await tile.locator(".tile-art").boundingBox(), card = await tile.boundingBox();
+        const logo = await tile.locator(".tile-body .logo svg").boundingBox({ timeout: 2000 });
+        const side = card.x + card.width - (art.x + art.width);
+        expect(logo && logo.x >= art.x + art.width && logo.width >= 0.75 * side, `${key}: the logo ${JSON.stringify(logo)} does not fill the side beside the picture (${side.toFixed(0)} px)`);
       }
       await openGame(t, "cluedo");
       await t.assertDrawn("phone");
