@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { copsWinSummary } from "../../src/screens/cops-n-robbers/summary";
+import { formatMoney } from "../../src/core/money";
+import { copsWinSummary, creditsAndMoney } from "../../src/screens/cops-n-robbers/summary";
 
 // The banner beside the WIN meter accounts for the meter's total: after a bonus the last spin's
 // lines are not all the round paid (the playtest: "4 winning lines pay 125" beside WIN 130).
@@ -13,5 +14,20 @@ describe("Cops' win summary", () => {
     expect(copsWinSummary(2, 1, 90, 0)).toBe("2 winning lines and the robber's collection pay 90");
     expect(copsWinSummary(4, 0, 125, 0)).toBeNull();
     expect(copsWinSummary(0, 1, 70, 0)).toBeNull();
+  });
+});
+
+// The playtest: the stake in euros, the wins in credits ("Line 6 pays 125"): a win's amount has
+// its money beside it (1 credit = €0.01 here).
+describe("Cops' wins with their money", () => {
+  const money = (c: number) => formatMoney(c, "EUR");
+  it("says credits and money", () => {
+    expect(creditsAndMoney(125, money)).toBe("125 (€1.25)");
+    expect(creditsAndMoney(6000, money)).toBe("6,000 (€60.00)");
+    expect(creditsAndMoney(125)).toBe("125");
+  });
+  it("the summary's last spin total with its money", () => {
+    expect(copsWinSummary(2, 1, 90, 0, money)).toBe("2 winning lines and the robber's collection pay 90 (€0.90)");
+    expect(copsWinSummary(4, 0, 125, 5, money)).toBe("Last spin: 4 winning lines pay 125 (€1.25) · the spins before: 5");
   });
 });
