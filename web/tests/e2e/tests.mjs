@@ -279,6 +279,7 @@ export const tests = [
   {
     name: "phone size: the game fits 390x844 and draws",
     viewport: { width: 390, height: 844 },
+    options: { quality: "LOW", intro: true, music: false },
     async run(t) {
       await demo(t);
       await t.shot("lobby-phone");
@@ -293,7 +294,31 @@ export const tests = [
         const side = card.x + card.width - (art.x + art.width);
         expect(logo && logo.x >= art.x + art.width && logo.width >= 0.75 * side, `${key}: the logo ${JSON.stringify(logo)} does not fill the side beside the picture (${side.toFixed(0)} px)`);
       }
+      // the intro card's LET'S PLAY and its setting's box whole inside the card (the playtest:
+      // Cops' box cut off by the card's bottom edge), on a tall phone and a short one
+      const introWhole = async (what) => {
+        // laid out again for the viewport (the shell's ResizeObserver sets the card's room)
+        await t.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        const card = await t.rect("[data-testid=intro]"), hud = await t.rect("section.game .hud");
+        expect(card.y + card.height <= hud.y + 1, `${what}: the intro card ${JSON.stringify(card)} over the console ${JSON.stringify(hud)}`);
+        for (const id of ["[data-testid=intro-continue]", "[data-testid=intro-again]", "[data-testid=intro] label"]) {
+          const r = await t.rect(id);
+          expect(r.y >= card.y && r.y + r.height <= card.y + card.height - 2, `${what}: ${id} ${JSON.stringify(r)} cut off by the intro card ${JSON.stringify(card)}`);
+        }
+      };
+      await t.page.click("[data-testid=launch-cops-n-robbers]");
+      await t.page.locator("[data-testid=intro]").waitFor({ timeout: 60000 });
+      await introWhole("cops 390x844");
+      await t.page.setViewportSize({ width: 390, height: 664 });
+      await introWhole("cops 390x664");
+      await t.page.click("[data-testid=intro-continue]");
+      await t.page.setViewportSize({ width: 390, height: 844 });
+      await t.page.click("[data-testid=nav-lobby]");
+      await t.page.locator("[data-testid=lobby]").waitFor();
       await openGame(t, "cluedo");
+      await t.page.locator("[data-testid=intro]").waitFor({ timeout: 30000 });
+      await introWhole("cluedo 390x844");
+      await t.page.click("[data-testid=intro-continue]");
       await t.assertDrawn("phone");
       await t.spin("cluedo");
       await t.assertDrawn("phone-after");
