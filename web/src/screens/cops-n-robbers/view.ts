@@ -10,7 +10,7 @@ import type { Cell } from "../../core/outcome";
 import { FONTS } from "../../render/fonts";
 import { PixiSlotView } from "../game/generic";
 import type { ViewDeps } from "../game/registry";
-import { copsWinSummary } from "./summary";
+import { copsWinSummary, labelsWithMoney } from "./summary";
 import { copsSigns, type Sign } from "./signs";
 import { withCurrency } from "./symbols";
 import { collectionCells, collectionLabel, creditsMoney, PARADE, TRAIL, type CopsMoment, type CopsView, type PresentValue } from "./handlers";
@@ -102,23 +102,23 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   override showWins(cycle: WinCycle | null, still = false, outcome?: Pick<Outcome, "spins">): void {
     const spin = outcome?.spins.at(-1);
     const money = creditsMoney(this.game);
-    const collections: WinShow[] = [];
+    const collections: (WinShow & { money?: number })[] = [];
     const paid = new Map<number, number>();
     let total = 0, lines = 0;
     for (const e of spin?.events ?? []) {
       if (e.type === "line_win") { total += e.win; lines++; paid.set(e.line, e.win); }
       if (e.type === "collection" && spin) {
         total += e.win;
-        collections.push({ cells: collectionCells(spin), path: [], line: 0, label: collectionLabel(e, money) });
+        collections.push({ cells: collectionCells(spin), path: [], line: 0, label: collectionLabel(e), money: e.win });
       }
     }
     if (!cycle && !collections.length) { super.showWins(null, still); return; }
     // what the spins before the last paid (a bonus's): the meter shows the round's total
     const earlier = (outcome?.spins.slice(0, -1) ?? []).reduce((sum, s) => sum + s.win, 0);
-    const summary = copsWinSummary(lines, collections.length, total, earlier, money);
-    // each line's pay with its money beside it ("Line 6 pays 125 (€1.25)"): the stake is in money
-    const lineWins = (cycle?.wins ?? []).map((w) => (money && paid.has(w.line) ? { ...w, label: `${w.label} (${money(paid.get(w.line)!)})` } : w));
-    super.showWins({ ...cycle, wins: [...lineWins, ...collections], summary: summary ?? (cycle?.summary && money ? `${cycle.summary} (${money(total)})` : cycle?.summary ?? null) }, still);
+    const summary = copsWinSummary(lines, collections.length, total, earlier) ?? cycle?.summary ?? null;
+    // each win named alone with its money beside it: the stake is chosen in money
+    const wins = labelsWithMoney([...(cycle?.wins ?? []).map((win) => ({ win, credits: paid.get(win.line) })), ...collections.map(({ money: credits, ...win }) => ({ win, credits }))], summary, money);
+    super.showWins({ ...cycle, wins, summary }, still);
   }
 
   /** The room for the trail is kept in every mode (the reels do not jump when a bonus starts):
