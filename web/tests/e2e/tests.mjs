@@ -34,6 +34,17 @@ export const tests = [
       expect(new URL(t.page.url()).search === "", `the launch token stays in the address: ${t.page.url()}`);
       const text = await t.page.locator("[data-testid=lobby]").innerText();
       for (const title of Object.values(GAMES)) expect(text.includes(title), `lobby lacks ${title}`);
+      // every tile as Cluedo's: its logo under the art (the playtest: Cops' and Candy's had none),
+      // the game's full name in the tile's heading, said once (not again in the art)
+      for (const [key, title] of Object.entries(GAMES)) {
+        const tile = t.page.locator(`[data-testid=lobby-${key}]`);
+        const logo = await tile.locator(".tile-body .logo svg").boundingBox({ timeout: 2000 });
+        const art = await tile.locator(".tile-art").boundingBox();
+        expect(logo && logo.height >= 30 && logo.y >= art.y + art.height, `${key}: no logo under the art (${JSON.stringify(logo)})`);
+        expect((await tile.locator("h2").textContent()).includes(title), `${key}: the tile's heading lacks ${title}`);
+        const named = await tile.locator(".tile-art text").evaluateAll((ts) => ts.map((x) => x.textContent));
+        expect(!named.some((x) => title.toLowerCase().startsWith(x.toLowerCase()) && x.includes(" ")), `${key}: the art names the game again: ${named}`);
+      }
       const { games } = await t.api("/api/v1/games");
       for (const g of games) {
         // RTP and max win are a tap away: the tile's info button shows them
@@ -268,6 +279,7 @@ export const tests = [
   {
     name: "phone size: the game fits 390x844 and draws",
     viewport: { width: 390, height: 844 },
+    options: { quality: "LOW", intro: true, music: false },
     async run(t) {
       await demo(t);
       await t.shot("lobby-phone");
@@ -275,8 +287,38 @@ export const tests = [
       for (const key of Object.keys(GAMES)) {
         const box = await t.page.locator(`[data-testid=launch-${key}]`).boundingBox();
         expect(box && box.y >= 0 && box.y + box.height <= 844, `${key}: PLAY not on the phone's first screen (${JSON.stringify(box)})`);
+        // the logo beside the picture fills the tile's right side (Cluedo's did, Cops' and Candy's had none)
+        const tile = t.page.locator(`[data-testid=lobby-${key}]`);
+        const art = await tile.locator(".tile-art").boundingBox(), card = await tile.boundingBox();
+        const logo = await tile.locator(".tile-body .logo svg").boundingBox({ timeout: 2000 });
+        const side = card.x + card.width - (art.x + art.width);
+        expect(logo && logo.x >= art.x + art.width && logo.width >= 0.75 * side, `${key}: the logo ${JSON.stringify(logo)} does not fill the side beside the picture (${side.toFixed(0)} px)`);
       }
+      // the intro card's LET'S PLAY and its setting's box whole inside the card (the playtest:
+      // Cops' box cut off by the card's bottom edge), on a tall phone and a short one
+      const introWhole = async (what) => {
+        // laid out again for the viewport (the shell's ResizeObserver sets the card's room)
+        await t.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        const card = await t.rect("[data-testid=intro]"), hud = await t.rect("section.game .hud");
+        expect(card.y + card.height <= hud.y + 1, `${what}: the intro card ${JSON.stringify(card)} over the console ${JSON.stringify(hud)}`);
+        for (const id of ["[data-testid=intro-continue]", "[data-testid=intro-again]", "[data-testid=intro] label"]) {
+          const r = await t.rect(id);
+          expect(r.y >= card.y && r.y + r.height <= card.y + card.height - 2, `${what}: ${id} ${JSON.stringify(r)} cut off by the intro card ${JSON.stringify(card)}`);
+        }
+      };
+      await t.page.click("[data-testid=launch-cops-n-robbers]");
+      await t.page.locator("[data-testid=intro]").waitFor({ timeout: 60000 });
+      await introWhole("cops 390x844");
+      await t.page.setViewportSize({ width: 390, height: 664 });
+      await introWhole("cops 390x664");
+      await t.page.click("[data-testid=intro-continue]");
+      await t.page.setViewportSize({ width: 390, height: 844 });
+      await t.page.click("[data-testid=nav-lobby]");
+      await t.page.locator("[data-testid=lobby]").waitFor();
       await openGame(t, "cluedo");
+      await t.page.locator("[data-testid=intro]").waitFor({ timeout: 30000 });
+      await introWhole("cluedo 390x844");
+      await t.page.click("[data-testid=intro-continue]");
       await t.assertDrawn("phone");
       await t.spin("cluedo");
       await t.assertDrawn("phone-after");

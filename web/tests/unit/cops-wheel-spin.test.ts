@@ -1,6 +1,7 @@
 // The gamble wheel's pointer: a won spin stops on the green the wheel draws, a lost one on its
 // red, after whole turns, easing into the stop; the drawn green keeps both colours visible.
 import { describe, expect, it } from "vitest";
+import { formatMoney } from "../../src/core/money";
 import { CASH_NAMES, cashGreenWords, chanceWords, gambleResult, meterAfterSpin } from "../../src/screens/cops-n-robbers/wheel";
 import { MIN_SHARE, onGreen, pointerAngle, pointerStop, shownShare, SPIN_TURNS } from "../../src/screens/cops-n-robbers/wheel-spin";
 
@@ -95,6 +96,18 @@ describe("the result's words", () => {
   it("the cash wheel's green names the total it takes the win to", () => {
     expect(cashGreenWords(5, 6, 0)).toBe("Green: takes your win of 5 to 6 credits in total");
     expect(cashGreenWords(3, 4, 2)).toBe("Green: takes the 3 at stake to 4 credits in total");
+  });
+  // The playtest: the stake in euros, the gamble in credits only ("takes your win of 125 to 166
+  // credits"): the total green makes has its money beside it, as have the results.
+  it("with the money beside the credits", () => {
+    const money = (c: number) => formatMoney(c, "EUR");
+    expect(cashGreenWords(125, 166, 0, money)).toBe("Green: takes your win of 125 to 166 credits (€1.66) in total");
+    const won = gambleResult({ wheel: "cash", option: 1 }, 400, { ...state, amount: 800, finished: false }, money);
+    expect(won.amount).toBe("Your win: 800 credits (€8.00)");
+    expect(won.said).toBe("WON: your win is now 800 credits (€8.00)");
+    const lost = gambleResult({ wheel: "cash", option: 2 }, 300, { ...state, collected: 100 }, money);
+    expect(lost).toEqual({ title: "LOSE", amount: "−300 credits (€3.00)", lines: ["100 credits (€1.00) kept"], said: "LOST: −300 credits (€3.00), 100 credits (€1.00) kept" });
+    expect(gambleResult({ wheel: "cash", option: 1 }, 3, { ...state, amount: 6, collected: 2, finished: false }, money).amount).toBe("At stake: 6 credits (€0.06)");
   });
   it("the WIN meter shows what the panel says once the pointer stops", () => {
     const won = { ...state, amount: 6, finished: false };

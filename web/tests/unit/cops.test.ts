@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { formatCredits } from "../../src/core/money";
+import { formatCredits, formatMoney } from "../../src/core/money";
 import type { Outcome } from "../../src/core/outcome";
 import { validateOutcome } from "../../src/core/outcome";
 import { EventPlayer } from "../../src/core/player";
@@ -207,6 +207,21 @@ describe("cops n robbers handlers", () => {
     const { view } = await play(outcomeOf("win"));
     expect(view.trailShown).toBe(false);
     expect(view.calls).toContain(`highlight Line 9: 3 x K pays ${formatCredits(400)}`);
+  });
+
+  // The playtest: the stake in euros, "Line 6 pays 125" in credits. At 1 credit = €0.02 a line's
+  // pay and a collection say their money beside the credits.
+  it("says a line's pay and a collection with their money at the game's denomination", async () => {
+    const game = { ...base, denomination: 2, currency: "EUR" };
+    const view = new FakeCopsView();
+    await new EventPlayer<SlotView>(copsHandlers(game), copsHooks(), { timeoutMs: 2000 }).play(view, outcomeOf("win"));
+    expect(view.calls).toContain(`highlight Line 9: 3 x K pays 400 (€8.00)`);
+    const collectView = new FakeCopsView();
+    await new EventPlayer<SlotView>(copsHandlers(game), copsHooks(), { timeoutMs: 2000 }).play(collectView, outcomeOf("fortune-collect"));
+    const collect = collectView.calls.find((c) => c.startsWith("collect "));
+    const amount = collect?.match(/: ([\d,]+) \((€[\d,.]+)\)$/);
+    expect(amount, collect).toBeTruthy();
+    expect(amount![2]).toBe(formatMoney(Number(amount![1]!.replace(/,/g, "")) * 2, "EUR"));
   });
 });
 

@@ -1,6 +1,8 @@
 // A lobby tile names its game once (screens/lobby/tile.ts).
 import { describe, expect, it } from "vitest";
-import { pictureNamesGame } from "../../src/screens/lobby/tile";
+import { pictureNamesGame, withoutName } from "../../src/screens/lobby/tile";
+import { COPS_THEME } from "../../src/screens/cops-n-robbers/theme";
+import candyTile from "../../src/screens/candy-jar-clusters/art/tile.svg?raw";
 
 describe("a tile's picture names its game", () => {
   it("by the whole title or its first words", () => {
@@ -13,5 +15,23 @@ describe("a tile's picture names its game", () => {
     expect(pictureNamesGame(["WILD", "x2"], "Wild Multiplier Example")).toBe(false);
     expect(pictureNamesGame(["7"], "7 Sevens")).toBe(false);
     expect(pictureNamesGame([], "Cluedo")).toBe(false);
+  });
+});
+
+// The playtest: Cops' and Candy's tiles had no logo under their art (Cluedo's has), and "Big
+// Money Christmas" showed nowhere. Every tile now shows its logo; the art's own name goes.
+describe("a tile's art without the game's name", () => {
+  const texts = (svg: string) => [...svg.matchAll(/<text\b[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+  it("drops the texts that name the game, keeps the others", () => {
+    const cops = withoutName(COPS_THEME.tile!, "Cops n Robbers Big Money Christmas");
+    expect(texts(COPS_THEME.tile!)).toContain("COPS n ROBBERS");
+    expect(texts(cops)).not.toContain("COPS n ROBBERS");
+    expect(texts(cops).filter((t) => t === "WILD")).toHaveLength(2);
+    expect(texts(withoutName(candyTile, "Candy Jar Clusters"))).toEqual([]);
+    expect(withoutName(candyTile, "Candy Jar Clusters")).toContain("<rect");
+  });
+  it("leaves a picture that does not name the game as it is", () => {
+    const svg = '<svg><text x="1">x2</text><text>WILD</text></svg>';
+    expect(withoutName(svg, "Wild Multiplier Example")).toBe(svg);
   });
 });

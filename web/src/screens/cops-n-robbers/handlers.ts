@@ -2,7 +2,8 @@
 // play the real fixtures against a fake view). Every amount shown is the event's or the
 // outcome's own: a line's `win`, a present's `value` (x stake), a collection's `win`, the
 // bonus total from the outcome's `breakdown`, the capped win from `total_win`.
-import { formatCredits } from "../../core/money";
+import { formatCredits, formatMoney } from "../../core/money";
+import { creditsAndMoney } from "./summary";
 import type { Cell, CollectionEvent, Outcome, Spin } from "../../core/outcome";
 import type { Handlers, SpinHooks } from "../../core/player";
 import type { GameView } from "../../net/types";
@@ -38,13 +39,19 @@ export function collectionCells(spin: Pick<Spin, "events">): Cell[] {
   return [...robbers, ...presentValues(spin).map((p): Cell => [p.reel, p.row])];
 }
 
+/** A win's money from its credits at `game`'s denomination (undefined: credits only). */
+export function creditsMoney(game: Partial<Pick<GameView, "denomination" | "currency">>): ((credits: number) => string) | undefined {
+  const { denomination, currency } = game;
+  return denomination && currency ? (credits) => formatMoney(credits * denomination, currency) : undefined;
+}
+
 /** A collection in a player's words, the same while it plays and in the win cycle after the
  * round: "Robber collects 12x stake: 6,000" (the presents' values in stakes, the trail's
  * multiplier, the server's `win`). */
-export function collectionLabel(e: CollectionEvent): string {
+export function collectionLabel(e: CollectionEvent, money?: (credits: number) => string): string {
   const times = e.multiplier > 1 ? ` x${e.multiplier}` : "";
   const who = e.collectors > 1 ? `${e.collectors} robbers collect` : "Robber collects";
-  return `${who} ${e.values}x stake${times}: ${formatCredits(e.win)}`;
+  return `${who} ${e.values}x stake${times}: ${creditsAndMoney(e.win, money)}`;
 }
 
 /** The bonus's intro ("bonus-intro") and outro ("bonus-outro"). */
@@ -92,8 +99,9 @@ export function bonusCause(triggerCount: number): string {
   return triggerCount > 0 ? `${triggerCount} Bonus symbols` : "Won on the bonus wheel";
 }
 
-export function copsHandlers(game: Pick<GameView, "info">): Handlers<SlotView> {
+export function copsHandlers(game: Pick<GameView, "info"> & Partial<Pick<GameView, "denomination" | "currency">>): Handlers<SlotView> {
   const generic = genericHandlers(game);
+  const money = creditsMoney(game);
   const paylines = game.info.paylines ?? [];
   const v = (view: SlotView) => view as CopsView;
   return {
@@ -109,7 +117,7 @@ export function copsHandlers(game: Pick<GameView, "info">): Handlers<SlotView> {
       ctx.view.setWin(ctx.won);
       ctx.view.sound("win");
       const what = e.symbol === "PRESENTS" ? `${e.count} mixed presents` : `${e.count} x ${e.symbol}`;
-      await ctx.view.highlight(lineCells(paylines, e.line, e.count), `Line ${e.line}: ${what} pays ${formatCredits(e.win)}`, { fast: ctx.fast, line: lineCells(paylines, e.line, paylines[e.line - 1]?.length ?? e.count) });
+      await ctx.view.highlight(lineCells(paylines, e.line, e.count), `Line ${e.line}: ${what} pays ${creditsAndMoney(e.win, money)}`, { fast: ctx.fast, line: lineCells(paylines, e.line, paylines[e.line - 1]?.length ?? e.count) });
       ctx.view.clearHighlight();
     },
     // drawn with the window (presentValues): nothing left to do
@@ -117,7 +125,7 @@ export function copsHandlers(game: Pick<GameView, "info">): Handlers<SlotView> {
     collection: async (e, ctx) => {
       ctx.view.setWin(ctx.won);
       ctx.view.sound("win");
-      await v(ctx.view).collect(collectionLabel(e), { fast: ctx.fast, cells: collectionCells(ctx.spin) });
+      await v(ctx.view).collect(collectionLabel(e, money), { fast: ctx.fast, cells: collectionCells(ctx.spin) });
     },
     bonus: async (e, ctx) => {
       const names: Record<number, string> = { 1: "BIG MONEY BONUS", 2: "SUPER BIG MONEY BONUS", 3: "MEGA BIG MONEY BONUS" };

@@ -1,8 +1,23 @@
 // The banner over a Cops round's win cycle, in words (view.ts shows it): what the last spin's
 // lines and the robber's collections pay and, after a bonus, what the spins before it paid. The
 // WIN meter shows the round's total: "4 winning lines pay 125" beside WIN 130 left the other 5
-// unexplained.
+// unexplained. In credits: beside the wins' labels there is no room for their money on a phone
+// (view.ts); the WIN meter says it.
 import { formatCredits } from "../../core/money";
+
+/** A win's credits with its money beside them where `money` is given ("125 (€1.25)"): the stake
+ * is set in money, so a win said in credits alone left a new player to convert (the playtest). */
+export function creditsAndMoney(credits: number, money?: (credits: number) => string): string {
+  return money ? `${formatCredits(credits)} (${money(credits)})` : formatCredits(credits);
+}
+
+/** The win cycle's labels, each with the money of its `credits` beside it ("Line 6 pays 125
+ * (€1.25)") where each is named alone; beside a summary (many wins) in credits as they are: the
+ * summary and a label with money wrapped onto two lines at 390 px, and the WIN meter says the
+ * money. A label without credits (undefined) stays as it is. */
+export function labelsWithMoney<T extends { label: string }>(wins: readonly { win: T; credits: number | undefined }[], summary: string | null, money?: (credits: number) => string): T[] {
+  return wins.map(({ win, credits }) => (summary || !money || credits === undefined ? win : { ...win, label: `${win.label} (${money(credits)})` }));
+}
 
 /** `lines` and `collections` are the last spin's, `total` what they pay; `earlier` what the
  * round's spins before it paid. null: no banner of the game's own (a single win names itself,

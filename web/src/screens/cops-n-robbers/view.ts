@@ -10,10 +10,10 @@ import type { Cell } from "../../core/outcome";
 import { FONTS } from "../../render/fonts";
 import { PixiSlotView } from "../game/generic";
 import type { ViewDeps } from "../game/registry";
-import { copsWinSummary } from "./summary";
+import { copsWinSummary, labelsWithMoney } from "./summary";
 import { copsSigns, type Sign } from "./signs";
 import { withCurrency } from "./symbols";
-import { collectionCells, collectionLabel, PARADE, TRAIL, type CopsMoment, type CopsView, type PresentValue } from "./handlers";
+import { collectionCells, collectionLabel, creditsMoney, PARADE, TRAIL, type CopsMoment, type CopsView, type PresentValue } from "./handlers";
 import { type WinCycle, type WinShow } from "../../core/win-cycle";
 import type { Outcome } from "../../core/outcome";
 
@@ -101,21 +101,24 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
    * collections it names add up to the WIN meter. */
   override showWins(cycle: WinCycle | null, still = false, outcome?: Pick<Outcome, "spins">): void {
     const spin = outcome?.spins.at(-1);
-    const collections: WinShow[] = [];
+    const money = creditsMoney(this.game);
+    const collections: (WinShow & { money?: number })[] = [];
+    const paid = new Map<number, number>();
     let total = 0, lines = 0;
     for (const e of spin?.events ?? []) {
-      if (e.type === "line_win") { total += e.win; lines++; }
+      if (e.type === "line_win") { total += e.win; lines++; paid.set(e.line, e.win); }
       if (e.type === "collection" && spin) {
         total += e.win;
-        collections.push({ cells: collectionCells(spin), path: [], line: 0, label: collectionLabel(e) });
+        collections.push({ cells: collectionCells(spin), path: [], line: 0, label: collectionLabel(e), money: e.win });
       }
     }
     if (!cycle && !collections.length) { super.showWins(null, still); return; }
     // what the spins before the last paid (a bonus's): the meter shows the round's total
     const earlier = (outcome?.spins.slice(0, -1) ?? []).reduce((sum, s) => sum + s.win, 0);
-    const summary = copsWinSummary(lines, collections.length, total, earlier);
-    if (!collections.length && !summary) { super.showWins(cycle, still); return; }
-    super.showWins({ wins: [...(cycle?.wins ?? []), ...collections], summary: summary ?? cycle?.summary ?? null }, still);
+    const summary = copsWinSummary(lines, collections.length, total, earlier) ?? cycle?.summary ?? null;
+    // each win named alone with its money beside it: the stake is chosen in money
+    const wins = labelsWithMoney([...(cycle?.wins ?? []).map((win) => ({ win, credits: paid.get(win.line) })), ...collections.map(({ money: credits, ...win }) => ({ win, credits }))], summary, money);
+    super.showWins({ ...cycle, wins, summary }, still);
   }
 
   /** The room for the trail is kept in every mode (the reels do not jump when a bonus starts):

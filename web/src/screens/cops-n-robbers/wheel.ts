@@ -10,6 +10,7 @@ import { pointerAngle, pointerStop, shownShare, SPIN_MS } from "./wheel-spin";
 import type { GameView, RoundView, SpinOdds, StepChoice } from "../../net/types";
 import type { ChoiceScreen } from "../game/registry";
 import { h } from "../../ui/dom";
+import { creditsMoney } from "./handlers";
 
 export interface WheelState { stake: number; limit: number; amount: number; collected: number; bonus_won: number | null; reached: number; finished: boolean }
 
@@ -153,9 +154,15 @@ function titleCase(s: string): string {
 
 /** What green on the cash wheel pays, as the total it leaves at stake (the server's target),
  * never as an amount added: `amount` is at stake now, `kept` what the arrows left out of it. */
-export function cashGreenWords(amount: number, target: number, kept: number): string {
+export function cashGreenWords(amount: number, target: number, kept: number, money?: (credits: number) => string): string {
   const now = kept > 0 ? `the ${formatCredits(amount)} at stake` : `your win of ${formatCredits(amount)}`;
-  return `Green: takes ${now} to ${formatCredits(target)} credits in total`;
+  return `Green: takes ${now} to ${creditsSaid(target, money)} in total`;
+}
+
+/** "125 credits", with the money beside them where `money` is given ("125 credits (€1.25)"):
+ * the stake is chosen in money, and the playtest found the gamble's amounts in credits only. */
+function creditsSaid(credits: number, money?: (credits: number) => string): string {
+  return `${formatCredits(credits)} credits${money ? ` (${money(credits)})` : ""}`;
 }
 
 /** What the WIN meter shows once a cash spin's pointer stops: what is at stake after it (the
@@ -193,6 +200,7 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
     collected: 0, bonus_won: null, reached: 0, finished: false,
   };
   let amount = state.amount;
+  const money = creditsMoney(game);
   const amounts = arrowAmounts(odds);
   const cashOffered = [0, 1, 2].filter((i) => has("cash", i));
   const bonusOffered = [1, 2, 3].filter((b) => has("bonus", b));
@@ -224,15 +232,15 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
   const bonusCol = h("div", { class: "wheel-col bonus" });
 
   const redraw = () => {
-    amountOut.textContent = `${formatCredits(amount)} credits at stake`;
-    bankedOut.textContent = state.collected + state.amount - amount > 0 ? `${formatCredits(state.collected + state.amount - amount)} credits kept` : "";
+    amountOut.textContent = `${creditsSaid(amount, money)} at stake`;
+    bankedOut.textContent = state.collected + state.amount - amount > 0 ? `${creditsSaid(state.collected + state.amount - amount, money)} kept` : "";
     minus.disabled = !has("amount") || !amounts.some((a) => a < amount);
     plus.disabled = amount >= state.amount;
     const c = cashIndex >= 0 ? spinSegment(odds, amount, "cash", cashIndex) : null;
     cashWheel.draw(c?.chance ?? 0);
     const cashOdds = c ? chanceWords(c.chance) : null;
     const kept = state.collected + state.amount - amount;
-    info(cashInfo, c && cashOdds ? [cashGreenWords(amount, c.target ?? 0, kept), `${cashOdds.words} chance`] : ["Not offered at this amount"]);
+    info(cashInfo, c && cashOdds ? [cashGreenWords(amount, c.target ?? 0, kept, money), `${cashOdds.words} chance`] : ["Not offered at this amount"]);
     cashInfo.title = cashOdds ? `${cashOdds.exact} chance of green` : "";
     const b = bonusWhich >= 0 ? spinSegment(odds, amount, "bonus", bonusWhich) : null;
     bonusWheel.draw(b?.chance ?? 0);
@@ -323,7 +331,7 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
         stop();
       }
       col?.classList.add(won ? "won" : "lost");
-      const result = gambleResult(bonus ? { wheel: "bonus", bonus: bonusWhich } : { wheel: "cash", option: cashIndex }, amount, s);
+      const result = gambleResult(bonus ? { wheel: "bonus", bonus: bonusWhich } : { wheel: "cash", option: cashIndex }, amount, s, money);
       const overlay = host.closest("section.game")?.querySelector<HTMLElement>(".stage-overlay") ?? host;
       lastSaid = { round: round.round_id, won, text: result.said };
       const meter = meterAfterSpin(bonus, s);
@@ -340,20 +348,21 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
  * (now at stake, lost, or the bonus won) on the line under it, then what it came from and what
  * happens next, and `said`, the line the panel keeps beside the WIN meter (which shows the same
  * amount: meterAfterSpin). `was` is the amount that was at stake on the spin; `s` the server's state after
- * it. The amount is a line, not a count-up: it reads at once however few frames are drawn. */
-export function gambleResult(spin: { wheel: "cash"; option: number } | { wheel: "bonus"; bonus: number }, was: number, s: WheelState): { title: string; amount: string; lines: string[]; said: string } {
-  const kept = s.collected > 0 ? [`${formatCredits(s.collected)} credits kept`] : [];
-  const lost = { title: "LOSE", amount: `−${formatCredits(was)} credits`, lines: kept, said: [`LOST: −${formatCredits(was)} credits`, ...kept].join(", ") };
+ * it. The amount is a line, not a count-up: it reads at once however few frames are drawn.
+ * `money`: the amounts' money beside their credits. */
+export function gambleResult(spin: { wheel: "cash"; option: number } | { wheel: "bonus"; bonus: number }, was: number, s: WheelState, money?: (credits: number) => string): { title: string; amount: string; lines: string[]; said: string } {
+  const kept = s.collected > 0 ? [`${creditsSaid(s.collected, money)} kept`] : [];
+  const lost = { title: "LOSE", amount: `−${creditsSaid(was, money)}`, lines: kept, said: [`LOST: −${creditsSaid(was, money)}`, ...kept].join(", ") };
   if (spin.wheel === "bonus") {
     if (s.bonus_won === null) return lost;
     const bonus = `${BONUS_NAMES[s.bonus_won] ?? "BIG MONEY"} BONUS`;
-    return { title: "WIN", amount: bonus, lines: [`for ${formatCredits(was)} credits`, ...kept], said: `WON: ${bonus}, for ${formatCredits(was)} credits` };
+    return { title: "WIN", amount: bonus, lines: [`for ${creditsSaid(was, money)}`, ...kept], said: `WON: ${bonus}, for ${creditsSaid(was, money)}` };
   }
   if (s.amount <= 0) return lost;
   const how = CASH_HOW[spin.option] ?? "won on the cash wheel";
   const next = s.finished ? "Maximum gamble win reached: collected" : "Gamble again or COLLECT";
-  const now = formatCredits(s.amount);
+  const now = creditsSaid(s.amount, money);
   // with part of the win kept (the arrows), the meter shows what is at stake: said as such
-  if (s.collected > 0) return { title: "WIN", amount: `At stake: ${now} credits`, lines: [`${formatCredits(was)} ${how}`, ...kept, next], said: `WON: ${now} credits at stake now, ${formatCredits(s.collected)} kept` };
-  return { title: "WIN", amount: `Your win: ${now} credits`, lines: [`${formatCredits(was)} ${how}`, next], said: `WON: your win is now ${now} credits` };
+  if (s.collected > 0) return { title: "WIN", amount: `At stake: ${now}`, lines: [`${formatCredits(was)} ${how}`, ...kept, next], said: `WON: ${now} at stake now, ${formatCredits(s.collected)} kept` };
+  return { title: "WIN", amount: `Your win: ${now}`, lines: [`${formatCredits(was)} ${how}`, next], said: `WON: your win is now ${now}` };
 }

@@ -1,14 +1,15 @@
 // The lobby (/): a tile per game this session may play, drawn from the game's own art (its
 // module's theme.tile and logo; a generic picture without), its live jackpot where it has one,
 // RTP and maximum win as the server reports them behind the tile's info button, the balance,
-// and the launch into each game. On a phone the tiles lie flat (picture beside the name), so
+// and the launch into each game. Every tile: its art, the logo under it, PLAY and i; on a phone the
+// tiles lie flat (picture beside the logo, which fills that side), so
 // all three show without scrolling. Without a session: the demo
 // operators' launch (the server's /demo signs a launch token and sends the browser to /play).
 import { formatCredits, formatMoney, formatPercent } from "../../core/money";
 import { clear, h } from "../../ui/dom";
 import type { GameView, MeterView } from "../../net/types";
 import type { AppContext, Screen } from "../context";
-import { pictureNamesGame } from "./tile";
+import { pictureNamesGame, withoutName } from "./tile";
 import { moduleFor } from "../game/registry";
 
 export const DEMO_OPERATORS = [
@@ -40,7 +41,8 @@ export function poolOf(game: Pick<GameView, "title" | "currency" | "jackpot">, m
 function pictureOf(g: GameView): HTMLElement {
   const theme = moduleFor(g)?.theme;
   const pic = h("div", { class: `tile-art${theme?.tile ? "" : " generic"}`, "aria-hidden": "true" });
-  if (theme?.tile) pic.innerHTML = theme.tile;
+  // a module with a logo: the logo under the art names the game, so the art's own name goes
+  if (theme?.tile) pic.innerHTML = theme.logo ? withoutName(theme.tile, g.title) : theme.tile;
   else pic.append(h("span", { class: "tile-reels" }, h("i"), h("i"), h("i")), h("span", { class: "tile-name" }, g.title));
   return pic;
 }
@@ -56,9 +58,12 @@ export async function mountLobby(host: HTMLElement, app: AppContext): Promise<Sc
     const rtp = g.rtp.map((r) => `${formatPercent(r.value)}${r.mode !== "base" ? ` (${r.mode})` : ""}${r.source === "estimate" ? " est." : ""}`).join(", ");
     const top = g.bets[g.bets.length - 1];
     const picture = pictureOf(g);
-    // the picture names the game (a generic tile always does): the body does not say it again
-    const named = !moduleFor(g)?.theme?.tile || pictureNamesGame([...picture.querySelectorAll("text")].map((t) => t.textContent ?? ""), g.title);
-    const logo = named ? undefined : moduleFor(g)?.theme?.logo;
+    // Every game with a logo: the art, the logo under it (beside it on a phone), PLAY and i, as
+    // Cluedo's (the playtest found Cops' and Candy's without; their art's name is taken out,
+    // pictureOf). Without a logo: the picture names the game (a generic tile always does), the
+    // body keeps the name for screen readers only.
+    const logo = moduleFor(g)?.theme?.tile ? moduleFor(g)?.theme?.logo : undefined;
+    const named = !logo && (!moduleFor(g)?.theme?.tile || pictureNamesGame([...picture.querySelectorAll("text")].map((t) => t.textContent ?? ""), g.title));
     const title = h("h2", { class: logo ? "has-logo" : named ? "named" : "" }, h("span", { class: "tile-title" }, g.title));
     if (logo) {
       const mark = h("span", { class: "logo", "aria-hidden": "true" });

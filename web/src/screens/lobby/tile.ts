@@ -12,3 +12,13 @@ export function pictureNamesGame(texts: readonly string[], title: string): boole
   const name = words(title);
   return texts.map(words).some((t) => t.length >= 3 && (name === t || (t.includes(" ") && name.startsWith(`${t} `))));
 }
+
+const TEXT = /<text\b[^>]*>([^<]*)<\/text>/g;
+
+/** The tile's art without the texts that name the game `title` (pictureNamesGame's rule): the
+ * tile's logo under it names the game, as Cluedo's does under its mansion, so every tile has one
+ * structure (art, logo, PLAY, i) and says the name once. A text with markup inside (a <tspan>)
+ * is kept; other texts (a wild's WILD) stay. */
+export function withoutName(svg: string, title: string): string {
+  return svg.replace(TEXT, (whole, said: string) => (pictureNamesGame([said], title) ? "" : whole));
+}
