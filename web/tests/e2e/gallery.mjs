@@ -58,12 +58,14 @@ function statesNow(module) {
     }
     const info = document.querySelector("[data-testid=spin-info]");
     const inFeature = !!info?.textContent && visible(info.closest(".field") ?? info);
-    if (inFeature) seen.push(/free|spin/i.test(info.textContent) ? "a free spin" : `in a feature: ${info.textContent.trim().split(/\s+/).slice(0, 2).join(" ")}`);
+    // the counter's figures left out of the state's name: one screenshot of a free spin, not one per spin
+    if (inFeature) seen.push(/free|spin/i.test(info.textContent) ? "a free spin" : `in a feature: ${info.textContent.trim().replace(/\d[\d,]*/g, "n").split(/\s+/).slice(0, 2).join(" ")}`);
     // A win's banner names its line and amount: one screenshot of a win (and one of a win in
     // a feature); any other banner by its first words (a feature's name).
     const banner = [...document.querySelectorAll(".banner")].find(visible);
     const words = banner?.textContent?.trim() ?? "";
     if (banner) seen.push(/pays|^line|^cluster/i.test(words) ? (inFeature ? "a win in a feature" : "a win") : `banner: ${words.split(/[\s:,]+/).slice(0, 2).join(" ")}`);
+    if (visible(document.querySelector("[data-testid=jackpot-notice]"))) seen.push("the jackpot notice");
     if (visible(document.querySelector("[data-testid=gamble]"))) seen.push("the gamble");
     else if (visible(document.querySelector("[data-testid=gamble-offer]"))) seen.push("gamble or collect");
     else if (visible(document.querySelector("[data-testid=choice]"))) seen.push(`a choice (${game.dataset.flow})`);
@@ -89,9 +91,18 @@ async function explore(page, plan, key, size, seen) {
   await screen.locator("canvas").waitFor({ timeout: 120000 });
   await page.waitForTimeout(1200);
   if (key === plan.module) await capture(page, plan, size, "idle");
-  for (let i = 0; i < (key === plan.module ? Math.ceil(SPINS / 2) : SPINS); i++) {
+  // the jackpot's test game pays it at the maximum bet only (the seed's rule): two rounds show it
+  const jackpot = key === "cluedo-jp";
+  if (jackpot) await page.click(`[data-testid=game-${key}] [data-testid=bet-max]`);
+  for (let i = 0; i < (jackpot ? 2 : key === plan.module ? Math.ceil(SPINS / 2) : SPINS); i++) {
     const play = page.locator(`[data-testid=game-${key}] [data-testid=play]:not([disabled])`);
     await play.waitFor({ timeout: 60000 });
+    // a notice over the console (the jackpot's claim) is read, photographed once and closed first
+    const notice = page.locator("[data-testid=jackpot-notice-ok]:visible");
+    if (jackpot && await notice.count()) {
+      if (!seen.has("the jackpot notice")) { seen.add("the jackpot notice"); await capture(page, plan, size, "the jackpot notice"); }
+      await notice.click();
+    }
     await play.click();
     const deadline = Date.now() + 90000;
     await page.waitForTimeout(150);
@@ -101,6 +112,8 @@ async function explore(page, plan, key, size, seen) {
         seen.add(state);
         await capture(page, plan, size, state);
       }
+      const ok = page.locator("[data-testid=jackpot-notice-ok]:visible");
+      if (await ok.count()) { await ok.click(); continue; }
       const flow = await screen.getAttribute("data-flow");
       if (flow === "idle") break;
       if (flow === "choice") {
