@@ -36,7 +36,7 @@ export const INTROS: Record<string, { lead: string; points: IntroPoint[] }> = {
     ],
   },
   "candy-jar-clusters": {
-    lead: "Fill the candy jars on a 7 by 7 grid of sweets.",
+    lead: "Clusters of sweets on a 7 by 7 grid, and candies for the jars.",
     points: [
       "6 or more matching candies touching side by side win, then tumble away for new ones.",
       // the jars do not fill up: they are emptied after every spin, and what starts free spins

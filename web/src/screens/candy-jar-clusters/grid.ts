@@ -273,7 +273,7 @@ export class CandyGrid extends Container {
       if (text.width > cell * 0.92) text.scale.set((cell * 0.92) / text.width);
       text.position.set(cx, cy);
       // a plate under it: it reads over the candy it stands on
-      const plate = new Graphics().roundRect(sc * cell + 3, cy - cell * 0.3, cell - 6, cell * 0.6, cell * 0.16).fill({ color: 0x3a0820, alpha: 0.85 }).stroke({ width: 3, color: colour, alpha: 0.9 });
+      const plate = new Graphics().roundRect(sc * cell + 3, cy - cell * 0.3, cell - 6, cell * 0.6, cell * 0.16).fill({ color: 0x3a0820, alpha: 0.6 }).stroke({ width: 3, color: colour, alpha: 0.9 });
       this.overlay.addChild(plate);
       this.overlay.addChild(text);
     }

@@ -456,6 +456,14 @@ export class CandyJarView implements CandyViewApi {
   }
   setWinLine(text: string, meter?: number): void {
     this.winLine.textContent = text;
+    // on one line, within its width: a long line (a pay with its running total and money) is
+    // drawn smaller rather than cut off with an ellipsis (the phone's line is 96% wide)
+    this.winLine.style.fontSize = "";
+    const { scrollWidth, clientWidth } = this.winLine;
+    if (text && clientWidth > 0 && scrollWidth > clientWidth) {
+      const size = parseFloat(getComputedStyle(this.winLine).fontSize);
+      this.winLine.style.fontSize = `${Math.max(9, Math.floor(size * clientWidth / scrollWidth * 10) / 10)}px`;
+    }
     if (meter === undefined) delete this.winLine.dataset.meter;
     else this.winLine.dataset.meter = String(meter);
   }
