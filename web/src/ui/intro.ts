@@ -11,8 +11,12 @@ import { h } from "./dom";
 
 export const INTRO_SEEN_KEY = "reelforge.intro-seen";
 
+/** A written point that takes a figure from the game's rules: given the rules' words (the help
+ * pages, as text), the point (so the card says what the pages say, at the game file's numbers). */
+export type IntroPoint = string | ((rules: string) => string);
+
 /** Each game's intro, by its module's key: a line to open, then what a new player needs. */
-export const INTROS: Record<string, { lead: string; points: string[] }> = {
+export const INTROS: Record<string, { lead: string; points: IntroPoint[] }> = {
   cluedo: {
     lead: "Solve the mansion mystery on 5 reels and 20 lines.",
     points: [
@@ -32,10 +36,16 @@ export const INTROS: Record<string, { lead: string; points: string[] }> = {
     ],
   },
   "candy-jar-clusters": {
-    lead: "Fill the candy jars on a 7 by 7 grid of sweets.",
+    lead: "Clusters of sweets on a 7 by 7 grid, and candies for the jars.",
     points: [
       "6 or more matching candies touching side by side win, then tumble away for new ones.",
-      "Jar candies fill the three jars: full jars start free spins with extra treats.",
+      // the jars do not fill up: they are emptied after every spin, and what starts free spins
+      // is the candies one spin brings (a playtest read "full jars start free spins" beside a
+      // counter back at 0 / 3 every spin)
+      (rules) => {
+        const trigger = /receive (\d+) or more candies in one spin/i.exec(rules)?.[1];
+        return `Yellow, red and green candies drop into three jars: ${trigger ? `${trigger} or more in one spin` : "enough of them in one spin"} start free spins with extra treats.`;
+      },
       "Golden wilds, multipliers and fixed jackpots can land along the way.",
     ],
   },
@@ -93,7 +103,9 @@ function facts(game: Pick<GameView, "rtp" | "max_win" | "modes">): string[] {
  * on every card, or the one derived from its data. */
 export function introFor(key: string, game: Parameters<typeof derivedIntro>[0]): { lead: string; points: string[] } {
   const written = INTROS[key];
-  return written ? { lead: written.lead, points: [...written.points, ...facts(game)] } : derivedIntro(game);
+  if (!written) return derivedIntro(game);
+  const rules = (game.info.help?.sections ?? []).flatMap((sec) => sec.blocks.flatMap((b) => (b.kind === "p" ? [words(b.parts, game)] : b.kind === "ul" ? b.items.map((i) => words(i, game)) : []))).join(" ");
+  return { lead: written.lead, points: [...written.points.map((p) => (typeof p === "string" ? p : p(rules))), ...facts(game)] };
 }
 
 function seen(storage: KeyValue): string[] {

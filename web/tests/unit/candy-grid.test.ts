@@ -49,6 +49,7 @@ describe("candy grid sprites", () => {
           if (p === "land") return async (s: string[][]) => { await grid.land(s, true); checks.push(s); };
           if (p === "tumbleCandies") return async (s: string[][], removed: Cell[]) => { await grid.tumble(s, removed, true); checks.push(s); };
           if (p === "current") return () => grid.current();
+          if (p === "money") return (c: number) => String(c);
           return async () => {};
         },
       });
@@ -98,5 +99,42 @@ describe("candy grid left mid-tumble", () => {
     const ended = await Promise.race([tumbling.then(() => "ended"), new Promise((r) => setTimeout(() => r("hung"), 500))]);
     expect(ended).toBe("ended");
     expect((grid as unknown as { tweens: unknown[] }).tweens).toEqual([]);
+  });
+});
+
+describe("candy grid: a cluster outlined is a cluster seen", () => {
+  // the playtest saw outlines (and the amount) around empty cells: the candies had popped while
+  // their outline stayed on. Every frame that draws an outline shows the cluster's candies whole.
+  it("the outline and its amount go as the candies start to pop", async () => {
+    let tick: (() => void) | null = null;
+    const ticker = { add: (f: () => void, ctx: unknown) => { tick = f.bind(ctx); }, remove() {} };
+    let now = 0;
+    const grid = new CandyGrid({ get: (id: string) => ({ id, width: 88 }) } as never, { cols: 7, rows: 7, cell: 88 }, PROFILES.LOW, ticker as never, () => now);
+    const frame = () => { now += 50; tick?.(); };
+    const col = ["A", "B", "C", "D", "E", "F", "G"];
+    const g1 = Array.from({ length: 7 }, () => [...col]);
+    let landed = false;
+    const landing = grid.land(g1, true).then(() => { landed = true; });
+    for (let i = 0; i < 100 && !landed; i++) { frame(); await Promise.resolve(); }
+    await landing;
+    const cluster: Cell[] = [[0, 1], [1, 1], [2, 1], [3, 1], [4, 1], [5, 1]];
+    grid.highlight(cluster, "14");
+    const overlay = (grid as unknown as { overlay: { children: unknown[] } }).overlay;
+    const sprites = (grid as unknown as { sprites: FakeSprite[][] }).sprites;
+    const popping = cluster.map(([c, r]) => sprites[c]![r]! as FakeSprite & { scale: { x: number } });
+    expect(overlay.children.length).toBeGreaterThan(0);
+    const g2 = g1.map((c) => ["X", c[0]!, ...c.slice(2)]);
+    let done = false;
+    const tumbling = grid.tumble(g2, cluster, false).then(() => { done = true; });
+    let frames = 0;
+    while (!done && frames < 200) {
+      const whole = popping.every((s) => s.alpha === 1 && s.scale.x === 1);
+      expect(overlay.children.length === 0 || whole, `frame ${frames}: an outline around popped candies`).toBe(true);
+      frame();
+      frames++;
+      await Promise.resolve();
+    }
+    await tumbling;
+    expect(frames).toBeGreaterThan(2);
   });
 });

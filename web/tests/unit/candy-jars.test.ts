@@ -39,7 +39,11 @@ describe("candy jar captions", () => {
   // found "3 or more candies in one spin: FREE SPINS start" and "EXTRA FREE SPINS: 1 toward the
   // next SUPER SPIN" unclear)
   it("say which candies start Free Spins, and what a SUPER SPIN takes, from the pages and the game file", () => {
-    expect(triggerLine(rules)).toBe(`${rules.trigger} or more yellow, red or green candies in the jars in one spin start FREE SPINS`);
+    // the pages: the jars are emptied after every spin (the counter beside the line reads 0 / 3
+    // again each spin: a playtest read "full jars start free spins" against it)
+    expect(rules.emptiedEverySpin).toBe(true);
+    expect(triggerLine(rules)).toBe(`${rules.trigger} or more yellow, red or green candies in one spin start FREE SPINS · the jars empty after every spin`);
+    expect(triggerLine({ ...rules, emptiedEverySpin: false })).toBe(`${rules.trigger} or more yellow, red or green candies in one spin start FREE SPINS`);
     const every = Number(/^per_super_spin\s*=\s*(\d+)/m.exec(gameFile)![1]);
     const rule = superSpinEvery(described);
     expect(rule).toEqual({ every, symbol: "Extra Free Spin" });

@@ -3,7 +3,7 @@
 // spin paid, each lit on the grid it was paid on (a connected group of its size, of its symbol
 // and wilds), and the total the WIN meter settles on (the outcome's total_win).
 import { describe, expect, it } from "vitest";
-import { formatCredits } from "../../src/core/money";
+import { formatCredits, formatMoney } from "../../src/core/money";
 import type { Cell, Outcome } from "../../src/core/outcome";
 import { candyWinCycle, cycleLine } from "../../src/screens/candy-jar-clusters/wins";
 import { labelCell } from "../../src/screens/candy-jar-clusters/outline";
@@ -79,30 +79,42 @@ describe("candy win cycle", () => {
 
 describe("where a cluster's amount is drawn", () => {
   const wild = new Set(sets[0]!.info.symbols.filter((s) => s.role === "wild").map((s) => s.id));
-  it("beside the cluster, on none of its cells (its wilds included) nor another's lit with it, on the server's rounds", () => {
+  // the playtest read amounts on cells beside the outline (a grape, a strawberry) as if they
+  // were part of the win: the amount stands on one of the cluster's own candies, not a wild
+  it("on one of the cluster's own cells, a wild only where all its cells are wild, on the server's rounds", () => {
     let withWild = 0;
     for (const { f, outcome } of rounds) {
       const cycle = candyWinCycle(outcome, f.info);
-      for (const [k, w] of (cycle?.wins ?? []).entries()) {
-        // the clusters of its grid paid before it are lit with it (the handlers' `earlier`)
-        const earlier = cycle!.wins.slice(0, k).filter((x) => x.grid === w.grid).flatMap((x) => x.cells);
-        const spot = labelCell(w.cells, 7, 7, earlier);
-        const at = (cells: Cell[]) => cells.some(([c, r]) => spot && c === spot[0] && r === spot[1]);
-        if (!spot) continue;
-        expect(at(w.cells) || at(earlier)).toBe(false);
-        expect(w.cells.some(([c, r]) => Math.abs(c - spot[0]) + Math.abs(r - spot[1]) === 1)).toBe(true);
-        expect(spot[0] >= 0 && spot[0] < 7 && spot[1] >= 0 && spot[1] < 7).toBe(true);
-        if (w.cells.some(([c, r]) => wild.has(w.grid[c]![r]!))) withWild++;
+      for (const w of cycle?.wins ?? []) {
+        const isWild = ([c, r]: Cell) => wild.has(w.grid[c]![r]!);
+        const spot = labelCell(w.cells, isWild);
+        expect(spot).not.toBeNull();
+        expect(w.cells.some(([c, r]) => c === spot![0] && r === spot![1])).toBe(true);
+        if (w.cells.some(isWild)) {
+          withWild++;
+          if (w.cells.some((x) => !isWild(x))) expect(isWild(spot!)).toBe(false);
+        }
       }
     }
     expect(withWild).toBeGreaterThan(0); // the rounds hold clusters with a wild in them
   });
-  it("above the cluster's middle where that cell is free; none when the cluster leaves no cell beside it", () => {
-    // a row of three at row 3 (its middle a wild): the cell above the middle
-    expect(labelCell([[2, 3], [3, 3], [4, 3]], 7, 7)).toEqual([3, 2]);
-    // on the top row: below it
-    expect(labelCell([[2, 0], [3, 0], [4, 0]], 7, 7)).toEqual([3, 1]);
-    const all: Cell[] = [[0, 0], [0, 1], [1, 0], [1, 1]];
-    expect(labelCell(all, 2, 2)).toBeNull();
+  it("the cell nearest the cluster's middle, passing over a wild there", () => {
+    // a row of three at row 3: its middle; the middle a wild: the leftmost of the two nearest
+    expect(labelCell([[2, 3], [3, 3], [4, 3]], () => false)).toEqual([3, 3]);
+    expect(labelCell([[2, 3], [3, 3], [4, 3]], ([c]) => c === 3)).toEqual([2, 3]);
+    // a U (the playtest's 6 x LEMON: its middle is the hole, off the cluster): a cell of the U
+    const u: Cell[] = [[0, 3], [1, 3], [2, 3], [3, 3], [0, 4], [3, 4]];
+    const spot = labelCell(u, () => false);
+    expect(u.some(([c, r]) => c === spot![0] && r === spot![1])).toBe(true);
+    expect(labelCell([], () => false)).toBeNull();
+  });
+});
+
+describe("the win cycle's words", () => {
+  it("the round's total with its money, as the WIN meter shows it", () => {
+    const outcome = rounds.find(({ outcome }) => outcome.total_win > 0)!;
+    const cycle = candyWinCycle(outcome.outcome, outcome.f.info)!;
+    const money = (c: number) => `${formatCredits(c)} (${formatMoney(c * 1, "EUR")})`;
+    expect(cycleLine(cycle, 0, money).endsWith(`TOTAL WIN ${formatCredits(cycle.total)} (${formatMoney(cycle.total, "EUR")})`)).toBe(true);
   });
 });

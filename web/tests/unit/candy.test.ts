@@ -2,20 +2,25 @@
 // fixtures (tests/fixtures/candy-jar-clusters.json) and the rare features played on the e2e
 // test-only game files (candy-jar-clusters-features.json: super spins, the 10,000x cap).
 import { describe, expect, it } from "vitest";
-import { formatCredits } from "../../src/core/money";
+import { formatCredits, formatMoney } from "../../src/core/money";
 import { validateOutcome, type Cell, type Outcome } from "../../src/core/outcome";
 import { EventPlayer } from "../../src/core/player";
-import { candyHandlers, candyHooks, counterOf, type CandyView, type FreeSpinCounter, type Jar } from "../../src/screens/candy-jar-clusters/handlers";
+import { candyHandlers, candyHooks, counterOf, creditsAndMoney, type CandyView, type FreeSpinCounter, type Jar } from "../../src/screens/candy-jar-clusters/handlers";
 import { meterSteps } from "../../src/screens/candy-jar-clusters/meter";
 import { clusterEdges } from "../../src/screens/candy-jar-clusters/outline";
 import { tumbleMoves } from "../../src/screens/candy-jar-clusters/tumble";
 import { CANDY_SYMBOLS } from "../../src/screens/candy-jar-clusters/symbols";
 import { fixture, type Fixture } from "./fixtures";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 type Call = [string, ...unknown[]];
 
 class FakeCandyView implements CandyView {
+  constructor(private readonly game: { currency?: string; denomination?: number } = {}) {}
   calls: Call[] = [];
+  money(credits: number) { return creditsAndMoney(credits, this.game); }
   grid: string[][] = [];
   private log(...c: Call) { this.calls.push(c); }
   spinStart() { this.log("spinStart"); }
@@ -147,7 +152,7 @@ describe("candy jar handlers", () => {
     expect(view.of("setWinLine")).toContainEqual(["setWinLine", "WILD modifier: 9 wilds placed, golden ones multiply their cluster's pay", undefined]);
     expect(view.of("banner").filter((c) => String(c[1]).includes("WILDS"))).toEqual([]);
     expect(view.of("setMultiplier").filter((c) => c[1] !== null).map((c) => c[1])).toEqual([10, 5]);
-    expect(view.of("setWinLine")).toContainEqual(["setWinLine", "x10: the spin pays 3,360", 3360]);
+    expect(view.of("setWinLine")).toContainEqual(["setWinLine", "Random multiplier x10: the spin pays 3,360", 3360]);
     const jp = outcome.spins.flatMap((sp) => sp.events).find((e) => e.type === "jackpot") as { jackpot: string; win: number; multiplier: number };
     expect(view.of("jackpotWon")[0]).toEqual(["jackpotWon", jp.jackpot, jp.win, jp.multiplier]);
     expect(view.of("showTotal")).toEqual([["showTotal", `FREE SPINS OVER\nTOTAL WIN ${formatCredits(outcome.total_win)}`]]);
@@ -242,7 +247,7 @@ describe("candy jar WIN meter", () => {
         const setTo = view.calls.slice(0, i).filter((c) => c[0] === "setWin").at(-1)?.[1];
         expect(setTo, `${r.kind}: ${String(text)}`).toBe(meter);
         // "x10: ..." restates the spin's total at its multiplier; any other line adds its pay
-        if (String(text).startsWith("x")) expect((meter as number) - spinStart, `${r.kind}: ${String(text)}`).toBe(saidPay(String(text)));
+        if (String(text).startsWith("Random multiplier")) expect((meter as number) - spinStart, `${r.kind}: ${String(text)}`).toBe(saidPay(String(text)));
         else expect((meter as number) - last, `${r.kind}: ${String(text)}`).toBe(saidPay(String(text)));
         last = meter as number;
         checked++;
@@ -288,5 +293,50 @@ describe("tumble moves", () => {
     expect(tumbleMoves(["A", "B", "C", "D"], ["X", "Y", "B", "D"], new Set([0, 2]))).toEqual([null, null, 1, 3]);
     expect(tumbleMoves(["A", "B"], ["A", "B"], new Set())).toEqual([0, 1]);
     expect(tumbleMoves(["A", "B", "C"], ["X", "A", "B"], new Set([1]))).toBeNull();
+  });
+});
+
+// Rounds a new-player playtest recorded (tests/fixtures/candy-jar-clusters-playtest.json, as the
+// server stored them): on a phone "6 x LEMON pays 14" stood under a WIN meter counting to 24
+// (read at 15 on its way), the PLUM's 10 paid on the grid before it; nothing said that 14 was
+// the second pay of the round, nor what any of it was in euros.
+describe("candy jar win lines on the playtest's rounds", () => {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const recorded = JSON.parse(readFileSync(join(here, "..", "fixtures", "candy-jar-clusters-playtest.json"), "utf8")) as { currency: string; denomination: number; rounds: { kind: string; outcome: Record<string, unknown> }[] };
+  const game = { ...shipped, currency: recorded.currency, denomination: recorded.denomination };
+  const get = (kind: string) => validateOutcome(recorded.rounds.find((r) => r.kind === kind)!.outcome);
+  const money = (credits: number) => formatMoney(credits * recorded.denomination, recorded.currency);
+  const playIn = async (outcome: Outcome) => {
+    const view = new FakeCandyView(game);
+    await new EventPlayer<CandyView>(candyHandlers(game), candyHooks).play(view, outcome);
+    return view;
+  };
+
+  it("the meter steps to each pay's running total and ends on the server's total; each pay's line says that total in credits and money", async () => {
+    const outcome = get("tumble-two-pays");
+    const pays = outcome.spins[0]!.events.flatMap((e) => (e.type === "cluster_win" ? [e] : []));
+    expect(pays.length).toBe(2);
+    const view = await playIn(outcome);
+    const totals = pays.map((_, k) => pays.slice(0, k + 1).reduce((a, e) => a + e.win, 0));
+    expect(view.of("setWin").map((c) => c[1])).toEqual([...totals, outcome.total_win]);
+    expect(totals.at(-1)).toBe(outcome.total_win);
+    const lines = view.of("setWinLine").filter((c) => / pays /.test(String(c[1])));
+    const [first, second] = pays;
+    expect(lines).toEqual([
+      ["setWinLine", `${first!.size} x ${first!.symbol} pays ${formatCredits(first!.win)} (${money(first!.win)})`, totals[0]],
+      ["setWinLine", `${second!.size} x ${second!.symbol} pays ${formatCredits(second!.win)} · WIN ${formatCredits(totals[1]!)} (${money(totals[1]!)})`, totals[1]],
+    ]);
+  });
+
+  it("the random multiplier in words: which multiplier, the spin's wins so far, times it, and the meter's figure in money", async () => {
+    const outcome = get("random-multiplier");
+    const spin = outcome.spins[0]!;
+    const at = spin.events.findIndex((e) => e.type === "random_multiplier");
+    const x = spin.multiplier;
+    const before = spin.events.slice(0, at).reduce((a, e) => a + (e.type === "cluster_win" ? e.win : 0), 0);
+    expect(x).toBeGreaterThan(1);
+    const view = await playIn(outcome);
+    expect(view.of("setWinLine")).toContainEqual(["setWinLine", `Random multiplier x${x}: this spin's wins ${formatCredits(before)} x${x} = ${formatCredits(before * x)} (${money(before * x)})`, before * x]);
+    expect(view.of("setWinLine").at(-1)).toEqual(["setWinLine", `Random multiplier x${x}: the spin pays ${formatCredits(spin.win)} (${money(spin.win)})`, outcome.total_win]);
   });
 });

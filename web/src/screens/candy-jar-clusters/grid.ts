@@ -63,8 +63,12 @@ export class CandyGrid extends Container {
   private generation = 0; // bumped by every clearOut, land, show and tumble
   private last: number; // the clock at the previous frame
 
-  constructor(private readonly textures: SymbolTextures, opts: { cols: number; rows: number; cell: number }, private profile: QualityProfile, private readonly ticker: Ticker, private readonly clock: Clock = wallClock) {
+  /** The wild symbols' ids: a cluster's amount is drawn on one of its other cells. */
+  private readonly wilds: ReadonlySet<string>;
+
+  constructor(private readonly textures: SymbolTextures, opts: { cols: number; rows: number; cell: number; wilds?: readonly string[] }, private profile: QualityProfile, private readonly ticker: Ticker, private readonly clock: Clock = wallClock) {
     super();
+    this.wilds = new Set(opts.wilds ?? []);
     this.last = clock();
     this.cols = opts.cols;
     this.rows = opts.rows;
@@ -181,8 +185,10 @@ export class CandyGrid extends Container {
   async tumble(symbols: readonly (readonly string[])[], removed: readonly Cell[], fast = false): Promise<void> {
     this.generation++;
     this.finish();
-    // the winners' outlines stay on while they pop (drawn by highlight), then go
-    if (!removed.length) this.clearHighlight();
+    // the winners' outlines and amounts go as they start to pop, with the line naming them (a
+    // playtest saw outlines and an amount around empty cells: an outline is always around its
+    // candies, whole)
+    this.clearHighlight();
     const pop = fast ? 80 : 260, fall = fast ? 150 : 420;
     const byCol = new Map<number, Set<number>>();
     for (const [c, r] of removed) (byCol.get(c) ?? byCol.set(c, new Set()).get(c)!).add(r);
@@ -195,7 +201,6 @@ export class CandyGrid extends Container {
     const popped = this.tweens.length > 0;
     await this.run();
     if (this.destroyed) return; // the screen was left mid-tumble: its sprites are gone
-    this.clearHighlight();
     // 2. survivors fall to their rows from the pop's end on the clock (not from the frame that
     // saw it end, up to a frame later), so the whole tumble ends within a frame of its time
     const t1 = popped ? Math.min(t0 + pop, this.clock()) : this.clock();
@@ -259,21 +264,17 @@ export class CandyGrid extends Container {
     strokeEdges(outline, clusterEdges(cells, cell), [[18, 0x5e0530, 0.6], [14, colour, 0.35], [8, colour, 0.7], [4, 0xffffff, 1]]);
     this.overlay.addChild(dim, lit, outline);
     if (label && cells.length) {
-      // on a cell beside the cluster (outline.ts labelCell), never over one of its candies or
-      // wilds; a cluster with no free neighbour keeps it on its middle
-      const spot = labelCell(cells, this.cols, this.rows, earlier.flat());
-      const cx = spot ? (spot[0] + 0.5) * cell : cells.reduce((a, [c]) => a + c + 0.5, 0) / cells.length * cell;
-      const cy = spot ? (spot[1] + 0.5) * cell : cells.reduce((a, [, r]) => a + r + 0.5, 0) / cells.length * cell;
+      // on one of the cluster's own cells, not a wild where another will do (outline.ts labelCell)
+      const [sc, sr] = labelCell(cells, ([c, r]) => this.wilds.has(this.symbols[c]?.[r] ?? ""))!;
+      const cx = (sc + 0.5) * cell, cy = (sr + 0.5) * cell;
       const text = new Text({ text: label, style: { fontFamily: "Arial Black, Arial, sans-serif", fontWeight: "bold", fontSize: Math.round(cell * 0.42), fill: 0xffffff, stroke: { color: 0xc9184a, width: 6 }, align: "center" } });
       text.anchor.set(0.5);
       // within its cell, so it covers no candy beside it (a long amount is drawn smaller)
-      if (spot && text.width > cell * 0.92) text.scale.set((cell * 0.92) / text.width);
+      if (text.width > cell * 0.92) text.scale.set((cell * 0.92) / text.width);
       text.position.set(cx, cy);
-      if (spot) {
-        // a plate under it: it reads over the dimmed candy it stands on
-        const plate = new Graphics().roundRect(spot[0] * cell + 3, cy - cell * 0.3, cell - 6, cell * 0.6, cell * 0.16).fill({ color: 0x3a0820, alpha: 0.85 }).stroke({ width: 3, color: colour, alpha: 0.9 });
-        this.overlay.addChild(plate);
-      }
+      // a plate under it: it reads over the candy it stands on
+      const plate = new Graphics().roundRect(sc * cell + 3, cy - cell * 0.3, cell - 6, cell * 0.6, cell * 0.16).fill({ color: 0x3a0820, alpha: 0.6 }).stroke({ width: 3, color: colour, alpha: 0.9 });
+      this.overlay.addChild(plate);
       this.overlay.addChild(text);
     }
     if (!quiet) this.burst(cells, colour);

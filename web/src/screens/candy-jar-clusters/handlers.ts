@@ -3,7 +3,7 @@
 // always the outcome's grid event; the amounts shown are the events' `win`, the spins' `win`
 // and the outcome's `total_win`. The client counts only what it shows (which free spin this is,
 // from the outcome's spins) and finds where a cluster lies on the grid (presentation only).
-import { formatCredits } from "../../core/money";
+import { formatCredits, formatMoney } from "../../core/money";
 import type { Cell, GridEvent, Outcome, Spin } from "../../core/outcome";
 import type { Handlers, PlayContext, SpinHooks } from "../../core/player";
 import type { GameView } from "../../net/types";
@@ -57,6 +57,8 @@ export interface CandyView extends SlotView {
   /** The line under the grid telling the last pay ("" clears it), and the WIN meter's total
    * once that pay is counted (`meter`, credits). */
   setWinLine(text: string, meter?: number): void;
+  /** A figure of credits as the WIN meter shows it, its money beside it ("14 (€0.14)"). */
+  money(credits: number): string;
   /** A new round starts: jars empty, modifiers off, counters hidden. */
   resetRound(): void;
 }
@@ -119,8 +121,25 @@ export function wildsPlacedLine(count: number, golden: number): string {
 
 /** A handler for every event type; they share the state of the grid being played (reset by
  * each grid event). */
+/** Credits in a win's words with their money as the WIN meter shows it ("14 (€0.14)"), where
+ * the game's currency and denomination are known; else the credits alone. */
+export function creditsAndMoney(credits: number, game: Partial<Pick<GameView, "currency" | "denomination">>): string {
+  const said = formatCredits(credits);
+  return game.currency && game.denomination ? `${said} (${formatMoney(credits * game.denomination, game.currency)})` : said;
+}
+
+/** The end of a pay's words: the pay's money where the pay alone is the meter's figure ("pays 14
+ * (€0.14)"), else the meter's running total with its money ("pays 14 · WIN 24 (€0.24)"). */
+function wordsTail(view: CandyView, pay: number, meter: number): string {
+  return meter === pay ? view.money(meter).slice(formatCredits(meter).length) : ` · WIN ${view.money(meter)}`;
+}
+
 export function candyHandlers(game: Pick<GameView, "info">): Required<Handlers<CandyView>> {
   const base = genericHandlers(game) as unknown as Required<Handlers<CandyView>>;
+  // what a pay's words end on: its money where the pay alone is the meter's figure, else the
+  // meter's running total with its money (a playtest read "6 x LEMON pays 14" beside a WIN
+  // meter counting to 24, the 10 paid before it unsaid)
+  const tail = (view: CandyView, pay: number, meter: number) => wordsTail(view, pay, meter);
   const wilds = new Set(game.info.symbols.filter((s) => s.role === "wild").map((s) => s.id));
   const names = new Map(game.info.symbols.map((s) => [s.id, s.name]));
   const state: SpinState = { grid: [], removed: [], clusters: [], used: new Set(), wildsPending: null };
@@ -163,7 +182,7 @@ export function candyHandlers(game: Pick<GameView, "info">): Required<Handlers<C
       ctx.view.sound("win");
       const golden = e.wild_multiplier > 1 ? ` · golden wilds x${e.wild_multiplier}` : "";
       const pays = step.times > 1 ? `${formatCredits(e.win)} x${step.times} = ${formatCredits(e.win * step.times)}` : formatCredits(e.win);
-      ctx.view.setWinLine(`${e.size} x ${(names.get(e.symbol) ?? e.symbol).toUpperCase()} pays ${pays}${golden}`, step.meter);
+      ctx.view.setWinLine(`${e.size} x ${(names.get(e.symbol) ?? e.symbol).toUpperCase()} pays ${pays}${tail(ctx.view, e.win * step.times, step.meter)}${golden}`, step.meter);
       await Promise.all([ctx.view.outlineCluster(cells, state.clusters, formatCredits(e.win), { fast: ctx.fast }), ctx.view.meterSettled({ fast: ctx.fast })]);
       state.clusters.push(cells);
     },
@@ -175,7 +194,8 @@ export function candyHandlers(game: Pick<GameView, "info">): Required<Handlers<C
       const step = stepAt(e, ctx.spin, ctx.outcome);
       if (step.meter > step.before) {
         ctx.view.setWin(step.meter);
-        ctx.view.setWinLine(`x${e.value}: the spin's pays x${e.value} = ${formatCredits(step.meter - step.before)}`, step.meter);
+        const wins = ctx.spin.events.slice(0, ctx.spin.events.indexOf(e)).reduce((sum, x) => sum + (x.type === "cluster_win" ? x.win : 0), 0);
+        ctx.view.setWinLine(`Random multiplier x${e.value}: this spin's wins ${formatCredits(wins)} x${e.value} = ${formatCredits(wins * e.value)}${tail(ctx.view, wins * e.value, step.meter)}`, step.meter);
         await ctx.view.meterSettled({ fast: ctx.fast });
       }
     },
@@ -216,7 +236,7 @@ export function candyHandlers(game: Pick<GameView, "info">): Required<Handlers<C
       const cells = symbolCells(state.grid, e.jackpot);
       const step = stepAt(e, ctx.spin, ctx.outcome);
       ctx.view.setWin(step.meter);
-      ctx.view.setWinLine(`${e.jackpot} JACKPOT pays ${formatCredits(e.win)}`, step.meter);
+      ctx.view.setWinLine(`${e.jackpot} JACKPOT pays ${formatCredits(e.win)}${tail(ctx.view, e.win, step.meter)}`, step.meter);
       ctx.view.sound("bigwin");
       if (cells.length) await ctx.view.highlight(cells, "", { fast: true });
       await ctx.view.jackpotWon(e.jackpot, e.win, e.multiplier, { fast: ctx.fast });
@@ -252,13 +272,13 @@ export const candyHooks: SpinHooks<CandyView> = {
   },
   afterSpin: async (spin, ctx) => {
     ctx.view.setWin(ctx.won);
-    if (spin.multiplier > 1 && spin.win > 0) ctx.view.setWinLine(`x${spin.multiplier}: the spin pays ${formatCredits(spin.win)}`, ctx.won);
+    if (spin.multiplier > 1 && spin.win > 0) ctx.view.setWinLine(`Random multiplier x${spin.multiplier}: the spin pays ${formatCredits(spin.win)}${wordsTail(ctx.view, spin.win, ctx.won)}`, ctx.won);
     const last = ctx.outcome.spins[ctx.outcome.spins.length - 1];
     if (last?.index !== spin.index) return;
     const bonus = ctx.outcome.spins.length > 1;
     if (ctx.outcome.win_capped) await ctx.view.showCap(formatCredits(ctx.outcome.total_win), bonus, { fast: ctx.fast });
     if (bonus) {
-      await ctx.view.showTotal(`FREE SPINS OVER\nTOTAL WIN ${formatCredits(ctx.outcome.total_win)}`, { fast: ctx.fast });
+      await ctx.view.showTotal(`FREE SPINS OVER\nTOTAL WIN ${ctx.view.money(ctx.outcome.total_win)}`, { fast: ctx.fast });
       ctx.view.setSpinInfo("");
     }
   },

@@ -16,22 +16,28 @@ export interface JarRules {
   captions: Map<Jar, JarCaption>;
   /** Candies in one spin that start Free Spins (null: the pages do not say). */
   trigger: number | null;
+  /** The pages say the jars are emptied after every spin (the count starts again each spin). */
+  emptiedEverySpin: boolean;
 }
 
 const textOf = (p: HelpPart): string => (typeof p === "string" ? p : "strong" in p ? p.strong : "");
 const COLLECTED = /^(.+?):\s*collected in the jar marked\s*$/i;
 const GIVES = /^,?\s*for\s+(.+?)\.?$/i;
 const TRIGGER = /receive (\d+) or more candies in one spin/i;
+const EMPTIED = /jars are emptied after every spin/i;
 
 /** The captions of the jars the pages describe (a jar they do not describe has none). */
 export function jarRules(info: Pick<GameInfo, "help">): JarRules {
   const captions = new Map<Jar, JarCaption>();
   let trigger: number | null = null;
+  let emptiedEverySpin = false;
   const section = info.help?.sections.find((s) => s.id === "jars");
   for (const block of section?.blocks ?? []) {
     if (block.kind === "p") {
-      const m = TRIGGER.exec(block.parts.map(textOf).join(""));
+      const said = block.parts.map(textOf).join("");
+      const m = TRIGGER.exec(said);
       if (m) trigger = Number(m[1]);
+      if (EMPTIED.test(said)) emptiedEverySpin = true;
     }
     if (block.kind !== "ul") continue;
     for (const item of block.items) {
@@ -43,18 +49,19 @@ export function jarRules(info: Pick<GameInfo, "help">): JarRules {
       if (jar && candy && gives) captions.set(jar, { candy: candy[1]!.trim(), gives: gives[1]!.trim() });
     }
   }
-  return { captions, trigger };
+  return { captions, trigger, emptiedEverySpin };
 }
 
 /** The line under the jars: how many candies, of which colours (the jars' captions: "Yellow
- * candy"), start Free Spins in one spin, in the sheet's plain words. */
+ * candy"), start Free Spins in one spin, and that the jars empty after every spin where the
+ * pages say so (the counter beside it starts again at 0 each spin), in the sheet's plain words. */
 export function triggerLine(rules: JarRules): string {
   const colours = JARS.flatMap((j) => {
     const m = /^(\w+) candy$/i.exec(rules.captions.get(j)?.candy ?? "");
     return m ? [m[1]!.toLowerCase()] : [];
   });
   const which = colours.length > 1 ? `${colours.slice(0, -1).join(", ")} or ${colours.at(-1)} ` : "";
-  return `${rules.trigger} or more ${which}candies in the jars in one spin start FREE SPINS`;
+  return `${rules.trigger} or more ${which}candies in one spin start FREE SPINS${rules.emptiedEverySpin ? " · the jars empty after every spin" : ""}`;
 }
 
 const SUPER = /every (\d+) (.+?) symbols? collected awards? a super spin/i;

@@ -15,7 +15,7 @@ import { CandyGrid } from "./grid";
 import { idleBoard } from "./idle";
 import { extraLine, jarRules, superSpinEvery, triggerLine, type JarRules } from "./jars";
 import { jackpotMultiples, ladderAmounts } from "./ladder";
-import { JACKPOTS, JAR_NAMES, JARS, type CandyView as CandyViewApi, type FreeSpinCounter, type Jar } from "./handlers";
+import { creditsAndMoney, JACKPOTS, JAR_NAMES, JARS, type CandyView as CandyViewApi, type FreeSpinCounter, type Jar } from "./handlers";
 import { JAR_COLOURS } from "./symbols";
 import { candyWinCycle, cycleLine } from "./wins";
 import { WIN_CYCLE_MS } from "../../core/win-cycle";
@@ -58,7 +58,8 @@ export class CandyJarView implements CandyViewApi {
     const { stage, game } = deps;
     const { reels: cols, rows } = game.info.window;
     this.textures = new SymbolTextures(stage.app.renderer, deps.symbols, CELL, stage.app.renderer.resolution);
-    this.grid = new CandyGrid(this.textures, { cols, rows, cell: CELL }, stage.profile, stage.app.ticker);
+    const wilds = deps.game.info.symbols.filter((s) => s.role === "wild").map((s) => s.id);
+    this.grid = new CandyGrid(this.textures, { cols, rows, cell: CELL, wilds }, stage.profile, stage.app.ticker);
     stage.root.addChild(this.grid);
     // the idle board until the first spin lands (or a recovered round's grid is shown)
     this.grid.show(idleBoard(game.info));
@@ -253,7 +254,7 @@ export class CandyJarView implements CandyViewApi {
       if (!same(shown, w.grid)) { this.grid.show(w.grid); shown = w.grid; }
       this.grid.highlight(w.cells, w.amount, undefined, [], true);
       this.root.dataset.cycle = String(k + 1);
-      this.setWinLine(cycleLine(cycle, k), cycle.total);
+      this.setWinLine(cycleLine(cycle, k, (c) => this.money(c)), cycle.total);
       this.deps.stage.invalidate();
     };
     this.cycle = { final, shown: () => shown };
@@ -450,8 +451,19 @@ export class CandyJarView implements CandyViewApi {
     this.capEl.textContent = `${cap} REACHED: ${total} credits${forfeited ? " (remaining free spins forfeited)" : ""}`;
     this.capEl.hidden = false;
   }
+  money(credits: number): string {
+    return creditsAndMoney(credits, this.deps.game);
+  }
   setWinLine(text: string, meter?: number): void {
     this.winLine.textContent = text;
+    // on one line, within its width: a long line (a pay with its running total and money) is
+    // drawn smaller rather than cut off with an ellipsis (the phone's line is 96% wide)
+    this.winLine.style.fontSize = "";
+    const { scrollWidth, clientWidth } = this.winLine;
+    if (text && clientWidth > 0 && scrollWidth > clientWidth) {
+      const size = parseFloat(getComputedStyle(this.winLine).fontSize);
+      this.winLine.style.fontSize = `${Math.max(9, Math.floor(size * clientWidth / scrollWidth * 10) / 10)}px`;
+    }
     if (meter === undefined) delete this.winLine.dataset.meter;
     else this.winLine.dataset.meter = String(meter);
   }

@@ -60,10 +60,10 @@ export function candyWinCycle(outcome: Pick<Outcome, "spins"> & Partial<Pick<Out
 }
 
 /** The line under the grid while win `i` of the cycle is lit: which win, what it paid, and the
- * round's total (the WIN meter's figure). */
-export function cycleLine(cycle: CandyWinCycle, i: number): string {
+ * round's total (the WIN meter's figure, with its money as `money` writes it). */
+export function cycleLine(cycle: CandyWinCycle, i: number, money: (credits: number) => string = formatCredits): string {
   const w = cycle.wins[i];
   if (!w) return "";
   const which = cycle.wins.length > 1 ? `${i + 1} of ${cycle.wins.length}: ` : "";
-  return `${which}${w.label} · TOTAL WIN ${formatCredits(cycle.total)}`;
+  return `${which}${w.label} · TOTAL WIN ${money(cycle.total)}`;
 }
