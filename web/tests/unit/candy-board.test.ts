@@ -41,6 +41,16 @@ describe("candy idle board", () => {
     expect(idleBoard(shipped.info)).toEqual(board);
   });
 
+  it("shows no pattern: no row (or column) is the one before it shifted along", () => {
+    // the reviewer spotted (3c + 5r) mod n at once as a placeholder: each row the last moved by one
+    const rows = Array.from({ length: board[0]!.length }, (_, r) => board.map((col) => col[r]!));
+    const shifted = (a: string[], b: string[]) => a.some((_, s) => a.every((id, i) => id === b[(i + s) % b.length]));
+    let repeats = 0;
+    for (let r = 1; r < rows.length; r++) if (shifted(rows[r - 1]!, rows[r]!)) repeats++;
+    for (let c = 1; c < board.length; c++) if (shifted(board[c - 1]!, board[c]!)) repeats++;
+    expect(repeats).toBe(0);
+  });
+
   it("with only three regular symbols still has no matching neighbours", () => {
     const three = idleBoard({ window: { reels: 7, rows: 7 }, symbols: ["A", "B", "C", "W"].map((id) => ({ id, name: id, role: id === "W" ? "wild" : "regular" })) });
     for (let c = 0; c < 7; c++) for (let r = 0; r < 7; r++) {
