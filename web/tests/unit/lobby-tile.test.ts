@@ -1,6 +1,6 @@
 // A lobby tile names its game once (screens/lobby/tile.ts).
 import { describe, expect, it } from "vitest";
-import { pictureNamesGame, withoutName } from "../../src/screens/lobby/tile";
+import { pictureNamesGame, prefixIds, withoutFrame, withoutName } from "../../src/screens/lobby/tile";
 import { COPS_THEME } from "../../src/screens/cops-n-robbers/theme";
 import candyTile from "../../src/screens/candy-jar-clusters/art/tile.svg?raw";
 
@@ -33,5 +33,19 @@ describe("a tile's art without the game's name", () => {
   it("leaves a picture that does not name the game as it is", () => {
     const svg = '<svg><text x="1">x2</text><text>WILD</text></svg>';
     expect(withoutName(svg, "Wild Multiplier Example")).toBe(svg);
+  });
+});
+
+describe("a second copy of a tile's art (the lobby's hero)", () => {
+  it("names its ids and their references apart, leaving the rest alone", () => {
+    const svg = `<svg><defs><linearGradient id="sky"/><pattern id="w"/></defs><rect fill="url(#sky)"/><use href="#w"/><rect fill="#123"/></svg>`;
+    expect(prefixIds(svg, "hero-")).toBe(`<svg><defs><linearGradient id="hero-sky"/><pattern id="hero-w"/></defs><rect fill="url(#hero-sky)"/><use href="#hero-w"/><rect fill="#123"/></svg>`);
+  });
+});
+
+describe("a tile's art without its frame (the lobby's hero)", () => {
+  it("drops a last unfilled rect only", () => {
+    expect(withoutFrame(`<svg><rect fill="none" x="1"/><circle/><rect x="3" fill="none" stroke="gold"/>\n</svg>\n`)).toBe(`<svg><rect fill="none" x="1"/><circle/></svg>\n`);
+    expect(withoutFrame(`<svg><rect fill="#000"/></svg>`)).toBe(`<svg><rect fill="#000"/></svg>`);
   });
 });

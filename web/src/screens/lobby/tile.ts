@@ -22,3 +22,16 @@ const TEXT = /<text\b[^>]*>([^<]*)<\/text>/g;
 export function withoutName(svg: string, title: string): string {
   return svg.replace(TEXT, (whole, said: string) => (pictureNamesGame([said], title) ? "" : whole));
 }
+
+/** `svg` with its ids (and the references to them) prefixed by `prefix`: a second copy of a
+ * tile's art or logo in the page (the lobby's hero) must not share ids with the tile's, or a
+ * hidden copy's gradients would be the ones both resolve to. */
+export function prefixIds(svg: string, prefix: string): string {
+  return svg.replace(/\bid="/g, `id="${prefix}`).replace(/url\(#/g, `url(#${prefix}`).replace(/href="#/g, `href="#${prefix}`);
+}
+
+/** `svg` without its closing frame: a last `<rect>` with no fill drawn over everything (the
+ * tile's gilt border), which the hero, with its own border, leaves out. */
+export function withoutFrame(svg: string): string {
+  return svg.replace(/<rect\b[^>]*\bfill="none"[^>]*\/>\s*(<\/svg>\s*)$/, "$1");
+}
