@@ -45,6 +45,18 @@ export const tests = [
         const named = await tile.locator(".tile-art text").evaluateAll((ts) => ts.map((x) => x.textContent));
         expect(!named.some((x) => title.toLowerCase().startsWith(x.toLowerCase()) && x.includes(" ")), `${key}: the art names the game again: ${named}`);
       }
+      // the hero over the tiles (the reviewer: no banner, the page's lower half empty): the
+      // jackpot game's live pool as the server has it, its PLAY where the tile's PLAY goes, and
+      // hero and tiles filling the 1440x900 page
+      const pool = (await t.api("/api/v1/jackpots")).jackpots.find((j) => j.pool === "Cluedo MegaJackpots/EUR");
+      const heroAmount = t.page.locator("[data-testid=lobby-hero] [data-testid=lobby-hero-jackpot]");
+      await heroAmount.waitFor({ timeout: 5000 });
+      expect(pool && (await heroAmount.innerText()) === money(pool.amount_minor), `the hero's jackpot ${await heroAmount.innerText()}, the server's pool ${pool?.amount_minor}`);
+      const heroPlay = await t.page.locator("[data-testid=lobby-hero] [data-testid=lobby-hero-play]").getAttribute("href");
+      expect(heroPlay === "#/game/cluedo" && heroPlay === (await t.page.locator("[data-testid=launch-cluedo]").getAttribute("href")), `the hero's PLAY goes to ${heroPlay}`);
+      const heroBox = await t.rect("[data-testid=lobby-hero]"), tileBox = await t.rect("[data-testid=lobby-cluedo]");
+      expect(heroBox.y + heroBox.height <= tileBox.y && heroBox.width >= 2.5 * tileBox.width, `the hero ${JSON.stringify(heroBox)} is not a wide banner over the tiles ${JSON.stringify(tileBox)}`);
+      expect(tileBox.y + tileBox.height >= 0.75 * 900 && tileBox.y + tileBox.height <= 900, `the tiles end at ${tileBox.y + tileBox.height} of the page's 900 px`);
       const { games } = await t.api("/api/v1/games");
       for (const g of games) {
         // RTP and max win are a tap away: the tile's info button shows them

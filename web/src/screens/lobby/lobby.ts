@@ -1,4 +1,5 @@
-// The lobby (/): a tile per game this session may play, drawn from the game's own art (its
+// The lobby (/): over the tiles a hero banner for the progressive jackpot game (its art wide, its
+// logo, the live pool the tile's badge shows, PLAY; compact on a phone), then a tile per game this session may play, drawn from the game's own art (its
 // module's theme.tile and logo; a generic picture without), its live jackpot where it has one,
 // RTP and maximum win as the server reports them behind the tile's info button, the balance,
 // and the launch into each game. Every tile: its art, the logo under it, PLAY and i; on a phone the
@@ -9,7 +10,7 @@ import { formatCredits, formatMoney, formatPercent } from "../../core/money";
 import { clear, h } from "../../ui/dom";
 import type { GameView, MeterView } from "../../net/types";
 import type { AppContext, Screen } from "../context";
-import { pictureNamesGame, withoutName } from "./tile";
+import { pictureNamesGame, prefixIds, withoutFrame, withoutName } from "./tile";
 import { moduleFor } from "../game/registry";
 
 export const DEMO_OPERATORS = [
@@ -47,13 +48,38 @@ function pictureOf(g: GameView): HTMLElement {
   return pic;
 }
 
+/** The banner over the tiles for the progressive jackpot game `g` (its module has tile art): the
+ * tile's art wide (the sky carried on beside it), its logo, the live pool (shown by `show`, the
+ * tiles' read) and PLAY to where the tile's PLAY goes. The art and logo are second copies of the
+ * tile's, their ids prefixed (prefixIds). */
+function heroOf(g: GameView): { el: HTMLElement; show: (pool: MeterView) => void } {
+  const theme = moduleFor(g)?.theme;
+  const art = h("a", { href: `#/game/${g.key}`, class: "hero-art", tabindex: "-1", "aria-hidden": "true" });
+  art.innerHTML = prefixIds(withoutFrame(theme?.logo ? withoutName(theme.tile ?? "", g.title) : theme?.tile ?? ""), "hero-");
+  art.querySelector("svg")?.setAttribute("preserveAspectRatio", "xMaxYMid slice");
+  const title = h("h2", { class: "hero-title" }, h("span", { class: "tile-title" }, g.title));
+  if (theme?.logo) {
+    const mark = h("span", { class: "logo", "aria-hidden": "true" });
+    mark.innerHTML = prefixIds(theme.logo, "hero-");
+    title.append(mark);
+    title.classList.add("has-logo");
+  }
+  const amount = h("output", { class: "hero-amount", "data-testid": "lobby-hero-jackpot" });
+  const pot = h("p", { class: "hero-jackpot", hidden: true }, h("span", {}, "Progressive jackpot"), amount);
+  const el = h("section", { class: "lobby-hero", "data-testid": "lobby-hero", "aria-label": `Featured: ${g.title}` }, art,
+    h("div", { class: "hero-body" }, title, pot,
+      h("a", { href: `#/game/${g.key}`, class: "launch hero-play", "data-testid": "lobby-hero-play", "aria-label": `Play ${g.title}` }, "PLAY NOW")));
+  return { el, show(pool) { amount.textContent = formatMoney(pool.amount_minor, pool.currency); pot.hidden = false; } };
+}
+
 export async function mountLobby(host: HTMLElement, app: AppContext): Promise<Screen> {
   host.append(h("p", { class: "page", role: "status" }, "Loading the games…"));
   const games = await app.games();
   const s = app.session.state;
   clear(host);
   const list = h("div", { class: "lobby", "data-testid": "lobby" });
-  const meters: { game: GameView; out: HTMLElement }[] = [];
+  // each live jackpot shown: its game and how a read of its pool is shown (a tile's badge, the hero's amount)
+  const meters: { game: GameView; show: (pool: MeterView) => void }[] = [];
   for (const g of games) {
     const rtp = g.rtp.map((r) => `${formatPercent(r.value)}${r.mode !== "base" ? ` (${r.mode})` : ""}${r.source === "estimate" ? " est." : ""}`).join(", ");
     const top = g.bets[g.bets.length - 1];
@@ -81,7 +107,7 @@ export async function mountLobby(host: HTMLElement, app: AppContext): Promise<Sc
       info.setAttribute("aria-expanded", String(!facts.hidden));
     });
     const jackpot = h("output", { class: "tile-jackpot", "data-testid": "lobby-jackpot", hidden: true });
-    if (g.jackpot) meters.push({ game: g, out: jackpot });
+    if (g.jackpot) meters.push({ game: g, show: (pool) => { jackpot.textContent = `JACKPOT ${formatMoney(pool.amount_minor, pool.currency)}`; jackpot.hidden = false; } });
     list.append(h("article", { class: "tile", "data-testid": `lobby-${g.key}` },
       h("div", { class: "tile-media" }, h("a", { href: `#/game/${g.key}`, class: "tile-picture", tabindex: "-1", "aria-hidden": "true" }, picture), jackpot),
       h("div", { class: "tile-body" }, title,
@@ -90,18 +116,19 @@ export async function mountLobby(host: HTMLElement, app: AppContext): Promise<Sc
           info)),
       facts));
   }
+  const featured = games.find((g) => g.jackpot && moduleFor(g)?.theme?.tile);
+  const hero = featured ? heroOf(featured) : undefined;
+  if (featured && hero) meters.push({ game: featured, show: hero.show });
   host.append(h("section", { class: "page lobby-page" }, h("div", { class: "lobby-head" }, h("h1", {}, "Lobby"),
-    h("p", {}, "Balance: ", h("strong", { class: "balance", "data-testid": "lobby-balance" }, s ? formatMoney(s.balanceMinor, s.currency) : "—"))), list));
+    h("p", {}, "Balance: ", h("strong", { class: "balance", "data-testid": "lobby-balance" }, s ? formatMoney(s.balanceMinor, s.currency) : "—"))), ...(hero ? [hero.el] : []), list));
   // The live jackpots, read on entering and every LOBBY_JACKPOT_MS while the lobby is up (a
   // tile without a pool shows none; a failed read keeps the last amount shown).
   let timer: ReturnType<typeof setInterval> | undefined;
   if (meters.length) {
     const read = () => app.api.jackpots().then(({ jackpots }) => {
-      for (const { game, out } of meters) {
+      for (const { game, show } of meters) {
         const pool = poolOf(game, jackpots);
-        if (!pool) continue;
-        out.textContent = `JACKPOT ${formatMoney(pool.amount_minor, pool.currency)}`;
-        out.hidden = false;
+        if (pool) show(pool);
       }
     }).catch(() => { /* the next read retries */ });
     void read();
