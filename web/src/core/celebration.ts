@@ -41,3 +41,20 @@ export function maySound(celebrates: boolean, round: { total_win: number; bet: {
 export function tierInfo(tier: WinTier): { title: string; ms: number; x: number } {
   return TIERS.find((t) => t.tier === tier) as (typeof TIERS)[number];
 }
+
+/** The lines under a celebration's amount: its money and its multiple of what the round cost
+ * (`gambled`: of what was gambled for a bonus won at the gamble), and, where the spin that
+ * triggered a feature paid besides the feature, the two apart (the gallery saw Cluedo's plaque
+ * read FREE SPINS TOTAL 417 beside EPIC WIN 2,417, the 2,000 of the trigger spin unnamed). No
+ * split where the spins do not sum to the total (a capped round). */
+export function celebrationLines(round: { total_win: number; spins: readonly { kind: string; win: number }[] }, cost: number,
+  money: string, gambled: boolean, credits: (n: number) => string): string[] {
+  const lines = [`${money} · ${Math.floor(round.total_win / cost)}x ${gambled ? "what was gambled for it" : "the bet"}`];
+  const base = round.spins.filter((s) => s.kind === "base").reduce((n, s) => n + s.win, 0);
+  const feature = round.spins.filter((s) => s.kind !== "base");
+  const won = feature.reduce((n, s) => n + s.win, 0);
+  if (base > 0 && won > 0 && base + won === round.total_win) {
+    lines.push(`${credits(base)} on the trigger spin + ${credits(won)} in ${feature.some((s) => s.kind === "bonus") ? "the bonus" : "free spins"}`);
+  }
+  return lines;
+}

@@ -89,23 +89,27 @@ export class EventPlayer<V> {
   /** Play the outcome's spins from `fromSpin` (a resumed round skips what is on screen). */
   async play(view: V, outcome: Outcome, options: { fromSpin?: number; fast?: boolean } = {}): Promise<number> {
     this.check(outcome);
+    // A capped round pays its total_win, less than its spins add up to (the engine caps the
+    // round, not a spin): the meter never reads past it, and ends on what the celebration counts
+    // to (capped, WIN read the spins' sum beside a celebration of the cap).
+    const cap = outcome.win_capped ? outcome.total_win : Infinity;
     let won = 0;
     for (const spin of outcome.spins.slice(0, options.fromSpin ?? 0)) won += spin.win;
     for (const spin of outcome.spins.slice(options.fromSpin ?? 0)) {
-      const ctx: PlayContext<V> = { view, outcome, spin, won, fast: options.fast ?? false };
+      const ctx: PlayContext<V> = { view, outcome, spin, won: Math.min(cap, won), fast: options.fast ?? false };
       if (this.hooks.beforeSpin) await this.within(() => this.hooks.beforeSpin?.(spin, ctx), `spin ${spin.index} start`);
       let spinWon = 0;
       for (const event of spin.events) {
         const handler = this.handlers[event.type] as Handler<V> | undefined;
         if (!handler) throw new UnknownEvent(event.type);
         spinWon += paidBy(event);
-        ctx.won = won + Math.min(spinWon, spin.win);
+        ctx.won = Math.min(cap, won + Math.min(spinWon, spin.win));
         await this.within(() => handler(event, ctx), `event ${event.type} of spin ${spin.index}`);
       }
       won += spin.win;
-      ctx.won = won;
+      ctx.won = Math.min(cap, won);
       if (this.hooks.afterSpin) await this.within(() => this.hooks.afterSpin?.(spin, ctx), `spin ${spin.index} end`);
     }
-    return won;
+    return Math.min(cap, won);
   }
 }

@@ -368,9 +368,22 @@ export const tests = [
       await t.page.locator("[data-testid=trail][data-cop]").waitFor({ timeout: 30000 });
       // the bonus count, on the meters' one row with the balance (1440x900), once it is shown
       // (the field is hidden while empty: a measure before the first bonus spin read top 0)
-      await t.page.locator("[data-testid=spin-info]", { hasText: "BONUS SPIN" }).waitFor({ timeout: 30000 });
+      await t.page.locator("[data-testid=spin-info]", { hasText: /^\d+$/ }).waitFor({ timeout: 30000 });
       const row = await t.page.evaluate(() => ["balance", "spin-info"].map((id) => document.querySelector(`[data-testid=${id}]`).closest(".field").getBoundingClientRect().top));
       expect(Math.abs(row[0] - row[1]) < 4, `the bonus count's field (top ${row[1]}) is not on the balance's row (top ${row[0]})`);
+      // and with the meters the gallery saw wrap it at 1440x900 (balance €17,298.08, WIN 153
+      // (€1.53), the bonus's 13th spin): their texts swapped in and back within one layout
+      const wide = await t.page.evaluate(() => {
+        const outs = ["balance", "win", "spin-info"].map((id) => document.querySelector(`[data-testid=${id}]`));
+        const was = outs.map((o) => o.textContent);
+        outs[0].textContent = "€17,298.08";
+        outs[1].textContent = "153 (€1.53)";
+        outs[2].textContent = outs[2].textContent.replace(/\d+/, "13");
+        const tops = outs.map((o) => o.closest(".field").getBoundingClientRect().top);
+        outs.forEach((o, i) => { o.textContent = was[i]; });
+        return tops;
+      });
+      expect(Math.max(...wide) - Math.min(...wide) < 4, `the meters as the gallery saw them wrap onto two rows (tops ${wide.join(", ")})`);
       await t.assertDrawn("mid-bonus");
       await layout(t, "mid-bonus");
       await t.shot("trail");

@@ -42,6 +42,29 @@ describe("event player", () => {
     }
   }
 
+  it("holds the win meter at a capped round's total_win, the amount its celebration counts to (a capped line round's spins add up past it)", async () => {
+    let checked = 0;
+    for (const key of GAME_KEYS) {
+      const f = fixture(key);
+      for (const round of f.rounds) {
+        const raw = structuredClone(round.outcome) as unknown as Outcome;
+        const sum = raw.spins.reduce((a, s) => a + s.win, 0);
+        if (sum < 2 || raw.win_capped) continue;
+        // the cap one credit under what the spins paid, as lines.py cap_round leaves it
+        raw.win_capped = true;
+        raw.uncapped_win = sum;
+        raw.total_win = sum - 1;
+        const outcome = validateOutcome(raw);
+        const view = new FakeView();
+        const won = await new EventPlayer<SlotView>(genericHandlers(f), {}, { timeoutMs: 2000 }).play(view, outcome);
+        expect(won).toBe(sum - 1);
+        for (const w of view.wins) expect(w).toBeLessThanOrEqual(sum - 1);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+
   it("names the global multiplier a pays-anywhere win was paid at, and tumbles its grids", async () => {
     const f = fixture("anywhere-example");
     let named = 0;

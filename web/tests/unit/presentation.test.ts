@@ -3,7 +3,7 @@
 // switches are obeyed.
 import { describe, expect, it, vi } from "vitest";
 vi.mock("pixi.js", () => import("./pixi-stub"));
-import { gambleBonusCost, maySound, winTier } from "../../src/core/celebration";
+import { celebrationLines, gambleBonusCost, maySound, winTier } from "../../src/core/celebration";
 import { DEFAULT_OPTIONS, type Options } from "../../src/core/options";
 import { anticipatingReels } from "../../src/render/reels";
 import { Sound } from "../../src/render/sound";
@@ -24,6 +24,22 @@ describe("gambleBonusCost", () => {
 });
 
 describe("winTier", () => {
+  it("names the trigger spin's win and the feature's apart where both paid (the gallery: FREE SPINS TOTAL 417 beside EPIC WIN 2,417)", () => {
+    const spin = (kind: "base" | "free" | "bonus", win: number) => ({ kind, win });
+    const fmt = (n: number) => n.toLocaleString("en");
+    // Cluedo: 2,000 on the trigger spin, 417 over its free spins, 20 a spin
+    const cluedo = { total_win: 2417, spins: [spin("base", 2000), spin("free", 0), spin("free", 417)] };
+    expect(celebrationLines(cluedo, 20, "€24.17", false, fmt)).toEqual(["€24.17 · 120x the bet", "2,000 on the trigger spin + 417 in free spins"]);
+    // Cops: the chase alone paid (the bonus outro's total is the meter's): one line
+    const cops = { total_win: 153, spins: [spin("base", 0), spin("bonus", 100), spin("bonus", 53)] };
+    expect(celebrationLines(cops, 10, "€1.53", false, fmt)).toEqual(["€1.53 · 15x the bet"]);
+    const both = { total_win: 153, spins: [spin("base", 13), spin("bonus", 140)] };
+    expect(celebrationLines(both, 10, "€1.53", true, fmt)).toEqual(["€1.53 · 15x what was gambled for it", "13 on the trigger spin + 140 in the bonus"]);
+    // a base game win alone, or a capped round whose spins sum past its total: no split
+    expect(celebrationLines({ total_win: 500, spins: [spin("base", 500)] }, 20, "€5.00", false, fmt)).toHaveLength(1);
+    expect(celebrationLines({ total_win: 1000, spins: [spin("base", 600), spin("free", 900)] }, 20, "€10.00", false, fmt)).toHaveLength(1);
+  });
+
   it("celebrates nothing at or below the cost, tiers at 10x, 30x, 100x", () => {
     expect(winTier(0, 100)).toBeNull();
     expect(winTier(100, 100)).toBeNull(); // a win equal to the cost is no win

@@ -85,11 +85,13 @@ function isBonusRound(outcome: Outcome): boolean {
   return outcome.spins.some((s) => s.kind === "bonus");
 }
 
-/** The console's SPINS field in the bonus: "BONUS SPIN 6". No total: the bonus runs until the
- * cop catches the robber (the sheet's BIG MONEY BONUS), which the player learns on the trail as
- * it happens; a total, though known to the outcome, would tell them the chase's end before it. */
+/** The console's SPINS field in the bonus: the spin's number alone, "6" (at 1440x900 "BONUS
+ * SPIN 13" wrapped under the SPINS label onto a second row beside the balance and the win; the
+ * trail over the reels says it is the bonus). No total: the bonus runs until the cop catches
+ * the robber (the sheet's BIG MONEY BONUS), which the player learns on the trail as it happens;
+ * a total, though known to the outcome, would tell them the chase's end before it. */
 export function bonusSpinLabel(spin: Pick<Spin, "index">): string {
-  return `BONUS SPIN ${spin.index}`;
+  return `${spin.index}`;
 }
 
 /** What started the bonus, for its intro: the Bonus symbols the paid spin showed, or, where
