@@ -7,6 +7,8 @@
 //
 // The thresholds follow the usual studio ladder: a big win about once in a session of a few
 // hundred spins, epic rare enough to stop the room.
+import { formatCredits } from "./money";
+
 export type WinTier = "big" | "mega" | "epic";
 
 export const TIERS: readonly { tier: WinTier; x: number; title: string; ms: number }[] = [
@@ -19,6 +21,18 @@ export const TIERS: readonly { tier: WinTier; x: number; title: string; ms: numb
 export function winTier(totalWin: number, cost: number): WinTier | null {
   if (!(cost > 0) || totalWin <= cost) return null;
   return TIERS.find((t) => totalWin >= t.x * cost)?.tier ?? null;
+}
+
+/** How many whole times the cost a win is, grouped as every figure on screen ("10,000x"). */
+export function timesCost(totalWin: number, cost: number): string {
+  return `${formatCredits(Math.floor(totalWin / cost))}x`;
+}
+
+/** The celebration's count: up to the round's total, or (`still`) the total whole from the
+ * start where a capped round's MAX WIN plaque and the WIN meter already read it (a count-up
+ * beside them showed 195,292 under a plaque claiming 200,000). */
+export function celebrationCount(round: { total_win: number; win_capped?: boolean }): { to: number; still: boolean } {
+  return { to: round.total_win, still: round.win_capped === true };
 }
 
 /** What a bonus won at a gamble (Cops n Robbers' bonus wheel) is measured against: the credits
@@ -49,7 +63,7 @@ export function tierInfo(tier: WinTier): { title: string; ms: number; x: number 
  * split where the spins do not sum to the total (a capped round). */
 export function celebrationLines(round: { total_win: number; spins: readonly { kind: string; win: number }[] }, cost: number,
   money: string, gambled: boolean, credits: (n: number) => string): string[] {
-  const lines = [`${money} · ${Math.floor(round.total_win / cost)}x ${gambled ? "what was gambled for it" : "the bet"}`];
+  const lines = [`${money} · ${timesCost(round.total_win, cost)} ${gambled ? "what was gambled for it" : "the bet"}`];
   const base = round.spins.filter((s) => s.kind === "base").reduce((n, s) => n + s.win, 0);
   const feature = round.spins.filter((s) => s.kind !== "base");
   const won = feature.reduce((n, s) => n + s.win, 0);

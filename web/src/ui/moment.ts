@@ -98,13 +98,13 @@ export async function showMoment(overlay: HTMLElement, o: MomentOptions): Promis
  * cost): the tier's title, the round's total counted up, a burst of `particles` pieces; under
  * turbo or a fast replay about a second. Resolves with the tier shown (null: none). */
 export async function celebrate(overlay: HTMLElement, round: { total_win: number; cost: number },
-  o: { fast?: boolean; particles: number; format: (credits: number) => string; lines?: string[] }): Promise<WinTier | null> {
+  o: { fast?: boolean; particles: number; format: (credits: number) => string; lines?: string[]; still?: boolean }): Promise<WinTier | null> {
   const tier = winTier(round.total_win, round.cost);
   if (!tier) return null;
   const info = tierInfo(tier);
   await showMoment(overlay, {
     title: info.title, kind: `celebration tier-${tier}${o.fast ? " fast" : ""}`, lines: o.lines,
-    count: { to: round.total_win, format: o.format },
+    count: { to: round.total_win, format: o.format, still: o.still },
     ms: o.fast ? 1000 : info.ms,
     burst: o.fast ? Math.min(o.particles, 12) : o.particles,
   });

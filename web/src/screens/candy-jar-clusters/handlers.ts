@@ -272,10 +272,12 @@ export const candyHooks: SpinHooks<CandyView> = {
   },
   afterSpin: async (spin, ctx) => {
     ctx.view.setWin(ctx.won);
-    if (spin.multiplier > 1 && spin.win > 0) ctx.view.setWinLine(`Random multiplier x${spin.multiplier}: the spin pays ${formatCredits(spin.win)}${wordsTail(ctx.view, spin.win, ctx.won)}`, ctx.won);
+    if (spin.multiplier > 1 && spin.win > 0) ctx.view.setWinLine(`Random multiplier x${spin.multiplier}: this spin pays ${formatCredits(spin.win)}${wordsTail(ctx.view, spin.win, ctx.won)}`, ctx.won);
     const last = ctx.outcome.spins[ctx.outcome.spins.length - 1];
     if (last?.index !== spin.index) return;
     const bonus = ctx.outcome.spins.length > 1;
+    // the cap is claimed once the WIN meter reads the capped total, not while it counts to it
+    if (ctx.outcome.win_capped) await ctx.view.meterSettled({ fast: ctx.fast });
     if (ctx.outcome.win_capped) await ctx.view.showCap(formatCredits(ctx.outcome.total_win), bonus, { fast: ctx.fast });
     if (bonus) {
       await ctx.view.showTotal(`FREE SPINS OVER\nTOTAL WIN ${ctx.view.money(ctx.outcome.total_win)}`, { fast: ctx.fast });

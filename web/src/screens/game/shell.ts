@@ -17,7 +17,7 @@ import type { BetOption, RoundView, StepChoice } from "../../net/types";
 import { Stage } from "../../render/app";
 import { PROFILES } from "../../render/quality";
 import type { Sfx } from "../../render/sound";
-import { celebrationLines, gambleBonusCost, maySound, winTier } from "../../core/celebration";
+import { celebrationCount, celebrationLines, gambleBonusCost, maySound, winTier } from "../../core/celebration";
 import { winCycleOf } from "../../core/win-cycle";
 import { celebrate, reducedMotion } from "../../ui/moment";
 import { clear, h, showError } from "../../ui/dom";
@@ -532,7 +532,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     deps.sound(tier === "big" ? "bigwin" : tier === "mega" ? "megawin" : "epicwin");
     await celebrate(overlay, { total_win: outcome.total_win, cost }, {
       fast, particles: PROFILES[app.options.get().quality].particles,
-      format: (c) => formatCredits(c),
+      format: (c) => formatCredits(c), still: celebrationCount(outcome).still,
       lines: celebrationLines(outcome, cost, formatMoney(outcome.total_win * denomination, currency), against !== undefined, formatCredits),
     });
   };

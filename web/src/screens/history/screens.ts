@@ -18,6 +18,7 @@ import type { GameView } from "../../net/types";
 import { DESIGNS, HUD_SHARE, Stage, type DesignSize } from "../../render/app";
 import { h } from "../../ui/dom";
 import { celebrate } from "../../ui/moment";
+import { celebrationCount, timesCost } from "../../core/celebration";
 import { PROFILES } from "../../render/quality";
 import { framesOf, walkReplay, type Frame } from "./frames";
 import { artReady } from "../game/art";
@@ -256,7 +257,7 @@ export async function mountScreens(host: HTMLElement, opts: ScreensOptions): Pro
       if (round && playing && !stopped) {
         const cost = round.bet.cost;
         const total = round.total_win;
-        await celebrate(overlay, { total_win: total, cost }, { particles: PROFILES[opts.quality].particles, format: (c) => formatCredits(c), lines: [`${Math.floor(total / cost)}x the bet`] });
+        await celebrate(overlay, { total_win: total, cost }, { particles: PROFILES[opts.quality].particles, format: (c) => formatCredits(c), lines: [`${timesCost(total, cost)} the bet`], still: celebrationCount(round).still });
       }
     } catch (exc) {
       if (!stopped) fail(exc);

@@ -1,0 +1,54 @@
+// The moments' words and look that gallery reviews found wrong: the celebration's multiple of
+// the bet without its thousands separator ("10000x the bet" beside "200,000"), a capped round's
+// count-up under a MAX WIN plaque already reading the total, and Candy Jar's moment cards caught
+// half-transparent over the grid as they appeared.
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { celebrationCount, timesCost } from "../../src/core/celebration";
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+describe("the celebration's words", () => {
+  it("the multiple of the cost is grouped as every other figure is", () => {
+    expect(timesCost(200_000, 20)).toBe("10,000x");
+    expect(timesCost(2_345, 20)).toBe("117x"); // whole times only, not 117.25x
+    expect(timesCost(1_000_000, 1)).toBe("1,000,000x");
+  });
+
+  it("a capped round's amount is shown whole from the start: the MAX WIN plaque and the WIN meter already read it", () => {
+    expect(celebrationCount({ total_win: 200_000, win_capped: true })).toEqual({ to: 200_000, still: true });
+    expect(celebrationCount({ total_win: 4_000, win_capped: false })).toEqual({ to: 4_000, still: false });
+    expect(celebrationCount({ total_win: 4_000 })).toEqual({ to: 4_000, still: false });
+  });
+});
+
+describe("Candy Jar's moment cards", () => {
+  const css = readFileSync(join(here, "../../src/screens/candy-jar-clusters/candy.css"), "utf8");
+  const base = readFileSync(join(here, "../../src/ui/style.css"), "utf8");
+  const keyframes = (name: string) => {
+    const at = (css + base).indexOf(`@keyframes ${name} `);
+    expect(at, `@keyframes ${name}`).toBeGreaterThanOrEqual(0);
+    const from = (css + base).slice(at);
+    return from.slice(0, from.indexOf("} }") + 3);
+  };
+
+  it("appear at full opacity (a card fading in from 0 was photographed see-through over the grid)", () => {
+    const rule = /\.theme-candy-jar-clusters \.moment \{([^}]*)\}/.exec(css)?.[1] ?? "";
+    // the card's own entrance, else the shared one
+    const name = /animation:\s*([\w-]+)/.exec(rule)?.[1] ?? /\n\.moment \{[^}]*animation:\s*([\w-]+)/.exec(base)?.[1];
+    expect(name).toBeTruthy();
+    expect(keyframes(name!)).not.toMatch(/opacity:\s*0[;\s}]/);
+  });
+
+  it("have an opaque backing and full-opacity text", () => {
+    const rules = [...css.matchAll(/(\.theme-candy-jar-clusters \.moment[^{]*)\{([^}]*)\}/g)];
+    expect(rules.length).toBeGreaterThan(0);
+    for (const [, sel, body] of rules) {
+      expect(body, sel).not.toMatch(/(^|;)\s*opacity:\s*0?\.\d/);
+      const backing = /(?:^|;)\s*background:([^;]*)/.exec(body ?? "")?.[1] ?? "";
+      expect(backing, sel).not.toMatch(/rgba\([^)]*,\s*0?\.[0-7]\d*\)|transparent/);
+    }
+  });
+});
