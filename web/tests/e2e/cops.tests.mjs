@@ -297,9 +297,15 @@ export const tests = [
       await t.page.locator("[data-testid=choice][data-wheel-result^=cash-wheel]").waitFor({ timeout: 30000 });
       if ((await t.page.getAttribute("[data-testid=choice]", "data-wheel-result")) === "cash-wheel:green") {
         await t.page.waitForFunction(() => window.__wonSaid, null, { timeout: 30000 });
-        const { said, meter } = await t.page.evaluate(() => window.__wonSaid);
+        // the meter counts up to the new figure (the full run caught it at 801 of 1,600): read
+        // once it settles, while the panel still says WON (the old meter kept the old figure
+        // until the result's moment had gone)
+        await t.page.locator("[data-testid=win]:not(.counting)").waitFor({ timeout: 5000 });
+        const { said, meter, now } = await t.page.evaluate(() => ({ ...window.__wonSaid, now: document.querySelector("[data-testid=gamble-last]")?.textContent }));
+        expect(now === said, `the panel's WON went before the meter settled: "${now}"`);
         const named = /WON: (?:your win is now )?([\d,]+) credits/.exec(said)?.[1];
-        expect(named && meter.startsWith(named), `the panel says "${said}" beside WIN ${meter}`);
+        const settledMeter = await t.page.locator("[data-testid=win]").innerText();
+        expect(named && settledMeter.startsWith(named), `the panel says "${said}" beside WIN ${settledMeter} (${meter} as WON showed)`);
       }
       let flow = await settled(t, key);
       let after = await t.api(`/api/v1/rounds/${round.round_id}`);
