@@ -5,7 +5,7 @@ import { Container, Graphics, Text } from "pixi.js";
 import { sleep, timeline } from "../../core/timing";
 import { h } from "../../ui/dom";
 import { showMoment } from "../../ui/moment";
-import { formatCredits } from "../../core/money";
+import { creditsMoney, formatCredits } from "../../core/money";
 import type { Cell } from "../../core/outcome";
 import { FONTS } from "../../render/fonts";
 import { PixiSlotView } from "../game/generic";
@@ -13,7 +13,7 @@ import type { ViewDeps } from "../game/registry";
 import { copsWinSummary, labelsWithMoney } from "./summary";
 import { copsSigns, type Sign } from "./signs";
 import { withCurrency } from "./symbols";
-import { collectionCells, collectionLabel, creditsMoney, PARADE, TRAIL, type CopsMoment, type CopsView, type PresentValue } from "./handlers";
+import { collectionCells, collectionLabel, PARADE, TRAIL, type CopsMoment, type CopsView, type PresentValue } from "./handlers";
 import { type WinCycle, type WinShow } from "../../core/win-cycle";
 import type { Outcome } from "../../core/outcome";
 
@@ -118,7 +118,16 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     const summary = copsWinSummary(lines, collections.length, total, earlier) ?? cycle?.summary ?? null;
     // each win named alone with its money beside it: the stake is chosen in money
     const wins = labelsWithMoney([...(cycle?.wins ?? []).map((win) => ({ win, credits: paid.get(win.line) })), ...collections.map(({ money: credits, ...win }) => ({ win, credits }))], summary, money);
-    super.showWins({ ...cycle, wins, summary }, still);
+    // after a bonus the summary ("Last spin: ... · the spins before: ...") and a named win beside
+    // it take two lines on a desktop, down onto the signs under the reels (the e2e layout check
+    // after the bonus wheel, 2 runs in 4): the signs give way until the next spin
+    super.showWins({ ...cycle, wins, summary }, still); // (stops the last cycle first: stopWins)
+    if (earlier > 0) this.bandEl.dataset.words = "after-bonus";
+  }
+
+  override stopWins(): void {
+    delete this.bandEl.dataset.words;
+    super.stopWins();
   }
 
   /** The room for the trail is kept in every mode (the reels do not jump when a bonus starts):
