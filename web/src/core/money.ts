@@ -74,3 +74,16 @@ export function formatDenomination(denomination: number, currency: string): stri
 export function formatPercent(value: number, digits = 2): string {
   return (value * 100).toFixed(digits) + "%";
 }
+
+/** The money of credits at a game's denomination and currency; undefined where either is not
+ * known (a game shown in credits alone). */
+export function creditsMoney(game: { denomination?: number; currency?: string }): ((credits: number) => string) | undefined {
+  const { denomination, currency } = game;
+  return denomination && currency ? (credits) => formatMoney(credits * denomination, currency) : undefined;
+}
+
+/** Credits with their money beside them, as the WIN meter shows a win ("125 (€1.25)"); the
+ * credits alone without a `money`. */
+export function creditsAndMoney(credits: number, money?: (credits: number) => string): string {
+  return money ? `${formatCredits(credits)} (${money(credits)})` : formatCredits(credits);
+}

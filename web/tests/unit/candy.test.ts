@@ -2,10 +2,10 @@
 // fixtures (tests/fixtures/candy-jar-clusters.json) and the rare features played on the e2e
 // test-only game files (candy-jar-clusters-features.json: super spins, the 10,000x cap).
 import { describe, expect, it } from "vitest";
-import { formatCredits, formatMoney } from "../../src/core/money";
+import { creditsAndMoney, creditsMoney, formatCredits, formatMoney } from "../../src/core/money";
 import { validateOutcome, type Cell, type Outcome } from "../../src/core/outcome";
 import { EventPlayer } from "../../src/core/player";
-import { candyHandlers, candyHooks, counterOf, creditsAndMoney, type CandyView, type FreeSpinCounter, type Jar } from "../../src/screens/candy-jar-clusters/handlers";
+import { candyHandlers, candyHooks, counterOf, type CandyView, type FreeSpinCounter, type Jar } from "../../src/screens/candy-jar-clusters/handlers";
 import { meterSteps } from "../../src/screens/candy-jar-clusters/meter";
 import { clusterEdges } from "../../src/screens/candy-jar-clusters/outline";
 import { tumbleMoves } from "../../src/screens/candy-jar-clusters/tumble";
@@ -20,7 +20,7 @@ type Call = [string, ...unknown[]];
 class FakeCandyView implements CandyView {
   constructor(private readonly game: { currency?: string; denomination?: number } = {}) {}
   calls: Call[] = [];
-  money(credits: number) { return creditsAndMoney(credits, this.game); }
+  money(credits: number) { return creditsAndMoney(credits, creditsMoney(this.game)); }
   grid: string[][] = [];
   private log(...c: Call) { this.calls.push(c); }
   spinStart() { this.log("spinStart"); }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatMoney } from "../../src/core/money";
-import { copsWinSummary, creditsAndMoney, labelsWithMoney } from "../../src/screens/cops-n-robbers/summary";
+import { creditsAndMoney } from "../../src/core/money";
+import { copsWinSummary, labelsWithMoney } from "../../src/screens/cops-n-robbers/summary";
 
 // The banner beside the WIN meter accounts for the meter's total: after a bonus the last spin's
 // lines are not all the round paid (the playtest: "4 winning lines pay 125" beside WIN 130).

@@ -3,7 +3,7 @@
 // always the outcome's grid event; the amounts shown are the events' `win`, the spins' `win`
 // and the outcome's `total_win`. The client counts only what it shows (which free spin this is,
 // from the outcome's spins) and finds where a cluster lies on the grid (presentation only).
-import { formatCredits, formatMoney } from "../../core/money";
+import { formatCredits } from "../../core/money";
 import type { Cell, GridEvent, Outcome, Spin } from "../../core/outcome";
 import type { Handlers, PlayContext, SpinHooks } from "../../core/player";
 import type { GameView } from "../../net/types";
@@ -119,21 +119,14 @@ export function wildsPlacedLine(count: number, golden: number): string {
   return `WILD modifier: ${count} wilds placed${golden > 0 ? ", golden ones multiply their cluster's pay" : ""}`;
 }
 
-/** A handler for every event type; they share the state of the grid being played (reset by
- * each grid event). */
-/** Credits in a win's words with their money as the WIN meter shows it ("14 (€0.14)"), where
- * the game's currency and denomination are known; else the credits alone. */
-export function creditsAndMoney(credits: number, game: Partial<Pick<GameView, "currency" | "denomination">>): string {
-  const said = formatCredits(credits);
-  return game.currency && game.denomination ? `${said} (${formatMoney(credits * game.denomination, game.currency)})` : said;
-}
-
 /** The end of a pay's words: the pay's money where the pay alone is the meter's figure ("pays 14
  * (€0.14)"), else the meter's running total with its money ("pays 14 · WIN 24 (€0.24)"). */
 function wordsTail(view: CandyView, pay: number, meter: number): string {
   return meter === pay ? view.money(meter).slice(formatCredits(meter).length) : ` · WIN ${view.money(meter)}`;
 }
 
+/** A handler for every event type; they share the state of the grid being played (reset by
+ * each grid event). */
 export function candyHandlers(game: Pick<GameView, "info">): Required<Handlers<CandyView>> {
   const base = genericHandlers(game) as unknown as Required<Handlers<CandyView>>;
   // what a pay's words end on: its money where the pay alone is the meter's figure, else the

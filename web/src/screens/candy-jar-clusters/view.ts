@@ -2,7 +2,7 @@
 // and scales with the page) the three jars with their modifiers, the jackpot ladder, the
 // free / super spin counter, the EXTRA meter, the random multiplier, the win line, the bonus
 // total and the win cap notice. Every text shown is a value handed in by the handlers.
-import { formatCredits, formatMoney } from "../../core/money";
+import { creditsAndMoney, creditsMoney, formatCredits, formatMoney } from "../../core/money";
 import { sleep } from "../../core/timing";
 import type { BetOption } from "../../net/types";
 import { HUD_SHARE, type DesignSize, type Rect } from "../../render/app";
@@ -15,7 +15,7 @@ import { CandyGrid } from "./grid";
 import { idleBoard } from "./idle";
 import { extraLine, jarRules, superSpinEvery, triggerLine, type JarRules } from "./jars";
 import { jackpotMultiples, ladderAmounts } from "./ladder";
-import { creditsAndMoney, JACKPOTS, JAR_NAMES, JARS, type CandyView as CandyViewApi, type FreeSpinCounter, type Jar } from "./handlers";
+import { JACKPOTS, JAR_NAMES, JARS, type CandyView as CandyViewApi, type FreeSpinCounter, type Jar } from "./handlers";
 import { JAR_COLOURS } from "./symbols";
 import { candyWinCycle, cycleLine } from "./wins";
 import { WIN_CYCLE_MS } from "../../core/win-cycle";
@@ -452,7 +452,7 @@ export class CandyJarView implements CandyViewApi {
     this.capEl.hidden = false;
   }
   money(credits: number): string {
-    return creditsAndMoney(credits, this.deps.game);
+    return creditsAndMoney(credits, creditsMoney(this.deps.game));
   }
   setWinLine(text: string, meter?: number): void {
     this.winLine.textContent = text;

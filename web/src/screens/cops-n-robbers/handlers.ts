@@ -2,8 +2,7 @@
 // play the real fixtures against a fake view). Every amount shown is the event's or the
 // outcome's own: a line's `win`, a present's `value` (x stake), a collection's `win`, the
 // bonus total from the outcome's `breakdown`, the capped win from `total_win`.
-import { formatCredits, formatMoney } from "../../core/money";
-import { creditsAndMoney } from "./summary";
+import { creditsAndMoney, creditsMoney, formatCredits } from "../../core/money";
 import type { Cell, CollectionEvent, Outcome, Spin } from "../../core/outcome";
 import type { Handlers, SpinHooks } from "../../core/player";
 import type { GameView } from "../../net/types";
@@ -37,12 +36,6 @@ export function collectionCells(spin: Pick<Spin, "events">): Cell[] {
   const window = spin.events.filter((e) => e.type === "window").at(-1);
   const robbers: Cell[] = window ? window.symbols.flatMap((column, reel) => column.flatMap((id, row): Cell[] => (id === "ROBBER" ? [[reel, row]] : []))) : [];
   return [...robbers, ...presentValues(spin).map((p): Cell => [p.reel, p.row])];
-}
-
-/** A win's money from its credits at `game`'s denomination (undefined: credits only). */
-export function creditsMoney(game: Partial<Pick<GameView, "denomination" | "currency">>): ((credits: number) => string) | undefined {
-  const { denomination, currency } = game;
-  return denomination && currency ? (credits) => formatMoney(credits * denomination, currency) : undefined;
 }
 
 /** A collection in a player's words, the same while it plays and in the win cycle after the

@@ -3,13 +3,7 @@
 // WIN meter shows the round's total: "4 winning lines pay 125" beside WIN 130 left the other 5
 // unexplained. In credits: beside the wins' labels there is no room for their money on a phone
 // (view.ts); the WIN meter says it.
-import { formatCredits } from "../../core/money";
-
-/** A win's credits with its money beside them where `money` is given ("125 (€1.25)"): the stake
- * is set in money, so a win said in credits alone left a new player to convert (the playtest). */
-export function creditsAndMoney(credits: number, money?: (credits: number) => string): string {
-  return money ? `${formatCredits(credits)} (${money(credits)})` : formatCredits(credits);
-}
+import { creditsAndMoney, formatCredits } from "../../core/money";
 
 /** The win cycle's labels, each with the money of its `credits` beside it ("Line 6 pays 125
  * (€1.25)") where each is named alone; beside a summary (many wins) in credits as they are: the

@@ -3,14 +3,13 @@
 // be chosen is the server's `choice.choices`; what a wheel shows is the server's `choice.odds` (each spin's
 // target or price and exact chance, at each amount the arrows reach) and its state (amount
 // at stake, banked). The client computes no odds: the server draws with those it sends.
-import { formatCredits } from "../../core/money";
+import { creditsMoney, formatCredits } from "../../core/money";
 import { timeline } from "../../core/timing";
 import { reducedMotion, showMoment } from "../../ui/moment";
 import { pointerAngle, pointerStop, shownShare, SPIN_MS } from "./wheel-spin";
 import type { GameView, RoundView, SpinOdds, StepChoice } from "../../net/types";
 import type { ChoiceScreen } from "../game/registry";
 import { h } from "../../ui/dom";
-import { creditsMoney } from "./handlers";
 
 export interface WheelState { stake: number; limit: number; amount: number; collected: number; bonus_won: number | null; reached: number; finished: boolean }
 

@@ -6,7 +6,7 @@
 // nothing: amounts, balance and what may be chosen are the server's.
 import { Autoplay, DEFAULT_ROUNDS, ROUND_CHOICES, autoplayRefusal } from "../../core/autoplay";
 import { Flow } from "../../core/flow";
-import { creditsOf, formatCredits, formatMoney, formatPercent } from "../../core/money";
+import { creditsAndMoney, creditsMoney, creditsOf, formatCredits, formatMoney, formatPercent } from "../../core/money";
 import { buyQuestion, costNote, modeLabel, modeTitle, type ModeView } from "../../core/modes";
 import { validateOutcome, type Outcome } from "../../core/outcome";
 import { EventPlayer } from "../../core/player";
@@ -247,7 +247,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   // the round's end settles it on the server's total before anything reads it.
   let meterShown = 0, meterFrame = 0, meterSettle: ReturnType<typeof setTimeout> | undefined;
   // Nothing won reads as the idle meter's dash (a playtest read "WIN 0 (€0.00)" after a loss).
-  const showMeter = (c: number) => { winOut.textContent = c === 0 ? IDLE_METER : module.units === "credits" ? formatCredits(c) : `${formatCredits(c)} (${formatMoney(c * denomination, currency)})`; };
+  const showMeter = (c: number) => { winOut.textContent = c === 0 ? IDLE_METER : creditsAndMoney(c, module.units === "credits" ? undefined : creditsMoney({ denomination, currency })); };
   const setMeter = (c: number, instant = false) => {
     cancelAnimationFrame(meterFrame);
     clearTimeout(meterSettle);
