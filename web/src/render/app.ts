@@ -3,6 +3,7 @@
 import { Application, Container } from "pixi.js";
 import type { Quality } from "../core/options";
 import { PROFILES, resolutionFor } from "./quality";
+import { frameCap } from "./clock";
 
 export interface DesignSize { name: "landscape" | "portrait"; width: number; height: number }
 export const DESIGNS: Record<DesignSize["name"], DesignSize> = {
@@ -60,6 +61,8 @@ export class Stage {
     // screen costs nothing (a software-rendered browser draws a few frames a second at most).
     this.app.ticker.remove(this.app.render, this.app);
     this.app.ticker.add(this.frame, this, -25);
+    const cap = frameCap(globalThis.localStorage);
+    if (cap) this.app.ticker.maxFPS = cap;
     // The canvas follows its host, not only the window (Pixi resizes on window resize alone).
     this.observer = new ResizeObserver(() => { this.app.resize(); this.fit(); });
     this.observer.observe(this.host);

@@ -18,3 +18,13 @@ export function frameDelta(now: number, last: number): number {
   const d = now - last;
   return d > 0 ? Math.min(d, MAX_FRAME_MS) : 0;
 }
+
+/** A developer's cap on frames drawn a second, from localStorage (the e2e harness sets it:
+ * software WebGL saturates the CPU drawing frames nobody looks at; animations run on the wall
+ * clock, so a capped page shows the same states at the same times). 0: none. */
+export const FRAME_CAP_KEY = "reelforge.dev.maxFps";
+
+export function frameCap(storage: Pick<Storage, "getItem"> | undefined): number {
+  const n = Number(storage?.getItem(FRAME_CAP_KEY) ?? 0);
+  return Number.isFinite(n) && n >= 1 ? Math.min(Math.floor(n), 240) : 0;
+}
