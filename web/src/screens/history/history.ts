@@ -136,6 +136,7 @@ export async function mountHistory(host: HTMLElement, app: AppContext): Promise<
         else {
           const done = await mountScreens(screens, {
             module, game, outcomes, quality: app.options.get().quality,
+            money: (credits) => formatMoney(credits * round.denomination, round.currency),
             // a round of several spins: the lines of the spin on screen are marked
             onShow: (f) => showSpin(account, f.outcome === 0 && (outcomes[0]?.spins.length ?? 0) > 1 ? (outcomes[0]?.spins[f.spin]?.index ?? null) : null),
             spinName: (o, spin) => lines.find((l) => l.heading && l.spin === spin.index && o === 0)?.text ?? (o > 0 ? `Bonus won on the wheel · spin ${spin.index}` : `Spin ${spin.index + 1}`),

@@ -18,7 +18,7 @@ import type { GameView } from "../../net/types";
 import { DESIGNS, HUD_SHARE, Stage, type DesignSize } from "../../render/app";
 import { h } from "../../ui/dom";
 import { celebrate } from "../../ui/moment";
-import { celebrationCount, timesCost } from "../../core/celebration";
+import { celebrationCount, celebrationLines } from "../../core/celebration";
 import { PROFILES } from "../../render/quality";
 import { framesOf, walkReplay, type Frame } from "./frames";
 import { artReady } from "../game/art";
@@ -42,6 +42,8 @@ export interface ScreensOptions {
   spinName(outcome: number, spin: Spin): string;
   /** Called with each screen once it is drawn. */
   onShow?(frame: Frame): void;
+  /** Credits of the round as money in its currency ("€20.00"), for the celebration's words. */
+  money(credits: number): string;
 }
 
 const TIMEOUT_MS = 10000;
@@ -255,9 +257,11 @@ export async function mountScreens(host: HTMLElement, opts: ScreensOptions): Pro
       // its cost), as the game showed it after the round's events
       const round = outcomes[0];
       if (round && playing && !stopped) {
-        const cost = round.bet.cost;
+        // measured and worded as the game did (shell.ts celebrateRound): the money, the
+        // multiple of the bet, the trigger spin's win beside the feature's
+        const cost = round.bet.cost > 0 ? round.bet.cost : round.bet.stake;
         const total = round.total_win;
-        await celebrate(overlay, { total_win: total, cost }, { particles: PROFILES[opts.quality].particles, format: (c) => formatCredits(c), lines: [`${timesCost(total, cost)} the bet`], still: celebrationCount(round).still });
+        await celebrate(overlay, { total_win: total, cost }, { particles: PROFILES[opts.quality].particles, format: (c) => formatCredits(c), lines: celebrationLines(round, cost, opts.money(total), false, formatCredits), still: celebrationCount(round).still });
       }
     } catch (exc) {
       if (!stopped) fail(exc);
