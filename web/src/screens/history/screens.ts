@@ -254,7 +254,8 @@ export async function mountScreens(host: HTMLElement, opts: ScreensOptions): Pro
       // played to its end: the celebration the round earned in the game (none at or below
       // its cost), as the game showed it after the round's events
       const round = outcomes[0];
-      if (round && playing && !stopped) {
+      // (a capped round whose view showed its own MAX WIN moment: no tier repeating it)
+      if (round && playing && !stopped && !(round.win_capped && (view as SlotView).celebratesCap)) {
         const cost = round.bet.cost;
         const total = round.total_win;
         await celebrate(overlay, { total_win: total, cost }, { particles: PROFILES[opts.quality].particles, format: (c) => formatCredits(c), lines: [`${timesCost(total, cost)} the bet`], still: celebrationCount(round).still });
