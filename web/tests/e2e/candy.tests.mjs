@@ -185,8 +185,9 @@ async function ladderAt(t, game, stakeMinor, label) {
 }
 
 /** Spin until `wanted(outcome)`, at most `tries` rounds; returns the round. */
-async function spinUntil(t, key, wanted, tries, what) {
+async function spinUntil(t, key, wanted, tries, what, beforeSpin = async () => {}) {
   for (let i = 0; i < tries; i++) {
+    await beforeSpin();
     await t.spin(key);
     const round = await lastRound(t);
     expect(round.game === key && round.status === "closed", `${key}: last round ${round.game} ${round.status}`);
@@ -269,7 +270,28 @@ export const tests = [
     async run(t) {
       await open(t, "candy-cap");
       await t.page.check("[data-testid=turbo]");
-      const round = await spinUntil(t, "candy-cap", (o) => o.win_capped && events(o, "random_multiplier").some((e) => e.value > 1), 6, "capped round with a multiplier");
+      // every moment titled MAX WIN as it opens (turbo keeps it 300 ms): its words and whether it
+      // covers the whole stage (the playtest: a plaque, no moment, at the game's 10,000x)
+      await t.page.evaluate(() => {
+        window.__maxWins = [];
+        new MutationObserver((changes) => {
+          for (const node of changes.flatMap((c) => [...c.addedNodes])) {
+            if (!(node instanceof HTMLElement) || node.dataset.testid !== "moment" || !/^MAX WIN/.test(node.querySelector(".moment-title")?.textContent ?? "")) continue;
+            const r = node.getBoundingClientRect(), s = document.querySelector("[data-testid=stage]").getBoundingClientRect();
+            window.__maxWins.push({ text: node.innerText.replace(/\s+/g, " "), covers: r.left <= s.left + 1 && r.top <= s.top + 1 && r.right >= s.right - 1 && r.bottom >= s.bottom - 1 });
+          }
+        }).observe(document.body, { childList: true, subtree: true });
+      });
+      const round = await spinUntil(t, "candy-cap", (o) => o.win_capped && events(o, "random_multiplier").some((e) => e.value > 1), 6, "capped round with a multiplier",
+        () => t.page.evaluate(() => { window.__maxWins = []; }));
+      // the round's MAX WIN moment: once, over the whole stage, the amount in credits and money
+      // and the cap's multiple, before the round ended (the page is idle again)
+      const maxWins = await t.page.evaluate(() => window.__maxWins);
+      const said = maxWins[0]?.text ?? "";
+      expect(maxWins.length === 1, `the capped round showed ${maxWins.length} MAX WIN moments: ${JSON.stringify(maxWins)}`);
+      expect(maxWins[0].covers, `the MAX WIN moment does not cover the stage: "${said}"`);
+      expect(said.includes(`${credits(round.outcome.total_win)} credits`) && said.includes(money(round.outcome.total_win * round.denomination)) && said.includes("10,000x"),
+        `the MAX WIN moment says "${said}", the round won ${credits(round.outcome.total_win)} credits (${money(round.outcome.total_win * round.denomination)}), the cap 10,000x`);
       const mult = events(round.outcome, "random_multiplier").find((e) => e.value > 1).value;
       expect((await t.page.locator("[data-testid=candy-multiplier]").innerText()) === `x${mult}`, "the multiplier badge");
       const cap = t.page.locator("[data-testid=candy-cap]");

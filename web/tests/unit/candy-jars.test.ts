@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { GameInfo } from "../../src/net/types";
 import { JAR_NAMES, JARS } from "../../src/screens/candy-jar-clusters/handlers";
-import { extraLine, jarRules, superSpinEvery, triggerLine } from "../../src/screens/candy-jar-clusters/jars";
+import { extraLine, JAR_BOX, jarFill, jarRules, pileSlots, superSpinEvery, triggerLine } from "../../src/screens/candy-jar-clusters/jars";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const described = JSON.parse(readFileSync(join(here, "..", "fixtures", "candy-jar-clusters-help.json"), "utf8")) as { help: GameInfo["help"] };
@@ -49,5 +49,43 @@ describe("candy jar captions", () => {
     expect(rule).toEqual({ every, symbol: "Extra Free Spin" });
     expect(extraLine(1, rule)).toBe(`SUPER SPIN: 1 of ${every} Extra Free Spin symbols collected`);
     expect(superSpinEvery({ help: { sections: [] } })).toBeNull();
+  });
+});
+
+describe("the candies in a jar's glass", () => {
+  it("a candy per candy up to the trigger, then full (the count says the rest)", () => {
+    expect(jarFill(0, 3)).toEqual({ pieces: 0, full: false });
+    expect(jarFill(2, 3)).toEqual({ pieces: 2, full: false });
+    expect(jarFill(3, 3)).toEqual({ pieces: 3, full: true });
+    expect(jarFill(7, 3)).toEqual({ pieces: 3, full: true });
+  });
+
+  for (const capacity of [1, 2, 3, 4, 5, 7, 9, 12]) {
+    it(`${capacity} candies lie inside the glass, bottom first, none on another (capacity ${capacity})`, () => {
+      const slots = pileSlots(capacity);
+      expect(slots).toHaveLength(capacity);
+      for (const s of slots) {
+        // inside the body (art/jar-back.svg: x 8..112, floor 118) and under the lid (y 28)
+        expect(s.x - s.d / 2).toBeGreaterThanOrEqual(8);
+        expect(s.x + s.d / 2).toBeLessThanOrEqual(112);
+        expect(s.y + s.d / 2).toBeLessThanOrEqual(118);
+        expect(s.y - s.d / 2).toBeGreaterThanOrEqual(28);
+        expect(s.d).toBeGreaterThan(10);
+      }
+      for (let i = 0; i < slots.length; i++) for (let j = i + 1; j < slots.length; j++) {
+        const a = slots[i]!, b = slots[j]!;
+        expect(Math.hypot(a.x - b.x, a.y - b.y)).toBeGreaterThanOrEqual(a.d * 0.99);
+      }
+      // the first lands on the floor; none lies lower than an earlier one's row
+      expect(slots[0]!.y + slots[0]!.d / 2).toBeCloseTo(116, 5);
+      for (let i = 1; i < slots.length; i++) expect(slots[i]!.y).toBeLessThanOrEqual(slots[i - 1]!.y + 1e-9);
+    });
+  }
+
+  it("the shipped trigger's candies fill the glass up to its neck (two on the floor, one on them)", () => {
+    const trigger = Number(/trigger_candies\s*=\s*(\d+)/.exec(gameFile)![1]);
+    const slots = pileSlots(trigger);
+    expect(Math.min(...slots.map((s) => s.y - s.d / 2))).toBeLessThan(JAR_BOX.height * 0.35);
+    expect(Math.max(...slots.map((s) => s.x + s.d / 2)) - Math.min(...slots.map((s) => s.x - s.d / 2))).toBeGreaterThan(JAR_BOX.width * 0.6);
   });
 });

@@ -51,9 +51,9 @@ export interface CandyView extends SlotView {
   jackpotWon(name: string, win: number, multiplier: number, options?: { fast?: boolean }): Promise<void>;
   /** The bonus total at the end of Free Spins ("" hides it). */
   showTotal(text: string, options?: { fast?: boolean }): Promise<void>;
-  /** The win cap message (the view names the game's cap): the round's total and whether free
-   * spins were forfeited. */
-  showCap(total: string, forfeited: boolean, options?: { fast?: boolean }): Promise<void>;
+  /** The win cap's moment and message (the view names the game's cap): the round's total
+   * (credits) and whether free spins were forfeited. Played once, after the round's last spin. */
+  showCap(total: number, forfeited: boolean, options?: { fast?: boolean }): Promise<void>;
   /** The line under the grid telling the last pay ("" clears it), and the WIN meter's total
    * once that pay is counted (`meter`, credits). */
   setWinLine(text: string, meter?: number): void;
@@ -271,7 +271,7 @@ export const candyHooks: SpinHooks<CandyView> = {
     const bonus = ctx.outcome.spins.length > 1;
     // the cap is claimed once the WIN meter reads the capped total, not while it counts to it
     if (ctx.outcome.win_capped) await ctx.view.meterSettled({ fast: ctx.fast });
-    if (ctx.outcome.win_capped) await ctx.view.showCap(formatCredits(ctx.outcome.total_win), bonus, { fast: ctx.fast });
+    if (ctx.outcome.win_capped) await ctx.view.showCap(ctx.outcome.total_win, bonus, { fast: ctx.fast });
     if (bonus) {
       await ctx.view.showTotal(`FREE SPINS OVER\nTOTAL WIN ${ctx.view.money(ctx.outcome.total_win)}`, { fast: ctx.fast });
       ctx.view.setSpinInfo("");

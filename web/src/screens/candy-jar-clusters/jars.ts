@@ -85,3 +85,50 @@ export function superSpinEvery(info: Pick<GameInfo, "help">): { every: number; s
 export function extraLine(toward: number, rule: { every: number; symbol: string } | null): string {
   return rule === null ? `SUPER SPIN: ${toward} EXTRA symbols collected toward it` : `SUPER SPIN: ${toward} of ${rule.every} ${rule.symbol} symbols collected`;
 }
+
+/** A candy's place in a jar's glass (art/jar-back.svg, art/jar-front.svg): its centre and
+ * diameter in the art's units (a JAR_BOX), and a tilt in degrees so the pile looks tipped in. */
+export interface PileSlot { x: number; y: number; d: number; tilt: number }
+
+/** The jar art's box (its viewBox), in its units. */
+export const JAR_BOX = { width: 120, height: 124 } as const;
+/** The glass's inside where candies lie: its width at the body, its floor, and the neck's
+ * bottom, which a full jar's top candy reaches. */
+const INSIDE = { left: 12, right: 108, floor: 116, neck: 34 } as const;
+
+/** Where `capacity` candies lie in a jar, bottom row first, as large as the glass lets them:
+ * rows of `cols` and `cols - 1` in turn, each candy resting in the hollow between two below it
+ * (one column: a stack), the last row's few in its middle. The shipped trigger's 3 fill the
+ * glass up to its neck: two on the floor, one on them. */
+export function pileSlots(capacity: number): PileSlot[] {
+  const n = Math.max(1, Math.floor(capacity));
+  const width = INSIDE.right - INSIDE.left, height = INSIDE.floor - INSIDE.neck;
+  const layout = (cols: number) => {
+    const step = cols > 1 ? Math.sqrt(3) / 2 : 1;
+    const rows: number[] = [];
+    for (let placed = 0; placed < n; rows.push(Math.min(n - placed, rows.length % 2 && cols > 1 ? cols - 1 : cols)), placed += rows.at(-1)!);
+    return { cols, step, rows, d: Math.min(width / cols, height / (1 + step * (rows.length - 1))) };
+  };
+  let best = layout(1);
+  for (let cols = 2; cols <= n; cols++) {
+    const next = layout(cols);
+    if (next.d > best.d + 1e-9) best = next;
+  }
+  const { cols, step, rows, d } = best;
+  const mid = (INSIDE.left + INSIDE.right) / 2;
+  let index = 0;
+  return rows.flatMap((k, r) => {
+    const full = r % 2 && cols > 1 ? cols - 1 : cols;
+    const start = Math.floor((full - k) / 2);
+    return Array.from({ length: k }, (_, i) => ({
+      x: mid + (start + i - (full - 1) / 2) * d, y: INSIDE.floor - d / 2 - r * step * d, d, tilt: ((index++ * 47) % 60) - 30,
+    }));
+  });
+}
+
+/** What a jar draws for `count` candies collected this spin toward `capacity` (the trigger the
+ * pages state): a candy per candy up to it, and full from it on (the count says the rest). */
+export function jarFill(count: number, capacity: number): { pieces: number; full: boolean } {
+  const cap = Math.max(1, capacity);
+  return { pieces: Math.max(0, Math.min(count, cap)), full: count >= cap };
+}

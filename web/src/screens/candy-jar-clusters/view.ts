@@ -13,7 +13,9 @@ import type { ViewDeps } from "../game/registry";
 import "./candy.css";
 import { CandyGrid } from "./grid";
 import { idleBoard } from "./idle";
-import { extraLine, jarRules, superSpinEvery, triggerLine, type JarRules } from "./jars";
+import { extraLine, JAR_BOX, jarFill, jarRules, pileSlots, superSpinEvery, triggerLine, type JarRules, type PileSlot } from "./jars";
+import jarBack from "./art/jar-back.svg?raw";
+import jarFront from "./art/jar-front.svg?raw";
 import { jackpotMultiples, ladderAmounts } from "./ladder";
 import { JACKPOTS, JAR_NAMES, JARS, type CandyView as CandyViewApi, type FreeSpinCounter, type Jar } from "./handlers";
 import { JAR_COLOURS } from "./symbols";
@@ -22,8 +24,8 @@ import { WIN_CYCLE_MS } from "../../core/win-cycle";
 import type { Cell, Outcome } from "../../core/outcome";
 
 const CELL = 88;
-/** The most candies a jar draws (what fits its glass); its count says the rest. */
-const JAR_CANDIES = 18;
+/** The candies that fill a jar where the pages give no trigger. */
+const JAR_CAPACITY = 3;
 /** CSS px kept free under the grid: the win line; on a phone also the jars and the ladder. */
 const UNDER_LANDSCAPE = 34;
 const UNDER_PORTRAIT = 190;
@@ -34,11 +36,28 @@ function hold(ms: number, fast?: boolean): Promise<void> {
   return sleep(fast ? Math.min(ms, 120) : ms);
 }
 
+/** One wall of a jar's glass, inline so its lid takes the jar's colour (--jar); its gradients'
+ * ids made the jar's own (`prefix`), the page holding three jars. */
+function glass(svg: string, prefix: string, wall: string): HTMLElement {
+  const el = h("span", { class: `glass ${wall}`, "aria-hidden": "true" });
+  el.innerHTML = svg.replace(/id="(\w+)"/g, `id="${prefix}-$1"`).replace(/url\(#(\w+)\)/g, `url(#${prefix}-$1)`);
+  return el;
+}
+
+/** A candy in a jar at its slot (percent of the jar's box, which keeps the art's proportions);
+ * `order`: its place among those dropping in together (they fall one after another). */
+function candyPiece(slot: PileSlot, order: number): HTMLElement {
+  const pc = (v: number, of: number) => `${(v / of * 100).toFixed(2)}%`;
+  return h("i", { style: `left:${pc(slot.x - slot.d / 2, JAR_BOX.width)};top:${pc(slot.y - slot.d / 2, JAR_BOX.height)};width:${pc(slot.d, JAR_BOX.width)};height:${pc(slot.d, JAR_BOX.height)};--tilt:${slot.tilt}deg;--delay:${order * 90}ms` });
+}
+
 export class CandyJarView implements CandyViewApi {
   readonly grid: CandyGrid;
+  /** showCap plays the capped round's MAX WIN moment (the shell's tier would repeat it). */
+  readonly celebratesCap = true;
   private readonly textures: SymbolTextures;
   private readonly root: HTMLElement;
-  private readonly jarEls = new Map<Jar, { jar: HTMLElement; fill: HTMLElement; count: HTMLElement; dots: HTMLElement }>();
+  private readonly jarEls = new Map<Jar, { jar: HTMLElement; count: HTMLElement; dots: HTMLElement }>();
   private readonly modEls = new Map<Jar, HTMLElement>();
   private readonly jackpotEls = new Map<string, { el: HTMLElement; amount: HTMLElement; win: HTMLElement }>();
   private readonly multiples: ReadonlyMap<string, number>;
@@ -75,16 +94,19 @@ export class CandyJarView implements CandyViewApi {
     const jars = h("div", { class: "jars", "data-testid": "candy-jars" });
     const rules = jarRules(game.info);
     this.jarRules = rules;
+    this.pile = pileSlots(rules.trigger ?? JAR_CAPACITY);
     this.superEvery = superSpinEvery(game.info);
     const modifiers = h("div", { class: "modifiers", "data-testid": "candy-modifiers" });
     for (const j of JARS) {
       const colour = css(JAR_COLOURS[j]);
-      const fill = h("div", { class: "fill" });
       const count = h("output", { class: "count", "data-testid": `jar-${j}-count` }, "0");
       const dots = h("div", { class: "dots" });
       const said = rules.captions.get(j);
       const explained = said ? `${JAR_NAMES[j]} jar: ${said.candy}, for ${said.gives}` : `${JAR_NAMES[j]} jar`;
-      const jar = h("div", { class: "jar", style: `--jar:${colour}`, "data-testid": `jar-${j}`, "data-count": "0", "data-lit": "false", role: "button", tabindex: "0", "aria-label": explained, "aria-haspopup": "true" }, fill, count, dots, h("span", { class: "name" }, JAR_NAMES[j]));
+      // a glass jar (art/jar-*.svg): its far wall, the candies collected this spin, its near
+      // wall with the gloss and the lid in the jar's colour, the jar's name on the lid
+      const jar = h("div", { class: "jar", style: `--jar:${colour}`, "data-testid": `jar-${j}`, "data-count": "0", "data-lit": "false", "data-full": "false", role: "button", tabindex: "0", "aria-label": explained, "aria-haspopup": "true" },
+        glass(jarBack, `${j}-back`, "back"), dots, glass(jarFront, `${j}-front`, "front"), h("span", { class: "name" }, JAR_NAMES[j]), count);
       jar.addEventListener("click", (ev) => { ev.stopPropagation(); this.toggleTip(j, jar); });
       jar.addEventListener("keydown", (ev) => { if (ev.key === "Enter") { ev.preventDefault(); this.toggleTip(j, jar); } });
       // what it collects and what it is for, beside it where there is room (a desktop); a tap
@@ -92,7 +114,7 @@ export class CandyJarView implements CandyViewApi {
       const caption = h("span", { class: "jar-caption", "data-testid": `jar-${j}-caption`, style: `--jar:${colour}` },
         ...(said ? [h("b", {}, said.candy), h("span", {}, said.gives)] : []));
       jars.append(h("div", { class: "jar-row" }, jar, caption));
-      this.jarEls.set(j, { jar, fill, count, dots });
+      this.jarEls.set(j, { jar, count, dots });
       const mod = h("span", { class: "modifier", style: `--jar:${colour}`, "data-testid": `modifier-${j}`, "data-lit": "false" }, JAR_NAMES[j]);
       modifiers.append(mod);
       this.modEls.set(j, mod);
@@ -382,13 +404,25 @@ export class CandyJarView implements CandyViewApi {
       const n = counts[j];
       el.jar.dataset.count = String(n);
       el.count.textContent = String(n);
-      el.dots.replaceChildren(...Array.from({ length: Math.min(n, JAR_CANDIES) }, () => h("i", {})));
-      el.fill.style.height = `${Math.min(100, n * 22)}%`;
+      this.fillJar(el, n);
       el.jar.dataset.lit = String(lit.includes(j));
     }
     this.showProgress(counts);
     if (lit.length) this.setModifiers(lit);
   }
+  /** The jar's glass holds a candy per candy it received this spin, up to the trigger the pages
+   * state (JAR_CAPACITY where they state none), piled from the bottom; from the trigger on it
+   * is full (data-full: it glows). The pieces already in it stay put; new ones drop in. */
+  private fillJar(el: { jar: HTMLElement; dots: HTMLElement }, n: number): void {
+    const { pieces, full } = jarFill(n, this.pile.length);
+    el.jar.dataset.full = String(full);
+    const have = el.dots.children.length;
+    if (pieces < have) el.dots.replaceChildren(...[...el.dots.children].slice(0, pieces));
+    for (let k = have; k < pieces; k++) el.dots.append(candyPiece(this.pile[k]!, k - have));
+  }
+  /** Where a jar's candies lie, its trigger's count of them filling it. */
+  private readonly pile: PileSlot[];
+
   setModifiers(active: readonly Jar[]): void {
     for (const [j, el] of this.modEls) el.dataset.lit = String(active.includes(j));
     for (const [j, el] of this.jarEls) if (active.includes(j)) el.jar.dataset.lit = "true";
@@ -444,11 +478,21 @@ export class CandyJarView implements CandyViewApi {
     this.totalEl.textContent = text;
     this.totalEl.hidden = false;
   }
-  async showCap(total: string, forfeited: boolean, options: { fast?: boolean } = {}): Promise<void> {
+  /** The round reached the game's cap: its MAX WIN moment over the whole stage (the amount in
+   * credits, its money and the cap's multiple of the bet; skippable like every moment), then the
+   * plaque beside the counter until the next spin. The amount is shown whole: the WIN meter
+   * already reads it (core/celebration.ts celebrationCount). */
+  async showCap(total: number, forfeited: boolean, options: { fast?: boolean } = {}): Promise<void> {
     const x = this.deps.game.info.max_win_x;
     const cap = `MAX WIN${x ? ` ${x.toLocaleString("en")}x` : ""}`;
-    await this.moment(`${cap}\n${total} credits${forfeited ? "\nremaining free spins forfeited" : ""}`, "cap", 2800, options.fast);
-    this.capEl.textContent = `${cap} REACHED: ${total} credits${forfeited ? " (remaining free spins forfeited)" : ""}`;
+    const money = formatMoney(total * this.deps.game.denomination, this.deps.game.currency);
+    await showMoment(this.deps.overlay, {
+      title: "MAX WIN", kind: "candy-moment cap max-win", ms: 4200, fast: options.fast,
+      count: { to: total, format: (c) => `${formatCredits(c)} credits`, still: true },
+      lines: [`${money}${x ? ` · ${x.toLocaleString("en")}x the bet` : ""}`, ...(forfeited ? ["remaining free spins forfeited"] : [])],
+      burst: options.fast ? Math.min(this.deps.stage.profile.particles, 12) : this.deps.stage.profile.particles,
+    });
+    this.capEl.textContent = `${cap} REACHED: ${formatCredits(total)} credits${forfeited ? " (remaining free spins forfeited)" : ""}`;
     this.capEl.hidden = false;
   }
   money(credits: number): string {
@@ -472,8 +516,7 @@ export class CandyJarView implements CandyViewApi {
       el.jar.dataset.count = "0";
       el.jar.dataset.lit = "false";
       el.count.textContent = "0";
-      el.dots.replaceChildren();
-      el.fill.style.height = "0";
+      this.fillJar(el, 0);
     }
     this.showProgress({ wild: 0, free_spins: 0, jackpots: 0 });
     this.setModifiers([]);

@@ -77,6 +77,9 @@ export interface SlotView {
    * end the trigger spin's win and the round's beside it; null hides it. Absent: the handlers
    * say them in the spin counter line. */
   holdMeter?(state: HoldMeter | null): void;
+  /** The view's handlers show a capped round's own MAX WIN moment before the round ends (Candy
+   * Jar's): the shell adds no win tier after it. */
+  readonly celebratesCap?: boolean;
   /** A message over the reels for a moment (feature triggered, multiplier, jackpot). */
   banner(text: string, options?: { ms?: number; fast?: boolean }): Promise<void>;
   /** A cluster game's grid multipliers on the cells ([reel][row], the outcome's

@@ -529,6 +529,9 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     const cost = against ?? (outcome.bet.cost > 0 ? outcome.bet.cost : outcome.bet.stake);
     const tier = winTier(outcome.total_win, cost);
     if (!tier) return;
+    // a capped round the view celebrated with its own MAX WIN moment: the tier would say the
+    // same amount a second time, smaller
+    if (outcome.win_capped && (view as SlotView).celebratesCap) return;
     deps.sound(tier === "big" ? "bigwin" : tier === "mega" ? "megawin" : "epicwin");
     await celebrate(overlay, { total_win: outcome.total_win, cost }, {
       fast, particles: PROFILES[app.options.get().quality].particles,

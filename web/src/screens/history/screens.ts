@@ -256,7 +256,8 @@ export async function mountScreens(host: HTMLElement, opts: ScreensOptions): Pro
       // played to its end: the celebration the round earned in the game (none at or below
       // its cost), as the game showed it after the round's events
       const round = outcomes[0];
-      if (round && playing && !stopped) {
+      // (a capped round whose view showed its own MAX WIN moment: no tier repeating it)
+      if (round && playing && !stopped && !(round.win_capped && (view as SlotView).celebratesCap)) {
         // measured and worded as the game did (shell.ts celebrateRound): the money, the
         // multiple of the bet, the trigger spin's win beside the feature's
         const cost = round.bet.cost > 0 ? round.bet.cost : round.bet.stake;
