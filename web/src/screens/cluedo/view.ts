@@ -37,10 +37,11 @@ export const PHONE_EDGE_PX = Math.max(14, Math.ceil(compactBadgeReach(COMPACT_BA
 /** The room kept under the reels for the gamble's panel on a desktop (withChoiceRoom): the
  * cards' one row (cluedo.css, min-width 601px) and the offer fit in it. */
 const CHOICE_ROOM_PX = 96;
-/** On a phone: CSS px kept under the reels' window for the frame and the win's words, then the
+/** On a phone: CSS px kept under the reels' window for the frame and the win's words (two lines
+ * of them: a free spin's "Line 3: 2 x Miss Scarlet (WILD x2, FREE SPIN x3) pays 12"), then the
  * room asked for the signs under them (the reels are centred above it), the most they grow to,
  * the least they are shown in, and the air kept over the console. */
-const UNDER_REELS_PX = 46;
+const UNDER_REELS_PX = 54;
 const SIGNS_PX = 112;
 const SIGNS_MAX_PX = 150;
 const SIGNS_MIN_PX = 64;
@@ -185,7 +186,8 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
     const room = hostHeight - px - SIGNS_GAP_PX - top;
     this.band.hidden = design.name !== "portrait" || room < SIGNS_MIN_PX || !!(choice && !choice.hidden);
     const height = Math.min(room, SIGNS_MAX_PX);
-    Object.assign(this.band.style, { top: `${Math.round(top + (room - height) / 2)}px`, height: `${Math.max(0, Math.round(height))}px` });
+    // under the win's words; what the signs leave of a tall room is air over the console
+    Object.assign(this.band.style, { top: `${Math.round(top)}px`, height: `${Math.max(0, Math.round(height))}px` });
   }
 
   /** The reels keep still when the gamble's offer or its cards open under them (the playtest
