@@ -506,14 +506,15 @@ export const tests = [
       await layout(t, "phone-idle");
       await t.shot("phone");
       // The playtest: no sign at all on a phone (the desktop's band under the reels was hidden).
-      // Their short form stands in the snow between the title and the trail's room, on the page,
-      // each sign its words (the kit's check above: clear of the reels and every control).
+      // Their short form stands under the reels, past the strip of the win's words, above the
+      // console, in the room the wheels open in (the reviewer: a bare band of snow there), on the
+      // page, each sign its words (the kit's check above: clear of the reels and every control).
       const band = await t.rect("[data-testid=cops-band]:not([hidden])");
       expect(band, "no signs on a phone");
       const win = await t.rect("[data-testid=reels-window]");
-      const title = await t.rect("[data-testid=game-title]");
-      expect(band.y >= title.y + title.height - 0.5 && band.y + band.height <= win.y - 28 - 12 + 0.5 && band.x >= 0 && band.x + band.width <= 390,
-        `the signs ${JSON.stringify(band)} are not between the title ${JSON.stringify(title)} and the trail's room over the reels ${JSON.stringify(win)}`);
+      const consoleTop = (await t.rect(".console")).y;
+      expect(band.y >= win.y + win.height + 46 - 0.5 && band.y + band.height <= consoleTop + 0.5 && band.x >= 0 && band.x + band.width <= 390,
+        `the signs ${JSON.stringify(band)} are not between the win's words under the reels ${JSON.stringify(win)} and the console (${consoleTop})`);
       const signs = await t.page.locator("[data-testid=cops-band] > [data-testid^=band-]").evaluateAll((els) => els.map((el) => { const r = el.getBoundingClientRect(); return { text: el.innerText.trim(), width: r.width, height: r.height }; }));
       expect(signs.length === 3 && signs.every((s) => s.text.length > 20 && s.width > 60 && s.height > 20), `the phone's signs: ${JSON.stringify(signs)}`);
       expect(/collects the presents/i.test(signs[0].text), `the presents' sign on a phone does not say what the robber collects: ${signs[0].text}`);

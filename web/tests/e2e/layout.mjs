@@ -48,3 +48,31 @@ export function layoutProblems() {
 
 /** Two CSS px rectangles ({x, y, width, height}; null: takes no room) share some area. */
 export const rectsOverlap = (a, b) => !!(a && b && a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height);
+
+/** The tallest band (CSS px) between the reels' window and the HUD over the console in which the
+ * game shows nothing across the reels' width: no decoration of the screen ([data-layout=
+ * decoration]: its signs, jars, meters) lies in it. Runs in the page. */
+export function emptyUnderReels() {
+  const win = document.querySelector("[data-testid=reels-window]")?.getBoundingClientRect();
+  const hud = document.querySelector("section.game .hud")?.getBoundingClientRect();
+  if (!win || !hud) return null;
+  const shown = (el) => {
+    if (el.closest("[hidden]")) return false;
+    const st = getComputedStyle(el);
+    if (st.visibility === "hidden" || st.display === "none" || Number(st.opacity) === 0) return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 1 && r.height > 1;
+  };
+  const spans = [...document.querySelectorAll("section.game [data-layout=decoration]")]
+    .filter((el) => !el.closest(".hud") && shown(el))
+    .map((el) => el.getBoundingClientRect())
+    .filter((r) => r.right > win.left && r.left < win.right && r.bottom > win.bottom && r.top < hud.top)
+    .map((r) => [Math.max(win.bottom, r.top), Math.min(hud.top, r.bottom)])
+    .sort((a, b) => a[0] - b[0]);
+  let at = win.bottom, widest = 0;
+  for (const [top, bottom] of spans) {
+    widest = Math.max(widest, top - at);
+    at = Math.max(at, bottom);
+  }
+  return { band: Math.max(widest, hud.top - at), reelsBottom: win.bottom, hudTop: hud.top };
+}

@@ -4,7 +4,7 @@
 // Cluedo's free-spin counter stands clear of the frame's fan, Candy Jar's bonus total and
 // MAX WIN plaque stay off the final grid (1440x900 and 390x844).
 import { WEB } from "./server.mjs";
-import { rectsOverlap as overlap } from "./layout.mjs";
+import { emptyUnderReels, rectsOverlap as overlap } from "./layout.mjs";
 
 const GAMES = `${WEB}/tests/e2e/games`;
 const CLUEDO_WIN = { operator: "demo", key: "cluedo-win", gameFile: `${GAMES}/cluedo-e2e-win-v1.toml` };
@@ -13,6 +13,11 @@ const COPS_WIN = { operator: "demo", key: "cops-n-robbers-win", gameFile: `${GAM
 const CANDY_FS = { operator: "demo", key: "candy-fs", gameFile: `${GAMES}/candy-jar-clusters-e2e-fs-v1.toml` };
 const CANDY_CAP = { operator: "demo", key: "candy-cap", gameFile: `${GAMES}/candy-jar-clusters-e2e-cap-v1.toml` };
 const SIZES = [{ width: 1440, height: 900 }, { width: 390, height: 844 }];
+/** The most bare scene (CSS px) a phone shows between the reels and the console (layout.mjs
+ * emptyUnderReels): the strip kept under the frame for the win's words (generic.ts
+ * LABEL_STRIP_PX, 38 px; Cops keeps 46 px for its frame and words) and a few px of air on either
+ * side of what stands under it. The reviewer measured 170 to 300 px in every game. */
+const PHONE_BARE_PX = 64;
 
 function expect(cond, message) {
   if (!cond) throw new Error(message);
@@ -115,13 +120,17 @@ export const tests = [
     // The playtest on a phone: the reels jumped as a panel opened under them (AUTO's settings
     // in every game, Cops n Robbers' wheels); they stay put (the options dialog and the info
     // panel lie over the page and never moved them).
-    name: "look: on a phone the reels stay put as the autoplay panel and the gamble open (390x844)",
+    name: "look: on a phone the reels stay put as the autoplay panel and the gamble open, no bare band under them (390x844)",
     viewport: { width: 390, height: 844 },
     gameFiles: [CLUEDO_WIN, COPS_WIN],
     async run(t) {
       for (const [key, collect] of [["cluedo-win", "gamble-collect"], ["cops-n-robbers-win", "collect"], ["candy-jar-clusters", null]]) {
         await open(t, key);
         const idle = await reels(t);
+        // the reviewer: the reels sized by the width alone left a band of bare scene over the console
+        const bare = await t.page.evaluate(emptyUnderReels);
+        await t.shot(`${key}-idle`);
+        expect(bare && bare.band <= PHONE_BARE_PX, `${key}: ${Math.round(bare?.band)} px of bare scene between the reels (bottom ${Math.round(bare?.reelsBottom)}) and the console (${Math.round(bare?.hudTop)})`);
         await t.page.click("[data-testid=autoplay]");
         await t.page.locator("[data-testid=autoplay-panel]:not([hidden])").waitFor();
         const auto = await reels(t);

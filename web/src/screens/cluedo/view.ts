@@ -13,6 +13,7 @@ import { compactBadgeReach } from "../../render/reels";
 import { COMPACT_BADGE_PX, PixiSlotView } from "../game/generic";
 import type { ViewDeps } from "../game/registry";
 import { lastFreeSpin, type CluedoView, type JackpotNotice } from "./handlers";
+import { cluedoSigns } from "./signs";
 import { GOLDEN_FRAME } from "./theme";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -36,6 +37,15 @@ export const PHONE_EDGE_PX = Math.max(14, Math.ceil(compactBadgeReach(COMPACT_BA
 /** The room kept under the reels for the gamble's panel on a desktop (withChoiceRoom): the
  * cards' one row (cluedo.css, min-width 601px) and the offer fit in it. */
 const CHOICE_ROOM_PX = 96;
+/** On a phone: CSS px kept under the reels' window for the frame and the win's words (two lines
+ * of them: a free spin's "Line 3: 2 x Miss Scarlet (WILD x2, FREE SPIN x3) pays 12"), then the
+ * room asked for the signs under them (the reels are centred above it), the most they grow to,
+ * the least they are shown in, and the air kept over the console. */
+const UNDER_REELS_PX = 54;
+const SIGNS_PX = 112;
+const SIGNS_MAX_PX = 150;
+const SIGNS_MIN_PX = 64;
+const SIGNS_GAP_PX = 8;
 
 /** A forked bolt of lightning; `side` places it (cluedo.css): each strike lights another. */
 function bolt(side: "a" | "b"): SVGSVGElement {
@@ -63,6 +73,9 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
   private readonly host: HTMLElement;
   private readonly gameInfo: ViewDeps["game"]["info"];
   private readonly currency: string;
+  /** The signs under the reels on a phone (signs.ts); the gamble's panel takes their room. */
+  private readonly band: HTMLElement;
+  private readonly jackpotCopy: MutationObserver | null = null;
 
   constructor(deps: ViewDeps) {
     // a win's words in the strip under the reels, never over the symbols they name (a
@@ -82,7 +95,20 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
     this.counter = h("div", { class: "cluedo-counter", "data-testid": "free-spins", "data-layout": "decoration", role: "status", hidden: true });
     this.notice = h("div", { class: "cluedo-notice", "data-testid": "jackpot-notice", "data-layout": "over-reels", role: "alertdialog", "aria-label": "Jackpot won", hidden: true });
     deps.overlay.prepend(this.lights); // under the banner: the lights dim the reels, not the messages
-    deps.overlay.append(this.counter, this.notice);
+    // the MegaJackpot's sign shows the pool as the console's meter has it from the server
+    const pool = h("span", { class: "cl-sign-amount", "data-testid": "cluedo-sign-pool" });
+    this.band = h("div", { class: "cluedo-band", "data-testid": "cluedo-band", "data-layout": "decoration", hidden: true, "aria-label": "How Cluedo MegaJackpots pays" },
+      ...cluedoSigns(deps.game.info).map(({ kind, title, line }) => h("div", { class: `cl-sign cl-sign-${kind}`, "data-testid": `cluedo-sign-${kind}` },
+        ...(kind === "jackpot" ? [h("strong", {}, title), pool] : [h("span", { class: "cl-sign-icon", "aria-hidden": "true" }), h("strong", {}, title)]),
+        h("span", { class: "cl-sign-line" }, line))));
+    const meter = deps.overlay.closest("section.game")?.querySelector("[data-testid=jackpot]");
+    if (meter) {
+      const copy = () => { pool.textContent = meter.textContent; };
+      this.jackpotCopy = new MutationObserver(copy);
+      this.jackpotCopy.observe(meter, { childList: true, characterData: true, subtree: true });
+      copy();
+    }
+    deps.overlay.append(this.counter, this.notice, this.band);
     deps.overlay.classList.add("cluedo-overlay");
   }
 
@@ -132,7 +158,8 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
     return FAN_RISE * Math.min(1, this.reelsAcross(placement) / (reels * (cell + gap) - gap)) * placement.scale;
   }
 
-  /** Every layout (the shell's fit, a resize) ends with the reels held still (holdStill). */
+  /** Every layout (the shell's fit, a resize) ends with the reels held still (holdStill), the
+   * signs under them. */
   protected override layout(): void {
     super.layout();
     // (the first layout runs from the base's constructor, before these are set)
@@ -140,6 +167,27 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
     if (this.holding || !this.fit) return;
     this.holding = true;
     try { this.holdStill(this.fit.px, this.withCounter(this.fit.top)); } finally { this.holding = false; }
+    this.placeBand(this.fit.px);
+  }
+
+  /** On a phone the reels are centred above the signs' room (a desktop keeps its layout). */
+  protected override roomUnder(placement: Parameters<PixiSlotView["roomUnder"]>[0]): number {
+    return placement.design.name === "portrait" && this.band?.childElementCount ? SIGNS_PX : 0;
+  }
+
+  /** The signs between the win's words under the reels and the console (`px`: what it covers),
+   * on a phone, while no panel is open (cluedo.css hides them in the frame one opens) and where
+   * they fit. */
+  private placeBand(px: number): void {
+    const { design, hostHeight } = this.stageRef.placement();
+    const choice = this.host.closest("section.game")?.querySelector<HTMLElement>("[data-testid=choice]");
+    const r = this.windowRect();
+    const top = r.y + r.height + UNDER_REELS_PX;
+    const room = hostHeight - px - SIGNS_GAP_PX - top;
+    this.band.hidden = design.name !== "portrait" || room < SIGNS_MIN_PX || !!(choice && !choice.hidden);
+    const height = Math.min(room, SIGNS_MAX_PX);
+    // under the win's words; what the signs leave of a tall room is air over the console
+    Object.assign(this.band.style, { top: `${Math.round(top)}px`, height: `${Math.max(0, Math.round(height))}px` });
   }
 
   /** The reels keep still when the gamble's offer or its cards open under them (the playtest
@@ -295,6 +343,8 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
     this.lights.remove();
     this.counter.remove();
     this.notice.remove();
+    this.band.remove();
+    this.jackpotCopy?.disconnect();
     super.destroy();
   }
 }

@@ -1,6 +1,6 @@
 // The game's three signs (view.ts): the presents' cash, the Big Money trail, the gamble. On a
 // desktop they stand in the room under the reels that the gamble's panel opens in, in full; on
-// a phone in the room above the reels (over the trail's), each its title and its short line.
+// a phone in the same room, each its title and its short line.
 // The words are the rule sheet's: the robber collects the values on the presents (Fortune
 // Spins, the bonus), 3, 4 or 5 BONUS start the chase at 1x, 2x or 3x, the trail's multipliers,
 // the cash wheel's third more, double or triple and the bonus wheel's Big Money bonuses.

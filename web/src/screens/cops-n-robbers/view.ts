@@ -28,10 +28,13 @@ export const CHOICE_ROOM_PX = 176;
 const UNDER_REELS_PX = 46;
 /** The least room (CSS px) the band of signs under the reels is shown in. */
 const BAND_MIN_PX = 96;
-/** On a phone: the least room (CSS px) between the title and the trail's room that the signs'
- * short form is shown in, and the gap kept either side of it. */
-const BAND_PHONE_MIN_PX = 44;
-const BAND_PHONE_GAP = 6;
+/** On a phone: the room (CSS px) asked for the signs' short form under the reels (the reels are
+ * centred above it), the most they grow to, the least they are shown in, and the air kept over
+ * the console. */
+const BAND_PHONE_PX = 104;
+const BAND_PHONE_MAX_PX = 140;
+const BAND_PHONE_MIN_PX = 56;
+const BAND_PHONE_GAP = 8;
 
 /** Each suspect's outcome, as the rule sheet gives it. */
 const PARADE_RESULTS: Record<string, string> = {
@@ -138,7 +141,7 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     const covered = this.withChoiceRoom(px, CHOICE_ROOM_PX, "--cops-choice-room");
     super.fitAbove(covered, (top ?? 0) + trail + TRAIL_GAP);
     this.holdStill(covered, (top ?? 0) + trail + TRAIL_GAP);
-    this.placeBand(px, covered, (top ?? 0), trail);
+    this.placeBand(px, covered);
     // Drawn now, not on the next tick: the shell calls this from its ResizeObserver (after
     // layout, before paint) when the gamble's wheels open under the reels, and the canvas
     // drawn a frame later left the panel over the bottom row until then (a slow renderer's
@@ -146,17 +149,25 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     if (!this.destroyed) this.stage.app.render();
   }
 
+  /** On a phone the reels are centred above the signs' room (a desktop keeps its layout). */
+  protected override roomUnder(placement: Parameters<PixiSlotView["roomUnder"]>[0]): number {
+    return placement.design.name === "portrait" ? BAND_PHONE_PX : 0;
+  }
+
   /** The signs: on a desktop in the room kept under the reels (none while the panel fills it;
    * less while a message over the console takes some); on a phone, in their short form, in the
-   * snow between the title (`top`) and the trail's room above the reels, where the reels stand
-   * (the playtest found no sign at all on a phone). Shown only where they fit. */
-  private placeBand(px: number, covered: number, top: number, trail: number): void {
+   * same room, between the win's words under the reels and the console (the playtest found no
+   * sign at all on a phone; then a bare band of snow between the reels and the console, the
+   * reels taking the width and the height left over). Shown only where they fit. */
+  private placeBand(px: number, covered: number): void {
     if (this.stage.placement().design.name === "portrait") {
-      const y = top + BAND_PHONE_GAP;
-      const room = this.windowRect().y - trail - 12 - BAND_PHONE_GAP - y; // the trail's top (cops.css)
-      this.bandEl.dataset.place = "above";
+      const r = this.windowRect();
+      const y = r.y + r.height + UNDER_REELS_PX;
+      const room = this.stage.placement().hostHeight - px - BAND_PHONE_GAP - y;
+      const height = Math.min(room, BAND_PHONE_MAX_PX);
+      this.bandEl.dataset.place = "phone";
       this.bandEl.hidden = room < BAND_PHONE_MIN_PX;
-      Object.assign(this.bandEl.style, { top: `${y}px`, bottom: "", height: `${Math.max(0, room)}px` });
+      Object.assign(this.bandEl.style, { top: `${Math.round(y + (room - height) / 2)}px`, bottom: "", height: `${Math.max(0, Math.round(height))}px` });
       return;
     }
     const room = covered - px;

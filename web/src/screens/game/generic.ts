@@ -307,6 +307,14 @@ export class PixiSlotView implements SlotView {
     return placement.design.width - 40;
   }
 
+  /** CSS px a game keeps under the reels (beyond the strip of the win's words) for what it
+   * shows there, in the layout `placement` gives (Cluedo's and Cops' signs on a phone): the
+   * reels are centred in the room above it, at the size they had (it never shrinks them, so a
+   * panel opening over it moves nothing). None by default. */
+  protected roomUnder(_placement: ReturnType<Stage["placement"]>): number {
+    return 0;
+  }
+
   /** The reels take the stage above what the console covers, under the title, centred. */
   protected layout(): void {
     const placement = this.deps.stage.placement();
@@ -330,7 +338,8 @@ export class PixiSlotView implements SlotView {
     const scale = fit(compact ? 0 : full);
     this.reels.scale.set(scale);
     this.reels.setCompact(compact ? COMPACT_BADGE_PX : 0, scale * root);
-    this.reels.position.set((design.width - w * scale) / 2, top + (free - hgt * scale) / 2);
+    const room = Math.min(this.roomUnder(placement) / root, Math.max(0, free - hgt * scale));
+    this.reels.position.set((design.width - w * scale) / 2, top + (free - hgt * scale - room) / 2);
     // the words under the window start below its frame
     const under = `${Math.round(FRAME_PX * scale * root + 6)}px`;
     // (the first layout runs from the constructor, before they are made)
