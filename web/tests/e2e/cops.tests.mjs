@@ -375,6 +375,10 @@ export const tests = [
       // the bonus count, on the meters' one row with the balance (1440x900), once it is shown
       // (the field is hidden while empty: a measure before the first bonus spin read top 0)
       await t.page.locator("[data-testid=spin-info]", { hasText: /^\d+$/ }).waitFor({ timeout: 30000 });
+      // the gallery's review: the bonus looked like the base game. Its own scene while it plays
+      // (view.ts bonusScene), the base game's again once its outro has gone.
+      const scene = () => t.page.getAttribute(`[data-testid=game-${key}] [data-testid=stage]`, "data-scene");
+      expect((await scene()) === "bonus", `the bonus plays in the base game's scene (data-scene ${await scene()})`);
       const row = await t.page.evaluate(() => ["balance", "spin-info"].map((id) => document.querySelector(`[data-testid=${id}]`).closest(".field").getBoundingClientRect().top));
       expect(Math.abs(row[0] - row[1]) < 4, `the bonus count's field (top ${row[1]}) is not on the balance's row (top ${row[0]})`);
       // and with the meters the gallery saw wrap it at 1440x900 (balance €17,298.08, WIN 153
@@ -394,6 +398,7 @@ export const tests = [
       await layout(t, "mid-bonus");
       await t.shot("trail");
       const flow = await settled(t, key);
+      expect((await scene()) === null, `the bonus's scene (${await scene()}) stays after the round`);
       const round = await lastRound(t);
       const events = round.outcome.spins.flatMap((s) => s.events);
       const moves = events.filter((e) => e.type === "trail" || e.type === "parade");

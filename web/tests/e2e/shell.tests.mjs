@@ -27,6 +27,29 @@ async function open(t, key, playableWithinMs = 30000) {
   await t.page.locator(`[data-testid=game-${key}] [data-testid=play]:not([disabled])`).waitFor({ timeout: playableWithinMs });
 }
 
+/** Runs in the page: what paints the celebration card's body under its words, or why it is see-
+ * through. The gallery's review saw the reels through the card (a background of 92%) and the
+ * rays across it: the card is its own stacking context (its transform), so a ::before at a
+ * negative z-index paints over the card's own background. A body is solid where its colour or its
+ * bottom image layer holds only opaque colours; the card's own background counts only without
+ * such rays, a plaque in ::after (over a ::before at the same z-index) with them. */
+export function celebrationBody(card) {
+  const alpha = (c) => { const m = /rgba?\(([^)]*)\)/.exec(c); const parts = m ? m[1].split(/[,\s/]+/).filter(Boolean) : []; return parts.length === 4 ? Number(parts[3]) : m ? 1 : 0; };
+  const layers = (image) => { const out = []; let depth = 0, from = 0; for (let i = 0; i < image.length; i++) { const c = image[i]; if (c === "(") depth++; else if (c === ")") depth--; else if (c === "," && depth === 0) { out.push(image.slice(from, i).trim()); from = i + 1; } } out.push(image.slice(from).trim()); return out; };
+  const solid = (st) => {
+    if (alpha(st.backgroundColor) === 1) return true;
+    const bottom = layers(st.backgroundImage).at(-1) ?? "none";
+    const colours = bottom.match(/rgba?\([^)]*\)/g) ?? [];
+    return bottom !== "none" && colours.length > 0 && colours.every((c) => alpha(c) === 1);
+  };
+  const own = getComputedStyle(card), before = getComputedStyle(card, "::before"), after = getComputedStyle(card, "::after");
+  const rays = before.content !== "none" && before.content !== "normal";
+  const plaque = after.content !== "none" && after.content !== "normal";
+  if (plaque && solid(after) && (!rays || Number(after.zIndex) >= Number(before.zIndex))) return "solid";
+  if (solid(own) && !rays) return "solid";
+  return `see-through: the card ${own.backgroundColor} ${own.backgroundImage.slice(0, 120)}${rays ? " under rays" : ""}; its ::after ${plaque ? `${after.backgroundColor} ${after.backgroundImage.slice(0, 120)}` : "none"}`;
+}
+
 const rounds = async (t, key) => (await t.api(`/api/v1/rounds?game=${key}&limit=100`)).rounds;
 
 /** The share of near-white pixels in the top fifth of the canvas (a blank band reads white). */
@@ -276,6 +299,8 @@ export const tests = [
       const tier = x >= 100 ? "epic" : x >= 30 ? "mega" : x >= 10 ? "big" : null;
       expect(tier !== null, `the free spins game won only ${x}x`);
       expect(await moment.evaluate((el, tier) => el.classList.contains(`tier-${tier}`), tier), `${x}x is ${tier}, the card says ${await moment.getAttribute("class")}`);
+      const body = await moment.evaluate(celebrationBody);
+      expect(body === "solid", `the ${tier} card: ${body}`);
       const screen = t.page.locator("[data-testid=game-cluedo-fs]");
       expect((await screen.getAttribute("data-flow")) === "play", "the gamble is offered under the celebration");
       const pieces = await moment.locator(".moment-burst i").count();

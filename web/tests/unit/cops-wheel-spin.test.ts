@@ -88,10 +88,13 @@ describe("the result's words", () => {
     expect(r.said).toBe("WON: your win is now 6 credits");
     expect(CASH_NAMES[0]).not.toMatch(/^\+/);
   });
-  it("with part of the win kept, a won spin says what is at stake now and what is kept", () => {
+  // The gallery's review: "200 credits kept" twice on the panel, the kept line under the amount
+  // (gamble-banked) and the result beside it. The kept line says it; the result does not.
+  it("with part of the win kept, a won spin says what is at stake now, and leaves what is kept to the panel's kept line", () => {
     const r = gambleResult({ wheel: "cash", option: 1 }, 3, { ...state, amount: 6, collected: 2, finished: false });
-    expect(r.said).toBe("WON: 6 credits at stake now, 2 kept");
-    expect(r.lines).toContain("2 credits kept");
+    expect(r.said).toBe("WON: 6 credits at stake now");
+    expect(r.amount).toBe("At stake: 6 credits");
+    expect([r.said, ...r.lines].join(" ")).not.toMatch(/kept/);
   });
   it("the cash wheel's green names the total it takes the win to", () => {
     expect(cashGreenWords(5, 6, 0)).toBe("Green: takes your win of 5 to 6 credits in total");
@@ -106,7 +109,7 @@ describe("the result's words", () => {
     expect(won.amount).toBe("Your win: 800 credits (€8.00)");
     expect(won.said).toBe("WON: your win is now 800 credits (€8.00)");
     const lost = gambleResult({ wheel: "cash", option: 2 }, 300, { ...state, collected: 100 }, money);
-    expect(lost).toEqual({ title: "LOSE", amount: "−300 credits (€3.00)", lines: ["100 credits (€1.00) kept"], said: "LOST: −300 credits (€3.00), 100 credits (€1.00) kept" });
+    expect(lost).toEqual({ title: "LOSE", amount: "−300 credits (€3.00)", lines: [], said: "LOST: −300 credits (€3.00)" });
     expect(gambleResult({ wheel: "cash", option: 1 }, 3, { ...state, amount: 6, collected: 2, finished: false }, money).amount).toBe("At stake: 6 credits (€0.06)");
   });
   it("the WIN meter shows what the panel says once the pointer stops", () => {
@@ -120,9 +123,11 @@ describe("the result's words", () => {
   it("a won cash spin at the limit says it was collected", () => {
     expect(gambleResult({ wheel: "cash", option: 2 }, 400, { ...state, amount: 1200, finished: true }).lines[1]).toMatch(/collected/);
   });
-  it("a lost spin says what was lost and what was kept", () => {
+  it("a lost spin says what was lost, once; what was kept is the panel's kept line's to say", () => {
     const r = gambleResult({ wheel: "cash", option: 2 }, 300, { ...state, collected: 100 });
-    expect(r).toEqual({ title: "LOSE", amount: "−300 credits", lines: ["100 credits kept"], said: "LOST: −300 credits, 100 credits kept" });
+    expect(r).toEqual({ title: "LOSE", amount: "−300 credits", lines: [], said: "LOST: −300 credits" });
+    const bonus = gambleResult({ wheel: "bonus", bonus: 2 }, 300, { ...state, collected: 200, bonus_won: 2 });
+    expect([bonus.said, ...bonus.lines].join(" ")).not.toMatch(/kept/);
   });
   it("a won bonus names the bonus the server says was won", () => {
     const r = gambleResult({ wheel: "bonus", bonus: 2 }, 500, { ...state, bonus_won: 2 });

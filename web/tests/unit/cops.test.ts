@@ -35,6 +35,10 @@ class FakeCopsView extends RecordingView implements CopsView {
   trailShow(start: number) { this.trailShown = true; this.calls.push(`trail x${start}`); }
   async trailMove(robber: number, cop: number) { this.trail.push([robber, cop]); }
   trailHide() { this.trailShown = false; }
+  /** The bonus's scene: each change, with how many calls had been made before it. */
+  bonusLook = false;
+  scenes: { look: "bonus" | "base"; after: number }[] = [];
+  bonusScene(on: boolean) { if (on !== this.bonusLook) this.scenes.push({ look: on ? "bonus" : "base", after: this.calls.length }); this.bonusLook = on; }
   async parade(result: string) { this.parades.push(result); }
   reelSets: string[] = [];
   reelSet(name: string) { this.reelSets.push(name); }
@@ -203,6 +207,25 @@ describe("cops n robbers handlers", () => {
       expect(view.reelSets).toEqual(outcome.spins.map((sp) => (sp.kind === "bonus" ? "bonus" : outcome.bet.mode)));
     }
     expect(outcomeOf("fortune-collect").bet.mode).toBe("fortune");
+  });
+
+  // The gallery's review: the trail bonus looked like the base game. Its own scene from the
+  // intro (over which it is announced) through its spins and parade to its outro, then the base
+  // game's again; a base round never changes the scene.
+  it("plays the bonus in its own scene, from before its intro until its outro has been shown", async () => {
+    for (const kind of ["flag:bonus", "parade-sid", "parade-vic"]) {
+      const { view } = await play(outcomeOf(kind));
+      const intro = view.calls.findIndex((c) => c.startsWith("moment ") && c.includes("until the cop catches the robber"));
+      const outro = view.calls.findIndex((c) => c.startsWith("moment BONUS TOTAL"));
+      expect(view.scenes.map((sc) => sc.look)).toEqual(["bonus", "base"]);
+      expect(view.scenes[0]!.after).toBeLessThanOrEqual(intro); // on before the intro is shown
+      expect(view.scenes[1]!.after).toBeGreaterThan(outro); // off once the outro has been shown
+      expect(view.bonusLook).toBe(false);
+    }
+    for (const kind of ["win", "fortune-collect"]) {
+      const { view } = await play(outcomeOf(kind));
+      expect(view.scenes).toEqual([]);
+    }
   });
 
   it("hides the trail in the base game", async () => {

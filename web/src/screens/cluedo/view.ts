@@ -47,20 +47,30 @@ const SIGNS_MAX_PX = 150;
 const SIGNS_MIN_PX = 64;
 const SIGNS_GAP_PX = 8;
 
-/** A forked bolt of lightning; `side` places it (cluedo.css): each strike lights another. */
+/** A bolt of lightning as a storm draws it: a jagged trunk from the top of the room with forks
+ * off it, each a wide blue glow, a pale stroke and a white-hot core (the gallery's review: a
+ * filled zig-zag of 3 px outline read as a thin line). `side` places it (cluedo.css): each strike
+ * lights another. Points in a 200 x 400 box. */
+const BOLT_TRUNK = "104,0 92,50 114,60 80,128 104,138 66,214 92,222 58,300 78,308 46,400";
+const BOLT_FORKS = ["92,50 66,74 72,84 44,112", "80,128 50,160 60,170 26,214 30,236", "104,138 136,170 128,180 162,222", "66,214 100,248 92,260 124,300 120,320", "58,300 30,330 36,340 14,372"];
 function bolt(side: "a" | "b"): SVGSVGElement {
   const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", "0 0 100 300");
+  svg.setAttribute("viewBox", "0 0 200 400");
   svg.setAttribute("class", `bolt bolt-${side}`);
   svg.setAttribute("aria-hidden", "true");
-  for (const [points, width] of [["52,0 30,92 46,96 22,176 38,180 14,300 60,160 44,156 70,84 54,80 76,0", 3], ["40,130 62,170 58,176 84,232 64,180 68,174 48,128", 2]] as const) {
-    const p = document.createElementNS(SVG, "polygon");
+  const line = (points: string, width: number, colour: string, opacity = 1) => {
+    const p = document.createElementNS(SVG, "polyline");
     p.setAttribute("points", points);
-    p.setAttribute("fill", "#f6f9ff");
-    p.setAttribute("stroke", "#b9d4ff");
-    p.setAttribute("stroke-width", String(width));
-    svg.append(p);
-  }
+    const attrs: [string, string][] = [["fill", "none"], ["stroke", colour], ["stroke-width", String(width)], ["stroke-linejoin", "round"], ["stroke-linecap", "round"], ["opacity", String(opacity)]];
+    for (const [k, v] of attrs) p.setAttribute(k, v);
+    return p;
+  };
+  // the glow of every stroke first, then the pale strokes, then the cores: a fork never cuts
+  // across the trunk's core
+  const strokes: [string, number][] = [[BOLT_TRUNK, 1], ...BOLT_FORKS.map((f): [string, number] => [f, 0.55])];
+  for (const [points, k] of strokes) svg.append(line(points, 24 * k, "#7fa6ff", 0.45));
+  for (const [points, k] of strokes) svg.append(line(points, 11 * k, "#e8f0ff"));
+  for (const [points, k] of strokes) svg.append(line(points, 5 * k, "#ffffff"));
   return svg;
 }
 

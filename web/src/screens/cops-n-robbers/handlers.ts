@@ -17,6 +17,9 @@ export const TRAIL = { length: 24, marks: { 6: 2, 9: 3, 12: 4, 15: 6, 18: 8, 21:
 
 export const PARADE = ["bert", "sid", "vic"] as const;
 
+/** The bonus's name by its starting multiplier (the rule sheet's three bonuses). */
+export const BONUS_TITLES: Record<number, string> = { 1: "BIG MONEY BONUS", 2: "SUPER BIG MONEY BONUS", 3: "MEGA BIG MONEY BONUS" };
+
 /** A present's cash value as the server drew it: its cell and the value, in stakes. */
 export interface PresentValue { reel: number; row: number; value: number }
 
@@ -64,6 +67,8 @@ export interface CopsView extends SlotView {
   trailShow(startMultiplier: number): void;
   trailMove(robber: number, cop: number, options?: { fast?: boolean }): Promise<void>;
   trailHide(): void;
+  /** The bonus's own scene (its street, lights and frame) while `on`; off, the base game's. */
+  bonusScene(on: boolean): void;
   /** A feature's intro or outro over the reels (ui/moment.ts); `count` in credits, from the
    * outcome. */
   moment(m: CopsMoment, options?: { fast?: boolean }): Promise<void>;
@@ -123,12 +128,13 @@ export function copsHandlers(game: Pick<GameView, "info"> & Partial<Pick<GameVie
       await v(ctx.view).collect(collectionLabel(e, money), { fast: ctx.fast, cells: collectionCells(ctx.spin) });
     },
     bonus: async (e, ctx) => {
-      const names: Record<number, string> = { 1: "BIG MONEY BONUS", 2: "SUPER BIG MONEY BONUS", 3: "MEGA BIG MONEY BONUS" };
+      // the bonus's own look from its intro on, until its outro has been shown (copsHooks)
+      v(ctx.view).bonusScene(true);
       v(ctx.view).trailShow(e.start_multiplier);
       // what started it and what ends it, before the first bonus spin (skippable: a tap or
       // Space, as every moment); never the number of spins, which would give the chase away
       await v(ctx.view).moment({
-        title: names[e.start_multiplier] ?? "BIG MONEY BONUS",
+        title: BONUS_TITLES[e.start_multiplier] ?? "BIG MONEY BONUS",
         lines: [`${bonusCause(e.trigger_count)} · Trail multiplier x${e.start_multiplier}`, "Robbers collect the presents", "Bonus spins until the cop catches the robber"],
         kind: "bonus-intro",
       }, { fast: ctx.fast });
@@ -163,8 +169,10 @@ export function copsHooks(): SpinHooks<SlotView> {
       // the reels run over the strips of the set the server spins: the bonus reels in the
       // bonus, the mode's (Fortune Spins: its own reels) in the base game
       v(ctx.view).reelSet?.(spin.kind === "bonus" ? "bonus" : ctx.outcome.bet.mode);
-      if (spin.kind === "base") { v(ctx.view).trailHide(); ctx.view.setSpinInfo(""); }
-      else ctx.view.setSpinInfo(bonusSpinLabel(spin));
+      // the base game's look on a base spin; the bonus's on a bonus spin (a round resumed in the
+      // middle of its bonus plays no intro)
+      if (spin.kind === "base") { v(ctx.view).trailHide(); v(ctx.view).bonusScene(false); ctx.view.setSpinInfo(""); }
+      else { v(ctx.view).bonusScene(true); ctx.view.setSpinInfo(bonusSpinLabel(spin)); }
     },
     afterSpin: async (spin, ctx) => {
       const last = spin === ctx.outcome.spins[ctx.outcome.spins.length - 1];
@@ -172,8 +180,9 @@ export function copsHooks(): SpinHooks<SlotView> {
       const o = ctx.outcome;
       if (isBonusRound(o)) {
         await v(ctx.view).moment(bonusOutro(o), { fast: ctx.fast });
-        // the bonus is over: its spin count leaves the console with it
+        // the bonus is over: its spin count and its scene leave with it
         ctx.view.setSpinInfo("");
+        v(ctx.view).bonusScene(false);
       }
       if (o.win_capped) {
         await ctx.view.banner(`MAXIMUM WIN REACHED: ${formatCredits(o.total_win)} paid`, { ms: 2500, fast: ctx.fast });

@@ -13,7 +13,7 @@ import type { ViewDeps } from "../game/registry";
 import { copsWinSummary, labelsWithMoney } from "./summary";
 import { copsSigns, type Sign } from "./signs";
 import { withCurrency } from "./symbols";
-import { collectionCells, collectionLabel, PARADE, TRAIL, type CopsMoment, type CopsView, type PresentValue } from "./handlers";
+import { BONUS_TITLES, collectionCells, collectionLabel, PARADE, TRAIL, type CopsMoment, type CopsView, type PresentValue } from "./handlers";
 import { type WinCycle, type WinShow } from "../../core/win-cycle";
 import type { Outcome } from "../../core/outcome";
 
@@ -61,10 +61,25 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   /** The game's signs in the room the reels keep under them for the wheel gamble's panel (a
    * desktop): bare snow there read as dead space. The panel takes the room back as it opens. */
   private readonly bandEl: HTMLElement;
+  /** In the bonus the three signs give way to the bonus's own (cops.css): its name between a
+   * patrol car's red and blue lamps, what it does, what ends it. */
+  private readonly bonusTitle = h("strong", {}, BONUS_TITLES[1] ?? "");
+  private readonly bonusSign = h("div", { class: "band-sign band-bonus", "data-testid": "bonus-sign" },
+    h("span", { class: "band-lamp red", "aria-hidden": "true" }),
+    h("div", { class: "band-words" }, this.bonusTitle,
+      h("span", {}, "Every robber collects the presents' cash, times the trail's multiplier"),
+      h("span", {}, "Bonus spins until the cop catches the robber"),
+      h("span", { class: "band-short" }, "Until the cop catches the robber")),
+    h("span", { class: "band-lamp blue", "aria-hidden": "true" }));
   /** What the presents on the reels hold now, on the presents' sign. */
   private readonly bandPresents = h("span", { class: "band-now", "data-testid": "band-presents-now" });
   /** Falling snow behind the canvas (cops.css): two layers of flakes, far and near. */
   private readonly snow = [h("div", { class: "cops-snow far", "aria-hidden": "true" }), h("div", { class: "cops-snow near", "aria-hidden": "true" })];
+  /** The bonus's own scene behind the canvas (cops.css, shown while the stage's data-scene is
+   * "bonus"): a patrol car's red and blue lights sweeping the night street from either corner. */
+  private readonly sceneEl = h("div", { class: "cops-bonus-scene", "aria-hidden": "true" }, h("i", { class: "beam red" }), h("i", { class: "beam blue" }));
+  /** The reels' frame lit red and blue in the bonus, round the frame's outer edge. */
+  private readonly glowEl = h("div", { class: "cops-bonus-glow", "aria-hidden": "true" });
 
   constructor(deps: ViewDeps) {
     // a win's words in the strip under the reels, never over the symbols they name
@@ -93,10 +108,11 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
         ...(kind === "presents" ? [this.bandPresents] : []),
         h("span", { class: "band-short" }, short)));
     this.bandEl = h("div", { class: "cops-band", "data-testid": "cops-band", "data-layout": "decoration", hidden: true, "aria-label": "How Cops n Robbers pays" },
-      ...copsSigns(Object.values(TRAIL.marks)).map(sign));
+      ...copsSigns(Object.values(TRAIL.marks)).map(sign), this.bonusSign);
+    deps.overlay.prepend(this.glowEl);
     deps.overlay.append(this.trailEl, this.paradeEl, this.valuesEl, this.bandEl);
     deps.stage.app.renderer.runners.postrender.add(this.drawn);
-    deps.overlay.parentElement?.prepend(...this.snow);
+    deps.overlay.parentElement?.prepend(this.sceneEl, ...this.snow);
   }
 
   /** The win cycle after the round takes in the robbers' collections too, each named ("Robber
@@ -142,6 +158,11 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     super.fitAbove(covered, (top ?? 0) + trail + TRAIL_GAP);
     this.holdStill(covered, (top ?? 0) + trail + TRAIL_GAP);
     this.placeBand(px, covered);
+    // the frame's reach beyond the window in CSS px (theme.ts frame: 26 design px of wood), for
+    // the bonus's glow round it
+    const { reels, cell, gap } = this.reels.opts;
+    const across = this.windowRect().width / Math.max(1, reels * (cell + gap) - gap);
+    this.overlay.style.setProperty("--cops-frame", `${Math.round(28 * across)}px`);
     // Drawn now, not on the next tick: the shell calls this from its ResizeObserver (after
     // layout, before paint) when the gamble's wheels open under the reels, and the canvas
     // drawn a frame later left the panel over the bottom row until then (a slow renderer's
@@ -262,6 +283,7 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     this.trailEl.hidden = false;
     this.trailEl.dataset.start = String(startMultiplier);
     (this.trailEl.querySelector("[data-testid=trail-start]") as HTMLElement).textContent = `x${startMultiplier}`;
+    this.bonusTitle.textContent = BONUS_TITLES[startMultiplier] ?? BONUS_TITLES[1] ?? "";
     this.place(3, 0, true);
   }
 
@@ -289,6 +311,17 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   trailHide(): void {
     this.trailEl.hidden = true;
     this.paradeEl.hidden = true;
+  }
+
+  /** The bonus's own look from its intro to its outro (cops.css: the night street under police
+   * lights, the frame glowing red and blue, the trail a light bar under BONUS); off, the base
+   * game's snowy street. On the stage, so that the scene behind the canvas and the overlay over
+   * it change together. */
+  bonusScene(on: boolean): void {
+    const stage = this.overlay.parentElement;
+    if (!stage) return;
+    if (on) stage.dataset.scene = "bonus";
+    else delete stage.dataset.scene;
   }
 
   async moment(m: CopsMoment, options: { fast?: boolean } = {}): Promise<void> {
@@ -333,6 +366,9 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     this.paradeEl.remove();
     this.valuesEl.remove();
     this.bandEl.remove();
+    this.sceneEl.remove();
+    this.glowEl.remove();
+    this.bonusScene(false);
     for (const el of this.snow) el.remove();
     super.destroy();
   }

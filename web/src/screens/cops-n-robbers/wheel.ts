@@ -348,20 +348,21 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
  * happens next, and `said`, the line the panel keeps beside the WIN meter (which shows the same
  * amount: meterAfterSpin). `was` is the amount that was at stake on the spin; `s` the server's state after
  * it. The amount is a line, not a count-up: it reads at once however few frames are drawn.
- * `money`: the amounts' money beside their credits. */
+ * What the arrows kept out of the spin is not said here: the panel's own line under the amount
+ * says it (gamble-banked, "200 credits kept"), and the gallery's review read it twice where the
+ * result said it again beside it. `money`: the amounts' money beside their credits. */
 export function gambleResult(spin: { wheel: "cash"; option: number } | { wheel: "bonus"; bonus: number }, was: number, s: WheelState, money?: (credits: number) => string): { title: string; amount: string; lines: string[]; said: string } {
-  const kept = s.collected > 0 ? [`${creditsSaid(s.collected, money)} kept`] : [];
-  const lost = { title: "LOSE", amount: `−${creditsSaid(was, money)}`, lines: kept, said: [`LOST: −${creditsSaid(was, money)}`, ...kept].join(", ") };
+  const lost = { title: "LOSE", amount: `−${creditsSaid(was, money)}`, lines: [], said: `LOST: −${creditsSaid(was, money)}` };
   if (spin.wheel === "bonus") {
     if (s.bonus_won === null) return lost;
     const bonus = `${BONUS_NAMES[s.bonus_won] ?? "BIG MONEY"} BONUS`;
-    return { title: "WIN", amount: bonus, lines: [`for ${creditsSaid(was, money)}`, ...kept], said: `WON: ${bonus}, for ${creditsSaid(was, money)}` };
+    return { title: "WIN", amount: bonus, lines: [`for ${creditsSaid(was, money)}`], said: `WON: ${bonus}, for ${creditsSaid(was, money)}` };
   }
   if (s.amount <= 0) return lost;
   const how = CASH_HOW[spin.option] ?? "won on the cash wheel";
   const next = s.finished ? "Maximum gamble win reached: collected" : "Gamble again or COLLECT";
   const now = creditsSaid(s.amount, money);
   // with part of the win kept (the arrows), the meter shows what is at stake: said as such
-  if (s.collected > 0) return { title: "WIN", amount: `At stake: ${now}`, lines: [`${formatCredits(was)} ${how}`, ...kept, next], said: `WON: ${now} at stake now, ${formatCredits(s.collected)} kept` };
+  if (s.collected > 0) return { title: "WIN", amount: `At stake: ${now}`, lines: [`${formatCredits(was)} ${how}`, next], said: `WON: ${now} at stake now` };
   return { title: "WIN", amount: `Your win: ${now}`, lines: [`${formatCredits(was)} ${how}`, next], said: `WON: your win is now ${now}` };
 }
