@@ -139,7 +139,7 @@ export const tests = [
     },
   },
   {
-    name: "a11y: options kept across a reload: quality drawn, sound, effects, music, intro",
+    name: "a11y: options kept across a reload: quality drawn, sound, effects, music, intro; turbo too",
     options: { quality: "LOW", audio: true, sfx: true, music: true, intro: true },
     async run(t) {
       const canvas = t.page.locator("canvas").first();
@@ -177,6 +177,8 @@ export const tests = [
       await t.page.selectOption("[data-testid=opt-quality]", "MEDIUM");
       await t.page.click("[data-testid=opt-close]");
       await t.page.reload();
+      await t.page.locator("[data-testid=game-cluedo] [data-testid=play]:not([disabled])").waitFor({ timeout: 30000 });
+      expect(await t.page.isChecked("[data-testid=turbo]"), "turbo off again after a reload (the playtest)");
       await playable();
       expect((await t.page.locator("[data-testid=intro]").count()) === 0, "the intro came back after switching it off");
       expect((await canvas.getAttribute("data-quality")) === "MEDIUM", "MEDIUM not kept");

@@ -20,6 +20,7 @@ import type { Sfx } from "../../render/sound";
 import { celebrationCount, celebrationLines, gambleBonusCost, maySound, winTier } from "../../core/celebration";
 import { winCycleOf } from "../../core/win-cycle";
 import { celebrate, reducedMotion } from "../../ui/moment";
+import { rememberTurbo, turboRemembered } from "../../core/turbo";
 import { clear, h, showError } from "../../ui/dom";
 import { introDue, showIntro } from "../../ui/intro";
 import { mountSessionClock } from "../../ui/sessionClock";
@@ -116,6 +117,10 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   const plus = h("button", { "aria-label": "Raise bet", "data-testid": "bet-plus" }, "+");
   const modeSelect = modes.length > 1 && !module.betControls ? h("select", { "aria-label": "Mode", "data-testid": "mode" }) : null;
   const turbo = rules.turbo ? h("input", { type: "checkbox", "aria-label": "Turbo", "data-testid": "turbo" }) : null;
+  if (turbo) {
+    turbo.checked = turboRemembered(sessionStorage);
+    turbo.addEventListener("change", () => rememberTurbo(sessionStorage, turbo.checked));
+  }
   const autoplay = new Autoplay();
   // The button keeps the width of its longest words (style.css), so a count going from 100 to 7
   // (or AUTO turning into STOP AUTO) never moves TURBO and the i button; a phone, with less room
