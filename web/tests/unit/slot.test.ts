@@ -4,8 +4,8 @@ import { SessionStore } from "../../src/core/session";
 import { ReelModel } from "../../src/slot/reel-model";
 import { clusterCells, lineCells, waysCells } from "../../src/slot/paylines";
 import { fixture } from "./fixtures";
+import { memoryStorage } from "./memory-storage";
 
-class Memory { m = new Map<string, string>(); getItem(k: string) { return this.m.get(k) ?? null; } setItem(k: string, v: string) { this.m.set(k, v); } removeItem(k: string) { this.m.delete(k); } }
 
 describe("reel model", () => {
   it("lands exactly on the window it is given, whatever the strip", () => {
@@ -52,7 +52,7 @@ describe("win cells", () => {
 
 describe("options and session", () => {
   it("keeps options, refusing unknown stored values per key", () => {
-    const m = new Memory();
+    const m = memoryStorage();
     expect(loadOptions(m)).toEqual(DEFAULT_OPTIONS);
     saveOptions(m, { ...DEFAULT_OPTIONS, quality: "LOW", music: false });
     expect(loadOptions(m)).toMatchObject({ quality: "LOW", music: false, sfx: true });
@@ -62,7 +62,7 @@ describe("options and session", () => {
     expect(loadOptions(m)).toEqual(DEFAULT_OPTIONS);
   });
   it("keeps the session token and the balance of the latest answer", () => {
-    const m = new Memory();
+    const m = memoryStorage();
     const store = new SessionStore(m);
     const jurisdiction = { name: "GB", autoplay: false, turbo: false, min_round_interval_ms: 2500, max_stake_minor: 500, jackpots: true, gamble: true, one_game_at_a_time: true };
     store.applySession("tok", { player: "p", operator: "gb", currency: "GBP", balance_minor: 1000, in_play_minor: 0, open_rounds: [], session: { id: 1, started_at_us: 0, expires_at_us: 0, net_minor: 0 }, jurisdiction, wallet: "ledger", demo: false });

@@ -1,14 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { rememberTurbo, turboRemembered } from "../../src/core/turbo";
-
-function memory() {
-  const m = new Map<string, string>();
-  return { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v), removeItem: (k: string) => void m.delete(k) };
-}
+import { memoryStorage } from "./memory-storage";
 
 describe("turbo kept per tab", () => {
   it("is off until switched on, then as last left", () => {
-    const s = memory();
+    const s = memoryStorage();
     expect(turboRemembered(s)).toBe(false);
     rememberTurbo(s, true);
     expect(turboRemembered(s)).toBe(true);
