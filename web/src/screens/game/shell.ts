@@ -1,4 +1,5 @@
-// The generic game screen: the console bar (the balance, in currency or credits at a tap; the
+// The generic game screen: the console bar (the balance, in currency or credits at a tap, or a
+// credits game's credits with the money under them; the
 // bet controls from the server's bet options with the denomination under them; PLAY; the win
 // meter; the jackpot meter; the info button with the RTP and the way to the paytable), the
 // choice area, and the round itself: flow idle -> request -> play -> settle | choice, the outcome
