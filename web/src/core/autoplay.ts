@@ -45,6 +45,19 @@ export function autoplayRefusal(balanceMinor: number, stakeMinor: number, money:
   return `Autoplay needs a balance of at least one bet (${money(stakeMinor)}): the balance is ${money(balanceMinor)}`;
 }
 
+/** The unit a limit is typed in: the game's meters' (Cluedo counts in credits, `denomination`
+ * minor units each; the others in money, the currency's `decimals`). */
+export type LimitUnit = { kind: "credits"; denomination: number } | { kind: "money"; decimals: number };
+
+/** A limit as typed (`text`) in minor units, or null for none (empty, not a number, 0 or
+ * less). Credits are whole: a fraction counts as the whole credit nearest it, at least one. */
+export function limitMinor(text: string, unit: LimitUnit): number | null {
+  const v = text.trim() === "" ? NaN : Number(text);
+  if (!Number.isFinite(v) || v <= 0) return null;
+  if (unit.kind === "credits") return Math.max(1, Math.round(v)) * unit.denomination;
+  return Math.round(v * 10 ** unit.decimals);
+}
+
 export interface RoundResult {
   outcome: Outcome | null;
   winMinor: number;

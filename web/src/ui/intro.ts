@@ -5,24 +5,71 @@
 // Options, what was seen is forgotten, so every game's intro comes back.
 import { formatMoney, formatPercent } from "../core/money";
 import type { KeyValue } from "../core/session";
-import type { GameView, HelpBlock, HelpPart } from "../net/types";
+import type { GameInfo, GameView, HelpBlock, HelpPart } from "../net/types";
 import type { AppContext } from "../screens/context";
 import { h } from "./dom";
 
 export const INTRO_SEEN_KEY = "reelforge.intro-seen";
 
+/** What an intro reads of a game: its title, money, RTP and maximum win, its help pages, and
+ * (where the server sends them) its paytable, symbols, scatters and free games. */
+export type IntroGame = Pick<GameView, "title" | "currency" | "rtp" | "max_win" | "modes"> & {
+  info: Pick<GameInfo, "help" | "description"> & Partial<Pick<GameInfo, "pays" | "symbols" | "scatters" | "free_games">>;
+};
+
 /** A written point that takes a figure from the game's rules: given the rules' words (the help
- * pages, as text), the point (so the card says what the pages say, at the game file's numbers). */
-export type IntroPoint = string | ((rules: string) => string);
+ * pages, as text) and the game's data, the point (so the card says what the pages and the
+ * paytable say, at the game file's numbers). */
+export type IntroPoint = string | ((rules: string, game: IntroGame) => string);
+
+/** The fewest of a kind a line pays for, from the paytable: the count most of the symbols
+ * start paying at, and those (the wild too) that pay from fewer, by name; null without a
+ * paytable. */
+export function fewestToPay(info: IntroGame["info"]): { most: number; fewer: { name: string; count: number }[] } | null {
+  const rows = info.pays?.table ?? [];
+  const role = (id: string) => info.symbols?.find((s) => s.id === id);
+  const least = rows.map((r) => ({ id: r.symbol, count: Math.min(...r.pays.filter(([, pay]) => pay > 0).map(([n]) => n)) })).filter((r) => Number.isFinite(r.count));
+  const plain = least.filter((r) => role(r.id)?.role !== "wild");
+  if (!plain.length) return null;
+  const tally = new Map<number, number>();
+  for (const r of plain) tally.set(r.count, (tally.get(r.count) ?? 0) + 1);
+  const most = [...tally].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]![0];
+  const fewer = least.filter((r) => r.count < most).map((r) => {
+    const s = role(r.id);
+    return { name: s?.role === "wild" ? `the ${s.name} wild` : (s?.name ?? r.id), count: r.count };
+  });
+  return { most, fewer };
+}
+
+/** "A and B pay from 2", each count said once ("A pays from 2, B from 1"). */
+function fromFewer(fewer: { name: string; count: number }[]): string {
+  const counts = [...new Set(fewer.map((f) => f.count))].sort((a, b) => b - a);
+  return counts.map((n, i) => {
+    const names = fewer.filter((f) => f.count === n).map((f) => f.name);
+    const said = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names[0];
+    return i === 0 ? `${said} ${names.length > 1 ? "pay" : "pays"} from ${n}` : `${said} from ${n}`;
+  }).join(", ");
+}
 
 /** Each game's intro, by its module's key: a line to open, then what a new player needs. */
 export const INTROS: Record<string, { lead: string; points: IntroPoint[] }> = {
   cluedo: {
     lead: "Solve the mansion mystery on 5 reels and 20 lines.",
     points: [
-      "Line up 3 or more suspects or weapons from the left on a line to win.",
+      // the paytable's counts (the playtest: "3 or more" beside a wild and one Miss Scarlet paid)
+      (_rules, game) => {
+        const f = fewestToPay(game.info);
+        const line = `Line up ${f?.most ?? 3} or more suspects or weapons from the left on a line to win`;
+        return f?.fewer.length ? `${line}; ${fromFewer(f.fewer)}.` : `${line}.`;
+      },
       "The MegaJackpots wild stands in for other symbols and doubles the win it completes.",
-      "3 or more Mystery Bonus symbols anywhere open free spins on the secret golden reels.",
+      (_rules, game) => {
+        const free = game.info.free_games;
+        const starts = free?.award.length ? Math.min(...free.award.map(([n]) => n)) : 3;
+        const scatter = game.info.scatters?.find((s) => s.symbol === free?.trigger);
+        const paid = scatter ? Math.min(...scatter.pays.filter(([, pay]) => pay > 0).map(([n]) => n)) : Infinity;
+        return `${starts} or more Mystery Bonus symbols anywhere open free spins on the secret golden reels${paid < starts ? ` (${paid} or more pay too)` : ""}.`;
+      },
       "After a win, double it on red or black, or collect it.",
     ],
   },
@@ -72,7 +119,7 @@ function gist(blocks: readonly HelpBlock[], game: Pick<GameView, "currency">): s
  * feature sections (those the page writes out, not the paytable, bets or settings it draws,
  * nor the maximum win, said with the RTP), then the game's RTP and maximum win. Derived from
  * the game's data, so a new game file brings its own. */
-export function derivedIntro(game: Pick<GameView, "title" | "currency" | "rtp" | "max_win" | "modes"> & { info: Pick<GameView["info"], "help" | "description"> }): { lead: string; points: string[] } {
+export function derivedIntro(game: IntroGame): { lead: string; points: string[] } {
   const sections = game.info.help?.sections ?? [];
   const said = (s: (typeof sections)[number]) => s.blocks.filter((b) => b.kind === "p" || b.kind === "ul");
   const overview = sections.find((s) => s.id === "overview") ?? sections[0];
@@ -105,7 +152,7 @@ export function introFor(key: string, game: Parameters<typeof derivedIntro>[0]):
   const written = INTROS[key];
   if (!written) return derivedIntro(game);
   const rules = (game.info.help?.sections ?? []).flatMap((sec) => sec.blocks.flatMap((b) => (b.kind === "p" ? [words(b.parts, game)] : b.kind === "ul" ? b.items.map((i) => words(i, game)) : []))).join(" ");
-  return { lead: written.lead, points: [...written.points.map((p) => (typeof p === "string" ? p : p(rules))), ...facts(game)] };
+  return { lead: written.lead, points: [...written.points.map((p) => (typeof p === "string" ? p : p(rules, game))), ...facts(game)] };
 }
 
 function seen(storage: KeyValue): string[] {

@@ -407,10 +407,17 @@ export const tests = [
       await t.page.locator("[data-testid=gamble]").waitFor({ timeout: 5000 });
       await t.page.evaluate(() => {
         window.__results = []; // how long each result was up, ms
+        window.__tables = []; // what the table said as each result showed
         window.__table = null; // how long the panel showed the turned card before it closed, ms
         let since = null, turned = null;
         new MutationObserver(() => {
           const up = document.querySelector("[data-testid=gamble-reveal][data-state=result]");
+          if (up && since === null) {
+            // the table under the card as the result shows (the playtest: the old amount and
+            // the buttons under LOST)
+            const row = document.querySelector("[data-testid=gamble-buttons]");
+            window.__tables.push({ amount: document.querySelector("[data-testid=gamble-amount]")?.dataset.amount, stake: document.querySelector("[data-testid=gamble-amount]")?.textContent, said: document.querySelector("[data-testid=gamble-result]")?.textContent, buttons: !!row && getComputedStyle(row).visibility !== "hidden" });
+          }
           if (up && since === null) since = performance.now();
           if (!up && since !== null) { window.__results.push(performance.now() - since); since = null; }
           const choice = document.querySelector("[data-testid=choice]");
@@ -431,6 +438,20 @@ export const tests = [
         // (attached: a lost guess ends the round and hides the panel)
         await t.page.locator("[data-testid=choice][data-gamble-result*=':']").waitFor({ state: "attached", timeout: 30000 });
         flow = await settled(t, "cluedo-win");
+      }
+      const done0 = await t.api(`/api/v1/rounds/${round.round_id}`);
+      const guesses = done0.steps.filter((s) => s.choice === "red" || s.choice === "black");
+      const tables = await t.page.evaluate(() => window.__tables);
+      expect(tables.length === guesses.length, `${tables.length} results seen for ${guesses.length} guesses`);
+      let stakedBefore = round.offers.find((o) => o.kind === "gamble").amount;
+      for (const [i, g] of guesses.entries()) {
+        const { amount, finished } = g.result.state;
+        const seen = tables[i];
+        const lost = amount === 0;
+        expect(Number(seen.amount) === amount, `under the card of guess ${i + 1} the table shows ${seen.amount} (${seen.stake}), the server ${amount}`);
+        expect(lost ? seen.stake === "Nothing left at stake" && seen.said.includes(`${credits(stakedBefore)} credits lost`) : seen.stake.includes(credits(amount)), `under ${lost ? "LOST" : "WON"} the table says ${seen.stake} / ${seen.said}`);
+        expect(seen.buttons === !finished, `under the card of guess ${i + 1} the buttons are ${seen.buttons ? "shown" : "gone"}, the gamble ${finished ? "over" : "open"}`);
+        stakedBefore = amount;
       }
       const held = await t.page.evaluate(() => window.__results);
       // (measured between the observer's callbacks: a frame's slack under the second)

@@ -19,13 +19,30 @@ export const tests = [
       await t.page.goto(`${t.base}/#/game/cluedo`);
       await t.page.locator("[data-testid=game-cluedo] [data-testid=play]:not([disabled])").waitFor({ timeout: 60000 });
       const label = t.page.locator("[data-testid=game-cluedo] [data-testid=balance-label]");
-      // Cluedo opens in credits (its rules' unit); the toggle shows the money, labelled alike
+      // One label in every game (the playtest read "DEMO CREDITS" in Cluedo, "DEMO BALANCE" in
+      // the others); Cluedo counts in credits (its rules' unit), the money under them.
       const first = (await label.textContent()).trim();
-      expect(first === "Demo credits", `balance label: ${first}`);
+      expect(first === "Demo balance", `Cluedo's balance label: ${first}`);
       expect(/play money/.test(await label.getAttribute("title")), "the label's title does not say play money");
-      await t.page.click("[data-testid=game-cluedo] [data-testid=balance-toggle]");
-      const second = (await label.textContent()).trim();
-      expect(second === "Demo balance", `the label after the toggle: ${second}`);
+      const inCredits = (await t.page.locator("[data-testid=game-cluedo] [data-testid=credits]").innerText()).trim();
+      const inMoney = (await t.page.locator("[data-testid=game-cluedo] [data-testid=balance]").innerText()).trim();
+      const euros = `€${Math.floor(me.balance_minor / 100).toLocaleString("en")}.${String(me.balance_minor % 100).padStart(2, "0")}`;
+      expect(inCredits === (me.balance_minor / cluedo.denomination).toLocaleString("en") && inMoney === euros,
+        `Cluedo's meter shows ${inCredits} credits and ${inMoney}, the session ${me.balance_minor} minor units at ${cluedo.denomination} a credit`);
+      const under = await t.rect("[data-testid=game-cluedo] [data-testid=balance]");
+      const over = await t.rect("[data-testid=game-cluedo] [data-testid=credits]");
+      expect(under && over && under.y >= over.y + over.height - 1, `the money ${JSON.stringify(under)} is not under the credits ${JSON.stringify(over)}`);
+      // another game: the money, the credits at a tap, the label the same throughout
+      await t.page.goto(`${t.base}/#/game/cops-n-robbers`);
+      await t.page.locator("[data-testid=game-cops-n-robbers] [data-testid=play]:not([disabled])").waitFor({ timeout: 60000 });
+      const cops = t.page.locator("[data-testid=game-cops-n-robbers] [data-testid=balance-label]");
+      expect((await cops.textContent()).trim() === "Demo balance", `Cops' balance label: ${await cops.textContent()}`);
+      await t.page.click("[data-testid=game-cops-n-robbers] [data-testid=balance-toggle]");
+      const toggled = (await cops.textContent()).trim();
+      const figure = await t.page.locator("[data-testid=game-cops-n-robbers] .balance-credits").innerText();
+      expect(toggled === "Demo balance" && /credits/i.test(figure), `after the toggle: label ${toggled}, figure ${figure}`);
+      await t.page.goto(`${t.base}/#/game/cluedo`);
+      await t.page.locator("[data-testid=game-cluedo] [data-testid=play]:not([disabled])").waitFor({ timeout: 60000 });
       // A round: the demo balance moves by the round's stake and win, and by nothing else.
       const before = me.balance_minor;
       await t.page.click("[data-testid=game-cluedo] [data-testid=play]");

@@ -169,6 +169,11 @@ export const tests = [
         const gamble = await reels(t);
         await t.shot(`${key}-gamble`);
         expect(same(idle, gamble), `${key}: the reels moved as the gamble opened (${said(idle)} -> ${said(gamble)})`);
+        if (key === "cluedo-win") {
+          // the playtest: the offer hid the signs under the reels and left the hall bare there
+          const offered = await t.page.evaluate(emptyUnderReels);
+          expect(offered && offered.band <= PHONE_BARE_PX, `${key}: with the offer open, ${Math.round(offered?.band)} px of bare scene between the reels (bottom ${Math.round(offered?.reelsBottom)}) and the HUD (${Math.round(offered?.hudTop)})`);
+        }
         await t.layout(`${key}-gamble`);
         await t.page.click(`[data-testid=${collect}]`);
         await t.page.locator(`[data-testid=game-${key}][data-flow=idle]`).waitFor({ timeout: 30000 });

@@ -154,7 +154,14 @@ export const tests = [
       await t.page.click("[data-testid=autoplay]");
       await t.layout("autoplay-panel");
       await t.page.selectOption("[data-testid=autoplay-rounds]", "10");
-      await t.page.fill("[data-testid=autoplay-win]", "0.01");
+      // Cluedo counts in credits: its limits are asked in credits (the playtest: in EUR beside
+      // its credit meters), the money beside. One credit: the smallest win there is.
+      const asked = await t.page.locator("[data-testid=autoplay-panel] .auto-row", { has: t.page.locator("[data-testid=autoplay-win]") }).innerText();
+      expect(/\(credits\)/.test(asked), `the single-win limit is asked as: ${asked}`);
+      await t.page.fill("[data-testid=autoplay-win]", "1");
+      const game = (await t.api("/api/v1/games")).games.find((g) => g.key === "cluedo-win");
+      const hint = await t.page.locator("[data-testid=autoplay-win-money]").innerText();
+      expect(hint === `= €${(game.denomination / 100).toFixed(2)}`, `1 credit at ${game.denomination} cents is said as ${hint}`);
       await t.page.click("[data-testid=autoplay-start]");
       await t.page.locator("[data-testid=message]:has-text('single-win limit')").waitFor({ timeout: 60000 });
       let played = await rounds(t, "cluedo-win");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Autoplay, DEFAULT_ROUNDS, ROUND_CHOICES, autoplayRefusal, hadFeature } from "../../src/core/autoplay";
+import { Autoplay, DEFAULT_ROUNDS, ROUND_CHOICES, autoplayRefusal, hadFeature, limitMinor } from "../../src/core/autoplay";
 import type { Outcome } from "../../src/core/outcome";
 import { fixture } from "./fixtures";
 
@@ -103,5 +103,23 @@ describe("autoplay", () => {
     a.took();
     expect(a.after(result({ balanceMinor: 19, nextStakeMinor: 20 }))).toBe("the balance cannot pay the next bet");
     expect(a.running).toBe(false);
+  });
+});
+
+describe("autoplay limits in the game's unit", () => {
+  // the playtest: Cluedo counts in credits, its autoplay asked the limits in EUR
+  it("a credits game's limit is whole credits at the denomination", () => {
+    const unit = { kind: "credits", denomination: 5 } as const;
+    expect(limitMinor("100", unit)).toBe(500);
+    expect(limitMinor("1", unit)).toBe(5);
+    expect(limitMinor("0.4", unit)).toBe(5); // at least one credit, never "no limit"
+    expect(limitMinor("2.6", unit)).toBe(15);
+  });
+  it("a money game's limit is the currency's minor units", () => {
+    expect(limitMinor("1.25", { kind: "money", decimals: 2 })).toBe(125);
+    expect(limitMinor("300", { kind: "money", decimals: 0 })).toBe(300);
+  });
+  it("empty, 0, negative or not a number: no limit", () => {
+    for (const t of ["", "  ", "0", "-3", "abc"]) expect(limitMinor(t, { kind: "credits", denomination: 1 })).toBeNull();
   });
 });

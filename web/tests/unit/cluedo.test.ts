@@ -15,7 +15,7 @@ import type { ChoiceView, Offer, RoundView, StepView } from "../../src/net/types
 import type { SlotView } from "../../src/screens/game/registry";
 import type { MomentOptions } from "../../src/ui/moment";
 import { cluedoHandlers, cluedoHooks, jackpotNotice, lastFreeSpin, lineLabel, type CluedoView, type JackpotNotice } from "../../src/screens/cluedo/handlers";
-import { atStake, bankedSaid, gambleModel, gambleSummary, historyLabel, rememberHistory, revealOf, SUMMARY_MAX, tableHold, TITLE } from "../../src/screens/cluedo/gamble";
+import { atStake, bankedSaid, gambleModel, gambleSummary, historyLabel, rememberHistory, revealOf, SUMMARY_MAX, tableAfter, tableHold, TITLE } from "../../src/screens/cluedo/gamble";
 import { CLUEDO_SYMBOLS, PORTRAIT_SHARE } from "../../src/screens/cluedo/symbols";
 import { WIN_PULSE } from "../../src/render/reels";
 import { winCycleOf } from "../../src/core/win-cycle";
@@ -320,6 +320,18 @@ describe("cluedo gamble card reveal", () => {
     expect(hit).toMatchObject({ title: "WON", amount: 4000, lines: ["BLACK ACE: 2,000 doubled", "The 3,000 limit is reached: the gamble ends"] });
     const lost = byName("lost");
     expect(revealShow(revealOf(roundWith(lost, null, stepsUpTo(lost, 1)), limits)!, lost.offer.amount, limits)!.lines).toEqual([`BLACK ACE: ${formatCredits(lost.offer.amount)} credits lost`]);
+  });
+
+  it("the table under the card says its result: a lost card the credits it took and nothing at stake, the buttons gone; a won one the doubled amount", () => {
+    // the playtest: under LOST the panel still showed the old amount and the gamble's buttons
+    const lost = byName("lost");
+    const r = revealOf(roundWith(lost, null, stepsUpTo(lost, 1)), limits)!;
+    const t = tableAfter(r, revealShow(r, lost.offer.amount, limits));
+    expect(t).toEqual({ said: `BLACK ACE: ${formatCredits(lost.offer.amount)} credits lost`, amount: 0, stake: "Nothing left at stake", over: true });
+    const five = byName("five-wins");
+    const first = revealOf(roundWith(five, null, stepsUpTo(five, 1)), limits)!;
+    const doubled = (five.steps[0]!.result.state as { amount: number }).amount;
+    expect(tableAfter(first, revealShow(first, five.offer.amount, limits))).toMatchObject({ amount: doubled, stake: `WIN ${formatCredits(doubled)} at stake`, over: false });
   });
 
   it("keeps the turned card and WON/LOST up at least a second, turbo included", () => {

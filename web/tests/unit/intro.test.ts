@@ -3,7 +3,7 @@
 // and maximum win.
 import { describe, expect, it } from "vitest";
 import { INTROS, derivedIntro, introFor } from "../../src/ui/intro";
-import type { HelpSection } from "../../src/net/types";
+import type { GameInfo, HelpSection } from "../../src/net/types";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,12 +15,17 @@ const help: HelpSection[] = [
   { id: "free-spins", title: "Free spins", blocks: [{ kind: "ul", items: [["Scatter never forms a cluster."], ["3 or more scatters award free spins: 3 → 10, 4 → 12."]] }] },
   { id: "max-win", title: "Maximum win", blocks: [{ kind: "ul", items: [["A round's win is capped at 5000 times the bet."]] }] },
 ];
+const here0 = dirname(fileURLToPath(import.meta.url));
+/** The shipped Cluedo's data as the server sends it (tests/fixtures/cluedo.json). */
+const cluedoInfo = (JSON.parse(readFileSync(join(here0, "..", "fixtures", "cluedo.json"), "utf8")) as { info: GameInfo }).info;
 const game = {
   title: "Gems", currency: "EUR", modes: [{ name: "base", title: "Base", price: 1 }],
   rtp: [{ mode: "base", value: 0.9612, source: "exact", ci95: null }],
   max_win: { credits: 100000, x: 5000, enforced: "cap" },
   info: { help: { sections: help }, description: "7x7 clusters of 5+" },
 };
+
+const cluedo = { ...game, title: "Cluedo", info: { ...cluedoInfo, help: { sections: [] }, description: "" } };
 
 describe("a derived intro", () => {
   it("leads with the rules' overview, gives each feature's gist (a sentence with a number first), then RTP and maximum win", () => {
@@ -55,9 +60,23 @@ describe("a written intro", () => {
     expect(at(12.75)).toBe("Return to player 96.12% · maximum win 12.7× the bet");
   });
   it("names Cluedo's bonus symbol by the seed's name, Mystery Bonus symbols (the playtest read 'files')", () => {
-    const said = INTROS.cluedo!.points.join(" ");
+    const said = introFor("cluedo", cluedo).points.join(" ");
     expect(said).toContain("3 or more Mystery Bonus symbols");
     expect(said).not.toMatch(/files/);
+  });
+  it("Cluedo's card says what its paytable pays: the symbols that pay 2 of a kind named beside the 3 or more (the playtest saw a wild and one Miss Scarlet pay)", () => {
+    const rows = cluedo.info.pays.table.map((r) => ({ name: cluedo.info.symbols.find((s) => s.id === r.symbol)!.name, from: Math.min(...r.pays.map(([n]) => n)) }));
+    const two = rows.filter((r) => r.from === 2).map((r) => r.name);
+    expect(two.length).toBeGreaterThan(0); // (the fixture is the shipped game's: MJ and Miss Scarlet)
+    const line = introFor("cluedo", cluedo).points.find((p) => p.startsWith("Line up"))!;
+    expect(line).toMatch(/^Line up 3 or more suspects or weapons from the left on a line to win; /);
+    for (const name of two) expect(line).toContain(name);
+    expect(line).toMatch(/pay from 2\.$/);
+    // and the Mystery Bonus: 2 pay a scatter award, 3 start the free spins
+    expect(introFor("cluedo", cluedo).points.join(" ")).toContain("3 or more Mystery Bonus symbols anywhere open free spins on the secret golden reels (2 or more pay too).");
+  });
+  it("a written intro without a paytable to read says its written counts", () => {
+    expect(introFor("cluedo", game).points[0]).toBe("Line up 3 or more suspects or weapons from the left on a line to win.");
   });
   it("a game without a written one gets the derived intro", () => {
     expect(introFor("gems", game)).toEqual(derivedIntro(game));

@@ -13,7 +13,7 @@ import { reducedMotion } from "../../ui/moment";
 import type { ChoiceScreen } from "../game/registry";
 import { cardBackSvg, cardFaceSvg } from "./card";
 import { drawOffer, gambleOffer } from "./offer";
-import { revealShow, turnCard } from "./reveal";
+import { revealShow, turnCard, type RevealShow } from "./reveal";
 
 export interface GambleState { amount: number; banked: number; wins: number; half_taken: boolean; history: string[]; finished: boolean; last_card: string | null; paid: number }
 
@@ -81,6 +81,8 @@ export interface Reveal {
   /** Why the server ended the gamble after a won guess, if it did. */
   ended: "max_wins" | "limit" | null;
   history: string[];
+  /** Guesses won in a row (the server's). */
+  wins: number;
   text: string;
 }
 
@@ -104,7 +106,7 @@ export function revealOf(next: Pick<RoundView, "steps" | "offers">, limits: Pick
   else if (ended === "max_wins") text = `${(s.last_card ?? "").toUpperCase()} ACE: ${formatCredits(s.amount)} credits. ${s.wins} wins in a row: the gamble ends`;
   else if (ended === "limit") text = `${(s.last_card ?? "").toUpperCase()} ACE: ${formatCredits(s.amount)} credits reach the ${formatCredits(limits.limit ?? 0)} limit: the gamble ends`;
   else text = `${(s.last_card ?? "").toUpperCase()} ACE: doubled to ${formatCredits(s.amount)} credits`;
-  return { card: guessed ? s.last_card : null, won, amount: s.amount, banked: s.banked, finished: s.finished, paid, ended, history: s.history, text };
+  return { card: guessed ? s.last_card : null, won, amount: s.amount, banked: s.banked, finished: s.finished, paid, ended, history: s.history, wins: s.wins, text };
 }
 
 /** What the round's end says when a guess ended the gamble (the server's last step and the
@@ -175,13 +177,15 @@ export function redBlackGamble(host: HTMLElement, round: RoundView, send: (kind:
       send("gamble", b.choice);
     },
   }, b.label));
+  const buttonRow = h("div", { class: "gamble-buttons", "data-testid": "gamble-buttons" }, ...buttons);
   const history = h("div", { class: "gamble-history", "data-testid": "gamble-history", "data-cards": m.history.join(","), "aria-label": `Last ${m.historyLength} cards, oldest first` },
     ...m.history.map((c, i) => h("span", { class: `hcard ${c}${i === m.history.length - 1 ? " newest" : ""}`, title: c }, c === "red" ? "♥" : "♠")),
     ...Array.from({ length: Math.max(0, m.historyLength - m.history.length) }, () => h("span", { class: "hcard empty" })));
-  const limits = [
-    m.maxWins !== null ? `WINS ${m.wins} of ${m.maxWins}` : "",
+  const limitsSaid = (wins: number) => [
+    m.maxWins !== null ? `WINS ${wins} of ${m.maxWins}` : "",
     m.limit !== null ? `ENDS AT ${formatCredits(m.limit)} CREDITS` : "",
   ].filter(Boolean).join(" · ");
+  const limitsEl = h("span", { "data-testid": "gamble-limits" }, limitsSaid(m.wins));
   host.append(h("div", { class: "gamble", "data-testid": "gamble" },
     h("div", { class: "gamble-top" },
       h("div", { class: "gamble-table" }, deck, turned,
@@ -189,9 +193,9 @@ export function redBlackGamble(host: HTMLElement, round: RoundView, send: (kind:
           h("strong", { class: "gamble-title", "data-testid": "gamble-title" }, ...twoWays(TITLE)),
           amountEl,
           h("span", { class: "gamble-banked", "data-testid": "gamble-banked", "data-banked": String(m.banked) }, bankedSaid(m.banked)),
-          h("span", { "data-testid": "gamble-limits" }, limits),
+          limitsEl,
           said)),
-      h("div", { class: "gamble-buttons" }, ...buttons)),
+      buttonRow),
     h("div", { class: "gamble-history-row" }, h("span", { class: "label", "data-testid": "gamble-history-label" }, ...twoWays(historyLabel(m.historyLength))), history)));
   (buttons.find((b) => !b.disabled) as HTMLButtonElement | undefined)?.focus();
   return {
@@ -202,28 +206,50 @@ export function redBlackGamble(host: HTMLElement, round: RoundView, send: (kind:
       host.dataset.gambleResult = r.card ? `${r.card}:${r.won ? "won" : "lost"}` : String(pressed);
       rememberHistory(round.game, r.history);
       const show = revealShow(r, m.amount, m);
+      // the table says the result as the card over the reels says it (the playtest read the old
+      // amount and the buttons under LOST): the figure at stake, the words, no buttons once over
+      const table = tableAfter(r, show);
+      const settle = () => {
+        said.textContent = table.said;
+        amountEl.dataset.amount = String(table.amount);
+        amountEl.textContent = table.stake;
+        limitsEl.textContent = limitsSaid(r.wins);
+        // (kept in the layout: the panel keeps its height, the reels above it still)
+        if (table.over) buttonRow.dataset.over = "";
+        if (show) {
+          turned.replaceChildren(cardEl(show.card, "gamble-turned-card"));
+          turned.dataset.colour = show.card;
+          turned.dataset.result = show.won ? "won" : "lost";
+          turned.classList.add(show.won ? "won" : "lost");
+        }
+      };
       if (show) {
-        // the card turns over the reels first; the table shows the card and says it after
+        // the card turns over the reels first; the table shows the card and says it with the
+        // result (the WIN meter takes the step's amount, the server's state, then too)
         const still = reducedMotion();
         const overlay = host.closest("section.game")?.querySelector<HTMLElement>(".stage-overlay") ?? host;
-        // the WIN meter shows the step's amount (the server's state) with the card's result
-        await turnCard(overlay, show, { fast, still, onResult: () => setWin(r.amount) });
-        turned.replaceChildren(cardEl(show.card, "gamble-turned-card"));
-        turned.dataset.colour = show.card;
-        turned.dataset.result = show.won ? "won" : "lost";
-        turned.classList.add(show.won ? "won" : "lost");
+        await turnCard(overlay, show, { fast, still, onResult: () => { setWin(r.amount); settle(); } });
       }
-      said.textContent = r.text;
-      // the figure above the words follows the server's state: a lost or ended gamble has
-      // nothing at stake (a phone read "100 credits at stake" under the lost card)
-      amountEl.dataset.amount = String(r.amount);
-      amountEl.textContent = atStake(r.amount, r.finished);
+      settle();
       // a gamble that ended closes its panel next: the table shows its card and words first
       const hold = show ? tableHold({ fast, finished: r.finished }) : 0;
       if (hold) await sleep(hold);
       else if (!show) await sleep(fast ? 350 : 600);
     },
     summary: (next) => gambleSummary(next, m),
+  };
+}
+
+/** What the table says once a step's result shows (`show`: the card turned over the reels, null
+ * for TAKE HALF or COLLECT): the words (a lost card says what it took), the credits at stake
+ * (the server's: none after a lost or ended gamble) and whether the gamble is over (its buttons
+ * go: nothing is left to press). */
+export function tableAfter(r: Reveal, show: RevealShow | null): { said: string; amount: number; stake: string; over: boolean } {
+  return {
+    said: show && !show.won ? show.lines.join(" · ") : r.text,
+    amount: r.amount,
+    stake: atStake(r.amount, r.finished),
+    over: r.finished,
   };
 }
 

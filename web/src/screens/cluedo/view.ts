@@ -185,17 +185,14 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
     return placement.design.name === "portrait" && this.band?.childElementCount ? SIGNS_PX : 0;
   }
 
-  /** The signs between the win's words under the reels and the console (`px`: what it covers),
-   * on a phone, while no panel is open (cluedo.css hides them in the frame one opens) and where
-   * they fit. */
+  /** The signs between the win's words under the reels and the console (`px`: what it covers,
+   * an open gamble panel included), on a phone, where they fit. */
   private placeBand(px: number): void {
-    const { design, hostHeight } = this.stageRef.placement();
-    const choice = this.host.closest("section.game")?.querySelector<HTMLElement>("[data-testid=choice]");
-    const r = this.windowRect();
-    const top = r.y + r.height + UNDER_REELS_PX;
-    const room = hostHeight - px - SIGNS_GAP_PX - top;
-    this.band.hidden = design.name !== "portrait" || room < SIGNS_MIN_PX || !!(choice && !choice.hidden);
-    const height = Math.min(room, SIGNS_MAX_PX);
+    const { design } = this.stageRef.placement();
+    const { top, room, height } = this.bandUnderReels(px, { strip: UNDER_REELS_PX, air: SIGNS_GAP_PX, most: SIGNS_MAX_PX });
+    // (a panel open over the console leaves them too, where they fit: the playtest saw the
+    // offer leave the hall bare under the reels)
+    this.band.hidden = design.name !== "portrait" || room < SIGNS_MIN_PX;
     // under the win's words; what the signs leave of a tall room is air over the console
     Object.assign(this.band.style, { top: `${Math.round(top)}px`, height: `${Math.max(0, Math.round(height))}px` });
   }

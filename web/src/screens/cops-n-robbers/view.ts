@@ -182,10 +182,7 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
    * reels taking the width and the height left over). Shown only where they fit. */
   private placeBand(px: number, covered: number): void {
     if (this.stage.placement().design.name === "portrait") {
-      const r = this.windowRect();
-      const y = r.y + r.height + UNDER_REELS_PX;
-      const room = this.stage.placement().hostHeight - px - BAND_PHONE_GAP - y;
-      const height = Math.min(room, BAND_PHONE_MAX_PX);
+      const { top: y, room, height } = this.bandUnderReels(px, { strip: UNDER_REELS_PX, air: BAND_PHONE_GAP, most: BAND_PHONE_MAX_PX });
       this.bandEl.dataset.place = "phone";
       this.bandEl.hidden = room < BAND_PHONE_MIN_PX;
       Object.assign(this.bandEl.style, { top: `${Math.round(y + (room - height) / 2)}px`, bottom: "", height: `${Math.max(0, Math.round(height))}px` });

@@ -14,6 +14,7 @@ import { showMoment } from "../../ui/moment";
 import type { FeatureMoment } from "./feature-moments";
 import { holdArt, holdInfoOf, type HeldCoin, type HoldAndWinInfo, type HoldMeter } from "./hold-and-win";
 import type { SlotView, ViewDeps } from "./registry";
+import { bandUnder, type BandUnder } from "./band-under";
 
 export { genericHandlers } from "./handlers";
 
@@ -345,6 +346,12 @@ export class PixiSlotView implements SlotView {
     // (the first layout runs from the constructor, before they are made)
     for (const el of [this.cycleEl, this.bannerEl, this.holdEl]) el?.style.setProperty("--under", under);
     this.deps.stage.invalidate();
+  }
+
+  /** The room under the reels for a game's signs on a phone, as it is laid out now (band-under.ts):
+   * `px` is what the console covers. */
+  protected bandUnderReels(px: number, o: Parameters<typeof bandUnder>[3]): BandUnder {
+    return bandUnder(this.windowRect(), this.deps.stage.placement().hostHeight, px, o);
   }
 
   /** The reels' window in CSS px of the stage's host. */

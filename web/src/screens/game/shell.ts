@@ -1,12 +1,13 @@
-// The generic game screen: the console bar (the balance, in currency or credits at a tap; the
+// The generic game screen: the console bar (the balance, in currency or credits at a tap, or a
+// credits game's credits with the money under them; the
 // bet controls from the server's bet options with the denomination under them; PLAY; the win
 // meter; the jackpot meter; the info button with the RTP and the way to the paytable), the
 // choice area, and the round itself: flow idle -> request -> play -> settle | choice, the outcome
 // checked against the schema and played by the game module's handlers. The client decides
 // nothing: amounts, balance and what may be chosen are the server's.
-import { Autoplay, DEFAULT_ROUNDS, ROUND_CHOICES, autoplayRefusal } from "../../core/autoplay";
+import { Autoplay, DEFAULT_ROUNDS, ROUND_CHOICES, autoplayRefusal, limitMinor, type LimitUnit } from "../../core/autoplay";
 import { Flow } from "../../core/flow";
-import { creditsAndMoney, creditsMoney, creditsOf, formatCredits, formatMoney, formatPercent } from "../../core/money";
+import { creditsAndMoney, creditsMoney, creditsOf, decimalsOf, formatCredits, formatMoney, formatPercent } from "../../core/money";
 import { buyQuestion, costNote, modeLabel, modeTitle, type ModeView } from "../../core/modes";
 import { validateOutcome, type Outcome } from "../../core/outcome";
 import { EventPlayer } from "../../core/player";
@@ -132,21 +133,28 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   const rtpOf = (m: string) => game.rtp.find((r) => r.mode === m) ?? game.rtp.find((r) => r.mode === "base") ?? game.rtp[0];
   const rtpOut = h("output", { "data-testid": "rtp" }, "—");
   // The balance in currency, or in credits at a tap (one figure at a time, as a cabinet's meter).
-  const balanceMeter = h("span", { class: "meter-toggle", role: "button", tabindex: "0", "data-testid": "balance-toggle", "aria-label": "Balance: show in credits", title: "Show in credits" }, balanceMoney, balanceCredits);
-  balanceCredits.hidden = true;
+  // A game that counts in credits (Cluedo's sheet) shows its credits with the money under them.
+  // The label is the same in every game (the playtest read "DEMO CREDITS" in Cluedo beside
+  // "DEMO BALANCE" in the others): the figure names its unit.
+  const inCredits = module.units === "credits";
+  const creditsFigure = h("span", { class: "balance-credits" }, balanceCredits, h("span", { class: "unit" }, " credits"));
+  const balanceMeter = inCredits
+    ? h("span", { class: "meter-both", "data-testid": "balance-meter" }, creditsFigure, balanceMoney)
+    : h("span", { class: "meter-toggle", role: "button", tabindex: "0", "data-testid": "balance-toggle", "aria-label": "Balance: show in credits", title: "Show in credits" }, balanceMoney, creditsFigure);
   // Free play (GLI-19 4.9.1, standards.md I12): the meter says it holds play money.
   const demo = session.demo;
   const balanceLabel = h("span", { class: "label", "data-testid": "balance-label", ...(demo ? { "data-demo": "", title: "Free play: play money, not a real-money balance" } : {}) }, demo ? "Demo balance" : "Balance");
   const showCredits = (on: boolean) => {
-    balanceCredits.hidden = !on;
+    creditsFigure.hidden = !on;
     balanceMoney.hidden = on;
-    balanceLabel.textContent = `${demo ? "Demo " : ""}${on ? "credits" : "balance"}`.replace(/^./, (c) => c.toUpperCase());
-    balanceMeter.setAttribute("aria-label", on ? "Credits: show in currency" : "Balance: show in credits");
+    balanceMeter.setAttribute("aria-label", on ? "Balance in credits: show in currency" : "Balance: show in credits");
     balanceMeter.title = on ? "Show in currency" : "Show in credits";
   };
-  if (module.units === "credits") showCredits(true);
-  balanceMeter.addEventListener("click", () => showCredits(balanceCredits.hidden));
-  balanceMeter.addEventListener("keydown", (e) => { if (e.key === "Enter") showCredits(balanceCredits.hidden); });
+  if (!inCredits) {
+    showCredits(false);
+    balanceMeter.addEventListener("click", () => showCredits(creditsFigure.hidden));
+    balanceMeter.addEventListener("keydown", (e) => { if (e.key === "Enter") showCredits(creditsFigure.hidden); });
+  }
   // The RTP (a regulator's must, one tap away) and the way to the paytable and rules.
   const infoButton = h("button", { class: "tool info-button", "data-testid": "game-info", "aria-label": "Game information and RTP", "aria-haspopup": "dialog", "aria-expanded": "false", title: "Game information" }, "i");
   const rtpLabel = h("span", { class: "label", "data-testid": "rtp-label" }, "Return to player");
@@ -685,15 +693,21 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   if (autoButton) {
     const rounds = h("select", { "aria-label": "Rounds", "data-testid": "autoplay-rounds" }, ...ROUND_CHOICES.map((n) => h("option", { value: String(n) }, String(n))));
     rounds.value = String(DEFAULT_ROUNDS);
-    const money = (label: string, testid: string) => h("input", { type: "number", min: "0", step: "0.01", inputmode: "decimal", placeholder: "no limit", "aria-label": label, "data-testid": testid });
-    const loss = money("Loss limit", "autoplay-loss");
-    const win = money("Single win limit", "autoplay-win");
+    // The limits in the unit the game's meters count in (the playtest: Cluedo's in EUR beside
+    // its credits), the money of credits typed said beside them.
+    const unit: LimitUnit = inCredits ? { kind: "credits", denomination } : { kind: "money", decimals: decimalsOf(currency) };
+    const limit = (label: string, testid: string) => {
+      const input = h("input", { type: "number", min: "0", step: inCredits ? "1" : "0.01", inputmode: inCredits ? "numeric" : "decimal", placeholder: "no limit", "aria-label": label, "data-testid": testid }) as HTMLInputElement;
+      if (!inCredits) return { input, field: input };
+      const hint = h("span", { class: "auto-hint", "data-testid": `${testid}-money` });
+      input.addEventListener("input", () => { const m = limitMinor(input.value, unit); hint.textContent = m === null ? "" : `= ${formatMoney(m, currency)}`; });
+      return { input, field: h("span", { class: "auto-limit" }, input, hint) };
+    };
+    const { input: loss, field: lossField } = limit("Loss limit", "autoplay-loss");
+    const { input: win, field: winField } = limit("Single win limit", "autoplay-win");
     const feature = h("input", { type: "checkbox", checked: true, "aria-label": "Stop on any feature", "data-testid": "autoplay-feature" });
     const row = (label: string, input: HTMLElement) => h("label", { class: "auto-row" }, h("span", {}, label), input);
-    const toMinor = (input: HTMLInputElement) => {
-      const v = input.value.trim() === "" ? NaN : Number(input.value);
-      return Number.isFinite(v) && v > 0 ? Math.round(v * 100) : null;
-    };
+    const toMinor = (input: HTMLInputElement) => limitMinor(input.value, unit);
     const close = () => { autoPanel.hidden = true; autoButton.focus(); };
     const start = h("button", { class: "play", "data-testid": "autoplay-start", onclick: () => {
       if (flow.state !== "idle" || autoplayRefusal(app.session.state?.balanceMinor ?? 0, price(), String) !== null) { close(); render(); return; }
@@ -703,7 +717,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       void spin();
     } }, "START");
     autoPanel.append(h("strong", {}, "AUTOPLAY"),
-      row("Rounds", rounds), row(`Stop if the balance falls by (${currency})`, loss), row(`Stop on a single win of (${currency})`, win),
+      row("Rounds", rounds), row(`Stop if the balance falls by (${inCredits ? "credits" : currency})`, lossField), row(`Stop on a single win of (${inCredits ? "credits" : currency})`, winField),
       h("label", { class: "auto-row auto-check" }, feature, h("span", {}, "Stop on any feature")),
       h("div", { class: "auto-buttons" }, start, h("button", { "data-testid": "autoplay-cancel", onclick: close }, "CANCEL")));
     autoPanel.addEventListener("keydown", (e) => { if (e.key === "Escape") close(); });
