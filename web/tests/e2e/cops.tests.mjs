@@ -274,10 +274,13 @@ export const tests = [
       await t.page.locator(`[data-testid=game-${key}][data-recovered="${round.round_id}"][data-flow=choice] [data-testid=gamble-offer-panel]`).waitFor({ timeout: 30000 });
       await offerShown(t, "offer-recovered");
       await t.page.check("[data-testid=turbo]"); // (kept across a reload; checked again if not)
-      // GAMBLE presents the wheels (on this screen: no step sent)
+      // GAMBLE presents the wheels (on this screen: no step sent), from the keyboard too: the
+      // focus goes on into the wheels
       await watchGambleOpening(t);
-      await t.page.click("[data-testid=gamble-offer]");
+      await t.page.focus("[data-testid=gamble-offer]");
+      await t.page.keyboard.press("Enter");
       await gambleOpened(t, "gamble-open");
+      expect(await t.page.evaluate(() => !!document.activeElement?.closest("[data-testid=wheel-gamble]")), "the focus did not go on into the wheels");
       await t.shot("gamble-open-1440");
       expect((await t.api(`/api/v1/rounds/${round.round_id}`)).steps.length === 0, "GAMBLE sent a step");
       // the wheel not picked yet is still choosable: it must not look greyed out (disabled)
