@@ -3,6 +3,7 @@
 // Chance (NO THANKS and PLAY), desktop and phone screenshots. Rare features come from
 // test-only game files (web/tests/e2e/games/cops-n-robbers-e2e-*.toml: the same rules, other
 // base reels), served as extra games of the demo and poor operators.
+import { randomUUID } from "node:crypto";
 import { WEB } from "./server.mjs";
 import { rectsOverlap as overlap } from "./layout.mjs";
 
@@ -38,9 +39,27 @@ async function settled(t, key) {
   return t.page.locator(`[data-testid=game-${key}]`).getAttribute("data-flow");
 }
 
+/** COLLECT: the offer's after a win, the wheels' once the gamble is entered (one is shown). */
 async function collect(t, key) {
-  await t.page.click("[data-testid=collect]");
+  await t.page.click("[data-testid=gamble-collect], [data-testid=collect]");
   await t.page.locator(`[data-testid=game-${key}][data-flow=idle]`).waitFor({ timeout: 30000 });
+}
+
+/** After a win the gamble is offered compactly, as the rule sheet has it ("any winnings ...
+ * will offer the gamble"; "When the gamble is ENTERED, two wheels are presented"): the win at
+ * stake (the server's offer) with GAMBLE and COLLECT, and no wheel until GAMBLE is pressed (the
+ * playtest: two wheels, six prize buttons and dense words after every win, even 5 credits). */
+async function offerShown(t, label) {
+  const wheels = await t.page.locator("[data-testid=wheel-gamble], [data-testid=cash-wheel], [data-testid=bonus-wheel]").count();
+  expect(wheels === 0, `${label}: the wheels are shown before GAMBLE is pressed`);
+  await t.page.locator("[data-testid=gamble-offer-panel]").waitFor({ timeout: 10000 });
+  const round = (await t.api("/api/v1/session")).open_rounds[0];
+  const offer = round.offers.find((o) => o.kind === "wheel_gamble");
+  const shown = Number(await t.page.getAttribute("[data-testid=gamble-offer-amount]", "data-amount"));
+  expect(shown === offer.amount, `${label}: the offer shows ${shown}, the server offers ${offer.amount}`);
+  for (const q of ["gamble-offer", "gamble-collect"]) expect(await t.page.locator(`[data-testid=${q}]:not([disabled])`).isVisible(), `${label}: no ${q} on the offer`);
+  await layout(t, label);
+  return round;
 }
 
 async function balanceMatches(t) {
@@ -244,40 +263,61 @@ export const tests = [
       await open(t, key);
       const idle = await reelsNow(t); // at 1440x900, no panel open
       expect(idle.panelTop === null, "the wheels are open before the first spin");
-      await watchGambleOpening(t);
       expect((await t.spin(key)) === "choice", "a win of the aces game offers no gamble");
+      const round = await offerShown(t, "offer-1440");
+      await t.shot("offer-1440");
+      const win = round.pending_win_credits;
+      // (the reels keep the room for the wheels: they stand still at the offer)
+      reelsHeldStill("the offer at 1440x900", idle, { ...(await reelsNow(t)), panelTop: (await t.rect("[data-testid=choice]")).y });
+      // a reload at the offer: the offer again (no step taken, the server's round is the plain win)
+      await t.page.reload();
+      await t.page.locator(`[data-testid=game-${key}][data-recovered="${round.round_id}"][data-flow=choice] [data-testid=gamble-offer-panel]`).waitFor({ timeout: 30000 });
+      await offerShown(t, "offer-recovered");
+      await t.page.check("[data-testid=turbo]"); // (kept across a reload; checked again if not)
+      // GAMBLE presents the wheels (on this screen: no step sent), from the keyboard too: the
+      // focus goes on into the wheels
+      await watchGambleOpening(t);
+      await t.page.focus("[data-testid=gamble-offer]");
+      await t.page.keyboard.press("Enter");
       await gambleOpened(t, "gamble-open");
+      expect(await t.page.evaluate(() => !!document.activeElement?.closest("[data-testid=wheel-gamble]")), "the focus did not go on into the wheels");
       await t.shot("gamble-open-1440");
+      expect((await t.api(`/api/v1/rounds/${round.round_id}`)).steps.length === 0, "GAMBLE sent a step");
       // the wheel not picked yet is still choosable: it must not look greyed out (disabled)
       if (await t.page.locator("[data-testid=bonus-1]:not([disabled])").count()) {
         const dim = await t.page.evaluate(() => { const col = document.querySelector(".wheel-col.bonus"); const svg = col?.querySelector("svg"); return [col, svg].map((e) => Number(getComputedStyle(e).opacity)); });
         expect(dim.every((o) => o === 1), `the choosable bonus wheel is dimmed (opacity ${dim.join(", ")})`);
       }
       reelsHeldStill("the wheels at 1440x900", idle, await reelsNow(t));
-      const round = (await t.api("/api/v1/session")).open_rounds[0];
-      const win = round.pending_win_credits;
       expect((await t.page.locator("[data-testid=win]").innerText()).startsWith(win.toLocaleString("en")), "the line win is not on the meter");
-      // the reload in the middle of the gamble: the same wheels, on the server's state
+      // The reload in the middle of the gamble: once a step is taken the server's round is in
+      // the gamble, and a reload comes back to the wheels, on the server's state. The step, a
+      // lower amount (the rest kept), is sent here as the arrows and SPIN send it (a spin's
+      // result is chance: a lost one ends the gamble).
+      const first = Object.keys(round.choice.odds).map(Number).sort((a, b) => b - a)[1];
+      const kept = await t.api(`/api/v1/rounds/${round.round_id}/steps`, { method: "POST", body: JSON.stringify({ request_id: randomUUID(), kind: "wheel_gamble", choice: ["amount", first] }) });
+      expect(kept.choice?.state?.amount === first, `the amount step: ${JSON.stringify(kept).slice(0, 300)}`);
       await t.page.reload();
       await t.page.locator(`[data-testid=game-${key}][data-recovered="${round.round_id}"][data-flow=choice] [data-testid=wheel-gamble]`).waitFor({ timeout: 30000 });
-      expect((await t.page.locator("[data-testid=gamble-amount]").innerText()).startsWith(win.toLocaleString("en")), "recovered amount");
+      expect((await t.page.locator("[data-testid=gamble-amount]").innerText()).startsWith(first.toLocaleString("en")), "recovered amount");
+      expect((await t.page.locator("[data-testid=gamble-banked]").innerText()).startsWith(`${(win - first).toLocaleString("en")} credits`), "recovered: the amount kept");
       await t.assertDrawn("gamble-recovered");
       await layout(t, "gamble-recovered");
-      await t.page.check("[data-testid=turbo]"); // turbo is not kept across a reload
+      await t.page.check("[data-testid=turbo]");
       // segments: x2 is won with chance amount / (2 x amount); the bonus by amount / price
       await t.page.click("[data-testid=cash-1]");
       expect(Math.abs((await share(t, "cash-wheel")) - 0.5) < 1e-6, "x2 segment is not one half");
       const offer = round.offers.find((o) => o.kind === "wheel_gamble");
       const [n, d] = offer.limits.bonus_prices["2"].split("/").map(Number);
       await t.page.click("[data-testid=bonus-2]");
-      expect(Math.abs((await share(t, "bonus-wheel")) - win / (n / d)) < 1e-6, `Super bonus segment ${await share(t, "bonus-wheel")} vs ${win / (n / d)}`);
+      expect(Math.abs((await share(t, "bonus-wheel")) - first / (n / d)) < 1e-6, `Super bonus segment ${await share(t, "bonus-wheel")} vs ${first / (n / d)}`);
       await layout(t, "wheels");
       await t.shot("wheels");
       // amount arrows, then the cash wheel: two steps, ("amount", n) then ("cash", 1)
       for (let i = 0; i < 3; i++) await t.page.click("[data-testid=amount-minus]");
       await t.page.click("[data-testid=amount-plus]");
       const lowered = Number((await t.page.locator("[data-testid=gamble-amount]").innerText()).split(" ")[0].replace(/,/g, ""));
-      expect(lowered < win, `amount arrows: ${lowered} of ${win}`);
+      expect(lowered < first, `amount arrows: ${lowered} of ${first}`);
       // one SPIN: it spins the wheel of the prize picked last (the bonus above): pick DOUBLE
       await t.page.click("[data-testid=cash-1]");
       // the playtest: "WON: 6" on the panel beside a WIN meter still at 5 while the result
@@ -309,9 +349,9 @@ export const tests = [
       }
       let flow = await settled(t, key);
       let after = await t.api(`/api/v1/rounds/${round.round_id}`);
-      expect(JSON.stringify(after.steps[0].choice) === JSON.stringify(["amount", lowered]), `first step ${JSON.stringify(after.steps[0]?.choice)}`);
-      expect(JSON.stringify(after.steps[1].choice) === JSON.stringify(["cash", 1]), `second step ${JSON.stringify(after.steps[1]?.choice)}`);
-      const cashWon = after.steps[1].result.state.amount > 0;
+      expect(JSON.stringify(after.steps[1].choice) === JSON.stringify(["amount", lowered]), `second step ${JSON.stringify(after.steps[1]?.choice)}`);
+      expect(JSON.stringify(after.steps[2].choice) === JSON.stringify(["cash", 1]), `third step ${JSON.stringify(after.steps[2]?.choice)}`);
+      const cashWon = after.steps[2].result.state.amount > 0;
       expect((await t.page.getAttribute("[data-testid=choice]", "data-wheel-result")) === `cash-wheel:${cashWon ? "green" : "red"}`, "the pointer did not stop where the server said");
       const collectedAfterCash = flow === "choice";
       if (collectedAfterCash) {
@@ -325,6 +365,8 @@ export const tests = [
       await balanceMatches(t);
       // the bonus wheel: Super Big Money at amount / price; a win plays the bonus the step carries
       expect((await t.spin(key)) === "choice", "no gamble on the second win");
+      await offerShown(t, "offer-second-win");
+      await t.page.click("[data-testid=gamble-offer]");
       await t.page.click("[data-testid=bonus-2]");
       await t.page.click("[data-testid=spin-bonus]");
       await t.page.locator("[data-testid=choice][data-wheel-result^=bonus-wheel]").waitFor({ timeout: 30000 });
@@ -343,8 +385,9 @@ export const tests = [
       if (flow === "choice") await collect(t, key);
       await balanceMatches(t);
       if (collectedAfterCash) return; // COLLECT is covered
-      // COLLECT at once
+      // COLLECT at once, on the offer
       expect((await t.spin(key)) === "choice", "no gamble on the third win");
+      await offerShown(t, "offer-third-win");
       await collect(t, key);
       const collected = await lastRound(t);
       expect(collected.status === "closed" && collected.win_minor === collected.outcome.total_win, "COLLECT paid another amount");
@@ -454,8 +497,8 @@ export const tests = [
         await t.page.selectOption("[data-testid=stake]", String(index));
         const idle = await reelsNow(t);
         let flow = await t.spin(key);
-        if (flow === "choice" && (await t.page.locator("[data-testid=wheel-gamble]").count())) {
-          await t.page.click("[data-testid=collect]");
+        if (flow === "choice" && (await t.page.locator("[data-testid=gamble-offer-panel]").count())) {
+          await t.page.click("[data-testid=gamble-collect]");
           flow = await settled(t, key);
         }
         if (flow !== "choice") continue;
@@ -523,8 +566,15 @@ export const tests = [
       const signs = await t.page.locator("[data-testid=cops-band] > [data-testid^=band-]").evaluateAll((els) => els.map((el) => { const r = el.getBoundingClientRect(); return { text: el.innerText.trim(), width: r.width, height: r.height }; }));
       expect(signs.length === 3 && signs.every((s) => s.text.length > 20 && s.width > 60 && s.height > 20), `the phone's signs: ${JSON.stringify(signs)}`);
       expect(/collects the presents/i.test(signs[0].text), `the presents' sign on a phone does not say what the robber collects: ${signs[0].text}`);
-      await watchGambleOpening(t);
+      const idle = await reelsNow(t);
       expect((await t.spin(key)) === "choice", "no gamble");
+      // the offer, not the wheels: the reels stand where they stood, clear of it (layout)
+      await offerShown(t, "phone-offer");
+      reelsHeldStill("the offer at 390x844", idle, { ...(await reelsNow(t)), panelTop: (await t.rect("[data-testid=choice]")).y });
+      await t.assertDrawn("phone-offer");
+      await t.shot("phone-offer");
+      await watchGambleOpening(t);
+      await t.page.click("[data-testid=gamble-offer]");
       await gambleOpened(t, "phone-gamble-open");
       await t.assertDrawn("phone-wheels");
       await layout(t, "phone-wheels");

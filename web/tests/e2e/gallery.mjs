@@ -66,7 +66,7 @@ function statesNow(module) {
     const words = banner?.textContent?.trim() ?? "";
     if (banner) seen.push(/pays|^line|^cluster/i.test(words) ? (inFeature ? "a win in a feature" : "a win") : `banner: ${words.split(/[\s:,]+/).slice(0, 2).join(" ")}`);
     if (visible(document.querySelector("[data-testid=jackpot-notice]"))) seen.push("the jackpot notice");
-    if (visible(document.querySelector("[data-testid=gamble]"))) seen.push("the gamble");
+    if (visible(document.querySelector("[data-testid=gamble], [data-testid=wheel-gamble]"))) seen.push("the gamble");
     else if (visible(document.querySelector("[data-testid=gamble-offer]"))) seen.push("gamble or collect");
     else if (visible(document.querySelector("[data-testid=choice]"))) seen.push(`a choice (${game.dataset.flow})`);
     return seen;
@@ -121,7 +121,7 @@ async function explore(page, plan, key, size, seen) {
         // "COLLECT & PLAY" on the next round.
         const offer = page.locator("[data-testid=gamble-offer]:visible");
         if (!seen.has("the gamble") && await offer.count()) { await offer.click(); await page.waitForTimeout(700); continue; }
-        const collect = page.locator("[data-testid=gamble-collect]:visible");
+        const collect = page.locator("[data-testid=gamble-collect]:visible, [data-testid=collect]:visible");
         if (await collect.count()) await collect.first().click().catch(() => {});
         break;
       }

@@ -68,7 +68,7 @@ export const tests = [
     name: "look: the reels keep their size as the gamble panel closes (1440x900)",
     gameFiles: [CLUEDO_WIN, COPS_WIN],
     async run(t) {
-      for (const [key, collect] of [["cluedo-win", "gamble-collect"], ["cops-n-robbers-win", "collect"]]) {
+      for (const [key, collect] of [["cluedo-win", "gamble-collect"], ["cops-n-robbers-win", "gamble-collect"]]) {
         await open(t, key);
         const idle = await reels(t);
         expect((await t.spin(key)) === "choice", `${key}: no gamble offered after a win`);
@@ -105,6 +105,17 @@ export const tests = [
       expect(/collects the (cash values on the )?presents/i.test(signs[0]), `the presents' sign does not say what the robber collects: ${signs[0]}`);
       await t.layout("band-idle");
       expect((await t.spin("cops-n-robbers-win")) === "choice", "no gamble offered after a win");
+      // the gamble's offer, one row at the room's foot: the signs stay over it, clear of it
+      await t.page.locator("[data-testid=gamble-offer-panel]").waitFor();
+      expect(same(win, await reels(t)), "the reels moved as the offer opened");
+      const over = await t.rect("[data-testid=cops-band]:not([hidden])");
+      const offer = await t.rect("[data-testid=gamble-offer-panel]");
+      expect(over && over.y + over.height <= offer.y + 0.5, `the band ${said(over ?? { x: 0, y: 0, width: 0, height: 0 })} is not over the offer ${said(offer)}`);
+      await t.shot("offer");
+      await t.layout("band-offer");
+      // the wheels take the room back
+      await t.page.click("[data-testid=gamble-offer]");
+      await t.page.locator("[data-testid=wheel-gamble]").waitFor();
       expect(!(await t.rect("[data-testid=cops-band]:not([hidden])")), "the band stays under the open gamble panel");
       expect(same(win, await reels(t)), "the reels moved as the panel opened");
       await t.shot("gamble");
@@ -124,7 +135,8 @@ export const tests = [
     viewport: { width: 390, height: 844 },
     gameFiles: [CLUEDO_WIN, COPS_WIN],
     async run(t) {
-      for (const [key, collect] of [["cluedo-win", "gamble-collect"], ["cops-n-robbers-win", "collect"], ["candy-jar-clusters", null]]) {
+      // Cops: the offer, then its wheels (GAMBLE); COLLECT on the wheels
+      for (const [key, collect, enter] of [["cluedo-win", "gamble-collect"], ["cops-n-robbers-win", "collect", "gamble-offer"], ["candy-jar-clusters", null]]) {
         await open(t, key);
         const idle = await reels(t);
         // the reviewer: the reels sized by the width alone left a band of bare scene over the console
@@ -169,12 +181,21 @@ export const tests = [
         const gamble = await reels(t);
         await t.shot(`${key}-gamble`);
         expect(same(idle, gamble), `${key}: the reels moved as the gamble opened (${said(idle)} -> ${said(gamble)})`);
-        if (key === "cluedo-win") {
+        if (key === "cluedo-win" || key === "cops-n-robbers-win") {
           // the playtest: the offer hid the signs under the reels and left the hall bare there
+          // (Cops' offer keeps its signs too)
           const offered = await t.page.evaluate(emptyUnderReels);
           expect(offered && offered.band <= PHONE_BARE_PX, `${key}: with the offer open, ${Math.round(offered?.band)} px of bare scene between the reels (bottom ${Math.round(offered?.reelsBottom)}) and the HUD (${Math.round(offered?.hudTop)})`);
         }
         await t.layout(`${key}-gamble`);
+        if (enter) {
+          await t.page.click(`[data-testid=${enter}]`);
+          await t.page.locator(`[data-testid=${collect}]`).waitFor();
+          const entered = await reels(t);
+          await t.shot(`${key}-gamble-entered`);
+          expect(same(idle, entered), `${key}: the reels moved as the gamble was entered (${said(idle)} -> ${said(entered)})`);
+          await t.layout(`${key}-gamble-entered`);
+        }
         await t.page.click(`[data-testid=${collect}]`);
         await t.page.locator(`[data-testid=game-${key}][data-flow=idle]`).waitFor({ timeout: 30000 });
         const closed = await reels(t);

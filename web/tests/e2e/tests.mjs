@@ -68,6 +68,11 @@ export const tests = [
         if (g.rtp.length) expect(card.includes(`${(g.rtp[0].value * 100).toFixed(2)}%`), `${g.key}: RTP ${g.rtp[0].value} not shown: ${card}`);
         else expect(card.includes("RTP: —"), `${g.key}: no RTP from the server, the card says: ${card}`);
         expect(card.includes(g.max_win.credits.toLocaleString("en")), `${g.key}: max win ${g.max_win.credits} not shown`);
+        // for a player, not a spec (the playtest: "RTP 96.00%" in the description's words, then
+        // "95.98% est."): the game's pitch and features, one RTP figure, the max win labelled
+        expect(!card.includes(g.info.description) && !/\best\./.test(card), `${g.key}: the card reads like a spec: ${card}`);
+        expect((card.match(/\d+\.\d\d%/g) ?? []).length === 1, `${g.key}: not one RTP figure on the card: ${card}`);
+        expect(/Max win: [\d,.]+x your stake/.test(card), `${g.key}: the max win is not labelled: ${card}`);
       }
       const balance = await t.page.locator("[data-testid=lobby-balance]").innerText();
       expect(balance === money(100000), `lobby balance ${balance}`);

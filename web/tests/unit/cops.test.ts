@@ -12,6 +12,8 @@ import { EventPlayer } from "../../src/core/player";
 import type { ChoiceView } from "../../src/net/types";
 import { bonusOutro, collectionCells, copsHandlers, copsHooks, presentValues, type CopsMoment, type CopsView, type PresentValue } from "../../src/screens/cops-n-robbers/handlers";
 import { arrowAmounts, MIN_SHARE, spinSegment, type WheelState } from "../../src/screens/cops-n-robbers/wheel";
+import { isWheelSpin } from "../../src/screens/cops-n-robbers/choices";
+import { offerOf } from "../../src/screens/game/gamble-offer";
 import type { SlotView } from "../../src/screens/game/registry";
 import { fixture, type FixtureRound } from "./fixtures";
 import { RecordingView } from "./recording-view";
@@ -300,5 +302,27 @@ describe("wheel gamble segments: the server's odds", () => {
       const state = c.choice.state as WheelState | null;
       if (state) expect(top).toBe(state.amount);
     }
+  });
+});
+
+describe("wheel gamble offer: the win, GAMBLE and COLLECT before the wheels", () => {
+  // the sheet: "any winnings ... will offer the gamble"; "When the gamble is ENTERED, two wheels
+  // are presented": the wheels only after GAMBLE, or once a step was taken (a reload mid-gamble)
+  const round = (name: string) => {
+    const c = wheel.cases.find((x) => x.name === name)!;
+    const amount = (c.choice.state as WheelState | null)?.amount ?? Math.max(...arrowAmounts(c.choice.odds));
+    return { round_id: "r1", offers: [{ kind: "wheel_gamble", amount, stake: wheel.stake, denomination: 1, limits: {}, payback: "1" }], choice: c.choice, pending_win_credits: amount };
+  };
+  it("offers the server's amount with GAMBLE and COLLECT while no step has been taken", () => {
+    expect(round("offered-400").choice.state).toBeNull();
+    expect(offerOf(round("offered-400"), "wheel_gamble", isWheelSpin)).toEqual({ amount: 400, canGamble: true, canCollect: true });
+    const collectOnly = { ...round("offered-400"), choice: { ...round("offered-400").choice, choices: { wheel_gamble: [["collect"], ["amount", 1]] } } };
+    expect(offerOf(collectOnly, "wheel_gamble", isWheelSpin)).toEqual({ amount: 400, canGamble: false, canCollect: true });
+  });
+  it("shows the wheels at once once a step was taken, or GAMBLE was pressed for the round", () => {
+    for (const name of ["near-limit", "two-credits", "mega-reached"]) expect(offerOf(round(name), "wheel_gamble", isWheelSpin)).toBeNull();
+    expect(offerOf(round("offered-400"), "wheel_gamble", isWheelSpin, new Set(["r1"]))).toBeNull();
+    expect(offerOf(round("offered-400"), "wheel_gamble", isWheelSpin, new Set(["another round"]))).not.toBeNull();
+    expect(offerOf(round("offered-400"), "spin_chance", isWheelSpin)).toBeNull();
   });
 });

@@ -1,6 +1,10 @@
 // A lobby tile names its game once (screens/lobby/tile.ts).
 import { describe, expect, it } from "vitest";
-import { pictureNamesGame, prefixIds, withoutFrame, withoutName } from "../../src/screens/lobby/tile";
+import { pictureNamesGame, prefixIds, tileCard, withoutFrame, withoutName } from "../../src/screens/lobby/tile";
+import { cluedoCard } from "../../src/screens/cluedo/pitch";
+import { copsCard } from "../../src/screens/cops-n-robbers/pitch";
+import { candyCard } from "../../src/screens/candy-jar-clusters/pitch";
+import { fixture } from "./fixtures";
 import { COPS_THEME } from "../../src/screens/cops-n-robbers/theme";
 import candyTile from "../../src/screens/candy-jar-clusters/art/tile.svg?raw";
 
@@ -47,5 +51,45 @@ describe("a tile's art without its frame (the lobby's hero)", () => {
   it("drops a last unfilled rect only", () => {
     expect(withoutFrame(`<svg><rect fill="none" x="1"/><circle/><rect x="3" fill="none" stroke="gold"/>\n</svg>\n`)).toBe(`<svg><rect fill="none" x="1"/><circle/></svg>\n`);
     expect(withoutFrame(`<svg><rect fill="#000"/></svg>`)).toBe(`<svg><rect fill="#000"/></svg>`);
+  });
+});
+
+// The playtest read the info card as a spec (Candy's "RTP 96.00%" in the description, then
+// "95.98% est."; "ID parade"): a pitch and features in a player's words, one RTP, max win.
+describe("a tile's info card", () => {
+  const game = (rtp: { mode: string; value: number; source: string }[], info = fixture("candy-jar-clusters").info) => ({
+    info, rtp: rtp.map((r) => ({ ...r, ci95: null })), max_win: { credits: 4000000, x: 10000, enforced: "cap" },
+    bets: [{ lines: 20, bet_per_line: 1 }] as never[], denomination: 1, currency: "EUR",
+  });
+  it("says one RTP, the base game's as the server publishes it, without the estimate's note", () => {
+    expect(tileCard(game([{ mode: "base", value: 0.95977757, source: "estimate" }])).rtp).toBe("95.98%");
+    expect(tileCard(game([{ mode: "fortune", value: 0.93, source: "exact" }, { mode: "base", value: 0.92, source: "exact" }])).rtp).toBe("92.00%");
+    expect(tileCard(game([])).rtp).toBe("—");
+  });
+  it("says the max win as a multiple of the stake, then in credits and money at the top bet", () => {
+    expect(tileCard(game([])).maxWin).toEqual({ x: "10,000x your stake", detail: "4,000,000 credits, €40,000.00 at the top bet" });
+  });
+  it("takes the module's words, else the game file's description", () => {
+    const g = game([]);
+    expect(tileCard(g, { pitch: "P", features: ["F"] })).toMatchObject({ pitch: "P", features: ["F"] });
+    expect(tileCard(g)).toMatchObject({ pitch: g.info.description, features: [] });
+  });
+  it("gives each shipped game a pitch and features from its own figures, none of the description's spec words", () => {
+    const cluedo = cluedoCard({ info: fixture("cluedo").info, gamble: "on" });
+    expect(cluedo.features).toContain("3+ Mystery Bonus: 15 free spins on golden reels, wins x3");
+    expect(cluedo.features).toContain("5 MegaJackpots on line 1 at max bet win the jackpot");
+    expect(cluedoCard({ info: fixture("cluedo").info, gamble: "off" }).features.some((f) => f.includes("Gamble"))).toBe(false);
+    const cops = copsCard({ modes: [{ name: "base", title: "Base", price: 1 }, { name: "fortune", title: "Fortune Spins", price: 2 }], gamble: "5x" });
+    expect(cops.features).toContain("Fortune Spins: 2x the stake for reels of presents and robbers");
+    expect(cops.features).toContain("Gamble wins of 5x the stake or more on the cash and bonus wheels");
+    const jackpots = [{ name: "MINI", collect: 2, pays_x: 10 }, { name: "MAXI", collect: 5, pays_x: 100 }, { name: "GRAND", collect: 5, pays_x: 2000 }];
+    const candy = candyCard({ info: { ...fixture("candy-jar-clusters").info, jackpots } });
+    expect(candy.features).toContain("Fixed jackpots from Mini (10x) to Grand (2,000x the bet)");
+    expect(candy.pitch).toContain("jackpots up to Grand");
+    expect(candyCard({ info: { ...fixture("candy-jar-clusters").info, jackpots: [] } }).pitch).not.toContain("jackpots");
+    for (const card of [cluedo, cops, candy]) {
+      expect(card.pitch.length).toBeLessThanOrEqual(80);
+      for (const line of [card.pitch, ...card.features]) expect(line).not.toMatch(/RTP|\best\.|5x3|7x7/);
+    }
   });
 });

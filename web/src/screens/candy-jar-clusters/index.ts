@@ -4,6 +4,7 @@
 // placed and golden wilds, extra free spins, the fixed jackpots, the bonus total, the win cap).
 import type { Handlers, SpinHooks } from "../../core/player";
 import { registerGame, type SlotView } from "../game/registry";
+import { candyCard } from "./pitch";
 import { candyAccount } from "./account";
 import { candyBetControls } from "./controls";
 import { validateOutcome } from "../../core/outcome";
@@ -16,6 +17,7 @@ import { CandyJarView } from "./view";
 registerGame({
   key: "candy-jar-clusters",
   status: "ready",
+  card: candyCard, // the lobby's info card
   symbols: CANDY_SYMBOLS,
   // The handlers call the CandyView methods: createView always makes a CandyJarView (the game
   // screen and the history replay both use createView).

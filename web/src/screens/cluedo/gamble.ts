@@ -1,5 +1,5 @@
 // Cluedo's red/black gamble, its own choice screen (GameModule.choices), opened from the offer
-// after a win (offer.ts: GAMBLE or COLLECT) or by a step already taken: a deck of gamble
+// after a win (game/gamble-offer.ts: GAMBLE or COLLECT) or by a step already taken: a deck of gamble
 // cards (equal red and black aces, face down), the card the server turned, RED, BLACK, TAKE
 // HALF, COLLECT, the amount at stake and banked, the 5-win and 3000-credit limits and the
 // history of the last fourteen cards. Everything shown is the server's: the offer (amount,
@@ -12,7 +12,8 @@ import { h } from "../../ui/dom";
 import { reducedMotion } from "../../ui/moment";
 import type { ChoiceScreen } from "../game/registry";
 import { cardBackSvg, cardFaceSvg } from "./card";
-import { drawOffer, gambleOffer } from "./offer";
+import { offerFirst } from "../game/gamble-offer";
+import { isGuess, OFFER_WORDS } from "./offer";
 import { revealShow, turnCard, type RevealShow } from "./reveal";
 
 export interface GambleState { amount: number; banked: number; wins: number; half_taken: boolean; history: string[]; finished: boolean; last_card: string | null; paid: number }
@@ -266,24 +267,10 @@ export function bankedSaid(banked: number): string {
   return banked ? `+ ${formatCredits(banked)} banked: already paid to your balance` : "";
 }
 
-/** Rounds whose cards the player opened with GAMBLE on this screen: a failed step offers the
- * choice again, and it reopens on the cards, not on the offer. Display only. */
-const opened = new Set<string>();
-
-/** The module's choice screen: the offer (GAMBLE, COLLECT) until the player gambles or a step
- * has been taken, then the red/black cards. */
+/** The module's choice screen: the offer (GAMBLE, COLLECT; game/gamble-offer.ts) until the
+ * player gambles or a step has been taken, then the red/black cards. */
 export function cluedoChoices(host: HTMLElement, round: RoundView, send: (kind: string, choice: StepChoice) => void, game: GameView, setWin: (credits: number) => void = () => {}): ChoiceScreen | void {
   const active = round.choice?.active ?? Object.keys(round.choice?.choices ?? {})[0];
   if (active !== "gamble") return;
-  if (round.choice?.state) opened.delete(round.round_id); // from the first step the state decides
-  const offer = gambleOffer(round, opened);
-  if (!offer) return redBlackGamble(host, round, send, game, setWin);
-  // The cards open in the offer's place; the step they send is answered through `cards`.
-  let cards: ChoiceScreen | null = null;
-  drawOffer(host, offer, game, () => {
-    opened.add(round.round_id);
-    host.replaceChildren();
-    cards = redBlackGamble(host, round, send, game, setWin);
-  }, send);
-  return { answered: async (next) => { await cards?.answered?.(next); }, summary: (next) => cards?.summary?.(next) ?? null };
+  return offerFirst(host, round, "gamble", isGuess, OFFER_WORDS, send, () => redBlackGamble(host, round, send, game, setWin));
 }

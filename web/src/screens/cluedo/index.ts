@@ -5,6 +5,7 @@
 import { cluedoAccount } from "./account";
 import "./cluedo.css";
 import { registerGame } from "../game/registry";
+import { cluedoCard } from "./pitch";
 import { cluedoBetControls } from "./controls";
 import { cluedoChoices } from "./gamble";
 import { cluedoHandlers, cluedoHooks, jackpotNotice, type CluedoView } from "./handlers";
@@ -15,6 +16,7 @@ import { CluedoPixiView } from "./view";
 registerGame({
   key: "cluedo",
   status: "ready",
+  card: cluedoCard, // the lobby's info card
   units: "credits", // the rules: "Awards are shown in credits, except the Jackpot"
   symbols: CLUEDO_SYMBOLS,
   theme: CLUEDO_THEME,

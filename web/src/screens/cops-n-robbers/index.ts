@@ -5,6 +5,7 @@
 import { copsAccount } from "./account";
 import "./cops.css";
 import { registerGame } from "../game/registry";
+import { copsCard } from "./pitch";
 import { copsBetControls } from "./controls";
 import { copsHandlers, copsHooks } from "./handlers";
 import { COPS_SYMBOLS } from "./symbols";
@@ -15,6 +16,7 @@ import { copsChoices } from "./choices";
 registerGame({
   key: "cops-n-robbers",
   status: "ready",
+  card: copsCard, // the lobby's info card
   symbols: COPS_SYMBOLS,
   theme: COPS_THEME,
   handlers: (game) => copsHandlers(game),

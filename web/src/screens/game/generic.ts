@@ -293,7 +293,14 @@ export class PixiSlotView implements SlotView {
     // you left it") lies on the stage's strip under the reels, where a win's words go; counted,
     // it shrank the reels after a reload mid-gamble (the playtest saw the frame come back
     // narrower, the hall's moon and bolt showing beside it).
-    if (!choice.hidden) return hud ? px - Math.max(0, choice.getBoundingClientRect().top - hudTop) : px;
+    // A panel lower than the room (a gamble's offer: the win, GAMBLE, COLLECT) keeps the room
+    // too: the reels stand where they stood, the room over the panel left to the game's signs.
+    if (!choice.hidden) {
+      if (!hud) return px;
+      const panel = choice.getBoundingClientRect();
+      const bare = px - Math.max(0, panel.top - hudTop);
+      return Math.max(bare, bare - panel.height + room);
+    }
     // What the HUD shows over the console with no panel open (the round's closing message, "The
     // round paid 100 credits") lies in the room: counted on top of it, it shrank the reels as
     // the panel closed (the playtest saw them jump smaller at COLLECT).

@@ -187,6 +187,15 @@ export interface GameModule {
    * the paytable's "Special symbols" says it beside the symbol (a wild with pays of its own is
    * listed there too when it has a line here: its pay card does not say it is wild). */
   symbolNotes?: Record<string, string>;
+  /** The lobby's info card in a player's words (screens/lobby/tile.ts tileCard): a one-line
+   * pitch in the game's own terms and its features, their figures from `game` (its info, modes,
+   * gamble setting). Without: the game description's words. */
+  card?(game: GameView): CardWords;
+}
+
+export interface CardWords {
+  pitch: string;
+  features: string[];
 }
 
 const modules = new Map<string, GameModule>();

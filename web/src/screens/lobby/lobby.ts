@@ -1,16 +1,16 @@
 // The lobby (/): over the tiles a hero banner for the progressive jackpot game (its art wide, its
 // logo, the live pool the tile's badge shows, PLAY; compact on a phone), then a tile per game this session may play, drawn from the game's own art (its
 // module's theme.tile and logo; a generic picture without), its live jackpot where it has one,
-// RTP and maximum win as the server reports them behind the tile's info button, the balance,
+// behind the tile's info button the game in a player's words with its RTP and maximum win (tile.ts tileCard), the balance,
 // and the launch into each game. Every tile: its art, the logo under it, PLAY and i; on a phone the
 // tiles lie flat (picture beside the logo, which fills that side), so
 // all three show without scrolling. Without a session: the demo
 // operators' launch (the server's /demo signs a launch token and sends the browser to /play).
-import { formatCredits, formatMoney, formatPercent } from "../../core/money";
+import { formatMoney } from "../../core/money";
 import { clear, h } from "../../ui/dom";
 import type { GameView, MeterView } from "../../net/types";
 import type { AppContext, Screen } from "../context";
-import { pictureNamesGame, prefixIds, withoutFrame, withoutName } from "./tile";
+import { pictureNamesGame, prefixIds, tileCard, withoutFrame, withoutName } from "./tile";
 import { moduleFor } from "../game/registry";
 
 export const DEMO_OPERATORS = [
@@ -81,8 +81,7 @@ export async function mountLobby(host: HTMLElement, app: AppContext): Promise<Sc
   // each live jackpot shown: its game and how a read of its pool is shown (a tile's badge, the hero's amount)
   const meters: { game: GameView; show: (pool: MeterView) => void }[] = [];
   for (const g of games) {
-    const rtp = g.rtp.map((r) => `${formatPercent(r.value)}${r.mode !== "base" ? ` (${r.mode})` : ""}${r.source === "estimate" ? " est." : ""}`).join(", ");
-    const top = g.bets[g.bets.length - 1];
+    const card = tileCard(g, moduleFor(g)?.card?.(g));
     const picture = pictureOf(g);
     // Every game with a logo: the art, the logo under it (beside it on a phone), PLAY and i, as
     // Cluedo's (the playtest found Cops' and Candy's without; their art's name is taken out,
@@ -97,10 +96,11 @@ export async function mountLobby(host: HTMLElement, app: AppContext): Promise<Sc
       title.append(mark);
     }
     const facts = h("div", { class: "tile-facts", id: `facts-${g.key}`, "data-testid": "tile-facts", hidden: true },
-      h("p", {}, g.info.description),
-      h("p", {}, "RTP: ", h("strong", { "data-testid": "lobby-rtp" }, rtp || "—")),
-      h("p", {}, "Max win: ", h("strong", { "data-testid": "lobby-maxwin" }, `${formatCredits(g.max_win.credits)} credits (${g.max_win.x.toLocaleString("en")}x stake${top ? `, ${formatMoney(g.max_win.credits * g.denomination, g.currency)} at the top bet` : ""})`)),
-      h("p", {}, h("a", { href: `#/info/${g.key}` }, "Rules and paytable")));
+      h("p", { class: "tile-pitch", "data-testid": "lobby-pitch" }, card.pitch),
+      ...(card.features.length ? [h("ul", { class: "tile-features", "data-testid": "lobby-features" }, ...card.features.map((f) => h("li", {}, f)))] : []),
+      h("p", { class: "tile-figure" }, "RTP: ", h("strong", { "data-testid": "lobby-rtp" }, card.rtp), h("span", { class: "tile-figure-note" }, " return to player")),
+      h("p", { class: "tile-figure" }, "Max win: ", h("strong", { "data-testid": "lobby-maxwin" }, card.maxWin.x), h("span", { class: "tile-figure-note" }, ` (${card.maxWin.detail})`)),
+      h("p", {}, h("a", { href: `#/info/${g.key}` }, "Rules, paytable and RTP")));
     const info = h("button", { class: "tile-info", type: "button", "aria-expanded": "false", "aria-controls": facts.id, "aria-label": `About ${g.title}: RTP and max win`, "data-testid": "tile-info" }, "i");
     info.addEventListener("click", () => {
       facts.hidden = !facts.hidden;

@@ -2,6 +2,9 @@
 // title, a module's art with the name in it), the tile's body keeps it for screen readers only.
 // The playtest saw "COPS n ROBBERS" in the art and again as the logo under it, and every lab tile
 // with its title over the reels and again below (one line or two: tiles of uneven heights).
+import { formatCredits, formatMoney, formatPercent } from "../../core/money";
+import type { GameView } from "../../net/types";
+import type { CardWords } from "../game/registry";
 
 const words = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
 
@@ -34,4 +37,28 @@ export function prefixIds(svg: string, prefix: string): string {
  * tile's gilt border), which the hero, with its own border, leaves out. */
 export function withoutFrame(svg: string): string {
   return svg.replace(/<rect\b[^>]*\bfill="none"[^>]*\/>\s*(<\/svg>\s*)$/, "$1");
+}
+
+/** What a tile's info card says, for a player (the playtest read it as a spec: "RTP 96.00%" in
+ * the description, then "95.98% est.", "ID parade"): the game's pitch and features (its
+ * module's words; else the description the game file gives), one RTP (the server's published
+ * figure for the base game: how it was measured is on the information page) and the max win,
+ * first as a multiple of the stake, then in credits and money at the top bet. */
+export interface TileCard extends CardWords {
+  rtp: string;
+  maxWin: { x: string; detail: string };
+}
+
+export function tileCard(g: Pick<GameView, "info" | "rtp" | "max_win" | "bets" | "denomination" | "currency">, words?: CardWords): TileCard {
+  const rtp = g.rtp.find((r) => r.mode === "base") ?? g.rtp[0];
+  const top = g.bets.length > 0;
+  return {
+    pitch: words?.pitch ?? g.info.description,
+    features: words?.features ?? [],
+    rtp: rtp ? formatPercent(rtp.value) : "—",
+    maxWin: {
+      x: `${g.max_win.x.toLocaleString("en")}x your stake`,
+      detail: `${formatCredits(g.max_win.credits)} credits${top ? `, ${formatMoney(g.max_win.credits * g.denomination, g.currency)} at the top bet` : ""}`,
+    },
+  };
 }
