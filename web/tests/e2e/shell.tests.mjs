@@ -234,6 +234,7 @@ export const tests = [
     async run(t) {
       await lobby(t);
       await open(t, "cluedo-fs");
+      await t.page.check("[data-testid=turbo]"); // kept across the reload (per tab): the round plays on quicker
       await t.page.click("[data-testid=play]");
       await t.page.locator("[data-testid=free-spins]:not([hidden])[data-index='2'], [data-testid=free-spins]:not([hidden])[data-index='3']").waitFor({ timeout: 60000 });
       await t.page.reload();
@@ -265,6 +266,7 @@ export const tests = [
       await open(t, "cluedo-fs");
       const credits = () => t.page.locator("[data-testid=credits]").innerText(); // Cluedo's balance meter, in credits
       const greyed = (id) => t.page.locator(`[data-testid=${id}]`).evaluate((b) => b.disabled && getComputedStyle(b).filter.includes("grayscale"));
+      await t.page.check("[data-testid=turbo]"); // the free spins quicker: what is checked is the money, not the pace
       await t.page.click("[data-testid=bet-max]");
       // at the maximum: both + greyed, both − live
       expect(await greyed("line-bet-plus") && await greyed("lines-plus"), "+ live at the maximum bet");
