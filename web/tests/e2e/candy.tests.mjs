@@ -396,6 +396,7 @@ export const tests = [
     gameFiles: [FS],
     async run(t) {
       await open(t, "candy-fs");
+      await t.page.check("[data-testid=turbo]"); // kept across the reload: the rounds and the rest of the free spins quicker
       const before = (await t.api("/api/v1/session")).balance_minor;
       let reloaded = false;
       for (let i = 0; i < 6 && !reloaded; i++) {
