@@ -116,6 +116,8 @@ export const tests = [
       // the wheels take the room back
       await t.page.click("[data-testid=gamble-offer]");
       await t.page.locator("[data-testid=wheel-gamble]").waitFor();
+      // the band is laid out on the stage's next frame (the e2e draws 4 a second)
+      await t.page.locator("[data-testid=cops-band]:not([hidden])").waitFor({ state: "detached", timeout: 2000 }).catch(() => {});
       expect(!(await t.rect("[data-testid=cops-band]:not([hidden])")), "the band stays under the open gamble panel");
       expect(same(win, await reels(t)), "the reels moved as the panel opened");
       await t.shot("gamble");
