@@ -17,6 +17,7 @@ import { extraLine, JAR_BOX, jarFill, jarRules, pileSlots, superSpinEvery, trigg
 import jarBack from "./art/jar-back.svg?raw";
 import jarFront from "./art/jar-front.svg?raw";
 import { jackpotMultiples, ladderAmounts } from "./ladder";
+import { MODIFIER_ART, modifierWords, type ModifierWords } from "./modifiers";
 import { JACKPOTS, JAR_NAMES, JARS, type CandyView as CandyViewApi, type FreeSpinCounter, type Jar } from "./handlers";
 import { JAR_COLOURS } from "./symbols";
 import { candyWinCycle, cycleLine } from "./wins";
@@ -41,6 +42,14 @@ function hold(ms: number, fast?: boolean): Promise<void> {
 function glass(svg: string, prefix: string, wall: string): HTMLElement {
   const el = h("span", { class: `glass ${wall}`, "aria-hidden": "true" });
   el.innerHTML = svg.replace(/id="(\w+)"/g, `id="${prefix}-$1"`).replace(/url\(#(\w+)\)/g, `url(#${prefix}-$1)`);
+  return el;
+}
+
+/** A modifier's picture (art/mod-*.svg), inline with its ids made its own (`prefix`): the intro
+ * card and the phone's legend may show the same one at once. */
+function modifierArt(j: Jar, prefix: string): HTMLElement {
+  const el = h("span", { class: "mod-art", "data-testid": `modifier-art-${j}`, "aria-hidden": "true" });
+  el.innerHTML = MODIFIER_ART[j].replace(/id="(\w+)"/g, `id="${prefix}-$1"`).replace(/url\(#(\w+)\)/g, `url(#${prefix}-$1)`);
   return el;
 }
 
@@ -96,6 +105,7 @@ export class CandyJarView implements CandyViewApi {
     this.jarRules = rules;
     this.pile = pileSlots(rules.trigger ?? JAR_CAPACITY);
     this.superEvery = superSpinEvery(game.info);
+    this.modWords = modifierWords(game.info);
     const modifiers = h("div", { class: "modifiers", "data-testid": "candy-modifiers" });
     for (const j of JARS) {
       const colour = css(JAR_COLOURS[j]);
@@ -354,9 +364,9 @@ export class CandyJarView implements CandyViewApi {
     const until = performance.now() + (options.fast ? 400 : 1500);
     while (meter?.classList.contains("counting") && performance.now() < until) await sleep(30);
   }
-  async banner(text: string, options: { ms?: number; fast?: boolean; moment?: string } = {}): Promise<void> {
+  async banner(text: string, options: { ms?: number; fast?: boolean; moment?: string; modifiers?: readonly Jar[] } = {}): Promise<void> {
     if (options.moment) {
-      await this.moment(text, options.moment, options.ms ?? 2200, options.fast);
+      await this.moment(text, options.moment, options.ms ?? 2200, options.fast, options.modifiers);
       return;
     }
     this.bannerEl.textContent = text;
@@ -364,11 +374,15 @@ export class CandyJarView implements CandyViewApi {
     await hold(options.ms ?? 1000, options.fast);
     this.bannerEl.hidden = true;
   }
-  /** A moment (ui/moment.ts) of the handlers' text: its first line the title, the rest under it. */
-  private moment(text: string, kind: string, ms: number, fast?: boolean): Promise<void> {
+  /** A moment (ui/moment.ts) of the handlers' text: its first line the title, the rest under it,
+   * then the `modifiers` pictured, each with its line from the pages. */
+  private moment(text: string, kind: string, ms: number, fast?: boolean, modifiers: readonly Jar[] = []): Promise<void> {
     const [title = "", ...lines] = text.split("\n");
-    return showMoment(this.deps.overlay, { title, lines, kind: `candy-moment ${kind}`, ms, fast });
+    const items = modifiers.map((j) => ({ key: j, name: `${JAR_NAMES[j]} modifier`, line: this.modWords.get(j)?.line ?? "", art: modifierArt(j, `intro-${j}`) }));
+    return showMoment(this.deps.overlay, { title, lines, kind: `candy-moment ${kind}`, ms, fast, items });
   }
+  /** What each modifier does, from the information pages (modifiers.ts). */
+  private readonly modWords: Map<Jar, ModifierWords>;
   setWin(credits: number): void {
     this.deps.setWin(credits);
   }
