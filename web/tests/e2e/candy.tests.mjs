@@ -117,6 +117,53 @@ async function jarsExplained(t, label, captions) {
   expect(progress.trim() === `0 / ${rule}`, `${label}: the jars' progress says "${progress}", the rule needs ${rule}`);
 }
 
+/** From now on the page records each free-spins intro as it opens (turbo keeps it 300 ms): its
+ * title and every pictured item: which, its name, and its picture (its shapes, its size in CSS
+ * px, its markup). */
+async function recordIntros(t) {
+  await t.page.evaluate(() => {
+    window.__intros = [];
+    new MutationObserver((records) => {
+      for (const r of records) for (const el of r.addedNodes) {
+        if (!(el instanceof HTMLElement) || el.dataset.testid !== "moment" || !el.classList.contains("fs-intro")) continue;
+        window.__intros.push({
+          title: el.querySelector(".moment-title")?.textContent ?? "",
+          items: [...el.querySelectorAll("[data-testid=moment-item]")].map((it) => {
+            const svg = it.querySelector("svg");
+            const st = svg && getComputedStyle(svg);
+            return {
+              key: it.dataset.item, name: it.querySelector(".moment-item-name")?.textContent ?? "", line: it.querySelector(".moment-item-line")?.textContent ?? "",
+              shapes: svg ? svg.querySelectorAll("path, circle, ellipse, rect").length : 0,
+              size: st ? [parseFloat(st.width), parseFloat(st.height)] : [0, 0],
+              art: svg ? svg.innerHTML.replace(/id="[^"]*"|url\(#[^)]*\)/g, "") : "",
+            };
+          }),
+        });
+      }
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+}
+
+/** The free-spins round `o` opened on an intro picturing each modifier it drew, in the order
+ * drawn: each its own picture (a drawing of several shapes, at least 24 px, none the same as
+ * another's), its name and what it does, in the words of the information pages. */
+async function introPictured(t, o) {
+  const drawn = events(o, "free_spins_triggered")[0]?.modifiers ?? [];
+  const intro = (await t.page.evaluate(() => window.__intros)).at(-1);
+  const said = JSON.stringify(intro?.items.map(({ art, ...rest }) => rest));
+  expect(intro && JSON.stringify(intro.items.map((it) => it.key)) === JSON.stringify(drawn), `the intro "${intro?.title}" pictures ${said}, the round drew ${JSON.stringify(drawn)}`);
+  const names = { wild: "WILD", free_spins: "FREE SPINS", jackpots: "JACKPOTS" };
+  const pages = (await t.api("/api/v1/games/candy-fs")).info.help.sections.flatMap((s) => s.blocks).flatMap((b) => (b.kind === "ul" ? b.items : b.kind === "p" ? [b.parts] : []))
+    .map((parts) => parts.map((p) => (typeof p === "string" ? p : p.strong ?? "")).join(""));
+  for (const it of intro.items) {
+    expect(it.shapes >= 3 && it.size[0] >= 24 && it.size[1] >= 24, `the ${it.key} modifier's picture: ${it.shapes} shapes, ${it.size} px`);
+    expect(intro.items.filter((x) => x.art === it.art).length === 1, `the ${it.key} modifier's picture is another's`);
+    expect(it.name.includes(names[it.key]), `the ${it.key} modifier is named "${it.name}"`);
+    const words = it.line.replace(/\.$/, "").toLowerCase();
+    expect(words.length > 10 && pages.some((p) => p.includes(names[it.key]) && p.toLowerCase().includes(words)), `the ${it.key} modifier's line "${it.line}" is not the pages'`);
+  }
+}
+
 /** From now on the page records each win line said under the grid (its text, the meter total
  * it names, and the WIN meter as it reads when the line appears: the total before this pay)
  * and each cluster outlined on the canvas (data-outlined, data-outline-cells). */
@@ -314,6 +361,7 @@ export const tests = [
       const jarsPage = (await t.api("/api/v1/games/candy-fs")).info.help.sections.find((s) => s.id === "jars");
       const trigger = /receive (\d+) or more candies in one spin/.exec(jarsPage.blocks.filter((b) => b.kind === "p").flatMap((b) => b.parts).map((p) => (typeof p === "string" ? p : p.strong ?? "")).join(""))[1];
       let sawFree = false, sawJackpot = false, shotFree = false, shotIntro = false;
+      await recordIntros(t);
       for (let i = 0; i < 8 && !(sawFree && sawJackpot); i++) {
         await t.page.locator("[data-testid=play]:not([disabled])").waitFor({ timeout: 30000 });
         await t.page.click("[data-testid=play]");
@@ -355,6 +403,7 @@ export const tests = [
         expect(progress === (got >= trigger ? `${got} ✓` : `${got} / ${trigger}`), `the jars' progress says "${progress}", the round's jars ${JSON.stringify(jars)}, the rule ${trigger}`);
         if (o.spins.length > 1) {
           sawFree = true;
+          await introPictured(t, o);
           for (const j of ["wild", "free_spins", "jackpots"]) {
             const lit = await t.page.locator(`[data-testid=modifier-${j}]`).getAttribute("data-lit");
             expect(lit === String(o.modifiers.includes(j)), `modifier ${j} lit=${lit}, round modifiers ${o.modifiers}`);
