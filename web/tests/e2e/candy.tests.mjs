@@ -117,6 +117,34 @@ async function jarsExplained(t, label, captions) {
   expect(progress.trim() === `0 / ${rule}`, `${label}: the jars' progress says "${progress}", the rule needs ${rule}`);
 }
 
+/** The most bare shelf (CSS px) a phone may show under the grid, in either half of its width:
+ * look.tests.mjs's PHONE_BARE_PX, the bound the look check holds every game's whole width to. */
+const PHONE_BARE_PX = 64;
+
+/** The tallest band (CSS px) between the grid's window and the HUD in which nothing of the
+ * screen ([data-layout=decoration]) is shown, in the left and in the right half of the grid's
+ * width (layout.mjs emptyUnderReels measures the whole width, where one column of panels hid a
+ * bare half: the playtest's ~110 px of shelf under Candy's jackpot ladder). Runs in the page. */
+function bareUnderHalves() {
+  const win = document.querySelector("[data-testid=reels-window]").getBoundingClientRect();
+  const hud = document.querySelector("section.game .hud").getBoundingClientRect();
+  const shown = (el) => {
+    if (el.closest("[hidden]")) return false;
+    const st = getComputedStyle(el);
+    const r = el.getBoundingClientRect();
+    return st.visibility !== "hidden" && st.display !== "none" && Number(st.opacity) !== 0 && r.width > 1 && r.height > 1;
+  };
+  const boxes = [...document.querySelectorAll("section.game [data-layout=decoration]")].filter((el) => !el.closest(".hud") && shown(el)).map((el) => el.getBoundingClientRect());
+  const mid = win.left + win.width / 2;
+  return [[win.left, mid], [mid, win.right]].map(([left, right]) => {
+    const spans = boxes.filter((r) => r.right > left && r.left < right && r.bottom > win.bottom && r.top < hud.top)
+      .map((r) => [Math.max(win.bottom, r.top), Math.min(hud.top, r.bottom)]).sort((a, b) => a[0] - b[0]);
+    let at = win.bottom, widest = 0;
+    for (const [top, bottom] of spans) { widest = Math.max(widest, top - at); at = Math.max(at, bottom); }
+    return Math.round(Math.max(widest, hud.top - at));
+  });
+}
+
 /** From now on the page records each free-spins intro as it opens (turbo keeps it 300 ms): its
  * title and every pictured item: which, its name, and its picture (its shapes, its size in CSS
  * px, its markup). */
@@ -494,6 +522,11 @@ export const tests = [
       await idleBoardDrawn(t, "candy-phone-before");
       await layout(t, "candy-phone-idle");
       await t.shot("phone-idle");
+      const [left, right] = await t.page.evaluate(bareUnderHalves);
+      expect(left <= PHONE_BARE_PX && right <= PHONE_BARE_PX, `the shelf under the grid lies bare ${left} px under its left half, ${right} px under its right half (at most ${PHONE_BARE_PX})`);
+      // the room under the ladder pictures the modifiers, each with what it brings (the pages')
+      const legend = await t.page.locator("[data-testid=candy-mod-legend] .mod-row").allInnerTexts();
+      expect(legend.length === 3 && legend.every((r) => /\d/.test(r)), `the modifiers under the ladder: ${JSON.stringify(legend)}`);
       await jarsExplained(t, "phone", false);
       const game = await t.api("/api/v1/games/candy-jar-clusters");
       await ladderAt(t, game, 20, "phone first bet");

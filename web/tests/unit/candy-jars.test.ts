@@ -103,15 +103,15 @@ describe("the modifiers' pictures and words", () => {
   it("say for every modifier what it does, in the pages' first sentence about it, with the game file's numbers", () => {
     expect([...words.keys()].sort()).toEqual([...JARS].sort());
     expect(words.get("wild")?.line).toBe(`${range("count")} wild symbols are placed on the grid in random positions on every spin.`);
-    expect(words.get("wild")?.gist).toBe(`${range("count")} wild symbols placed`);
+    expect(words.get("wild")?.gist).toBe(`${range("count")} wild symbols`);
     expect(words.get("free_spins")?.line).toBe(`At the start of the round, ${range("extra_start")} additional free spins are awarded.`);
-    expect(words.get("free_spins")?.gist).toBe(`${range("extra_start")} additional free spins awarded`);
+    expect(words.get("free_spins")?.gist).toBe(`${range("extra_start")} additional free spins`);
     // the game file's jackpots: one `NAME = { collect = ... }` line each in [features.jackpots]
     const section = gameFile.slice(gameFile.indexOf("[features.jackpots]")).split(/\n\[/)[0]!;
     const count = (section.match(/^\w+ = \{ collect =/gm) ?? []).length;
     expect(count).toBeGreaterThan(0);
     expect(words.get("jackpots")?.line).toBe(`${count} fixed jackpots are available, each with its own symbol.`);
-    expect(words.get("jackpots")?.gist).toBe(`${count} fixed jackpots available`);
+    expect(words.get("jackpots")?.gist).toBe(`${count} fixed jackpots`);
   });
 
   it("say nothing the pages do not", () => {

@@ -17,7 +17,7 @@ export interface ModifierWords {
   /** One sentence: what it does in the round ("6 to 12 wild symbols are placed on the grid in
    * random positions on every spin."). */
   line: string;
-  /** Its gist, a few words ("6 to 12 wild symbols placed"), where room is short (a phone). */
+  /** Its gist, a few words ("6 to 12 wild symbols"), where room is short (a phone). */
   gist: string;
 }
 
@@ -26,10 +26,10 @@ const firstSentence = (s: string) => /^(.+?\.)(\s|$)/.exec(s)?.[1] ?? s;
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** "at the start of the round, 1 to 4 additional free spins are awarded." -> "1 to 4 additional
- * free spins awarded": the subject and its participle. */
+ * free spins": what it brings, the sentence's subject (a phone's legend has two short lines). */
 function gistOf(line: string): string {
-  const m = /^(?:[^,]*,\s*)?(.+?) (?:are|is) (\w+)/i.exec(line);
-  return m ? capital(`${m[1]} ${m[2]}`) : line.replace(/\.$/, "");
+  const m = /^(?:[^,]*,\s*)?(.+?) (?:are|is) \w+/i.exec(line);
+  return m ? capital(m[1]!) : line.replace(/\.$/, "");
 }
 
 /** What each modifier does, from the pages: the free-spins list's "**X modifier**: ..." item,

@@ -71,6 +71,8 @@ export class CandyJarView implements CandyViewApi {
   private readonly jackpotEls = new Map<string, { el: HTMLElement; amount: HTMLElement; win: HTMLElement }>();
   private readonly multiples: ReadonlyMap<string, number>;
   private readonly ladder: HTMLElement;
+  private readonly legend: HTMLElement;
+  private readonly legendRows = new Map<Jar, HTMLElement>();
   private readonly counter: HTMLElement;
   private readonly extra: HTMLElement;
   private readonly mult: HTMLElement;
@@ -145,6 +147,15 @@ export class CandyJarView implements CandyViewApi {
       this.ladder.append(el);
       this.jackpotEls.set(name, { el, amount, win });
     }
+    // a phone's shelf under the ladder: each modifier pictured (the intro's art) with what it
+    // brings, lit while it plays (landscape: the jars' captions say it, candy.css hides this)
+    this.legend = h("div", { class: "mod-legend", "data-testid": "candy-mod-legend", "data-layout": "decoration", "aria-label": "Free Spins modifiers" },
+      ...JARS.map((j) => {
+        const row = h("div", { class: "mod-row", "data-testid": `mod-legend-${j}`, "data-lit": "false", style: `--jar:${css(JAR_COLOURS[j])}` },
+          modifierArt(j, `legend-${j}`), h("span", { class: "mod-words" }, h("b", {}, JAR_NAMES[j]), h("span", {}, this.modWords.get(j)?.gist ?? "")));
+        this.legendRows.set(j, row);
+        return row;
+      }));
     this.counter = h("output", { class: "counter", "data-testid": "candy-counter", hidden: true });
     this.extra = h("output", { class: "extra", "data-testid": "candy-extra", hidden: true });
     this.mult = h("output", { class: "mult", "data-testid": "candy-multiplier", hidden: true });
@@ -158,7 +169,7 @@ export class CandyJarView implements CandyViewApi {
     // data-board: "idle" while the idle board shows, "round" once a round's grid replaced it
     this.root = h("div", { class: "candy", "data-testid": "candy-screen", "data-board": "idle" },
       h("div", { class: "side left", "data-layout": "decoration" }, jars, modifiers, fills),
-      h("div", { class: "side right", "data-layout": "decoration" }, this.counter, this.totalEl, this.capEl, this.mult, this.extra, this.ladder),
+      h("div", { class: "side right", "data-layout": "decoration" }, this.counter, this.totalEl, this.capEl, this.mult, this.extra, this.ladder, this.legend),
       this.winLine, this.bannerEl, this.tip);
     deps.overlay.appendChild(this.root);
     // a tap anywhere but on a jar (which toggles its own note) closes the note
@@ -439,6 +450,7 @@ export class CandyJarView implements CandyViewApi {
 
   setModifiers(active: readonly Jar[]): void {
     for (const [j, el] of this.modEls) el.dataset.lit = String(active.includes(j));
+    for (const [j, el] of this.legendRows) el.dataset.lit = String(active.includes(j));
     for (const [j, el] of this.jarEls) if (active.includes(j)) el.jar.dataset.lit = "true";
     this.root.dataset.modifiers = active.join(" ");
   }
