@@ -25,6 +25,25 @@ export interface MomentOptions {
   /** Coins and confetti thrown out from the card: how many (the quality profile's particle
    * budget; 0 or absent: none). */
   burst?: number;
+  /** Pictured items under the lines (the modifiers drawn for free spins), appearing one after
+   * another (CSS: .moment-item's --i); `fast` brings them in almost at once. */
+  items?: MomentItem[];
+}
+
+export interface MomentItem {
+  /** Its picture (the game's own art), sized by the game's CSS. */
+  art: HTMLElement;
+  name: string;
+  /** What it does, in a line. */
+  line: string;
+  /** For the game's CSS and the tests (data-item). */
+  key: string;
+}
+
+function itemsOf(items: MomentItem[]): HTMLElement {
+  return h("div", { class: "moment-items" }, ...items.map((it, i) =>
+    h("div", { class: "moment-item", "data-testid": "moment-item", "data-item": it.key, style: `--i:${i}` },
+      it.art, h("div", { class: "moment-item-words" }, h("b", { class: "moment-item-name" }, it.name), h("span", { class: "moment-item-line" }, it.line)))));
 }
 
 const CONFETTI = ["#ffd54a", "#ff5d73", "#4fd1ff", "#7dff8a", "#ffffff", "#c58bff"];
@@ -60,6 +79,7 @@ export async function showMoment(overlay: HTMLElement, o: MomentOptions): Promis
     h("div", { class: "moment-title" }, o.title),
     amount,
     ...(o.lines ?? []).map((l) => h("div", { class: "moment-line" }, l)),
+    o.items?.length ? itemsOf(o.items) : null,
     o.burst ? burstOf(o.burst) : null);
   if (o.fast) card.classList.add("fast");
   overlay.appendChild(card);

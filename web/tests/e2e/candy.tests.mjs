@@ -117,6 +117,81 @@ async function jarsExplained(t, label, captions) {
   expect(progress.trim() === `0 / ${rule}`, `${label}: the jars' progress says "${progress}", the rule needs ${rule}`);
 }
 
+/** The most bare shelf (CSS px) a phone may show under the grid, in either half of its width:
+ * look.tests.mjs's PHONE_BARE_PX, the bound the look check holds every game's whole width to. */
+const PHONE_BARE_PX = 64;
+
+/** The tallest band (CSS px) between the grid's window and the HUD in which nothing of the
+ * screen ([data-layout=decoration]) is shown, in the left and in the right half of the grid's
+ * width (layout.mjs emptyUnderReels measures the whole width, where one column of panels hid a
+ * bare half: the playtest's ~110 px of shelf under Candy's jackpot ladder). Runs in the page. */
+function bareUnderHalves() {
+  const win = document.querySelector("[data-testid=reels-window]").getBoundingClientRect();
+  const hud = document.querySelector("section.game .hud").getBoundingClientRect();
+  const shown = (el) => {
+    if (el.closest("[hidden]")) return false;
+    const st = getComputedStyle(el);
+    const r = el.getBoundingClientRect();
+    return st.visibility !== "hidden" && st.display !== "none" && Number(st.opacity) !== 0 && r.width > 1 && r.height > 1;
+  };
+  const boxes = [...document.querySelectorAll("section.game [data-layout=decoration]")].filter((el) => !el.closest(".hud") && shown(el)).map((el) => el.getBoundingClientRect());
+  const mid = win.left + win.width / 2;
+  return [[win.left, mid], [mid, win.right]].map(([left, right]) => {
+    const spans = boxes.filter((r) => r.right > left && r.left < right && r.bottom > win.bottom && r.top < hud.top)
+      .map((r) => [Math.max(win.bottom, r.top), Math.min(hud.top, r.bottom)]).sort((a, b) => a[0] - b[0]);
+    let at = win.bottom, widest = 0;
+    for (const [top, bottom] of spans) { widest = Math.max(widest, top - at); at = Math.max(at, bottom); }
+    return Math.round(Math.max(widest, hud.top - at));
+  });
+}
+
+/** From now on the page records each free-spins intro as it opens (turbo keeps it 300 ms): its
+ * title and every pictured item: which, its name, and its picture (its shapes, its size in CSS
+ * px, its markup). */
+async function recordIntros(t) {
+  await t.page.evaluate(() => {
+    window.__intros = [];
+    new MutationObserver((records) => {
+      for (const r of records) for (const el of r.addedNodes) {
+        if (!(el instanceof HTMLElement) || el.dataset.testid !== "moment" || !el.classList.contains("fs-intro")) continue;
+        window.__intros.push({
+          title: el.querySelector(".moment-title")?.textContent ?? "",
+          items: [...el.querySelectorAll("[data-testid=moment-item]")].map((it) => {
+            const svg = it.querySelector("svg");
+            const st = svg && getComputedStyle(svg);
+            return {
+              key: it.dataset.item, name: it.querySelector(".moment-item-name")?.textContent ?? "", line: it.querySelector(".moment-item-line")?.textContent ?? "",
+              shapes: svg ? svg.querySelectorAll("path, circle, ellipse, rect").length : 0,
+              size: st ? [parseFloat(st.width), parseFloat(st.height)] : [0, 0],
+              art: svg ? svg.innerHTML.replace(/id="[^"]*"|url\(#[^)]*\)/g, "") : "",
+            };
+          }),
+        });
+      }
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+}
+
+/** The free-spins round `o` opened on an intro picturing each modifier it drew, in the order
+ * drawn: each its own picture (a drawing of several shapes, at least 24 px, none the same as
+ * another's), its name and what it does, in the words of the information pages. */
+async function introPictured(t, o) {
+  const drawn = events(o, "free_spins_triggered")[0]?.modifiers ?? [];
+  const intro = (await t.page.evaluate(() => window.__intros)).at(-1);
+  const said = JSON.stringify(intro?.items.map(({ art, ...rest }) => rest));
+  expect(intro && JSON.stringify(intro.items.map((it) => it.key)) === JSON.stringify(drawn), `the intro "${intro?.title}" pictures ${said}, the round drew ${JSON.stringify(drawn)}`);
+  const names = { wild: "WILD", free_spins: "FREE SPINS", jackpots: "JACKPOTS" };
+  const pages = (await t.api("/api/v1/games/candy-fs")).info.help.sections.flatMap((s) => s.blocks).flatMap((b) => (b.kind === "ul" ? b.items : b.kind === "p" ? [b.parts] : []))
+    .map((parts) => parts.map((p) => (typeof p === "string" ? p : p.strong ?? "")).join(""));
+  for (const it of intro.items) {
+    expect(it.shapes >= 3 && it.size[0] >= 24 && it.size[1] >= 24, `the ${it.key} modifier's picture: ${it.shapes} shapes, ${it.size} px`);
+    expect(intro.items.filter((x) => x.art === it.art).length === 1, `the ${it.key} modifier's picture is another's`);
+    expect(it.name.includes(names[it.key]), `the ${it.key} modifier is named "${it.name}"`);
+    const words = it.line.replace(/\.$/, "").toLowerCase();
+    expect(words.length > 10 && pages.some((p) => p.includes(names[it.key]) && p.toLowerCase().includes(words)), `the ${it.key} modifier's line "${it.line}" is not the pages'`);
+  }
+}
+
 /** From now on the page records each win line said under the grid (its text, the meter total
  * it names, and the WIN meter as it reads when the line appears: the total before this pay)
  * and each cluster outlined on the canvas (data-outlined, data-outline-cells). */
@@ -314,6 +389,7 @@ export const tests = [
       const jarsPage = (await t.api("/api/v1/games/candy-fs")).info.help.sections.find((s) => s.id === "jars");
       const trigger = /receive (\d+) or more candies in one spin/.exec(jarsPage.blocks.filter((b) => b.kind === "p").flatMap((b) => b.parts).map((p) => (typeof p === "string" ? p : p.strong ?? "")).join(""))[1];
       let sawFree = false, sawJackpot = false, shotFree = false, shotIntro = false;
+      await recordIntros(t);
       for (let i = 0; i < 8 && !(sawFree && sawJackpot); i++) {
         await t.page.locator("[data-testid=play]:not([disabled])").waitFor({ timeout: 30000 });
         await t.page.click("[data-testid=play]");
@@ -355,6 +431,7 @@ export const tests = [
         expect(progress === (got >= trigger ? `${got} ✓` : `${got} / ${trigger}`), `the jars' progress says "${progress}", the round's jars ${JSON.stringify(jars)}, the rule ${trigger}`);
         if (o.spins.length > 1) {
           sawFree = true;
+          await introPictured(t, o);
           for (const j of ["wild", "free_spins", "jackpots"]) {
             const lit = await t.page.locator(`[data-testid=modifier-${j}]`).getAttribute("data-lit");
             expect(lit === String(o.modifiers.includes(j)), `modifier ${j} lit=${lit}, round modifiers ${o.modifiers}`);
@@ -446,6 +523,11 @@ export const tests = [
       await idleBoardDrawn(t, "candy-phone-before");
       await layout(t, "candy-phone-idle");
       await t.shot("phone-idle");
+      const [left, right] = await t.page.evaluate(bareUnderHalves);
+      expect(left <= PHONE_BARE_PX && right <= PHONE_BARE_PX, `the shelf under the grid lies bare ${left} px under its left half, ${right} px under its right half (at most ${PHONE_BARE_PX})`);
+      // the room under the ladder pictures the modifiers, each with what it brings (the pages')
+      const legend = await t.page.locator("[data-testid=candy-mod-legend] .mod-row").allInnerTexts();
+      expect(legend.length === 3 && legend.every((r) => /\d/.test(r)), `the modifiers under the ladder: ${JSON.stringify(legend)}`);
       await jarsExplained(t, "phone", false);
       const game = await t.api("/api/v1/games/candy-jar-clusters");
       await ladderAt(t, game, 20, "phone first bet");

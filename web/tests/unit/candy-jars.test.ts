@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { GameInfo } from "../../src/net/types";
 import { JAR_NAMES, JARS } from "../../src/screens/candy-jar-clusters/handlers";
 import { extraLine, JAR_BOX, jarFill, jarRules, pileSlots, superSpinEvery, triggerLine } from "../../src/screens/candy-jar-clusters/jars";
+import { MODIFIER_ART, modifierWords } from "../../src/screens/candy-jar-clusters/modifiers";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const described = JSON.parse(readFileSync(join(here, "..", "fixtures", "candy-jar-clusters-help.json"), "utf8")) as { help: GameInfo["help"] };
@@ -87,5 +88,42 @@ describe("the candies in a jar's glass", () => {
     const slots = pileSlots(trigger);
     expect(Math.min(...slots.map((s) => s.y - s.d / 2))).toBeLessThan(JAR_BOX.height * 0.35);
     expect(Math.max(...slots.map((s) => s.x + s.d / 2)) - Math.min(...slots.map((s) => s.x - s.d / 2))).toBeGreaterThan(JAR_BOX.width * 0.6);
+  });
+});
+
+// The free spins' intro pictures each modifier drawn with what it does (the gallery review: the
+// modifiers were words alone): the pages' sentence, the game file's numbers in it.
+describe("the modifiers' pictures and words", () => {
+  const words = modifierWords(described);
+  const range = (key: string) => {
+    const values = new RegExp(`^${key}\\s*=\\s*\\{\\s*values\\s*=\\s*\\[([^\\]]*)\\]`, "m").exec(gameFile)![1]!.split(",").map(Number);
+    return `${Math.min(...values)} to ${Math.max(...values)}`;
+  };
+
+  it("say for every modifier what it does, in the pages' first sentence about it, with the game file's numbers", () => {
+    expect([...words.keys()].sort()).toEqual([...JARS].sort());
+    expect(words.get("wild")?.line).toBe(`${range("count")} wild symbols are placed on the grid in random positions on every spin.`);
+    expect(words.get("wild")?.gist).toBe(`${range("count")} wild symbols`);
+    expect(words.get("free_spins")?.line).toBe(`At the start of the round, ${range("extra_start")} additional free spins are awarded.`);
+    expect(words.get("free_spins")?.gist).toBe(`${range("extra_start")} additional free spins`);
+    // the game file's jackpots: one `NAME = { collect = ... }` line each in [features.jackpots]
+    const section = gameFile.slice(gameFile.indexOf("[features.jackpots]")).split(/\n\[/)[0]!;
+    const count = (section.match(/^\w+ = \{ collect =/gm) ?? []).length;
+    expect(count).toBeGreaterThan(0);
+    expect(words.get("jackpots")?.line).toBe(`${count} fixed jackpots are available, each with its own symbol.`);
+    expect(words.get("jackpots")?.gist).toBe(`${count} fixed jackpots`);
+  });
+
+  it("say nothing the pages do not", () => {
+    expect(modifierWords({ help: { sections: [] } } as unknown as Pick<GameInfo, "help">).size).toBe(0);
+  });
+
+  it("each modifier has its own picture, a drawing of several shapes", () => {
+    const pictures = JARS.map((j) => MODIFIER_ART[j]);
+    expect(new Set(pictures).size).toBe(JARS.length);
+    for (const svg of pictures) {
+      expect(svg).toMatch(/^<svg [^>]*viewBox="0 0 120 120"/);
+      expect((svg.match(/<(path|circle|ellipse|rect)\b/g) ?? []).length).toBeGreaterThan(5);
+    }
   });
 });

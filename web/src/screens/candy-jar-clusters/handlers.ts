@@ -23,8 +23,9 @@ export interface FreeSpinCounter { kind: "free" | "super"; spin: number; of: num
 /** What the handlers may do to the Candy Jar screen, beyond the SlotView. */
 export interface CandyView extends SlotView {
   /** A notice over the grid; with `moment` (its kind: fs-intro, super) it is a full moment: the
-   * first line its title, the others under it. */
-  banner(text: string, options?: { ms?: number; fast?: boolean; moment?: string }): Promise<void>;
+   * first line its title, the others under it, then each of `modifiers` pictured with what it
+   * does (the free spins' intro). */
+  banner(text: string, options?: { ms?: number; fast?: boolean; moment?: string; modifiers?: readonly Jar[] }): Promise<void>;
   /** The winning clusters of the grid on screen stay outlined until they pop: `cells` is the
    * newest, lit with its `label`, `earlier` those already paid on this grid. */
   outlineCluster(cells: Cell[], earlier: Cell[][], label: string, options?: { fast?: boolean }): Promise<void>;
@@ -207,7 +208,9 @@ export function candyHandlers(game: Pick<GameView, "info">): Required<Handlers<C
       // the FREE SPINS jar's extra spins are in `spins` already: say so ("+2" alone read as a
       // bonus on top, of nothing named)
       const extra = e.extra_spins_at_start ? ` (${e.spins - e.extra_spins_at_start} + ${e.extra_spins_at_start} EXTRA)` : "";
-      await ctx.view.banner(`${e.spins} FREE SPINS${extra}\n${mods.map((m) => JAR_NAMES[m]).join(" + ")}`, { ms: 2600, fast: ctx.fast, moment: "fs-intro" });
+      // each modifier drawn comes in pictured with what it does: the card stays long enough to
+      // read them (a tap or Space skips it, turbo shortens it)
+      await ctx.view.banner(`${e.spins} FREE SPINS${extra}\n${mods.map((m) => JAR_NAMES[m]).join(" + ")}`, { ms: 1800 + 800 * Math.max(1, mods.length), fast: ctx.fast, moment: "fs-intro", modifiers: mods });
     },
     wilds_placed: async (e, ctx) => {
       state.wildsPending = { golden: e.golden_multiplier > 0 };

@@ -17,6 +17,7 @@ import { extraLine, JAR_BOX, jarFill, jarRules, pileSlots, superSpinEvery, trigg
 import jarBack from "./art/jar-back.svg?raw";
 import jarFront from "./art/jar-front.svg?raw";
 import { jackpotMultiples, ladderAmounts } from "./ladder";
+import { MODIFIER_ART, modifierWords, type ModifierWords } from "./modifiers";
 import { JACKPOTS, JAR_NAMES, JARS, type CandyView as CandyViewApi, type FreeSpinCounter, type Jar } from "./handlers";
 import { JAR_COLOURS } from "./symbols";
 import { candyWinCycle, cycleLine } from "./wins";
@@ -44,6 +45,14 @@ function glass(svg: string, prefix: string, wall: string): HTMLElement {
   return el;
 }
 
+/** A modifier's picture (art/mod-*.svg), inline with its ids made its own (`prefix`): the intro
+ * card and the phone's legend may show the same one at once. */
+function modifierArt(j: Jar, prefix: string): HTMLElement {
+  const el = h("span", { class: "mod-art", "data-testid": `modifier-art-${j}`, "aria-hidden": "true" });
+  el.innerHTML = MODIFIER_ART[j].replace(/id="(\w+)"/g, `id="${prefix}-$1"`).replace(/url\(#(\w+)\)/g, `url(#${prefix}-$1)`);
+  return el;
+}
+
 /** A candy in a jar at its slot (percent of the jar's box, which keeps the art's proportions);
  * `order`: its place among those dropping in together (they fall one after another). */
 function candyPiece(slot: PileSlot, order: number): HTMLElement {
@@ -62,6 +71,8 @@ export class CandyJarView implements CandyViewApi {
   private readonly jackpotEls = new Map<string, { el: HTMLElement; amount: HTMLElement; win: HTMLElement }>();
   private readonly multiples: ReadonlyMap<string, number>;
   private readonly ladder: HTMLElement;
+  private readonly legend: HTMLElement;
+  private readonly legendRows = new Map<Jar, HTMLElement>();
   private readonly counter: HTMLElement;
   private readonly extra: HTMLElement;
   private readonly mult: HTMLElement;
@@ -96,6 +107,7 @@ export class CandyJarView implements CandyViewApi {
     this.jarRules = rules;
     this.pile = pileSlots(rules.trigger ?? JAR_CAPACITY);
     this.superEvery = superSpinEvery(game.info);
+    this.modWords = modifierWords(game.info);
     const modifiers = h("div", { class: "modifiers", "data-testid": "candy-modifiers" });
     for (const j of JARS) {
       const colour = css(JAR_COLOURS[j]);
@@ -135,6 +147,15 @@ export class CandyJarView implements CandyViewApi {
       this.ladder.append(el);
       this.jackpotEls.set(name, { el, amount, win });
     }
+    // a phone's shelf under the ladder: each modifier pictured (the intro's art) with what it
+    // brings, lit while it plays (landscape: the jars' captions say it, candy.css hides this)
+    this.legend = h("div", { class: "mod-legend", "data-testid": "candy-mod-legend", "data-layout": "decoration", "aria-label": "Free Spins modifiers" },
+      ...JARS.map((j) => {
+        const row = h("div", { class: "mod-row", "data-testid": `mod-legend-${j}`, "data-lit": "false", style: `--jar:${css(JAR_COLOURS[j])}` },
+          modifierArt(j, `legend-${j}`), h("span", { class: "mod-words" }, h("b", {}, JAR_NAMES[j]), h("span", {}, this.modWords.get(j)?.gist ?? "")));
+        this.legendRows.set(j, row);
+        return row;
+      }));
     this.counter = h("output", { class: "counter", "data-testid": "candy-counter", hidden: true });
     this.extra = h("output", { class: "extra", "data-testid": "candy-extra", hidden: true });
     this.mult = h("output", { class: "mult", "data-testid": "candy-multiplier", hidden: true });
@@ -148,7 +169,7 @@ export class CandyJarView implements CandyViewApi {
     // data-board: "idle" while the idle board shows, "round" once a round's grid replaced it
     this.root = h("div", { class: "candy", "data-testid": "candy-screen", "data-board": "idle" },
       h("div", { class: "side left", "data-layout": "decoration" }, jars, modifiers, fills),
-      h("div", { class: "side right", "data-layout": "decoration" }, this.counter, this.totalEl, this.capEl, this.mult, this.extra, this.ladder),
+      h("div", { class: "side right", "data-layout": "decoration" }, this.counter, this.totalEl, this.capEl, this.mult, this.extra, this.ladder, this.legend),
       this.winLine, this.bannerEl, this.tip);
     deps.overlay.appendChild(this.root);
     // a tap anywhere but on a jar (which toggles its own note) closes the note
@@ -354,9 +375,9 @@ export class CandyJarView implements CandyViewApi {
     const until = performance.now() + (options.fast ? 400 : 1500);
     while (meter?.classList.contains("counting") && performance.now() < until) await sleep(30);
   }
-  async banner(text: string, options: { ms?: number; fast?: boolean; moment?: string } = {}): Promise<void> {
+  async banner(text: string, options: { ms?: number; fast?: boolean; moment?: string; modifiers?: readonly Jar[] } = {}): Promise<void> {
     if (options.moment) {
-      await this.moment(text, options.moment, options.ms ?? 2200, options.fast);
+      await this.moment(text, options.moment, options.ms ?? 2200, options.fast, options.modifiers);
       return;
     }
     this.bannerEl.textContent = text;
@@ -364,11 +385,15 @@ export class CandyJarView implements CandyViewApi {
     await hold(options.ms ?? 1000, options.fast);
     this.bannerEl.hidden = true;
   }
-  /** A moment (ui/moment.ts) of the handlers' text: its first line the title, the rest under it. */
-  private moment(text: string, kind: string, ms: number, fast?: boolean): Promise<void> {
+  /** A moment (ui/moment.ts) of the handlers' text: its first line the title, the rest under it,
+   * then the `modifiers` pictured, each with its line from the pages. */
+  private moment(text: string, kind: string, ms: number, fast?: boolean, modifiers: readonly Jar[] = []): Promise<void> {
     const [title = "", ...lines] = text.split("\n");
-    return showMoment(this.deps.overlay, { title, lines, kind: `candy-moment ${kind}`, ms, fast });
+    const items = modifiers.map((j) => ({ key: j, name: `${JAR_NAMES[j]} modifier`, line: this.modWords.get(j)?.line ?? "", art: modifierArt(j, `intro-${j}`) }));
+    return showMoment(this.deps.overlay, { title, lines, kind: `candy-moment ${kind}`, ms, fast, items });
   }
+  /** What each modifier does, from the information pages (modifiers.ts). */
+  private readonly modWords: Map<Jar, ModifierWords>;
   setWin(credits: number): void {
     this.deps.setWin(credits);
   }
@@ -425,6 +450,7 @@ export class CandyJarView implements CandyViewApi {
 
   setModifiers(active: readonly Jar[]): void {
     for (const [j, el] of this.modEls) el.dataset.lit = String(active.includes(j));
+    for (const [j, el] of this.legendRows) el.dataset.lit = String(active.includes(j));
     for (const [j, el] of this.jarEls) if (active.includes(j)) el.jar.dataset.lit = "true";
     this.root.dataset.modifiers = active.join(" ");
   }
