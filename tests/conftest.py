@@ -43,7 +43,9 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     # the game packages with kernels of their own first: the longest compiles start first
     directories = sorted({p.parent for p in paths},
                          key=lambda d: (not (d / "kernel.py").is_file(), d.name))
-    slots = max(1, int(getattr(config.option, "numprocesses", None) or os.cpu_count() or 1))
+    # compiling is all CPU: no more processes than cores, whatever the workers
+    slots = max(1, min(int(getattr(config.option, "numprocesses", None) or os.cpu_count() or 1),
+                       os.cpu_count() or 1))
     started = time.monotonic()
     waiting = [d.name for d in directories]
     running: list[tuple[str, subprocess.Popen]] = []
