@@ -188,7 +188,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     selected: () => bets[betIndex] as BetOption,
     select: (wanted) => {
       const i = bets.findIndex((b) => b.lines === wanted.lines && b.bet_per_line === wanted.bet_per_line);
-      if (i < 0 || flow.state !== "idle") return false;
+      if (i < 0 || !controls.enabled()) return false;
       betIndex = i;
       betSelect.value = String(i);
       render();
@@ -197,13 +197,14 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     modes,
     mode: () => mode,
     selectMode: (name) => {
-      if (!modes.some((m) => m.name === name) || flow.state !== "idle") return false;
+      if (!modes.some((m) => m.name === name) || !controls.enabled()) return false;
       mode = name;
       render();
       return true;
     },
     balanceCredits: () => creditsOf(app.session.state?.balanceMinor ?? 0, denomination),
-    enabled: () => flow.state === "idle",
+    // not between autoplay's rounds either: they play at the bet autoplay started with
+    enabled: () => flow.state === "idle" && !autoplay.running,
     onChange: (l) => { changeListeners.add(l); return () => changeListeners.delete(l); },
   };
   // The denomination, once, where the bet is chosen.
@@ -355,11 +356,12 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     // What PLAY does at a held win is said on it: the win is taken, then the next round.
     playButton.classList.toggle("collects", collecting);
     playButton.textContent = collecting ? "COLLECT & PLAY" : "PLAY";
-    betSelect.disabled = minus.disabled = plus.disabled = !idle;
+    const betFixed = !idle || autoplay.running; // autoplay plays at the bet it started with
+    betSelect.disabled = minus.disabled = plus.disabled = betFixed;
     minus.disabled ||= betIndex === 0;
     plus.disabled ||= betIndex === bets.length - 1;
     if (modeSelect) {
-      modeSelect.disabled = !idle;
+      modeSelect.disabled = betFixed;
       for (const m of modes) {
         const option = modeOptions.get(m.name);
         const cost = bet().cost_minor[m.name];
