@@ -579,6 +579,10 @@ export const tests = [
       await t.assertDrawn("phone-wheels");
       await layout(t, "phone-wheels");
       await t.shot("phone-wheels");
+      // the signs stay whole or go (the playtest read "Each robber collects the" squeezed over the wheels)
+      const cut = await t.page.evaluate(() => [...document.querySelectorAll("[data-testid=cops-band]:not([hidden]), [data-testid=cops-band]:not([hidden]) > [data-testid^=band-], [data-testid=cops-band]:not([hidden]) > [data-testid^=band-] *")]
+        .filter((el) => el.scrollHeight > el.clientHeight + 1 && getComputedStyle(el).overflow !== "visible").map((el) => el.innerText.trim().slice(0, 40)));
+      expect(cut.length === 0, `signs cut short under the wheels: ${cut.join(" | ")}`);
       const box = await t.page.locator("[data-testid=collect]").boundingBox();
       expect(box && box.x >= 0 && box.x + box.width <= 390 && box.y + box.height <= 844, `COLLECT off screen: ${JSON.stringify(box)}`);
       // The gamble says what it is on a phone too (its title, the arrows, the colours, the two
