@@ -24,6 +24,8 @@ export const tests = [
       const first = (await label.textContent()).trim();
       expect(first === "Demo balance", `Cluedo's balance label: ${first}`);
       expect(/play money/.test(await label.getAttribute("title")), "the label's title does not say play money");
+      // the meters are written on the screen's first render after the session (CI once read both empty)
+      await t.page.waitForFunction(() => ["credits", "balance"].every((id) => document.querySelector(`[data-testid=game-cluedo] [data-testid=${id}]`)?.textContent?.trim()), null, { timeout: 10000 });
       const inCredits = (await t.page.locator("[data-testid=game-cluedo] [data-testid=credits]").innerText()).trim();
       const inMoney = (await t.page.locator("[data-testid=game-cluedo] [data-testid=balance]").innerText()).trim();
       const euros = `€${Math.floor(me.balance_minor / 100).toLocaleString("en")}.${String(me.balance_minor % 100).padStart(2, "0")}`;

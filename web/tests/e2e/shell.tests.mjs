@@ -242,7 +242,6 @@ export const tests = [
     async run(t) {
       await lobby(t);
       await open(t, "cluedo-fs");
-      await t.page.check("[data-testid=turbo]"); // kept across the reload (per tab): the round plays on quicker
       await t.page.click("[data-testid=play]");
       await t.page.locator("[data-testid=free-spins]:not([hidden])[data-index='2'], [data-testid=free-spins]:not([hidden])[data-index='3']").waitFor({ timeout: 60000 });
       await t.page.reload();
