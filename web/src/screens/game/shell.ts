@@ -356,7 +356,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     // What PLAY does at a held win is said on it: the win is taken, then the next round.
     playButton.classList.toggle("collects", collecting);
     playButton.textContent = collecting ? "COLLECT & PLAY" : "PLAY";
-    const betFixed = !idle || autoplay.running; // autoplay plays at the bet it started with
+    const betFixed = !controls.enabled(); // at rest and not between autoplay's rounds
     betSelect.disabled = minus.disabled = plus.disabled = betFixed;
     minus.disabled ||= betIndex === 0;
     plus.disabled ||= betIndex === bets.length - 1;
