@@ -110,7 +110,9 @@ export interface PayRow {
 
 /** A run of help text: words, **bold** words, an amount in the game's currency (minor units)
  * or a fraction shown as a percentage; the page formats them. */
-export type HelpPart = string | { strong: string } | { minor: number } | { percent: number };
+/** A help text's part: words, bold words, money (minor units), a percentage, or a multiple of
+ * the bet (the maximum win, said by core/max-win.ts as every screen says it). */
+export type HelpPart = string | { strong: string } | { minor: number } | { percent: number } | { times: number };
 /** What the page draws itself, from the description, at the player's bet and currency. */
 export type DrawnPart = "paytable" | "paylines" | "bets" | "gamble-setting" | "choice-timeout" | "win-cap" | "jackpot-meter" | "jurisdiction";
 export type HelpBlock =

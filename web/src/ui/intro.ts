@@ -3,6 +3,7 @@
 // (remembered in localStorage, `reelforge.intro-seen`). Its box is the Options setting itself
 // (INTRO_SETTING, options.intro): unticked there, no game shows its intro; ticked again in
 // Options, what was seen is forgotten, so every game's intro comes back.
+import { maxWinSaid } from "../core/max-win";
 import { formatMoney, formatPercent } from "../core/money";
 import type { KeyValue } from "../core/session";
 import type { GameInfo, GameView, HelpBlock, HelpPart } from "../net/types";
@@ -102,7 +103,7 @@ export const INTROS: Record<string, { lead: string; points: IntroPoint[] }> = {
 const INTRO_FEATURES = 3;
 
 const words = (parts: readonly HelpPart[], game: Pick<GameView, "currency">): string =>
-  parts.map((p) => (typeof p === "string" ? p : "strong" in p ? p.strong : "minor" in p ? formatMoney(p.minor, game.currency) : formatPercent(p.percent))).join("").replace(/\s+/g, " ").trim();
+  parts.map((p) => (typeof p === "string" ? p : "strong" in p ? p.strong : "minor" in p ? formatMoney(p.minor, game.currency) : "times" in p ? maxWinSaid(p.times) : formatPercent(p.percent))).join("").replace(/\s+/g, " ").trim();
 
 /** A section's gist in one sentence: the first of its paragraphs and list items that gives a
  * number (what triggers, how much: "3 or more scatters award free spins"), else its first;
@@ -131,18 +132,10 @@ export function derivedIntro(game: IntroGame): { lead: string; points: string[] 
   return { lead: lead || game.info.description || game.title, points: [...features, ...facts(game)] };
 }
 
-/** The maximum win's multiple of the bet as a player reads it: the server's is exact (the top
- * award over the stake it is reached at, Cluedo's 240,118.4), so it is rounded down, never
- * promising more: whole from 100 up, to a tenth below. */
-function timesSaid(x: number): string {
-  const shown = x >= 100 ? Math.floor(x) : Math.floor(x * 10 + 1e-9) / 10;
-  return shown.toLocaleString("en", { maximumFractionDigits: 1 });
-}
-
 /** The card's last point: the game's RTP (its first mode's) and maximum win; none without either. */
 function facts(game: Pick<GameView, "rtp" | "max_win" | "modes">): string[] {
   const base = game.rtp.find((r) => r.mode === (game.modes[0]?.name ?? "base")) ?? game.rtp[0];
-  const said = [base ? `Return to player ${formatPercent(base.value)}` : "", game.max_win.x > 0 ? `maximum win ${timesSaid(game.max_win.x)}× the bet` : ""].filter(Boolean).join(" · ");
+  const said = [base ? `Return to player ${formatPercent(base.value)}` : "", game.max_win.x > 0 ? `maximum win ${maxWinSaid(game.max_win.x)}` : ""].filter(Boolean).join(" · ");
   return said ? [said.charAt(0).toUpperCase() + said.slice(1)] : [];
 }
 

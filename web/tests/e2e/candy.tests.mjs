@@ -372,7 +372,7 @@ export const tests = [
       const cap = t.page.locator("[data-testid=candy-cap]");
       expect(await cap.isVisible(), "no win cap message");
       const text = await cap.innerText();
-      expect(text.includes("MAX WIN 10,000x REACHED") && text.includes(credits(round.outcome.total_win)), `cap message: ${text}`);
+      expect(text.includes("MAX WIN 10,000× REACHED") && text.includes(credits(round.outcome.total_win)), `cap message: ${text}`);
       expect(round.outcome.total_win === 10000 * round.outcome.bet.cost, `capped total ${round.outcome.total_win}`);
       await t.assertDrawn("candy-cap");
       await layout(t, "candy-cap");

@@ -59,15 +59,23 @@ describe("a tile's art without its frame (the lobby's hero)", () => {
 describe("a tile's info card", () => {
   const game = (rtp: { mode: string; value: number; source: string }[], info = fixture("candy-jar-clusters").info) => ({
     info, rtp: rtp.map((r) => ({ ...r, ci95: null })), max_win: { credits: 4000000, x: 10000, enforced: "cap" },
-    bets: [{ lines: 20, bet_per_line: 1 }] as never[], denomination: 1, currency: "EUR",
+    bets: [{ lines: 20, bet_per_line: 1 }] as never[], denomination: 1, currency: "EUR", jackpot: false,
   });
   it("says one RTP, the base game's as the server publishes it, without the estimate's note", () => {
     expect(tileCard(game([{ mode: "base", value: 0.95977757, source: "estimate" }])).rtp).toBe("95.98%");
     expect(tileCard(game([{ mode: "fortune", value: 0.93, source: "exact" }, { mode: "base", value: 0.92, source: "exact" }])).rtp).toBe("92.00%");
     expect(tileCard(game([])).rtp).toBe("—");
   });
-  it("says the max win as a multiple of the stake, then in credits and money at the top bet", () => {
-    expect(tileCard(game([])).maxWin).toEqual({ x: "10,000x your stake", detail: "4,000,000 credits, €40,000.00 at the top bet" });
+  it("says the max win as every screen does (core/max-win.ts), then in credits and money at the top bet", () => {
+    expect(tileCard(game([])).maxWin).toEqual({ x: "10,000× the bet", detail: "4,000,000 credits, €40,000.00 at the top bet" });
+    // the new player read Cluedo's exact 240,118.4 as "240,118.4x" here, "240,118×" in its intro
+    const cluedo = { ...game([]), max_win: { credits: 24011840, x: 240118.4, enforced: "exact" } };
+    expect(tileCard(cluedo).maxWin.x).toBe("240,118× the bet");
+  });
+  it("says a progressive jackpot is paid on top of the max win, and nothing of one without it", () => {
+    // the new player saw Cluedo's €1,000,000 jackpot beside "Max win" and could not tell the one from the other
+    expect(tileCard({ ...game([]), jackpot: true }).jackpot).toBe("Plus the progressive Jackpot, paid on top of the max win");
+    expect(tileCard(game([])).jackpot).toBeNull();
   });
   it("takes the module's words, else the game file's description", () => {
     const g = game([]);

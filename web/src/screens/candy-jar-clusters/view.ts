@@ -2,6 +2,7 @@
 // and scales with the page) the three jars with their modifiers, the jackpot ladder, the
 // free / super spin counter, the EXTRA meter, the random multiplier, the win line, the bonus
 // total and the win cap notice. Every text shown is a value handed in by the handlers.
+import { maxWinSaid, maxWinTimes } from "../../core/max-win";
 import { creditsAndMoney, creditsMoney, formatCredits, formatMoney } from "../../core/money";
 import { sleep } from "../../core/timing";
 import type { BetOption } from "../../net/types";
@@ -510,12 +511,12 @@ export class CandyJarView implements CandyViewApi {
    * already reads it (core/celebration.ts celebrationCount). */
   async showCap(total: number, forfeited: boolean, options: { fast?: boolean } = {}): Promise<void> {
     const x = this.deps.game.info.max_win_x;
-    const cap = `MAX WIN${x ? ` ${x.toLocaleString("en")}x` : ""}`;
+    const cap = `MAX WIN${x ? ` ${maxWinTimes(x)}` : ""}`;
     const money = formatMoney(total * this.deps.game.denomination, this.deps.game.currency);
     await showMoment(this.deps.overlay, {
       title: "MAX WIN", kind: "candy-moment cap max-win", ms: 4200, fast: options.fast,
       count: { to: total, format: (c) => `${formatCredits(c)} credits`, still: true },
-      lines: [`${money}${x ? ` · ${x.toLocaleString("en")}x the bet` : ""}`, ...(forfeited ? ["remaining free spins forfeited"] : [])],
+      lines: [`${money}${x ? ` · ${maxWinSaid(x)}` : ""}`, ...(forfeited ? ["remaining free spins forfeited"] : [])],
       burst: options.fast ? Math.min(this.deps.stage.profile.particles, 12) : this.deps.stage.profile.particles,
     });
     this.capEl.textContent = `${cap} REACHED: ${formatCredits(total)} credits${forfeited ? " (remaining free spins forfeited)" : ""}`;

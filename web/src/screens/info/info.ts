@@ -2,6 +2,7 @@
 // (`info.help`: the game's help file with its numbers filled in), and the parts drawn here from
 // the description: the paytable with the game's own symbols at the current bet (in credits and
 // currency), the payline diagrams, the bets, the casino's settings, the jackpot meter.
+import { maxWinExactly, maxWinSaid } from "../../core/max-win";
 import { formatCredits, formatMoney, formatPercent } from "../../core/money";
 import type { DrawnPart, GameView, HelpBlock, HelpPart } from "../../net/types";
 import { clear, h } from "../../ui/dom";
@@ -23,6 +24,11 @@ function parts(list: readonly HelpPart[], game: GameView): (Node | string)[] {
     if (typeof p === "string") return p;
     if ("strong" in p) return h("strong", {}, p.strong);
     if ("minor" in p) return h("span", { class: "info-money" }, formatMoney(p.minor, game.currency));
+    if ("times" in p) {
+      // the maximum win as every screen says it, and here its exact multiple where that is rounded
+      const exactly = maxWinExactly(p.times);
+      return h("span", { class: "info-times", "data-testid": "info-max-win" }, maxWinSaid(p.times), exactly ? ` (exactly ${exactly})` : "");
+    }
     return formatPercent(p.percent);
   });
 }

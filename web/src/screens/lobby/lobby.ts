@@ -100,6 +100,7 @@ export async function mountLobby(host: HTMLElement, app: AppContext): Promise<Sc
       ...(card.features.length ? [h("ul", { class: "tile-features", "data-testid": "lobby-features" }, ...card.features.map((f) => h("li", {}, f)))] : []),
       h("p", { class: "tile-figure" }, "RTP: ", h("strong", { "data-testid": "lobby-rtp" }, card.rtp), h("span", { class: "tile-figure-note" }, " return to player")),
       h("p", { class: "tile-figure" }, "Max win: ", h("strong", { "data-testid": "lobby-maxwin" }, card.maxWin.x), h("span", { class: "tile-figure-note" }, ` (${card.maxWin.detail})`)),
+      ...(card.jackpot ? [h("p", { class: "tile-figure tile-jackpot-apart", "data-testid": "lobby-jackpot-apart" }, card.jackpot)] : []),
       h("p", {}, h("a", { href: `#/info/${g.key}` }, "Rules, paytable and RTP")));
     const info = h("button", { class: "tile-info", type: "button", "aria-expanded": "false", "aria-controls": facts.id, "aria-label": `About ${g.title}: RTP and max win`, "data-testid": "tile-info" }, "i");
     info.addEventListener("click", () => {

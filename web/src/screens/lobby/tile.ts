@@ -2,6 +2,7 @@
 // title, a module's art with the name in it), the tile's body keeps it for screen readers only.
 // The playtest saw "COPS n ROBBERS" in the art and again as the logo under it, and every lab tile
 // with its title over the reels and again below (one line or two: tiles of uneven heights).
+import { maxWinSaid } from "../../core/max-win";
 import { formatCredits, formatMoney, formatPercent } from "../../core/money";
 import type { GameView } from "../../net/types";
 import type { CardWords } from "../game/registry";
@@ -43,13 +44,20 @@ export function withoutFrame(svg: string): string {
  * the description, then "95.98% est.", "ID parade"): the game's pitch and features (its
  * module's words; else the description the game file gives), one RTP (the server's published
  * figure for the base game: how it was measured is on the information page) and the max win,
- * first as a multiple of the stake, then in credits and money at the top bet. */
+ * first as a multiple of the bet (core/max-win.ts, as every screen says it), then in credits and
+ * money at the top bet. A game with a progressive jackpot says the jackpot is apart from the max
+ * win: the server pays it from its pool beside the round's win (Cluedo's rules: "free spins
+ * included and the Jackpot excluded"); a new player read the tile's €1,000,000 jackpot beside
+ * "Max win" as the one inside the other. */
 export interface TileCard extends CardWords {
   rtp: string;
   maxWin: { x: string; detail: string };
+  jackpot: string | null;
 }
 
-export function tileCard(g: Pick<GameView, "info" | "rtp" | "max_win" | "bets" | "denomination" | "currency">, words?: CardWords): TileCard {
+export const JACKPOT_APART = "Plus the progressive Jackpot, paid on top of the max win";
+
+export function tileCard(g: Pick<GameView, "info" | "rtp" | "max_win" | "bets" | "denomination" | "currency" | "jackpot">, words?: CardWords): TileCard {
   const rtp = g.rtp.find((r) => r.mode === "base") ?? g.rtp[0];
   const top = g.bets.length > 0;
   return {
@@ -57,8 +65,9 @@ export function tileCard(g: Pick<GameView, "info" | "rtp" | "max_win" | "bets" |
     features: words?.features ?? [],
     rtp: rtp ? formatPercent(rtp.value) : "—",
     maxWin: {
-      x: `${g.max_win.x.toLocaleString("en")}x your stake`,
+      x: maxWinSaid(g.max_win.x),
       detail: `${formatCredits(g.max_win.credits)} credits${top ? `, ${formatMoney(g.max_win.credits * g.denomination, g.currency)} at the top bet` : ""}`,
     },
+    jackpot: g.jackpot ? JACKPOT_APART : null,
   };
 }
