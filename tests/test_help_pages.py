@@ -55,7 +55,8 @@ def text_of(filled: dict) -> str:
     """All the words of the filled pages, facts formatted as the test reads them."""
     def run(parts: list) -> str:
         return "".join(p if isinstance(p, str) else p.get("strong") or
-                       (f"<{p['minor']} minor>" if "minor" in p else f"<{p['percent']} %>")
+                       (f"<{p['minor']} minor>" if "minor" in p else
+                        f"<{p['times']} x>" if "times" in p else f"<{p['percent']} %>")
                        for p in parts)
 
     out = []
@@ -162,6 +163,9 @@ def test_the_pages_carry_money_and_percentages_for_the_client_to_format():
              for p in (b.get("parts") or [q for item in b.get("items", []) for q in item])]
     assert {"minor": game.spec.jackpot.seed_amount} in parts
     assert {"percent": 0.9} in parts  # the RTP of its one mode
+    # the maximum win as a multiple the client says as every screen does ("123× the bet"), never
+    # a numeral of the server's: a new player read "240,118.40 times" here, "240,118×" elsewhere
+    assert {"times": 123.0} in parts
     drawn = {b["kind"] for s in filled["sections"] for b in s["blocks"]}
     assert {"paytable", "paylines", "jackpot-meter"} <= drawn
 

@@ -39,7 +39,9 @@ ESTIMATED = sorted(g for g in GAMES if STRATIFIED in make(g).capabilities)
 
 def page_items(game_id: str) -> list[str]:
     served = catalog.configured_game(game_id, "on")
-    return [" ".join(p for p in item if isinstance(p, str))
+    # a multiple of the bet the client says (core/max-win.ts) read as <times x>
+    return [" ".join(p if isinstance(p, str) else f"<times {p['times']}>" for p in item
+                     if isinstance(p, str) or "times" in p)
             for section in catalog.game_help(served)["sections"]
             for block in section["blocks"] if block["kind"] == "ul" for item in block["items"]]
 
@@ -189,7 +191,7 @@ def test_every_served_games_page_states_its_top_prizes_probability(game_id):
         data = json.loads(path.with_suffix(".rtp.json").read_text())
         mine = cap_figure(data["state"])
         cap_x = data["state"]["cap"] // data["state"]["stake"]
-        assert f"maximum win, {cap_x:,} times the bet" in line
+        assert "The top prize is the maximum win," in line and f"<times {float(cap_x)}>" in line
         assert mine["hits"] > 0, "every shipped estimated game reached its cap in its sample"
         assert f"{once_in(mine['point'])} at the highest bet" in line, (line, mine)
         # the interval's ends (a figure rounded from a value within 1e-9 may differ by 1)
@@ -258,11 +260,15 @@ def test_a_stale_top_prize_file_is_refused(tmp_path):
 
 def test_the_upper_bound_sentence_when_no_round_reached_the_cap():
     from reelforge.server.services.help import top_prize_sentence
+    from reelforge.spec.facts import Times
 
     spec = make("cluster-mult-example-v1").spec
     top = {"kind": "cap", "cap_x": 5000.0, "base_spins": 1000, "feature_rounds": 0,
            "one_in": None, "fewer_than_one_in": 1 / (1 - 0.05 ** (1 / 1000))}
-    said = top_prize_sentence(spec, top)
+    parts = top_prize_sentence(spec, top)
+    # the cap as a part the client says as every screen says the maximum win ("5,000× the bet")
+    assert Times(5000.0) in parts
+    said = "".join(p for p in parts if isinstance(p, str))
     assert "None of 1,000 simulated rounds reached it" in said
     assert "less often than once in 334 plays" in said
 

@@ -365,8 +365,8 @@ export const tests = [
       const said = maxWins[0]?.text ?? "";
       expect(maxWins.length === 1, `the capped round showed ${maxWins.length} MAX WIN moments: ${JSON.stringify(maxWins)}`);
       expect(maxWins[0].covers, `the MAX WIN moment does not cover the stage: "${said}"`);
-      expect(said.includes(`${credits(round.outcome.total_win)} credits`) && said.includes(money(round.outcome.total_win * round.denomination)) && said.includes("10,000x"),
-        `the MAX WIN moment says "${said}", the round won ${credits(round.outcome.total_win)} credits (${money(round.outcome.total_win * round.denomination)}), the cap 10,000x`);
+      expect(said.includes(`${credits(round.outcome.total_win)} credits`) && said.includes(money(round.outcome.total_win * round.denomination)) && said.includes("10,000× the bet"),
+        `the MAX WIN moment says "${said}", the round won ${credits(round.outcome.total_win)} credits (${money(round.outcome.total_win * round.denomination)}), the cap 10,000× the bet`);
       const mult = events(round.outcome, "random_multiplier").find((e) => e.value > 1).value;
       expect((await t.page.locator("[data-testid=candy-multiplier]").innerText()) === `x${mult}`, "the multiplier badge");
       const cap = t.page.locator("[data-testid=candy-cap]");

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from reelforge.errors import SpecError
-from reelforge.spec.facts import Fact, Money, Percent, game_file_facts, numeral
+from reelforge.spec.facts import Fact, Money, Percent, Times, game_file_facts, numeral
 
 HELP_FILE = "help.md"
 # What the page draws itself from the game description, at the player's bet and currency.
@@ -161,9 +161,18 @@ def read_help(path: Path) -> tuple[dict, ...]:
     return tuple(sections)
 
 
+def part(value: Any) -> str | dict:
+    """A fact's part as the description carries it: words, money, a percentage, or the maximum
+    win's multiple of the bet, which the client says as every screen does."""
+    return (value if isinstance(value, str) else
+            {"minor": value.minor} if isinstance(value, Money) else
+            {"times": value.value} if isinstance(value, Times) else
+            {"percent": value.value})
+
+
 def fill(sections: tuple[dict, ...], facts: dict[str, Fact], path: Path) -> dict:
     """The pages as the description carries them: every text a list of parts (str,
-    {"strong": str}, {"minor": int}, {"percent": float})."""
+    {"strong": str}, {"minor": int}, {"percent": float}, {"times": float})."""
 
     def parts(text: str, section: dict) -> list:
         out: list = []
@@ -180,9 +189,7 @@ def fill(sections: tuple[dict, ...], facts: dict[str, Fact], path: Path) -> dict
                 raise SpecError(str(path), f"section {section['id']}", "{" + name + "}",
                                 f"not a fact of this game (its facts: {known})")
             value = facts[name]
-            out.append(value if isinstance(value, str) else
-                       {"minor": value.minor} if isinstance(value, Money) else
-                       {"percent": value.value})
+            out.extend(part(v) for v in (value if isinstance(value, tuple) else (value,)))
         out.append(text[at:])
         for piece in out:
             if isinstance(piece, str) and STRAY.search(piece):
@@ -285,7 +292,7 @@ def facts(game: Any, rtp: tuple = (), max_win: Any = None,
         if figure.ci95:
             out[f"rtp.{figure.mode}.ci95"] = Percent(float(figure.ci95))
     if max_win is not None:
-        out["max_win.x"] = numeral(max_win.x)
+        out["max_win.x"] = Times(float(max_win.x))
         out["max_win.credits"] = numeral(max_win.credits)
         out["max_win.stake"] = numeral(max_win.bet.lines * max_win.bet.bet_per_line)
     out.update(game_file_facts(spec))  # its family's and rules package's
@@ -296,7 +303,7 @@ def _once_in(x: float) -> str:
     return f"once in {round(x):,} plays"
 
 
-def top_prize_sentence(spec: Any, top: dict) -> str:
+def top_prize_sentence(spec: Any, top: dict) -> Fact:
     """The top prize (`analysis.top_prize`: its kind says which prize it is) and how rarely
     it comes: exact, or estimated with its 95% interval and the simulation's size."""
     if top["kind"] == "award":
@@ -313,13 +320,13 @@ def top_prize_sentence(spec: Any, top: dict) -> str:
     sample = (f"{top['base_spins']:,} simulated rounds" if not top["feature_rounds"] else
               f"{top['base_spins']:,} simulated base game spins and {top['feature_rounds']:,} "
               "simulated bonus features")
-    prize = (f"The top prize is the maximum win, {numeral(top['cap_x'])} times the bet (a round "
-             "that reaches it ends there).")
+    prize = ("The top prize is the maximum win, ", Times(float(top["cap_x"])),
+             " (a round that reaches it ends there).")
     if top["one_in"] is None:
-        return (f"{prize} None of {sample} reached it: with 95% confidence "
+        return (*prize, f" None of {sample} reached it: with 95% confidence "
                 f"it comes less often than {_once_in(top['fewer_than_one_in'])}.")
     low, high = top["ci95"]
     bounds = (f"between {_once_in(1 / high)} and {_once_in(1 / low)}" if low > 0 else
               f"no more often than {_once_in(1 / high)}")
-    return (f"{prize} It comes on average {_once_in(top['one_in'])} at the highest bet, an "
+    return (*prize, f" It comes on average {_once_in(top['one_in'])} at the highest bet, an "
             f"estimate from {sample}; with 95% confidence, {bounds}.")

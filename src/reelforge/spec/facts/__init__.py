@@ -13,10 +13,10 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from reelforge.spec.facts.values import Fact, Money, Percent, numeral, uniform, words
+from reelforge.spec.facts.values import Fact, Money, Percent, Times, numeral, uniform, words
 from reelforge.spec.rules import optional_rules_module
 
-__all__ = ["FAMILY_FACTS", "Fact", "Money", "Percent", "game_file_facts", "numeral", "uniform",
+__all__ = ["FAMILY_FACTS", "Fact", "Money", "Percent", "Times", "game_file_facts", "numeral", "uniform",
            "words"]
 
 # family -> "module:function(spec) -> dict[str, Fact]"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reelforge.spec.facts.values import Fact, numeral, words
+from reelforge.spec.facts.values import Fact, Times, numeral, words
 
 
 def anywhere_facts(spec: Any) -> dict[str, Fact]:
@@ -22,7 +22,7 @@ def anywhere_facts(spec: Any) -> dict[str, Fact]:
         "multiplier.symbols": words([f"x{numeral(v)}" for _s, v in spec.multiplier_symbols]
                                     or ["none"])}
     if spec.max_win_x:
-        out["max_win_x"] = numeral(spec.max_win_x)
+        out["max_win_x"] = Times(spec.max_win_x)
     if spec.scatter is not None:
         out["free_spins.min_trigger"] = numeral(min(c for c, _s in spec.award))
         out["free_spins.award"] = words([f"{numeral(c)} scatters: {numeral(s)} free spins"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from reelforge.spec.cluster_features import ClusterFeatures
-from reelforge.spec.facts.values import Fact, numeral, words
+from reelforge.spec.facts.values import Fact, Times, numeral, words
 
 
 def cluster_facts(spec: Any) -> dict[str, Fact]:
@@ -20,7 +20,7 @@ def cluster_facts(spec: Any) -> dict[str, Fact]:
         "coins": numeral(bet.max_lines), "min_coin_value": "1",
         "max_coin_value": numeral(bet.max_bet_per_line)}
     if spec.max_win_x:
-        out["max_win_x"] = numeral(spec.max_win_x)
+        out["max_win_x"] = Times(spec.max_win_x)
     for name, values, weights in spec.random_multipliers:
         shown = [f"{numeral(v)}x" for v, w in zip(values, weights, strict=True) if w and v > 1]
         if shown:

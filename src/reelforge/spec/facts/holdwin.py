@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from reelforge.spec.facts.values import Fact, numeral, words
+from reelforge.spec.facts.values import Fact, Times, numeral, words
 from reelforge.spec.facts.ways import ways_facts
 
 
 def holdwin_facts(spec: Any) -> dict[str, Fact]:
     out = ways_facts(spec.base)
     if spec.max_win_x:
-        out["max_win_x"] = numeral(spec.max_win_x)
+        out["max_win_x"] = Times(spec.max_win_x)
     n, d = spec.respin_odds
     out.update({"hold.trigger": numeral(spec.trigger), "hold.respins": numeral(spec.respins),
                 "hold.cells": numeral(spec.cells),

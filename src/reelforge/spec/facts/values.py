@@ -20,7 +20,16 @@ class Percent:
     value: float
 
 
-Fact = str | Money | Percent
+@dataclass(frozen=True)
+class Times:
+    """The maximum win as a multiple of the bet: the page says it as every screen of the client
+    does ("240,118× the bet", web/src/core/max-win.ts), never as a numeral of its own."""
+
+    value: float
+
+
+Part = str | Money | Percent | Times
+Fact = Part | tuple[Part, ...]  # a tuple: a sentence with parts the client formats
 
 
 def numeral(value: float | Fraction) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reelforge.spec.facts.values import Fact, numeral
+from reelforge.spec.facts.values import Fact, Times, numeral
 
 
 def ways_facts(spec: Any) -> dict[str, Fact]:
@@ -19,7 +19,7 @@ def ways_facts(spec: Any) -> dict[str, Fact]:
         "wild.reels": f"2 to {spec.reels}" if not spec.wilds_on_first_reel
         else f"1 to {spec.reels}"}
     if spec.max_win_x:
-        out["max_win_x"] = numeral(spec.max_win_x)
+        out["max_win_x"] = Times(spec.max_win_x)
     for w in spec.wilds:
         out[f"wild.{w.symbol}.multiplier"] = numeral(w.multiplier)
     return out

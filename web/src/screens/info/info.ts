@@ -39,7 +39,8 @@ function drawn(kind: DrawnPart, game: GameView, app: AppContext, images: Map<str
   switch (kind) {
     case "paytable": {
       const chosen = recallBet(sessionStorage, game.key);
-      return paytable(game, images, chosen, moduleFor(game)?.symbolNotes);
+      // a game with its own bet controls (Candy's, in credits and money) reads its paytable in credits
+      return paytable(game, images, chosen, moduleFor(game)?.symbolNotes, moduleFor(game)?.betControls ? "credits" : "coins");
     }
     case "paylines":
       return game.info.paylines?.length ? paylineDiagrams(game.info.paylines, game.info.window.rows) : null;

@@ -28,9 +28,15 @@ const unique = (xs: number[]) => [...new Set(xs)].sort((a, b) => a - b);
 
 /** The compact bet picker (lines, when the game lets them vary, and the bet per line or coin
  * value) over the server's bets, and the cards drawn at the bet picked. */
-export function paytable(game: GameView, images: Map<string, string>, initial: PaytableBet | null, notes: Record<string, string> = {}): HTMLElement {
+/** The paytable in the words of the game's console: `credits` where its own bet controls show
+ * the bet in credits and money only (Candy Jar's: a new player read "coins" and "coin value"
+ * here and credits everywhere else), so the picker offers the bet in credits and the caption
+ * names no coins; the generic console's bet list names a coin game's coins (bet-words.ts), and
+ * so does its paytable. */
+export function paytable(game: GameView, images: Map<string, string>, initial: PaytableBet | null, notes: Record<string, string> = {}, words: "coins" | "credits" = "coins"): HTMLElement {
   const bets = [...game.bets].sort((a, b) => a.stake_credits - b.stake_credits);
   const coin = game.info.pays.unit === "coin";
+  const credits = coin && words === "credits" && new Set(bets.map((b) => b.lines)).size === 1;
   const perWay = game.info.pays.per === "way";
   const perCount = game.info.pays.per === "count"; // pays anywhere: a count of cells anywhere
   const money = (credits: number) => formatMoney(credits * game.denomination, game.currency);
@@ -42,11 +48,12 @@ export function paytable(game: GameView, images: Map<string, string>, initial: P
   const linesSelect = h("select", { "data-testid": "info-lines", id: "info-lines" });
   for (const l of lineValues) linesSelect.append(h("option", { value: String(l) }, String(l)));
   const perLineSelect = h("select", { "data-testid": "info-bet-per-line", id: "info-bet-per-line" });
-  for (const v of perLineValues) perLineSelect.append(h("option", { value: String(v) }, String(v)));
+  // in credits: each coin value as the bet it makes (the one number of coins times it)
+  for (const v of perLineValues) perLineSelect.append(h("option", { value: String(v) }, credits ? `${formatCredits(v * (lineValues[0] ?? 1))} credits` : String(v)));
   const caption = h("p", { class: "info-bet-caption", "data-testid": "paytable-bet", "aria-live": "polite" });
   const picker = h("div", { class: "info-bet", role: "group", "aria-label": "Bet for the paytable", "data-testid": "info-bet" },
     lineValues.length > 1 ? h("label", { for: "info-lines" }, "Lines ", linesSelect) : null,
-    h("label", { for: "info-bet-per-line" }, coin ? "Coin value " : "Bet per line ", perLineSelect),
+    h("label", { for: "info-bet-per-line" }, credits ? "Bet " : coin ? "Coin value " : "Bet per line ", perLineSelect),
     caption);
   const cards = h("div", { class: "info-pays" });
   const host = h("div", { class: "info-paytable", "data-testid": "paytable" }, picker, cards);
@@ -75,7 +82,7 @@ export function paytable(game: GameView, images: Map<string, string>, initial: P
     perLineSelect.value = String(b.bet_per_line);
     for (const o of perLineSelect.options) o.disabled = !offered(b.lines, Number(o.value));
     caption.textContent = `Pays at a bet of ${formatCredits(b.stake_credits)} credits (${money(b.stake_credits)})` +
-      (coin ? `: ${b.lines} coins of ${formatCredits(b.bet_per_line)} credit${b.bet_per_line === 1 ? "" : "s"}.` : `: ${formatCredits(b.bet_per_line)} per line on ${b.lines} line${b.lines === 1 ? "" : "s"}.`);
+      (credits ? "." : coin ? `: ${b.lines} coins of ${formatCredits(b.bet_per_line)} credit${b.bet_per_line === 1 ? "" : "s"}.` : `: ${formatCredits(b.bet_per_line)} per line on ${b.lines} line${b.lines === 1 ? "" : "s"}.`);
     const list = h("ul", { class: "info-pay-list" });
     const cells = game.info.window.reels * game.info.window.rows;
     for (const row of game.info.pays.table) {
