@@ -98,6 +98,12 @@ async function checkPaylines(t, g) {
 function checkFigures(g, text) {
   for (const r of g.rtp) expect(text.includes(pct(r.value)), `${g.key}: RTP ${pct(r.value)} (${r.mode}) not shown`);
   expect(text.includes(`${grouped(g.max_win.credits)} credits`), `${g.key}: the maximum win, ${g.max_win.credits} credits, not shown`);
+  // said as the lobby and the intro say it (a new player read Cluedo's as 240,118.4x, 240,118×
+  // and, here, 240,118.40 times): whole times the bet, rounded down; never a form of its own
+  const whole = grouped(Math.floor(g.max_win.x));
+  expect(text.includes(`${whole}× the bet`), `${g.key}: the maximum win is not said "${whole}× the bet"`);
+  const other = text.match(new RegExp(`${whole}(\\.\\d+)?( times|x\\b)`));
+  expect(!other, `${g.key}: the maximum win said another way: "${other?.[0]}"`);
   for (const dev of ["Blank (Fortune Spins)", "the stake costs x", "base:", "bet_per_line", "undefined", "NaN"])
     expect(!text.includes(dev), `${g.key}: developer words on the page: ${dev}`);
 }
@@ -145,7 +151,13 @@ export const tests = [
         await checkPaytable(t, g, current);
         await checkPaylines(t, g);
         checkFigures(g, text);
-        if (key === "cops-n-robbers") {
+        if (key === "candy-jar-clusters") {
+          // Candy's console speaks credits and money, never coins: so do its pays (a new player
+          // read "A bet is 20 coins" and "Coin value" here, credits everywhere else)
+          const pays = await t.page.locator("[data-testid=info-section-pays]").innerText();
+          expect(!/\bcoins?\b/i.test(pays), `${key}: the pays speak of coins: ${pays.match(/.{0,60}\bcoins?\b.{0,40}/i)?.[0]}`);
+        }
+                if (key === "cops-n-robbers") {
           // every special symbol says what it does, the Robber too (his pay card does not say he is wild)
           const special = g.info.symbols.filter((s) => s.role !== "regular").map((s) => s.id);
           const noted = await t.page.locator("[data-testid=special-symbols] li:has([data-testid=special-note])").evaluateAll((ls) => ls.map((l) => l.dataset.symbol));
