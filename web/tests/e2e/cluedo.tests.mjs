@@ -496,6 +496,11 @@ export const tests = [
       };
       await t.page.click("[data-testid=game-info]");
       await shown("the i button", true);
+      // the playtest at 1440x900: the panel lay over the reel frame's bottom-right corner; it
+      // opens under the frame (the frame's gilt edge reaches ~26 px below the reels' window)
+      const pop = await t.rect("[data-testid=info-panel]");
+      const reels = await t.rect("[data-testid=reels-window]");
+      expect(pop.y >= reels.y + reels.height + 20, `the info panel's top ${Math.round(pop.y)} is over the reel frame (the reels end at ${Math.round(reels.y + reels.height)})`);
       await t.shot("info-open");
       await t.page.keyboard.press("Escape");
       await shown("Esc", false);
