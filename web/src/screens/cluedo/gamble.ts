@@ -136,15 +136,15 @@ export function historyLabel(n: number): { wide: string; narrow: string } {
   return { wide: `HISTORY (last ${n})`, narrow: `LAST ${n} CARDS` };
 }
 
-/** What the table still says of the last step while the gamble goes on (a won guess: "RED ACE:
- * doubled to 40 credits"; TAKE HALF: what was banked), the server's last step in `round`; ""
- * before the first step or once the gamble has ended. The playtest on a phone: WON and the new
+/** What the table still says of the last step while the gamble goes on: a won guess's card and
+ * new amount ("RED ACE: doubled to 40 credits"), the server's last step in `round`; "" before
+ * the first step, after TAKE HALF (the banked line says it) or once the gamble has ended. The playtest on a phone: WON and the new
  * amount flashed by, the next step's panel drawn at once with nothing saying what had happened;
  * the words now stay until the next choice is pressed. */
 export function carriedSaid(round: Pick<RoundView, "steps" | "offers" | "choice">, limits: Pick<GambleModel, "maxWins" | "limit">): string {
   if (!round.choice?.state) return "";
   const r = revealOf(round, limits);
-  return r && !r.finished && (r.won || !r.card) ? r.text : "";
+  return r && r.won && !r.finished ? r.text : "";
 }
 
 /** How long the table keeps the turned card and what it did once the card over the reels has
