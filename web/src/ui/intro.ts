@@ -14,8 +14,8 @@ export const INTRO_SEEN_KEY = "reelforge.intro-seen";
 
 /** What an intro reads of a game: its title, money, RTP and maximum win, its help pages, and
  * (where the server sends them) its paytable, symbols, scatters and free games. */
-export type IntroGame = Pick<GameView, "title" | "currency" | "rtp" | "max_win" | "modes"> & {
-  info: Pick<GameInfo, "help" | "description"> & Partial<Pick<GameInfo, "pays" | "symbols" | "scatters" | "free_games">>;
+export type IntroGame = Pick<GameView, "title" | "currency" | "rtp" | "max_win" | "modes"> & Partial<Pick<GameView, "bets">> & {
+  info: Pick<GameInfo, "help" | "description"> & Partial<Pick<GameInfo, "pays" | "symbols" | "scatters" | "free_games" | "progressive_jackpot" | "paylines" | "window">>;
 };
 
 /** A written point that takes a figure from the game's rules: given the rules' words (the help
@@ -52,6 +52,24 @@ function fromFewer(fewer: { name: string; count: number }[]): string {
   }).join(", ");
 }
 
+/** The progressive jackpot's point, from the game's data: who is eligible (the bet the server
+ * marks jackpot-eligible, in credits), the symbols and line that win it, and the free spins
+ * that can win it too; "" for a game without one. */
+export function jackpotPoint(game: Pick<IntroGame, "bets" | "info">): string {
+  const { info } = game;
+  const jackpot = info.progressive_jackpot;
+  if (!jackpot) return "";
+  const name = (id: string) => info.symbols?.find((s) => s.id === id)?.name ?? id;
+  const shape = info.paylines?.[jackpot.line - 1];
+  const rows = info.window?.rows ?? 0;
+  const centre = rows % 2 === 1 && !!shape?.length && shape.every((r) => r === (rows - 1) / 2);
+  const where = centre ? "the centre line" : `line ${jackpot.line}`;
+  const stake = Math.max(0, ...(game.bets ?? []).filter((b) => b.jackpot_eligible).map((b) => b.stake_credits));
+  const who = jackpot.requires_max_bet ? `Bet max${stake ? ` (${stake.toLocaleString("en")} credits)` : ""} to be eligible for the progressive jackpot` : "Every bet is eligible for the progressive jackpot";
+  const free = info.free_games ? `, in ${name(info.free_games.trigger)} free spins too` : "";
+  return `${who}: ${jackpot.count} ${name(jackpot.symbol)} on ${where}${free}.`;
+}
+
 /** Each game's intro, by its module's key: a line to open, then what a new player needs. */
 export const INTROS: Record<string, { lead: string; points: IntroPoint[] }> = {
   cluedo: {
@@ -71,6 +89,10 @@ export const INTROS: Record<string, { lead: string; points: IntroPoint[] }> = {
         const paid = scatter ? Math.min(...scatter.pays.filter(([, pay]) => pay > 0).map(([n]) => n)) : Infinity;
         return `${starts} or more Mystery Bonus symbols anywhere open free spins on the secret golden reels${paid < starts ? ` (${paid} or more pay too)` : ""}.`;
       },
+      // the progressive jackpot, in the rules' words for who may win it ("To be eligible for the
+      // Jackpot, you must bet max"; "can be won from within any Mystery Bonus free spin if that
+      // bonus was triggered with a max bet play"): a first visit's card said nothing of it
+      (_rules, game) => jackpotPoint(game),
       "After a win, double it on red or black, or collect it.",
     ],
   },
@@ -145,7 +167,7 @@ export function introFor(key: string, game: Parameters<typeof derivedIntro>[0]):
   const written = INTROS[key];
   if (!written) return derivedIntro(game);
   const rules = (game.info.help?.sections ?? []).flatMap((sec) => sec.blocks.flatMap((b) => (b.kind === "p" ? [words(b.parts, game)] : b.kind === "ul" ? b.items.map((i) => words(i, game)) : []))).join(" ");
-  return { lead: written.lead, points: [...written.points.map((p) => (typeof p === "string" ? p : p(rules, game))), ...facts(game)] };
+  return { lead: written.lead, points: [...written.points.map((p) => (typeof p === "string" ? p : p(rules, game))).filter(Boolean), ...facts(game)] };
 }
 
 function seen(storage: KeyValue): string[] {

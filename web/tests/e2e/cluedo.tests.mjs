@@ -438,6 +438,16 @@ export const tests = [
         // (attached: a lost guess ends the round and hides the panel)
         await t.page.locator("[data-testid=choice][data-gamble-result*=':']").waitFor({ state: "attached", timeout: 30000 });
         flow = await settled(t, "cluedo-win");
+        if (flow === "choice") {
+          // a won guess, the gamble open: the playtest on a phone saw WON and the new amount flash
+          // by as the next step was offered; the table still says them a while after, turbo on
+          const open = (await t.api(`/api/v1/rounds/${round.round_id}`)).choice.state;
+          await t.page.locator("[data-testid=gamble-red]:not([disabled])").waitFor({ timeout: 10000 });
+          await t.page.waitForTimeout(1200);
+          const result = t.page.locator("[data-testid=gamble-result]");
+          const text = await result.innerText();
+          expect(await result.isVisible() && text.includes(`doubled to ${credits(open.amount)} credits`), `1.2 s after the won guess ${guess + 1} was offered the next step the table says "${text}" (the server holds ${open.amount})`);
+        }
       }
       const done0 = await t.api(`/api/v1/rounds/${round.round_id}`);
       const guesses = done0.steps.filter((s) => s.choice === "red" || s.choice === "black");
@@ -486,6 +496,11 @@ export const tests = [
       };
       await t.page.click("[data-testid=game-info]");
       await shown("the i button", true);
+      // the playtest at 1440x900: the panel lay over the reel frame's bottom-right corner; it
+      // opens under the frame (the frame's gilt edge reaches ~26 px below the reels' window)
+      const pop = await t.rect("[data-testid=info-panel]");
+      const reels = await t.rect("[data-testid=reels-window]");
+      expect(pop.y >= reels.y + reels.height + 20, `the info panel's top ${Math.round(pop.y)} is over the reel frame (the reels end at ${Math.round(reels.y + reels.height)})`);
       await t.shot("info-open");
       await t.page.keyboard.press("Escape");
       await shown("Esc", false);

@@ -15,7 +15,7 @@ import type { ChoiceView, Offer, RoundView, StepView } from "../../src/net/types
 import type { SlotView } from "../../src/screens/game/registry";
 import type { MomentOptions } from "../../src/ui/moment";
 import { cluedoHandlers, cluedoHooks, jackpotNotice, lastFreeSpin, lineLabel, type CluedoView, type JackpotNotice } from "../../src/screens/cluedo/handlers";
-import { atStake, bankedSaid, gambleModel, gambleSummary, historyLabel, rememberHistory, revealOf, SUMMARY_MAX, tableAfter, tableHold, TITLE } from "../../src/screens/cluedo/gamble";
+import { atStake, bankedSaid, carriedSaid, gambleModel, gambleSummary, historyLabel, rememberHistory, revealOf, SUMMARY_MAX, tableAfter, tableHold, TITLE } from "../../src/screens/cluedo/gamble";
 import { CLUEDO_SYMBOLS, PORTRAIT_SHARE } from "../../src/screens/cluedo/symbols";
 import { WIN_PULSE } from "../../src/render/reels";
 import { winCycleOf } from "../../src/core/win-cycle";
@@ -282,6 +282,24 @@ describe("cluedo gamble screen", () => {
     expect(taken).toMatchObject({ card: null, finished: true, paid: 113 });
     // The 37 banked went to the balance at TAKE HALF: COLLECT adds the 76 at stake.
     expect(taken.text).toBe("Win taken: 76 credits (113 in all with the 37 banked)");
+  });
+});
+
+describe("cluedo gamble: the last step's words stay on the table", () => {
+  const byName = (n: string) => features.gambles.find((g) => g.name === n)!;
+  const limits = { maxWins: 5, limit: 3000 };
+  it("a won guess's result and new amount stay said on the next step's table until the next choice (the playtest on a phone: WON flashed by)", () => {
+    const g = byName("half-then-win-then-take");
+    expect(carriedSaid(roundWith(g, g.before), limits)).toBe(""); // before the first step
+    // TAKE HALF: the banked line says it (twice on a phone's table was two more lines)
+    expect(carriedSaid(roundWith(g, g.steps[0]!.choice_view, stepsUpTo(g, 1)), limits)).toBe("");
+    expect(carriedSaid(roundWith(g, g.steps[1]!.choice_view, stepsUpTo(g, 2)), limits)).toBe("RED ACE: doubled to 76 credits");
+    // the gamble over (the round's end says it): nothing carried
+    expect(carriedSaid(roundWith(g, null, stepsUpTo(g, 3)), limits)).toBe("");
+    const five = byName("five-wins");
+    const won = five.steps.findIndex((s) => s.choice !== "half" && s.choice_view);
+    const state = five.steps[won]!.result.state as { amount: number };
+    expect(carriedSaid(roundWith(five, five.steps[won]!.choice_view, stepsUpTo(five, won + 1)), limits)).toContain(`doubled to ${formatCredits(state.amount)} credits`);
   });
 });
 

@@ -75,6 +75,22 @@ describe("a written intro", () => {
     // and the Mystery Bonus: 2 pay a scatter award, 3 start the free spins
     expect(introFor("cluedo", cluedo).points.join(" ")).toContain("3 or more Mystery Bonus symbols anywhere open free spins on the secret golden reels (2 or more pay too).");
   });
+  it("Cluedo's card says who can win the progressive jackpot, from the game's data (the playtest's first visit read nothing of it): bet max, line 1 the centre line, the free spins too", () => {
+    const bets = [
+      { lines: 20, bet_per_line: 1, stake_credits: 20, cost_minor: {}, jackpot_eligible: false },
+      { lines: 20, bet_per_line: 5, stake_credits: 100, cost_minor: {}, jackpot_eligible: true },
+    ];
+    const said = introFor("cluedo", { ...cluedo, bets }).points;
+    expect(said).toContain("Bet max (100 credits) to be eligible for the progressive jackpot: 5 MegaJackpots on the centre line, in Mystery Bonus free spins too.");
+    // the figures are the game's: another jackpot line and no free games say so
+    const { free_games: _none, ...noFree } = cluedo.info;
+    const other = { ...cluedo, bets, info: { ...noFree, progressive_jackpot: { symbol: "MJ", count: 4, line: 2, requires_max_bet: true } } };
+    expect(introFor("cluedo", other).points).toContain("Bet max (100 credits) to be eligible for the progressive jackpot: 4 MegaJackpots on line 2.");
+    // a game file without the jackpot: no point, not an empty one
+    const { progressive_jackpot: _gone, ...noJackpot } = cluedo.info;
+    const plain = introFor("cluedo", { ...cluedo, info: noJackpot }).points;
+    expect(plain.some((p) => /progressive jackpot/.test(p) || !p)).toBe(false);
+  });
   it("a written intro without a paytable to read says its written counts", () => {
     expect(introFor("cluedo", game).points[0]).toBe("Line up 3 or more suspects or weapons from the left on a line to win.");
   });

@@ -136,6 +136,17 @@ export function historyLabel(n: number): { wide: string; narrow: string } {
   return { wide: `HISTORY (last ${n})`, narrow: `LAST ${n} CARDS` };
 }
 
+/** What the table still says of the last step while the gamble goes on: a won guess's card and
+ * new amount ("RED ACE: doubled to 40 credits"), the server's last step in `round`; "" before
+ * the first step, after TAKE HALF (the banked line says it) or once the gamble has ended. The playtest on a phone: WON and the new
+ * amount flashed by, the next step's panel drawn at once with nothing saying what had happened;
+ * the words now stay until the next choice is pressed. */
+export function carriedSaid(round: Pick<RoundView, "steps" | "offers" | "choice">, limits: Pick<GambleModel, "maxWins" | "limit">): string {
+  if (!round.choice?.state) return "";
+  const r = revealOf(round, limits);
+  return r && r.won && !r.finished ? r.text : "";
+}
+
 /** How long the table keeps the turned card and what it did once the card over the reels has
  * gone, before a guess that ended the gamble closes its panel (the playtest on a phone: the panel closed
  * at once after a lost guess, the loss seen only in the notice after it). */
@@ -166,7 +177,8 @@ export function redBlackGamble(host: HTMLElement, round: RoundView, send: (kind:
   const turned = h("div", { class: "gamble-turned", "data-testid": "gamble-card", "data-colour": m.lastCard ?? "" }, cardEl(m.lastCard));
   const deck = h("div", { class: "gamble-deck", "data-testid": "gamble-deck", "aria-label": "Deck of gamble cards: equal red and black aces" },
     ...[0, 1, 2, 3].map(() => cardEl(null)));
-  const said = h("div", { class: "gamble-said", "data-testid": "gamble-result", role: "status" });
+  const said = h("div", { class: "gamble-said", "data-testid": "gamble-result", role: "status" }, carriedSaid(round, m));
+  if (said.textContent && m.lastCard && revealOf(round, m)?.won) turned.classList.add("won");
   const amountEl = h("span", { "data-testid": "gamble-amount", "data-amount": String(m.amount) }, atStake(m.amount, false));
   const buttons = m.buttons.map((b) => h("button", {
     class: `gamble-${b.choice}`, "data-testid": `gamble-${b.choice}`, "data-kind": "gamble", "data-choice": JSON.stringify(b.choice),
