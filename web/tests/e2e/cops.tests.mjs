@@ -220,6 +220,16 @@ export const tests = [
       const parts = await t.page.locator("[data-testid=cops-cost]").innerText();
       expect(parts === `${money(stakeMinor)} stake + ${money(bets[1].cost_minor.fortune - stakeMinor)} Fortune Spins`, `TOTAL BET's parts: ${parts}`);
       expect((await t.page.locator("[data-testid=rtp]").innerText()) === pct("fortune"), "Fortune RTP not shown");
+      // The playtest: Fortune Spins' reels mostly blank snowflakes, and nothing said why. With the
+      // switch on, Fortune Spins' sign stands in the presents' place: what their reels hold (the
+      // rule sheet: only the presents, the bonus symbols and the robber; the snowflakes are
+      // blanks) and what the player waits for (a robber to collect the presents' cash).
+      const fortuneSign = t.page.locator("[data-testid=fortune-sign]");
+      expect(await fortuneSign.isVisible(), "no Fortune Spins sign with the switch on");
+      const fortuneWords = await fortuneSign.innerText();
+      expect(/FORTUNE SPINS/.test(fortuneWords) && /presents, robbers and BONUS/.test(fortuneWords) && /snowflakes are blanks/.test(fortuneWords) && /robber/.test(fortuneWords.split("blanks")[1] ?? ""),
+        `Fortune Spins' sign does not say what the reels hold and what to wait for: ${fortuneWords}`);
+      expect(!(await t.page.locator("[data-testid=band-presents]").isVisible()), "the presents' sign beside Fortune Spins' own");
       // Fortune Spins draw a value for every present in view: spin until some show
       let flow, round, values = 0;
       for (let i = 0; i < 6 && !values; i++) {
@@ -246,6 +256,7 @@ export const tests = [
       await balanceMatches(t);
       await t.page.click("[data-testid=fortune-switch]");
       expect((await t.page.locator("[data-testid=rtp]").innerText()) === pct("base"), "base RTP not back");
+      expect(!(await fortuneSign.isVisible()) && (await t.page.locator("[data-testid=band-presents]").isVisible()), "Fortune Spins' sign stays with the switch off");
       // the normal base game: the server draws no values (its robber does not collect), so the
       // next spin clears the Fortune Spins values and shows none
       if ((await t.spin("cops-n-robbers")) === "choice") await collect(t, "cops-n-robbers");

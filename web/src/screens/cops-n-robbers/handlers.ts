@@ -74,6 +74,8 @@ export interface CopsView extends SlotView {
   moment(m: CopsMoment, options?: { fast?: boolean }): Promise<void>;
   /** The ID parade: the dapple runs over Bert, Sid and Vic and stops on `result`. */
   parade(result: string, options?: { fast?: boolean }): Promise<void>;
+  /** The mode chosen or played (base, fortune): Fortune Spins' sign in place of the presents'. */
+  modeShown?(mode: string): void;
   /** The strips that spin by from now: the game's reel set `name` (base, fortune, bonus), so a
    * Fortune spin runs over blanks and presents, not over the cards it cannot land on. */
   reelSet?(name: string): void;

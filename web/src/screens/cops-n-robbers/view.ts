@@ -11,7 +11,7 @@ import { FONTS } from "../../render/fonts";
 import { PixiSlotView } from "../game/generic";
 import type { ViewDeps } from "../game/registry";
 import { copsWinSummary, labelsWithMoney } from "./summary";
-import { copsSigns, type Sign } from "./signs";
+import { copsSigns, FORTUNE_SIGN, type Sign } from "./signs";
 import { withCurrency } from "./symbols";
 import { BONUS_TITLES, collectionCells, collectionLabel, PARADE, TRAIL, type CopsMoment, type CopsView, type PresentValue } from "./handlers";
 import { type WinCycle, type WinShow } from "../../core/win-cycle";
@@ -103,13 +103,14 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
       h("div", { class: "line-up" }, ...PARADE.map((name, i) => h("div", { class: "suspect", "data-name": name }, h("span", { class: "suspect-figure" }), h("strong", {}, `${i + 1} ${name.toUpperCase()}`)))),
       this.paradeResult);
     // each sign's lines in full (a desktop) and its short line (a phone: cops.css)
-    const sign = ({ kind, title, lines, short }: Sign) => h("div", { class: `band-sign band-${kind}`, "data-testid": `band-${kind}` },
+    // (Fortune Spins' sign, in the presents' place while they are on, is not one of the three)
+    const sign = ({ kind, title, lines, short }: Sign) => h("div", { class: `band-sign band-${kind}`, "data-testid": kind === "fortune" ? "fortune-sign" : `band-${kind}` },
       h("span", { class: "band-icon", "aria-hidden": "true" }), h("div", { class: "band-words" }, h("strong", {}, title),
         ...lines.map((l, i) => h("span", { class: kind === "presents" ? "band-general" : kind === "trail" && i === 1 ? "band-marks" : "" }, l)),
         ...(kind === "presents" ? [this.bandPresents] : []),
         h("span", { class: "band-short" }, short)));
     this.bandEl = h("div", { class: "cops-band", "data-testid": "cops-band", "data-layout": "decoration", hidden: true, "aria-label": "How Cops n Robbers pays" },
-      ...copsSigns(Object.values(TRAIL.marks)).map(sign), this.bonusSign);
+      ...copsSigns(Object.values(TRAIL.marks)).map(sign), sign(FORTUNE_SIGN), this.bonusSign);
     deps.overlay.prepend(this.glowEl);
     deps.overlay.append(this.trailEl, this.paradeEl, this.valuesEl, this.bandEl);
     deps.stage.app.renderer.runners.postrender.add(this.drawn);
@@ -264,6 +265,14 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     this.valuesEl.dataset.values = "";
     this.bandPresents.textContent = "";
     this.stage.invalidate();
+  }
+
+  /** The mode chosen on the console (betShown) or played (a round's reels): in Fortune Spins
+   * the presents' sign gives way to Fortune Spins' own, which says what their reels hold (the
+   * snowflakes are blanks) and what the player waits for (a robber to collect the presents). */
+  modeShown(mode: string): void {
+    if (mode === "fortune") this.bandEl.dataset.mode = "fortune";
+    else delete this.bandEl.dataset.mode;
   }
 
   reelSet(name: string): void {
