@@ -192,6 +192,21 @@ async function resize(t, size) {
   await t.page.waitForTimeout(300);
 }
 
+/** Each cash prize's button names what the server pays at `amount` (its `choice.odds` target):
+ * "ADD A THIRD → 6" on 5 credits. */
+async function prizesShown(t, choice, amount, label) {
+  const spins = choice.odds[String(amount)] ?? [];
+  let named = 0;
+  for (const [i, name] of ["ADD A THIRD", "DOUBLE", "TRIPLE"].entries()) {
+    const spin = spins.find((o) => o.choice[0] === "cash" && o.choice[1] === i);
+    if (!spin) continue;
+    const shown = (await t.page.locator(`[data-testid=cash-${i}]`).innerText()).trim();
+    expect(shown === `${name} → ${spin.target.toLocaleString("en")}`, `${label}: the prize reads "${shown}", the server pays ${spin.target} on ${amount}`);
+    named++;
+  }
+  expect(named > 0, `${label}: no cash prize offered on ${amount}`);
+}
+
 async function share(t, testid) {
   return Number(await t.page.locator(`[data-testid=${testid}]`).getAttribute("data-share"));
 }
@@ -294,6 +309,9 @@ export const tests = [
       expect(await t.page.evaluate(() => !!document.activeElement?.closest("[data-testid=wheel-gamble]")), "the focus did not go on into the wheels");
       await t.shot("gamble-open-1440");
       expect((await t.api(`/api/v1/rounds/${round.round_id}`)).steps.length === 0, "GAMBLE sent a step");
+      // The playtest: ADD A THIRD on a 5-credit win paid 6, and no prize said so before the spin.
+      // Each cash prize names what the server pays at the amount (its odds' target, 4/3 rounded down).
+      await prizesShown(t, round.choice, win, "gamble-open");
       // the wheel not picked yet is still choosable: it must not look greyed out (disabled)
       if (await t.page.locator("[data-testid=bonus-1]:not([disabled])").count()) {
         const dim = await t.page.evaluate(() => { const col = document.querySelector(".wheel-col.bonus"); const svg = col?.querySelector("svg"); return [col, svg].map((e) => Number(getComputedStyle(e).opacity)); });
@@ -367,6 +385,14 @@ export const tests = [
       const collectedAfterCash = flow === "choice";
       if (collectedAfterCash) {
         await t.page.locator("[data-testid=wheel-gamble]").waitFor();
+        // The playtest: after a won DOUBLE the panel went back to ADD A THIRD. The prizes name
+        // what they pay on the new amount, DOUBLE (the prize spun) still picked.
+        const now = (await t.api("/api/v1/session")).open_rounds.find((r) => r.round_id === round.round_id);
+        await prizesShown(t, now.choice, now.choice.state.amount, "after-cash-win");
+        expect((await t.page.getAttribute("[data-testid=cash-1]", "aria-pressed")) === "true", "the prize spun (DOUBLE) is no longer picked after its win");
+        // a bonus wheel the new amount closed says why (the rule sheet: at most Mega)
+        const bonusInfo = await t.page.locator("[data-testid=bonus-info]").innerText();
+        expect(!/closed/i.test(bonusInfo) || /closed: .{10,}/i.test(bonusInfo.replace(/\s+/g, " ")), `the bonus wheel is closed with no reason: ${bonusInfo}`);
         await layout(t, "after-cash-win");
         await t.shot("after-cash-win");
         await collect(t, key);
