@@ -299,6 +299,14 @@ export const tests = [
       await t.page.reload();
       await t.page.locator(`[data-testid=game-${key}][data-recovered="${round.round_id}"][data-flow=choice] [data-testid=gamble-offer-panel]`).waitFor({ timeout: 30000 });
       await offerShown(t, "offer-recovered");
+      // the playtest: the recovery notice over the offer left the snow under the reels bare (the
+      // signs gone for want of 3 px): the scene is whole behind the notice, reels and signs
+      await t.assertDrawn("offer-recovered");
+      expect(await t.page.locator("[data-testid=message]").isVisible(), "no recovery notice at the recovered offer");
+      const recoveredSigns = await t.rect("[data-testid=cops-band]:not([hidden])");
+      const offerPanel = await t.rect("[data-testid=gamble-offer-panel]");
+      expect(recoveredSigns && recoveredSigns.height >= 50 && recoveredSigns.y + recoveredSigns.height <= offerPanel.y + 0.5, `the recovered offer: no signs under the reels (${JSON.stringify(recoveredSigns)})`);
+      await t.shot("offer-recovered-1440");
       await t.page.check("[data-testid=turbo]"); // (kept across a reload; checked again if not)
       // GAMBLE presents the wheels (on this screen: no step sent), from the keyboard too: the
       // focus goes on into the wheels

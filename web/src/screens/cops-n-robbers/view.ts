@@ -26,8 +26,10 @@ const TRAIL_GAP = 16; // CSS px: the reels' frame reaches a few px beyond their 
 export const CHOICE_ROOM_PX = 176;
 /** CSS px under the reels' window that the frame and the win's words take (a phone). */
 const UNDER_REELS_PX = 46;
-/** The least room (CSS px) the band of signs under the reels is shown in. */
+/** The least room (CSS px) the band of signs under the reels is shown in, in full; in its
+ * compact form (each sign's title and short line). */
 const BAND_MIN_PX = 96;
+const BAND_COMPACT_PX = 60;
 /** On a phone: the room (CSS px) asked for the signs' short form under the reels (the reels are
  * centred above it), the most they grow to, the least they are shown in, and the air kept over
  * the console. */
@@ -191,8 +193,11 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
       return;
     }
     const room = covered - px;
-    delete this.bandEl.dataset.place;
-    this.bandEl.hidden = room < BAND_MIN_PX;
+    // in less room (a reload at the gamble's offer: the recovery notice over it took 30 px, and
+    // the playtest found the snow under the reels bare) each sign its title and its short line
+    if (room < BAND_MIN_PX) this.bandEl.dataset.place = "compact";
+    else delete this.bandEl.dataset.place;
+    this.bandEl.hidden = room < BAND_COMPACT_PX;
     Object.assign(this.bandEl.style, { top: "", bottom: `${px}px`, height: `${room}px` });
   }
 
