@@ -408,6 +408,19 @@ export const tests = [
       after = await t.api(`/api/v1/rounds/${round.round_id}`);
       expect(after.status === "closed" && after.win_minor === (cashWon ? win - lowered + 2 * lowered : win - lowered), `paid ${after.win_minor}`);
       await balanceMatches(t);
+      // The playtest: entering the game again, the WIN meter showed the last visit's win. The
+      // round above paid (the arrows kept part of it): in the lobby and back, the meter is at rest.
+      await t.page.evaluate(() => { location.hash = "#/"; });
+      await t.page.locator("[data-testid=lobby]").waitFor({ timeout: 30000 });
+      await t.page.click(`[data-testid=launch-${key}]`);
+      await t.page.locator(`[data-testid=game-${key}][data-module=ready][data-flow=idle] canvas`).waitFor({ timeout: 60000 });
+      // the last round's screen is drawn again (recover), then the meter read once it is still
+      await t.page.locator("[data-testid=reels-window][data-recovered-spin]").waitFor({ state: "attached", timeout: 30000 });
+      await t.page.waitForTimeout(300);
+      await t.page.locator("[data-testid=win]:not(.counting)").waitFor({ timeout: 5000 });
+      const again = await t.page.locator("[data-testid=win]").innerText();
+      expect(again === "—", `entering the game again, the WIN meter shows ${again} (the round before paid ${after.win_minor})`);
+      if (await t.page.locator("[data-testid=turbo]:not(:checked)").count()) await t.page.check("[data-testid=turbo]");
       // the bonus wheel: Super Big Money at amount / price; a win plays the bonus the step carries
       expect((await t.spin(key)) === "choice", "no gamble on the second win");
       await offerShown(t, "offer-second-win");

@@ -823,15 +823,18 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       }
       return;
     }
-    // The lines the screen shows won, cycling again (none once a gamble staked them).
-    if (round.steps.every((st) => isCollect(st.choice))) showWins({ spins: outcome.spins.slice(0, at + 1) });
+    // A round still open: the lines the screen shows won, cycling again (none once a gamble
+    // staked them), and its win at stake on the meter. A finished round (paid, from this visit
+    // or an earlier one) leaves only its last screen: entering the game again, the playtest
+    // read the last visit's win on the WIN meter as a win of this one.
     if (open) {
+      if (round.steps.every((st) => isCollect(st.choice))) showWins({ spins: outcome.spins.slice(0, at + 1) });
       view.setWin(open.pending_win_credits);
       if (open.choice) {
         flow.to("choice");
         offerChoices(open);
       }
-    } else if (round.win_minor !== null) view.setWin(creditsOf(round.win_minor, round.denomination));
+    }
   };
   void recover().catch(fail).finally(render);
   render();
