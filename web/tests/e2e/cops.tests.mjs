@@ -581,12 +581,19 @@ export const tests = [
         await t.shot(`spin-chance-${choice}`);
         await t.page.click(`[data-testid=spin-chance-${choice}]`);
         // a won Spin Chance plays its funded round, whose win may offer the gamble
-        if ((await settled(t, key)) === "choice") await collect(t, key);
+        const fundedHeld = (await settled(t, key)) === "choice";
+        if (fundedHeld) await collect(t, key);
         const after = await t.api(`/api/v1/rounds/${open.round_id}`);
         const state = after.steps.at(-1).result.state;
         if (choice === "play") {
           expect((await t.page.getAttribute("[data-testid=choice]", "data-meter-result")) === (state.won ? "green" : "red"), "the meter's pointer did not stop where the server said");
           expect(state.won === Boolean(after.next_round_id), "a won spin chance has its funded round");
+          // the playtest: the round before's "paid" notice stayed over the next spin (here the
+          // funded one, which plays at once): nothing of the round before is said once it played
+          if (state.won && !fundedHeld) {
+            const said = (await t.page.locator("[data-testid=message]").isVisible()) ? await t.page.locator("[data-testid=message]").innerText() : "";
+            expect(!/round paid|pays nothing|Spin Chance lost/.test(said), `after the won Spin Chance's spin the console still says: ${said}`);
+          }
           console.log(`     spin chance ${state.won ? "won: the funded spin played" : "lost"}`);
           // a lost chance leaves less than any bet: the player is told so, and what to do
           if (!state.won) {
