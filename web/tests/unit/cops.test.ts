@@ -233,7 +233,21 @@ describe("cops n robbers handlers", () => {
   it("hides the trail in the base game", async () => {
     const { view } = await play(outcomeOf("win"));
     expect(view.trailShown).toBe(false);
-    expect(view.calls).toContain(`highlight Line 9: 3 x K pays ${formatCredits(400)}`);
+    expect(view.calls).toContain(`highlight Line 9: 3 x King pays ${formatCredits(400)}`);
+  });
+
+  // The playtest read MONEYBAG in a line's caption and "Money bag" in the paytable: the
+  // caption names a symbol by the game file's name, as the paytable does.
+  it("names a line's symbol as the paytable does (Money bag, not MONEYBAG)", async () => {
+    const win = validateOutcome(structuredClone(rounds.find((r) => r.kind === "win")!.outcome));
+    const line = win.spins[0]!.events.find((e) => e.type === "line_win")!;
+    if (line.type === "line_win") line.symbol = "MONEYBAG";
+    const view = new FakeCopsView();
+    await new EventPlayer<SlotView>(copsHandlers(base), copsHooks(), { timeoutMs: 2000 }).play(view, win);
+    const named = base.info.symbols.find((s) => s.id === "MONEYBAG")?.name;
+    expect(named).toBe("Money bag");
+    expect(view.calls.some((c) => c.startsWith("highlight Line 9: 3 x Money bag pays"))).toBe(true);
+    expect(view.calls.some((c) => c.includes("MONEYBAG"))).toBe(false);
   });
 
   // The playtest: the stake in euros, "Line 6 pays 125" in credits. At 1 credit = €0.02 a line's
@@ -242,7 +256,7 @@ describe("cops n robbers handlers", () => {
     const game = { ...base, denomination: 2, currency: "EUR" };
     const view = new FakeCopsView();
     await new EventPlayer<SlotView>(copsHandlers(game), copsHooks(), { timeoutMs: 2000 }).play(view, outcomeOf("win"));
-    expect(view.calls).toContain(`highlight Line 9: 3 x K pays 400 (€8.00)`);
+    expect(view.calls).toContain(`highlight Line 9: 3 x King pays 400 (€8.00)`);
     const collectView = new FakeCopsView();
     await new EventPlayer<SlotView>(copsHandlers(game), copsHooks(), { timeoutMs: 2000 }).play(collectView, outcomeOf("fortune-collect"));
     const collect = collectView.calls.find((c) => c.startsWith("collect "));
@@ -308,7 +322,7 @@ describe("wheel gamble segments: the server's odds", () => {
     const prices = offerPrices({ bonus_prices: { 1: "35239191577/1000000", 2: "31943478361/500000", 3: "92534721867/1000000" } });
     expect(prices[3]).toBeCloseTo(92534.721867, 6);
     const mega = wheel.cases.find((c) => c.name === "mega-reached")!.choice.state as unknown as WheelState;
-    expect(bonusClosedWords(mega, mega.amount, prices).join(" ")).toBe("Bonus wheel closed: your win is worth more than a Mega Big Money Bonus, its top prize");
+    expect(bonusClosedWords(mega, mega.amount, prices).join(" ")).toBe("Closed: your win is worth more than its top prize, the Mega Big Money Bonus");
     const near = { amount: 1000, collected: 1249000, limit: 1250000, reached: 0, finished: false };
     expect(bonusClosedWords(near, 1000, prices).join(" ")).toMatch(/past the gamble's maximum of 1,250,000 credits/);
     expect(bonusClosedWords({ ...near, finished: true }, 1000, prices).join(" ")).toMatch(/gamble is over/);

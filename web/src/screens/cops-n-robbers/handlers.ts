@@ -105,6 +105,7 @@ export function copsHandlers(game: Pick<GameView, "info"> & Partial<Pick<GameVie
   const generic = genericHandlers(game);
   const money = creditsMoney(game);
   const paylines = game.info.paylines ?? [];
+  const nameOf = (id: string) => game.info.symbols.find((s) => s.id === id)?.name || id;
   const v = (view: SlotView) => view as CopsView;
   return {
     ...generic,
@@ -118,7 +119,9 @@ export function copsHandlers(game: Pick<GameView, "info"> & Partial<Pick<GameVie
     line_win: async (e, ctx) => {
       ctx.view.setWin(ctx.won);
       ctx.view.sound("win");
-      const what = e.symbol === "PRESENTS" ? `${e.count} mixed presents` : `${e.count} x ${e.symbol}`;
+      // the game file's name for the symbol, as the paytable and the info page say it (the
+      // playtest read MONEYBAG here and "Money bag" there)
+      const what = e.symbol === "PRESENTS" ? `${e.count} mixed presents` : `${e.count} x ${nameOf(e.symbol)}`;
       await ctx.view.highlight(lineCells(paylines, e.line, e.count), `Line ${e.line}: ${what} pays ${creditsAndMoney(e.win, money)}`, { fast: ctx.fast, line: lineCells(paylines, e.line, paylines[e.line - 1]?.length ?? e.count) });
       ctx.view.clearHighlight();
     },
