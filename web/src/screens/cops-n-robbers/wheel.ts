@@ -189,19 +189,19 @@ export function cashPrizeWords(index: number, target: number | null | undefined)
  * gamble's maximum win (gamble.py bonus_offered). The server decides what is offered; this
  * only says why a wheel it closed is closed. */
 export function bonusClosedWords(s: Pick<WheelState, "amount" | "collected" | "limit" | "reached" | "finished">, amount: number, prices: Record<number, number>): string[] {
-  if (s.finished) return ["Bonus wheel closed: the gamble is over"];
+  if (s.finished) return ["Closed: the gamble is over"];
   const bonuses = Object.keys(prices).map(Number).sort((a, b) => a - b);
   const top = bonuses.at(-1);
   const kept = s.collected + s.amount - amount;
-  if (top === undefined) return ["Bonus wheel closed"];
+  if (top === undefined) return ["Closed"];
   if (s.reached >= top || amount >= (prices[top] ?? Infinity)) {
-    return ["Bonus wheel closed: your win is worth more than", `a ${titleCase(BONUS_NAMES[top] ?? "")} Bonus, its top prize`];
+    return ["Closed: your win is worth more than", `its top prize, the ${titleCase(BONUS_NAMES[top] ?? "")} Bonus`];
   }
   const next = bonuses.find((b) => b > s.reached && amount < (prices[b] ?? 0));
   if (next !== undefined && kept + (prices[next] ?? 0) > s.limit) {
-    return ["Bonus wheel closed: a bonus would take the win", `past the gamble's maximum of ${formatCredits(s.limit)} credits`];
+    return ["Closed: a bonus would take the win past", `the gamble's maximum of ${formatCredits(s.limit)} credits`];
   }
-  return ["Bonus wheel closed"];
+  return ["Closed"];
 }
 
 /** The bonuses' worth in credits from the server's offer (`limits.bonus_prices`, exact
