@@ -192,6 +192,21 @@ async function resize(t, size) {
   await t.page.waitForTimeout(300);
 }
 
+/** Each cash prize's button names what the server pays at `amount` (its `choice.odds` target):
+ * "ADD A THIRD → 6" on 5 credits. */
+async function prizesShown(t, choice, amount, label) {
+  const spins = choice.odds[String(amount)] ?? [];
+  let named = 0;
+  for (const [i, name] of ["ADD A THIRD", "DOUBLE", "TRIPLE"].entries()) {
+    const spin = spins.find((o) => o.choice[0] === "cash" && o.choice[1] === i);
+    if (!spin) continue;
+    const shown = (await t.page.locator(`[data-testid=cash-${i}]`).innerText()).trim();
+    expect(shown === `${name} → ${spin.target.toLocaleString("en")}`, `${label}: the prize reads "${shown}", the server pays ${spin.target} on ${amount}`);
+    named++;
+  }
+  expect(named > 0, `${label}: no cash prize offered on ${amount}`);
+}
+
 async function share(t, testid) {
   return Number(await t.page.locator(`[data-testid=${testid}]`).getAttribute("data-share"));
 }
@@ -220,6 +235,16 @@ export const tests = [
       const parts = await t.page.locator("[data-testid=cops-cost]").innerText();
       expect(parts === `${money(stakeMinor)} stake + ${money(bets[1].cost_minor.fortune - stakeMinor)} Fortune Spins`, `TOTAL BET's parts: ${parts}`);
       expect((await t.page.locator("[data-testid=rtp]").innerText()) === pct("fortune"), "Fortune RTP not shown");
+      // The playtest: Fortune Spins' reels mostly blank snowflakes, and nothing said why. With the
+      // switch on, Fortune Spins' sign stands in the presents' place: what their reels hold (the
+      // rule sheet: only the presents, the bonus symbols and the robber; the snowflakes are
+      // blanks) and what the player waits for (a robber to collect the presents' cash).
+      const fortuneSign = t.page.locator("[data-testid=fortune-sign]");
+      expect(await fortuneSign.isVisible(), "no Fortune Spins sign with the switch on");
+      const fortuneWords = await fortuneSign.innerText();
+      expect(/FORTUNE SPINS/.test(fortuneWords) && /presents, robbers and BONUS/.test(fortuneWords) && /snowflakes are blanks/.test(fortuneWords) && /robber/.test(fortuneWords.split("blanks")[1] ?? ""),
+        `Fortune Spins' sign does not say what the reels hold and what to wait for: ${fortuneWords}`);
+      expect(!(await t.page.locator("[data-testid=band-presents]").isVisible()), "the presents' sign beside Fortune Spins' own");
       // Fortune Spins draw a value for every present in view: spin until some show
       let flow, round, values = 0;
       for (let i = 0; i < 6 && !values; i++) {
@@ -246,6 +271,7 @@ export const tests = [
       await balanceMatches(t);
       await t.page.click("[data-testid=fortune-switch]");
       expect((await t.page.locator("[data-testid=rtp]").innerText()) === pct("base"), "base RTP not back");
+      expect(!(await fortuneSign.isVisible()) && (await t.page.locator("[data-testid=band-presents]").isVisible()), "Fortune Spins' sign stays with the switch off");
       // the normal base game: the server draws no values (its robber does not collect), so the
       // next spin clears the Fortune Spins values and shows none
       if ((await t.spin("cops-n-robbers")) === "choice") await collect(t, "cops-n-robbers");
@@ -273,6 +299,14 @@ export const tests = [
       await t.page.reload();
       await t.page.locator(`[data-testid=game-${key}][data-recovered="${round.round_id}"][data-flow=choice] [data-testid=gamble-offer-panel]`).waitFor({ timeout: 30000 });
       await offerShown(t, "offer-recovered");
+      // the playtest: the recovery notice over the offer left the snow under the reels bare (the
+      // signs gone for want of 3 px): the scene is whole behind the notice, reels and signs
+      await t.assertDrawn("offer-recovered");
+      expect(await t.page.locator("[data-testid=message]").isVisible(), "no recovery notice at the recovered offer");
+      const recoveredSigns = await t.rect("[data-testid=cops-band]:not([hidden])");
+      const offerPanel = await t.rect("[data-testid=gamble-offer-panel]");
+      expect(recoveredSigns && recoveredSigns.height >= 50 && recoveredSigns.y + recoveredSigns.height <= offerPanel.y + 0.5, `the recovered offer: no signs under the reels (${JSON.stringify(recoveredSigns)})`);
+      await t.shot("offer-recovered-1440");
       await t.page.check("[data-testid=turbo]"); // (kept across a reload; checked again if not)
       // GAMBLE presents the wheels (on this screen: no step sent), from the keyboard too: the
       // focus goes on into the wheels
@@ -283,6 +317,9 @@ export const tests = [
       expect(await t.page.evaluate(() => !!document.activeElement?.closest("[data-testid=wheel-gamble]")), "the focus did not go on into the wheels");
       await t.shot("gamble-open-1440");
       expect((await t.api(`/api/v1/rounds/${round.round_id}`)).steps.length === 0, "GAMBLE sent a step");
+      // The playtest: ADD A THIRD on a 5-credit win paid 6, and no prize said so before the spin.
+      // Each cash prize names what the server pays at the amount (its odds' target, 4/3 rounded down).
+      await prizesShown(t, round.choice, win, "gamble-open");
       // the wheel not picked yet is still choosable: it must not look greyed out (disabled)
       if (await t.page.locator("[data-testid=bonus-1]:not([disabled])").count()) {
         const dim = await t.page.evaluate(() => { const col = document.querySelector(".wheel-col.bonus"); const svg = col?.querySelector("svg"); return [col, svg].map((e) => Number(getComputedStyle(e).opacity)); });
@@ -356,6 +393,14 @@ export const tests = [
       const collectedAfterCash = flow === "choice";
       if (collectedAfterCash) {
         await t.page.locator("[data-testid=wheel-gamble]").waitFor();
+        // The playtest: after a won DOUBLE the panel went back to ADD A THIRD. The prizes name
+        // what they pay on the new amount, DOUBLE (the prize spun) still picked.
+        const now = (await t.api("/api/v1/session")).open_rounds.find((r) => r.round_id === round.round_id);
+        await prizesShown(t, now.choice, now.choice.state.amount, "after-cash-win");
+        expect((await t.page.getAttribute("[data-testid=cash-1]", "aria-pressed")) === "true", "the prize spun (DOUBLE) is no longer picked after its win");
+        // a bonus wheel the new amount closed says why (the rule sheet: at most Mega)
+        const bonusInfo = await t.page.locator("[data-testid=bonus-info]").innerText();
+        expect(!/closed/i.test(bonusInfo) || /closed: .{10,}/i.test(bonusInfo.replace(/\s+/g, " ")), `the bonus wheel is closed with no reason: ${bonusInfo}`);
         await layout(t, "after-cash-win");
         await t.shot("after-cash-win");
         await collect(t, key);
@@ -363,6 +408,19 @@ export const tests = [
       after = await t.api(`/api/v1/rounds/${round.round_id}`);
       expect(after.status === "closed" && after.win_minor === (cashWon ? win - lowered + 2 * lowered : win - lowered), `paid ${after.win_minor}`);
       await balanceMatches(t);
+      // The playtest: entering the game again, the WIN meter showed the last visit's win. The
+      // round above paid (the arrows kept part of it): in the lobby and back, the meter is at rest.
+      await t.page.evaluate(() => { location.hash = "#/"; });
+      await t.page.locator("[data-testid=lobby]").waitFor({ timeout: 30000 });
+      await t.page.click(`[data-testid=launch-${key}]`);
+      await t.page.locator(`[data-testid=game-${key}][data-module=ready][data-flow=idle] canvas`).waitFor({ timeout: 60000 });
+      // the last round's screen is drawn again (recover), then the meter read once it is still
+      await t.page.locator("[data-testid=reels-window][data-recovered-spin]").waitFor({ state: "attached", timeout: 30000 });
+      await t.page.waitForTimeout(300);
+      await t.page.locator("[data-testid=win]:not(.counting)").waitFor({ timeout: 5000 });
+      const again = await t.page.locator("[data-testid=win]").innerText();
+      expect(again === "—", `entering the game again, the WIN meter shows ${again} (the round before paid ${after.win_minor})`);
+      if (await t.page.locator("[data-testid=turbo]:not(:checked)").count()) await t.page.check("[data-testid=turbo]");
       // the bonus wheel: Super Big Money at amount / price; a win plays the bonus the step carries
       expect((await t.spin(key)) === "choice", "no gamble on the second win");
       await offerShown(t, "offer-second-win");
@@ -523,12 +581,19 @@ export const tests = [
         await t.shot(`spin-chance-${choice}`);
         await t.page.click(`[data-testid=spin-chance-${choice}]`);
         // a won Spin Chance plays its funded round, whose win may offer the gamble
-        if ((await settled(t, key)) === "choice") await collect(t, key);
+        const fundedHeld = (await settled(t, key)) === "choice";
+        if (fundedHeld) await collect(t, key);
         const after = await t.api(`/api/v1/rounds/${open.round_id}`);
         const state = after.steps.at(-1).result.state;
         if (choice === "play") {
           expect((await t.page.getAttribute("[data-testid=choice]", "data-meter-result")) === (state.won ? "green" : "red"), "the meter's pointer did not stop where the server said");
           expect(state.won === Boolean(after.next_round_id), "a won spin chance has its funded round");
+          // the playtest: the round before's "paid" notice stayed over the next spin (here the
+          // funded one, which plays at once): nothing of the round before is said once it played
+          if (state.won && !fundedHeld) {
+            const said = (await t.page.locator("[data-testid=message]").isVisible()) ? await t.page.locator("[data-testid=message]").innerText() : "";
+            expect(!/round paid|pays nothing|Spin Chance lost/.test(said), `after the won Spin Chance's spin the console still says: ${said}`);
+          }
           console.log(`     spin chance ${state.won ? "won: the funded spin played" : "lost"}`);
           // a lost chance leaves less than any bet: the player is told so, and what to do
           if (!state.won) {

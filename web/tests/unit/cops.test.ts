@@ -11,7 +11,7 @@ import { validateOutcome } from "../../src/core/outcome";
 import { EventPlayer } from "../../src/core/player";
 import type { ChoiceView } from "../../src/net/types";
 import { bonusOutro, collectionCells, copsHandlers, copsHooks, presentValues, type CopsMoment, type CopsView, type PresentValue } from "../../src/screens/cops-n-robbers/handlers";
-import { arrowAmounts, MIN_SHARE, spinSegment, type WheelState } from "../../src/screens/cops-n-robbers/wheel";
+import { arrowAmounts, bonusClosedWords, cashPrizeWords, MIN_SHARE, offerPrices, spinSegment, type WheelState } from "../../src/screens/cops-n-robbers/wheel";
 import { isWheelSpin } from "../../src/screens/cops-n-robbers/choices";
 import { offerOf } from "../../src/screens/game/gamble-offer";
 import type { SlotView } from "../../src/screens/game/registry";
@@ -233,7 +233,21 @@ describe("cops n robbers handlers", () => {
   it("hides the trail in the base game", async () => {
     const { view } = await play(outcomeOf("win"));
     expect(view.trailShown).toBe(false);
-    expect(view.calls).toContain(`highlight Line 9: 3 x K pays ${formatCredits(400)}`);
+    expect(view.calls).toContain(`highlight Line 9: 3 x King pays ${formatCredits(400)}`);
+  });
+
+  // The playtest read MONEYBAG in a line's caption and "Money bag" in the paytable: the
+  // caption names a symbol by the game file's name, as the paytable does.
+  it("names a line's symbol as the paytable does (Money bag, not MONEYBAG)", async () => {
+    const win = validateOutcome(structuredClone(rounds.find((r) => r.kind === "win")!.outcome));
+    const line = win.spins[0]!.events.find((e) => e.type === "line_win")!;
+    if (line.type === "line_win") line.symbol = "MONEYBAG";
+    const view = new FakeCopsView();
+    await new EventPlayer<SlotView>(copsHandlers(base), copsHooks(), { timeoutMs: 2000 }).play(view, win);
+    const named = base.info.symbols.find((s) => s.id === "MONEYBAG")?.name;
+    expect(named).toBe("Money bag");
+    expect(view.calls.some((c) => c.startsWith("highlight Line 9: 3 x Money bag pays"))).toBe(true);
+    expect(view.calls.some((c) => c.includes("MONEYBAG"))).toBe(false);
   });
 
   // The playtest: the stake in euros, "Line 6 pays 125" in credits. At 1 credit = €0.02 a line's
@@ -242,7 +256,7 @@ describe("cops n robbers handlers", () => {
     const game = { ...base, denomination: 2, currency: "EUR" };
     const view = new FakeCopsView();
     await new EventPlayer<SlotView>(copsHandlers(game), copsHooks(), { timeoutMs: 2000 }).play(view, outcomeOf("win"));
-    expect(view.calls).toContain(`highlight Line 9: 3 x K pays 400 (€8.00)`);
+    expect(view.calls).toContain(`highlight Line 9: 3 x King pays 400 (€8.00)`);
     const collectView = new FakeCopsView();
     await new EventPlayer<SlotView>(copsHandlers(game), copsHooks(), { timeoutMs: 2000 }).play(collectView, outcomeOf("fortune-collect"));
     const collect = collectView.calls.find((c) => c.startsWith("collect "));
@@ -293,6 +307,25 @@ describe("wheel gamble segments: the server's odds", () => {
     expect(spinSegment(mega, 100000, "cash", 1)?.chance).toBe(0.5);
     expect(spinSegment(null, 400, "cash", 1)).toBeNull();
     expect(MIN_SHARE).toBeGreaterThan(0);
+  });
+  // The playtest: ADD A THIRD on a 5-credit win paid 6, and nothing said so before the spin.
+  it("names each cash prize with what the server pays at the amount (4/3 rounded down: 40 -> 53)", () => {
+    const o = odds("offered-400");
+    expect(cashPrizeWords(0, spinSegment(o, 40, "cash", 0)?.target)).toBe("ADD A THIRD → 53");
+    expect(cashPrizeWords(1, spinSegment(o, 400, "cash", 1)?.target)).toBe("DOUBLE → 800");
+    expect(cashPrizeWords(2, spinSegment(o, 400, "cash", 2)?.target)).toBe("TRIPLE → 1,200");
+    expect(cashPrizeWords(0, spinSegment(odds("two-credits"), 2, "cash", 0)?.target)).toBe("ADD A THIRD"); // not offered: no figure
+  });
+  // The playtest: "Bonus wheel closed" with no reason. The rule sheet's: at most the Mega Big
+  // Money Bonus; once the win reaches it, the bonus wheel is disabled and the cash wheel plays on.
+  it("says why the bonus wheel is closed, in the rule sheet's terms", () => {
+    const prices = offerPrices({ bonus_prices: { 1: "35239191577/1000000", 2: "31943478361/500000", 3: "92534721867/1000000" } });
+    expect(prices[3]).toBeCloseTo(92534.721867, 6);
+    const mega = wheel.cases.find((c) => c.name === "mega-reached")!.choice.state as unknown as WheelState;
+    expect(bonusClosedWords(mega, mega.amount, prices).join(" ")).toBe("Closed: your win is worth more than its top prize, the Mega Big Money Bonus");
+    const near = { amount: 1000, collected: 1249000, limit: 1250000, reached: 0, finished: false };
+    expect(bonusClosedWords(near, 1000, prices).join(" ")).toMatch(/past the gamble's maximum of 1,250,000 credits/);
+    expect(bonusClosedWords({ ...near, finished: true }, 1000, prices).join(" ")).toMatch(/gamble is over/);
   });
   it("lists, at the amount at stake, exactly the spins the server's choices offer", () => {
     for (const c of wheel.cases) {

@@ -74,6 +74,8 @@ export interface CopsView extends SlotView {
   moment(m: CopsMoment, options?: { fast?: boolean }): Promise<void>;
   /** The ID parade: the dapple runs over Bert, Sid and Vic and stops on `result`. */
   parade(result: string, options?: { fast?: boolean }): Promise<void>;
+  /** The mode chosen or played (base, fortune): Fortune Spins' sign in place of the presents'. */
+  modeShown?(mode: string): void;
   /** The strips that spin by from now: the game's reel set `name` (base, fortune, bonus), so a
    * Fortune spin runs over blanks and presents, not over the cards it cannot land on. */
   reelSet?(name: string): void;
@@ -103,6 +105,7 @@ export function copsHandlers(game: Pick<GameView, "info"> & Partial<Pick<GameVie
   const generic = genericHandlers(game);
   const money = creditsMoney(game);
   const paylines = game.info.paylines ?? [];
+  const nameOf = (id: string) => game.info.symbols.find((s) => s.id === id)?.name || id;
   const v = (view: SlotView) => view as CopsView;
   return {
     ...generic,
@@ -116,7 +119,9 @@ export function copsHandlers(game: Pick<GameView, "info"> & Partial<Pick<GameVie
     line_win: async (e, ctx) => {
       ctx.view.setWin(ctx.won);
       ctx.view.sound("win");
-      const what = e.symbol === "PRESENTS" ? `${e.count} mixed presents` : `${e.count} x ${e.symbol}`;
+      // the game file's name for the symbol, as the paytable and the info page say it (the
+      // playtest read MONEYBAG here and "Money bag" there)
+      const what = e.symbol === "PRESENTS" ? `${e.count} mixed presents` : `${e.count} x ${nameOf(e.symbol)}`;
       await ctx.view.highlight(lineCells(paylines, e.line, e.count), `Line ${e.line}: ${what} pays ${creditsAndMoney(e.win, money)}`, { fast: ctx.fast, line: lineCells(paylines, e.line, paylines[e.line - 1]?.length ?? e.count) });
       ctx.view.clearHighlight();
     },

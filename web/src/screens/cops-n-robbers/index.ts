@@ -7,7 +7,7 @@ import "./cops.css";
 import { registerGame } from "../game/registry";
 import { copsCard } from "./pitch";
 import { copsBetControls } from "./controls";
-import { copsHandlers, copsHooks } from "./handlers";
+import { copsHandlers, copsHooks, type CopsView } from "./handlers";
 import { COPS_SYMBOLS } from "./symbols";
 import { COPS_THEME } from "./theme";
 import { CopsPixiView } from "./view";
@@ -24,6 +24,8 @@ registerGame({
   createView: (deps) => new CopsPixiView(deps),
   betControls: copsBetControls,
   choices: copsChoices,
+  // Fortune Spins' sign says what their reels hold while the switch is on
+  betShown: (_bet, mode, view) => (view as CopsView).modeShown?.(mode),
   account: copsAccount,
   // the rule sheet's wild, bonus and trail rules (RULES.md), in a player's words
   symbolNotes: {

@@ -6,13 +6,25 @@
 // the cash wheel's third more, double or triple and the bonus wheel's Big Money bonuses.
 
 export interface Sign {
-  kind: "presents" | "trail" | "gamble";
+  kind: "presents" | "trail" | "gamble" | "fortune";
   title: string;
   /** The desktop's lines; the first of the presents' gives way to what the reels hold now. */
   lines: string[];
   /** The phone's one line. */
   short: string;
 }
+
+/** What Fortune Spins' reels hold and what the player waits for, in the rule sheet's terms. */
+export const FORTUNE_LINES = [
+  "Only presents, robbers and BONUS land: the snowflakes are blanks",
+  "Wait for a robber: he collects the cash on every present in view",
+];
+
+/** In place of the presents' sign while Fortune Spins are on (view.ts modeShown): their reels
+ * hold only presents, robbers and BONUS (the seed: "All symbols will be removed from the reels
+ * with exception to the presents, bonus symbols and the robber"); the rest of the reels is the
+ * snowflake blank, which a new player read as reels left empty, waiting for nothing. */
+export const FORTUNE_SIGN: Sign = { kind: "fortune", title: "FORTUNE SPINS", lines: FORTUNE_LINES, short: "Snowflakes are blanks: wait for a robber" };
 
 /** The signs, with the trail's multipliers (`marks`: position -> multiplier). */
 export function copsSigns(marks: readonly number[]): Sign[] {

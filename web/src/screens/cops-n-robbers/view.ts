@@ -11,7 +11,7 @@ import { FONTS } from "../../render/fonts";
 import { PixiSlotView } from "../game/generic";
 import type { ViewDeps } from "../game/registry";
 import { copsWinSummary, labelsWithMoney } from "./summary";
-import { copsSigns, type Sign } from "./signs";
+import { copsSigns, FORTUNE_SIGN, type Sign } from "./signs";
 import { withCurrency } from "./symbols";
 import { BONUS_TITLES, collectionCells, collectionLabel, PARADE, TRAIL, type CopsMoment, type CopsView, type PresentValue } from "./handlers";
 import { type WinCycle, type WinShow } from "../../core/win-cycle";
@@ -26,8 +26,10 @@ const TRAIL_GAP = 16; // CSS px: the reels' frame reaches a few px beyond their 
 export const CHOICE_ROOM_PX = 176;
 /** CSS px under the reels' window that the frame and the win's words take (a phone). */
 const UNDER_REELS_PX = 46;
-/** The least room (CSS px) the band of signs under the reels is shown in. */
+/** The least room (CSS px) the band of signs under the reels is shown in, in full; in its
+ * compact form (each sign's title and short line). */
 const BAND_MIN_PX = 96;
+const BAND_COMPACT_PX = 60;
 /** On a phone: the room (CSS px) asked for the signs' short form under the reels (the reels are
  * centred above it), the most they grow to, the least they are shown in, and the air kept over
  * the console. */
@@ -103,13 +105,14 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
       h("div", { class: "line-up" }, ...PARADE.map((name, i) => h("div", { class: "suspect", "data-name": name }, h("span", { class: "suspect-figure" }), h("strong", {}, `${i + 1} ${name.toUpperCase()}`)))),
       this.paradeResult);
     // each sign's lines in full (a desktop) and its short line (a phone: cops.css)
-    const sign = ({ kind, title, lines, short }: Sign) => h("div", { class: `band-sign band-${kind}`, "data-testid": `band-${kind}` },
+    // (Fortune Spins' sign, in the presents' place while they are on, is not one of the three)
+    const sign = ({ kind, title, lines, short }: Sign) => h("div", { class: `band-sign band-${kind}`, "data-testid": kind === "fortune" ? "fortune-sign" : `band-${kind}` },
       h("span", { class: "band-icon", "aria-hidden": "true" }), h("div", { class: "band-words" }, h("strong", {}, title),
         ...lines.map((l, i) => h("span", { class: kind === "presents" ? "band-general" : kind === "trail" && i === 1 ? "band-marks" : "" }, l)),
         ...(kind === "presents" ? [this.bandPresents] : []),
         h("span", { class: "band-short" }, short)));
     this.bandEl = h("div", { class: "cops-band", "data-testid": "cops-band", "data-layout": "decoration", hidden: true, "aria-label": "How Cops n Robbers pays" },
-      ...copsSigns(Object.values(TRAIL.marks)).map(sign), this.bonusSign);
+      ...copsSigns(Object.values(TRAIL.marks)).map(sign), sign(FORTUNE_SIGN), this.bonusSign);
     deps.overlay.prepend(this.glowEl);
     deps.overlay.append(this.trailEl, this.paradeEl, this.valuesEl, this.bandEl);
     deps.stage.app.renderer.runners.postrender.add(this.drawn);
@@ -190,8 +193,11 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
       return;
     }
     const room = covered - px;
-    delete this.bandEl.dataset.place;
-    this.bandEl.hidden = room < BAND_MIN_PX;
+    // in less room (a reload at the gamble's offer: the recovery notice over it took 30 px, and
+    // the playtest found the snow under the reels bare) each sign its title and its short line
+    if (room < BAND_MIN_PX) this.bandEl.dataset.place = "compact";
+    else delete this.bandEl.dataset.place;
+    this.bandEl.hidden = room < BAND_COMPACT_PX;
     Object.assign(this.bandEl.style, { top: "", bottom: `${px}px`, height: `${room}px` });
   }
 
@@ -264,6 +270,14 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     this.valuesEl.dataset.values = "";
     this.bandPresents.textContent = "";
     this.stage.invalidate();
+  }
+
+  /** The mode chosen on the console (betShown) or played (a round's reels): in Fortune Spins
+   * the presents' sign gives way to Fortune Spins' own, which says what their reels hold (the
+   * snowflakes are blanks) and what the player waits for (a robber to collect the presents). */
+  modeShown(mode: string): void {
+    if (mode === "fortune") this.bandEl.dataset.mode = "fortune";
+    else delete this.bandEl.dataset.mode;
   }
 
   reelSet(name: string): void {

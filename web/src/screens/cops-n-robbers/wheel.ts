@@ -173,6 +173,50 @@ export function meterAfterSpin(bonus: boolean, s: WheelState): number | null {
   return s.amount > 0 ? s.amount : s.collected;
 }
 
+/** A cash prize's button words with what it pays: the server's target at `amount` (its odds,
+ * the figure the server pays, rounded down as the rules round 4/3), so a new player reads
+ * "ADD A THIRD → 6" on a 5-credit win before choosing, not a sum of their own. */
+export function cashPrizeWords(index: number, target: number | null | undefined): string {
+  const name = CASH_NAMES[index] ?? `#${index}`;
+  return target == null ? name : `${name} → ${formatCredits(target)}`;
+}
+
+/** Why the bonus wheel offers nothing at `amount` (the arrows' amount; `s` the server's state,
+ * `prices` the bonuses' worth in credits from the server's offer), in the rule sheet's terms:
+ * "The maximum that can be achieved via the Free Spins gamble is the Mega Big Money Bonus. Once
+ * this is reached, the Big Money Bonus wheel is disabled, while the player is still able to
+ * gamble on the Cash wheel"; and a bonus is offered only where its worth fits under the
+ * gamble's maximum win (gamble.py bonus_offered). The server decides what is offered; this
+ * only says why a wheel it closed is closed. */
+export function bonusClosedWords(s: Pick<WheelState, "amount" | "collected" | "limit" | "reached" | "finished">, amount: number, prices: Record<number, number>): string[] {
+  if (s.finished) return ["Closed: the gamble is over"];
+  const bonuses = Object.keys(prices).map(Number).sort((a, b) => a - b);
+  const top = bonuses.at(-1);
+  const kept = s.collected + s.amount - amount;
+  if (top === undefined) return ["Closed"];
+  if (s.reached >= top || amount >= (prices[top] ?? Infinity)) {
+    return ["Closed: your win is worth more than", `its top prize, the ${titleCase(BONUS_NAMES[top] ?? "")} Bonus`];
+  }
+  const next = bonuses.find((b) => b > s.reached && amount < (prices[b] ?? 0));
+  if (next !== undefined && kept + (prices[next] ?? 0) > s.limit) {
+    return ["Closed: a bonus would take the win past", `the gamble's maximum of ${formatCredits(s.limit)} credits`];
+  }
+  return ["Closed"];
+}
+
+/** The bonuses' worth in credits from the server's offer (`limits.bonus_prices`, exact
+ * fractions "n/d" or numbers). */
+export function offerPrices(limits: Record<string, unknown> | undefined): Record<number, number> {
+  const raw = (limits?.bonus_prices ?? {}) as Record<string, unknown>;
+  const out: Record<number, number> = {};
+  for (const [k, v] of Object.entries(raw)) {
+    const [n, d] = String(v).split("/").map(Number);
+    const value = d ? n! / d : Number(n);
+    if (Number.isFinite(value)) out[Number(k)] = value;
+  }
+  return out;
+}
+
 /** A wheel's info, a line per entry: what green wins, then its chance. */
 function info(el: HTMLElement, lines: string[]): void {
   el.replaceChildren(...lines.map((l) => h("span", {}, l)));
@@ -184,6 +228,9 @@ export function lastResult(next: RoundView): Record<string, unknown> | undefined
 
 /** A spin waiting for the answer to its ("amount", n) step. */
 let queued: { round: string; choice: StepChoice } | null = null;
+/** The prize picked last in a round, picked again on its next screen (after a won DOUBLE the
+ * panel went back to ADD A THIRD): its words then name what it pays on the new amount. */
+let lastPick: { round: string; picked: "cash" | "bonus"; cash: number; bonus: number } | null = null;
 /** The last spin's result in words, said again on the next screen of the same round. */
 let lastSaid: { round: string; won: boolean; text: string } | null = null;
 
@@ -203,12 +250,15 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
   const amounts = arrowAmounts(odds);
   const cashOffered = [0, 1, 2].filter((i) => has("cash", i));
   const bonusOffered = [1, 2, 3].filter((b) => has("bonus", b));
-  let cashIndex = cashOffered[0] ?? -1;
-  let bonusWhich = bonusOffered[0] ?? -1;
+  const pick = lastPick?.round === round.round_id ? lastPick : null;
+  let cashIndex = pick && cashOffered.includes(pick.cash) ? pick.cash : cashOffered[0] ?? -1;
+  let bonusWhich = pick && bonusOffered.includes(pick.bonus) ? pick.bonus : bonusOffered[0] ?? -1;
   // One action: the player picks a prize on either wheel (the cash wheel's third more, double
   // or triple; the bonus wheel's Big, Super or Mega), and the one SPIN spins the wheel of the
-  // prize picked. The cash wheel is picked first where it is offered.
-  let picked: "cash" | "bonus" = cashIndex >= 0 ? "cash" : "bonus";
+  // prize picked. The cash wheel is picked first where it is offered (or the wheel picked last
+  // in this round).
+  let picked: "cash" | "bonus" = cashIndex >= 0 && !(pick?.picked === "bonus" && bonusWhich >= 0) ? "cash" : bonusWhich >= 0 ? "bonus" : "cash";
+  const prices = offerPrices(offer?.limits);
   const cashWheel = new Wheel("cash-wheel", "Cash wheel");
   const bonusWheel = new Wheel("bonus-wheel", "Bonus wheel");
   const amountOut = h("output", { "data-testid": "gamble-amount" });
@@ -235,6 +285,13 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
     bankedOut.textContent = state.collected + state.amount - amount > 0 ? `${creditsSaid(state.collected + state.amount - amount, money)} kept` : "";
     minus.disabled = !has("amount") || !amounts.some((a) => a < amount);
     plus.disabled = amount >= state.amount;
+    // each cash prize names what it pays at the amount now at stake (the server's target)
+    cashButtons.forEach((el, k) => {
+      const i = cashOffered[k]!;
+      const target = spinSegment(odds, amount, "cash", i)?.target;
+      el.textContent = cashPrizeWords(i, target);
+      el.setAttribute("aria-label", target == null ? (CASH_TITLES[i] ?? `#${i}`) : `${CASH_TITLES[i] ?? `#${i}`}: ${formatCredits(target)} credits`);
+    });
     const c = cashIndex >= 0 ? spinSegment(odds, amount, "cash", cashIndex) : null;
     cashWheel.draw(c?.chance ?? 0);
     const cashOdds = c ? chanceWords(c.chance) : null;
@@ -245,7 +302,7 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
     bonusWheel.draw(b?.chance ?? 0);
     bonusWheel.el.classList.toggle("disabled", !b);
     const bonusOdds = b ? chanceWords(b.chance) : null;
-    info(bonusInfo, b && bonusOdds ? [`Green: win the ${titleCase(BONUS_NAMES[bonusWhich] ?? "")} Bonus`, `${bonusOdds.words} chance`] : ["Bonus wheel closed"]);
+    info(bonusInfo, b && bonusOdds ? [`Green: win the ${titleCase(BONUS_NAMES[bonusWhich] ?? "")} Bonus`, `${bonusOdds.words} chance`] : bonusClosedWords(state, amount, prices));
     bonusInfo.title = bonusOdds ? `${bonusOdds.exact} chance of green` : "";
     if (picked === "bonus" && !b && c) picked = "cash";
     if (picked === "cash" && !c && b) picked = "bonus";
@@ -254,6 +311,7 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
     spinButton.dataset.testid = picked === "cash" ? "spin-cash" : "spin-bonus";
     spinButton.textContent = picked === "cash" ? (CASH_SPIN[cashIndex] ?? "SPIN") : `SPIN FOR ${BONUS_SHORT[bonusWhich] ?? ""} BONUS`;
     spinButton.setAttribute("aria-label", picked === "cash" ? `Spin the cash wheel: ${CASH_TITLES[cashIndex] ?? ""}` : `Spin the bonus wheel for the ${titleCase(BONUS_NAMES[bonusWhich] ?? "")} Bonus`);
+    lastPick = { round: round.round_id, picked, cash: cashIndex, bonus: bonusWhich };
     cashCol.classList.toggle("picked", picked === "cash");
     bonusCol.classList.toggle("picked", picked === "bonus");
     cashButtons.forEach((el, k) => el.setAttribute("aria-pressed", String(picked === "cash" && cashOffered[k] === cashIndex)));

@@ -489,7 +489,10 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       choiceArea.hidden = true;
       if (round.win_minor !== null) view.setWin(creditsOf(round.win_minor, round.denomination));
       if (funded) {
-        // Spin Chance's funded round: the server played it; show it too.
+        // Spin Chance's funded round: the server played it; show it too. It is the next spin:
+        // what the console said of the round before goes as it starts, as PLAY clears it.
+        message.hidden = true;
+        delete message.dataset.kind;
         flow.to("idle");
         flow.to("play");
         await playRound(funded);
@@ -621,6 +624,10 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     clearTimeout(choiceTimer);
     app.sound.play(kind === "gamble" || kind.includes("wheel") ? "gamble" : "click");
     flow.to("request");
+    // what the console said before the player acted (the recovery notice, stayed on through a
+    // whole gamble) is stale once a step is sent: its end says its own
+    message.hidden = true;
+    delete message.dataset.kind;
     choiceArea.querySelectorAll("button").forEach((b) => (b.disabled = true));
     // A gamble's step puts the win at stake: the lines' amounts are no longer what it holds.
     if (!isCollect(choice)) showWins(null);
@@ -649,7 +656,9 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       const byAutoplay = autoplay.running; // autoplay says why it stops, not what a collect paid
       await finishRound(next);
       // The step ended the round: say what it paid, so a lost gamble is not a panel that vanished.
-      if (FINISHED.has(next.status) && !byAutoplay && next.win_minor !== null) {
+      // Not once a won Spin Chance has played its funded round (next_round_id): that spin is on
+      // screen with its own win, and "The round paid ..." of the round before it was stale.
+      if (FINISHED.has(next.status) && !byAutoplay && next.win_minor !== null && !next.next_round_id) {
         const paid = creditsOf(next.win_minor, next.denomination);
         const cheapest = Math.min(...bets.map((b) => b.cost_minor[mode] ?? Infinity));
         const broke = outOfFunds(app.session.state?.balanceMinor ?? next.balance_minor, cheapest, demo, session.operator, (minor) => formatMoney(minor, currency));
@@ -823,15 +832,18 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       }
       return;
     }
-    // The lines the screen shows won, cycling again (none once a gamble staked them).
-    if (round.steps.every((st) => isCollect(st.choice))) showWins({ spins: outcome.spins.slice(0, at + 1) });
+    // A round still open: the lines the screen shows won, cycling again (none once a gamble
+    // staked them), and its win at stake on the meter. A finished round (paid, from this visit
+    // or an earlier one) leaves only its last screen: entering the game again, the playtest
+    // read the last visit's win on the WIN meter as a win of this one.
     if (open) {
+      if (round.steps.every((st) => isCollect(st.choice))) showWins({ spins: outcome.spins.slice(0, at + 1) });
       view.setWin(open.pending_win_credits);
       if (open.choice) {
         flow.to("choice");
         offerChoices(open);
       }
-    } else if (round.win_minor !== null) view.setWin(creditsOf(round.win_minor, round.denomination));
+    }
   };
   void recover().catch(fail).finally(render);
   render();
