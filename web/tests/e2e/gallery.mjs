@@ -65,6 +65,10 @@ function statesNow(module) {
     const banner = [...document.querySelectorAll(".banner")].find(visible);
     const words = banner?.textContent?.trim() ?? "";
     if (banner) seen.push(/pays|^line|^cluster/i.test(words) ? (inFeature ? "a win in a feature" : "a win") : `banner: ${words.split(/[\s:,]+/).slice(0, 2).join(" ")}`);
+    // Candy Jar names a cluster's win on its win line under the grid, not on a banner (the
+    // gallery had no cluster win of it)
+    const winLine = document.querySelector("[data-testid=candy-winline]");
+    if (!banner && visible(winLine) && /pays/i.test(winLine.textContent ?? "")) seen.push(inFeature ? "a win in a feature" : "a win");
     if (visible(document.querySelector("[data-testid=jackpot-notice]"))) seen.push("the jackpot notice");
     if (visible(document.querySelector("[data-testid=gamble], [data-testid=wheel-gamble]"))) seen.push("the gamble");
     else if (visible(document.querySelector("[data-testid=gamble-offer]"))) seen.push("gamble or collect");
