@@ -14,8 +14,10 @@ export interface MomentOptions {
   lines?: string[];
   /** An amount counted up from 0 to `to` over the moment's first part, shown by `format`;
    * `still`: shown whole at once, where the win meter beside it already reads the amount (a
-   * count-up under a meter that shows more reads as a second, smaller figure). */
-  count?: { to: number; format: (n: number) => string; still?: boolean };
+   * count-up under a meter that shows more reads as a second, smaller figure); `linesAfter`:
+   * the lines appear once the count ends (a celebration's money line beside a figure still
+   * counting read as two amounts, the gallery's "997" over €10.00). */
+  count?: { to: number; format: (n: number) => string; still?: boolean; linesAfter?: boolean };
   /** A class for the game's CSS to style the kind of moment (tier-big, fs-intro, jackpot). */
   kind?: string;
   ms?: number;
@@ -74,11 +76,15 @@ export async function showMoment(overlay: HTMLElement, o: MomentOptions): Promis
   const ms = o.fast ? Math.min(o.ms ?? 2200, 300) : o.ms ?? 2200;
   const still = !!o.count && (o.count.still || reducedMotion());
   // data-to: the amount it ends on, for a test to read while it counts
+  const lines = (o.lines ?? []).map((l) => h("div", { class: "moment-line" }, l));
+  const waiting = !!o.count?.linesAfter && !still;
+  for (const l of lines) if (waiting) l.style.visibility = "hidden";
+  const showLines = () => { for (const l of lines) l.style.visibility = ""; };
   const amount = o.count ? h("div", { class: "moment-amount", "data-testid": "moment-amount", "data-to": String(o.count.to) }, o.count.format(still ? o.count.to : 0)) : null;
   const card = h("div", { class: `moment ${o.kind ?? ""}`.trim(), role: "status", "data-testid": "moment", "data-layout": "over-reels" },
     h("div", { class: "moment-title" }, o.title),
     amount,
-    ...(o.lines ?? []).map((l) => h("div", { class: "moment-line" }, l)),
+    ...lines,
     o.items?.length ? itemsOf(o.items) : null,
     o.burst ? burstOf(o.burst) : null);
   if (o.fast) card.classList.add("fast");
@@ -105,11 +111,13 @@ export async function showMoment(overlay: HTMLElement, o: MomentOptions): Promis
     const k = Math.min(1, (performance.now() - started) / Math.max(1, countMs));
     amount.textContent = o.count.format(Math.round(o.count.to * (1 - (1 - k) ** 3)));
     if (k < 1) requestAnimationFrame(tick);
+    else showLines();
   };
   if (amount) requestAnimationFrame(tick);
   await Promise.race([sleep(ms), done]);
   ended = true;
   if (amount && o.count) amount.textContent = o.count.format(o.count.to);
+  showLines();
   document.removeEventListener("keydown", skip, true);
   card.remove();
 }
@@ -124,7 +132,7 @@ export async function celebrate(overlay: HTMLElement, round: { total_win: number
   const info = tierInfo(tier);
   await showMoment(overlay, {
     title: info.title, kind: `celebration tier-${tier}${o.fast ? " fast" : ""}`, lines: o.lines,
-    count: { to: round.total_win, format: o.format, still: o.still },
+    count: { to: round.total_win, format: o.format, still: o.still, linesAfter: true },
     ms: o.fast ? 1000 : info.ms,
     burst: o.fast ? Math.min(o.particles, 12) : o.particles,
   });

@@ -206,6 +206,8 @@ function watchMoments(t) {
           kind: el.className, title: el.querySelector(".moment-title")?.textContent ?? "",
           lines: [...el.querySelectorAll(".moment-line")].map((l) => l.textContent),
           to: el.querySelector("[data-testid=moment-amount]")?.dataset.to ?? null,
+          // a line shown as it appears, beside an amount that starts counting from 0
+          linesEarly: [...el.querySelectorAll(".moment-line")].some((l) => getComputedStyle(l).visibility !== "hidden"),
           at: performance.now(), ms: null,
         };
         shown.set(el, m);
@@ -392,6 +394,9 @@ const GRID_MULTIPLIERS = {
     expect(banners.some((b) => b.includes(`(x${mark.applied.find((m) => m > 1)})`)), `no win named its grid multiplier x${mark.applied.find((m) => m > 1)} (banners: ${banners.slice(-12).join(" | ")})`);
     const win = await t.page.locator("[data-testid=win]").innerText();
     expect(meterShows(win, o.total_win), `WIN shows ${win}, the round won ${o.total_win}`);
+    // a tier's money line waits for its count to end (the gallery read "997" over €10.00)
+    const early = moments.filter((m) => m.kind.includes("celebration") && m.linesEarly);
+    expect(!early.length, `a celebration showed its lines while its amount counted: ${JSON.stringify(early)}`);
     await t.assertDrawn("cluster-mult-marks");
     await t.layout("cluster-mult-marks");
     await t.page.setViewportSize({ width: 390, height: 844 });
