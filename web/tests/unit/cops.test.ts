@@ -6,11 +6,11 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { formatCredits, formatMoney } from "../../src/core/money";
-import type { Outcome } from "../../src/core/outcome";
+import type { CollectionEvent, Outcome, Spin } from "../../src/core/outcome";
 import { validateOutcome } from "../../src/core/outcome";
 import { EventPlayer } from "../../src/core/player";
 import type { ChoiceView } from "../../src/net/types";
-import { bonusOutro, collectionCells, copsHandlers, copsHooks, presentValues, type CopsMoment, type CopsView, type PresentValue } from "../../src/screens/cops-n-robbers/handlers";
+import { bonusOutro, collectionCells, collectionLabel, copsHandlers, copsHooks, presentValues, robberMultipliers, type CopsMoment, type CopsView, type PresentValue } from "../../src/screens/cops-n-robbers/handlers";
 import { arrowAmounts, bonusClosedWords, cashPrizeWords, MIN_SHARE, offerPrices, spinSegment, type WheelState } from "../../src/screens/cops-n-robbers/wheel";
 import { isWheelSpin } from "../../src/screens/cops-n-robbers/choices";
 import { offerOf } from "../../src/screens/game/gamble-offer";
@@ -357,5 +357,28 @@ describe("wheel gamble offer: the win, GAMBLE and COLLECT before the wheels", ()
     expect(offerOf(round("offered-400"), "wheel_gamble", isWheelSpin, new Set(["r1"]))).toBeNull();
     expect(offerOf(round("offered-400"), "wheel_gamble", isWheelSpin, new Set(["another round"]))).not.toBeNull();
     expect(offerOf(round("offered-400"), "spin_chance", isWheelSpin)).toBeNull();
+  });
+});
+
+describe("a collection's words", () => {
+  // Each Robber moves the robber one step and collects there (RULES.md, kernel.py's chase): at
+  // the Super Big Money Bonus's start x2, robbers stepping onto positions 5 (no mark: x1) and 6
+  // (the first mark, x2) collect 25 stakes at x2 and at x4, 6 x 25 stakes = 1,500 at 10 a stake.
+  const e: CollectionEvent = { type: "collection", collectors: 2, values: 25, multiplier: 4, win: 1500 };
+  const spin = { events: [e, { type: "trail", robber: 6, cop: 2, robbers: 2, cops: 0 }] as Spin["events"] };
+
+  it("names each robber's multiplier where they differ", () => {
+    expect(robberMultipliers(e, spin)).toEqual([2, 4]);
+    expect(collectionLabel(e, undefined, spin)).toBe("2 robbers collect 25x stake at x2 and x4: 1,500");
+  });
+
+  it("says one multiplier where every robber collects at it, and none it cannot tell", () => {
+    // the Mega Big Money Bonus (x3): positions 7 and 8, both after the first mark (x2), 12 x 25 stakes
+    const same: CollectionEvent = { ...e, multiplier: 6, win: 3000 };
+    expect(collectionLabel(same, undefined, { events: [same, { type: "trail", robber: 8, cop: 2, robbers: 2, cops: 0 }] })).toBe("2 robbers collect 25x stake x6: 3,000");
+    // at the trail's end a step may not move him: the last multiplier only
+    expect(robberMultipliers(e, { events: [e, { type: "trail", robber: 23, cop: 2, robbers: 2, cops: 0 }] })).toBeNull();
+    // Fortune Spins (no trail): as before
+    expect(collectionLabel({ ...e, multiplier: 1, win: 500 })).toBe("2 robbers collect 25x stake: 500");
   });
 });

@@ -13,6 +13,7 @@ import {
   capitalised, credits, genericSpinName, genericWords, GENERIC_CHOICES, listed, outcomeAccount, plural, roundAccount, stateOf, symbolNamer,
   type ChoiceWords, type OutcomeWords, type StepWords,
 } from "../history/account";
+import { robbersAt } from "./handlers";
 
 const BONUS_NAMES: Record<number, string> = { 1: "Big Money Bonus", 2: "Super Big Money Bonus", 3: "Mega Big Money Bonus" };
 const PARADE: Record<string, string> = { bert: "Bert: the bonus ends", sid: "Sid: the cop is pushed back", vic: "Vic: the robber runs ahead" };
@@ -44,7 +45,9 @@ function outcomeWords(game: GameView | undefined, mode: string): OutcomeWords {
       collection: (e, { spin, index }) => {
         const presents = spin.events.slice(0, index).filter((x) => x.type === "cash").length;
         const who = e.collectors > 1 ? `${e.collectors} robbers` : "the robber";
-        const times = e.multiplier > 1 ? `, x${e.multiplier}` : "";
+        // robbers stepping onto different multipliers each collect at their own (collectionLabel)
+        const each = robbersAt(e, spin);
+        const times = each ? `, ${each}` : e.multiplier > 1 ? `, x${e.multiplier}` : "";
         return `Cash collected by ${who}: ${plural(presents, "present")}, ${e.values}x the stake${times} — ${credits(e.win)}`;
       },
       bonus: (e) => `${e.trigger_count} ${name("BONUS")}: the ${bonusName(e.start_multiplier)} starts at x${e.start_multiplier}`,

@@ -41,12 +41,41 @@ export function collectionCells(spin: Pick<Spin, "events">): Cell[] {
   return [...robbers, ...presentValues(spin).map((p): Cell => [p.reel, p.row])];
 }
 
+/** The trail's own multiplier at `position`: its last mark at or before it, 1 before the first. */
+export function trailMultiplier(position: number): number {
+  let m = 1;
+  for (const [at, x] of Object.entries(TRAIL.marks)) if (Number(at) <= position) m = x;
+  return m;
+}
+
+/** Each robber's multiplier in a bonus spin's collection, in the order they step: each Robber
+ * moves the robber one step and collects there, at that step's multiplier times the bonus's start
+ * (RULES.md; kernel.py's chase). From the spin's trail event, the robber's position after them;
+ * null without one (Fortune Spins) or at the trail's end, where a step may not have moved him. */
+export function robberMultipliers(e: CollectionEvent, spin?: Pick<Spin, "events">): number[] | null {
+  const trail = spin?.events.find((x) => x.type === "trail");
+  if (trail?.type !== "trail" || trail.robber >= TRAIL.length - 1) return null;
+  const start = e.multiplier / trailMultiplier(trail.robber);
+  const steps = Array.from({ length: e.collectors }, (_, i) => trail.robber - e.collectors + 1 + i);
+  if (!Number.isInteger(start) || (steps[0] ?? -1) < 0) return null;
+  return steps.map((p) => trailMultiplier(p) * start);
+}
+
+/** "at x2 and x4": the multipliers robbers collected at where they differ, else null. */
+export function robbersAt(e: CollectionEvent, spin?: Pick<Spin, "events">): string | null {
+  const each = e.collectors > 1 ? robberMultipliers(e, spin) : null;
+  return each && new Set(each).size > 1 ? `at ${each.slice(0, -1).map((m) => `x${m}`).join(", ")} and x${each.at(-1)}` : null;
+}
+
 /** A collection in a player's words, the same while it plays and in the win cycle after the
  * round: "Robber collects 12x stake: 6,000" (the presents' values in stakes, the trail's
- * multiplier, the server's `win`). */
-export function collectionLabel(e: CollectionEvent, money?: (credits: number) => string): string {
-  const times = e.multiplier > 1 ? ` x${e.multiplier}` : "";
+ * multiplier, the server's `win`). Robbers that step onto different multipliers each say theirs:
+ * "2 robbers collect 25x stake at x2 and x4: 1,500" (the gallery read "25x stake x4: 1,500",
+ * which 2 x 25 x 4 stakes is not). */
+export function collectionLabel(e: CollectionEvent, money?: (credits: number) => string, spin?: Pick<Spin, "events">): string {
   const who = e.collectors > 1 ? `${e.collectors} robbers collect` : "Robber collects";
+  const each = robbersAt(e, spin);
+  const times = each ? ` ${each}` : e.multiplier > 1 ? ` x${e.multiplier}` : "";
   return `${who} ${e.values}x stake${times}: ${creditsAndMoney(e.win, money)}`;
 }
 
@@ -130,7 +159,7 @@ export function copsHandlers(game: Pick<GameView, "info"> & Partial<Pick<GameVie
     collection: async (e, ctx) => {
       ctx.view.setWin(ctx.won);
       ctx.view.sound("win");
-      await v(ctx.view).collect(collectionLabel(e, money), { fast: ctx.fast, cells: collectionCells(ctx.spin) });
+      await v(ctx.view).collect(collectionLabel(e, money, ctx.spin), { fast: ctx.fast, cells: collectionCells(ctx.spin) });
     },
     bonus: async (e, ctx) => {
       // the bonus's own look from its intro on, until its outro has been shown (copsHooks)

@@ -132,7 +132,7 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
       if (e.type === "line_win") { total += e.win; lines++; paid.set(e.line, e.win); }
       if (e.type === "collection" && spin) {
         total += e.win;
-        collections.push({ cells: collectionCells(spin), path: [], line: 0, label: collectionLabel(e), money: e.win });
+        collections.push({ cells: collectionCells(spin), path: [], line: 0, label: collectionLabel(e, undefined, spin), money: e.win });
       }
     }
     if (!cycle && !collections.length) { super.showWins(null, still); return; }
