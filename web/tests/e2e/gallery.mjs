@@ -80,6 +80,18 @@ function statesNow(module) {
 async function capture(page, plan, size, state) {
   const n = shots.length;
   const name = `${String(n).padStart(3, "0")}-${plan.module}-${size[0]}-${state}`.replace(/[^A-Za-z0-9_.-]+/g, "_").slice(0, 90) + ".png";
+  // a moment photographed as it reads, not as it comes in: its amount counted, its pictures in
+  // (the reviewer saw boards half empty and "997" still counting); at most 4 s
+  if (state.startsWith("moment")) {
+    await page.waitForFunction(() => {
+      const m = document.querySelector("[data-testid=moment]");
+      if (!m) return true;
+      const a = m.querySelector("[data-testid=moment-amount]");
+      const counted = !a || a.textContent.replace(/\D/g, "") === a.dataset.to;
+      const settled = m.getAnimations({ subtree: true }).every((x) => x.effect?.getComputedTiming().iterations === Infinity || x.playState === "finished");
+      return counted && settled;
+    }, null, { timeout: 4000, polling: 100 }).catch(() => {});
+  }
   // the reels are laid out a frame after what covers them changed size (as t.layout waits)
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const problems = plan.module === "lobby" || state === "information page" ? [] : await page.evaluate(layoutProblems).catch((e) => [`layout check failed: ${e.message}`]);

@@ -139,7 +139,7 @@ describe("candy jar handlers", () => {
   it("free spins: the trigger, a counter of the awarded spins, placed wilds, the random multiplier, extra spins, a jackpot, the bonus total", async () => {
     const outcome = round(shipped, "flag:free_spins");
     const { view } = await play(shipped, outcome);
-    expect(view.of("banner")).toContainEqual(["banner", "11 FREE SPINS (10 + 1 EXTRA)\nWILD + FREE SPINS + JACKPOTS"]);
+    expect(view.of("banner")).toContainEqual(["banner", "11 FREE SPINS\n10 + 1 EXTRA\nWILD + FREE SPINS + JACKPOTS"]);
     const counters = view.of("setCounter").map((c) => c[1] as FreeSpinCounter | null).filter((c): c is FreeSpinCounter => !!c);
     expect(counters[0]).toEqual({ kind: "free", spin: 1, of: 11 });
     // the EXTRA collected on spin 3 makes it 12: the counter says so at once, and after

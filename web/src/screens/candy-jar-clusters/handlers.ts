@@ -207,7 +207,8 @@ export function candyHandlers(game: Pick<GameView, "info">): Required<Handlers<C
       ctx.view.sound("bigwin");
       // the FREE SPINS jar's extra spins are in `spins` already: say so ("+2" alone read as a
       // bonus on top, of nothing named)
-      const extra = e.extra_spins_at_start ? ` (${e.spins - e.extra_spins_at_start} + ${e.extra_spins_at_start} EXTRA)` : "";
+      // on a line of its own (in the title "6 FREE SPINS (3 + 3 / EXTRA)" broke over two lines)
+      const extra = e.extra_spins_at_start ? `\n${e.spins - e.extra_spins_at_start} + ${e.extra_spins_at_start} EXTRA` : "";
       // each modifier drawn comes in pictured with what it does: the card stays long enough to
       // read them (a tap or Space skips it, turbo shortens it)
       await ctx.view.banner(`${e.spins} FREE SPINS${extra}\n${mods.map((m) => JAR_NAMES[m]).join(" + ")}`, { ms: 1800 + 800 * Math.max(1, mods.length), fast: ctx.fast, moment: "fs-intro", modifiers: mods });
