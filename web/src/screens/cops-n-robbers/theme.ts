@@ -33,7 +33,8 @@ function holly(g: Graphics, x: number, y: number, dir: number): void {
 
 /** Wood 16 px wide around the window, a gold bead inside it, snow heaped along the top. */
 function frame(g: Graphics, w: number, h: number): void {
-  g.roundRect(-14, -14, w + 28, h + 28, 22).fill({ color: 0x070b22, alpha: 0.82 });
+  // near opaque: at 0.82 the street's houses showed through between the symbols (the gallery's reviewer)
+  g.roundRect(-14, -14, w + 28, h + 28, 22).fill({ color: 0x070b22, alpha: 0.96 });
   g.roundRect(-20, -20, w + 40, h + 40, 26).stroke({ width: 16, color: 0x4a2a14 });
   g.roundRect(-26, -26, w + 52, h + 52, 30).stroke({ width: 3, color: 0x22120a });
   g.roundRect(-16, -16, w + 32, h + 32, 22).stroke({ width: 3, color: 0x8a5a2e });
