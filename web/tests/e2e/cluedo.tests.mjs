@@ -264,8 +264,8 @@ export const tests = [
       // the playtest: WIN 200, "200 credits at stake", "200 banked"; then "WIN 10 at stake" read
       // oddly: the figure at stake says the double or nothing (GAMBLE 10 TO WIN 20)
       const stakeText = await t.page.locator("[data-testid=gamble-amount]").innerText();
-      const staked = round.choice.state.amount;
-      expect(stakeText === `GAMBLE ${credits(staked)} TO WIN ${credits(2 * staked)}`, `at stake shown as: ${stakeText}`);
+      const atStakeNow = round.choice.state.amount;
+      expect(stakeText === `GAMBLE ${credits(atStakeNow)} TO WIN ${credits(2 * atStakeNow)}`, `at stake shown as: ${stakeText}`);
       await look(t, "half-phone");
       await t.page.setViewportSize(DESKTOP);
       heldStill("the cards at 1440x900", idle, await reelsAndPanel(t));
