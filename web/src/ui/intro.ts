@@ -52,6 +52,18 @@ function fromFewer(fewer: { name: string; count: number }[]): string {
   }).join(", ");
 }
 
+/** Where the progressive jackpot is won, in the rule sheet's words: "the centre payline" where
+ * its line is the window's middle row (from the line's shape, not its number), else "line N";
+ * "" for a game without one. Cluedo's signs (screens/cluedo/signs.ts) say it too. */
+export function jackpotLine(info: Partial<Pick<GameInfo, "progressive_jackpot" | "paylines" | "window">>): string {
+  const jackpot = info.progressive_jackpot;
+  if (!jackpot) return "";
+  const shape = info.paylines?.[jackpot.line - 1];
+  const rows = info.window?.rows ?? 0;
+  const centre = rows % 2 === 1 && !!shape?.length && shape.every((r) => r === (rows - 1) / 2);
+  return centre ? "the centre payline" : `line ${jackpot.line}`;
+}
+
 /** The progressive jackpot's point, from the game's data: who is eligible (the bet the server
  * marks jackpot-eligible, in credits), the symbols and line that win it, and the free spins
  * that can win it too; "" for a game without one. */
@@ -60,10 +72,7 @@ export function jackpotPoint(game: Pick<IntroGame, "bets" | "info">): string {
   const jackpot = info.progressive_jackpot;
   if (!jackpot) return "";
   const name = (id: string) => info.symbols?.find((s) => s.id === id)?.name ?? id;
-  const shape = info.paylines?.[jackpot.line - 1];
-  const rows = info.window?.rows ?? 0;
-  const centre = rows % 2 === 1 && !!shape?.length && shape.every((r) => r === (rows - 1) / 2);
-  const where = centre ? "the centre line" : `line ${jackpot.line}`;
+  const where = jackpotLine(info);
   const stake = Math.max(0, ...(game.bets ?? []).filter((b) => b.jackpot_eligible).map((b) => b.stake_credits));
   const who = jackpot.requires_max_bet ? `Bet max${stake ? ` (${stake.toLocaleString("en")} credits)` : ""} to be eligible for the progressive jackpot` : "Every bet is eligible for the progressive jackpot";
   const free = info.free_games ? `, in ${name(info.free_games.trigger)} free spins too` : "";

@@ -83,7 +83,7 @@ async function spaceSpins(t, key) {
   const after = (await t.api("/api/v1/rounds?limit=100")).rounds.length;
   expect(after === before + 1, `${key}: Space played ${after - before} rounds`);
   if ((await screen.getAttribute("data-flow")) === "choice") {
-    await t.page.locator("[data-testid=choice] button", { hasText: /COLLECT|NO THANKS/ }).first().click();
+    await t.page.locator("[data-testid=choice] button", { hasText: /COLLECT|TAKE WIN|NO THANKS/ }).first().click();
     await screen.and(t.page.locator("[data-flow=idle]")).waitFor({ timeout: 30000 });
   }
 }

@@ -211,7 +211,7 @@ async function recordPays(t) {
 }
 
 /** The credits a win line says its pay adds (after "pays", or after its last "="). */
-const saidPay = (text) => Number((/=\s*([\d,]+)[^=]*$/.exec(text) ?? /pays ([\d,]+)/.exec(text))[1].replace(/,/g, ""));
+const saidPay = (text) => Number((/=\s*([\d,]+)[^=]*$/.exec(text) ?? /pays? ([\d,]+)/.exec(text))[1].replace(/,/g, ""));
 
 /** A one-spin round without a random multiplier, as recorded by recordPays: one line per
  * cluster the server paid, in order, saying its pay; the meter total each line names is the
@@ -221,12 +221,12 @@ async function paysMatch(t, round) {
   const wins = events(round.outcome, "cluster_win");
   // the lines said as the clusters paid; after the round the win cycle names them again, each
   // with the round's TOTAL WIN (candyCycleMatches checks those)
-  const pays = (await t.page.evaluate(() => window.__pays)).filter((p) => / pays /.test(p.text) && !p.text.includes("TOTAL WIN"));
+  const pays = (await t.page.evaluate(() => window.__pays)).filter((p) => / pays? /.test(p.text) && !p.text.includes("TOTAL WIN"));
   expect(pays.length === wins.length, `${pays.length} pays said (${pays.map((p) => p.text)}), the server paid ${wins.length} clusters`);
   let sum = 0;
   pays.forEach((p, k) => {
     const said = saidPay(p.text);
-    expect(said === wins[k].win && p.text.startsWith(`${wins[k].size} x `), `line ${k} says "${p.text}", the server paid ${wins[k].size} x ${wins[k].symbol} ${wins[k].win}`);
+    expect(said === wins[k].win && p.text.startsWith(`${wins[k].size} `) && p.text.includes(" credits"), `line ${k} says "${p.text}", the server paid ${wins[k].size} x ${wins[k].symbol} ${wins[k].win}`);
     sum += said;
     expect(Number(p.meter) === sum, `line ${k} "${p.text}": the meter total ${p.meter}, the pays said sum to ${sum}`);
     if (k > 0) expect(p.shown.startsWith(`${credits(Number(pays[k - 1].meter))} `), `when "${p.text}" appeared the WIN meter read ${p.shown}, not the ${pays[k - 1].meter} of the pays before`);

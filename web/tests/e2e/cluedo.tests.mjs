@@ -83,11 +83,14 @@ async function meterBetMatches(t, game) {
   expect(denominations === 1 && (await t.page.getByText(/DENOMINATION/i).count()) === 0, `the denomination is shown ${denominations} times`);
 }
 
-/** The offer after a win: the win at stake, GAMBLE and COLLECT, no cards. */
+/** The offer after a win: the win at stake, GAMBLE and TAKE WIN, no cards. */
 async function offerMatches(t, round) {
   const offer = round.offers.find((o) => o.kind === "gamble");
   await t.page.locator("[data-testid=gamble-offer]:visible").waitFor({ timeout: 10000 });
-  expect(await t.page.locator("[data-testid=gamble-collect]").isVisible(), "no COLLECT beside GAMBLE");
+  expect(await t.page.locator("[data-testid=gamble-collect]").isVisible(), "no TAKE WIN beside GAMBLE");
+  // the sheet's word: "Click the TAKE WIN button to collect all of your winnings"
+  const take = (await t.page.locator("[data-testid=gamble-collect]").innerText()).trim();
+  expect(take === "TAKE WIN", `the offer's collect reads ${JSON.stringify(take)}, the sheet's TAKE WIN`);
   expect((await t.page.locator("[data-testid=gamble], [data-testid=gamble-deck]").count()) === 0, "the cards are shown before GAMBLE");
   expect(Number(await t.page.getAttribute("[data-testid=gamble-offer-amount]", "data-amount")) === offer.amount, `the offer shows another amount than the server's ${offer.amount}`);
   expect(round.choice.state === null && round.steps.length === 0, "the offer is shown after a step");
@@ -258,9 +261,11 @@ export const tests = [
       expect(await t.page.locator("[data-testid=win-cycle]").isHidden(), "the won lines still cycle after TAKE HALF staked the win");
       const bankedText = await t.page.locator("[data-testid=gamble-banked]").innerText();
       expect(bankedText.includes(credits(banked)) && bankedText.includes("paid to your balance"), `banked shown as: ${bankedText}`);
-      // the playtest: WIN 200, "200 credits at stake", "200 banked": the figure at stake names WIN
+      // the playtest: WIN 200, "200 credits at stake", "200 banked"; then "WIN 10 at stake" read
+      // oddly: the figure at stake says the double or nothing (GAMBLE 10 TO WIN 20)
       const stakeText = await t.page.locator("[data-testid=gamble-amount]").innerText();
-      expect(stakeText.startsWith(`WIN ${credits(round.choice.state.amount)}`), `at stake shown as: ${stakeText}`);
+      const atStakeNow = round.choice.state.amount;
+      expect(stakeText === `GAMBLE ${credits(atStakeNow)} TO WIN ${credits(2 * atStakeNow)}`, `at stake shown as: ${stakeText}`);
       await look(t, "half-phone");
       await t.page.setViewportSize(DESKTOP);
       heldStill("the cards at 1440x900", idle, await reelsAndPanel(t));

@@ -80,6 +80,24 @@ export const tests = [
         await t.shot(`${key}-collected`);
         expect(same(idle, closed), `${key}: the reels changed as the panel closed (${said(idle)} -> ${said(closed)})`);
         await t.layout(`${key}-collected`);
+        if (key === "cluedo-win") {
+          // the playtest at 1440x900: balance and credits tiny in the bottom-left; the autoplay
+          // panel a plain web form. The meters' figures are large, in the game's display face;
+          // the panel is dressed in it too (its heading), the reels still clear of both.
+          const faces = () => t.page.evaluate(() => ["[data-testid=win]", "[data-testid=credits]", "[data-testid=jackpot]", "[data-testid=autoplay-panel] > strong"].map((q) => {
+            const el = document.querySelector(q);
+            const st = el && getComputedStyle(el);
+            return st ? { q, size: parseFloat(st.fontSize), face: st.fontFamily } : { q, size: 0, face: "" };
+          }));
+          for (const f of (await faces()).slice(0, 3)) expect(f.size >= 22 && f.face.includes("Limelight"), `${key}: the meter ${f.q} reads ${f.size}px in ${f.face}`);
+          await t.page.click("[data-testid=autoplay]");
+          await t.page.locator("[data-testid=autoplay-panel]:not([hidden])").waitFor();
+          await t.shot(`${key}-autoplay`);
+          const head = (await faces())[3];
+          expect(head.face.includes("Limelight"), `${key}: the autoplay panel's heading is in ${head.face}, not the game's face`);
+          await t.layout(`${key}-autoplay`);
+          await t.page.click("[data-testid=autoplay-cancel]");
+        }
       }
     },
   },

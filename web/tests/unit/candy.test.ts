@@ -108,7 +108,8 @@ describe("candy jar handlers", () => {
     const labels = view.of("outlineCluster");
     expect(labels.map((c) => c[3])).toEqual(wins.map((w) => formatCredits(w.win)));
     expect((labels[0]?.[1] as Cell[]).length).toBe(wins[0]?.size);
-    expect(view.of("setWinLine").map((c) => c[1])).toContain("6 x LEMON pays 14");
+    // a player's words with the unit (the playtest read "pays 21 · WIN 35" with no unit on the 21)
+    expect(view.of("setWinLine").map((c) => c[1])).toContain("6 LEMONS pay 14 credits");
   });
 
   it("a pay's line goes as its cluster tumbles away: no line naming a cluster is left under the grid that replaced it", async () => {
@@ -152,7 +153,7 @@ describe("candy jar handlers", () => {
     expect(view.of("setWinLine")).toContainEqual(["setWinLine", "WILD modifier: 9 wilds placed, golden ones multiply their cluster's pay", undefined]);
     expect(view.of("banner").filter((c) => String(c[1]).includes("WILDS"))).toEqual([]);
     expect(view.of("setMultiplier").filter((c) => c[1] !== null).map((c) => c[1])).toEqual([10, 5]);
-    expect(view.of("setWinLine")).toContainEqual(["setWinLine", "Random multiplier x10: this spin pays 3,360", 3360]);
+    expect(view.of("setWinLine")).toContainEqual(["setWinLine", "Random multiplier x10: this spin pays 3,360 credits", 3360]);
     const jp = outcome.spins.flatMap((sp) => sp.events).find((e) => e.type === "jackpot") as { jackpot: string; win: number; multiplier: number };
     expect(view.of("jackpotWon")[0]).toEqual(["jackpotWon", jp.jackpot, jp.win, jp.multiplier]);
     expect(view.of("showTotal")).toEqual([["showTotal", `FREE SPINS OVER\nTOTAL WIN ${formatCredits(outcome.total_win)}`]]);
@@ -233,7 +234,7 @@ describe("candy jar handlers", () => {
 
 /** The credits a win line says its pay adds: the number after its last "=", else after "pays". */
 function saidPay(text: string): number {
-  const m = /=\s*([\d,]+)(?!.*=)/.exec(text) ?? /pays ([\d,]+)/.exec(text);
+  const m = /=\s*([\d,]+)(?!.*=)/.exec(text) ?? /pays? ([\d,]+)/.exec(text);
   if (!m) throw new Error(`no pay in ${JSON.stringify(text)}`);
   return Number(m[1]!.replace(/,/g, ""));
 }
@@ -347,11 +348,11 @@ describe("candy jar win lines on the playtest's rounds", () => {
     const totals = pays.map((_, k) => pays.slice(0, k + 1).reduce((a, e) => a + e.win, 0));
     expect(view.of("setWin").map((c) => c[1])).toEqual([...totals, outcome.total_win]);
     expect(totals.at(-1)).toBe(outcome.total_win);
-    const lines = view.of("setWinLine").filter((c) => / pays /.test(String(c[1])));
+    const lines = view.of("setWinLine").filter((c) => / pays? /.test(String(c[1])));
     const [first, second] = pays;
     expect(lines).toEqual([
-      ["setWinLine", `${first!.size} x ${first!.symbol} pays ${formatCredits(first!.win)} (${money(first!.win)})`, totals[0]],
-      ["setWinLine", `${second!.size} x ${second!.symbol} pays ${formatCredits(second!.win)} · WIN ${formatCredits(totals[1]!)} (${money(totals[1]!)})`, totals[1]],
+      ["setWinLine", `${first!.size} ${first!.symbol}S pay ${formatCredits(first!.win)} credits (${money(first!.win)})`, totals[0]],
+      ["setWinLine", `${second!.size} ${second!.symbol}S pay ${formatCredits(second!.win)} credits · WIN ${formatCredits(totals[1]!)} (${money(totals[1]!)})`, totals[1]],
     ]);
   });
 
@@ -363,7 +364,7 @@ describe("candy jar win lines on the playtest's rounds", () => {
     const before = spin.events.slice(0, at).reduce((a, e) => a + (e.type === "cluster_win" ? e.win : 0), 0);
     expect(x).toBeGreaterThan(1);
     const view = await playIn(outcome);
-    expect(view.of("setWinLine")).toContainEqual(["setWinLine", `Random multiplier x${x}: this spin's wins ${formatCredits(before)} x${x} = ${formatCredits(before * x)} (${money(before * x)})`, before * x]);
-    expect(view.of("setWinLine").at(-1)).toEqual(["setWinLine", `Random multiplier x${x}: this spin pays ${formatCredits(spin.win)} (${money(spin.win)})`, outcome.total_win]);
+    expect(view.of("setWinLine")).toContainEqual(["setWinLine", `Random multiplier x${x}: this spin's wins ${formatCredits(before)} x${x} = ${formatCredits(before * x)} credits (${money(before * x)})`, before * x]);
+    expect(view.of("setWinLine").at(-1)).toEqual(["setWinLine", `Random multiplier x${x}: this spin pays ${formatCredits(spin.win)} credits (${money(spin.win)})`, outcome.total_win]);
   });
 });

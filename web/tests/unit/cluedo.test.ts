@@ -205,7 +205,7 @@ describe("cluedo gamble screen", () => {
     expect(m.maxWins).toBe(5);
     expect(m.limit).toBe(3000);
     expect(m.historyLength).toBe(14);
-    expect(m.buttons.map((b) => [b.label, b.enabled])).toEqual([["RED", true], ["BLACK", true], ["TAKE HALF", true], ["COLLECT", true]]);
+    expect(m.buttons.map((b) => [b.label, b.enabled])).toEqual([["RED", true], ["BLACK", true], ["TAKE HALF", true], ["TAKE WIN", true]]);
     expect(m.carried).toBe(true);
   });
 
@@ -250,7 +250,8 @@ describe("cluedo gamble screen", () => {
     expect(r).toMatchObject({ card: "black", won: true, amount: 4000, finished: true, ended: "limit", paid: 4000 });
     expect(r.text).toBe("BLACK ACE: 4,000 credits reach the 3,000 limit: the gamble ends");
     expect(atStake(r.amount, r.finished)).toBe("Nothing left at stake");
-    expect(atStake(r.amount, false)).toBe("WIN 4,000 at stake");
+    // said as the sheet's double or nothing (the playtest read "WIN 10 at stake" as odd)
+    expect(atStake(r.amount, false)).toBe("GAMBLE 4,000 TO WIN 8,000");
   });
 
   it("a lost guess forfeits the amount at stake", () => {
@@ -349,7 +350,7 @@ describe("cluedo gamble card reveal", () => {
     const five = byName("five-wins");
     const first = revealOf(roundWith(five, null, stepsUpTo(five, 1)), limits)!;
     const doubled = (five.steps[0]!.result.state as { amount: number }).amount;
-    expect(tableAfter(first, revealShow(first, five.offer.amount, limits))).toMatchObject({ amount: doubled, stake: `WIN ${formatCredits(doubled)} at stake`, over: false });
+    expect(tableAfter(first, revealShow(first, five.offer.amount, limits))).toMatchObject({ amount: doubled, stake: `GAMBLE ${formatCredits(doubled)} TO WIN ${formatCredits(2 * doubled)}`, over: false });
   });
 
   it("keeps the turned card and WON/LOST up at least a second, turbo included", () => {
@@ -399,7 +400,7 @@ describe("cluedo gamble card reveal", () => {
   });
 
   it("names the WIN meter's credits as the ones at stake, the banked half apart from them (the playtest after TAKE HALF: WIN 200, '200 credits at stake', '200 banked')", () => {
-    expect(atStake(200, false)).toBe("WIN 200 at stake");
+    expect(atStake(200, false)).toBe("GAMBLE 200 TO WIN 400");
     expect(bankedSaid(200)).toBe("+ 200 banked: already paid to your balance");
     expect(bankedSaid(0)).toBe("");
   });

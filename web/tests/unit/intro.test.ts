@@ -81,7 +81,7 @@ describe("a written intro", () => {
       { lines: 20, bet_per_line: 5, stake_credits: 100, cost_minor: {}, jackpot_eligible: true },
     ];
     const said = introFor("cluedo", { ...cluedo, bets }).points;
-    expect(said).toContain("Bet max (100 credits) to be eligible for the progressive jackpot: 5 MegaJackpots on the centre line, in Mystery Bonus free spins too.");
+    expect(said).toContain("Bet max (100 credits) to be eligible for the progressive jackpot: 5 MegaJackpots on the centre payline, in Mystery Bonus free spins too.");
     // the figures are the game's: another jackpot line and no free games say so
     const { free_games: _none, ...noFree } = cluedo.info;
     const other = { ...cluedo, bets, info: { ...noFree, progressive_jackpot: { symbol: "MJ", count: 4, line: 2, requires_max_bet: true } } };

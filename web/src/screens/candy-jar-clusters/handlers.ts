@@ -11,6 +11,7 @@ import { clusterCells, symbolCells } from "../../slot/paylines";
 import { genericHandlers } from "../game/handlers";
 import type { SlotView } from "../game/registry";
 import { meterSteps, type MeterStep } from "./meter";
+import { clusterPays } from "./wins";
 
 export type Jar = "wild" | "free_spins" | "jackpots";
 export const JARS: readonly Jar[] = ["wild", "free_spins", "jackpots"];
@@ -120,8 +121,9 @@ export function wildsPlacedLine(count: number, golden: number): string {
   return `WILD modifier: ${count} wilds placed${golden > 0 ? ", golden ones multiply their cluster's pay" : ""}`;
 }
 
-/** The end of a pay's words: the pay's money where the pay alone is the meter's figure ("pays 14
- * (€0.14)"), else the meter's running total with its money ("pays 14 · WIN 24 (€0.24)"). */
+/** The end of a pay's words: the pay's money where the pay alone is the meter's figure ("pay 14
+ * credits (€0.14)"), else the meter's running total with its money ("pay 14 credits · WIN 24
+ * (€0.24)"). */
 function wordsTail(view: CandyView, pay: number, meter: number): string {
   return meter === pay ? view.money(meter).slice(formatCredits(meter).length) : ` · WIN ${view.money(meter)}`;
 }
@@ -176,7 +178,7 @@ export function candyHandlers(game: Pick<GameView, "info">): Required<Handlers<C
       ctx.view.sound("win");
       const golden = e.wild_multiplier > 1 ? ` · golden wilds x${e.wild_multiplier}` : "";
       const pays = step.times > 1 ? `${formatCredits(e.win)} x${step.times} = ${formatCredits(e.win * step.times)}` : formatCredits(e.win);
-      ctx.view.setWinLine(`${e.size} x ${(names.get(e.symbol) ?? e.symbol).toUpperCase()} pays ${pays}${tail(ctx.view, e.win * step.times, step.meter)}${golden}`, step.meter);
+      ctx.view.setWinLine(`${clusterPays(e.size, names.get(e.symbol) ?? e.symbol, pays)}${tail(ctx.view, e.win * step.times, step.meter)}${golden}`, step.meter);
       await Promise.all([ctx.view.outlineCluster(cells, state.clusters, formatCredits(e.win), { fast: ctx.fast }), ctx.view.meterSettled({ fast: ctx.fast })]);
       state.clusters.push(cells);
     },
@@ -189,7 +191,7 @@ export function candyHandlers(game: Pick<GameView, "info">): Required<Handlers<C
       if (step.meter > step.before) {
         ctx.view.setWin(step.meter);
         const wins = ctx.spin.events.slice(0, ctx.spin.events.indexOf(e)).reduce((sum, x) => sum + (x.type === "cluster_win" ? x.win : 0), 0);
-        ctx.view.setWinLine(`Random multiplier x${e.value}: this spin's wins ${formatCredits(wins)} x${e.value} = ${formatCredits(wins * e.value)}${tail(ctx.view, wins * e.value, step.meter)}`, step.meter);
+        ctx.view.setWinLine(`Random multiplier x${e.value}: this spin's wins ${formatCredits(wins)} x${e.value} = ${formatCredits(wins * e.value)} credits${tail(ctx.view, wins * e.value, step.meter)}`, step.meter);
         await ctx.view.meterSettled({ fast: ctx.fast });
       }
     },
@@ -233,7 +235,7 @@ export function candyHandlers(game: Pick<GameView, "info">): Required<Handlers<C
       const cells = symbolCells(state.grid, e.jackpot);
       const step = stepAt(e, ctx.spin, ctx.outcome);
       ctx.view.setWin(step.meter);
-      ctx.view.setWinLine(`${e.jackpot} JACKPOT pays ${formatCredits(e.win)}${tail(ctx.view, e.win, step.meter)}`, step.meter);
+      ctx.view.setWinLine(`${e.jackpot} JACKPOT pays ${formatCredits(e.win)} credits${tail(ctx.view, e.win, step.meter)}`, step.meter);
       ctx.view.sound("bigwin");
       if (cells.length) await ctx.view.highlight(cells, "", { fast: true });
       await ctx.view.jackpotWon(e.jackpot, e.win, e.multiplier, { fast: ctx.fast });
@@ -269,7 +271,7 @@ export const candyHooks: SpinHooks<CandyView> = {
   },
   afterSpin: async (spin, ctx) => {
     ctx.view.setWin(ctx.won);
-    if (spin.multiplier > 1 && spin.win > 0) ctx.view.setWinLine(`Random multiplier x${spin.multiplier}: this spin pays ${formatCredits(spin.win)}${wordsTail(ctx.view, spin.win, ctx.won)}`, ctx.won);
+    if (spin.multiplier > 1 && spin.win > 0) ctx.view.setWinLine(`Random multiplier x${spin.multiplier}: this spin pays ${formatCredits(spin.win)} credits${wordsTail(ctx.view, spin.win, ctx.won)}`, ctx.won);
     const last = ctx.outcome.spins[ctx.outcome.spins.length - 1];
     if (last?.index !== spin.index) return;
     const bonus = ctx.outcome.spins.length > 1;

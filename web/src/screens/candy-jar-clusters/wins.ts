@@ -16,7 +16,7 @@ export interface CandyWinShow {
   cells: Cell[];
   /** The amount drawn on the cluster: the pay (times the spin's multiplier), in credits. */
   amount: string;
-  /** In a player's words: "6 x GRAPES pays 18". */
+  /** In a player's words: "6 GRAPES pay 18 credits". */
   label: string;
 }
 
@@ -25,6 +25,21 @@ export interface CandyWinCycle {
   /** The round's total win in credits: the outcome's `total_win`, else (a round shown up to
    * one of its spins) the sum of the spins' own wins, as the WIN meter shows it. */
   total: number;
+}
+
+/** A symbol's name for many of it, in capitals: PLUMS, STRAWBERRIES, GRAPES. */
+export function manyOf(name: string): string {
+  const up = name.toUpperCase();
+  if (up.endsWith("S")) return up;
+  if (/[^AEIOU]Y$/.test(up)) return `${up.slice(0, -1)}IES`;
+  return `${up}S`;
+}
+
+/** A cluster's pay in a player's words, with its unit: "14 PLUMS pay 21 credits" (`paid` is the
+ * figure, or the figure times the spin's multiplier: "21 x2 = 42"). The playtest read the old
+ * "3 of 4: 14 x PLUM pays 21" as cryptic. */
+export function clusterPays(size: number, name: string, paid: string): string {
+  return `${size} ${manyOf(name)} pay ${paid} credits`;
 }
 
 /** The cycle of the round's last spin (free spins: the last free spin's), null when that spin
@@ -49,9 +64,9 @@ export function candyWinCycle(outcome: Pick<Outcome, "spins"> & Partial<Pick<Out
       const cells = groups.find((g) => !used.has(key(g))) ?? groups[0] ?? symbolCells(grid, e.symbol);
       used.add(key(cells));
       const paid = times > 1 ? `${formatCredits(e.win)} x${times} = ${formatCredits(e.win * times)}` : formatCredits(e.win);
-      wins.push({ grid, cells, amount: formatCredits(e.win * times), label: `${e.size} x ${(names.get(e.symbol) ?? e.symbol).toUpperCase()} pays ${paid}` });
+      wins.push({ grid, cells, amount: formatCredits(e.win * times), label: clusterPays(e.size, names.get(e.symbol) ?? e.symbol, paid) });
     } else if (e.type === "jackpot") {
-      wins.push({ grid, cells: symbolCells(grid, e.jackpot), amount: formatCredits(e.win), label: `${e.jackpot} JACKPOT pays ${formatCredits(e.win)}` });
+      wins.push({ grid, cells: symbolCells(grid, e.jackpot), amount: formatCredits(e.win), label: `${e.jackpot} JACKPOT pays ${formatCredits(e.win)} credits` });
     }
   }
   if (!wins.length) return null;
@@ -64,6 +79,8 @@ export function candyWinCycle(outcome: Pick<Outcome, "spins"> & Partial<Pick<Out
 export function cycleLine(cycle: CandyWinCycle, i: number, money: (credits: number) => string = formatCredits): string {
   const w = cycle.wins[i];
   if (!w) return "";
-  const which = cycle.wins.length > 1 ? `${i + 1} of ${cycle.wins.length}: ` : "";
-  return `${which}${w.label} · TOTAL WIN ${money(cycle.total)}`;
+  // which win of how many, after what it is ("cluster 3 of 4"; "win" where a jackpot is among them)
+  const noun = cycle.wins.every((x) => / pay /.test(x.label)) ? "cluster" : "win";
+  const which = cycle.wins.length > 1 ? ` · ${noun} ${i + 1} of ${cycle.wins.length}` : "";
+  return `${w.label}${which} · TOTAL WIN ${money(cycle.total)}`;
 }

@@ -13,7 +13,7 @@ import { reducedMotion } from "../../ui/moment";
 import type { ChoiceScreen } from "../game/registry";
 import { cardBackSvg, cardFaceSvg } from "./card";
 import { offerFirst } from "../game/gamble-offer";
-import { isGuess, OFFER_WORDS } from "./offer";
+import { isGuess, OFFER_WORDS, TAKE_WIN } from "./offer";
 import { revealShow, turnCard, type RevealShow } from "./reveal";
 
 export interface GambleState { amount: number; banked: number; wins: number; half_taken: boolean; history: string[]; finished: boolean; last_card: string | null; paid: number }
@@ -22,7 +22,7 @@ export const BUTTONS = [
   { choice: "red", label: "RED" },
   { choice: "black", label: "BLACK" },
   { choice: "half", label: "TAKE HALF" },
-  { choice: "collect", label: "COLLECT" },
+  { choice: "collect", label: TAKE_WIN },
 ] as const;
 
 export interface GambleModel {
@@ -266,12 +266,13 @@ export function tableAfter(r: Reveal, show: RevealShow | null): { said: string; 
   };
 }
 
-/** The table's figure: the credits at stake, or nothing once the gamble has ended. It names
- * the WIN meter, which shows the same credits; the banked half (bankedSaid) is apart from both,
- * in the balance already (the playtest after TAKE HALF: WIN 200, "200 credits at stake" and "200
+/** The table's figure: the credits at stake and what a right guess makes of them, said as the
+ * sheet's double or nothing ("GAMBLE 10 TO WIN 20"; the playtest read "WIN 10 at stake" as
+ * odd), or nothing once the gamble has ended. The staked credits are the WIN meter's; the
+ * banked half (bankedSaid) is apart from both, in the balance already (the playtest after TAKE HALF: WIN 200, "200 credits at stake" and "200
  * banked" side by side, nothing saying which was which). */
 export function atStake(amount: number, finished: boolean): string {
-  return finished || amount <= 0 ? "Nothing left at stake" : `WIN ${formatCredits(amount)} at stake`;
+  return finished || amount <= 0 ? "Nothing left at stake" : `GAMBLE ${formatCredits(amount)} TO WIN ${formatCredits(amount * 2)}`;
 }
 
 /** The banked half: paid to the balance at TAKE HALF, not in WIN and not at stake. */

@@ -3,6 +3,7 @@
 // (a portrait screen's reels take its width, so its height left a bare band of the hall between
 // the reels and the console). The words come from the game's figures as the server sends them.
 import type { GameInfo } from "../../net/types";
+import { jackpotLine } from "../../ui/intro";
 
 export interface CluedoSign {
   kind: "jackpot" | "bonus" | "wild";
@@ -14,7 +15,7 @@ export interface CluedoSign {
 export function cluedoSigns(info: GameInfo): CluedoSign[] {
   const signs: CluedoSign[] = [];
   const jackpot = info.progressive_jackpot;
-  if (jackpot) signs.push({ kind: "jackpot", title: "MEGAJACKPOT", line: `${jackpot.count} on line ${jackpot.line}${jackpot.requires_max_bet ? " at max bet" : ""}` });
+  if (jackpot) signs.push({ kind: "jackpot", title: "MEGAJACKPOT", line: `${jackpot.count} on ${jackpotLine(info)}${jackpot.requires_max_bet ? " at max bet" : ""}` });
   const free = info.free_games;
   if (free?.award.length) {
     const [count, spins] = [...free.award].sort((a, b) => a[0] - b[0])[0] as [number, number];

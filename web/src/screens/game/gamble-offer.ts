@@ -54,9 +54,12 @@ export interface OfferWords {
   hint: string;
   /** The amount's money beside its credits (Cops: the stake is chosen in money). */
   money?: (credits: number) => string;
+  /** The collect button's word, as the game's rule sheet names it (Cluedo's "TAKE WIN");
+   * COLLECT (Cops' sheet) where the game names none. */
+  collect?: string;
 }
 
-/** Draw the offer into `host`: GAMBLE calls `open`, COLLECT sends the server's collect of
+/** Draw the offer into `host`: GAMBLE calls `open`, COLLECT (the game's word for it) sends the server's collect of
  * `kind`. The focus is left where it is: Space plays on (COLLECT & PLAY). */
 export function drawOffer(host: HTMLElement, offer: GambleOffer, kind: string, collectChoice: StepChoice | null, words: OfferWords, open: () => void, send: (kind: string, choice: StepChoice) => void): void {
   const collect = h("button", {
@@ -67,7 +70,7 @@ export function drawOffer(host: HTMLElement, offer: GambleOffer, kind: string, c
       host.querySelectorAll("button").forEach((b) => ((b as HTMLButtonElement).disabled = true));
       send(kind, collectChoice);
     },
-  }, "COLLECT");
+  }, words.collect ?? "COLLECT");
   const gamble = h("button", { class: "gamble-open", "data-testid": "gamble-offer", disabled: !offer.canGamble, onclick: open }, "GAMBLE");
   host.append(h("div", { class: "gamble-offer", "data-testid": "gamble-offer-panel" },
     h("span", { class: "gamble-offer-win", "data-testid": "gamble-offer-amount", "data-amount": String(offer.amount) },
