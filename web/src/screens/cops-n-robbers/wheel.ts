@@ -61,9 +61,7 @@ export class Wheel {
   share = 0;
 
   constructor(testid: string, label: string) {
-    // a button: the rule sheet's "Press either wheel ... to spin the pointer" (wheelGamble
-    // gives it its action and name); focusable, Enter or Space spins it
-    this.el = svg("svg", { viewBox: "-110 -110 220 220", role: "button", tabindex: "0", "aria-label": label, "data-testid": testid }) as SVGSVGElement;
+    this.el = svg("svg", { viewBox: "-110 -110 220 220", role: "img", "aria-label": label, "data-testid": testid }) as SVGSVGElement;
     // a candy-cane rim (white under red dashes) with a string of lights, lit from the top left
     this.el.append(svg("circle", { r: 104, fill: "#b3261e", stroke: "#fff", "stroke-width": 10 }),
       svg("circle", { r: 104, fill: "none", stroke: "#c1121f", "stroke-width": 10, "stroke-dasharray": "12 12" }));
@@ -368,6 +366,9 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
     go(kind === "cash" ? cashWheel : bonusWheel, kind, arg);
   };
   const pressable = (wheel: Wheel, kind: "cash" | "bonus") => {
+    // a button here (Spin Chance's wheel stays a picture): focusable, Enter or Space spins it
+    wheel.el.setAttribute("role", "button");
+    wheel.el.setAttribute("tabindex", "0");
     wheel.el.addEventListener("click", () => press(kind));
     wheel.el.addEventListener("keydown", (e) => {
       if (e.key !== "Enter" && e.key !== " ") return;
