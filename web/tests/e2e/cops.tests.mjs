@@ -235,6 +235,12 @@ export const tests = [
       const parts = await t.page.locator("[data-testid=cops-cost]").innerText();
       expect(parts === `${money(stakeMinor)} stake + ${money(bets[1].cost_minor.fortune - stakeMinor)} Fortune Spins`, `TOTAL BET's parts: ${parts}`);
       expect((await t.page.locator("[data-testid=rtp]").innerText()) === pct("fortune"), "Fortune RTP not shown");
+      // The playtest: "+€0.10 a spin" under the switch read as a fee on top of an unknown price.
+      // The rule sheet says nothing of the cost; the game file prices a round at 2 stakes: the
+      // line says so plainly, with what a spin costs.
+      const note = await t.page.locator("[data-testid=fortune-note]").innerText();
+      expect(bets[1].cost_minor.fortune === 2 * stakeMinor, `a Fortune spin costs ${bets[1].cost_minor.fortune}, not 2 stakes of ${stakeMinor}`);
+      expect(note.startsWith(`Costs twice the stake: ${money(bets[1].cost_minor.fortune)} a spin`), `Fortune Spins' price line: "${note}"`);
       // The playtest: Fortune Spins' reels mostly blank snowflakes, and nothing said why. With the
       // switch on, Fortune Spins' sign stands in the presents' place: what their reels hold (the
       // rule sheet: only the presents, the bonus symbols and the robber; the snowflakes are
@@ -370,8 +376,31 @@ export const tests = [
         });
         mo.observe(document.querySelector("[data-testid=choice]"), { childList: true, characterData: true, subtree: true, attributes: true });
       });
-      await t.page.click("[data-testid=spin-cash]");
+      // The playtest (phone): a tap on a wheel did nothing, though the rule sheet says "Press
+      // either wheel during the feature to gamble your winnings and spin the pointer"; and the
+      // result was written 1.2 s after SPIN. A tap on the cash wheel spins it (the same step as
+      // its SPIN button), at normal speed: the pointer still turns after 1.5 s, and the result is
+      // written once it stops, 2 s or more after it started.
+      await t.page.uncheck("[data-testid=turbo]");
+      await t.page.evaluate(() => {
+        window.__run = { start: null, said: null, moves: [] };
+        const mo = new MutationObserver(() => {
+          const choice = document.querySelector("[data-testid=choice]");
+          const now = performance.now();
+          if (window.__run.start === null && choice?.dataset.wheelResult?.startsWith("cash-wheel")) window.__run.start = now;
+          const turn = document.querySelector("[data-testid=cash-wheel] polygon")?.getAttribute("transform");
+          if (window.__run.start !== null && turn && window.__run.moves.at(-1)?.turn !== turn) window.__run.moves.push({ at: now - window.__run.start, turn });
+          if (window.__run.said === null && document.querySelector("[data-testid=gamble-last][data-result]")?.textContent) { window.__run.said = now - (window.__run.start ?? now); mo.disconnect(); }
+        });
+        mo.observe(document.querySelector("[data-testid=choice]"), { childList: true, characterData: true, subtree: true, attributes: true });
+      });
+      await t.page.click("[data-testid=cash-wheel]");
       await t.page.locator("[data-testid=choice][data-wheel-result^=cash-wheel]").waitFor({ timeout: 30000 });
+      await t.page.waitForFunction(() => window.__run.said !== null, null, { timeout: 30000 });
+      const run = await t.page.evaluate(() => window.__run);
+      expect(run.said >= 2000, `the cash wheel's result was written ${Math.round(run.said)} ms after its pointer started (no suspense)`);
+      expect(run.moves.some((m) => m.at > 1500 && m.at < run.said - 100), `the pointer stood still from ${Math.round(run.moves.at(-1)?.at ?? 0)} ms, the result written at ${Math.round(run.said)} ms`);
+      await t.page.check("[data-testid=turbo]");
       if ((await t.page.getAttribute("[data-testid=choice]", "data-wheel-result")) === "cash-wheel:green") {
         await t.page.waitForFunction(() => window.__wonSaid, null, { timeout: 30000 });
         // the meter counts up to the new figure (the full run caught it at 801 of 1,600): read
@@ -426,7 +455,9 @@ export const tests = [
       await offerShown(t, "offer-second-win");
       await t.page.click("[data-testid=gamble-offer]");
       await t.page.click("[data-testid=bonus-2]");
-      await t.page.click("[data-testid=spin-bonus]");
+      // the wheel itself is a button from the keyboard too: Enter on the bonus wheel spins it
+      await t.page.focus("[data-testid=bonus-wheel]");
+      await t.page.keyboard.press("Enter");
       await t.page.locator("[data-testid=choice][data-wheel-result^=bonus-wheel]").waitFor({ timeout: 30000 });
       flow = await settled(t, key);
       const bonusRound = await lastRound(t);
@@ -518,11 +549,17 @@ export const tests = [
       expect((await t.page.getAttribute("[data-testid=trail]", "data-start")) === String(start), "start multiplier");
       expect((await t.page.locator("[data-testid=win]").innerText()).startsWith(round.outcome.total_win.toLocaleString("en")), "bonus total not on the meter");
       // the banner beside the meter accounts for its total: the last spin's wins and, apart,
-      // what the spins before it paid (the playtest: "4 winning lines pay 125" beside WIN 130)
+      // what the spins before it paid (the playtest: "4 winning lines pay 125" beside WIN 130).
+      // The phone playtest had to add those parts up in a crowded pill: the total comes first,
+      // on its own line, set larger than its parts under it.
       const earlier = round.outcome.spins.slice(0, -1).reduce((sum, s) => sum + s.win, 0);
       if (earlier > 0 && round.outcome.spins.at(-1).win > 0) {
         const said = await t.page.locator("[data-testid=win-cycle] strong").first().innerText();
-        expect(said.includes(`the spins before: ${earlier.toLocaleString("en")}`), `the win banner does not say what the spins before the last paid (${earlier}): ${said}`);
+        const [head, parts] = said.split("\n");
+        expect(/^(BONUS TOTAL|TOTAL WIN) /.test(head) && head.endsWith(round.outcome.total_win.toLocaleString("en")), `the win banner does not lead with the bonus total (${round.outcome.total_win}): ${said}`);
+        expect(parts?.includes(`the spins before ${earlier.toLocaleString("en")}`), `the win banner does not say what the spins before the last paid (${earlier}): ${said}`);
+        const sizes = await t.page.evaluate(() => { const s = document.querySelector("[data-testid=win-cycle] strong"); const r = document.createRange(); r.selectNodeContents(s); const rects = [...r.getClientRects()]; return rects.map((x) => x.height); });
+        expect(sizes.length >= 2 && sizes[0] > sizes.at(-1) * 1.4, `the total's line is not set larger than its parts: line heights ${sizes.join(", ")}`);
       }
       if (round.outcome.spins.at(-1).kind === "bonus") await valuesShown(t, round, "the last bonus spin");
       // the trail at phone size: under the two-line title, above the reels

@@ -7,9 +7,12 @@ import { copsWinSummary, labelsWithMoney } from "../../src/screens/cops-n-robber
 // lines are not all the round paid (the playtest: "4 winning lines pay 125" beside WIN 130).
 describe("Cops' win summary", () => {
   it("names what the spins before the last paid", () => {
-    expect(copsWinSummary(4, 0, 125, 5)).toBe("Last spin: 4 winning lines pay 125 · the spins before: 5");
-    expect(copsWinSummary(0, 1, 480, 744)).toBe("Last spin: the robber's collection pays 480 · the spins before: 744");
-    expect(copsWinSummary(0, 0, 0, 105)).toBe("Last spin: no win · the spins before: 105");
+    // the total first (its own line, set big), the parts under it
+    expect(copsWinSummary(4, 0, 125, 5)).toBe("BONUS TOTAL 130\nlast spin 125 · the spins before 5");
+    expect(copsWinSummary(0, 1, 480, 744)).toBe("BONUS TOTAL 1,224\nlast spin 480 · the spins before 744");
+    expect(copsWinSummary(0, 0, 0, 105)).toBe("BONUS TOTAL 105\nlast spin 0 · the spins before 105");
+    // the spin that started the bonus paid too: the round's total, not the bonus's
+    expect(copsWinSummary(1, 1, 14, 29, false)).toBe("TOTAL WIN 43\nlast spin 14 · the spins before 29");
   });
   it("sums lines and collections of a single spin, and leaves lines alone to the generic summary", () => {
     expect(copsWinSummary(2, 1, 90, 0)).toBe("2 winning lines and the robber's collection pay 90");

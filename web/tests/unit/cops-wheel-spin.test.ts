@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { formatMoney } from "../../src/core/money";
 import { CASH_NAMES, cashGreenWords, chanceWords, gambleResult, meterAfterSpin } from "../../src/screens/cops-n-robbers/wheel";
-import { MIN_SHARE, onGreen, pointerAngle, pointerStop, shownShare, SPIN_TURNS } from "../../src/screens/cops-n-robbers/wheel-spin";
+import { MIN_SHARE, onGreen, pointerAngle, pointerStop, shownShare, SPIN_MS, SPIN_TURNS } from "../../src/screens/cops-n-robbers/wheel-spin";
 
 // shares a wheel meets: tiny bonus chances, a third, a half, 400/533, a near-certain bonus
 const SHARES = [1e-6, 0.01, MIN_SHARE, 1 / 3, 0.5, 400 / 533, 0.9, 0.99995];
@@ -71,6 +71,14 @@ describe("the pointer's run", () => {
 
   it("is at its stop at once when it has no time (reduced motion)", () => {
     expect(pointerAngle(1500, 0, 0)).toBe(1500);
+  });
+
+  it("still turns in the last part of its run: it slows visibly, it does not creep (the playtest read a crawl as stopped)", () => {
+    const end = pointerStop(false, 0.5, 0.5), ms = SPIN_MS.normal;
+    expect(ms).toBeGreaterThanOrEqual(2000);
+    expect(ms).toBeLessThanOrEqual(3000);
+    expect(SPIN_MS.fast).toBeLessThan(ms);
+    expect(end - pointerAngle(end, ms * 0.55, ms)).toBeGreaterThan(90);
   });
 });
 

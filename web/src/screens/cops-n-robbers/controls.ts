@@ -22,10 +22,14 @@ export function costLine(cost: { stake: number; extra: number; lines: number }, 
   return cost.extra > 0 ? `${money(cost.stake)} stake + ${money(cost.extra)} ${modeTitle}` : `${money(cost.stake)} stake on ${cost.lines} lines`;
 }
 
-/** The line under the Fortune Spins switch: what it adds to a spin (`extra`, in money) and
- * what it gives, in the rule sheet's words (the robber collects the presents' cash). */
-export function fortuneNote(extra: string): string {
-  return `+${extra} a spin: robbers collect the presents' cash`;
+/** The line under the Fortune Spins switch: what a spin costs with them on (`total`, in money;
+ * `price`, the mode's price in stakes, the game file's 2) and what they give, in the rule
+ * sheet's words (the robber collects the presents' cash). The sheet says nothing of the cost;
+ * "+€0.10 a spin" read as a fee on top of an unknown price. */
+export function fortuneNote(total: string, price: number | string): string {
+  const times = String(price) === "2" ? "twice the stake" : `${price} times the stake`;
+  // two short lines, not one long one: the console's fields share one row at 1440x900
+  return `Costs ${times}: ${total} a spin\nrobbers collect the presents' cash`;
 }
 
 /** What the rule sheet calls the alternative base game. */
@@ -65,12 +69,13 @@ export function copsBetControls(controls: BetControls, game: GameView): HTMLElem
       const on = controls.mode() === fortune.name;
       toggle.setAttribute("aria-checked", String(on));
       toggle.disabled = !controls.enabled();
-      const extra = spinCost(controls.selected(), fortune.name, game.denomination)?.extra;
+      const withFortune = spinCost(controls.selected(), fortune.name, game.denomination);
+      const extra = withFortune?.extra;
       // the switch says its state alone; the line under it what being on costs and gives, the
       // same words either way ("OFF €0.10 more when on" in the switch read cramped and cryptic)
       toggle.replaceChildren(h("b", {}, on ? "ON" : "OFF"));
-      note.textContent = extra !== undefined ? fortuneNote(money(extra)) : "";
-      toggle.setAttribute("aria-label", `${fortuneTitle} ${on ? "on" : "off"}${extra !== undefined ? `: adds ${money(extra)} to each spin` : ""}`);
+      note.textContent = withFortune ? fortuneNote(money(withFortune.total), fortune.price) : "";
+      toggle.setAttribute("aria-label", `${fortuneTitle} ${on ? "on" : "off"}${extra !== undefined ? `: each spin costs ${money(withFortune?.total ?? 0)}, ${money(extra)} more` : ""}`);
     }
   };
   controls.onChange(update);

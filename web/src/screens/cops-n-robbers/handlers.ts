@@ -89,7 +89,7 @@ export interface CopsView extends SlotView {
   /** The robbers collect every value shown: `cells` (the robbers and the presents) are lit
    * over the dimmed window, the values flash, the amount is shown; the values stay on their
    * presents. */
-  collect(label: string, options?: { fast?: boolean; cells?: readonly Cell[] }): Promise<void>;
+  collect(label: string, options?: { fast?: boolean; cells?: readonly Cell[]; credits?: number; multiplier?: number }): Promise<void>;
   /** The next spin: the values leave with the presents. */
   clearValues(): void;
   /** The trail above the reels: shown from the bonus trigger, hidden in the base game. */
@@ -159,7 +159,7 @@ export function copsHandlers(game: Pick<GameView, "info"> & Partial<Pick<GameVie
     collection: async (e, ctx) => {
       ctx.view.setWin(ctx.won);
       ctx.view.sound("win");
-      await v(ctx.view).collect(collectionLabel(e, money, ctx.spin), { fast: ctx.fast, cells: collectionCells(ctx.spin) });
+      await v(ctx.view).collect(collectionLabel(e, money, ctx.spin), { fast: ctx.fast, cells: collectionCells(ctx.spin), credits: e.win, multiplier: e.multiplier });
     },
     bonus: async (e, ctx) => {
       // the bonus's own look from its intro on, until its outro has been shown (copsHooks)

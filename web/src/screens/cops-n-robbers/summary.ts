@@ -15,11 +15,15 @@ export function labelsWithMoney<T extends { label: string }>(wins: readonly { wi
 
 /** `lines` and `collections` are the last spin's, `total` what they pay; `earlier` what the
  * round's spins before it paid. null: no banner of the game's own (a single win names itself,
- * several lines keep the generic summary). */
-export function copsWinSummary(lines: number, collections: number, total: number, earlier: number): string | null {
+ * several lines keep the generic summary). After a bonus (`earlier` > 0) two lines: the
+ * round's total first ("BONUS TOTAL 43", or "TOTAL WIN" where the spin that started the bonus
+ * paid too: `bonusOnly` false), then its parts (cops.css sets the first line big). The
+ * playtest read "Last spin: 1 winning line and the robber's collection pay 14 · the spins
+ * before: 29" in a crowded pill and had to add it up. */
+export function copsWinSummary(lines: number, collections: number, total: number, earlier: number, bonusOnly = true): string | null {
   const words = [lines ? `${lines} winning line${lines === 1 ? "" : "s"}` : "", collections > 1 ? `${collections} collections` : collections ? "the robber's collection" : ""].filter(Boolean).join(" and ");
   const pay = lines + collections === 1 ? "pays" : "pay";
-  if (earlier > 0) return `Last spin: ${words ? `${words} ${pay} ${formatCredits(total)}` : "no win"} · the spins before: ${formatCredits(earlier)}`;
+  if (earlier > 0) return `${bonusOnly ? "BONUS TOTAL" : "TOTAL WIN"} ${formatCredits(total + earlier)}\nlast spin ${formatCredits(total)} · the spins before ${formatCredits(earlier)}`;
   if (collections && lines + collections > 1) return `${words} ${pay} ${formatCredits(total)}`;
   return null;
 }

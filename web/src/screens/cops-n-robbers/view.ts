@@ -64,15 +64,21 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   /** The game's signs in the room the reels keep under them for the wheel gamble's panel (a
    * desktop): bare snow there read as dead space. The panel takes the room back as it opens. */
   private readonly bandEl: HTMLElement;
+  /** The chase as it stands, on the bonus's sign (the phone playtest: a large sign "mostly
+   * empty" through the bonus): where the robber is, how far behind the cop is, the multiplier
+   * the robber's last collection was paid at (the server's), what he has collected so far. */
+  private readonly chase = { robber: 0, cop: 0, multiplier: 1, collected: 0 };
+  private readonly chaseEl = h("div", { class: "band-chase", "data-testid": "bonus-chase", role: "status" });
   /** In the bonus the three signs give way to the bonus's own (cops.css): its name between a
-   * patrol car's red and blue lamps, what it does, what ends it. */
+   * patrol car's red and blue lamps, what it does, what ends it, the chase's state. */
   private readonly bonusTitle = h("strong", {}, BONUS_TITLES[1] ?? "");
   private readonly bonusSign = h("div", { class: "band-sign band-bonus", "data-testid": "bonus-sign" },
     h("span", { class: "band-lamp red", "aria-hidden": "true" }),
     h("div", { class: "band-words" }, this.bonusTitle,
       h("span", {}, "Every robber collects the presents' cash, times the trail's multiplier"),
-      h("span", {}, "Bonus spins until the cop catches the robber"),
-      h("span", { class: "band-short" }, "Until the cop catches the robber")),
+      h("span", { class: "band-until" }, "Bonus spins until the cop catches the robber"),
+      h("span", { class: "band-short" }, "Until the cop catches the robber"),
+      this.chaseEl),
     h("span", { class: "band-lamp blue", "aria-hidden": "true" }));
   /** What the presents on the reels hold now, on the presents' sign. */
   private readonly bandPresents = h("span", { class: "band-now", "data-testid": "band-presents-now" });
@@ -138,7 +144,8 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     if (!cycle && !collections.length) { super.showWins(null, still); return; }
     // what the spins before the last paid (a bonus's): the meter shows the round's total
     const earlier = (outcome?.spins.slice(0, -1) ?? []).reduce((sum, s) => sum + s.win, 0);
-    const summary = copsWinSummary(lines, collections.length, total, earlier) ?? cycle?.summary ?? null;
+    const first = outcome?.spins[0];
+    const summary = copsWinSummary(lines, collections.length, total, earlier, !(first?.kind === "base" && first.win > 0)) ?? cycle?.summary ?? null;
     // each win named alone with its money beside it: the stake is chosen in money
     const wins = labelsWithMoney([...(cycle?.wins ?? []).map((win) => ({ win, credits: paid.get(win.line) })), ...collections.map(({ money: credits, ...win }) => ({ win, credits }))], summary, money);
     // after a bonus the summary ("Last spin: ... · the spins before: ...") and a named win beside
@@ -146,10 +153,15 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     // after the bonus wheel, 2 runs in 4): the signs give way until the next spin
     super.showWins({ ...cycle, wins, summary }, still); // (stops the last cycle first: stopWins)
     if (earlier > 0) this.bandEl.dataset.words = "after-bonus";
+    // the total's line set big over its parts (cops.css)
+    const banner = this.overlay.querySelector<HTMLElement>("[data-testid=win-cycle]");
+    if (banner && earlier > 0) banner.dataset.copsTotal = "bonus";
   }
 
   override stopWins(): void {
     delete this.bandEl.dataset.words;
+    const banner = this.overlay.querySelector<HTMLElement>("[data-testid=win-cycle]");
+    if (banner) delete banner.dataset.copsTotal;
     super.stopWins();
   }
 
@@ -248,7 +260,13 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     this.stage.invalidate();
   }
 
-  async collect(label: string, options: { fast?: boolean; cells?: readonly Cell[] } = {}): Promise<void> {
+  async collect(label: string, options: { fast?: boolean; cells?: readonly Cell[]; credits?: number; multiplier?: number } = {}): Promise<void> {
+    // in the bonus, what the robber has collected so far and at what multiplier (the server's)
+    if (!this.trailEl.hidden && options.credits !== undefined) {
+      this.chase.collected += options.credits;
+      if (options.multiplier) this.chase.multiplier = options.multiplier;
+      this.sayChase();
+    }
     // the robbers and the presents lit over the dimmed window (each symbol stays itself), then
     // the values flash twice over 90 or 300 ms of wall-clock time (not a count of timer steps:
     // each step waits for a frame on a slow renderer) and stay on their presents
@@ -296,7 +314,20 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     this.trailEl.dataset.start = String(startMultiplier);
     (this.trailEl.querySelector("[data-testid=trail-start]") as HTMLElement).textContent = `x${startMultiplier}`;
     this.bonusTitle.textContent = BONUS_TITLES[startMultiplier] ?? BONUS_TITLES[1] ?? "";
+    Object.assign(this.chase, { multiplier: startMultiplier, collected: 0 });
     this.place(3, 0, true);
+  }
+
+  /** The chase's state in words on the bonus's sign: four short cells, a figure each. */
+  private sayChase(): void {
+    const { robber, cop, multiplier, collected } = this.chase;
+    const gap = Math.max(0, robber - cop);
+    const cell = (label: string, value: string, key: string) => h("span", { class: "chase-cell", "data-chase": key }, h("small", {}, label), h("b", {}, value));
+    this.chaseEl.replaceChildren(
+      cell("ROBBER", `step ${robber + 1}`, "robber"),
+      cell("COP", gap ? `${gap} behind` : "caught", "cop"),
+      cell("MULTIPLIER", `x${multiplier}`, "multiplier"),
+      cell("COLLECTED", formatCredits(collected), "collected"));
   }
 
   private place(robber: number, cop: number, fast: boolean): void {
@@ -311,6 +342,8 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
       if (!fast) { void el.offsetWidth; el.classList.add("hop"); }
     }
     this.trailEl.classList.toggle("caught", robber === cop);
+    Object.assign(this.chase, { robber, cop });
+    this.sayChase();
     this.cells.forEach((c, i) => c.classList.toggle("passed", i <= robber));
   }
 

@@ -6,7 +6,7 @@
 import { creditsMoney, formatCredits } from "../../core/money";
 import { timeline } from "../../core/timing";
 import { reducedMotion, showMoment } from "../../ui/moment";
-import { pointerAngle, pointerStop, shownShare, SPIN_MS } from "./wheel-spin";
+import { pointerAngle, pointerStop, shownShare, SKIP_AFTER_MS, SPIN_MS } from "./wheel-spin";
 import type { GameView, RoundView, SpinOdds, StepChoice } from "../../net/types";
 import type { ChoiceScreen } from "../game/registry";
 import { h } from "../../ui/dom";
@@ -114,8 +114,10 @@ export class Wheel {
 /** A tap on the panel or Space ends the wheel's run early (as a moment is skipped); the
  * returned `stop` removes the listeners. */
 export function skipper(host: HTMLElement): { skip: Promise<void>; stop: () => void } {
-  let fire: () => void = () => {};
-  const skip = new Promise<void>((r) => { fire = r; });
+  let end: () => void = () => {};
+  const skip = new Promise<void>((r) => { end = r; });
+  const from = performance.now();
+  const fire = () => { if (performance.now() - from >= SKIP_AFTER_MS) end(); };
   const onKey = (e: KeyboardEvent) => {
     if (e.code !== "Space" && e.key !== " ") return;
     e.preventDefault();
@@ -311,6 +313,11 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
     spinButton.dataset.testid = picked === "cash" ? "spin-cash" : "spin-bonus";
     spinButton.textContent = picked === "cash" ? (CASH_SPIN[cashIndex] ?? "SPIN") : `SPIN FOR ${BONUS_SHORT[bonusWhich] ?? ""} BONUS`;
     spinButton.setAttribute("aria-label", picked === "cash" ? `Spin the cash wheel: ${CASH_TITLES[cashIndex] ?? ""}` : `Spin the bonus wheel for the ${titleCase(BONUS_NAMES[bonusWhich] ?? "")} Bonus`);
+    // each wheel, a button, names the spin it makes (the same as SPIN's for its prize)
+    cashWheel.el.setAttribute("aria-label", c ? `Spin the cash wheel: ${CASH_TITLES[cashIndex] ?? ""}` : "Cash wheel: not offered at this amount");
+    bonusWheel.el.setAttribute("aria-label", b ? `Spin the bonus wheel for the ${titleCase(BONUS_NAMES[bonusWhich] ?? "")} Bonus` : "Bonus wheel: closed at this amount");
+    cashWheel.el.setAttribute("aria-disabled", String(!c || !!spinning));
+    bonusWheel.el.setAttribute("aria-disabled", String(!b || !!spinning));
     lastPick = { round: round.round_id, picked, cash: cashIndex, bonus: bonusWhich };
     cashCol.classList.toggle("picked", picked === "cash");
     bonusCol.classList.toggle("picked", picked === "bonus");
@@ -329,6 +336,7 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
     delete lastOut.dataset.result;
     fast = game.jurisdiction.turbo && !!document.querySelector<HTMLInputElement>("[data-testid=turbo]")?.checked;
     host.querySelectorAll("button").forEach((b) => ((b as HTMLButtonElement).disabled = true));
+    [cashWheel, bonusWheel].forEach((w) => w.el.setAttribute("aria-disabled", "true"));
     if (amount < state.amount) { queued = { round: round.round_id, choice: [kind, arg] }; send("wheel_gamble", ["amount", amount]); }
     else send("wheel_gamble", [kind, arg]);
   };
@@ -345,9 +353,31 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
     if (picked === "cash") go(cashWheel, "cash", cashIndex);
     else go(bonusWheel, "bonus", bonusWhich);
   });
-  // a tap on a wheel picks it (its prize chosen last); SPIN spins it
-  cashWheel.el.addEventListener("click", () => { if (cashIndex >= 0 && !spinning) { picked = "cash"; redraw(); } });
-  bonusWheel.el.addEventListener("click", () => { if (bonusWhich >= 0 && !spinning) { picked = "bonus"; redraw(); } });
+  // The rule sheet: "Press either wheel during the feature to gamble your winnings and spin
+  // the pointer". A tap (click, Enter, Space) on a wheel spins it for its prize picked last,
+  // as its SPIN button does (the playtest: tapping a wheel did nothing). A wheel with nothing
+  // offered at this amount does nothing.
+  const press = (kind: "cash" | "bonus") => {
+    if (spinning) return;
+    const arg = kind === "cash" ? cashIndex : bonusWhich;
+    if (arg < 0 || !spinSegment(odds, amount, kind, arg)) return;
+    picked = kind;
+    redraw();
+    go(kind === "cash" ? cashWheel : bonusWheel, kind, arg);
+  };
+  const pressable = (wheel: Wheel, kind: "cash" | "bonus") => {
+    // a button here (Spin Chance's wheel stays a picture): focusable, Enter or Space spins it
+    wheel.el.setAttribute("role", "button");
+    wheel.el.setAttribute("tabindex", "0");
+    wheel.el.addEventListener("click", () => press(kind));
+    wheel.el.addEventListener("keydown", (e) => {
+      if (e.key !== "Enter" && e.key !== " ") return;
+      e.preventDefault();
+      press(kind);
+    });
+  };
+  pressable(cashWheel, "cash");
+  pressable(bonusWheel, "bonus");
   collect.addEventListener("click", () => { spinning = null; send("wheel_gamble", ["collect"]); });
 
   // Compact, so the reels stay readable above it (the shell fits them above the open choice
@@ -359,7 +389,7 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
   };
   // What the gamble is, in the rule sheet's words: pick, spin, the colours, the arrows, the collects.
   const help = h("div", { class: "gamble-help", "data-testid": "gamble-help" },
-    h("span", {}, "Pick a prize, then SPIN: ", h("b", { class: "green" }, "Green"), " wins it, ", h("b", { class: "red" }, "red"), " loses the credits at stake."),
+    h("span", {}, "Pick a prize, then tap its wheel or SPIN: ", h("b", { class: "green" }, "Green"), " wins it, ", h("b", { class: "red" }, "red"), " loses the credits at stake."),
     h("span", {}, "◀ ▶ gamble less or more: the rest is kept. COLLECT & PLAY takes the win and spins again."));
   host.append(h("div", { class: "wheels", "data-testid": "wheel-gamble" },
     h("strong", { class: "wheels-title", "data-testid": "gamble-title" }, "GAMBLE YOUR WIN"),
