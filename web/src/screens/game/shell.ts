@@ -26,7 +26,7 @@ import { clear, h, showError } from "../../ui/dom";
 import { introDue, showIntro } from "../../ui/intro";
 import { mountSessionClock } from "../../ui/sessionClock";
 import type { AppContext, Screen } from "../context";
-import { rememberBet } from "../info/current-bet";
+import { recallBet, rememberBet } from "../info/current-bet";
 import { artReady } from "./art";
 import { betOptionLabel } from "./bet-words";
 import { betTooHigh, outOfFunds, type FundsNotice } from "./funds";
@@ -110,8 +110,13 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   const jackpotWon = h("span", { class: "jackpot-won", "data-testid": "jackpot-won", hidden: true });
   const bets = [...game.bets].sort((a, b) => a.stake_credits - b.stake_credits);
   const modes = game.modes;
-  let betIndex = Math.max(0, bets.findIndex((b) => game.default_bet && b.lines === game.default_bet.lines && b.bet_per_line === game.default_bet.bet_per_line));
-  let mode = modes[0]?.name ?? "base";
+  // The bet this tab last chose in this game (lines, bet per line, mode), kept across the info
+  // page, the lobby, the back button and a reload: a playtest's BET MAX came back as the default
+  // after reading the rules, the jackpot's eligibility silently gone. Else the game's default.
+  const recalled = recallBet(sessionStorage, key);
+  const indexOf = (b: { lines: number; bet_per_line: number } | null | undefined) => (b ? bets.findIndex((o) => o.lines === b.lines && o.bet_per_line === b.bet_per_line) : -1);
+  let betIndex = Math.max(0, indexOf(recalled) >= 0 ? indexOf(recalled) : indexOf(game.default_bet));
+  let mode = recalled && modes.some((m) => m.name === recalled.mode) ? recalled.mode : modes[0]?.name ?? "base";
   const betSelect = h("select", { "aria-label": "Bet", "data-testid": "bet-select" });
   const playButton = h("button", { class: "play", "data-testid": "play", "aria-keyshortcuts": "Space" }, "PLAY");
   const minus = h("button", { "aria-label": "Lower bet", "data-testid": "bet-minus" }, "−");
@@ -803,11 +808,14 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     view.setCellMultipliers?.(gridMultipliersAfter(outcome, at)); // a grid game's marks as they were
     // What was redrawn, for the recovery tests: the spin and its final screen.
     Object.assign(windowMarker.dataset, { recoveredSpin: String(at), recoveredSymbols: JSON.stringify(symbols) });
-    // The bet shown is the round's (a reload must not show the default bet beside it).
-    controls.select({ lines: round.bet.lines, bet_per_line: round.bet.bet_per_line });
-    if (modes.some((m) => m.name === round.bet.mode)) mode = round.bet.mode;
-    current = round;
+    // The bet shown is the round's (a reload must not show the default bet beside it), but
+    // a round already over leaves the bet the player chose since (BET MAX after it stays).
     const unfinished = mine && !saved.done && at < last;
+    if (open || unfinished || !recalled) {
+      controls.select({ lines: round.bet.lines, bet_per_line: round.bet.bet_per_line });
+      if (modes.some((m) => m.name === round.bet.mode)) mode = round.bet.mode;
+    }
+    current = round;
     if (open || unfinished) screen.dataset.recovered = round.round_id;
     module.roundShown?.(round, view);
     if (open || unfinished) showNotice(RECOVERED);
