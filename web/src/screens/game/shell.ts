@@ -357,7 +357,10 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     const idle = flow.state === "idle";
     // At a choice that holds a win, PLAY takes the win and spins again.
     const collecting = flow.state === "choice" && collectOf(current) !== null;
-    playButton.disabled = !(idle || collecting) || waiting || !Number.isFinite(price()) || price() > balance + (collecting ? pendingMinor() : 0);
+    // A notice the player must answer over the reels (Cluedo's jackpot): PLAY waits for it
+    // (the playtest saw PLAY lit behind "MEGAJACKPOT WON").
+    const modal = screen.querySelector("[role=alertdialog]:not([hidden])") !== null;
+    playButton.disabled = !(idle || collecting) || waiting || modal || !Number.isFinite(price()) || price() > balance + (collecting ? pendingMinor() : 0);
     // What PLAY does at a held win is said on it: the win is taken, then the next round.
     playButton.classList.toggle("collects", collecting);
     playButton.textContent = collecting ? "COLLECT & PLAY" : "PLAY";
@@ -413,6 +416,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     for (const l of changeListeners) l();
   };
   flow.on(render);
+  screen.addEventListener("reelforge:modal", render); // a view's notice opened or closed
   phone.addEventListener("change", render);
   const unsubSession = app.session.subscribe(render);
 
@@ -538,7 +542,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     playingRoundId = round.round_id;
     const won = await player.play(view, outcome, { fromSpin, fast: turbo?.checked ?? false });
     view.setWin(won);
-    await celebrateRound(outcome);
+    if (!(await module.roundPlayed?.(round, view))) await celebrateRound(outcome);
     showWins(outcome);
     await finishRound(round);
   };
