@@ -543,6 +543,7 @@ export const tests = [
       const before = (await t.api("/api/v1/session")).balance_minor;
       // The jackpot is told at once: its moment and notice within seconds of PLAY, not after
       // its round's 19 lines one by one and their count-up (a playtest waited ~35 s for it).
+      await t.page.uncheck("[data-testid=turbo]"); // at the pace a player sees first
       await t.page.locator("[data-testid=play]:not([disabled])").waitFor({ timeout: 30000 });
       const pressed = Date.now();
       await t.page.click("[data-testid=play]");
@@ -554,7 +555,7 @@ export const tests = [
       const round = await lastRound(t);
       expect(round.outcome.flags.includes("jackpot") && round.jackpot_claim, `no jackpot claim: ${JSON.stringify(round.jackpot_claim)}`);
       // PLAY waits behind the notice (the playtest saw it lit there), live again at its OK
-      expect(await t.page.isDisabled("[data-testid=play]"), "PLAY live behind the jackpot notice");
+      for (const id of ["play", "autoplay", "bet-max"]) expect(await t.page.isDisabled(`[data-testid=${id}]`), `${id} live behind the jackpot notice`);
       const amount = await t.page.locator("[data-testid=jackpot-notice-amount]").innerText();
       expect(amount === money(round.jackpot_claim.amount_minor), `notice says ${amount}, the claim ${money(round.jackpot_claim.amount_minor)}`);
       const text = await notice.innerText();

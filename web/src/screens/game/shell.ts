@@ -188,6 +188,10 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   const spinField = field("Spins", spinInfo); // shown only while it counts free spins or a bonus
   spinField.hidden = true;
   const changeListeners = new Set<() => void>();
+  // A notice over the reels the player must answer (role=alertdialog): PLAY, AUTO and the bet
+  // wait for it (the screen is built below; the bet controls ask before).
+  let screenEl: HTMLElement | null = null;
+  const modalUp = () => screenEl?.querySelector("[role=alertdialog]:not([hidden])") != null;
   const controls: BetControls = {
     bets,
     selected: () => bets[betIndex] as BetOption,
@@ -209,7 +213,8 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     },
     balanceCredits: () => creditsOf(app.session.state?.balanceMinor ?? 0, denomination),
     // not between autoplay's rounds either: they play at the bet autoplay started with
-    enabled: () => flow.state === "idle" && !autoplay.running,
+    // nor behind a notice the player must answer (Cluedo's jackpot)
+    enabled: () => flow.state === "idle" && !autoplay.running && !modalUp(),
     onChange: (l) => { changeListeners.add(l); return () => changeListeners.delete(l); },
   };
   // The denomination, once, where the bet is chosen.
@@ -242,6 +247,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   }
   const screen = h("section", { class: `game theme-${module.key}`, "data-testid": `game-${key}`, "data-module": module.status, "aria-label": game.title },
     stageHost, hud);
+  screenEl = screen;
   app.heading(title);
   clear(host);
   host.append(screen);
@@ -359,7 +365,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     const collecting = flow.state === "choice" && collectOf(current) !== null;
     // A notice the player must answer over the reels (Cluedo's jackpot): PLAY waits for it
     // (the playtest saw PLAY lit behind "MEGAJACKPOT WON").
-    const modal = screen.querySelector("[role=alertdialog]:not([hidden])") !== null;
+    const modal = modalUp();
     playButton.disabled = !(idle || collecting) || waiting || modal || !Number.isFinite(price()) || price() > balance + (collecting ? pendingMinor() : 0);
     // What PLAY does at a held win is said on it: the win is taken, then the next round.
     playButton.classList.toggle("collects", collecting);
@@ -407,7 +413,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       // Off while the balance cannot pay a round at the bet (the reason in its title); on again
       // once it can (funds added, a smaller bet chosen).
       const refused = autoplay.running ? null : autoplayRefusal(balance, price(), (minor) => formatMoney(minor, currency));
-      autoButton.disabled = !autoplay.running && (!idle || refused !== null);
+      autoButton.disabled = !autoplay.running && (!idle || modal || refused !== null);
       autoButton.title = refused ?? (autoplay.running ? "Stop autoplay" : "Autoplay");
       if (refused) autoButton.dataset.refused = refused;
       else delete autoButton.dataset.refused;
