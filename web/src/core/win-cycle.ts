@@ -108,8 +108,13 @@ export function winCycleOf(outcome: Pick<Outcome, "spins"> & Partial<Pick<Outcom
   if (lines < wins.length) {
     return { wins, summary: null, total: outcome.total_win ?? outcome.spins.reduce((sum, s) => sum + s.win, 0) };
   }
-  const summary = wins.length > WIN_CYCLE_SUMMARY_OVER ? `${lines} winning lines pay ${formatCredits(total)}` : null;
+  const summary = wins.length > WIN_CYCLE_SUMMARY_OVER ? linesSummary(lines, total) : null;
   return { wins, summary };
+}
+
+/** Many winning lines named at once: "20 winning lines pay 100". */
+export function linesSummary(lines: number, total: number): string {
+  return `${lines} winning lines pay ${formatCredits(total)}`;
 }
 
 /** The words over the reels while win `i` of the cycle is lit (-1: all of them at once): its

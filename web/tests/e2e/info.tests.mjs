@@ -181,6 +181,21 @@ export const tests = [
         }
         await t.page.locator("[data-testid=info] section.info-section").first().scrollIntoViewIfNeeded();
         await shootSections(t, key, "desktop");
+        // Back in the game, by its link, the back button or a reload: the bet chosen there, not
+        // the default (a playtest's BET MAX came back as 20 credits after reading the rules).
+        const stake = money(g.bets.find((b) => b.lines === current.lines && b.bet_per_line === current.bet_per_line).cost_minor.base, g.currency);
+        const betBack = async (how) => {
+          await t.page.locator(`[data-testid=game-${key}] [data-testid=play]`).waitFor({ timeout: 30000 });
+          const shown = await t.page.locator(`[data-testid=game-${key}] [data-testid=bet]`).innerText();
+          expect(shown === stake, `${key}: back in the game by ${how}, the bet reads ${shown}, not the ${stake} chosen`);
+        };
+        await t.page.click("[data-testid=info-play]");
+        await betBack("its Play link");
+        await t.page.goto(`${t.base}/#/info/${key}`);
+        await t.page.goBack();
+        await betBack("the back button");
+        await t.page.reload();
+        await betBack("a reload");
       }
     },
   },

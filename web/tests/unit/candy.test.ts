@@ -26,12 +26,12 @@ class FakeCandyView implements CandyView {
   spinStart() { this.log("spinStart"); }
   async land(symbols: string[][]) { this.grid = symbols; this.log("land", symbols); }
   async tumble(symbols: string[][]) { this.grid = symbols; this.log("tumble", symbols); }
-  async tumbleCandies(symbols: string[][], removed: Cell[]) { this.log("tumbleCandies", symbols, removed, this.grid); this.grid = symbols; }
+  async tumbleCandies(symbols: string[][], removed: Cell[], options?: { fast?: boolean }) { this.log("tumbleCandies", symbols, removed, this.grid, options); this.grid = symbols; }
   show(symbols: string[][]) { this.grid = symbols; this.log("show", symbols); }
   current() { return this.grid; }
   async highlight(cells: Cell[], label: string) { this.log("highlight", cells, label); }
   clearHighlight() { this.log("clearHighlight"); }
-  async outlineCluster(cells: Cell[], earlier: Cell[][], label: string) { this.log("outlineCluster", cells, earlier.map((g) => [...g]), label); }
+  async outlineCluster(cells: Cell[], earlier: Cell[][], label: string, options?: { brief?: boolean }) { this.log("outlineCluster", cells, earlier.map((g) => [...g]), label, options); }
   async meterSettled() { this.log("meterSettled"); }
   async banner(text: string) { this.log("banner", text); }
   setWin(credits: number) { this.log("setWin", credits); }
@@ -71,6 +71,23 @@ async function play(f: Fixture, outcome: Outcome, fromSpin = 0) {
 const allRounds = [...shipped.rounds.map((r) => ({ f: shipped, r })), ...features.rounds.map((r) => ({ f: features, r }))];
 
 describe("candy jar handlers", () => {
+  it("a win below the stake is told briefly: outlines shown not held, no wait on the meter, the tumble at turbo's pace (a playtest waited ~10 s for PLAY after winning half the bet)", async () => {
+    const small = round(shipped, "win");
+    expect(small.total_win).toBeLessThan(small.bet.stake);
+    const { view } = await play(shipped, small);
+    expect(view.of("outlineCluster").length).toBeGreaterThan(0);
+    for (const c of view.of("outlineCluster")) expect(c[4]).toMatchObject({ brief: true });
+    expect(view.of("meterSettled")).toHaveLength(0);
+    for (const c of view.of("tumbleCandies")) expect(c[4]).toMatchObject({ fast: true });
+    // at or over the stake: the full pace
+    const full = structuredClone(small);
+    full.bet.stake = full.total_win;
+    const big = (await play(shipped, full)).view;
+    for (const c of big.of("outlineCluster")) expect(c[4]).not.toMatchObject({ brief: true });
+    expect(big.of("meterSettled").length).toBeGreaterThan(0);
+    for (const c of big.of("tumbleCandies")) expect(c[4]).toMatchObject({ fast: false });
+  });
+
   it("have a handler for every event of every fixture round, and each round plays to its total", async () => {
     for (const { f, r } of allRounds) {
       const outcome = validateOutcome(r.outcome);

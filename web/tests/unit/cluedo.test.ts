@@ -45,10 +45,10 @@ class FakeCluedoView extends RecordingView implements CluedoView {
   golden(on: boolean) { this.goldenLog.push(on); }
   freeSpins(c: { index: number; total: number } | null) { this.counters.push(c); }
   setBet(credits: number) { this.bets.push(credits); }
-  bonusTotal(credits: number) { this.calls.push(`bonusTotal ${credits}`); }
+  bonusTotal(credits: number, trigger = 0) { this.calls.push(`bonusTotal ${credits} + ${trigger}`); }
   async moment(o: MomentOptions) { this.calls.push(`moment ${o.kind} ${o.title}: ${(o.lines ?? []).join(", ")}${o.count ? ` count ${o.count.format(o.count.to)}` : ""}`); }
   jackpotWon() { this.calls.push("jackpotWon"); }
-  jackpotNotice(n: JackpotNotice) { this.notices.push(n); }
+  async jackpotNotice(n: JackpotNotice) { this.notices.push(n); }
 }
 
 function outcomeOf(kind: string): Outcome {
@@ -92,6 +92,21 @@ describe("cluedo round", () => {
     expect(view.wins.at(-1)).toBe(outcome.total_win);
   });
 
+  it("many lines in one spin are told at once under one summary, not one by one (a playtest's 19-line jackpot round took ~35 s)", async () => {
+    const outcome = structuredClone(outcomeOf("win"));
+    const spin = outcome.spins[0]!;
+    const first = spin.events.find((e) => e.type === "line_win")!;
+    if (first.type !== "line_win") return;
+    const lines = Array.from({ length: 19 }, (_, i) => ({ ...first, line: i + 1, win: 50 }));
+    spin.events = [...spin.events.filter((e) => e.type !== "line_win"), ...lines];
+    spin.win = outcome.total_win = 950;
+    const { view, won } = await play(outcome);
+    expect(won).toBe(950);
+    expect(view.highlights.map((h) => h.label)).toEqual(["19 winning lines pay 950"]);
+    expect(view.highlights[0]!.cells.length).toBe(19 * first.count);
+    expect(view.wins.at(-1)).toBe(950);
+  });
+
   it("the MegaJackpots wild's doubling is named on the line it doubled", async () => {
     const outcome = outcomeOf("mj-doubled");
     const { view } = await play(outcome);
@@ -128,7 +143,7 @@ describe("cluedo round", () => {
     const trigger = outcome.spins.find((s) => s.kind === "base")!.win;
     expect(trigger).toBeGreaterThan(0);
     const fmt = (n: number) => n.toLocaleString("en");
-    expect(view.calls.slice(-2)).toEqual([`bonusTotal ${outcome.breakdown.free_games}`,
+    expect(view.calls.slice(-2)).toEqual([`bonusTotal ${outcome.breakdown.free_games} + ${trigger}`,
       `moment fs-outro FREE SPINS TOTAL: won in ${outcome.counters.free_spins_played} free spins, + ${fmt(trigger)} from the spin that triggered them: WIN ${fmt(outcome.total_win)} count ${fmt(outcome.breakdown.free_games!)} credits`]);
     expect(trigger + outcome.breakdown.free_games!).toBe(outcome.total_win);
     expect(view.spinInfo).toContain(`${free.at(-1)!.index} of 30`);

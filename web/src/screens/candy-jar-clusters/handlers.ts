@@ -29,7 +29,8 @@ export interface CandyView extends SlotView {
   banner(text: string, options?: { ms?: number; fast?: boolean; moment?: string; modifiers?: readonly Jar[] }): Promise<void>;
   /** The winning clusters of the grid on screen stay outlined until they pop: `cells` is the
    * newest, lit with its `label`, `earlier` those already paid on this grid. */
-  outlineCluster(cells: Cell[], earlier: Cell[][], label: string, options?: { fast?: boolean }): Promise<void>;
+  /** `brief`: shown, not held (a win below the stake). */
+  outlineCluster(cells: Cell[], earlier: Cell[][], label: string, options?: { fast?: boolean; brief?: boolean }): Promise<void>;
   /** Resolves once the WIN meter shows the total last set (it counts up to it), or soon after. */
   meterSettled(options?: { fast?: boolean }): Promise<void>;
   /** A tumble: the `removed` cells pop, the rest fall, refills drop in; ends on `symbols`. */
@@ -130,6 +131,13 @@ function wordsTail(view: CandyView, pay: number, meter: number): string {
 
 /** A handler for every event type; they share the state of the grid being played (reset by
  * each grid event). */
+/** A round that wins less than its stake and has no feature: its wins are told briefly, PLAY
+ * live again soon (a jackpot, free spins or a win at or over the stake keep their pace). */
+export function modest(outcome: Pick<Outcome, "spins" | "total_win" | "bet">): boolean {
+  return outcome.spins.length === 1 && outcome.total_win < outcome.bet.stake
+    && !outcome.spins[0]?.events.some((e) => e.type === "jackpot" || e.type === "free_spins_award");
+}
+
 export function candyHandlers(game: Pick<GameView, "info">): Required<Handlers<CandyView>> {
   const base = genericHandlers(game) as unknown as Required<Handlers<CandyView>>;
   // what a pay's words end on: its money where the pay alone is the meter's figure, else the
@@ -153,7 +161,8 @@ export function candyHandlers(game: Pick<GameView, "info">): Required<Handlers<C
       // the paid clusters pop: the line naming the last of them goes with them (a playtest read
       // a pay's line under a grid that had tumbled, its cells gone)
       ctx.view.setWinLine("");
-      await ctx.view.tumbleCandies(e.symbols, state.removed, { fast: ctx.fast });
+      // a modest win's candies pop and fall at turbo's pace
+      await ctx.view.tumbleCandies(e.symbols, state.removed, { fast: ctx.fast || modest(ctx.outcome) });
     }
     state.grid = e.symbols.map((col) => [...col]);
     state.removed = [];
@@ -179,7 +188,10 @@ export function candyHandlers(game: Pick<GameView, "info">): Required<Handlers<C
       const golden = e.wild_multiplier > 1 ? ` · golden wilds x${e.wild_multiplier}` : "";
       const pays = step.times > 1 ? `${formatCredits(e.win)} x${step.times} = ${formatCredits(e.win * step.times)}` : formatCredits(e.win);
       ctx.view.setWinLine(`${clusterPays(e.size, names.get(e.symbol) ?? e.symbol, pays)}${tail(ctx.view, e.win * step.times, step.meter)}${golden}`, step.meter);
-      await Promise.all([ctx.view.outlineCluster(cells, state.clusters, formatCredits(e.win), { fast: ctx.fast }), ctx.view.meterSettled({ fast: ctx.fast })]);
+      // a round winning less than its stake is told briefly (a playtest waited ~10 s for PLAY
+      // after winning half the bet): the outline shown, not held, the meter counting on its own
+      if (modest(ctx.outcome)) await ctx.view.outlineCluster(cells, state.clusters, formatCredits(e.win), { fast: ctx.fast, brief: true });
+      else await Promise.all([ctx.view.outlineCluster(cells, state.clusters, formatCredits(e.win), { fast: ctx.fast }), ctx.view.meterSettled({ fast: ctx.fast })]);
       state.clusters.push(cells);
     },
     random_multiplier: async (e, ctx) => {

@@ -362,12 +362,12 @@ export class CandyJarView implements CandyViewApi {
     this.grid.clearHighlight();
     this.outlinesGone();
   }
-  async outlineCluster(cells: Cell[], earlier: Cell[][], label: string, options: { fast?: boolean } = {}): Promise<void> {
+  async outlineCluster(cells: Cell[], earlier: Cell[][], label: string, options: { fast?: boolean; brief?: boolean } = {}): Promise<void> {
     this.grid.highlight(cells, label, undefined, earlier);
     // what the canvas outlines, readable by tests and assistive tools: clusters, newest's cells
     this.root.dataset.outlined = String(earlier.length + 1);
     this.root.dataset.outlineCells = cells.map(([c, r]) => `${c},${r}`).join(" ");
-    await hold(850, options.fast);
+    await hold(options.brief ? 450 : 850, options.fast);
   }
   /** The console's WIN meter counts up to a new total (the shell marks it .counting while it
    * does): resolves when it has stopped, or after 1.5 s (turbo: 0.4 s) whatever it shows. */

@@ -7,7 +7,7 @@
 import { formatCredits, formatMoney } from "../../core/money";
 import type { LineWinEvent, Outcome, Spin } from "../../core/outcome";
 import type { Handlers, SpinHooks } from "../../core/player";
-import type { WinCycle } from "../../core/win-cycle";
+import { WIN_CYCLE_SUMMARY_OVER, linesSummary, type WinCycle } from "../../core/win-cycle";
 import type { GameView, RoundView } from "../../net/types";
 import { lineCells, symbolCells } from "../../slot/paylines";
 import { genericHandlers } from "../game/handlers";
@@ -22,16 +22,18 @@ export interface CluedoView extends SlotView {
   golden(on: boolean): void;
   /** The free-spin counter: spin `index` of `total` (the bonus's spins so far); null hides it. */
   freeSpins(counter: { index: number; total: number } | null): void;
-  /** The free spins' total, shown where the counter was until the next round. */
-  bonusTotal(credits: number): void;
+  /** The free spins' total, shown where the counter was until the next round, with the
+   * trigger spin's win and the sum (WIN's figure) where it paid too. */
+  bonusTotal(credits: number, trigger?: number): void;
   /** The meter bar's BET: credits bet on the last/current proposition. */
   setBet(credits: number): void;
   /** A feature's moment over the reels (ui/moment.ts): intro, retrigger, outro. */
   moment(options: MomentOptions): Promise<void>;
   /** The jackpot's line has played: the notice that follows opens with its full-screen moment. */
   jackpotWon(options?: { fast?: boolean }): void;
-  /** The jackpot-win notice (not a blocking dialog: play may go on). */
-  jackpotNotice(notice: JackpotNotice): void;
+  /** The jackpot-win notice, after the win's moment where its line has just played; resolves
+   * once it is up. PLAY waits for its OK. */
+  jackpotNotice(notice: JackpotNotice): Promise<void>;
 }
 
 export interface JackpotNotice {
@@ -88,6 +90,19 @@ export function cluedoHandlers(game: Pick<GameView, "info">): Handlers<SlotView>
       else await ctx.view.land(e.symbols, { fast: ctx.fast || ctx.spin.kind === "free" });
     },
     line_win: async (e, ctx) => {
+      // Many lines in one spin are told at once, all lit under one summary: a playtest's
+      // MegaJackpot round showed its 19 lines one by one for half a minute before the jackpot.
+      // (The cycle after the round still shows each line.)
+      const lines = ctx.spin.events.filter((x): x is LineWinEvent => x.type === "line_win");
+      if (lines.length > WIN_CYCLE_SUMMARY_OVER) {
+        if (e !== lines[0]) return; // told with the first
+        const total = lines.reduce((n, x) => n + x.win, 0);
+        ctx.view.setWin(ctx.won - e.win + total);
+        ctx.view.sound("win");
+        const cells = lines.flatMap((x) => lineCells(paylines, x.line, x.count));
+        await ctx.view.highlight(cells, linesSummary(lines.length, total), { fast: ctx.fast });
+        return;
+      }
       ctx.view.setWin(ctx.won);
       ctx.view.sound("win");
       await ctx.view.highlight(lineCells(paylines, e.line, e.count), lineLabel(e, ctx.spin), { fast: ctx.fast, line: lineCells(paylines, e.line, paylines[e.line - 1]?.length ?? e.count) });
@@ -157,8 +172,8 @@ export function cluedoHooks(): SpinHooks<SlotView> {
       v(ctx.view).golden(false);
       ctx.view.setSpinInfo(`${played} played`);
       if (total > 0) {
-        v(ctx.view).bonusTotal(total);
         const before = o.spins.filter((s) => s.kind === "base").reduce((n, s) => n + s.win, 0); // the trigger spin's
+        v(ctx.view).bonusTotal(total, before);
         await v(ctx.view).moment({
           kind: "fs-outro", title: "FREE SPINS TOTAL", ms: 3000, fast: ctx.fast,
           count: { to: total, format: (n) => `${formatCredits(n)} credits` },

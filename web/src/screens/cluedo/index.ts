@@ -13,6 +13,8 @@ import { CLUEDO_SYMBOLS } from "./symbols";
 import { CLUEDO_THEME } from "./theme";
 import { CluedoPixiView } from "./view";
 
+let told = ""; // the round whose jackpot notice was shown as it ended (not again as it settles)
+
 registerGame({
   key: "cluedo",
   status: "ready",
@@ -35,6 +37,15 @@ registerGame({
     // is already in the balance; the panel shows it apart).
     if (round.choice) v.setWin(round.pending_win_credits);
     const notice = jackpotNotice(round);
-    if (notice) v.jackpotNotice(notice);
+    if (notice && told !== round.round_id) v.jackpotNotice(notice);
+  },
+  // The jackpot is told as soon as its line has played, before any count-up of the round's
+  // lines: its moment, then its notice (a playtest waited ~35 s of line wins for it).
+  roundPlayed: async (round, view) => {
+    const notice = jackpotNotice(round);
+    if (!notice) return false;
+    told = round.round_id;
+    await (view as CluedoView).jackpotNotice(notice);
+    return true;
   },
 });

@@ -297,10 +297,15 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
     this.counter.textContent = `FREE SPIN ${counter.index} of ${counter.total} · ALL WINS x3`;
   }
 
-  bonusTotal(credits: number): void {
+  bonusTotal(credits: number, trigger = 0): void {
     this.showCounter(true);
     this.counter.dataset.bonusTotal = String(credits);
-    this.counter.textContent = `FREE SPINS TOTAL ${formatCredits(credits)} credits`;
+    // The plaque stays up beside WIN until the next round: where the trigger spin paid too, it
+    // says the parts and their sum, WIN's figure (a playtest read "FREE SPINS TOTAL 360" beside
+    // WIN 2,380, the trigger's 2,000 scatter pay never named).
+    this.counter.textContent = trigger > 0
+      ? `FREE SPINS ${formatCredits(credits)} + TRIGGER ${formatCredits(trigger)} = ${formatCredits(credits + trigger)}`
+      : `FREE SPINS TOTAL ${formatCredits(credits)} credits`;
   }
 
   /** After free spins the lines that cycle are the last free spin's: they say so, beside the
@@ -322,21 +327,24 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
     this.celebrate = { fast: !!options.fast };
   }
 
-  jackpotNotice(n: JackpotNotice): void {
+  async jackpotNotice(n: JackpotNotice): Promise<void> {
     const celebrate = this.celebrate;
     this.celebrate = null;
     if (celebrate) {
-      void this.moment({
+      await this.moment({
         kind: "jackpot", title: "MEGAJACKPOT", ms: 3600, fast: celebrate.fast,
         count: { to: n.amountMinor, format: (m) => formatMoney(m, n.currency) },
         lines: ["The case is solved!"],
-      }).then(() => this.showNotice(n));
-    } else this.showNotice(n);
+      });
+    }
+    this.showNotice(n);
   }
 
   private showNotice(n: JackpotNotice): void {
     const ok = h("button", { "data-testid": "jackpot-notice-ok" }, "OK");
-    ok.addEventListener("click", () => { this.notice.hidden = true; });
+    // the shell greys PLAY while the notice is up
+    const changed = () => this.notice.dispatchEvent(new Event("reelforge:modal", { bubbles: true }));
+    ok.addEventListener("click", () => { this.notice.hidden = true; changed(); });
     this.notice.replaceChildren(
       h("strong", { class: "cluedo-notice-title" }, "MEGAJACKPOT WON"),
       h("div", { class: "cluedo-notice-amount", "data-testid": "jackpot-notice-amount" }, n.amount),
@@ -344,6 +352,8 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
       ...n.lines.map((l) => h("p", {}, l)),
       ok);
     this.notice.hidden = false;
+    changed();
+    ok.focus();
   }
 
   override destroy(): void {

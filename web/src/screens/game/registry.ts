@@ -176,6 +176,10 @@ export interface GameModule {
    * entering the game): draw what the round view says beyond the outcome (Cluedo's jackpot
    * claim, the meter bar's bet). Synchronous: nothing is awaited. */
   roundShown?(round: RoundView, view: SlotView): void;
+  /** Right after a round's events, before its win is celebrated: a moment that must be told
+   * first (Cluedo's MegaJackpot and its notice). True: it was the round's celebration (the
+   * tier's count-up is not played over it). */
+  roundPlayed?(round: RoundView, view: SlotView): Promise<boolean>;
   /** On every redraw of the console: the bet and mode selected now (Cluedo's meter bar shows
    * the bet from the first screen, Candy Jar's ladder its jackpots at the bet). */
   betShown?(bet: BetOption, mode: string, view: SlotView): void;

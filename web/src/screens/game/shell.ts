@@ -26,7 +26,7 @@ import { clear, h, showError } from "../../ui/dom";
 import { introDue, showIntro } from "../../ui/intro";
 import { mountSessionClock } from "../../ui/sessionClock";
 import type { AppContext, Screen } from "../context";
-import { rememberBet } from "../info/current-bet";
+import { recallBet, rememberBet } from "../info/current-bet";
 import { artReady } from "./art";
 import { betOptionLabel } from "./bet-words";
 import { betTooHigh, outOfFunds, type FundsNotice } from "./funds";
@@ -110,8 +110,13 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   const jackpotWon = h("span", { class: "jackpot-won", "data-testid": "jackpot-won", hidden: true });
   const bets = [...game.bets].sort((a, b) => a.stake_credits - b.stake_credits);
   const modes = game.modes;
-  let betIndex = Math.max(0, bets.findIndex((b) => game.default_bet && b.lines === game.default_bet.lines && b.bet_per_line === game.default_bet.bet_per_line));
-  let mode = modes[0]?.name ?? "base";
+  // The bet this tab last chose in this game (lines, bet per line, mode), kept across the info
+  // page, the lobby, the back button and a reload: a playtest's BET MAX came back as the default
+  // after reading the rules, the jackpot's eligibility silently gone. Else the game's default.
+  const recalled = recallBet(sessionStorage, key);
+  const indexOf = (b: { lines: number; bet_per_line: number } | null | undefined) => (b ? bets.findIndex((o) => o.lines === b.lines && o.bet_per_line === b.bet_per_line) : -1);
+  let betIndex = Math.max(0, indexOf(recalled) >= 0 ? indexOf(recalled) : indexOf(game.default_bet));
+  let mode = recalled && modes.some((m) => m.name === recalled.mode) ? recalled.mode : modes[0]?.name ?? "base";
   const betSelect = h("select", { "aria-label": "Bet", "data-testid": "bet-select" });
   const playButton = h("button", { class: "play", "data-testid": "play", "aria-keyshortcuts": "Space" }, "PLAY");
   const minus = h("button", { "aria-label": "Lower bet", "data-testid": "bet-minus" }, "−");
@@ -183,6 +188,10 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   const spinField = field("Spins", spinInfo); // shown only while it counts free spins or a bonus
   spinField.hidden = true;
   const changeListeners = new Set<() => void>();
+  // A notice over the reels the player must answer (role=alertdialog): PLAY, AUTO and the bet
+  // wait for it (the screen is built below; the bet controls ask before).
+  let screenEl: HTMLElement | null = null;
+  const modalUp = () => screenEl?.querySelector("[role=alertdialog]:not([hidden])") != null;
   const controls: BetControls = {
     bets,
     selected: () => bets[betIndex] as BetOption,
@@ -204,7 +213,8 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     },
     balanceCredits: () => creditsOf(app.session.state?.balanceMinor ?? 0, denomination),
     // not between autoplay's rounds either: they play at the bet autoplay started with
-    enabled: () => flow.state === "idle" && !autoplay.running,
+    // nor behind a notice the player must answer (Cluedo's jackpot)
+    enabled: () => flow.state === "idle" && !autoplay.running && !modalUp(),
     onChange: (l) => { changeListeners.add(l); return () => changeListeners.delete(l); },
   };
   // The denomination, once, where the bet is chosen.
@@ -237,6 +247,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   }
   const screen = h("section", { class: `game theme-${module.key}`, "data-testid": `game-${key}`, "data-module": module.status, "aria-label": game.title },
     stageHost, hud);
+  screenEl = screen;
   app.heading(title);
   clear(host);
   host.append(screen);
@@ -352,7 +363,10 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     const idle = flow.state === "idle";
     // At a choice that holds a win, PLAY takes the win and spins again.
     const collecting = flow.state === "choice" && collectOf(current) !== null;
-    playButton.disabled = !(idle || collecting) || waiting || !Number.isFinite(price()) || price() > balance + (collecting ? pendingMinor() : 0);
+    // A notice the player must answer over the reels (Cluedo's jackpot): PLAY waits for it
+    // (the playtest saw PLAY lit behind "MEGAJACKPOT WON").
+    const modal = modalUp();
+    playButton.disabled = !(idle || collecting) || waiting || modal || !Number.isFinite(price()) || price() > balance + (collecting ? pendingMinor() : 0);
     // What PLAY does at a held win is said on it: the win is taken, then the next round.
     playButton.classList.toggle("collects", collecting);
     playButton.textContent = collecting ? "COLLECT & PLAY" : "PLAY";
@@ -399,7 +413,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       // Off while the balance cannot pay a round at the bet (the reason in its title); on again
       // once it can (funds added, a smaller bet chosen).
       const refused = autoplay.running ? null : autoplayRefusal(balance, price(), (minor) => formatMoney(minor, currency));
-      autoButton.disabled = !autoplay.running && (!idle || refused !== null);
+      autoButton.disabled = !autoplay.running && (!idle || modal || refused !== null);
       autoButton.title = refused ?? (autoplay.running ? "Stop autoplay" : "Autoplay");
       if (refused) autoButton.dataset.refused = refused;
       else delete autoButton.dataset.refused;
@@ -408,6 +422,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     for (const l of changeListeners) l();
   };
   flow.on(render);
+  screen.addEventListener("reelforge:modal", render); // a view's notice opened or closed
   phone.addEventListener("change", render);
   const unsubSession = app.session.subscribe(render);
 
@@ -533,7 +548,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     playingRoundId = round.round_id;
     const won = await player.play(view, outcome, { fromSpin, fast: turbo?.checked ?? false });
     view.setWin(won);
-    await celebrateRound(outcome);
+    if (!(await module.roundPlayed?.(round, view))) await celebrateRound(outcome);
     showWins(outcome);
     await finishRound(round);
   };
@@ -803,11 +818,14 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     view.setCellMultipliers?.(gridMultipliersAfter(outcome, at)); // a grid game's marks as they were
     // What was redrawn, for the recovery tests: the spin and its final screen.
     Object.assign(windowMarker.dataset, { recoveredSpin: String(at), recoveredSymbols: JSON.stringify(symbols) });
-    // The bet shown is the round's (a reload must not show the default bet beside it).
-    controls.select({ lines: round.bet.lines, bet_per_line: round.bet.bet_per_line });
-    if (modes.some((m) => m.name === round.bet.mode)) mode = round.bet.mode;
-    current = round;
+    // The bet shown is the round's (a reload must not show the default bet beside it), but
+    // a round already over leaves the bet the player chose since (BET MAX after it stays).
     const unfinished = mine && !saved.done && at < last;
+    if (open || unfinished || !recalled) {
+      controls.select({ lines: round.bet.lines, bet_per_line: round.bet.bet_per_line });
+      if (modes.some((m) => m.name === round.bet.mode)) mode = round.bet.mode;
+    }
+    current = round;
     if (open || unfinished) screen.dataset.recovered = round.round_id;
     module.roundShown?.(round, view);
     if (open || unfinished) showNotice(RECOVERED);
