@@ -186,6 +186,8 @@ export const tests = [
         const stake = money(g.bets.find((b) => b.lines === current.lines && b.bet_per_line === current.bet_per_line).cost_minor.base, g.currency);
         const betBack = async (how) => {
           await t.page.locator(`[data-testid=game-${key}] [data-testid=play]`).waitFor({ timeout: 30000 });
+          // the bet is written on the screen's first render after its session (CI read it empty)
+          await t.page.waitForFunction((sel) => !!document.querySelector(sel)?.textContent?.trim(), `[data-testid=game-${key}] [data-testid=bet]`, { timeout: 10000 }).catch(() => {});
           const shown = await t.page.locator(`[data-testid=game-${key}] [data-testid=bet]`).innerText();
           expect(shown === stake, `${key}: back in the game by ${how}, the bet reads ${shown}, not the ${stake} chosen`);
         };

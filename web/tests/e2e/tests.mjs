@@ -121,7 +121,7 @@ export const tests = [
         await t.page.click("[data-testid=game-info]");
         expect(/\d+\.\d\d%/.test(rtp), `${key}: RTP shown ${rtp}`);
         if (flow === "choice") {
-          const collect = t.page.locator("[data-testid=choice] button", { hasText: /COLLECT|NO THANKS/ }).first();
+          const collect = t.page.locator("[data-testid=choice] button", { hasText: /COLLECT|TAKE WIN|NO THANKS/ }).first();
           await collect.click();
           await t.page.locator(`[data-testid=game-${key}][data-flow=idle]`).waitFor({ timeout: 30000 });
           const after = await t.api("/api/v1/session");
@@ -159,13 +159,14 @@ export const tests = [
       await t.shot("recovered-gamble");
       // No step was taken: the recovered round offers the gamble again, GAMBLE opening the cards.
       const offered = await t.page.locator("[data-testid=choice] button").allInnerTexts();
-      for (const l of ["GAMBLE", "COLLECT"]) expect(offered.includes(l), `the gamble offer lacks ${l}: ${offered}`);
+      // Cluedo's sheet names its collect TAKE WIN
+      for (const l of ["GAMBLE", "TAKE WIN"]) expect(offered.includes(l), `the gamble offer lacks ${l}: ${offered}`);
       await t.page.click("[data-testid=gamble-offer]");
       const labels = await t.page.locator("[data-testid=choice] button").allInnerTexts();
-      // one word for taking the win, on the offer and on the cards (and in Cops' wheels)
-      for (const l of ["RED", "BLACK", "TAKE HALF", "COLLECT"]) expect(labels.includes(l), `gamble lacks ${l}: ${labels}`);
-      expect(!labels.includes("TAKE WIN"), `the cards still say TAKE WIN: ${labels}`);
-      await t.page.click("[data-testid=choice] button:text-is('COLLECT')");
+      // one word for taking the win, on the offer and on the cards: the sheet's TAKE WIN
+      for (const l of ["RED", "BLACK", "TAKE HALF", "TAKE WIN"]) expect(labels.includes(l), `gamble lacks ${l}: ${labels}`);
+      expect(!labels.includes("COLLECT"), `the cards say COLLECT beside the offer's TAKE WIN: ${labels}`);
+      await t.page.click("[data-testid=choice] button:text-is('TAKE WIN')");
       await t.page.locator("[data-testid=game-cluedo][data-flow=idle]").waitFor({ timeout: 30000 });
       const session = await t.api("/api/v1/session");
       expect(session.open_rounds.length === 0, "the round is still open");
@@ -260,7 +261,12 @@ export const tests = [
       const seconds = async () => { const [, hh, mm, ss] = line.exec(await clock.innerText()); return Number(hh) * 3600 + Number(mm) * 60 + Number(ss); };
       const before = await seconds();
       expect(before >= 2 && before < 600, `session time ${before} s after a round played`);
+      // two seconds on, read as the clock shows them (a loaded CI machine paints late)
       await t.page.waitForTimeout(2100);
+      await t.page.waitForFunction(([sel, re, from]) => {
+        const m = new RegExp(re).exec(document.querySelector(sel)?.textContent ?? "");
+        return !!m && Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]) - from >= 2;
+      }, ["[data-testid=session-clock]", line.source, before], { timeout: 3000 }).catch(() => {});
       expect((await seconds()) - before >= 2, "the session time does not tick");
       await t.layout("gb");
       await t.page.setViewportSize({ width: 390, height: 844 });
