@@ -506,8 +506,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       if (funded) {
         // Spin Chance's funded round: the server played it; show it too. It is the next spin:
         // what the console said of the round before goes as it starts, as PLAY clears it.
-        message.hidden = true;
-        delete message.dataset.kind;
+        clearNotice();
         flow.to("idle");
         flow.to("play");
         await playRound(funded);
@@ -540,6 +539,11 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     if (more?.link) message.append(" ", h("a", { href: more.link.href, "data-testid": "funds-link" }, more.link.text), ".");
     message.dataset.kind = "notice";
     message.hidden = false;
+  };
+  // what the console said goes once the next thing starts (PLAY, a step, a funded spin)
+  const clearNotice = () => {
+    message.hidden = true;
+    delete message.dataset.kind;
   };
 
   const playRound = async (round: RoundView, fromSpin = 0) => {
@@ -611,8 +615,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       if (!(await confirmBuy(chosen, price()))) return;
       if ((flow.state as string) !== "idle" || playButton.disabled) return;
     }
-    message.hidden = true;
-    delete message.dataset.kind;
+    clearNotice();
     app.sound.unlock();
     staked = (app.session.state?.balanceMinor ?? 0) - price(); // taken as PLAY is pressed, as on any slot
     flow.to("request");
@@ -641,8 +644,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     flow.to("request");
     // what the console said before the player acted (the recovery notice, stayed on through a
     // whole gamble) is stale once a step is sent: its end says its own
-    message.hidden = true;
-    delete message.dataset.kind;
+    clearNotice();
     choiceArea.querySelectorAll("button").forEach((b) => (b.disabled = true));
     // A gamble's step puts the win at stake: the lines' amounts are no longer what it holds.
     if (!isCollect(choice)) showWins(null);
