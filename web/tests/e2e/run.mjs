@@ -187,6 +187,7 @@ function cpuSeconds() {
 const profiled = (p) => Object.entries(p.ms).sort((a, b) => b[1] - a[1]).map(([k, ms]) => `${k} ${(ms / 1000).toFixed(1)}`).join(", ");
 
 let failed = 0;
+const failures = []; // repeated at the end: CI shows only the output's tail
 const durations = {}; // E2E_PROFILE writes them to test-results/durations.json
 async function runOne(test) {
   if (process.env.E2E_PROFILE) return profile.run({ inside: false, ms: {}, cpu: cpuSeconds() }, () => runTest(test));
@@ -222,6 +223,7 @@ async function runTest(test) {
     if (p) console.log(`     time (s): ${jobs === 1 && p.cpu !== null ? `CPU ${(cpuSeconds() - p.cpu).toFixed(1)}; ` : ""}${profiled(p)}, other ${((Date.now() - started - Object.values(p.ms).reduce((a, b) => a + b, 0)) / 1000).toFixed(1)}`);
   } catch (exc) {
     failed++;
+    failures.push(`${test.name}: ${String(exc.message ?? exc).split("\n")[0].slice(0, 300)}`);
     console.log(`FAIL ${test.name} (${((Date.now() - started) / 1000).toFixed(1)} s): ${exc.stack ?? exc}`);
     await page.screenshot({ path: join(RESULTS, `${test.name}-failure.png`.replace(/[^A-Za-z0-9_.-]+/g, "_")) }).catch(() => {});
   } finally {
@@ -247,5 +249,6 @@ if (process.env.E2E_PROFILE) writeFileSync(join(RESULTS, "durations.json"), `${J
 await browser.close();
 await softwareBrowser?.close();
 await server.stop();
+for (const f of failures) console.log(`FAILED ${f}`);
 console.log(`e2e: ${failed ? `${failed} failed` : "all passed"} in ${((Date.now() - t0) / 1000).toFixed(1)} s (tests ${((Date.now() - testsStarted) / 1000).toFixed(1)} s${cpuNow !== null && cpuAtStart !== null ? `, CPU ${(cpuNow - cpuAtStart).toFixed(1)} s` : ""}); screenshots in ${RESULTS}`);
 process.exit(failed ? 1 : 0);
