@@ -2,7 +2,7 @@
 // section (the headings derived from the sheets themselves, seed-sections.json, which
 // tests/test_help_pages.py holds to the sheets), the paytable drawn with the game's own symbols
 // at the current bet in credits and in currency, a diagram of every payline, the RTP of each
-// mode and the maximum win; at 1440x900 and 390x844.
+// mode and the maximum win; at 1440x900 and 390x844. Each page wears its game (checkLooks).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { WEB } from "./server.mjs";
@@ -108,6 +108,49 @@ function checkFigures(g, text) {
     expect(!text.includes(dev), `${g.key}: developer words on the page: ${dev}`);
 }
 
+// Each page wears its game (a reviewer comparing with large studios' help pages found a plain
+// document): the game's scene behind the logo at its head, each paytable tile showing its
+// symbols' art large (the reels' own images, checked above), and the feature sections each
+// with a picture from the game's art, decoded.
+const FEATURE_ART = {
+  cluedo: ["jackpot", "free-spins", "gamble"],
+  "cops-n-robbers": ["big-money-bonus", "id-parade", "fortune-spins", "gamble"],
+  "candy-jar-clusters": ["jars", "free-spins", "jackpots"],
+};
+async function checkLooks(t, g, phone) {
+  await t.page.waitForFunction(() => [...document.querySelectorAll("[data-testid=info] figure img")].every((i) => i.complete), null, { timeout: 5000 }).catch(() => {});
+  const look = await t.page.evaluate((features) => {
+    const head = document.querySelector("[data-testid=info] header");
+    const logo = head?.querySelector("svg")?.getBoundingClientRect();
+    const symbols = [...document.querySelectorAll("[data-testid=paytable] .info-pay img.info-symbol")].map((i) => { const r = i.getBoundingClientRect(); return Math.round(Math.min(r.width, r.height)); });
+    const art = features.map((id) => {
+      const imgs = [...document.querySelectorAll(`[data-testid=info-section-${id}] figure img`)];
+      return { id, pictures: imgs.length, decoded: imgs.filter((i) => i.complete && i.naturalWidth > 0).length };
+    });
+    return { scene: head ? getComputedStyle(head).backgroundImage : "", logo: logo ? Math.round(logo.width) : 0, symbols, art };
+  }, FEATURE_ART[g.key]);
+  expect(/url\(/.test(look.scene) && look.logo > 200, `${g.key}: the page's head is not the game's scene and logo (background ${look.scene.slice(0, 80)}, logo ${look.logo} px wide)`);
+  const least = phone ? 60 : 80;
+  expect(look.symbols.length && Math.min(...look.symbols) >= least, `${g.key}: the paytable's symbols are drawn at ${Math.min(...look.symbols)} px, not a tile's ${least} px`);
+  for (const a of look.art) expect(a.pictures && a.decoded === a.pictures, `${g.key}: the section ${a.id} has no picture from the game (${JSON.stringify(a)})`);
+}
+
+/** Nothing on a phone's page in letters under 12 px. */
+async function noSmallText(t, key) {
+  const small = await t.page.evaluate(() => {
+    const out = [];
+    const walk = document.createTreeWalker(document.querySelector("[data-testid=info]"), NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      const el = n.parentElement;
+      if (!n.textContent.trim() || !el || !el.getClientRects().length) continue;
+      const px = parseFloat(getComputedStyle(el).fontSize);
+      if (px < 12) out.push(`${el.tagName}.${el.className} ${px}px "${n.textContent.trim().slice(0, 30)}"`);
+    }
+    return out;
+  });
+  expect(!small.length, `${key}: text under 12 px on a phone: ${small.slice(0, 5).join("; ")}`);
+}
+
 async function noSideways(t, key) {
   const wide = await t.page.evaluate(() => {
     const main = document.querySelector("main");
@@ -151,6 +194,7 @@ export const tests = [
         await checkPaytable(t, g, current);
         await checkPaylines(t, g);
         checkFigures(g, text);
+        await checkLooks(t, g, false);
         if (key === "candy-jar-clusters") {
           // Candy's console speaks credits and money, never coins: so do its pays (a new player
           // read "A bet is 20 coins" and "Coin value" here, credits everywhere else)
@@ -216,6 +260,8 @@ export const tests = [
         await checkPaytable(t, g, g.default_bet); // no bet chosen in this tab: the game's default
         await checkPaylines(t, g);
         checkFigures(g, text);
+        await checkLooks(t, g, true);
+        await noSmallText(t, key);
         const rules = await t.page.locator("[data-testid=info-jurisdiction]").first().innerText();
         expect(rules.includes("GB") && rules.includes(money(g.jurisdiction.max_stake_minor, g.currency)), `${key}: the GB rules of play not shown: ${rules}`);
         await noSideways(t, key);

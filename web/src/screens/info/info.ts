@@ -16,8 +16,18 @@ import { paytable } from "./paytable";
 import { currentSection } from "./spy";
 import { symbolImages } from "./symbol-images";
 import { gameSymbolTable } from "../../render/symbols";
+import { FONTS } from "../../render/fonts";
+import { sectionArt } from "./art";
 
-const SYMBOL_PX = 56;
+/** The symbols' images' size in CSS px: the paytable's tiles show them up to 88 px. */
+const SYMBOL_PX = 96;
+/** Each game's display face on its page (its screen's own, render/fonts.ts): the headings and
+ * the page's labels (symbol names, line numbers). */
+const FACES: Record<string, { display: string; label: string }> = {
+  cluedo: { display: FONTS.cluedo, label: FONTS.cluedo },
+  "cops-n-robbers": { display: FONTS.cops, label: FONTS.display },
+  "candy-jar-clusters": { display: FONTS.candy, label: FONTS.candy },
+};
 
 function parts(list: readonly HelpPart[], game: GameView): (Node | string)[] {
   return list.map((p) => {
@@ -126,7 +136,8 @@ export async function mountInfo(host: HTMLElement, app: AppContext, key: string)
   let picked: number | null = null;
   for (const s of sections) {
     const title = h("h2", { tabindex: -1 }, s.title);
-    const section = h("section", { class: "info-section", id: `info-${s.id}`, "data-testid": `info-section-${s.id}`, "aria-label": s.title }, title);
+    const section = h("section", { class: "info-section", id: `info-${s.id}`, "data-testid": `info-section-${s.id}`, "aria-label": s.title }, title,
+      sectionArt(game.key, s.id, images));
     for (const b of s.blocks) {
       const el = block(b, game, app, images, (f) => pending.push(f));
       if (el) section.append(el);
@@ -152,16 +163,23 @@ export async function mountInfo(host: HTMLElement, app: AppContext, key: string)
   const onScroll = () => { if (!frame) frame = requestAnimationFrame(() => { frame = 0; spy(); }); };
   host.addEventListener("scroll", onScroll, { passive: true });
   window.addEventListener("resize", onScroll);
-  // The page in the game's own colours and logo (style.css .info-theme-<key>), not the kit's.
-  const heading = h("h1", {}, `${game.title}: information`);
+  // The page in the game's own scene, colours, face and logo (info.css .info-theme-<key>), not
+  // the kit's.
+  const heading = h("h1", {}, h("span", { class: "info-title" }, `${game.title}: information`));
   if (module?.theme?.logo) {
-    const logo = h("span", { class: "info-logo", "aria-hidden": "true" });
+    const logo = h("span", { class: "info-logo", "aria-hidden": "true", "data-testid": "info-logo" });
     logo.innerHTML = module.theme.logo; // our own markup from the bundle
     heading.prepend(logo);
   }
-  host.append(h("section", { class: `page info info-theme-${module?.key ?? "generic"}`, "data-testid": "info" },
-    h("header", { class: "info-head" }, heading, h("a", { href: `#/game/${key}`, "data-testid": "info-play" }, `Play ${game.title}`)),
-    h("div", { class: "info-layout" }, toc, body)));
+  const page = h("section", { class: `page info info-theme-${module?.key ?? "generic"}`, "data-testid": "info" },
+    h("header", { class: "info-head", "data-testid": "info-hero" }, heading, h("a", { href: `#/game/${key}`, "data-testid": "info-play" }, `Play ${game.title}`)),
+    h("div", { class: "info-layout" }, toc, body));
+  const faces = module ? FACES[module.key] : undefined;
+  if (faces) {
+    page.style.setProperty("--info-display", faces.display);
+    page.style.setProperty("--info-label", faces.label);
+  }
+  host.append(page);
   for (const f of pending) void f().catch((exc) => { if (alive) console.warn("information page:", exc); });
   spy();
   return { destroy() {
