@@ -355,7 +355,12 @@ export const tests = [
         new MutationObserver((changes) => {
           for (const node of changes.flatMap((c) => [...c.addedNodes])) {
             if (node instanceof HTMLElement && node.dataset.testid === "candy-mult-drop") {
+              // where it rests, half way through its landing (it comes in from above the grid)
+              const landing = node.getAnimations().find((a) => a.animationName === "candy-mult-land");
+              const at = landing?.currentTime;
+              if (landing) landing.currentTime = landing.effect.getComputedTiming().duration / 2;
               const r = node.getBoundingClientRect(), g = document.querySelector("[data-testid=reels-window]").getBoundingClientRect();
+              if (landing) landing.currentTime = at;
               const figure = node.querySelector("b");
               window.__multDrops.push({ text: figure?.textContent ?? "", width: Math.round(node.offsetWidth), px: figure ? parseFloat(getComputedStyle(figure).fontSize) : 0,
                 onGrid: r.left + r.width / 2 > g.left && r.left + r.width / 2 < g.right && r.top + r.height / 2 > g.top && r.top + r.height / 2 < g.bottom });
