@@ -347,10 +347,24 @@ export const tests = [
       await t.page.check("[data-testid=turbo]");
       // every moment titled MAX WIN as it opens (turbo keeps it 300 ms): its words and whether it
       // covers the whole stage (the playtest: a plaque, no moment, at the game's 10,000x)
+      // and every random multiplier's badge as it lands: its words, its size and its figure's
+      // (a reviewer saw only a small box beside the grid)
       await t.page.evaluate(() => {
         window.__maxWins = [];
+        window.__multDrops = [];
         new MutationObserver((changes) => {
           for (const node of changes.flatMap((c) => [...c.addedNodes])) {
+            if (node instanceof HTMLElement && node.dataset.testid === "candy-mult-drop") {
+              // where it rests, half way through its landing (it comes in from above the grid)
+              const landing = node.getAnimations().find((a) => a.animationName === "candy-mult-land");
+              const at = landing?.currentTime;
+              if (landing) landing.currentTime = landing.effect.getComputedTiming().duration / 2;
+              const r = node.getBoundingClientRect(), g = document.querySelector("[data-testid=reels-window]").getBoundingClientRect();
+              if (landing) landing.currentTime = at;
+              const figure = node.querySelector("b");
+              window.__multDrops.push({ text: figure?.textContent ?? "", width: Math.round(node.offsetWidth), px: figure ? parseFloat(getComputedStyle(figure).fontSize) : 0,
+                onGrid: r.left + r.width / 2 > g.left && r.left + r.width / 2 < g.right && r.top + r.height / 2 > g.top && r.top + r.height / 2 < g.bottom });
+            }
             if (!(node instanceof HTMLElement) || node.dataset.testid !== "moment" || !/^MAX WIN/.test(node.querySelector(".moment-title")?.textContent ?? "")) continue;
             const r = node.getBoundingClientRect(), s = document.querySelector("[data-testid=stage]").getBoundingClientRect();
             window.__maxWins.push({ text: node.innerText.replace(/\s+/g, " "), covers: r.left <= s.left + 1 && r.top <= s.top + 1 && r.right >= s.right - 1 && r.bottom >= s.bottom - 1 });
@@ -358,7 +372,7 @@ export const tests = [
         }).observe(document.body, { childList: true, subtree: true });
       });
       const round = await spinUntil(t, "candy-cap", (o) => o.win_capped && events(o, "random_multiplier").some((e) => e.value > 1), 6, "capped round with a multiplier",
-        () => t.page.evaluate(() => { window.__maxWins = []; }));
+        () => t.page.evaluate(() => { window.__maxWins = []; window.__multDrops = []; }));
       // the round's MAX WIN moment: once, over the whole stage, the amount in credits and money
       // and the cap's multiple, before the round ended (the page is idle again)
       const maxWins = await t.page.evaluate(() => window.__maxWins);
@@ -369,6 +383,8 @@ export const tests = [
         `the MAX WIN moment says "${said}", the round won ${credits(round.outcome.total_win)} credits (${money(round.outcome.total_win * round.denomination)}), the cap 10,000× the bet`);
       const mult = events(round.outcome, "random_multiplier").find((e) => e.value > 1).value;
       expect((await t.page.locator("[data-testid=candy-multiplier]").innerText()) === `x${mult}`, "the multiplier badge");
+      const drops = await t.page.evaluate(() => window.__multDrops);
+      expect(drops.some((d) => d.text === `x${mult}` && d.onGrid && d.width >= 140 && d.px >= 48), `the multiplier x${mult} landed as ${JSON.stringify(drops)}, not a badge 140 px or more wide on the grid with its figure 48 px or more`);
       const cap = t.page.locator("[data-testid=candy-cap]");
       expect(await cap.isVisible(), "no win cap message");
       const text = await cap.innerText();

@@ -69,6 +69,8 @@ function statesNow(module) {
     // gallery had no cluster win of it)
     const winLine = document.querySelector("[data-testid=candy-winline]");
     if (!banner && visible(winLine) && /pays/i.test(winLine.textContent ?? "")) seen.push(inFeature ? "a win in a feature" : "a win");
+    // Candy Jar's random multiplier lands as a badge on the grid (mult-drop.ts), no banner
+    if (visible(document.querySelector("[data-testid=candy-mult-drop]"))) seen.push("the random multiplier");
     if (visible(document.querySelector("[data-testid=jackpot-notice]"))) seen.push("the jackpot notice");
     if (visible(document.querySelector("[data-testid=gamble], [data-testid=wheel-gamble]"))) seen.push("the gamble");
     else if (visible(document.querySelector("[data-testid=gamble-offer]"))) seen.push("gamble or collect");

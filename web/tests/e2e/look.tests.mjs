@@ -2,7 +2,8 @@
 // failed before its fix: the reels keep their size as a gamble panel closes (Cluedo, Cops n
 // Robbers, 1440x900), Cops' room under the reels holds its signs, not bare snow (1440x900),
 // Cluedo's free-spin counter stands clear of the frame's fan, Candy Jar's bonus total and
-// MAX WIN plaque stay off the final grid (1440x900 and 390x844).
+// MAX WIN plaque stay off the final grid (1440x900 and 390x844), and nothing in Candy Jar's
+// panels reads under 12 px while its rounds play (a reviewer: 8-10 px texts on a phone).
 import { WEB } from "./server.mjs";
 import { emptyUnderReels, rectsOverlap as overlap } from "./layout.mjs";
 
@@ -38,10 +39,47 @@ async function reels(t) {
   return t.rect("[data-testid=reels-window]");
 }
 
+/** The least font size (CSS px) a player must read: Candy Jar's panels showed 8-10 px on a phone. */
+const MIN_TEXT_PX = 12;
+
+/** From now on, every 80 ms: each visible element in Candy Jar's panels (.candy) holding text of
+ * its own, whose font is under MIN_TEXT_PX, with the least size seen (window.__smallText); and
+ * the win captions under the grid seen, those on no plate of their own among them (a reviewer:
+ * they floated over the shop, window.__captions). */
+async function watchTextSizes(t) {
+  await t.page.evaluate((least) => {
+    const small = (window.__smallText = {});
+    const captions = (window.__captions = { seen: 0, bare: [] });
+    const sample = () => {
+      const line = document.querySelector("[data-testid=candy-winline]");
+      if (line?.textContent.trim() && line.getBoundingClientRect().width) {
+        const st = getComputedStyle(line);
+        captions.seen++;
+        if (st.backgroundImage === "none" && /rgba\(.*, 0\)|transparent/.test(st.backgroundColor)) captions.bare.push(line.textContent.trim());
+      }
+      for (const el of document.querySelectorAll(".candy *")) {
+        if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+        const r = el.getBoundingClientRect(), st = getComputedStyle(el), px = parseFloat(st.fontSize);
+        if (px >= least || !r.width || !r.height || st.visibility === "hidden") continue;
+        const key = `${el.getAttribute("class") ?? el.tagName} "${el.textContent.trim().slice(0, 24)}"`;
+        small[key] = Math.min(px, small[key] ?? px);
+      }
+    };
+    sample();
+    window.__smallTextTimer = setInterval(sample, 80);
+  }, MIN_TEXT_PX);
+}
+
+async function smallTexts(t) {
+  return t.page.evaluate(() => { clearInterval(window.__smallTextTimer); return { small: window.__smallText, captions: window.__captions }; });
+}
+
 /** Candy Jar: rounds of `key` until its notice `testid` shows after a round; then it lies off
- * the grid, says `words`, and the screen passes the layout check. */
+ * the grid, says `words`, and the screen passes the layout check; no text in the panels read
+ * under MIN_TEXT_PX in those rounds. */
 async function offTheGrid(t, { key, testid, what, words, rounds }) {
   await open(t, key);
+  await watchTextSizes(t);
   for (let i = 0; i < rounds; i++) {
     await t.page.locator("[data-testid=play]:not([disabled])").waitFor({ timeout: 30000 });
     await t.page.click("[data-testid=play]");
@@ -53,6 +91,9 @@ async function offTheGrid(t, { key, testid, what, words, rounds }) {
     expect(!overlap(notice, grid), `${what} ${JSON.stringify(notice)} lies on the grid ${JSON.stringify(grid)}`);
     expect((await t.page.locator(`[data-testid=${testid}]`).innerText()).includes(words), `${what}'s words`);
     await t.layout(testid);
+    const { small, captions } = await smallTexts(t);
+    expect(!Object.keys(small).length, `texts under ${MIN_TEXT_PX} px in the panels: ${JSON.stringify(small)}`);
+    expect(captions.seen && !captions.bare.length, `win captions with no plate under them (${captions.bare.length} of ${captions.seen} seen): ${JSON.stringify([...new Set(captions.bare)].slice(0, 3))}`);
     return;
   }
   throw new Error(`no ${what} in ${rounds} rounds`);

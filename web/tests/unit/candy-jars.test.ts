@@ -45,6 +45,8 @@ describe("candy jar captions", () => {
     expect(rules.emptiedEverySpin).toBe(true);
     expect(triggerLine(rules)).toBe(`${rules.trigger} or more yellow, red or green candies in one spin start FREE SPINS · the jars empty after every spin`);
     expect(triggerLine({ ...rules, emptiedEverySpin: false })).toBe(`${rules.trigger} or more yellow, red or green candies in one spin start FREE SPINS`);
+    // a phone's, short enough for 12 px in half its width (the jars' lids show the colours)
+    expect(triggerLine(rules, true)).toBe(`${rules.trigger} or more candies in one spin start FREE SPINS · jars empty every spin`);
     const every = Number(/^per_super_spin\s*=\s*(\d+)/m.exec(gameFile)![1]);
     const rule = superSpinEvery(described);
     expect(rule).toEqual({ every, symbol: "Extra Free Spin" });

@@ -54,8 +54,10 @@ export function jarRules(info: Pick<GameInfo, "help">): JarRules {
 
 /** The line under the jars: how many candies, of which colours (the jars' captions: "Yellow
  * candy"), start Free Spins in one spin, and that the jars empty after every spin where the
- * pages say so (the counter beside it starts again at 0 each spin), in the sheet's plain words. */
-export function triggerLine(rules: JarRules): string {
+ * pages say so (the counter beside it starts again at 0 each spin), in the sheet's plain words;
+ * `short`: a phone's, without the colours (the jars' lids show them), at 12 px in half the width. */
+export function triggerLine(rules: JarRules, short = false): string {
+  if (short) return `${rules.trigger} or more candies in one spin start FREE SPINS${rules.emptiedEverySpin ? " · jars empty every spin" : ""}`;
   const colours = JARS.flatMap((j) => {
     const m = /^(\w+) candy$/i.exec(rules.captions.get(j)?.candy ?? "");
     return m ? [m[1]!.toLowerCase()] : [];

@@ -18,6 +18,7 @@ import { extraLine, JAR_BOX, jarFill, jarRules, pileSlots, superSpinEvery, trigg
 import jarBack from "./art/jar-back.svg?raw";
 import jarFront from "./art/jar-front.svg?raw";
 import { jackpotMultiples, ladderAmounts } from "./ladder";
+import { dropMultiplier } from "./mult-drop";
 import { MODIFIER_ART, modifierWords, type ModifierWords } from "./modifiers";
 import { JACKPOTS, JAR_NAMES, JARS, type CandyView as CandyViewApi, type FreeSpinCounter, type Jar } from "./handlers";
 import { JAR_COLOURS } from "./symbols";
@@ -29,8 +30,10 @@ const CELL = 88;
 /** The candies that fill a jar where the pages give no trigger. */
 const JAR_CAPACITY = 3;
 /** CSS px kept free under the grid: the win line; on a phone also the jars and the ladder. */
-const UNDER_LANDSCAPE = 34;
-const UNDER_PORTRAIT = 190;
+const UNDER_LANDSCAPE = 46;
+const UNDER_PORTRAIT = 200;
+/** The least font size (CSS px) of the win line: a player must read it. */
+const WINLINE_MIN_PX = 12;
 const JACKPOT_COLOURS: Record<string, string> = { MINI: "#5ec8f0", MINOR: "#63e08a", MAJOR: "#ff9a52", MAXI: "#c77dff", GRAND: "#ff3d6e" }; // the coins' colours (art/jackpot-*.svg)
 const css = (n: number) => `#${n.toString(16).padStart(6, "0")}`;
 
@@ -136,7 +139,7 @@ export class CandyJarView implements CandyViewApi {
     // candies together in one spin (RULES.md: 3 or more start Free Spins, the jars empty after
     // every spin), so the target is theirs together, not one jar's
     this.progress = rules.trigger === null ? null : h("div", { class: "jar-progress", "data-testid": "jar-progress", role: "img" });
-    const fills = rules.trigger === null ? null : h("div", { class: "jar-rule", "data-testid": "jar-rule" }, this.progress ?? "", h("span", { class: "words" }, triggerLine(rules)));
+    const fills = rules.trigger === null ? null : h("div", { class: "jar-rule", "data-testid": "jar-rule" }, this.progress ?? "", h("span", { class: "words" }, triggerLine(rules)), h("span", { class: "short" }, triggerLine(rules, true)));
     this.showProgress({ wild: 0, free_spins: 0, jackpots: 0 });
     this.tip = h("div", { class: "jar-tip", role: "tooltip", "data-testid": "jar-tip", "data-layout": "over-reels", hidden: true });
     this.ladder = h("div", { class: "ladder", "data-testid": "candy-jackpots", "aria-label": "Jackpots" });
@@ -170,7 +173,8 @@ export class CandyJarView implements CandyViewApi {
     // data-board: "idle" while the idle board shows, "round" once a round's grid replaced it
     this.root = h("div", { class: "candy", "data-testid": "candy-screen", "data-board": "idle" },
       h("div", { class: "side left", "data-layout": "decoration" }, jars, modifiers, fills),
-      h("div", { class: "side right", "data-layout": "decoration" }, this.counter, this.totalEl, this.capEl, this.mult, this.extra, this.ladder, this.legend),
+      // landscape: under the ladder, the shop's display shelf fills the cabinet (candy.css)
+      h("div", { class: "side right", "data-layout": "decoration" }, this.counter, this.totalEl, this.capEl, this.mult, this.extra, this.ladder, this.legend, h("div", { class: "display", "aria-hidden": "true" })),
       this.winLine, this.bannerEl, this.tip);
     deps.overlay.appendChild(this.root);
     // a tap anywhere but on a jar (which toggles its own note) closes the note
@@ -415,9 +419,10 @@ export class CandyJarView implements CandyViewApi {
       return;
     }
     this.mult.textContent = `x${value}`;
-    this.mult.hidden = false;
     this.mult.dataset.value = String(value);
-    await this.banner(`RANDOM MULTIPLIER x${value}`, { ms: 1100, fast: options.fast });
+    // the badge lands on the grid first; the panel's keeps it for the rest of the spin
+    await dropMultiplier(this.root, value, { ms: 1400, fast: options.fast });
+    this.mult.hidden = false;
   }
   async fillJars(counts: Record<Jar, number>, lit: readonly Jar[], options: { fast?: boolean } = {}): Promise<void> {
     this.showJars(counts, lit);
@@ -526,14 +531,21 @@ export class CandyJarView implements CandyViewApi {
     return creditsAndMoney(credits, creditsMoney(this.deps.game));
   }
   setWinLine(text: string, meter?: number): void {
-    this.winLine.textContent = text;
-    // on one line, within its width: a long line (a pay with its running total and money) is
-    // drawn smaller rather than cut off with an ellipsis (the phone's line is 96% wide)
+    // each of its parts ("9 LEMONS pay 35 credits", "cluster 2 of 4", "TOTAL WIN …") whole: where
+    // the line is too long for one line (a phone) it breaks between them, on its candy label,
+    // rather than shrinking below what a player reads (a reviewer found 9 px)
+    // a phone leaves out the running total ("TOTAL WIN …", "WIN …"): the console's WIN meter
+    // under it says the same (candy.css)
+    const parts = text ? text.split(" · ") : [];
+    this.winLine.replaceChildren(...parts.flatMap((p, i) => {
+      const tail = i > 0 && /^(TOTAL )?WIN /.test(p) ? " tail" : "";
+      return [...(i ? [h("span", { class: `sep${tail}` }, " · ")] : []), h("span", { class: `part${tail}` }, p)];
+    }));
     this.winLine.style.fontSize = "";
     const { scrollWidth, clientWidth } = this.winLine;
     if (text && clientWidth > 0 && scrollWidth > clientWidth) {
       const size = parseFloat(getComputedStyle(this.winLine).fontSize);
-      this.winLine.style.fontSize = `${Math.max(9, Math.floor(size * clientWidth / scrollWidth * 10) / 10)}px`;
+      this.winLine.style.fontSize = `${Math.max(WINLINE_MIN_PX, Math.floor(size * clientWidth / scrollWidth * 10) / 10)}px`;
     }
     if (meter === undefined) delete this.winLine.dataset.meter;
     else this.winLine.dataset.meter = String(meter);
