@@ -436,7 +436,8 @@ export const tests = [
         mo.observe(document.querySelector("[data-testid=choice]"), { childList: true, characterData: true, subtree: true, attributes: true });
       });
       await t.page.click("[data-testid=cash-wheel]");
-      await t.page.locator("[data-testid=choice][data-wheel-result^=cash-wheel]").waitFor({ timeout: 30000 });
+      // (attached: the choice area itself takes no room under the wheels)
+      await t.page.locator("[data-testid=choice][data-wheel-result^=cash-wheel]").waitFor({ state: "attached", timeout: 30000 });
       await t.page.waitForFunction(() => window.__run.said !== null, null, { timeout: 30000 });
       const run = await t.page.evaluate(() => window.__run);
       expect(run.said >= 2000, `the cash wheel's result was written ${Math.round(run.said)} ms after its pointer started (no suspense)`);
@@ -499,7 +500,7 @@ export const tests = [
       // the wheel itself is a button from the keyboard too: Enter on the bonus wheel spins it
       await t.page.focus("[data-testid=bonus-wheel]");
       await t.page.keyboard.press("Enter");
-      await t.page.locator("[data-testid=choice][data-wheel-result^=bonus-wheel]").waitFor({ timeout: 30000 });
+      await t.page.locator("[data-testid=choice][data-wheel-result^=bonus-wheel]").waitFor({ state: "attached", timeout: 30000 });
       flow = await settled(t, key);
       const bonusRound = await lastRound(t);
       const stepped = bonusRound.steps.at(-1);

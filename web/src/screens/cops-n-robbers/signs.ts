@@ -33,7 +33,7 @@ export function copsSigns(marks: readonly number[]): Sign[] {
   const lo = Math.min(...marks), hi = Math.max(...marks);
   return [
     { kind: "presents", title: "PRESENTS' CASH", short: "ROBBER COLLECTS THE PRESENTS", full: "Each robber in view collects the cash values on the presents (1x to 100x the stake), in Fortune Spins and the Big Money Bonus" },
-    { kind: "trail", title: "BIG MONEY TRAIL", short: `3+ BONUS: A CHASE UP TO ${hi}x`, full: `3, 4 or 5 BONUS start the chase at x1, x2 or x3; multipliers ${lo}x to ${hi}x on the trail` },
+    { kind: "trail", title: "BIG MONEY TRAIL", short: `3+ BONUS: A CHASE TO ${hi}x`, full: `3, 4 or 5 BONUS start the chase at x1, x2 or x3; multipliers ${lo}x to ${hi}x on the trail` },
     { kind: "gamble", title: "GAMBLE ANY WIN", short: "+1/3, x2, x3 OR A BONUS", full: "Cash wheel: a third more, double or triple. Bonus wheel: win a Big Money bonus" },
   ];
 }

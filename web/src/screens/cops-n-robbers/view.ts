@@ -202,6 +202,8 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
    * sign at all on a phone; then a bare band of snow between the reels and the console, the
    * reels taking the width and the height left over). Shown only where they fit. */
   private placeBand(px: number, covered: number): void {
+    // the wheels cover the room: the signs would show through their panel
+    if (this.wheelsOpen()) { this.bandEl.hidden = true; return; }
     if (this.stage.placement().design.name === "portrait") {
       const { top: y, room, height } = this.bandUnderReels(px, { strip: UNDER_REELS_PX, air: BAND_PHONE_GAP, most: BAND_PHONE_MAX_PX });
       this.bandEl.dataset.place = "phone";
