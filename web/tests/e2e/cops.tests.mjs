@@ -5,7 +5,7 @@
 // base reels), served as extra games of the demo and poor operators.
 import { randomUUID } from "node:crypto";
 import { WEB } from "./server.mjs";
-import { rectsOverlap as overlap } from "./layout.mjs";
+import { signsLook } from "./look.tests.mjs";
 
 const WIN = { operator: "demo", key: "cops-n-robbers-win", gameFile: `${WEB}/tests/e2e/games/cops-n-robbers-e2e-win-v1.toml` };
 const LOSE = { operator: "poor", key: "cops-n-robbers-lose", gameFile: `${WEB}/tests/e2e/games/cops-n-robbers-e2e-lose-v1.toml` };
@@ -58,6 +58,10 @@ async function offerShown(t, label) {
   const shown = Number(await t.page.getAttribute("[data-testid=gamble-offer-amount]", "data-amount"));
   expect(shown === offer.amount, `${label}: the offer shows ${shown}, the server offers ${offer.amount}`);
   for (const q of ["gamble-offer", "gamble-collect"]) expect(await t.page.locator(`[data-testid=${q}]:not([disabled])`).isVisible(), `${label}: no ${q} on the offer`);
+  // the rule sheet's word for taking the win ("Press the 'COLLECT' button ... to collect your
+  // winnings"), on the offer and on PLAY, which takes it and plays on (Cluedo's sheet says TAKE WIN)
+  const words = [await t.page.locator("[data-testid=gamble-collect]").innerText(), await t.page.locator("[data-testid=play]").innerText()].map((w) => w.trim());
+  expect(words[0] === "COLLECT" && words[1] === "COLLECT & PLAY", `${label}: the offer reads ${JSON.stringify(words)}, not the sheet's COLLECT (and COLLECT & PLAY)`);
   await layout(t, label);
   return round;
 }
@@ -84,13 +88,45 @@ async function layout(t, label) {
     expect(trail.y + trail.height <= reels.y + 0.5, `${label}: the trail ${JSON.stringify(trail)} reaches over the reels ${JSON.stringify(reels)}`);
   }
   const wheels = await t.rect("[data-testid=wheel-gamble]");
-  if (wheels) expect(!overlap(wheels, reels), `${label}: the wheels ${JSON.stringify(wheels)} cover the reels ${JSON.stringify(reels)}`);
+  if (wheels) await wheelsLook(t, label, wheels, reels);
   const wrapped = await t.page.evaluate(() => [...document.querySelectorAll("[data-testid=choice] button")].filter((b) => {
     const range = document.createRange();
     range.selectNodeContents(b);
     return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
   }).map((b) => b.textContent));
   expect(wrapped.length === 0, `${label}: button text wraps: ${wrapped.join(", ")}`);
+}
+
+/** The reviewer: the gamble read as a form under the reels (small wheels, mixed fonts, a
+ * paragraph of instructions). The wheels are the screen while it is open: the panel covers the
+ * reels' window (the reels wait behind it), each wheel large (at least a third of the panel's
+ * height on a desktop, 150 px on a phone), every word in the one display face, the instruction
+ * one line. */
+async function wheelsLook(t, label, wheels, reels) {
+  const covers = wheels.x <= reels.x + 0.5 && wheels.y <= reels.y + 0.5 && wheels.x + wheels.width >= reels.x + reels.width - 0.5 && wheels.y + wheels.height >= reels.y + reels.height - 0.5;
+  expect(covers, `${label}: the wheels ${JSON.stringify(wheels)} are not the screen over the reels ${JSON.stringify(reels)}`);
+  const look = await t.page.evaluate(() => {
+    const panel = document.querySelector("[data-testid=wheel-gamble]");
+    const sizes = ["cash-wheel", "bonus-wheel"].map((id) => panel.querySelector(`[data-testid=${id}]`).getBoundingClientRect().width);
+    const faces = new Set();
+    const walk = document.createTreeWalker(panel, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      const el = n.parentElement;
+      if (!n.textContent.trim() || !el || el.closest(".moment") || !el.checkVisibility()) continue;
+      faces.add(getComputedStyle(el).fontFamily.split(",")[0].replace(/"/g, "").trim());
+    }
+    const help = panel.querySelector("[data-testid=gamble-help]");
+    const range = document.createRange();
+    range.selectNodeContents(help);
+    const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top + r.height / 2))).size;
+    return { sizes, faces: [...faces], lines, words: help.innerText.trim().split(/\s+/).length };
+  });
+  const least = (await t.page.evaluate(() => innerWidth > 600)) ? Math.min(240, wheels.height / 3) : 150;
+  expect(look.sizes.every((w) => w >= least), `${label}: the wheels are ${look.sizes.map(Math.round).join(" and ")} px across (at least ${Math.round(least)} wanted)`);
+  expect(look.faces.length === 1 && look.faces[0] === "Lilita One", `${label}: the gamble's words are set in ${look.faces.join(", ")}`);
+  expect(look.lines === 1 && look.words <= 12, `${label}: the gamble's instruction is ${look.lines} lines, ${look.words} words`);
+  const collect = (await t.page.locator("[data-testid=wheel-gamble] [data-testid=collect]").innerText()).trim();
+  expect(collect === "COLLECT", `${label}: the wheels' collect reads "${collect}", not the sheet's COLLECT`);
 }
 
 /** The values on the presents are the last spin's cash events, cell by cell. */
@@ -109,16 +145,17 @@ async function valuesShown(t, round, label) {
 
 /** Watches the wheel gamble's panel from the frame it opens: in that frame (a ResizeObserver
  * made after the shell's runs after its relayout, before the paint) and the next few, the panel
- * must lie clear of the reels as laid out (the window marker) and as the canvas last drew them
- * (the overlay's data-drawn-window): a panel painted over the reels for a frame or more, until
- * the reels shrink, is what a player saw. Install before the spin; read with gambleOpened. */
+ * must cover the reels as laid out (the window marker) and as the canvas last drew them (the
+ * overlay's data-drawn-window): the wheels are the screen while the gamble is open, and reels
+ * showing past the panel's edge for a frame or more is what a player would see. Install before
+ * the spin; read with gambleOpened. */
 async function watchGambleOpening(t) {
   await t.page.evaluate(() => {
     const probe = { frames: [] };
     window.__gambleProbe = probe;
     const choice = document.querySelector("[data-testid=choice]");
     const rectOf = (el) => { const r = el.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; };
-    const overlaps = (a, b) => Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x) > 2 && Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) > 2;
+    const covers = (a, b) => a.x <= b.x + 0.5 && a.y <= b.y + 0.5 && a.x + a.width >= b.x + b.width - 0.5 && a.y + a.height >= b.y + b.height - 0.5;
     const check = (when) => {
       const panel = document.querySelector("[data-testid=wheel-gamble]");
       const marker = document.querySelector("[data-testid=reels-window]");
@@ -129,7 +166,7 @@ async function watchGambleOpening(t) {
       const [x, y, width, height] = drawnAt.split(" ").map(Number);
       const o = overlay.getBoundingClientRect();
       const p = rectOf(panel), m = rectOf(marker), d = { x: o.x + x, y: o.y + y, width, height };
-      probe.frames.push({ when, panel: p, laidOut: m, drawn: d, over: overlaps(p, m) || overlaps(p, d) });
+      probe.frames.push({ when, panel: p, laidOut: m, drawn: d, over: covers(p, m) && covers(p, d) });
     };
     // Only the first panel of the round: a later one (after a step) opens on reels already fitted.
     const ro = new ResizeObserver(() => {
@@ -157,8 +194,9 @@ async function gambleOpened(t, label) {
   await t.page.waitForFunction(() => (window.__gambleProbe?.frames.length ?? 0) >= 4, null, { timeout: 30000 });
   const frames = await t.page.evaluate(() => window.__gambleProbe.frames);
   expect(frames[0].when === "opening frame", `${label}: the probe missed the panel's opening frame: ${JSON.stringify(frames[0])}`);
-  const bad = frames.filter((f) => f.over);
-  expect(bad.length === 0, `${label}: the wheels lie over the reels as the panel opens: ${JSON.stringify(bad[0])}`);
+  // the wheels are the screen from their first frame: the reels never show through a gap
+  const bad = frames.filter((f) => !f.over);
+  expect(bad.length === 0, `${label}: the wheels do not cover the reels as the panel opens: ${JSON.stringify(bad[0])}`);
   await layout(t, label);
 }
 
@@ -178,11 +216,12 @@ async function reelsNow(t) {
 /** The playtest at 1440x900: the wheels' panel pushed the whole game up (the reels' top row
  * and line badge 2 under the header, an empty band under the console). The reels stand where
  * they stood with no panel open, and the panel lies under them. */
-function reelsHeldStill(label, idle, now) {
+function reelsHeldStill(label, idle, now, { over = false } = {}) {
   const moved = ["x", "y", "width", "height"].filter((k) => Math.abs(now[k] - idle[k]) > 0.5);
   expect(!moved.length, `${label}: the reels moved as the wheels opened (${moved.map((k) => `${k} ${idle[k].toFixed(1)} -> ${now[k].toFixed(1)}`).join(", ")})`);
   expect(now.scrollY === 0, `${label}: the page scrolled by ${now.scrollY} px`);
-  expect(now.panelTop !== null && now.bottom <= now.panelTop + 0.5, `${label}: the wheels (top ${now.panelTop}) cover the reels (bottom ${now.bottom.toFixed(1)})`);
+  // a panel under the reels (the offer, Spin Chance) clears them; the wheels cover them (over)
+  if (!over) expect(now.panelTop !== null && now.bottom <= now.panelTop + 0.5, `${label}: the panel (top ${now.panelTop}) covers the reels (bottom ${now.bottom.toFixed(1)})`);
 }
 
 /** After a change of viewport the shell lays the reels out again (on the next frames). */
@@ -248,8 +287,10 @@ export const tests = [
       const fortuneSign = t.page.locator("[data-testid=fortune-sign]");
       expect(await fortuneSign.isVisible(), "no Fortune Spins sign with the switch on");
       const fortuneWords = await fortuneSign.innerText();
-      expect(/FORTUNE SPINS/.test(fortuneWords) && /presents, robbers and BONUS/.test(fortuneWords) && /snowflakes are blanks/.test(fortuneWords) && /robber/.test(fortuneWords.split("blanks")[1] ?? ""),
-        `Fortune Spins' sign does not say what the reels hold and what to wait for: ${fortuneWords}`);
+      // (a sign's few words; what the reels hold in full is its accessible name and tooltip)
+      const fortuneFull = await fortuneSign.getAttribute("aria-label");
+      expect(/FORTUNE SPINS/.test(fortuneWords) && /snowflakes are blanks/i.test(fortuneWords) && /robber/i.test(fortuneWords.split(/blanks/i)[1] ?? "") && /presents, robbers and BONUS/.test(fortuneFull),
+        `Fortune Spins' sign does not say what the reels hold and what to wait for: ${fortuneWords} (${fortuneFull})`);
       expect(!(await t.page.locator("[data-testid=band-presents]").isVisible()), "the presents' sign beside Fortune Spins' own");
       // Fortune Spins draw a value for every present in view: spin until some show
       let flow, round, values = 0;
@@ -331,7 +372,7 @@ export const tests = [
         const dim = await t.page.evaluate(() => { const col = document.querySelector(".wheel-col.bonus"); const svg = col?.querySelector("svg"); return [col, svg].map((e) => Number(getComputedStyle(e).opacity)); });
         expect(dim.every((o) => o === 1), `the choosable bonus wheel is dimmed (opacity ${dim.join(", ")})`);
       }
-      reelsHeldStill("the wheels at 1440x900", idle, await reelsNow(t));
+      reelsHeldStill("the wheels at 1440x900", idle, await reelsNow(t), { over: true });
       expect((await t.page.locator("[data-testid=win]").innerText()).startsWith(win.toLocaleString("en")), "the line win is not on the meter");
       // The reload in the middle of the gamble: once a step is taken the server's round is in
       // the gamble, and a reload comes back to the wheels, on the server's state. The step, a
@@ -388,14 +429,15 @@ export const tests = [
           const choice = document.querySelector("[data-testid=choice]");
           const now = performance.now();
           if (window.__run.start === null && choice?.dataset.wheelResult?.startsWith("cash-wheel")) window.__run.start = now;
-          const turn = document.querySelector("[data-testid=cash-wheel] polygon")?.getAttribute("transform");
+          const turn = document.querySelector("[data-testid=cash-wheel] .wheel-pointer")?.getAttribute("transform");
           if (window.__run.start !== null && turn && window.__run.moves.at(-1)?.turn !== turn) window.__run.moves.push({ at: now - window.__run.start, turn });
           if (window.__run.said === null && document.querySelector("[data-testid=gamble-last][data-result]")?.textContent) { window.__run.said = now - (window.__run.start ?? now); mo.disconnect(); }
         });
         mo.observe(document.querySelector("[data-testid=choice]"), { childList: true, characterData: true, subtree: true, attributes: true });
       });
       await t.page.click("[data-testid=cash-wheel]");
-      await t.page.locator("[data-testid=choice][data-wheel-result^=cash-wheel]").waitFor({ timeout: 30000 });
+      // (attached: the choice area itself takes no room under the wheels)
+      await t.page.locator("[data-testid=choice][data-wheel-result^=cash-wheel]").waitFor({ state: "attached", timeout: 30000 });
       await t.page.waitForFunction(() => window.__run.said !== null, null, { timeout: 30000 });
       const run = await t.page.evaluate(() => window.__run);
       expect(run.said >= 2000, `the cash wheel's result was written ${Math.round(run.said)} ms after its pointer started (no suspense)`);
@@ -458,7 +500,7 @@ export const tests = [
       // the wheel itself is a button from the keyboard too: Enter on the bonus wheel spins it
       await t.page.focus("[data-testid=bonus-wheel]");
       await t.page.keyboard.press("Enter");
-      await t.page.locator("[data-testid=choice][data-wheel-result^=bonus-wheel]").waitFor({ timeout: 30000 });
+      await t.page.locator("[data-testid=choice][data-wheel-result^=bonus-wheel]").waitFor({ state: "attached", timeout: 30000 });
       flow = await settled(t, key);
       const bonusRound = await lastRound(t);
       const stepped = bonusRound.steps.at(-1);
@@ -489,6 +531,18 @@ export const tests = [
     async run(t) {
       const key = "cops-n-robbers-bonus";
       await open(t, key);
+      // the trail's label at each step: read in the step's own mutation (the gallery saw x1 by a
+      // robber past the 2x mark: the label waited for his next collection)
+      await t.page.evaluate(() => {
+        window.__steps = [];
+        new MutationObserver((records) => {
+          for (const r of records) {
+            const el = r.target;
+            if (el.dataset?.testid !== "trail" || !el.dataset.robber) continue;
+            window.__steps.push({ robber: Number(el.dataset.robber), start: Number(el.dataset.start), label: el.querySelector("[data-testid=trail-start]")?.textContent });
+          }
+        }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["data-robber"] });
+      });
       // about 9 rounds in 10 trigger the bonus on this game's reels: spin until one does
       const trail = t.page.locator("[data-testid=trail]:not([hidden])");
       let seen = false;
@@ -547,6 +601,13 @@ export const tests = [
       expect(!bonusSpins.length || counted === "", `the count still reads "${counted}" after the bonus (its last spin was ${bonusSpins.at(-1)?.index})`);
       const start = events.find((e) => e.type === "bonus").start_multiplier;
       expect((await t.page.getAttribute("[data-testid=trail]", "data-start")) === String(start), "start multiplier");
+      // the multiplier the robber collects at, said with each step: the trail's mark he has
+      // reached (the rule sheet: 2x at position 6, then every 3 up to 10x) times the start
+      const marks = { 6: 2, 9: 3, 12: 4, 15: 6, 18: 8, 21: 10 };
+      const steps = await t.page.evaluate(() => window.__steps);
+      const late = steps.filter((s) => s.label !== `x${s.start * Object.entries(marks).reduce((m, [at, x]) => (Number(at) <= s.robber ? x : m), 1)}`);
+      expect(steps.length > 0 && late.length === 0, `the trail's label lags the robber's step: ${JSON.stringify(late.slice(0, 3))} of ${steps.length} steps`);
+      console.log(`     trail: the robber reached step ${Math.max(...steps.map((s) => s.robber)) + 1}, label ${steps.at(-1)?.label}`);
       expect((await t.page.locator("[data-testid=win]").innerText()).startsWith(round.outcome.total_win.toLocaleString("en")), "bonus total not on the meter");
       // the banner beside the meter accounts for its total: the last spin's wins and, apart,
       // what the spins before it paid (the playtest: "4 winning lines pay 125" beside WIN 130).
@@ -668,6 +729,7 @@ export const tests = [
       const signs = await t.page.locator("[data-testid=cops-band] > [data-testid^=band-]").evaluateAll((els) => els.map((el) => { const r = el.getBoundingClientRect(); return { text: el.innerText.trim(), width: r.width, height: r.height }; }));
       expect(signs.length === 3 && signs.every((s) => s.text.length > 20 && s.width > 60 && s.height > 20), `the phone's signs: ${JSON.stringify(signs)}`);
       expect(/collects the presents/i.test(signs[0].text), `the presents' sign on a phone does not say what the robber collects: ${signs[0].text}`);
+      await signsLook(t, "390x844");
       const idle = await reelsNow(t);
       expect((await t.spin(key)) === "choice", "no gamble");
       // the offer, not the wheels: the reels stand where they stood, clear of it (layout)
@@ -690,8 +752,9 @@ export const tests = [
       // The gamble says what it is on a phone too (its title, the arrows, the colours, the two
       // collects), every control on the page, and the reels stay a size a player can read.
       expect(await t.page.locator("[data-testid=gamble-title]").isVisible(), "no GAMBLE title on a phone");
+      // the rule sheet's "Press either wheel" and the colours, on one line (wheelsLook)
       const help = await t.page.locator("[data-testid=gamble-help]").innerText();
-      for (const words of ["◀ ▶", "Green", "red", "COLLECT & PLAY"]) expect(help.includes(words), `the gamble's help does not say "${words}": ${help}`);
+      for (const words of ["TAP A WHEEL", "GREEN WINS", "RED LOSES"]) expect(help.includes(words), `the gamble's sign does not say "${words}": ${help}`);
       const wide = await t.page.evaluate(() => [...document.querySelectorAll("[data-testid=wheel-gamble] button")].filter((b) => { const r = b.getBoundingClientRect(); return r.left < 0 || r.right > window.innerWidth; }).map((b) => b.textContent));
       expect(wide.length === 0, `gamble buttons off the page: ${wide.join(", ")}`);
       const reels = await t.rect("[data-testid=reels-window]");

@@ -102,6 +102,24 @@ async function offTheGrid(t, { key, testid, what, words, rounds }) {
 const same = (a, b) => ["x", "y", "width", "height"].every((k) => Math.abs(a[k] - b[k]) <= 0.5);
 const said = (r) => ["x", "y", "width", "height"].map((k) => r[k].toFixed(1)).join(",");
 
+/** The reviewer: three paragraph cards under the reels, where a commercial slot shows signs.
+ * Each of Cops n Robbers' signs says a few words, all in display faces (the game's own and the
+ * buttons'), and its full promise stays on the screen for a reader: its accessible name. */
+export async function signsLook(t, label) {
+  const signs = await t.page.locator("[data-testid=cops-band] > [data-testid^=band-]").evaluateAll((els) => els.filter((el) => el.checkVisibility()).map((el) => {
+    const faces = new Set();
+    const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) if (n.textContent.trim() && n.parentElement.checkVisibility()) faces.add(getComputedStyle(n.parentElement).fontFamily.split(",")[0].replace(/"/g, "").trim());
+    return { words: el.innerText.trim().split(/\s+/).length, text: el.innerText.trim().replace(/\s+/g, " "), faces: [...faces], full: el.getAttribute("aria-label") ?? "" };
+  }));
+  expect(signs.length === 3, `${label}: ${signs.length} signs under the reels`);
+  for (const s of signs) {
+    expect(s.words <= 10, `${label}: a paragraph under the reels (${s.words} words): ${s.text}`);
+    expect(s.faces.every((f) => ["Lilita One", "Mountains of Christmas"].includes(f)), `${label}: the sign "${s.text}" is set in ${s.faces.join(", ")}`);
+    expect(s.full.length > s.text.length, `${label}: the sign "${s.text}" keeps no fuller words for a reader (${s.full})`);
+  }
+}
+
 export const tests = [
   {
     // The playtest: the reels jumped smaller at COLLECT (the round's paid notice took a row of
@@ -162,6 +180,7 @@ export const tests = [
       expect(signs.length === 3 && signs.every((s) => s.trim().length > 10), `the band's signs: ${JSON.stringify(signs)}`);
       // the playtest: "A robber collects it" (what?): the sign names the presents' cash
       expect(/collects the (cash values on the )?presents/i.test(signs[0]), `the presents' sign does not say what the robber collects: ${signs[0]}`);
+      await signsLook(t, "1440x900");
       await t.layout("band-idle");
       expect((await t.spin("cops-n-robbers-win")) === "choice", "no gamble offered after a win");
       // the gamble's offer, one row at the room's foot: the signs stay over it, clear of it

@@ -13,7 +13,7 @@ import type { ViewDeps } from "../game/registry";
 import { copsWinSummary, labelsWithMoney } from "./summary";
 import { copsSigns, FORTUNE_SIGN, type Sign } from "./signs";
 import { withCurrency } from "./symbols";
-import { BONUS_TITLES, collectionCells, collectionLabel, PARADE, TRAIL, type CopsMoment, type CopsView, type PresentValue } from "./handlers";
+import { BONUS_TITLES, collectionCells, collectionLabel, PARADE, TRAIL, trailMultiplier, type CopsMoment, type CopsView, type PresentValue } from "./handlers";
 import { type WinCycle, type WinShow } from "../../core/win-cycle";
 import type { Outcome } from "../../core/outcome";
 
@@ -72,12 +72,10 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   /** In the bonus the three signs give way to the bonus's own (cops.css): its name between a
    * patrol car's red and blue lamps, what it does, what ends it, the chase's state. */
   private readonly bonusTitle = h("strong", {}, BONUS_TITLES[1] ?? "");
-  private readonly bonusSign = h("div", { class: "band-sign band-bonus", "data-testid": "bonus-sign" },
+  private readonly bonusSign = h("div", { class: "band-sign band-bonus", "data-testid": "bonus-sign", title: "Every robber collects the presents' cash, times the trail's multiplier; bonus spins until the cop catches the robber" },
     h("span", { class: "band-lamp red", "aria-hidden": "true" }),
     h("div", { class: "band-words" }, this.bonusTitle,
-      h("span", {}, "Every robber collects the presents' cash, times the trail's multiplier"),
-      h("span", { class: "band-until" }, "Bonus spins until the cop catches the robber"),
-      h("span", { class: "band-short" }, "Until the cop catches the robber"),
+      h("span", { class: "band-until" }, "UNTIL THE COP CATCHES THE ROBBER"),
       this.chaseEl),
     h("span", { class: "band-lamp blue", "aria-hidden": "true" }));
   /** What the presents on the reels hold now, on the presents' sign. */
@@ -104,19 +102,21 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
       this.cells.push(cell);
       row.append(cell);
     }
+    // the multipliers' cobbles wider than the rest, so that their figures read on a phone
+    row.style.gridTemplateColumns = this.cells.map((c) => (c.classList.contains("mark") ? "minmax(0, 2.2fr)" : "minmax(0, 1fr)")).join(" ");
     this.trailEl = h("div", { class: "trail", "data-testid": "trail", "data-layout": "decoration", hidden: true, "aria-label": "Big Money trail" }, h("span", { class: "trail-start", "data-testid": "trail-start" }), row);
     // the parade is a moment over the reels (the spin is over; nothing under it is at stake)
     this.paradeEl = h("div", { class: "parade", "data-testid": "parade", "data-layout": "over-reels", hidden: true, "aria-label": "ID parade" },
       h("div", { class: "parade-title" }, "ID PARADE"),
       h("div", { class: "line-up" }, ...PARADE.map((name, i) => h("div", { class: "suspect", "data-name": name }, h("span", { class: "suspect-figure" }), h("strong", {}, `${i + 1} ${name.toUpperCase()}`)))),
       this.paradeResult);
-    // each sign's lines in full (a desktop) and its short line (a phone: cops.css)
-    // (Fortune Spins' sign, in the presents' place while they are on, is not one of the three)
-    const sign = ({ kind, title, lines, short }: Sign) => h("div", { class: `band-sign band-${kind}`, "data-testid": kind === "fortune" ? "fortune-sign" : `band-${kind}` },
-      h("span", { class: "band-icon", "aria-hidden": "true" }), h("div", { class: "band-words" }, h("strong", {}, title),
-        ...lines.map((l, i) => h("span", { class: kind === "presents" ? "band-general" : kind === "trail" && i === 1 ? "band-marks" : "" }, l)),
-        ...(kind === "presents" ? [this.bandPresents] : []),
-        h("span", { class: "band-short" }, short)));
+    // each sign its icon, its name and a few words; what it promises in full is its
+    // accessible name and tooltip (Fortune Spins' sign, in the presents' place while they are
+    // on, is not one of the three)
+    const sign = ({ kind, title, short, full }: Sign) => h("div", { class: `band-sign band-${kind}`, "data-testid": kind === "fortune" ? "fortune-sign" : `band-${kind}`, title: full, role: "note", "aria-label": `${title}: ${full}` },
+      signIcon(kind), h("div", { class: "band-words" }, h("strong", {}, title),
+        h("span", { class: "band-short" }, short),
+        ...(kind === "presents" ? [this.bandPresents] : [])));
     this.bandEl = h("div", { class: "cops-band", "data-testid": "cops-band", "data-layout": "decoration", hidden: true, "aria-label": "How Cops n Robbers pays" },
       ...copsSigns(Object.values(TRAIL.marks)).map(sign), sign(FORTUNE_SIGN), this.bonusSign);
     deps.overlay.prepend(this.glowEl);
@@ -170,9 +170,14 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   override fitAbove(px: number, top?: number): void {
     const trail = TRAIL_PX[this.stage.placement().design.name];
     this.trailEl.style.setProperty("--trail-h", `${trail}px`);
-    const covered = this.withChoiceRoom(px, CHOICE_ROOM_PX, "--cops-choice-room");
+    const wheels = this.wheelsOpen();
+    // the wheels' panel lies over the stage, down to the console (cops.css): as tall as the
+    // stage less what the console covers now
+    this.overlay.closest<HTMLElement>("section.game")?.style.setProperty("--cops-gamble-h", `${Math.max(0, Math.round(this.stage.placement().hostHeight - px))}px`);
+    // behind the wheels the reels wait where they stood with no panel open
+    const covered = wheels ? (this.calm.get(this.stage.placement().design.name) ?? this.withChoiceRoom(px, CHOICE_ROOM_PX, "--cops-choice-room")) : this.withChoiceRoom(px, CHOICE_ROOM_PX, "--cops-choice-room");
     super.fitAbove(covered, (top ?? 0) + trail + TRAIL_GAP);
-    this.holdStill(covered, (top ?? 0) + trail + TRAIL_GAP);
+    if (!wheels) this.holdStill(covered, (top ?? 0) + trail + TRAIL_GAP);
     this.placeBand(px, covered);
     // the frame's reach beyond the window in CSS px (theme.ts frame: 26 design px of wood), for
     // the bonus's glow round it
@@ -197,6 +202,8 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
    * sign at all on a phone; then a bare band of snow between the reels and the console, the
    * reels taking the width and the height left over). Shown only where they fit. */
   private placeBand(px: number, covered: number): void {
+    // the wheels cover the room: the signs would show through their panel
+    if (this.wheelsOpen()) { this.bandEl.hidden = true; return; }
     if (this.stage.placement().design.name === "portrait") {
       const { top: y, room, height } = this.bandUnderReels(px, { strip: UNDER_REELS_PX, air: BAND_PHONE_GAP, most: BAND_PHONE_MAX_PX });
       this.bandEl.dataset.place = "phone";
@@ -213,6 +220,12 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     Object.assign(this.bandEl.style, { top: "", bottom: `${px}px`, height: `${room}px` });
   }
 
+  /** The wheel gamble is open: its panel covers the stage (cops.css), the reels wait behind. */
+  private wheelsOpen(): boolean {
+    const choice = this.overlay.closest("section.game")?.querySelector<HTMLElement>("[data-testid=choice]");
+    return !!choice && !choice.hidden && !!choice.querySelector("[data-testid=wheel-gamble]");
+  }
+
   /** The cover with no panel open, per orientation: where the reels stand (holdStill). */
   private readonly calm = new Map<string, number>();
 
@@ -223,8 +236,9 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   private holdStill(covered: number, top: number): void {
     const { design } = this.stage.placement();
     const choice = this.overlay.closest("section.game")?.querySelector<HTMLElement>("[data-testid=choice]");
-    if (design.name !== "portrait" || !choice) return;
+    if (!choice) return;
     if (choice.hidden) { this.calm.set(design.name, covered); return; }
+    if (design.name !== "portrait") return;
     const calm = this.calm.get(design.name);
     if (calm === undefined) return;
     this.keepStill(calm, covered, top, choice, UNDER_REELS_PX);
@@ -256,7 +270,8 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     }
     this.valuesEl.dataset.values = values.map((p) => `${p.reel}:${p.row}:${p.value}`).join(" ");
     const sum = values.reduce((a, p) => a + p.value, 0);
-    this.bandPresents.textContent = values.length ? `On the reels now: ${sum}x stake in ${values.length} present${values.length > 1 ? "s" : ""}` : "";
+    this.bandPresents.textContent = values.length ? `ON THE REELS: ${sum}x STAKE` : "";
+    this.bandPresents.title = values.length ? `${sum}x stake in ${values.length} present${values.length > 1 ? "s" : ""}` : "";
     this.stage.invalidate();
   }
 
@@ -312,7 +327,7 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   trailShow(startMultiplier: number): void {
     this.trailEl.hidden = false;
     this.trailEl.dataset.start = String(startMultiplier);
-    (this.trailEl.querySelector("[data-testid=trail-start]") as HTMLElement).textContent = `x${startMultiplier}`;
+    this.startMultiplier = startMultiplier;
     this.bonusTitle.textContent = BONUS_TITLES[startMultiplier] ?? BONUS_TITLES[1] ?? "";
     Object.assign(this.chase, { multiplier: startMultiplier, collected: 0 });
     this.place(3, 0, true);
@@ -330,9 +345,24 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
       cell("COLLECTED", formatCredits(collected), "collected"));
   }
 
+  /** The bonus's starting multiplier (1, 2 or 3: Big, Super, Mega). */
+  private startMultiplier = 1;
+
   private place(robber: number, cop: number, fast: boolean): void {
     this.trailEl.dataset.robber = String(robber);
     this.trailEl.dataset.cop = String(cop);
+    // the multiplier the robber collects at from this step, said with the step itself (it was
+    // said only at his next collection, the gallery saw x1 beside a robber past the 2x mark):
+    // the trail's mark he has reached times the bonus's start (RULES.md; robberMultipliers)
+    const now = this.startMultiplier * trailMultiplier(robber);
+    const label = this.trailEl.querySelector<HTMLElement>("[data-testid=trail-start]");
+    if (label && label.textContent !== `x${now}`) {
+      label.textContent = `x${now}`;
+      label.classList.remove("up");
+      if (!fast && this.chase.multiplier !== now) { void label.offsetWidth; label.classList.add("up"); }
+    }
+    this.trailEl.dataset.multiplier = String(now);
+    this.chase.multiplier = now;
     for (const [el, pos] of [[this.robberEl, robber], [this.copEl, cop]] as const) {
       const target = this.cells[Math.max(0, Math.min(TRAIL.length - 1, pos))];
       if (target === el.parentElement) continue;
@@ -417,4 +447,16 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     for (const el of this.snow) el.remove();
     super.destroy();
   }
+}
+
+/** A sign's icon: the robber, the BONUS symbol, the snowflake blank (their art, cops.css), or
+ * the gamble's wheel drawn here: green the chance, red the rest, a gold pointer. */
+function signIcon(kind: Sign["kind"]): HTMLElement {
+  const icon = h("span", { class: "band-icon", "aria-hidden": "true" });
+  if (kind === "gamble") {
+    icon.innerHTML = '<svg viewBox="-50 -50 100 100"><circle r="46" fill="#c1121f" stroke="#f4f8ff" stroke-width="6"/>'
+      + '<path d="M0,0 L0,-43 A43,43 0 1 1 -43,0 Z" fill="#2a9d4f"/><circle r="46" fill="none" stroke="#c1121f" stroke-width="6" stroke-dasharray="7 7"/>'
+      + '<polygon points="0,-40 7,0 -7,0" fill="#ffd166" stroke="#5a3a06" stroke-width="2.5" stroke-linejoin="round"/><circle r="9" fill="#7a0c14" stroke="#ffd166" stroke-width="3"/></svg>';
+  }
+  return icon;
 }

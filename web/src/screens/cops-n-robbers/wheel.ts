@@ -72,8 +72,24 @@ export class Wheel {
       const a = (i / 12) * 2 * Math.PI;
       this.el.append(svg("circle", { cx: (104 * Math.sin(a)).toFixed(1), cy: (-104 * Math.cos(a)).toFixed(1), r: 5, fill: i % 2 ? "#ffd166" : "#7fe0a4", stroke: "#3a2306", "stroke-width": 1.5 }));
     }
-    this.pointer = svg("polygon", { points: "0,-94 9,0 -9,0", fill: "#fff3c4", stroke: "#2a0508", "stroke-width": 3, "stroke-linejoin": "round" });
-    this.el.append(this.pointer, svg("polygon", { points: "0,-18 5,-6 18,-6 8,2 12,15 0,7 -12,15 -8,2 -18,-6 -5,-6", fill: "#ffd166", stroke: "#5a3a06", "stroke-width": 2.5, "stroke-linejoin": "round" }));
+    // the pointer lit: a gold needle glowing over the wheel, a lamp at its tip (the brief: a
+    // form's wheel, small and flat, read as no game's)
+    const glow = `${testid}-glow`;
+    const defs = svg("defs", {});
+    const filter = svg("filter", { id: glow, x: "-50%", y: "-50%", width: "200%", height: "200%" });
+    filter.append(svg("feGaussianBlur", { in: "SourceGraphic", stdDeviation: 4, result: "blur" }));
+    const merge = svg("feMerge", {});
+    merge.append(svg("feMergeNode", { in: "blur" }), svg("feMergeNode", { in: "SourceGraphic" }));
+    filter.append(merge);
+    defs.append(filter);
+    this.el.prepend(defs);
+    this.pointer = svg("g", { class: "wheel-pointer" });
+    this.pointer.append(
+      svg("polygon", { points: "0,-96 11,0 -11,0", fill: "#ffd166", stroke: "#5a3a06", "stroke-width": 3, "stroke-linejoin": "round", filter: `url(#${glow})` }),
+      svg("polygon", { points: "0,-88 4,-6 -4,-6", fill: "#fff3c4", opacity: 0.85 }),
+      svg("circle", { cy: -90, r: 7, fill: "#fffbe6", stroke: "#ffd166", "stroke-width": 2.5, filter: `url(#${glow})`, class: "wheel-lamp" }));
+    this.el.append(this.pointer, svg("circle", { r: 22, fill: "#7a0c14", stroke: "#ffd166", "stroke-width": 3 }),
+      svg("polygon", { points: "0,-16 4.5,-5.5 16,-5.5 7,2 10.5,13.5 0,6.5 -10.5,13.5 -7,2 -16,-5.5 -4.5,-5.5", fill: "#ffd166", stroke: "#5a3a06", "stroke-width": 2, "stroke-linejoin": "round" }));
   }
 
   draw(share: number): void {
@@ -279,6 +295,7 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
   const collect = h("button", { "data-testid": "collect", "data-kind": "wheel_gamble", "data-choice": '["collect"]' }, "COLLECT");
   let spinning: Wheel | null = null;
   let fast = false;
+  const bonusName = h("strong", { class: "wheel-name", "data-testid": "bonus-name" }, "BONUS WHEEL");
   const cashCol = h("div", { class: "wheel-col cash" });
   const bonusCol = h("div", { class: "wheel-col bonus" });
 
@@ -298,14 +315,17 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
     cashWheel.draw(c?.chance ?? 0);
     const cashOdds = c ? chanceWords(c.chance) : null;
     const kept = state.collected + state.amount - amount;
-    info(cashInfo, c && cashOdds ? [cashGreenWords(amount, c.target ?? 0, kept, money), `${cashOdds.words} chance`] : ["Not offered at this amount"]);
-    cashInfo.title = cashOdds ? `${cashOdds.exact} chance of green` : "";
+    // on the panel the chance alone, short; what green pays in full is the prize's button and
+    // the tooltip (the brief: the gamble read as a form, a paragraph under each wheel)
+    info(cashInfo, c && cashOdds ? [`${cashOdds.words} chance`] : ["Not offered at this amount"]);
+    cashInfo.title = c && cashOdds ? `${cashGreenWords(amount, c.target ?? 0, kept, money)} (${cashOdds.exact} chance)` : "";
     const b = bonusWhich >= 0 ? spinSegment(odds, amount, "bonus", bonusWhich) : null;
     bonusWheel.draw(b?.chance ?? 0);
     bonusWheel.el.classList.toggle("disabled", !b);
     const bonusOdds = b ? chanceWords(b.chance) : null;
-    info(bonusInfo, b && bonusOdds ? [`Green: win the ${titleCase(BONUS_NAMES[bonusWhich] ?? "")} Bonus`, `${bonusOdds.words} chance`] : bonusClosedWords(state, amount, prices));
-    bonusInfo.title = bonusOdds ? `${bonusOdds.exact} chance of green` : "";
+    info(bonusInfo, b && bonusOdds ? [`${bonusOdds.words} chance`] : bonusClosedWords(state, amount, prices));
+    bonusInfo.title = bonusOdds ? `Green: win the ${titleCase(BONUS_NAMES[bonusWhich] ?? "")} Bonus (${bonusOdds.exact} chance)` : "";
+    bonusName.textContent = b ? `${BONUS_NAMES[bonusWhich] ?? ""} BONUS` : "BONUS WHEEL";
     if (picked === "bonus" && !b && c) picked = "cash";
     if (picked === "cash" && !c && b) picked = "bonus";
     const seg = picked === "cash" ? c : b;
@@ -380,22 +400,23 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
   pressable(bonusWheel, "bonus");
   collect.addEventListener("click", () => { spinning = null; send("wheel_gamble", ["collect"]); });
 
-  // Compact, so the reels stay readable above it (the shell fits them above the open choice
-  // area): a wheel beside its prizes, the gamble's amount, SPIN and COLLECT between the wheels;
-  // on a phone each wheel over its prizes, the gamble row under both (cops.css).
-  const wheelCol = (col: HTMLElement, title: string, wheel: Wheel, buttons: HTMLElement[], info: HTMLElement) => {
-    col.append(wheel.el, h("div", { class: "wheel-controls" }, h("strong", {}, title), h("div", { class: "wheel-options" }, ...buttons), info));
+  // The wheels are the screen while the gamble is open (a commercial gamble's own scene, not a
+  // form under the reels): over the stage, each wheel large under its name with its prizes
+  // under it, the amount, SPIN and COLLECT between them, one line of a sign under all
+  // (cops.css). The reels wait behind it: nothing on them is at stake until COLLECT.
+  const wheelCol = (col: HTMLElement, name: HTMLElement, wheel: Wheel, buttons: HTMLElement[], info: HTMLElement) => {
+    col.append(name, wheel.el, h("div", { class: "wheel-controls" }, h("div", { class: "wheel-options" }, ...buttons), info));
     return col;
   };
-  // What the gamble is, in the rule sheet's words: pick, spin, the colours, the arrows, the collects.
-  const help = h("div", { class: "gamble-help", "data-testid": "gamble-help" },
-    h("span", {}, "Pick a prize, then tap its wheel or SPIN: ", h("b", { class: "green" }, "Green"), " wins it, ", h("b", { class: "red" }, "red"), " loses the credits at stake."),
-    h("span", {}, "◀ ▶ gamble less or more: the rest is kept. COLLECT & PLAY takes the win and spins again."));
-  host.append(h("div", { class: "wheels", "data-testid": "wheel-gamble" },
-    h("strong", { class: "wheels-title", "data-testid": "gamble-title" }, "GAMBLE YOUR WIN"),
-    wheelCol(cashCol, "CASH WHEEL", cashWheel, cashButtons, cashInfo),
-    h("div", { class: "wheel-col gamble" }, h("strong", {}, "GAMBLE YOUR WIN"), h("div", { class: "amount-row" }, minus, amountOut, plus), bankedOut, lastOut, h("div", { class: "gamble-actions" }, spinButton, collect)),
-    wheelCol(bonusCol, "BONUS WHEEL", bonusWheel, bonusButtons, bonusInfo), help));
+  // The rule sheet's "Press either wheel", and what the colours mean, as one short sign.
+  const help = h("div", { class: "gamble-help", "data-testid": "gamble-help", title: "Pick a prize, then tap its wheel or SPIN: green wins it, red loses the credits at stake. ◀ ▶ gamble less or more: the rest is kept. COLLECT takes the win." },
+    h("span", {}, "TAP A WHEEL TO SPIN"), h("span", { class: "dot", "aria-hidden": "true" }, "·"),
+    h("b", { class: "green" }, "GREEN WINS"), h("span", { class: "dot", "aria-hidden": "true" }, "·"), h("b", { class: "red" }, "RED LOSES"));
+  host.append(h("div", { class: "wheels", "data-testid": "wheel-gamble", "data-layout": "over-reels" },
+    h("strong", { class: "wheels-title", "data-testid": "gamble-title" }, "GAMBLE"),
+    wheelCol(cashCol, h("strong", { class: "wheel-name" }, "CASH WHEEL"), cashWheel, cashButtons, cashInfo),
+    h("div", { class: "wheel-col gamble" }, h("div", { class: "amount-row" }, minus, amountOut, plus), bankedOut, lastOut, h("div", { class: "gamble-actions" }, spinButton, collect)),
+    wheelCol(bonusCol, bonusName, bonusWheel, bonusButtons, bonusInfo), help));
   redraw();
   return {
     async answered(next) {
@@ -419,7 +440,8 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
       }
       col?.classList.add(won ? "won" : "lost");
       const result = gambleResult(bonus ? { wheel: "bonus", bonus: bonusWhich } : { wheel: "cash", option: cashIndex }, amount, s, money);
-      const overlay = host.closest("section.game")?.querySelector<HTMLElement>(".stage-overlay") ?? host;
+      // over the wheels (the stage's overlay, where moments go, lies under the panel)
+      const overlay = panel ?? host;
       lastSaid = { round: round.round_id, won, text: result.said };
       const meter = meterAfterSpin(bonus, s);
       if (meter !== null) setWin?.(meter);
