@@ -200,12 +200,13 @@ export const tests = [
       await meterBetMatches(t, game);
       const idle = await reelsAndPanel(t); // at 1440x900, no panel open
       expect(idle.panelTop === null, "a choice panel is open before the first spin");
-      // On a phone the reels take its width (the playtest: 332 px of 390 looked small), and
+      // On a phone the reels take its width but for the badges' margin (the playtest: 332 px of
+      // 390 looked small; the review: the badges over the window hid the cards' edges), and
       // keep still as the offer and the cards open under them (measured here: after a COLLECT
       // the paid notice takes a row until the next spin).
       await t.page.setViewportSize(PHONE);
       const idlePhone = await reelsAndPanel(t);
-      expect(idlePhone.panelTop === null && idlePhone.width >= 0.9 * PHONE.width, `the reels take ${idlePhone.width.toFixed(1)} px of the phone's ${PHONE.width}`);
+      expect(idlePhone.panelTop === null && idlePhone.width >= 0.86 * PHONE.width, `the reels take ${idlePhone.width.toFixed(1)} px of the phone's ${PHONE.width}`);
       await t.page.setViewportSize(DESKTOP);
       expect((await t.spin("cluedo-win")) === "choice", "no gamble offered after a win");
       heldStill("the offer at 1440x900", idle, await reelsAndPanel(t));
