@@ -33,6 +33,9 @@ export interface ReelSetOptions {
   /** Anticipation: when the reels landed so far show `need - 1` of these symbols (scatters,
    * bonus symbols), the reels still spinning spin longer, glowing. */
   anticipation?: { symbols: ReadonlySet<string>; need: number };
+  /** Where a compact line badge's centre lies beyond the window's side, as a share of its
+   * radius (default BADGE_OUTSET; above 1 + BADGE_STROKE / 2 it lies wholly in the margin). */
+  badgeOutset?: number;
 }
 
 /** Cells a reel in anticipation runs on beyond its usual stop (about a second at full speed). */
@@ -55,13 +58,13 @@ export const WIN_PULSE = 0.08;
  * than none: inside it, on the frame's edge and the gutter), so the line's path ends in it; its
  * white rim is this share of the radius wide. Inside, a phone keeps air beside the badge for the
  * same reels (the playtest: Cluedo's "18" ran to the screen's edge). */
-const BADGE_OUTSET = -0.15;
-const BADGE_STROKE = 0.16;
+export const BADGE_OUTSET = -0.15;
+export const BADGE_STROKE = 0.16;
 
 /** CSS px a compact line badge `badgePx` across reaches beyond the window's side (its rim
  * included): what a screen as wide as the reels must keep free at its edges. */
-export function compactBadgeReach(badgePx: number): number {
-  return (badgePx / 2) * (1 + BADGE_OUTSET + BADGE_STROKE / 2);
+export function compactBadgeReach(badgePx: number, outset = BADGE_OUTSET): number {
+  return (badgePx / 2) * (1 + outset + BADGE_STROKE / 2);
 }
 
 /** Which reels spin on in anticipation of `window`: reel r does when the reels before it
@@ -139,6 +142,9 @@ export class ReelSet extends Container {
   private readonly marks = new Container();
   private markValues: number[][] = [];
   private popping: { badge: Container; age: number }[] = [];
+  /** The compact line badges drawn now (design px, the window at 0,0; `r` the rim's radius),
+   * emitted as "badges" when they change: the screen tells its layout check where they lie. */
+  badges: { line: number; x: number; y: number; r: number }[] = [];
   /** Design px the line markers take beside the window, each side (0: none). */
   private readonly markerSide: number;
   /** On a phone the markers of 20 lines stack too small to read (about 9 px): they are not
@@ -366,6 +372,7 @@ export class ReelSet extends Container {
       if (path.length > 1 && line && this.compact) this.overlay.addChild(...this.lineBadges(path, line));
     }
     for (const m of this.markers) m.lit.visible = lit.has(m.line);
+    if (this.badges.length) this.emit("badges", this.badges);
     if (!options.quiet) this.burst(cells, colour);
     this.changed = true;
   }
@@ -447,13 +454,15 @@ export class ReelSet extends Container {
    * large on the screen as the markers would be small. */
   private lineBadges(path: readonly Cell[], line: number): Container[] {
     const { cell, gap } = this.opts;
+    const outset = this.opts.badgeOutset ?? BADGE_OUTSET;
     const radius = this.compact / 2 / this.screenScale;
     const first = path[0]!, last = path[path.length - 1]!;
     const ends = [
-      { x: -radius * BADGE_OUTSET, y: first[1] * cell + cell / 2 },
-      { x: last[0] * (cell + gap) + cell + radius * BADGE_OUTSET, y: last[1] * cell + cell / 2 },
+      { x: -radius * outset, y: first[1] * cell + cell / 2 },
+      { x: last[0] * (cell + gap) + cell + radius * outset, y: last[1] * cell + cell / 2 },
     ];
     return ends.map(({ x, y }) => {
+      this.badges.push({ line, x, y, r: radius * (1 + BADGE_STROKE / 2) });
       const badge = new Container();
       badge.position.set(x, y);
       badge.label = `line-badge-${line}`;
@@ -596,6 +605,7 @@ export class ReelSet extends Container {
 
   clearHighlight(): void {
     if (this.destroyed) return;
+    if (this.badges.length) { this.badges = []; this.emit("badges", this.badges); }
     this.highlighted = [];
     this.winners = [];
     for (const m of this.markers) m.lit.visible = false;

@@ -38,6 +38,18 @@ export function layoutProblems() {
     }
     if (box.right > innerWidth + 1 || box.left < -1) problems.push(`${name(el)} lies outside the page (${Math.round(box.left)}..${Math.round(box.right)} of ${innerWidth})`);
   }
+  // A winning line's number drawn on the canvas (a phone's compact badges, render/reels.ts):
+  // in the margin beside the window, not over the symbols at its sides (the gallery's reviewer
+  // at 390x844). The screen lists them: design px of the reels, the window at 0,0.
+  const drawn = game.querySelector("[data-line-badges]")?.dataset.lineBadges;
+  if (winBox && drawn) {
+    const { width, badges } = JSON.parse(drawn);
+    const k = winBox.width / width;
+    for (const [line, x, y, r] of badges) {
+      const box = { left: winBox.left + (x - r) * k, right: winBox.left + (x + r) * k, top: winBox.top + (y - r) * k, bottom: winBox.top + (y + r) * k };
+      if (overlap(box, winBox)) problems.push(`line ${line}'s badge (${Math.round(box.left)}..${Math.round(box.right)}) lies over the reels' window (${Math.round(winBox.left)}..${Math.round(winBox.right)}), on a symbol`);
+    }
+  }
   for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
     const a = boxes[i], b = boxes[j];
     if (a.el.contains(b.el) || b.el.contains(a.el)) continue;

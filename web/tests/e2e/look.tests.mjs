@@ -4,6 +4,8 @@
 // Cluedo's free-spin counter stands clear of the frame's fan, Candy Jar's bonus total and
 // MAX WIN plaque stay off the final grid (1440x900 and 390x844), and nothing in Candy Jar's
 // panels reads under 12 px while its rounds play (a reviewer: 8-10 px texts on a phone).
+import { readFileSync } from "node:fs";
+import { decodePng } from "./png.mjs";
 import { WEB } from "./server.mjs";
 import { emptyUnderReels, rectsOverlap as overlap } from "./layout.mjs";
 
@@ -72,6 +74,21 @@ async function watchTextSizes(t) {
 
 async function smallTexts(t) {
   return t.page.evaluate(() => { clearInterval(window.__smallTextTimer); return { small: window.__smallText, captions: window.__captions }; });
+}
+
+/** The median relative luminance (0 black, 1 white) of the screenshot `png` in the columns
+ * `out` CSS px outside the left and right sides of the reels' window `win`, down its height. */
+function glassLuminance(png, win, out, cssWidth) {
+  const { width, channels, pixels } = png;
+  const px = width / cssWidth;
+  const lin = (c) => (c <= 10.3 ? c / 3294.6 : ((c / 255 + 0.055) / 1.055) ** 2.4);
+  const seen = [];
+  for (const x of [win.x - out, win.x + win.width + out]) for (let f = 0.02; f < 1; f += 0.02) {
+    const i = (Math.floor((win.y + f * win.height) * px) * width + Math.floor(x * px)) * channels;
+    seen.push(0.2126 * lin(pixels[i]) + 0.7152 * lin(pixels[i + 1]) + 0.0722 * lin(pixels[i + 2]));
+  }
+  seen.sort((a, b) => a - b);
+  return seen[Math.floor(seen.length / 2)];
 }
 
 /** Candy Jar: rounds of `key` until its notice `testid` shows after a round; then it lies off
@@ -300,9 +317,35 @@ export const tests = [
       // the window, in the reels' design px (a 5x3 window of 213 px cells, 8 px apart)
       const k = win.width / (5 * (213 + 8) - 8);
       const fan = { x: win.x + win.width / 2 - 40 * k, y: win.y - 52 * k, width: 80 * k, height: 40 * k };
-      await t.shot("counter");
+      const png = decodePng(readFileSync(await t.shot("counter")));
       expect(!overlap(counter, fan), `the counter ${JSON.stringify(counter)} lies on the frame's fan ${JSON.stringify(fan)}`);
       expect(counter.y >= 0, `the counter lies off the top of the page (${counter.y})`);
+      // The gallery's reviewer: the golden reels' gilded glass swallowed the cards' gilt frames.
+      // The glass (theme.ts GOLDEN_GLASS) is dark where it shows: just outside the window's
+      // sides, 2.5 design px out (the glass reaches 12 out, no symbol or badge in most of it).
+      const glass = glassLuminance(png, win, 2.5 * k, t.page.viewportSize().width);
+      expect(glass < 0.06, `the golden reels' glass reads bright (median luminance ${glass.toFixed(3)} beside the window), the cards' gilt lost in it`);
+      if (viewport.width < 901) return;
+      // The gallery's reviewer at 1440x900: in free spins the console's plaques (balance, win,
+      // jackpot, spins) wrapped onto two rows; an earlier fix forced one row into the line bet's
+      // minus. One row, every figure whole, clear of the minus, still 22 px.
+      await t.page.locator("[data-testid=spin-info]:visible").waitFor({ timeout: 10000 });
+      const row = await t.page.evaluate(() => {
+        const fields = [...document.querySelectorAll("section.game .console-meters > .field")].filter((f) => !f.hidden && f.getBoundingClientRect().width > 0);
+        const outs = fields.flatMap((f) => [...f.querySelectorAll("output")].filter((o) => o.getBoundingClientRect().width > 0));
+        return {
+          tops: fields.map((f) => Math.round(f.getBoundingClientRect().top)),
+          bottoms: fields.map((f) => Math.round(f.getBoundingClientRect().bottom)),
+          right: Math.max(...fields.map((f) => f.getBoundingClientRect().right)),
+          minus: document.querySelector("[data-testid=line-bet-minus]").getBoundingClientRect().left,
+          cut: outs.filter((o) => o.scrollWidth > o.clientWidth + 1 || o.getBoundingClientRect().right > o.closest(".field").getBoundingClientRect().right + 1).map((o) => o.dataset.testid ?? o.className),
+          small: outs.filter((o) => !o.classList.contains("balance") && parseFloat(getComputedStyle(o).fontSize) < 22).map((o) => o.dataset.testid ?? o.className),
+        };
+      });
+      // (one row: every plaque spans the row's middle; the balance's is the tallest)
+      expect(row.tops.length >= 4 && Math.max(...row.tops) < Math.min(...row.bottoms) - 8, `the console's ${row.tops.length} plaques lie on more than one row (tops ${row.tops}, bottoms ${row.bottoms}) in free spins`);
+      expect(row.right <= row.minus - 4, `the plaques reach ${Math.round(row.right)} px, the line bet's minus starts at ${Math.round(row.minus)}`);
+      expect(!row.cut.length && !row.small.length, `the plaques' figures cut: ${row.cut}; under 22 px: ${row.small}`);
     },
   })),
   ...SIZES.map((viewport) => ({

@@ -24,9 +24,8 @@ import { RESULT_MIN_MS, revealShow, revealTimes } from "../../src/screens/cluedo
 import { formatCredits } from "../../src/core/money";
 import { cardBackSvg, cardFaceSvg } from "../../src/screens/cluedo/card";
 import { fixture, type FixtureRound } from "./fixtures";
-import { PHONE_EDGE_PX } from "../../src/screens/cluedo/view";
-import { compactBadgeReach } from "../../src/render/reels";
-import { COMPACT_BADGE_PX } from "../../src/screens/game/generic";
+import { CLUEDO_BADGE, PHONE_EDGE_PX } from "../../src/screens/cluedo/view";
+import { BADGE_STROKE, compactBadgeReach } from "../../src/render/reels";
 import { RecordingView } from "./recording-view";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -469,10 +468,12 @@ describe("cluedo after free spins and on a phone", () => {
     expect(lastFreeSpin(single, 336).wins).toEqual(single.wins);
   });
 
-  it("on a 390 px phone a winning line's badge keeps 6 px of air at the screen's edge, the reels still 90% of its width (the playtest: '18' ran to the edge)", () => {
-    // the badge is COMPACT_BADGE_PX across, its centre near the window's side
-    expect(PHONE_EDGE_PX - compactBadgeReach(COMPACT_BADGE_PX)).toBeGreaterThanOrEqual(6);
-    expect(390 - 2 * PHONE_EDGE_PX).toBeGreaterThanOrEqual(0.9 * 390);
+  it("on a 390 px phone a winning line's badge lies in the margin, off the symbols, with 6 px of air at the screen's edge, the reels still 86% of its width (the playtests: '18' ran to the edge; the badge hid the cards' edges)", () => {
+    // wholly beyond the window's side, its white rim included
+    expect(CLUEDO_BADGE.outset).toBeGreaterThan(1 + BADGE_STROKE / 2);
+    expect(CLUEDO_BADGE.px).toBeGreaterThanOrEqual(18);
+    expect(PHONE_EDGE_PX - compactBadgeReach(CLUEDO_BADGE.px, CLUEDO_BADGE.outset)).toBeGreaterThanOrEqual(6);
+    expect(390 - 2 * PHONE_EDGE_PX).toBeGreaterThanOrEqual(0.86 * 390);
   });
 
   it("a suspect's card, pulsing as a winner, stays inside its cell (the reels' frame)", () => {

@@ -73,3 +73,19 @@ ${fan(100, 140, 80, 17, 90, 150, "#c9a13e", 1.2, 0.55)}
 ${index(36, 50, 0)}${index(164, 230, 180)}
 </svg>`;
 }
+
+/** A card of the gamble's history, small (about 14 x 20 CSS px): the ace's suit on ivory in a
+ * gilt rim, or the deck's oxblood back with its gilt diamond (`colour` null). Drawn without
+ * gradients (no ids to collide) and without the index corners, which blur at that size. */
+export function miniCardSvg(colour: CardColour | null): string {
+  const open = `<svg viewBox="0 0 40 56" xmlns="http://www.w3.org/2000/svg" aria-hidden="true">`;
+  if (!colour) {
+    return `${open}<rect x="1" y="1" width="38" height="54" rx="5" fill="#7a0c1c" stroke="#f3ead7" stroke-width="2"/>
+<rect x="5" y="5" width="30" height="46" rx="2" fill="none" stroke="#e3b64e" stroke-width="2"/>
+<path d="M20 14L29 28 20 42 11 28Z" fill="#4a0610" stroke="#e9c86a" stroke-width="2"/></svg>`;
+  }
+  const ink = colour === "red" ? "#b3121f" : "#14110f";
+  return `${open}<rect x="1" y="1" width="38" height="54" rx="5" fill="#fbf5e4" stroke="#5a3608" stroke-width="2"/>
+<rect x="4.5" y="4.5" width="31" height="47" rx="2.5" fill="none" stroke="#c9a13e" stroke-width="1.6"/>
+<path d="${suitPath(colour)}" transform="translate(7 15) scale(.26)" fill="${ink}"/></svg>`;
+}

@@ -11,7 +11,7 @@ import type { GameView, RoundView, StepChoice } from "../../net/types";
 import { h } from "../../ui/dom";
 import { reducedMotion } from "../../ui/moment";
 import type { ChoiceScreen } from "../game/registry";
-import { cardBackSvg, cardFaceSvg } from "./card";
+import { cardBackSvg, cardFaceSvg, miniCardSvg } from "./card";
 import { offerFirst } from "../game/gamble-offer";
 import { isGuess, OFFER_WORDS, TAKE_WIN } from "./offer";
 import { revealShow, turnCard, type RevealShow } from "./reveal";
@@ -170,6 +170,31 @@ function cardEl(colour: string | null, testid?: string): HTMLElement {
   return el;
 }
 
+/** The cards turned so far, oldest first, each a small ace (card.ts's art), the newest ringed;
+ * none yet: the deck's back and a line saying so (the gallery's reviewer read fourteen empty
+ * boxes before any card as a broken row). The grid keeps its fourteen columns, so the panel
+ * does not change width as cards come. */
+function historyEl(m: Pick<GambleModel, "history" | "historyLength">): HTMLElement {
+  const el = h("div", { class: "gamble-history", "data-testid": "gamble-history", "data-cards": m.history.join(","), "aria-label": `Last ${m.historyLength} cards, oldest first` });
+  el.style.setProperty("--cl-history", String(m.historyLength));
+  if (!m.history.length) {
+    const back = h("span", { class: "hcard back" });
+    back.innerHTML = miniCardSvg(null); // our own drawing, never request data
+    el.append(h("span", { class: "hcard-none", "data-testid": "gamble-history-none" }, back, HISTORY_NONE));
+    return el;
+  }
+  m.history.forEach((c, i) => {
+    const face = c === "red" ? "red" : "black";
+    const card = h("span", { class: `hcard ${face}${i === m.history.length - 1 ? " newest" : ""}`, title: `${face} ace`, "data-colour": face });
+    card.innerHTML = miniCardSvg(face);
+    el.append(card);
+  });
+  return el;
+}
+
+/** What the history says before any card has been turned. */
+export const HISTORY_NONE = "No cards turned yet";
+
 export function redBlackGamble(host: HTMLElement, round: RoundView, send: (kind: string, choice: StepChoice) => void, game: GameView, setWin: (credits: number) => void = () => {}): ChoiceScreen {
   const m = gambleModel(round);
   rememberHistory(round.game, round.choice?.state ? m.history : undefined);
@@ -191,9 +216,7 @@ export function redBlackGamble(host: HTMLElement, round: RoundView, send: (kind:
     },
   }, b.label));
   const buttonRow = h("div", { class: "gamble-buttons", "data-testid": "gamble-buttons" }, ...buttons);
-  const history = h("div", { class: "gamble-history", "data-testid": "gamble-history", "data-cards": m.history.join(","), "aria-label": `Last ${m.historyLength} cards, oldest first` },
-    ...m.history.map((c, i) => h("span", { class: `hcard ${c}${i === m.history.length - 1 ? " newest" : ""}`, title: c }, c === "red" ? "♥" : "♠")),
-    ...Array.from({ length: Math.max(0, m.historyLength - m.history.length) }, () => h("span", { class: "hcard empty" })));
+  const history = historyEl(m);
   const limitsSaid = (wins: number) => [
     m.maxWins !== null ? `WINS ${wins} of ${m.maxWins}` : "",
     m.limit !== null ? `ENDS AT ${formatCredits(m.limit)} CREDITS` : "",

@@ -19,6 +19,10 @@ const LOGO = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 270 88" role=
 <text x="135" y="77" text-anchor="middle" font-family="Limelight, Georgia, serif" font-size="16" letter-spacing="3" fill="#ffe9a8">MegaJackpots</text>
 </svg>`;
 
+/** The secret reels' glass as [offset, colour] stops from its middle out: dark amber, never
+ * lighter than the cards' own shadows, so a symbol's gilt frame reads at a glance. */
+export const GOLDEN_GLASS: readonly (readonly [number, number])[] = [[0, 0x4a2c0c], [0.55, 0x2a1606], [1, 0x0e0602]];
+
 /** The art-deco corner: stepped gilt bars and a diamond, pointing out of corner (x, y) along
  * (dx, dy). */
 function corner(g: Graphics, x: number, y: number, dx: number, dy: number): void {
@@ -39,15 +43,14 @@ function frame(gold: boolean) {
     // the wood's grain lit from the top left: a light upper edge, a dark lower one
     g.moveTo(-20, -22).lineTo(w + 20, -22).stroke({ width: 2, color: gold ? 0xfff1b0 : 0x7a3418 });
     g.moveTo(-20, h + 22).lineTo(w + 20, h + 22).stroke({ width: 3, color: gold ? GILT_DARK : 0x140602 });
-    // the glass behind the symbols: near black in the hall, gilded on the secret reels
-    const glass = new FillGradient({
-      type: "linear", start: { x: 0, y: 0 }, end: { x: 0, y: 1 },
-      colorStops: gold
-        ? [{ offset: 0, color: 0xf2d27a }, { offset: 0.45, color: 0xb8862a }, { offset: 1, color: 0x6a4208 }]
-        : [{ offset: 0, color: 0x24100a }, { offset: 1, color: 0x0c0404 }],
-    });
+    // the glass behind the symbols: near black in the hall; on the secret reels a dark amber
+    // lit from the middle, darkest at the edges (GOLDEN_GLASS), so the gilt frames of the cards
+    // stand out of it (the gallery's reviewer: gilded glass, the cards' gold lost in it)
+    const glass = gold
+      ? new FillGradient({ type: "radial", center: { x: 0.5, y: 0.45 }, innerRadius: 0, outerCenter: { x: 0.5, y: 0.45 }, outerRadius: 0.72, colorStops: GOLDEN_GLASS.map(([offset, color]) => ({ offset, color })) })
+      : new FillGradient({ type: "linear", start: { x: 0, y: 0 }, end: { x: 0, y: 1 }, colorStops: [{ offset: 0, color: 0x24100a }, { offset: 1, color: 0x0c0404 }] });
     g.rect(-12, -12, w + 24, h + 24).fill(glass).stroke({ width: 3, color: gold ? GILT_LIGHT : GILT });
-    g.rect(-6, -6, w + 12, h + 12).stroke({ width: 1.5, color: GILT_DARK });
+    g.rect(-6, -6, w + 12, h + 12).stroke({ width: 1.5, color: gold ? GILT : GILT_DARK });
     corner(g, -20, -20, 1, 1);
     corner(g, w + 20, -20, -1, 1);
     corner(g, -20, h + 20, 1, -1);

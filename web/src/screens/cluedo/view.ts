@@ -9,8 +9,8 @@ import { timeline } from "../../core/timing";
 import type { WinCycle } from "../../core/win-cycle";
 import { h } from "../../ui/dom";
 import { showMoment, type MomentOptions } from "../../ui/moment";
-import { compactBadgeReach } from "../../render/reels";
-import { COMPACT_BADGE_PX, PixiSlotView } from "../game/generic";
+import { BADGE_STROKE, compactBadgeReach } from "../../render/reels";
+import { PixiSlotView } from "../game/generic";
 import type { ViewDeps } from "../game/registry";
 import { lastFreeSpin, type CluedoView, type JackpotNotice } from "./handlers";
 import { cluedoSigns } from "./signs";
@@ -33,7 +33,13 @@ const FRAME_TOP_PX = 28;
  * BADGE_AIR_PX of air (the playtests: the badges cut at both edges of a 390 px screen, then
  * "18" running to the edge with a px and a half to spare). */
 export const BADGE_AIR_PX = 6;
-export const PHONE_EDGE_PX = Math.max(14, Math.ceil(compactBadgeReach(COMPACT_BADGE_PX)) + BADGE_AIR_PX);
+/** A winning line's badge on a phone (generic.ts compactBadge): CSS px across, and where its
+ * centre lies beyond the window's side in shares of its radius: wholly in the margin, on the
+ * frame (the gallery's reviewer at 390x844: the generic 26 px badge, half over the window, hid
+ * the edge of the first and last reels' cards). Smaller, so the reels give up only 14 px of
+ * the screen's width for it (338 of 390 px). */
+export const CLUEDO_BADGE = { px: 18, outset: 1 + BADGE_STROKE / 2 + 0.02 };
+export const PHONE_EDGE_PX = Math.max(14, Math.ceil(compactBadgeReach(CLUEDO_BADGE.px, CLUEDO_BADGE.outset)) + BADGE_AIR_PX);
 /** The room kept under the reels for the gamble's panel on a desktop (withChoiceRoom): the
  * cards' one row (cluedo.css, min-width 601px) and the offer fit in it. */
 const CHOICE_ROOM_PX = 96;
@@ -90,7 +96,7 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
   constructor(deps: ViewDeps) {
     // a win's words in the strip under the reels, never over the symbols they name (a
     // playtest: the label hid two rows on a phone, the cycle lay on the bottom row)
-    super(deps, { winLabelsUnder: true });
+    super(deps, { winLabelsUnder: true, compactBadge: CLUEDO_BADGE });
     this.stageRef = deps.stage;
     this.host = deps.overlay;
     this.gameInfo = deps.game.info;

@@ -65,6 +65,9 @@ export interface PixiSlotViewOptions {
    * WILD of the cluster it named). The generic screen's games; a themed subclass keeps its
    * own placement. */
   winLabelsUnder?: boolean;
+  /** The compact line badges (a phone's 20 lines): CSS px across and where they lie beyond the
+   * window's side (render/reels.ts badgeOutset). Default COMPACT_BADGE_PX, half over the frame. */
+  compactBadge?: { px: number; outset: number };
 }
 
 /** The reels or grid, drawn with Pixi, and the DOM banner over them. */
@@ -80,17 +83,27 @@ export class PixiSlotView implements SlotView {
 
   /** CSS px kept under the frame for the win's words (0: they lie over the reels). */
   private readonly labelStrip: number;
+  /** CSS px across a compact line badge (PixiSlotViewOptions.compactBadge). */
+  private readonly compactPx: number;
 
   constructor(private readonly deps: ViewDeps, options: PixiSlotViewOptions = {}) {
     this.labelStrip = options.winLabelsUnder ? LABEL_STRIP_PX : 0;
+    this.compactPx = options.compactBadge?.px ?? COMPACT_BADGE_PX;
     const { stage, game } = deps;
     const { reels, rows } = game.info.window;
     const strips = this.stripsOf(game);
     const cell = Math.floor(Math.min(1100 / reels, 640 / rows));
     this.hold = holdInfoOf(game);
     this.textures = new SymbolTextures(stage.app.renderer, gameSymbolTable({ ...holdArt(this.hold), ...deps.symbols }, game.info.symbols), cell, stage.app.renderer.resolution);
-    this.reels = new ReelSet(this.textures, { reels, rows, cell, gap: 8, strips, frame: deps.theme?.frame, paylines: game.info.paylines, anticipation: anticipationOf(game) }, stage.profile, stage.app.ticker);
+    this.reels = new ReelSet(this.textures, { reels, rows, cell, gap: 8, strips, frame: deps.theme?.frame, paylines: game.info.paylines, anticipation: anticipationOf(game), badgeOutset: options.compactBadge?.outset }, stage.profile, stage.app.ticker);
     this.reels.on("reelstop", (r: number) => deps.sound("stop", r));
+    // where the winning lines' badges lie, for the layout check (tests/e2e/layout.mjs: none over
+    // the window): design px of the reels, the window at 0,0, `width` the window's. A screen
+    // that places its badges (compactBadge) says where; the default's lie half over the window.
+    if (options.compactBadge) this.reels.on("badges", (badges: ReelSet["badges"]) => {
+      if (!badges.length) { delete deps.overlay.dataset.lineBadges; return; }
+      deps.overlay.dataset.lineBadges = JSON.stringify({ width: reels * (cell + 8) - 8, badges: badges.map((b) => [b.line, b.x, b.y, b.r].map((v) => Math.round(v * 10) / 10)) });
+    });
     stage.root.addChild(this.reels);
     this.stopAnimating = stage.animate(() => this.reels.needsFrame());
     this.unsubscribe = stage.onLayout(() => this.layout());
@@ -345,7 +358,7 @@ export class PixiSlotView implements SlotView {
     const compact = full > 0 && this.reels.markerRadius * 2 * Math.min((design.width - 40) / (w + 2 * full), 1) * root < MARKER_MIN_PX;
     const scale = fit(compact ? 0 : full);
     this.reels.scale.set(scale);
-    this.reels.setCompact(compact ? COMPACT_BADGE_PX : 0, scale * root);
+    this.reels.setCompact(compact ? this.compactPx : 0, scale * root);
     const room = Math.min(this.roomUnder(placement) / root, Math.max(0, free - hgt * scale));
     this.reels.position.set((design.width - w * scale) / 2, top + (free - hgt * scale - room) / 2);
     // the words under the window start below its frame
