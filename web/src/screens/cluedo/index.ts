@@ -8,6 +8,7 @@ import { registerGame } from "../game/registry";
 import { cluedoCard } from "./pitch";
 import { cluedoBetControls } from "./controls";
 import { cluedoChoices } from "./gamble";
+import { TAKE_WIN } from "./offer";
 import { cluedoHandlers, cluedoHooks, jackpotNotice, type CluedoView } from "./handlers";
 import { CLUEDO_SYMBOLS } from "./symbols";
 import { CLUEDO_THEME } from "./theme";
@@ -20,6 +21,7 @@ registerGame({
   status: "ready",
   card: cluedoCard, // the lobby's info card
   units: "credits", // the rules: "Awards are shown in credits, except the Jackpot"
+  collectWord: TAKE_WIN, // PLAY at the offer: TAKE WIN & PLAY
   symbols: CLUEDO_SYMBOLS,
   theme: CLUEDO_THEME,
   handlers: (game) => cluedoHandlers(game),

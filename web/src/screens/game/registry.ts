@@ -160,6 +160,9 @@ export interface GameModule {
    * except the Jackpot"), so the console opens with the balance in credits and the WIN meter
    * in credits alone, one unit on the screen (the balance still shows money at a tap). */
   units?: "credits";
+  /** The rule sheet's word for taking a held win (Cluedo's "TAKE WIN"): PLAY at a held win
+   * reads "<word> & PLAY", as the offer's own button does. Default COLLECT (Cops' sheet). */
+  collectWord?: string;
   symbols?: SymbolTable;
   theme?: Theme;
   handlers(game: GameView): Handlers<SlotView>;

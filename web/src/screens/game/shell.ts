@@ -369,7 +369,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     playButton.disabled = !(idle || collecting) || waiting || modal || !Number.isFinite(price()) || price() > balance + (collecting ? pendingMinor() : 0);
     // What PLAY does at a held win is said on it: the win is taken, then the next round.
     playButton.classList.toggle("collects", collecting);
-    playButton.textContent = collecting ? "COLLECT & PLAY" : "PLAY";
+    playButton.textContent = collecting ? `${module.collectWord ?? "COLLECT"} & PLAY` : "PLAY";
     const betFixed = !controls.enabled(); // at rest and not between autoplay's rounds
     betSelect.disabled = minus.disabled = plus.disabled = betFixed;
     minus.disabled ||= betIndex === 0;
