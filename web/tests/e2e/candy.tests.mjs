@@ -117,6 +117,47 @@ async function jarsExplained(t, label, captions) {
   expect(progress.trim() === `0 / ${rule}`, `${label}: the jars' progress says "${progress}", the rule needs ${rule}`);
 }
 
+/** The laptop and desktop screens players use besides 1440x900 (the design's own size). */
+const DESKTOPS = [[1920, 1080], [1536, 864], [1366, 768]];
+
+/** The stage scales with the screen, as laid out at 1440x900 (the current viewport): at each of
+ * DESKTOPS the grid's frame takes the height between the header and the console (at 1920x1080
+ * it stayed at 69% of the screen under an empty band, the cabinets' words tiny), on a larger
+ * screen the jars keep their size beside the frame, on a smaller one the cabinets' words stay
+ * 12 px on the screen, and both cabinets start and end level with the frame (at 1366x768 the
+ * jars' cabinet ran 97 px below it). Back at 1440x900 after. */
+async function scalesWithViewport(t) {
+  const measure = () => t.page.evaluate(() => {
+    const r = (sel) => document.querySelector(sel).getBoundingClientRect();
+    // a caption's size as drawn: its font's px times the scale its cabinet is drawn at
+    const side = document.querySelector(".candy .side.left");
+    const drawn = side.getBoundingClientRect().width / side.offsetWidth;
+    const words = Math.min(...[...document.querySelectorAll(".candy .jar-caption span, .candy .jar-caption b, .candy .jar-rule .words")].map((el) => parseFloat(getComputedStyle(el).fontSize) * drawn));
+    return { frame: r("[data-testid=reels-window]"), jar: r("[data-testid=jar-wild]"), left: r(".candy .side.left"), right: r(".candy .side.right"), hud: r("section.game .hud"), header: r("section.game .stage").top, words };
+  });
+  const base = await measure();
+  const jarShare = base.jar.height / base.frame.height;
+  for (const [width, height] of DESKTOPS) {
+    await t.page.setViewportSize({ width, height });
+    await layout(t, `candy-${width}x${height}`);
+    const m = await measure();
+    const label = `${width}x${height}`;
+    // the room left over the frame (the cabinets' cornice) and under it (the win line): 90 px
+    const room = m.hud.top - m.header;
+    expect(m.frame.height >= room - 90, `${label}: the grid's frame is ${Math.round(m.frame.height)} px high in a room of ${Math.round(room)} px between the header and the console`);
+    if (width === 1920) expect(m.frame.height >= 0.75 * height, `${label}: the grid's frame is ${Math.round(m.frame.height)} px, ${Math.round(m.frame.height / height * 100)}% of the screen's height`);
+    expect(m.words >= 11.9, `${label}: the cabinets' words are drawn ${m.words.toFixed(1)} px high`);
+    const share = m.jar.height / m.frame.height;
+    if (m.frame.height > base.frame.height) expect(Math.abs(share / jarShare - 1) < 0.05, `${label}: a jar is ${Math.round(m.jar.height)} px beside a ${Math.round(m.frame.height)} px frame (${share.toFixed(3)}), at 1440x900 ${jarShare.toFixed(3)}: the cabinets do not scale with the grid`);
+    for (const side of ["left", "right"]) {
+      expect(Math.abs(m[side].bottom - m.frame.bottom) <= 4, `${label}: the ${side} cabinet ends at ${Math.round(m[side].bottom)}, the grid's frame at ${Math.round(m.frame.bottom)}`);
+      expect(Math.abs(m[side].top - m.frame.top) <= 4, `${label}: the ${side} cabinet starts at ${Math.round(m[side].top)}, the grid's frame at ${Math.round(m.frame.top)}`);
+    }
+  }
+  await t.page.setViewportSize({ width: 1440, height: 900 });
+  await layout(t, "candy-idle-again");
+}
+
 /** The most bare shelf (CSS px) a phone may show under the grid, in either half of its width:
  * look.tests.mjs's PHONE_BARE_PX, the bound the look check holds every game's whole width to. */
 const PHONE_BARE_PX = 64;
@@ -278,6 +319,7 @@ export const tests = [
       await open(t, "candy-jar-clusters");
       await idleBoardDrawn(t, "candy-before");
       await layout(t, "candy-idle");
+      await scalesWithViewport(t);
       await jarsExplained(t, "desktop", true);
       const rtp = await t.page.locator("[data-testid=rtp]").innerText();
       const game = await t.api("/api/v1/games/candy-jar-clusters");

@@ -27,6 +27,15 @@ import { WIN_CYCLE_MS } from "../../core/win-cycle";
 import type { Cell, Outcome } from "../../core/outcome";
 
 const CELL = 88;
+/** The grid grows past CELL on a large screen (1920x1080 draws it about 1.26 CSS px per design
+ * px): its candies are rasterised this much finer, so that they stay sharp there. */
+const OVERSAMPLE = 1.5;
+/** Design px between the stage's top and the grid's frame on a desktop: the cabinets' cornice
+ * rises 12 px over them, its shadow under it. */
+const CORNICE_ROOM = 26;
+/** The frame's CSS px the cabinets' sizes were drawn for (1440x900, candy.css): they are scaled
+ * by the frame's size over it (--candy-k), so that they end level with it at every size. */
+const CABINET_FRAME_PX = 614;
 /** The candies that fill a jar where the pages give no trigger. */
 const JAR_CAPACITY = 3;
 /** CSS px kept free under the grid: the win line; on a phone also the jars and the ladder. */
@@ -91,7 +100,7 @@ export class CandyJarView implements CandyViewApi {
   constructor(private readonly deps: ViewDeps) {
     const { stage, game } = deps;
     const { reels: cols, rows } = game.info.window;
-    this.textures = new SymbolTextures(stage.app.renderer, deps.symbols, CELL, stage.app.renderer.resolution);
+    this.textures = new SymbolTextures(stage.app.renderer, deps.symbols, CELL, stage.app.renderer.resolution * OVERSAMPLE);
     const wilds = deps.game.info.symbols.filter((s) => s.role === "wild").map((s) => s.id);
     this.grid = new CandyGrid(this.textures, { cols, rows, cell: CELL, wilds }, stage.profile, stage.app.ticker);
     stage.root.addChild(this.grid);
@@ -253,25 +262,29 @@ export class CandyJarView implements CandyViewApi {
 
   /** The grid under the title and above what covers the stage, leaving under it the room of
    * the win line (and, on a phone, of the jars and ladder strip, which follow the grid's
-   * bottom through the shell's --reels-* variables: candy.css). Landscape: the jars and the
-   * ladder stand beside the grid, which keeps the middle of the design. */
+   * bottom through the shell's --reels-* variables: candy.css). Landscape: as the generic
+   * reels do (Cluedo's, Cops'), the grid takes the whole height the stage leaves it at any
+   * screen size, under the cabinets' cornice, and the cabinets beside it are scaled with its
+   * frame (--candy-k); it keeps the middle of the design. A phone's grid is as wide as the
+   * design, never past its own size. */
   private layout(design: DesignSize): void {
     this.root.dataset.orientation = design.name;
     const { scale: root, y: rootY, hostHeight } = this.deps.stage.placement();
     const portrait = design.name === "portrait";
     const { cols, rows, cell } = this.grid;
     const w = cols * cell + 36, hgt = rows * cell + 36;
-    const top = this.titlePx === null ? (portrait ? 30 : 56) : Math.max(8, (this.titlePx + 6 - rootY) / root);
+    const top = this.titlePx === null ? (portrait ? 30 : 56) : Math.max(8, (this.titlePx + 6 - rootY) / root) + (portrait ? 0 : CORNICE_ROOM);
     const below = (portrait ? UNDER_PORTRAIT : UNDER_LANDSCAPE) / root;
     const floor = this.cover === null
       ? design.height * (1 - HUD_SHARE[design.name])
       : Math.min(design.height, (hostHeight - this.cover - rootY) / root);
     const free = Math.max(60, floor - top - below);
     const width = portrait ? design.width - 24 : design.width * 0.56;
-    const scale = Math.min(width / w, free / hgt, 1);
+    const scale = Math.min(width / w, free / hgt, portrait ? 1 : Infinity);
     this.grid.scale.set(scale);
     // the frame reaches 18 cells' px beyond the cells on each side
     this.grid.position.set((design.width - cols * cell * scale) / 2, top + 18 * scale + (free - hgt * scale) / 2);
+    this.root.style.setProperty("--candy-k", (hgt * scale * root / CABINET_FRAME_PX).toFixed(4));
     this.deps.stage.invalidate();
   }
 
