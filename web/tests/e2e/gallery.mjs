@@ -97,7 +97,7 @@ async function capture(page, plan, size, state) {
   // the reels are laid out a frame after what covers them changed size (as t.layout waits)
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const problems = plan.module === "lobby" || state === "information page" ? [] : await page.evaluate(layoutProblems).catch((e) => [`layout check failed: ${e.message}`]);
-  const png = await page.screenshot({ path: join(OUT, name) });
+  const png = await page.screenshot({ path: join(OUT, name), timeout: 180_000 }); // a loaded machine took over 30 s (playwright's default) for one 1440x900 frame, and lost the whole gallery
   const { distinct, topShare } = colourStats(decodePng(png));
   if (distinct < 16 || topShare > 0.9) problems.push(`the screen looks blank (${distinct} colours, top colour ${(topShare * 100).toFixed(0)}%)`);
   shots.push({ plan: plan.name, size: size.join("x"), state, file: name, problems });
