@@ -74,9 +74,12 @@ async function gambleMatches(t, round) {
       drawn: kids.filter((k) => k.matches(".hcard[data-colour]") && k.querySelector("svg")).length,
       blank: kids.filter((k) => !k.querySelector("svg") && !k.textContent.trim()).length,
       none: el.querySelector("[data-testid=gamble-history-none]")?.textContent.trim() ?? "",
+      label: document.querySelector("[data-testid=gamble-history-label]")?.getBoundingClientRect().height ?? 0,
     };
   });
   expect(!row.blank && row.drawn === row.cards && (row.cards > 0 || row.none !== ""), `the history shows ${row.cards} cards as ${row.drawn} drawn cards and ${row.blank} empty boxes${row.cards ? "" : `, saying ${JSON.stringify(row.none)}`}`);
+  // a new player read "LAST 14 CARDS ◊ No cards turned yet": the heading comes with the first card
+  expect((row.label > 0) === (row.cards > 0), `the history's heading is ${row.label ? "shown" : "hidden"} with ${row.cards} cards turned`);
   const allowed = round.choice.choices.gamble;
   for (const c of ["red", "black", "half", "collect"]) {
     const disabled = await t.page.isDisabled(`[data-testid=gamble-${c}]`);
@@ -257,7 +260,8 @@ export const tests = [
       await t.assertDrawn("cluedo-gamble-phone");
       await look(t, "gamble-phone");
       // the playtest on a phone: no title, no history label, fourteen boxes unexplained
-      for (const [q, words] of [["[data-testid=gamble-title]", "DOUBLE OR NOTHING"], ["[data-testid=gamble-history-label]", "LAST 14"]]) {
+      const label = (await t.page.getAttribute("[data-testid=gamble-history]", "data-cards")) ? [["[data-testid=gamble-history-label]", "LAST 14"]] : [];
+      for (const [q, words] of [["[data-testid=gamble-title]", "DOUBLE OR NOTHING"], ...label]) {
         const said = await t.page.locator(q).innerText();
         expect(said.includes(words) && (await t.rect(q)).height > 0, `on a phone the gamble shows ${q} as ${JSON.stringify(said)}`);
       }
@@ -384,6 +388,11 @@ export const tests = [
       await t.shot("free-spins"); // at once: turbo plays the 15 golden spins in a few seconds
       await t.assertDrawn("cluedo-free-spins");
       const flow = await settled(t, "cluedo-fs");
+      // A new player at 1440x900: after the last free spin a "SPINS 15 played" plaque wrapped onto
+      // a second row, the console grew and the reels shrank. The plaques keep one row.
+      const rows = await t.page.evaluate(() => [...document.querySelectorAll("section.game .console-meters > .field")]
+        .filter((f) => !f.hidden && f.getBoundingClientRect().width > 0).map((f) => { const r = f.getBoundingClientRect(); return [Math.round(r.top), Math.round(r.bottom)]; }));
+      expect(Math.max(...rows.map((r) => r[0])) < Math.min(...rows.map((r) => r[1])) - 8, `after the free spins the console's plaques lie on more than one row (${JSON.stringify(rows)})`);
       const round = await lastRound(t);
       const o = round.outcome;
       expect(o.flags.includes("free_spins") && o.counters.free_spins_played >= 15, `no free spins: ${o.flags}`);
@@ -394,7 +403,7 @@ export const tests = [
       }
       expect((await t.page.locator(".cluedo-overlay").getAttribute("data-golden")) === "false", "still golden after the bonus");
       // Each figure once, named (the playtest: "BONUS TOTAL 900", SPINS "Total 900", WIN 2,900
-      // and "6 winning lines pay 336"): the plaque the free spins' total, SPINS the spins played,
+      // and "6 winning lines pay 336"): the plaque the free spins' total, the outro the spins played,
       // the lines that cycle the last free spin's.
       if (o.breakdown.free_games > 0) expect((await counter.innerText()).startsWith("FREE SPINS"), `the plaque says ${await counter.innerText()}`);
       // where the trigger spin paid too, the plaque names it and the sum, WIN's figure (a
@@ -403,8 +412,8 @@ export const tests = [
         const plaque = await counter.innerText();
         expect(plaque.includes(credits(o.total_win - o.breakdown.free_games)) && plaque.includes(credits(o.total_win)), `the plaque says ${plaque}, WIN ${credits(o.total_win)}`);
       }
-      const spinsField = await t.page.locator("[data-testid=spin-info]").innerText();
-      expect(spinsField === `${o.counters.free_spins_played} played`, `SPINS says ${spinsField} after the bonus`);
+      // SPINS goes with the round's end (it wrapped the console onto two rows, above)
+      expect(!(await t.page.locator("[data-testid=spin-info]").isVisible()), `SPINS still says ${await t.page.locator("[data-testid=spin-info]").innerText()} after the bonus`);
       const cycleText = t.page.locator("[data-testid=win-cycle]:not([hidden])");
       if (await cycleText.count()) expect((await cycleText.innerText()).startsWith("Last free spin"), `the cycle says ${await cycleText.innerText()}`);
       const win = o.total_win;
@@ -580,6 +589,10 @@ export const tests = [
       expect(round.outcome.flags.includes("jackpot") && round.jackpot_claim, `no jackpot claim: ${JSON.stringify(round.jackpot_claim)}`);
       // PLAY waits behind the notice (the playtest saw it lit there), live again at its OK
       for (const id of ["play", "autoplay", "bet-max"]) expect(await t.page.isDisabled(`[data-testid=${id}]`), `${id} live behind the jackpot notice`);
+      // and looks it: greyed, faint, no glow, as the shell's disabled buttons (a new player took
+      // Cluedo's red PLAY for live beside STOP AUTO)
+      const playLook = await t.page.$eval("[data-testid=play]", (b) => { const s = getComputedStyle(b); return { opacity: Number(s.opacity), filter: s.filter, shadow: s.boxShadow }; });
+      expect(playLook.opacity < 0.5 && playLook.filter.includes("grayscale") && playLook.shadow === "none", `the disabled PLAY looks live: ${JSON.stringify(playLook)}`);
       const amount = await t.page.locator("[data-testid=jackpot-notice-amount]").innerText();
       expect(amount === money(round.jackpot_claim.amount_minor), `notice says ${amount}, the claim ${money(round.jackpot_claim.amount_minor)}`);
       const text = await notice.innerText();

@@ -192,6 +192,14 @@ function historyEl(m: Pick<GambleModel, "history" | "historyLength">): HTMLEleme
   return el;
 }
 
+/** The history's heading, only once a card has been turned: before, "LAST 14 CARDS" over "No
+ * cards turned yet" read as a contradiction (a new player's playtest on a phone). */
+function historyLabelEl(m: Pick<GambleModel, "history" | "historyLength">): HTMLElement {
+  const el = h("span", { class: "label", "data-testid": "gamble-history-label" }, ...twoWays(historyLabel(m.historyLength)));
+  el.hidden = !m.history.length;
+  return el;
+}
+
 /** What the history says before any card has been turned. */
 export const HISTORY_NONE = "No cards turned yet";
 
@@ -232,7 +240,7 @@ export function redBlackGamble(host: HTMLElement, round: RoundView, send: (kind:
           limitsEl,
           said)),
       buttonRow),
-    h("div", { class: "gamble-history-row" }, h("span", { class: "label", "data-testid": "gamble-history-label" }, ...twoWays(historyLabel(m.historyLength))), history)));
+    h("div", { class: "gamble-history-row" }, historyLabelEl(m), history)));
   (buttons.find((b) => !b.disabled) as HTMLButtonElement | undefined)?.focus();
   return {
     async answered(next) {

@@ -164,13 +164,16 @@ export function cluedoHooks(): SpinHooks<SlotView> {
       if (!last || !o.spins.some((s) => s.kind === "free")) return;
       // "After the last free spin, if you had one or more winning outcomes in the bonus, the
       // total of all awards is displayed."
-      // Once each: the free spins' total on the plaque, the round's on the WIN meter; the SPINS
-      // field says how many were played (the playtest read "BONUS TOTAL 900", SPINS "Total 900",
+      // Once each: the free spins' total on the plaque, the round's on the WIN meter, how many
+      // were played in the outro (the playtest read "BONUS TOTAL 900", SPINS "Total 900",
       // WIN 2,900 and the last spin's lines as four totals).
       const total = o.breakdown.free_games ?? 0;
       const played = o.counters.free_spins_played;
       v(ctx.view).golden(false);
-      ctx.view.setSpinInfo(`${played} played`);
+      // The round is over: the SPINS plaque goes (the outro says how many were played). Left up
+      // as "15 played" beside TAKE WIN & PLAY it wrapped onto a second row at 1440x900, the
+      // console grew and the reels shrank (a new player's playtest).
+      ctx.view.setSpinInfo("");
       if (total > 0) {
         const before = o.spins.filter((s) => s.kind === "base").reduce((n, s) => n + s.win, 0); // the trigger spin's
         v(ctx.view).bonusTotal(total, before);
