@@ -522,6 +522,12 @@ def test_cluedo_gamble_half_guesses_collect_and_history(server: Server) -> None:
     player = Player(server.base)
     view, offer = find_gamble(player, at_least=2)
     round_id = view["round_id"]
+    def row() -> dict:
+        items = ok(player.http.get("/api/v1/rounds", params={"limit": 100}))["rounds"]
+        return next(r for r in items if r["round_id"] == round_id)
+    # stopped at the offer: no gamble step taken (the history must not call it a gamble)
+    assert (row()["at_stake_minor"], row()["gamble_steps"]) == (
+        offer["amount"] * view["denomination"], 0)
 
     # take half, idempotent on its request id
     request_id = uuid.uuid4().hex
@@ -539,9 +545,7 @@ def test_cluedo_gamble_half_guesses_collect_and_history(server: Server) -> None:
     assert once["balance_minor"] == view["balance_minor"] + state["banked"] == player.balance()
     assert once["pending_win_credits"] == state["amount"]
     # the history's row of the round in its gamble says what is at stake and what is banked
-    def row() -> dict:
-        items = ok(player.http.get("/api/v1/rounds", params={"limit": 100}))["rounds"]
-        return next(r for r in items if r["round_id"] == round_id)
+    assert row()["gamble_steps"] == 1
     denomination = once["denomination"]
     assert (row()["at_stake_minor"], row()["banked_minor"]) == (
         state["amount"] * denomination, state["banked"] * denomination)

@@ -98,7 +98,7 @@ async function checkList(t, rounds, titles) {
     // a round whose win waits on its gamble: what is at stake there, from the round's own view
     const open = r.status === "closed" || r.status === "cancelled" ? null : await t.api(`/api/v1/rounds/${r.round_id}`);
     const held = open?.choice && open.pending_win_credits > 0 ? open.pending_win_credits * open.denomination : null;
-    const words = { closed: "Played", cancelled: "Cancelled" }[r.status] ?? (held === null ? "In progress" : "In gamble");
+    const words = { closed: "Played", cancelled: "Cancelled" }[r.status] ?? (held === null ? "In progress" : open.steps.length ? "In gamble" : "Win waiting");
     expect(status === words, `row status ${status} for a round ${r.status}`);
     const stake = await row.locator("[data-testid=history-stake] .value").innerText();
     expect(stake === money(r.stake_minor), `row stake ${stake}, the API's ${money(r.stake_minor)}`);

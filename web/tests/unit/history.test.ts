@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { Outcome } from "../../src/core/outcome";
 import { claimAccount, genericAccount, stepsAccount } from "../../src/screens/history/account";
-import { balanceAfter, heldInGamble, shortReference, statusWords } from "../../src/screens/history/format";
+import { balanceAfter, heldInGamble, heldWords, shortReference, statusWords } from "../../src/screens/history/format";
 import { framesOf, walkReplay } from "../../src/screens/history/frames";
 import { fixture, GAME_KEYS } from "./fixtures";
 import { credits, gameOf, roundOf, stepOf, texts } from "./history-fixtures";
@@ -60,14 +60,27 @@ describe("what the list says", () => {
   });
 
   it("a round waiting on its gamble: what is at stake and banked, from the item or the round view", () => {
-    expect(heldInGamble({ at_stake_minor: 40, banked_minor: 20 })).toEqual({ atStake: 40, banked: 20 });
+    expect(heldInGamble({ at_stake_minor: 40, banked_minor: 20 })).toMatchObject({ atStake: 40, banked: 20 });
     expect(heldInGamble({ at_stake_minor: null, banked_minor: null })).toBeNull();
     const choice = { active: "gamble" } as never;
     const round = { status: "outcome_committed", pending_win_credits: 8, denomination: 5, choice } as const;
-    expect(heldInGamble(null, round)).toEqual({ atStake: 40, banked: 0 });
+    expect(heldInGamble(null, round)).toMatchObject({ atStake: 40, banked: 0 });
     // Spin Chance: a choice on the balance once the win is credited holds nothing
     expect(heldInGamble(null, { ...round, status: "credited", pending_win_credits: 0 })).toBeNull();
     expect(heldInGamble(null, { ...round, status: "closed", choice: null })).toBeNull();
+  });
+
+  it("a win stopped at the gamble offer is not called a gamble: only gamble steps taken make it one", () => {
+    // a new player read "In gamble — At stake in gamble" on a round where GAMBLE was never pressed
+    const offer = heldInGamble({ at_stake_minor: 166, banked_minor: 0, gamble_steps: 0 });
+    expect(heldWords(offer!)).toEqual({ status: "Win waiting", label: "Not collected yet" });
+    const gambled = heldInGamble({ at_stake_minor: 332, banked_minor: 0, gamble_steps: 1 });
+    expect(heldWords(gambled!)).toEqual({ status: "In gamble", label: "At stake in gamble" });
+    // an older server without the count: what the gamble banked says a step was taken
+    expect(heldWords(heldInGamble({ at_stake_minor: 40, banked_minor: 20 })!).status).toBe("In gamble");
+    const round = { status: "outcome_committed" as const, pending_win_credits: 8, denomination: 5, choice: { active: "gamble" } as never };
+    expect(heldWords(heldInGamble(null, { ...round, steps: [] })!).status).toBe("Win waiting");
+    expect(heldWords(heldInGamble(null, { ...round, steps: [{}] as never })!).status).toBe("In gamble");
   });
 
   it("the round reference: the id's first 8 characters", () => {

@@ -182,6 +182,7 @@ class HistoryItem(View):
     # what the gamble has banked to the balance so far (None for any other round)
     at_stake_minor: int | None = None
     banked_minor: int | None = None
+    gamble_steps: int | None = None  # gamble steps taken on it (0: stopped at the offer)
     currency: str
     funded_by: str | None
     created_at_us: int

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import and_, select
+from sqlalchemy import and_, func, select
 
 from reelforge.errors import ReelforgeError
 from reelforge.server.context import Context
@@ -84,7 +84,11 @@ def history(ctx: Context, auth: Auth, limit: int, before: str | None,
         # the jackpot a round won, beside it: the history names it (it is paid apart from
         # the round's win, from the pool, after verification)
         query = (select(rounds, jackpot_claims.c.amount_minor.label("jackpot_minor"),
-                        jackpot_claims.c.status.label("jackpot_status"))
+                        jackpot_claims.c.status.label("jackpot_status"),
+                        # the steps taken: a win held at the gamble offer with none is not
+                        # "in gamble" to the player, who never pressed GAMBLE
+                        select(func.count()).where(round_steps.c.round_id == rounds.c.id)
+                        .scalar_subquery().label("step_count"))
                  .outerjoin(jackpot_claims, jackpot_claims.c.id == rounds.c.jackpot_claim_id)
                  .where(rounds.c.player_id == auth.player_id))
         if game is not None:
@@ -115,6 +119,8 @@ def history_item(r, titles: dict[str, str]) -> dict:
             "balance_after_minor": phase.get("balance_after_minor"),
             "at_stake_minor": phase["pending_credits"] * r.denomination if held else None,
             "banked_minor": phase.get("banked_minor", 0) if held else None,
+            # steps since the held choice opened (earlier steps belong to the round's bonus)
+            "gamble_steps": max(0, r.step_count - phase.get("from_step", 0)) if held else None,
             "currency": r.currency,
             "funded_by": r.funded_by, "created_at_us": r.created_at,
             "closed_at_us": r.closed_at,

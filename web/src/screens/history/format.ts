@@ -4,7 +4,7 @@ import type { HistoryItem, RoundView } from "../../net/types";
 
 /** A history item, with what contract 5 adds (the game's title, the balance when the round
  * ended) where the server sends it. */
-export type Item = HistoryItem & { title?: string | null; balance_after_minor?: number | null; at_stake_minor?: number | null; banked_minor?: number | null };
+export type Item = HistoryItem & { title?: string | null; balance_after_minor?: number | null; at_stake_minor?: number | null; banked_minor?: number | null; gamble_steps?: number | null };
 
 const LIST_TIME: Intl.DateTimeFormatOptions = { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit" };
 export const DETAIL_TIME: Intl.DateTimeFormatOptions = { ...LIST_TIME, timeZoneName: "short" };
@@ -22,14 +22,27 @@ export function statusWords(status: string): string {
   return STATUS[status] ?? "In progress";
 }
 
-/** What an open round's win waiting on the player's gamble stands at, in minor units: still at
- * stake, and banked to the balance by the gamble so far; null for any other round (its win,
- * or "—" while none is known, says it). From the history item's fields, or a round view's
- * `pending_win_credits` (no banked figure there: 0). */
-export function heldInGamble(item: Pick<Item, "at_stake_minor" | "banked_minor"> | null, round?: Pick<RoundView, "status" | "pending_win_credits" | "denomination" | "choice"> | null): { atStake: number; banked: number } | null {
-  if (item && typeof item.at_stake_minor === "number") return { atStake: item.at_stake_minor, banked: item.banked_minor ?? 0 };
-  if (round && round.status !== "closed" && round.status !== "cancelled" && round.choice && round.pending_win_credits > 0) return { atStake: round.pending_win_credits * round.denomination, banked: 0 };
+/** What an open round's win waiting on the player's choice (gamble or collect) stands at, in
+ * minor units: still at stake, banked to the balance by the gamble so far, and whether any
+ * gamble step was taken; null for any other round (its win, or "—" while none is known, says
+ * it). From the history item's fields, or a round view's `pending_win_credits` (no banked
+ * figure there: 0) and its steps. */
+export interface Held { atStake: number; banked: number; gambled: boolean }
+
+export function heldInGamble(item: Pick<Item, "at_stake_minor" | "banked_minor" | "gamble_steps"> | null, round?: Pick<RoundView, "status" | "pending_win_credits" | "denomination" | "choice"> & { steps?: unknown[] } | null): Held | null {
+  if (item && typeof item.at_stake_minor === "number") {
+    const banked = item.banked_minor ?? 0;
+    // an older server sends no step count: a banked part is the only sign of a step then
+    return { atStake: item.at_stake_minor, banked, gambled: typeof item.gamble_steps === "number" ? item.gamble_steps > 0 : banked > 0 };
+  }
+  if (round && round.status !== "closed" && round.status !== "cancelled" && round.choice && round.pending_win_credits > 0) return { atStake: round.pending_win_credits * round.denomination, banked: 0, gambled: (round.steps?.length ?? 0) > 0 };
   return null;
+}
+
+/** The words for a held win: a round stopped at the gamble OFFER was read by a new player as
+ * gambled when it said "In gamble"; only a round with gamble steps taken is one. */
+export function heldWords(held: Held): { status: string; label: string } {
+  return held.gambled ? { status: "In gamble", label: "At stake in gamble" } : { status: "Win waiting", label: "Not collected yet" };
 }
 
 /** The first characters of a round id: enough to find it, short enough to read out. */

@@ -12,7 +12,7 @@ import { clear, h, showError } from "../../ui/dom";
 import type { AppContext, Screen } from "../context";
 import { gameModule, moduleFor } from "../game/registry";
 import { accountOf, type AccountLine } from "./account";
-import { balanceAfter, DETAIL_TIME, heldInGamble, localTime, shortReference, statusWords, type Item } from "./format";
+import { balanceAfter, DETAIL_TIME, heldInGamble, heldWords, localTime, type Held, shortReference, statusWords, type Item } from "./format";
 import { mountScreens } from "./screens";
 
 function titleOf(item: { game: string; title?: string | null }, games: GameView[]): string {
@@ -21,9 +21,9 @@ function titleOf(item: { game: string; title?: string | null }, games: GameView[
 
 /** The round's win, or while its win waits on the gamble what is at stake there (and what it
  * has banked to the balance): a new player read "Win —" beside "In progress" as nothing won. */
-function winFields(win: number | null, held: { atStake: number; banked: number } | null, currency: string, prefix: "history" | "round"): HTMLElement[] {
+function winFields(win: number | null, held: Held | null, currency: string, prefix: "history" | "round"): HTMLElement[] {
   if (!held) return [moneyField("Win", win === null ? "—" : formatMoney(win, currency), `${prefix}-win`, win)];
-  return [moneyField("At stake in gamble", formatMoney(held.atStake, currency), `${prefix}-at-stake`, held.atStake),
+  return [moneyField(heldWords(held).label, formatMoney(held.atStake, currency), `${prefix}-at-stake`, held.atStake),
     ...(held.banked > 0 ? [moneyField("Banked", formatMoney(held.banked, currency), `${prefix}-banked`, held.banked)] : [])];
 }
 
@@ -55,7 +55,7 @@ export async function mountHistory(host: HTMLElement, app: AppContext): Promise<
     const balance = balanceAfter(r, null);
     const win = r.win_minor;
     const held = heldInGamble(r);
-    const status = held ? "In gamble" : statusWords(r.status);
+    const status = held ? heldWords(held).status : statusWords(r.status);
     const button = h("button", { type: "button", class: "history-item", "data-testid": "history-open", title: `Round ${r.round_id}` },
       h("span", { class: "title", "data-testid": "history-title" }, titleOf(r, games)),
       h("time", { class: "when", "data-testid": "history-time", datetime: new Date(Math.floor(r.created_at_us / 1000)).toISOString() }, localTime(r.created_at_us)),
@@ -184,7 +184,7 @@ function header(round: RoundView, item: Item | null, game: GameView | undefined,
     h("h2", {}, item?.title ?? game?.title ?? round.game, " ", verify),
     h("p", { class: "round-when" },
       h("time", { "data-testid": "round-time", datetime: new Date(Math.floor(round.created_at_us / 1000)).toISOString() }, localTime(round.created_at_us, DETAIL_TIME)),
-      " · ", h("span", { "data-testid": "round-status" }, held ? "In gamble" : statusWords(round.status))),
+      " · ", h("span", { "data-testid": "round-status" }, held ? heldWords(held).status : statusWords(round.status))),
     h("p", { class: "money" },
       moneyField(stake, formatMoney(round.stake_minor, round.currency), "round-stake", round.stake_minor),
       ...winFields(round.win_minor, held, round.currency, "round"),
