@@ -558,6 +558,14 @@ export const tests = [
             window.__steps.push({ robber: Number(el.dataset.robber), start: Number(el.dataset.start), label: el.querySelector("[data-testid=trail-start]")?.textContent });
           }
         }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["data-robber"] });
+        // the bonus's end: how long its BONUS TOTAL stands, and where (the phone playtest saw none)
+        window.__outro = null;
+        new MutationObserver(() => {
+          const card = document.querySelector(".moment.bonus-outro");
+          const o = window.__outro;
+          if (card && !o) { const r = card.getBoundingClientRect(); window.__outro = { at: performance.now(), gone: null, text: card.textContent, box: [r.left, r.top, r.right, r.bottom], view: [innerWidth, innerHeight] }; }
+          else if (!card && o && o.gone === null) o.gone = performance.now() - o.at;
+        }).observe(document.body, { subtree: true, childList: true });
       });
       // about 9 rounds in 10 trigger the bonus on this game's reels: spin until one does
       const trail = t.page.locator("[data-testid=trail]:not([hidden])");
@@ -611,6 +619,9 @@ export const tests = [
       const parades = events.filter((e) => e.type === "parade");
       if (parades.length) expect((await t.page.getAttribute("[data-testid=parade]", "data-result")) === parades.at(-1).result, "the dapple did not stop on the server's result");
       const bonusSpins = round.outcome.spins.filter((s) => s.kind === "bonus");
+      const outro = await t.page.evaluate(() => window.__outro);
+      expect(outro?.text.startsWith("BONUS TOTAL") && outro.gone >= 2000, `the bonus's BONUS TOTAL: ${JSON.stringify(outro)}`);
+      expect(outro.box[0] >= 0 && outro.box[1] >= 0 && outro.box[2] <= outro.view[0] && outro.box[3] <= outro.view[1], `the BONUS TOTAL lies outside the screen: ${JSON.stringify(outro)}`);
       const counted = await t.page.locator("[data-testid=spin-info]").innerText();
       // the count leaves the console with the bonus (the playtest saw "BONUS SPIN n" stay after
       // the round); the spins it counted are the handlers' unit test's (cops.test.ts)

@@ -404,7 +404,11 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   async moment(m: CopsMoment, options: { fast?: boolean } = {}): Promise<void> {
     // the outro's total stands still: the win meter under it already reads the round's win
     const count = m.count === undefined ? undefined : { to: m.count, format: formatCredits, still: m.kind === "bonus-outro" };
-    await showMoment(this.overlay, { title: m.title, lines: m.lines, count, kind: m.kind, ms: m.kind === "bonus-intro" ? 2400 : 2800, fast: options.fast });
+    // the bonus's total is its payoff: read for 2 s even in turbo (a tap ends it sooner); turbo's
+    // 300 ms moment flashed it past unseen
+    const outro = m.kind === "bonus-outro";
+    const ms = outro ? (options.fast ? 2000 : 2800) : 2400;
+    await showMoment(this.overlay, { title: m.title, lines: m.lines, count, kind: m.kind, ms, fast: options.fast && !outro });
   }
 
   async parade(result: string, options: { fast?: boolean } = {}): Promise<void> {
