@@ -118,7 +118,12 @@ async function wheelsLook(t, label, wheels, reels) {
     const help = panel.querySelector("[data-testid=gamble-help]");
     const range = document.createRange();
     range.selectNodeContents(help);
-    const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top + r.height / 2))).size;
+    // lines: runs of boxes that overlap vertically (its coloured parts' boxes differ in height
+    // on one line, so their middles are not one figure)
+    let lines = 0, bottom = -Infinity;
+    for (const r of [...range.getClientRects()].filter((r) => r.width > 0).sort((a, b) => a.top - b.top)) {
+      if (r.top >= bottom - 1) { lines++; bottom = r.bottom; } else bottom = Math.max(bottom, r.bottom);
+    }
     return { sizes, faces: [...faces], lines, words: help.innerText.trim().split(/\s+/).length };
   });
   const least = (await t.page.evaluate(() => innerWidth > 600)) ? Math.min(240, wheels.height / 3) : 150;
