@@ -229,6 +229,21 @@ function reelsHeldStill(label, idle, now, { over = false } = {}) {
   if (!over) expect(now.panelTop !== null && now.bottom <= now.panelTop + 0.5, `${label}: the panel (top ${now.panelTop}) covers the reels (bottom ${now.bottom.toFixed(1)})`);
 }
 
+/** The playtest (phone): the bonus wheel's heading grew to "SUPER BIG MONEY BONUS" on a pick,
+ * touched the screen's right edge, and went back to "BONUS WHEEL" once closed. Each wheel keeps
+ * the rule sheet's one name and stands 8 px or more inside a 390x844 screen, its words whole. */
+async function wheelNamesFit(t, label) {
+  await resize(t, PHONE);
+  const names = await t.page.evaluate(() => [...document.querySelectorAll("[data-testid=wheel-gamble] .wheel-name")].map((e) => {
+    const r = e.getBoundingClientRect();
+    return { text: e.textContent.trim(), left: r.left, right: r.right, clipped: e.scrollWidth > e.clientWidth + 1 };
+  }));
+  expect(names.map((n) => n.text).join("|") === "CASH WHEEL|BONUS WHEEL", `${label}: the wheels are headed ${names.map((n) => n.text).join(" | ")}`);
+  for (const n of names) expect(n.left >= 8 && n.right <= PHONE.width - 8 && !n.clipped, `${label}: "${n.text}" spans ${n.left.toFixed(1)}..${n.right.toFixed(1)} of ${PHONE.width} px${n.clipped ? ", clipped" : ""}`);
+  await t.shot("wheels-390");
+  await resize(t, { width: 1440, height: 900 });
+}
+
 /** After a change of viewport the shell lays the reels out again (on the next frames). */
 async function resize(t, size) {
   await t.page.setViewportSize(size);
@@ -402,6 +417,7 @@ export const tests = [
       expect(Math.abs((await share(t, "bonus-wheel")) - first / (n / d)) < 1e-6, `Super bonus segment ${await share(t, "bonus-wheel")} vs ${first / (n / d)}`);
       await layout(t, "wheels");
       await t.shot("wheels");
+      await wheelNamesFit(t, "wheels, SUPER picked");
       // amount arrows, then the cash wheel: two steps, ("amount", n) then ("cash", 1)
       for (let i = 0; i < 3; i++) await t.page.click("[data-testid=amount-minus]");
       await t.page.click("[data-testid=amount-plus]");
@@ -547,6 +563,14 @@ export const tests = [
             window.__steps.push({ robber: Number(el.dataset.robber), start: Number(el.dataset.start), label: el.querySelector("[data-testid=trail-start]")?.textContent });
           }
         }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["data-robber"] });
+        // the bonus's end: how long its BONUS TOTAL stands, and where (the phone playtest saw none)
+        window.__outro = null;
+        new MutationObserver(() => {
+          const card = document.querySelector(".moment.bonus-outro");
+          const o = window.__outro;
+          if (card && !o) { const r = card.getBoundingClientRect(); window.__outro = { at: performance.now(), gone: null, text: card.textContent, box: [r.left, r.top, r.right, r.bottom], view: [innerWidth, innerHeight] }; }
+          else if (!card && o && o.gone === null) o.gone = performance.now() - o.at;
+        }).observe(document.body, { subtree: true, childList: true });
       });
       // about 9 rounds in 10 trigger the bonus on this game's reels: spin until one does
       const trail = t.page.locator("[data-testid=trail]:not([hidden])");
@@ -600,6 +624,9 @@ export const tests = [
       const parades = events.filter((e) => e.type === "parade");
       if (parades.length) expect((await t.page.getAttribute("[data-testid=parade]", "data-result")) === parades.at(-1).result, "the dapple did not stop on the server's result");
       const bonusSpins = round.outcome.spins.filter((s) => s.kind === "bonus");
+      const outro = await t.page.evaluate(() => window.__outro);
+      expect(outro?.text.startsWith("BONUS TOTAL") && outro.gone >= 2000, `the bonus's BONUS TOTAL: ${JSON.stringify(outro)}`);
+      expect(outro.box[0] >= 0 && outro.box[1] >= 0 && outro.box[2] <= outro.view[0] && outro.box[3] <= outro.view[1], `the BONUS TOTAL lies outside the screen: ${JSON.stringify(outro)}`);
       const counted = await t.page.locator("[data-testid=spin-info]").innerText();
       // the count leaves the console with the bonus (the playtest saw "BONUS SPIN n" stay after
       // the round); the spins it counted are the handlers' unit test's (cops.test.ts)

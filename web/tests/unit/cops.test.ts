@@ -322,7 +322,7 @@ describe("wheel gamble segments: the server's odds", () => {
     const prices = offerPrices({ bonus_prices: { 1: "35239191577/1000000", 2: "31943478361/500000", 3: "92534721867/1000000" } });
     expect(prices[3]).toBeCloseTo(92534.721867, 6);
     const mega = wheel.cases.find((c) => c.name === "mega-reached")!.choice.state as unknown as WheelState;
-    expect(bonusClosedWords(mega, mega.amount, prices).join(" ")).toBe("Closed: your win is worth more than its top prize, the Mega Big Money Bonus");
+    expect(bonusClosedWords(mega, mega.amount, prices).join(" ")).toBe("CLOSED Your win is worth more than its top prize, the Mega Bonus");
     const near = { amount: 1000, collected: 1249000, limit: 1250000, reached: 0, finished: false };
     expect(bonusClosedWords(near, 1000, prices).join(" ")).toMatch(/past the gamble's maximum of 1,250,000 credits/);
     expect(bonusClosedWords({ ...near, finished: true }, 1000, prices).join(" ")).toMatch(/gamble is over/);

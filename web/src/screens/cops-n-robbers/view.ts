@@ -19,7 +19,9 @@ import type { Outcome } from "../../core/outcome";
 
 /** The trail's height in CSS px per orientation: the reels are laid out that much (and a gap)
  * lower, so the trail sits between the game's title and the reels, never over either. */
-export const TRAIL_PX = { landscape: 40, portrait: 28 } as const;
+/** On a phone a band a player reads, its robber and cop drawn large (the playtest saw a thin
+ * strip of 28 px): the reels are fitted in what is left under it. */
+export const TRAIL_PX = { landscape: 40, portrait: 46 } as const;
 const TRAIL_GAP = 16; // CSS px: the reels' frame reaches a few px beyond their window
 /** The room kept under the reels for the wheel gamble's panel on a desktop (withChoiceRoom):
  * the wheels' one row and the help line under it fit in it (cops.css, min-width 601px). */
@@ -402,7 +404,11 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   async moment(m: CopsMoment, options: { fast?: boolean } = {}): Promise<void> {
     // the outro's total stands still: the win meter under it already reads the round's win
     const count = m.count === undefined ? undefined : { to: m.count, format: formatCredits, still: m.kind === "bonus-outro" };
-    await showMoment(this.overlay, { title: m.title, lines: m.lines, count, kind: m.kind, ms: m.kind === "bonus-intro" ? 2400 : 2800, fast: options.fast });
+    // the bonus's total is its payoff: read for 2 s even in turbo (a tap ends it sooner); turbo's
+    // 300 ms moment flashed it past unseen
+    const outro = m.kind === "bonus-outro";
+    const ms = outro ? (options.fast ? 2000 : 2800) : 2400;
+    await showMoment(this.overlay, { title: m.title, lines: m.lines, count, kind: m.kind, ms, fast: options.fast && !outro });
   }
 
   async parade(result: string, options: { fast?: boolean } = {}): Promise<void> {

@@ -207,19 +207,19 @@ export function cashPrizeWords(index: number, target: number | null | undefined)
  * gamble's maximum win (gamble.py bonus_offered). The server decides what is offered; this
  * only says why a wheel it closed is closed. */
 export function bonusClosedWords(s: Pick<WheelState, "amount" | "collected" | "limit" | "reached" | "finished">, amount: number, prices: Record<number, number>): string[] {
-  if (s.finished) return ["Closed: the gamble is over"];
+  if (s.finished) return ["CLOSED", "The gamble is over"];
   const bonuses = Object.keys(prices).map(Number).sort((a, b) => a - b);
   const top = bonuses.at(-1);
   const kept = s.collected + s.amount - amount;
-  if (top === undefined) return ["Closed"];
+  if (top === undefined) return ["CLOSED"];
   if (s.reached >= top || amount >= (prices[top] ?? Infinity)) {
-    return ["Closed: your win is worth more than", `its top prize, the ${titleCase(BONUS_NAMES[top] ?? "")} Bonus`];
+    return ["CLOSED", `Your win is worth more than its top prize, the ${titleCase(BONUS_SHORT[top] ?? "")} Bonus`];
   }
   const next = bonuses.find((b) => b > s.reached && amount < (prices[b] ?? 0));
   if (next !== undefined && kept + (prices[next] ?? 0) > s.limit) {
-    return ["Closed: a bonus would take the win past", `the gamble's maximum of ${formatCredits(s.limit)} credits`];
+    return ["CLOSED", `A bonus would take the win past the gamble's maximum of ${formatCredits(s.limit)} credits`];
   }
-  return ["Closed"];
+  return ["CLOSED"];
 }
 
 /** The bonuses' worth in credits from the server's offer (`limits.bonus_prices`, exact
@@ -238,6 +238,8 @@ export function offerPrices(limits: Record<string, unknown> | undefined): Record
 /** A wheel's info, a line per entry: what green wins, then its chance. */
 function info(el: HTMLElement, lines: string[]): void {
   el.replaceChildren(...lines.map((l) => h("span", {}, l)));
+  // a closed wheel's reason is a sign: CLOSED big, the reason under it in balanced lines (cops.css)
+  el.classList.toggle("closed", lines[0] === "CLOSED");
 }
 
 export function lastResult(next: RoundView): Record<string, unknown> | undefined {
@@ -325,7 +327,6 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
     const bonusOdds = b ? chanceWords(b.chance) : null;
     info(bonusInfo, b && bonusOdds ? [`${bonusOdds.words} chance`] : bonusClosedWords(state, amount, prices));
     bonusInfo.title = bonusOdds ? `Green: win the ${titleCase(BONUS_NAMES[bonusWhich] ?? "")} Bonus (${bonusOdds.exact} chance)` : "";
-    bonusName.textContent = b ? `${BONUS_NAMES[bonusWhich] ?? ""} BONUS` : "BONUS WHEEL";
     if (picked === "bonus" && !b && c) picked = "cash";
     if (picked === "cash" && !c && b) picked = "bonus";
     const seg = picked === "cash" ? c : b;
