@@ -625,7 +625,9 @@ export const tests = [
       if (parades.length) expect((await t.page.getAttribute("[data-testid=parade]", "data-result")) === parades.at(-1).result, "the dapple did not stop on the server's result");
       const bonusSpins = round.outcome.spins.filter((s) => s.kind === "bonus");
       const outro = await t.page.evaluate(() => window.__outro);
-      expect(outro?.text.startsWith("BONUS TOTAL") && outro.gone >= 2000, `the bonus's BONUS TOTAL: ${JSON.stringify(outro)}`);
+      // 2 s even in turbo (view.ts); the observer's clock starts a moment after the card's own,
+      // by the microseconds of the code between, so it may read up to 10 ms short, not 300 ms
+      expect(outro?.text.startsWith("BONUS TOTAL") && outro.gone >= 1990, `the bonus's BONUS TOTAL: ${JSON.stringify(outro)}`);
       expect(outro.box[0] >= 0 && outro.box[1] >= 0 && outro.box[2] <= outro.view[0] && outro.box[3] <= outro.view[1], `the BONUS TOTAL lies outside the screen: ${JSON.stringify(outro)}`);
       const counted = await t.page.locator("[data-testid=spin-info]").innerText();
       // the count leaves the console with the bonus (the playtest saw "BONUS SPIN n" stay after
