@@ -174,11 +174,12 @@ export const tests = [
       await t.page.locator("[data-testid=autoplay][aria-pressed=true]").waitFor({ timeout: 10000 });
       await t.layout("autoplay-running");
       // Between two rounds (the screen at rest, autoplay on) the bet stays as autoplay was
-      // started: the playtest raised it with BET MAX there. Read in one look at the page.
+      // started: the playtest raised it with BET MAX there; PLAY is autoplay's there, greyed
+      // (the playtest saw it lit). Read in one look at the page.
       const live = await t.page.waitForFunction(() => {
         const s = document.querySelector("[data-testid=game-cluedo-win]");
         if (s?.dataset.flow !== "idle" || s.querySelector("[data-testid=autoplay]")?.getAttribute("aria-pressed") !== "true") return null;
-        return ["bet-max", "line-bet-plus", "line-bet-minus", "lines-plus", "lines-minus"].filter((id) => !s.querySelector(`[data-testid=${id}]`)?.disabled);
+        return ["play", "bet-max", "line-bet-plus", "line-bet-minus", "lines-plus", "lines-minus"].filter((id) => !s.querySelector(`[data-testid=${id}]`)?.disabled);
       }, null, { timeout: 60000, polling: 20 });
       expect((await live.jsonValue()).length === 0, `between autoplay's rounds these bet controls are live: ${await live.jsonValue()}`);
       await t.page.locator("[data-testid=message]:has-text('all rounds played')").waitFor({ timeout: 120000 });

@@ -119,6 +119,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   let mode = recalled && modes.some((m) => m.name === recalled.mode) ? recalled.mode : modes[0]?.name ?? "base";
   const betSelect = h("select", { "aria-label": "Bet", "data-testid": "bet-select" });
   const playButton = h("button", { class: "play", "data-testid": "play", "aria-keyshortcuts": "Space" }, "PLAY");
+  let startable = false; // whether a round may start now (render says); PLAY is also greyed under autoplay
   const minus = h("button", { "aria-label": "Lower bet", "data-testid": "bet-minus" }, "−");
   const plus = h("button", { "aria-label": "Raise bet", "data-testid": "bet-plus" }, "+");
   const modeSelect = modes.length > 1 && !module.betControls ? h("select", { "aria-label": "Mode", "data-testid": "mode" }) : null;
@@ -366,7 +367,9 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     // A notice the player must answer over the reels (Cluedo's jackpot): PLAY waits for it
     // (the playtest saw PLAY lit behind "MEGAJACKPOT WON").
     const modal = modalUp();
-    playButton.disabled = !(idle || collecting) || waiting || modal || !Number.isFinite(price()) || price() > balance + (collecting ? pendingMinor() : 0);
+    startable = (idle || collecting) && !waiting && !modal && Number.isFinite(price()) && price() <= balance + (collecting ? pendingMinor() : 0);
+    // between autoplay's rounds PLAY is autoplay's, not the player's: greyed, as AUTO reads STOP
+    playButton.disabled = !startable || autoplay.running;
     // What PLAY does at a held win is said on it: the win is taken, then the next round.
     playButton.classList.toggle("collects", collecting);
     playButton.textContent = collecting ? `${module.collectWord ?? "COLLECT"} & PLAY` : "PLAY";
@@ -532,7 +535,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     });
     render();
     if (stopped) showNotice(`Autoplay stopped: ${stopped}.`);
-    else autoTimer = setTimeout(() => void spin(), Math.max(400, rules.min_round_interval_ms + 50));
+    else autoTimer = setTimeout(() => void spin(true), Math.max(400, rules.min_round_interval_ms + 50));
   };
   const showNotice = (text: string, more?: FundsNotice | null) => {
     message.textContent = more ? `${text} ${more.text}` : text;
@@ -594,17 +597,18 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
     yes.focus();
   });
 
-  const spin = async () => {
+  const spin = async (byAutoplay = false) => {
+    if (autoplay.running && !byAutoplay) return; // PLAY and Space wait for autoplay's STOP
     clearTimeout(autoTimer);
     toggleInfo(false); // the panel covers the reels' corner
-    if (playButton.disabled) return;
+    if (!startable) return;
     intro?.close(); // PLAY beside the intro card: the player has read enough
     // A win held at a choice: PLAY takes it first (the server's collect), then spins.
     if (flow.state === "choice") {
       const collect = collectOf(current);
       if (!current || !collect) return;
       await step(current, collect.kind, collect.choice);
-      if ((flow.state as string) !== "idle" || playButton.disabled) return;
+      if ((flow.state as string) !== "idle" || !startable) return;
     }
     if (flow.state !== "idle") return;
     // A buy costs many stakes: the player confirms its cost before every one (autoplay stops).
@@ -613,7 +617,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       autoplay.stop();
       if (buying) return;
       if (!(await confirmBuy(chosen, price()))) return;
-      if ((flow.state as string) !== "idle" || playButton.disabled) return;
+      if ((flow.state as string) !== "idle" || !startable) return;
     }
     clearNotice();
     app.sound.unlock();
@@ -742,7 +746,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       autoplay.start({ rounds: Number(rounds.value), lossLimitMinor: toMinor(loss), winLimitMinor: toMinor(win), stopOnFeature: feature.checked }, app.session.state?.balanceMinor ?? 0);
       autoPanel.hidden = true;
       render();
-      void spin();
+      void spin(true);
     } }, "START");
     autoPanel.append(h("strong", {}, "AUTOPLAY"),
       row("Rounds", rounds), row(`Stop if the balance falls by (${inCredits ? "credits" : currency})`, lossField), row(`Stop on a single win of (${inCredits ? "credits" : currency})`, winField),
