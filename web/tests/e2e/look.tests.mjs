@@ -378,6 +378,9 @@ export const tests = [
       expect(row.tops.length >= 4 && Math.max(...row.tops) < Math.min(...row.bottoms) - 8, `the console's ${row.tops.length} plaques lie on more than one row (tops ${row.tops}, bottoms ${row.bottoms}) in free spins`);
       expect(row.right <= row.minus - 4, `the plaques reach ${Math.round(row.right)} px, the line bet's minus starts at ${Math.round(row.minus)}`);
       expect(!row.cut.length && !row.small.length, `the plaques' figures cut: ${row.cut}; under 22 px: ${row.small}`);
+      // the signs under the reels keep their words whole with the reels narrower for the counter
+      const cut = await t.page.locator("[data-testid=cluedo-band]:not([hidden]) .cl-sign *").evaluateAll((els) => els.filter((e) => e.checkVisibility() && e.textContent.trim() && e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent.trim()));
+      expect(!cut.length, `the signs under the golden reels cut: ${JSON.stringify(cut)}`);
     },
   })),
   ...SIZES.map((viewport) => ({
