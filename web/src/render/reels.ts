@@ -707,6 +707,11 @@ export class ReelSet extends Container {
     });
   }
 
+  /** The symbols drawn again from their textures (a screen changed their look). */
+  redraw(): void {
+    this.draw();
+  }
+
   private draw(): void {
     if (this.destroyed) return;
     this.changed = true;

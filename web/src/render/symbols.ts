@@ -20,6 +20,9 @@ export interface SymbolArt {
    * reach the page's webfonts, so words inside the markup fall back to the system's sans. `y`
    * (the text's middle) and `size` are shares of the symbol's size. */
   caption?: { text: string; y: number; size: number; font: string; fill: number; stroke: number; spacing?: number };
+  /** Other looks of the symbol, by name, each the fields it changes (Cluedo's golden reels:
+   * the weapons on gilded plaques); SymbolTextures.look picks one for every symbol at once. */
+  variants?: Record<string, Partial<Omit<SymbolArt, "variants">>>;
 }
 
 export type SymbolTable = Record<string, SymbolArt>;
@@ -84,7 +87,8 @@ function decode(svg: string): Promise<void> {
 
 /** Decodes every SVG of `tables` (and any extra markup); call before the first texture. */
 export async function loadSymbolArt(tables: SymbolTable[], extra: string[] = []): Promise<void> {
-  const all = new Set([...tables.flatMap((t) => Object.values(t).flatMap((a) => (a.svg ? [a.svg] : []))), ...extra]);
+  const looks = (a: SymbolArt) => [a, ...Object.values(a.variants ?? {})];
+  const all = new Set([...tables.flatMap((t) => Object.values(t).flatMap(looks).flatMap((a) => (a.svg ? [a.svg] : []))), ...extra]);
   await Promise.all([...all].map(decode));
 }
 
@@ -103,15 +107,27 @@ export function svgTexture(svg: string, px: number, resolution: number, height =
 /** Draws every symbol once into a texture of `size` design pixels. */
 export class SymbolTextures {
   private readonly cache = new Map<string, Texture>();
+  private variant: string | null = null;
 
   constructor(private readonly renderer: Renderer, private readonly table: SymbolTable, private readonly size: number, private readonly resolution: number) {}
 
+  /** The look every symbol is drawn in from now on: a variant's name (a symbol without it keeps
+   * its own), or null for their own. True when it changed (what is drawn must be drawn again). */
+  look(variant: string | null): boolean {
+    if (variant === this.variant) return false;
+    this.variant = variant;
+    return true;
+  }
+
   art(id: string): SymbolArt {
-    return this.table[id] ?? genericArt(id);
+    const own = this.table[id] ?? genericArt(id);
+    const changed = this.variant === null ? undefined : own.variants?.[this.variant];
+    return changed ? { ...own, ...changed } : own;
   }
 
   get(id: string): Texture {
-    let texture = this.cache.get(id);
+    const key = this.variant === null || !this.table[id]?.variants?.[this.variant] ? id : `${this.variant}|${id}`;
+    let texture = this.cache.get(key);
     if (!texture) {
       const art = this.art(id);
       const box = new Container();
@@ -153,7 +169,7 @@ export class SymbolTextures {
       texture = this.renderer.generateTexture({ target: box, resolution: this.resolution, frame: undefined });
       box.destroy({ children: true });
       raster?.destroy(true);
-      this.cache.set(id, texture);
+      this.cache.set(key, texture);
     }
     return texture;
   }

@@ -620,4 +620,106 @@ export const tests = [
       await look(t, "after-jackpot");
     },
   },
+  {
+    // The gallery's reviewer at 1440x900: "not yet a finished commercial slot": an empty wood
+    // band about 120 px tall under the reels (a phone fills it with the feature signs), and BET
+    // MAX, AUTO and TOTAL BET in the system's font. The band holds the signs at 1440 too (the
+    // jackpot's figure among them), and every word of the console is in a bundled face, none
+    // under 12 px, at both sizes.
+    name: "cluedo idle: the signs fill the room under the reels, the console's words in the game's face",
+    async run(t) {
+      await open(t, "cluedo");
+      await t.page.locator("[data-testid=jackpot]", { hasText: "€" }).waitFor({ timeout: 30000 });
+      for (const size of [DESKTOP, PHONE]) {
+        await t.page.setViewportSize(size);
+        const label = `${size.width}x${size.height}`;
+        const win = await reelsAndPanel(t);
+        const consoleTop = (await t.rect(".console")).y;
+        const band = await t.rect("[data-testid=cluedo-band]:not([hidden])");
+        const k = win.width / (5 * (213 + 8) - 8);
+        const under = win.bottom + 26 * k; // the frame's wood under the window
+        expect(band, `${label}: nothing in the ${Math.round(consoleTop - under)} px between the reels' frame and the console`);
+        expect(band.y >= under - 1 && band.y + band.height <= consoleTop + 1, `${label}: the signs ${JSON.stringify(band)} are not between the frame (${Math.round(under)}) and the console (${Math.round(consoleTop)})`);
+        if (size === DESKTOP) {
+          // from the strip kept for the win's words (38 px under the frame) down to the HUD's
+          // message row over the console, across most of the reels' width
+          const hudTop = (await t.rect(".hud")).y;
+          expect(band.y <= under + 38 + 12 && band.y + band.height >= hudTop - 12 && band.height >= 48 && band.width >= 0.9 * win.width, `${label}: the signs ${JSON.stringify(band)} leave the room between the win's words (${Math.round(under + 38)}) and the HUD (${Math.round(hudTop)}) under the reels (${Math.round(win.width)} wide) bare`);
+        }
+        // every sign's words whole: none cut at its plaque's edge
+        const cut = await t.page.locator("[data-testid=cluedo-band] .cl-sign *").evaluateAll((els) => els.filter((e) => e.checkVisibility() && e.textContent.trim() && (e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1 || e.getBoundingClientRect().top < e.closest(".cl-sign").getBoundingClientRect().top - 1 || e.getBoundingClientRect().bottom > e.closest(".cl-sign").getBoundingClientRect().bottom + 1)).map((e) => e.textContent.trim()));
+        expect(!cut.length, `${label}: the signs' words cut: ${JSON.stringify(cut)}`);
+        const pool = (await t.page.locator("[data-testid=cluedo-sign-pool]").innerText()).trim();
+        const meter = (await t.page.locator("[data-testid=jackpot]").innerText()).trim();
+        expect(pool === meter, `${label}: the jackpot's sign says ${pool}, the meter ${meter}`);
+        // the console's labels and buttons (BET MAX, AUTO, TOTAL BET, PLAY, the steppers...)
+        const words = await t.page.evaluate(() => {
+          const bad = [];
+          for (const el of document.querySelectorAll("section.game .console *")) {
+            const own = [...el.childNodes].filter((n) => n.nodeType === 3 && n.textContent.trim()).map((n) => n.textContent.trim()).join(" ");
+            if (!own || !el.checkVisibility() || el.closest("output, .meter-both")) continue;
+            const st = getComputedStyle(el);
+            const face = st.fontFamily.split(",")[0].replace(/"/g, "").trim();
+            if (face !== "Limelight" || parseFloat(st.fontSize) < 12) bad.push(`"${own.slice(0, 20)}" ${face} ${st.fontSize}`);
+          }
+          return bad;
+        });
+        expect(!words.length, `${label}: the console's words not in the game's face or under 12 px: ${words.join("; ")}`);
+        await t.shot(`idle-${label}`);
+        await look(t, `idle-${label}`);
+      }
+    },
+  },
+  {
+    // The gallery's reviewer: the progressive meter never ticked (it jumped every 20 s poll).
+    // It counts up from what it shows to each pool the server reports, cent by cent, never past
+    // it, and reads the pool after each round; a pool that fell (claimed, reseeded) shows at
+    // once. The server's report is raised here by the test (page.route), as other players'
+    // stakes would raise it.
+    name: "cluedo jackpot meter: it ticks up to the server's pool, never past it, down at once",
+    async run(t) {
+      await open(t, "cluedo");
+      const real = () => t.api("/api/v1/jackpots").then((r) => r.jackpots.find((j) => j.pool === "Cluedo MegaJackpots/EUR").amount_minor);
+      await t.page.locator("[data-testid=jackpot]", { hasText: "€" }).waitFor({ timeout: 30000 });
+      let raise = 123_45; // what the test adds to the server's pool in its reports
+      let reported = [];
+      await t.page.route("**/api/v1/jackpots", async (route) => {
+        const body = await (await route.fetch()).json();
+        for (const j of body.jackpots) if (j.pool === "Cluedo MegaJackpots/EUR") { j.amount_minor += raise; reported.push(j.amount_minor); }
+        await route.fulfill({ json: body });
+      });
+      // every figure the meter shows, as it shows it
+      await t.page.evaluate(() => {
+        const out = document.querySelector("[data-testid=jackpot]");
+        window.__meter = [];
+        const read = () => window.__meter.push({ at: performance.now(), minor: Number(out.textContent.replace(/[^0-9]/g, "")) });
+        read();
+        new MutationObserver(read).observe(out, { childList: true, characterData: true, subtree: true });
+      });
+      const shown = () => t.page.evaluate(() => window.__meter);
+      const first = (await shown())[0].minor;
+      expect(first === (await real()), `the meter shows ${first}, the server ${await real()}`);
+      await t.spin("cluedo"); // the round fed the pool: the meter reads it after the round
+      const target = () => reported.at(-1);
+      await t.page.waitForFunction(() => window.__meter.length > 1, null, { timeout: 5000 });
+      await t.page.waitForFunction((n) => window.__meter.at(-1).minor >= n, target(), { timeout: 15000 });
+      const up = (await shown());
+      const figures = up.map((s) => s.minor);
+      const between = figures.filter((m) => m > first && m < target());
+      const took = up.at(-1).at - up.find((s) => s.minor > first).at;
+      expect(between.length >= 10, `the meter went ${first} -> ${target()} through ${between.length} figures (${figures.slice(0, 12).join(", ")}...): it jumped, not ticked`);
+      expect(took >= 2000, `the meter counted ${first} -> ${target()} in ${Math.round(took)} ms: a jump, not a count`);
+      expect(figures.every((m, i) => i === 0 || m > figures[i - 1]), `the meter went down on the way up: ${figures.join(", ")}`);
+      expect(Math.max(...figures) <= Math.max(...reported), `the meter showed ${Math.max(...figures)}, more than the server ever said (${Math.max(...reported)})`);
+      await t.shot("ticked");
+      // the pool claimed and reseeded: the next report is lower, shown at once, no count down
+      raise = 0;
+      const before = (await shown()).length, high = figures.at(-1);
+      reported = [];
+      await t.spin("cluedo");
+      await t.page.waitForFunction((n) => window.__meter.at(-1).minor < n, high, { timeout: 15000 });
+      const down = (await shown()).slice(before).map((s) => s.minor);
+      expect(reported.includes(down[0]), `after a lower report the meter showed ${down.join(", ")}, not a figure the server sent (${reported.join(", ")})`);
+    },
+  },
 ];

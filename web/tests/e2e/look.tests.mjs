@@ -91,6 +91,22 @@ function glassLuminance(png, win, out, cssWidth) {
   return seen[Math.floor(seen.length / 2)];
 }
 
+/** What the reels are drawn on, from the screenshot `png` (CSS px `cssWidth` wide) of Cluedo's
+ * 5x3 reels in the window `win`: the median colour [r, g, b] down the middle of the gaps
+ * between reels, down the frame's side rails (19 design px out of the window), and just
+ * inside each reel's sides (6 design px in, clear of the cards, a cell's middle height). */
+function reelsDrawnOn(png, win, cssWidth) {
+  const { width, channels, pixels } = png;
+  const px = width / cssWidth, k = win.width / (5 * (213 + 8) - 8);
+  const at = (x, y) => { const i = (Math.floor(y * px) * width + Math.floor(x * px)) * channels; return [pixels[i], pixels[i + 1], pixels[i + 2]]; };
+  const median = (list) => [0, 1, 2].map((c) => list.map((p) => p[c]).sort((a, b) => a - b)[Math.floor(list.length / 2)]);
+  const down = (x) => Array.from({ length: 40 }, (_, i) => at(x, win.y + ((i + 0.5) / 40) * win.height));
+  const gaps = [0, 1, 2, 3].flatMap((r) => down(win.x + (r * 221 + 217) * k));
+  const rails = [win.x - 19 * k, win.x + win.width + 19 * k].flatMap(down);
+  const backs = [0, 1, 2, 3, 4].flatMap((r) => [0, 1, 2].flatMap((row) => [6, 207].map((dx) => at(win.x + (r * 221 + dx) * k, win.y + (row + 0.5) * 213 * k))));
+  return { gap: median(gaps), rail: median(rails), back: median(backs) };
+}
+
 /** Candy Jar: rounds of `key` until its notice `testid` shows after a round; then it lies off
  * the grid, says `words`, and the screen passes the layout check; no text in the panels read
  * under MIN_TEXT_PX in those rounds. */
@@ -308,6 +324,8 @@ export const tests = [
     gameFiles: [CLUEDO_FS],
     async run(t) {
       await open(t, "cluedo-fs");
+      const cssWidth = t.page.viewportSize().width;
+      const base = reelsDrawnOn(decodePng(readFileSync(await t.shot("base"))), await reels(t), cssWidth);
       await t.page.uncheck("[data-testid=turbo]"); // the counter shows long enough to measure
       await t.page.click("[data-testid=play]");
       await t.page.locator(".cluedo-overlay[data-golden=true] [data-testid=free-spins]:not([hidden])[data-index]").waitFor({ timeout: 60000 });
@@ -325,6 +343,20 @@ export const tests = [
       // sides, 2.5 design px out (the glass reaches 12 out, no symbol or badge in most of it).
       const glass = glassLuminance(png, win, 2.5 * k, t.page.viewportSize().width);
       expect(glass < 0.06, `the golden reels' glass reads bright (median luminance ${glass.toFixed(3)} beside the window), the cards' gilt lost in it`);
+      // The gallery's reviewer: the golden reels "read as the same reels over a sepia scene (a
+      // studio changes reels, frame and music)". Free spins' reels are drawn on their own: gilt
+      // rules between the reels where the hall's are dark glass, a gilt frame where it is
+      // mahogany, oxblood velvet behind the cards where the glass is near black.
+      const gold = reelsDrawnOn(png, win, cssWidth);
+      const said_ = (c) => `rgb(${c.join(",")})`;
+      const gilt = ([r, g, b]) => r > 110 && g > 70 && r >= g && b < 0.8 * g; // yellow metal, not grey or white
+      expect(!gilt(base.gap) && gilt(gold.gap), `between the reels: ${said_(base.gap)} in the hall, ${said_(gold.gap)} on the golden reels (gilt wanted there only)`);
+      expect(!gilt(base.rail) && gilt(gold.rail) && gold.rail[0] > 150, `the frame's rails: ${said_(base.rail)} in the hall, ${said_(gold.rail)} on the golden reels (bright gilt wanted there only)`);
+      if (viewport.width >= 901) {
+        // red, not the hall's brown-black glass (a win's dimming may lie over it: dark, still red)
+        const velvet = ([r, g]) => r > 28 && r > 2.5 * g;
+        expect(!velvet(base.back) && velvet(gold.back), `behind the cards: ${said_(base.back)} in the hall, ${said_(gold.back)} on the golden reels (velvet wanted there only)`);
+      }
       if (viewport.width < 901) return;
       // The gallery's reviewer at 1440x900: in free spins the console's plaques (balance, win,
       // jackpot, spins) wrapped onto two rows; an earlier fix forced one row into the line bet's
@@ -346,6 +378,9 @@ export const tests = [
       expect(row.tops.length >= 4 && Math.max(...row.tops) < Math.min(...row.bottoms) - 8, `the console's ${row.tops.length} plaques lie on more than one row (tops ${row.tops}, bottoms ${row.bottoms}) in free spins`);
       expect(row.right <= row.minus - 4, `the plaques reach ${Math.round(row.right)} px, the line bet's minus starts at ${Math.round(row.minus)}`);
       expect(!row.cut.length && !row.small.length, `the plaques' figures cut: ${row.cut}; under 22 px: ${row.small}`);
+      // the signs under the reels keep their words whole with the reels narrower for the counter
+      const cut = await t.page.locator("[data-testid=cluedo-band]:not([hidden]) .cl-sign *").evaluateAll((els) => els.filter((e) => e.checkVisibility() && e.textContent.trim() && e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent.trim()));
+      expect(!cut.length, `the signs under the golden reels cut: ${JSON.stringify(cut)}`);
     },
   })),
   ...SIZES.map((viewport) => ({

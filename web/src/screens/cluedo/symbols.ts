@@ -35,6 +35,23 @@ export function inset(svg: string, share: number): string {
 
 const portrait = (svg: string) => inset(svg, PORTRAIT_SHARE);
 
+/** The weapons' ivory plaque (each SVG's gradient "i", top to bottom). */
+const IVORY = '<stop offset="0" stop-color="#fbf4e0"/><stop offset="1" stop-color="#d8c699"/>';
+/** On the golden reels the plaque is gold leaf, lit from the top left like the frame's gilt,
+ * and its own gilt rim a shade darker (bronze) so the plate and its rim still read apart. */
+const GOLD_LEAF = '<stop offset="0" stop-color="#fff1b0"/><stop offset=".45" stop-color="#e9c15a"/><stop offset="1" stop-color="#b07a22"/>';
+
+/** A weapon's art on a gilded plaque: the free spins' golden reels ("the same reels over a
+ * sepia scene", the gallery's reviewer said of the plain ones). */
+export function gilded(svg: string): string {
+  if (!svg.includes(IVORY)) throw new Error(`a Cluedo weapon's SVG has no ivory plaque to gild: ${svg.slice(0, 60)}`);
+  return svg.replace(IVORY, GOLD_LEAF).replace('stroke="#8a6420" stroke-width="1.5"/>', 'stroke="#6a3c08" stroke-width="2.5"/>');
+}
+
+/** The name of the golden reels' look (SymbolTextures.look). */
+export const GOLDEN = "golden";
+const weapon = (svg: string) => ({ svg, variants: { [GOLDEN]: { svg: gilded(svg) } } });
+
 export const CLUEDO_SYMBOLS: SymbolTable = {
   MJ: { colour: 0xd4af37, svg: mj },
   BONUS: { colour: 0x1f5a5a, svg: bonus },
@@ -43,9 +60,9 @@ export const CLUEDO_SYMBOLS: SymbolTable = {
   PLUM: { colour: 0x6b2a7a, svg: portrait(plum) },
   PEACOCK: { colour: 0x1f5fbf, svg: portrait(peacock) },
   GREEN: { colour: 0x1f7a4a, svg: portrait(green) },
-  CANDLESTICK: { colour: 0xa0282a, svg: candlestick },
-  DAGGER: { colour: 0x2a6a6e, svg: dagger },
-  REVOLVER: { colour: 0x6a4a8a, svg: revolver },
-  ROPE: { colour: 0x4a6a2a, svg: rope },
-  WRENCH: { colour: 0x2a4a8a, svg: wrench },
+  CANDLESTICK: { colour: 0xa0282a, ...weapon(candlestick) },
+  DAGGER: { colour: 0x2a6a6e, ...weapon(dagger) },
+  REVOLVER: { colour: 0x6a4a8a, ...weapon(revolver) },
+  ROPE: { colour: 0x4a6a2a, ...weapon(rope) },
+  WRENCH: { colour: 0x2a4a8a, ...weapon(wrench) },
 };

@@ -39,7 +39,12 @@ function corner(g: Graphics, x: number, y: number, dx: number, dy: number): void
 function frame(gold: boolean) {
   return (g: Graphics, w: number, h: number): void => {
     g.roundRect(-30, -28, w + 60, h + 62, 14).fill({ color: 0x000000, alpha: 0.5 });
-    g.roundRect(-26, -26, w + 52, h + 52, 12).fill(gold ? 0xb8862a : MAHOGANY).stroke({ width: 3, color: gold ? GILT_LIGHT : GILT });
+    // the golden rails: gilt lit from the top left, bright to dark along the rails as a gilded
+    // moulding catches a light (a flat ochre read as the same frame, toned)
+    const rail = gold
+      ? new FillGradient({ type: "linear", start: { x: 0, y: 0 }, end: { x: 1, y: 1 }, colorStops: [{ offset: 0, color: 0xfff1b0 }, { offset: 0.3, color: 0xe3b64e }, { offset: 0.5, color: 0x9a6a1c }, { offset: 0.72, color: 0xf2d27a }, { offset: 1, color: 0x8a5a14 }] })
+      : MAHOGANY;
+    g.roundRect(-26, -26, w + 52, h + 52, 12).fill(rail).stroke({ width: 3, color: gold ? GILT_LIGHT : GILT });
     // the wood's grain lit from the top left: a light upper edge, a dark lower one
     g.moveTo(-20, -22).lineTo(w + 20, -22).stroke({ width: 2, color: gold ? 0xfff1b0 : 0x7a3418 });
     g.moveTo(-20, h + 22).lineTo(w + 20, h + 22).stroke({ width: 3, color: gold ? GILT_DARK : 0x140602 });
@@ -63,9 +68,60 @@ function frame(gold: boolean) {
       g.moveTo(cx, -12).lineTo(cx + 38 * Math.cos(a), -12 + 38 * Math.sin(a)).stroke({ width: 1.5, color: GILT_DARK });
     }
     g.circle(cx, -12, 7).fill(0xc8102e).stroke({ width: 1.5, color: GILT_DARK });
+    if (gold) jewels(g, w, h);
   };
 }
 
+/** The golden frame's jewels: a row of gilt beads along its rails and a ruby in the middle of
+ * the sides and of the bottom rail, each lit from the top left. */
+function jewels(g: Graphics, w: number, h: number): void {
+  const rails: [number, number, number, number][] = [[0, -19, w, -19], [0, h + 19, w, h + 19], [-19, 0, -19, h], [w + 19, 0, w + 19, h]];
+  for (const [x0, y0, x1, y1] of rails) {
+    const n = Math.round(Math.hypot(x1 - x0, y1 - y0) / 34);
+    for (let i = 1; i < n; i++) {
+      const x = x0 + ((x1 - x0) * i) / n, y = y0 + ((y1 - y0) * i) / n;
+      // clear of the deco corners (46 px of bars) and of the fan over the top rail's middle
+      const along = Math.hypot(x - x0, y - y0), length = Math.hypot(x1 - x0, y1 - y0);
+      if (along < 52 || length - along < 52 || (y0 < 0 && y1 < 0 && Math.abs(x - w / 2) < 50)) continue;
+      g.circle(x, y, 3).fill(GILT_LIGHT).stroke({ width: 1, color: GILT_DARK });
+    }
+  }
+  for (const [x, y] of [[-19, h / 2], [w + 19, h / 2], [w / 2, h + 19]] as const) {
+    g.circle(x, y, 9).fill(GILT).stroke({ width: 1.5, color: GILT_DARK });
+    g.circle(x, y, 6).fill(0xc8102e).stroke({ width: 1, color: 0x5a0610 });
+    g.circle(x - 2, y - 2, 2).fill({ color: 0xffffff, alpha: 0.8 });
+  }
+}
+
 export const GOLDEN_FRAME = frame(true);
+
+/** The golden reels' own backs, over the glass and behind the symbols: each reel a panel of
+ * oxblood velvet lit from its middle, in a gilt rule, and a gilt pinstripe in every gap. Not
+ * gold itself: the cards' gilt frames stand out of red (the reviewer lost them in gilded glass).
+ * Reel r's window is x in [r (cell + gap), r (cell + gap) + cell], y in [0, rows cell]. */
+export function goldenReelBacks(g: Graphics, o: { reels: number; rows: number; cell: number; gap: number }): void {
+  const h = o.rows * o.cell;
+  const velvet = new FillGradient({ type: "radial", center: { x: 0.5, y: 0.4 }, innerRadius: 0, outerCenter: { x: 0.5, y: 0.4 }, outerRadius: 0.75, colorStops: VELVET.map(([offset, color]) => ({ offset, color })) });
+  for (let r = 0; r < o.reels; r++) {
+    const x = r * (o.cell + o.gap);
+    g.rect(x, 0, o.cell, h).fill(velvet);
+    g.rect(x + 3, 3, o.cell - 6, h - 6).stroke({ width: 2, color: GILT, alpha: 0.85 });
+    if (r < o.reels - 1) g.rect(x + o.cell, 0, o.gap, h).fill(GILT_DARK).rect(x + o.cell + o.gap / 2 - 1.5, 0, 3, h).fill(GILT_LIGHT);
+  }
+}
+
+/** The golden reels' velvet as [offset, colour] stops from a reel's middle out. */
+export const VELVET: readonly (readonly [number, number])[] = [[0, 0x8a1a2a], [0.6, 0x5a0e1a], [1, 0x3a0810]];
+
+/** The free spins' light: warm shafts from the fan at the top of the frame, fanning down over
+ * the reels (drawn over the symbols, added to them: the base reels stand in the hall's cold
+ * light). The window is `w` x `h` at 0,0. */
+export function goldenLight(g: Graphics, w: number, h: number): void {
+  const shaft = new FillGradient({ type: "linear", start: { x: 0, y: 0 }, end: { x: 0, y: 1 }, colorStops: [{ offset: 0, color: 0xffe2a0 }, { offset: 1, color: 0x000000 }] });
+  const cx = w / 2;
+  for (const [top, spread, alpha] of [[-0.05, -0.38, 0.2], [0.05, 0.38, 0.2], [-0.015, -0.14, 0.24], [0.015, 0.14, 0.24]] as const) {
+    g.poly([cx + top * w, -12, cx + (top + 0.06 * Math.sign(spread)) * w, -12, cx + (spread + 0.08 * Math.sign(spread)) * w, h, cx + spread * w, h]).fill({ fill: shaft, alpha });
+  }
+}
 
 export const CLUEDO_THEME: Theme = { logo: LOGO, frame: frame(false), tile };

@@ -14,7 +14,8 @@ import { PixiSlotView } from "../game/generic";
 import type { ViewDeps } from "../game/registry";
 import { lastFreeSpin, type CluedoView, type JackpotNotice } from "./handlers";
 import { cluedoSigns } from "./signs";
-import { GOLDEN_FRAME } from "./theme";
+import { GOLDEN } from "./symbols";
+import { GOLDEN_FRAME, goldenLight, goldenReelBacks } from "./theme";
 
 const SVG = "http://www.w3.org/2000/svg";
 /** CSS px above the reels' window for the free-spin counter (cluedo.css places it there),
@@ -52,6 +53,10 @@ const SIGNS_PX = 112;
 const SIGNS_MAX_PX = 150;
 const SIGNS_MIN_PX = 64;
 const SIGNS_GAP_PX = 8;
+/** On a desktop: the least room under the reels (CSS px) the signs are shown in, and the air
+ * they keep above the console and below the win's words. */
+const DESK_SIGNS_MIN_PX = 56;
+const DESK_SIGNS_AIR_PX = 6;
 
 /** A bolt of lightning as a storm draws it: a jagged trunk from the top of the room with forks
  * off it, each a wide blue glow, a pale stroke and a white-hot core (the gallery's review: a
@@ -82,6 +87,8 @@ function bolt(side: "a" | "b"): SVGSVGElement {
 
 export class CluedoPixiView extends PixiSlotView implements CluedoView {
   private readonly gold: Graphics;
+  /** The free spins' warm light over the symbols (theme.ts goldenLight). */
+  private readonly light: Graphics;
   private readonly lights: HTMLElement;
   private readonly counter: HTMLElement;
   private readonly notice: HTMLElement;
@@ -105,8 +112,16 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
     // The golden reels: the gilded frame over the mahogany one, behind the symbols (index 1).
     this.gold = new Graphics();
     GOLDEN_FRAME(this.gold, reels * (cell + gap) - gap, rows * cell);
+    goldenReelBacks(this.gold, { reels, rows, cell, gap });
     this.gold.visible = false;
     this.reels.addChildAt(this.gold, 1);
+    // the light over the symbols, under the wins' highlights: after the frames (2) and the
+    // reels' columns (render/reels.ts adds one per reel after its frame)
+    this.light = new Graphics();
+    goldenLight(this.light, reels * (cell + gap) - gap, rows * cell);
+    this.light.blendMode = "add";
+    this.light.visible = false;
+    this.reels.addChildAt(this.light, 2 + reels);
     this.lights = h("div", { class: "cluedo-lights", "data-testid": "lights", "data-state": "on", "aria-hidden": "true" }, bolt("a"), bolt("b"));
     this.counter = h("div", { class: "cluedo-counter", "data-testid": "free-spins", "data-layout": "decoration", role: "status", hidden: true });
     this.notice = h("div", { class: "cluedo-notice", "data-testid": "jackpot-notice", "data-layout": "over-reels", role: "alertdialog", "aria-label": "Jackpot won", hidden: true });
@@ -114,7 +129,7 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
     // the MegaJackpot's sign shows the pool as the console's meter has it from the server
     const pool = h("span", { class: "cl-sign-amount", "data-testid": "cluedo-sign-pool" });
     this.band = h("div", { class: "cluedo-band", "data-testid": "cluedo-band", "data-layout": "decoration", hidden: true, "aria-label": "How Cluedo MegaJackpots pays" },
-      ...cluedoSigns(deps.game.info).map(({ kind, title, line }) => h("div", { class: `cl-sign cl-sign-${kind}`, "data-testid": `cluedo-sign-${kind}` },
+      ...cluedoSigns(deps.game.info).map(({ kind, title, line }) => h("div", { class: `cl-sign cl-sign-${kind}`, "data-testid": `cluedo-sign-${kind}`, title: `${title}: ${line}` },
         ...(kind === "jackpot" ? [h("strong", {}, title), pool] : [h("span", { class: "cl-sign-icon", "aria-hidden": "true" }), h("strong", {}, title)]),
         h("span", { class: "cl-sign-line" }, line))));
     const meter = deps.overlay.closest("section.game")?.querySelector("[data-testid=jackpot]");
@@ -129,15 +144,17 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
   }
 
   /** What the shell last measured (fitAbove's arguments), to lay out again when the counter
-   * comes or goes. */
-  private fit: { px: number; top: number | undefined } | null = null;
+   * comes or goes; `covered`, what the reels stand above (the console and the room kept under
+   * them on a desktop). */
+  private fit: { px: number; top: number | undefined; covered: number } | null = null;
 
   /** The reels are laid out above the console, and below the free-spin counter while it
    * shows: it sits outside the reels' window (placed from the shell's --reels-* properties,
    * cluedo.css), so it hides no symbol. */
   override fitAbove(px: number, top?: number): void {
-    this.fit = { px, top };
-    super.fitAbove(this.withChoiceRoom(px, CHOICE_ROOM_PX, "--cl-choice-room"), this.withCounter(top));
+    const covered = this.withChoiceRoom(px, CHOICE_ROOM_PX, "--cl-choice-room");
+    this.fit = { px, top, covered };
+    super.fitAbove(covered, this.withCounter(top));
   }
 
   /** On a phone the reels take the screen's whole width but for the frame's edge: the design's
@@ -183,7 +200,7 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
     if (this.holding || !this.fit) return;
     this.holding = true;
     try { this.holdStill(this.fit.px, this.withCounter(this.fit.top)); } finally { this.holding = false; }
-    this.placeBand(this.fit.px);
+    this.placeBand(this.fit.px, this.fit.covered);
   }
 
   /** On a phone the reels are centred above the signs' room (a desktop keeps its layout). */
@@ -192,13 +209,24 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
   }
 
   /** The signs between the win's words under the reels and the console (`px`: what it covers,
-   * an open gamble panel included), on a phone, where they fit. */
-  private placeBand(px: number): void {
+   * an open gamble panel included), where they fit. On a desktop they stand in the room kept
+   * under the reels for the gamble's panel (`covered` less `px`): a bare band of wood there
+   * was the gallery's reviewer's first complaint at 1440x900; the panel takes it back. */
+  private placeBand(px: number, covered: number): void {
     const { design } = this.stageRef.placement();
+    if (design.name !== "portrait") {
+      const room = covered - px;
+      this.band.dataset.place = "desk";
+      this.band.hidden = room < DESK_SIGNS_MIN_PX;
+      Object.assign(this.band.style, { top: "", bottom: `${Math.round(px + DESK_SIGNS_AIR_PX)}px`, height: `${Math.max(0, Math.round(room - 2 * DESK_SIGNS_AIR_PX))}px` });
+      return;
+    }
+    delete this.band.dataset.place;
+    this.band.style.bottom = "";
     const { top, room, height } = this.bandUnderReels(px, { strip: UNDER_REELS_PX, air: SIGNS_GAP_PX, most: SIGNS_MAX_PX });
     // (a panel open over the console leaves them too, where they fit: the playtest saw the
     // offer leave the hall bare under the reels)
-    this.band.hidden = design.name !== "portrait" || room < SIGNS_MIN_PX;
+    this.band.hidden = room < SIGNS_MIN_PX;
     // under the win's words; what the signs leave of a tall room is air over the console
     Object.assign(this.band.style, { top: `${Math.round(top)}px`, height: `${Math.max(0, Math.round(height))}px` });
   }
@@ -284,7 +312,10 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
   golden(on: boolean): void {
     if (this.gold.visible === on) return;
     this.gold.visible = on;
+    this.light.visible = on;
     this.host.dataset.golden = String(on);
+    // the weapons on gilded plaques (symbols.ts gilded), drawn again at once
+    if (this.textures.look(on ? GOLDEN : null)) this.reels.redraw();
     // The strips that spin by: the golden set of the free games, else the base set (the
     // window on screen is kept: a reel model's shown cells do not come from its strip).
     const info = this.gameInfo;

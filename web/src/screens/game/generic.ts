@@ -73,7 +73,7 @@ export interface PixiSlotViewOptions {
 /** The reels or grid, drawn with Pixi, and the DOM banner over them. */
 export class PixiSlotView implements SlotView {
   readonly reels: ReelSet;
-  private readonly textures: SymbolTextures;
+  protected readonly textures: SymbolTextures;
   private readonly unsubscribe: () => void;
   private readonly bannerEl: HTMLElement;
   private readonly stopAnimating: () => void;

@@ -12,6 +12,7 @@ import { buyQuestion, costNote, modeLabel, modeTitle, type ModeView } from "../.
 import { validateOutcome, type Outcome } from "../../core/outcome";
 import { EventPlayer } from "../../core/player";
 import { forgetProgress, loadProgress, saveProgress } from "../../core/progress";
+import { JACKPOT_REFRESH_MS, jackpotMeter } from "../../core/jackpot-meter";
 import { withTimeout } from "../../core/timing";
 import { ApiError } from "../../net/api";
 import type { BetOption, RoundView, StepChoice } from "../../net/types";
@@ -498,8 +499,9 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
         jackpotWon.textContent = `Won ${formatMoney(claimed, currency)} · new pool`;
         jackpotWon.hidden = false;
       }
-      void pollMeter?.();
     }
+    // the round's stake fed the pool (and a claim reseeded it): the meter reads it now
+    if (round.outcome) void pollMeter?.();
     if (FINISHED.has(round.status)) {
       flow.to("settle");
       clearTimeout(choiceTimer);
@@ -768,6 +770,8 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
 
   // --- jackpot meter -----------------------------------------------------------------------
   let meterTimer: ReturnType<typeof setInterval> | undefined;
+  // the meter counts up to each pool the server reports, as a studio's ticks (core/jackpot-meter)
+  const jackpotTicker = jackpotMeter((minor) => { jackpotOut.textContent = formatMoney(minor, currency); });
   if (game.jackpot) {
     const poll = async () => {
       try {
@@ -775,12 +779,14 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
         // the game's own pool (catalog.pool_key: its title and currency), not one whose name
         // merely starts the same
         const pool = jackpots.find((j) => j.currency === currency && j.pool === `${game.title}/${currency}`);
-        jackpotOut.textContent = pool ? formatMoney(pool.amount_minor, pool.currency) : "—";
+        if (pool) jackpotTicker.report(pool.amount_minor);
+        else if (jackpotTicker.shown() === null) jackpotOut.textContent = "—";
       } catch { /* the meter keeps its last value; the next poll retries */ }
     };
     pollMeter = poll;
     void poll();
-    meterTimer = setInterval(poll, 20000);
+    // now and then, so other players' stakes show (and after each round, the player's own)
+    meterTimer = setInterval(poll, JACKPOT_REFRESH_MS);
   }
 
   // --- layout: the reels above what the console (and an open choice) cover ---------------
@@ -892,6 +898,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
       clearTimeout(choiceTimer);
       clearTimeout(waitTimer);
       clearInterval(meterTimer);
+      jackpotTicker.stop();
       unsubSession();
       phone.removeEventListener("change", render);
       sessionClock?.destroy();

@@ -1,0 +1,60 @@
+// A progressive jackpot's meter as a studio's ticks, honestly: it counts up from what it shows
+// to each new pool the server reports, a cent at a time, spread over the time until the next
+// report, so other players' stakes show as a steady climb rather than a jump every poll. It
+// never shows more than the server's latest pool and never invents money: a rise is only ever
+// towards a figure the server sent, and a fall (the pool claimed and reseeded) shows at once.
+// Amounts are integers in the currency's minor units.
+
+export interface JackpotMeter {
+  /** The server's latest pool, in minor units. */
+  report(poolMinor: number): void;
+  /** What the meter shows now (null before the first report). */
+  shown(): number | null;
+  /** Ends any count in progress (the screen is closing). */
+  stop(): void;
+}
+
+export interface JackpotMeterOptions {
+  /** ms a rise is spread over: about the time between the server's reports. */
+  spreadMs: number;
+  /** ms between two steps of the count. */
+  stepMs: number;
+  /** the wall clock (ms). */
+  now?: () => number;
+}
+
+/** The shell's meter: a report every REFRESH_MS (and after each round), each rise counted over
+ * a little less than that, so it lands before the next report asks for more. */
+export const JACKPOT_REFRESH_MS = 10_000;
+export const JACKPOT_TICK: JackpotMeterOptions = { spreadMs: 9_000, stepMs: 80 };
+
+/** `show` is called with each figure the meter shows (never twice in a row with the same one). */
+export function jackpotMeter(show: (minor: number) => void, o: JackpotMeterOptions = JACKPOT_TICK): JackpotMeter {
+  const now = o.now ?? (() => Date.now());
+  let shown: number | null = null;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const put = (minor: number) => {
+    if (minor === shown) return;
+    shown = minor;
+    show(minor);
+  };
+  const halt = () => { clearInterval(timer); timer = undefined; };
+  return {
+    report(pool: number) {
+      if (!Number.isSafeInteger(pool) || pool < 0) return; // not a figure: the meter keeps its own
+      halt();
+      // the first figure, and a pool that went down (claimed and reseeded): at once
+      if (shown === null || pool <= shown) { put(pool); return; }
+      const from = shown, start = now();
+      const step = () => {
+        const t = Math.min(1, (now() - start) / o.spreadMs);
+        // floor: each figure on the way is one the pool has passed, the last the server's own
+        put(t >= 1 ? pool : from + Math.floor((pool - from) * t));
+        if (t >= 1) halt();
+      };
+      timer = setInterval(step, o.stepMs);
+    },
+    shown: () => shown,
+    stop: halt,
+  };
+}
