@@ -13,7 +13,7 @@ import type { ViewDeps } from "../game/registry";
 import { copsWinSummary, labelsWithMoney } from "./summary";
 import { copsSigns, FORTUNE_SIGN, type Sign } from "./signs";
 import { withCurrency } from "./symbols";
-import { BONUS_TITLES, collectionCells, collectionLabel, PARADE, TRAIL, trailMultiplier, type CopsMoment, type CopsView, type PresentValue } from "./handlers";
+import { BONUS_TITLES, collectionCells, collectionLabel, copsMomentMs, PARADE, TRAIL, trailMultiplier, type CopsMoment, type CopsView, type PresentValue } from "./handlers";
 import { type WinCycle, type WinShow } from "../../core/win-cycle";
 import type { Outcome } from "../../core/outcome";
 
@@ -404,11 +404,9 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   async moment(m: CopsMoment, options: { fast?: boolean } = {}): Promise<void> {
     // the outro's total stands still: the win meter under it already reads the round's win
     const count = m.count === undefined ? undefined : { to: m.count, format: formatCredits, still: m.kind === "bonus-outro" };
-    // the bonus's total is its payoff: read for 2 s even in turbo (a tap ends it sooner); turbo's
-    // 300 ms moment flashed it past unseen
-    const outro = m.kind === "bonus-outro";
-    const ms = outro ? (options.fast ? 2000 : 2800) : 2400;
-    await showMoment(this.overlay, { title: m.title, lines: m.lines, count, kind: m.kind, ms, fast: options.fast && !outro });
+    // read whole even in turbo (copsMomentMs; a tap ends it sooner): showMoment's own turbo
+    // (300 ms) flashed the bonus's intro and total past unseen
+    await showMoment(this.overlay, { title: m.title, lines: m.lines, count, kind: m.kind, ms: copsMomentMs(m.kind, !!options.fast) });
   }
 
   async parade(result: string, options: { fast?: boolean } = {}): Promise<void> {

@@ -52,3 +52,20 @@ export function pointerAngle(end: number, elapsed: number, ms: number): number {
   const t = Math.max(0, elapsed) / ms;
   return end * (1 - (1 - t) ** 3);
 }
+
+/** Where a segment's word is drawn on a wheel of radius 100 (the SVG's units) for the arc from
+ * `from` to `to` (fractions of the turn clockwise from the top): at the arc's middle, level
+ * where the arc is wide enough for a word across it, else along the radius (reading outwards,
+ * never upside down), its size what the arc's width leaves. Null for no arc. */
+export function segmentLabel(from: number, to: number): { x: number; y: number; rotate: number; size: number } | null {
+  const arc = to - from;
+  if (!(arc > 0)) return null;
+  const mid = (from + to) / 2 * 2 * Math.PI;
+  const r = arc >= 0.999 ? 0 : arc >= 0.3 ? 56 : 64;
+  const x = r * Math.sin(mid), y = -r * Math.cos(mid);
+  if (arc >= 0.3) return { x, y, rotate: 0, size: 22 };
+  // along the radius: the word's height is what the arc's chord at r leaves
+  const deg = (from + to) / 2 * 360 - 90;
+  const rotate = deg > 90 ? deg - 180 : deg;
+  return { x, y, rotate, size: Math.max(9, Math.min(20, 0.7 * 2 * r * Math.sin(Math.PI * arc))) };
+}
