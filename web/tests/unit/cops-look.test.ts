@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { copsMomentMs } from "../../src/screens/cops-n-robbers/handlers";
 import { segmentWords } from "../../src/screens/cops-n-robbers/wheel";
-import { segmentLabel } from "../../src/screens/cops-n-robbers/wheel-spin";
+import { LABEL_EM, segmentLabel } from "../../src/screens/cops-n-robbers/wheel-spin";
 
 describe("the bonus's cards stand long enough to be read", () => {
   it("the intro: its title and three lines, over 4 s; in turbo still 2 s", () => {
@@ -31,6 +31,13 @@ describe("the wheels' segments say what they give, in the rule sheet's words", (
       expect(Math.hypot(at.x, at.y)).toBeLessThan(80); // inside the rim's lights
       expect(Math.abs(at.rotate)).toBeLessThanOrEqual(90); // never upside down
       expect(at.size).toBeGreaterThanOrEqual(9);
+    });
+  }
+  for (const [from, to] of [[0, 0.9], [0, 0.5], [0.3, 1], [0, 1]] as const) {
+    it(`a long word level on the arc ${from}..${to} stays inside the rim's lights`, () => {
+      const at = segmentLabel(from, to, "SUPER BONUS".length)!;
+      const half = (LABEL_EM * at.size * "SUPER BONUS".length) / 2;
+      for (const x of [at.x - half, at.x + half]) expect(Math.hypot(x, at.y)).toBeLessThanOrEqual(92.5);
     });
   }
   it("no word on an arc that is not drawn", () => {

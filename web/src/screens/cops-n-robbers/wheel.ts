@@ -111,7 +111,7 @@ export class Wheel {
     this.el.dataset.share = share.toFixed(6);
     this.labels.replaceChildren();
     for (const [word, from, to, colour] of [[words?.green, 0, shown, "green"], [words?.red, shown, 1, "red"]] as const) {
-      const at = word ? segmentLabel(from, to) : null;
+      const at = word ? segmentLabel(from, to, word.length) : null;
       if (!word || !at) continue;
       const text = svg("text", { x: at.x.toFixed(1), y: at.y.toFixed(1), transform: `rotate(${at.rotate.toFixed(1)} ${at.x.toFixed(1)} ${at.y.toFixed(1)})`, "font-size": at.size.toFixed(1), "text-anchor": "middle", "dominant-baseline": "central", class: `wheel-label ${colour}`, "data-segment": colour });
       text.textContent = word;
