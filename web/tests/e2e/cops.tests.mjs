@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { WEB } from "./server.mjs";
 import { signsLook } from "./look.tests.mjs";
+import { decodePng } from "./png.mjs";
 
 const WIN = { operator: "demo", key: "cops-n-robbers-win", gameFile: `${WEB}/tests/e2e/games/cops-n-robbers-e2e-win-v1.toml` };
 const LOSE = { operator: "poor", key: "cops-n-robbers-lose", gameFile: `${WEB}/tests/e2e/games/cops-n-robbers-e2e-lose-v1.toml` };
@@ -268,6 +269,49 @@ async function prizesShown(t, choice, amount, label) {
 
 async function share(t, testid) {
   return Number(await t.page.locator(`[data-testid=${testid}]`).getAttribute("data-share"));
+}
+
+/** The mean brightness (0..255) of a clip of the page as painted now. */
+async function brightness(t, clip) {
+  const png = decodePng(await t.page.screenshot({ clip }));
+  let sum = 0, n = 0;
+  for (let i = 0; i + 2 < png.pixels.length; i += png.channels, n++) sum += (png.pixels[i] + png.pixels[i + 1] + png.pixels[i + 2]) / 3;
+  return sum / n;
+}
+
+/** Each win tier's card as ui/moment.ts celebrate builds it, in the stage's overlay, until the
+ * returned function removes it: its box, its title's size, and the reels' corner beside it. */
+async function tierCard(t, tier) {
+  return t.page.evaluate(async (tier) => {
+    const overlay = document.querySelector(".stage-overlay");
+    const card = document.createElement("div");
+    card.className = `moment celebration tier-${tier}`;
+    card.dataset.testid = "tier-probe";
+    card.innerHTML = `<div class="moment-title">${tier.toUpperCase()} WIN</div><div class="moment-amount">1,234</div><div class="moment-line">€12.34 · 123x the bet</div>`;
+    overlay.append(card);
+    // as it stands once it has come in (as the gallery photographs it): its own and the veil's
+    // entrances over, the endless rays and pulse left turning
+    await Promise.all(overlay.getAnimations({ subtree: true }).filter((a) => a.effect?.getComputedTiming().iterations !== Infinity).map((a) => a.finished.catch(() => {})));
+    const r = card.getBoundingClientRect();
+    return { width: r.width, height: r.height, left: r.left, right: r.right, title: parseFloat(getComputedStyle(card.querySelector(".moment-title")).fontSize) };
+  }, tier);
+}
+const dropCard = (t) => t.page.evaluate(() => document.querySelector("[data-testid=tier-probe]")?.remove());
+
+/** Every visible piece of text in `selector` at its computed size: the smallest. */
+async function smallestText(t, selector) {
+  return t.page.evaluate((sel) => {
+    let least = { size: Infinity, text: "" };
+    const root = document.querySelector(sel);
+    const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      const el = n.parentElement;
+      if (!n.textContent.trim() || !el?.checkVisibility() || el.closest("[hidden]")) continue;
+      const size = parseFloat(getComputedStyle(el).fontSize);
+      if (size < least.size) least = { size, text: n.textContent.trim().slice(0, 40) };
+    }
+    return least;
+  }, selector);
 }
 
 export const tests = [
@@ -795,6 +839,74 @@ export const tests = [
       expect(reels.height >= 170, `the reels are squeezed to ${reels.height.toFixed(0)} px under the wheels`);
       await collect(t, key);
       await balanceMatches(t);
+    },
+  },
+  {
+    name: "cops look: win tiers dim the street and grow, the trail clear of the garland, the phone's reels and console",
+    gameFiles: [WIN],
+    async run(t) {
+      const key = "cops-n-robbers-win";
+      await open(t, key);
+      await layout(t, "look-idle");
+      const reels = await t.rect("[data-testid=reels-window]");
+      // the reviewer: BIG and EPIC showed nothing, MEGA a 450 px card over bright reels. Each
+      // tier dims the street round its card, and big < mega < epic in the card, its title and
+      // the dark (the snowy street at the stage's foot, beyond every card's rays, read before and
+      // under each)
+      const consoleTop = (await t.rect(".console")).y;
+      const clip = { x: 8, y: consoleTop - 70, width: 60, height: 50 };
+      const bright = await brightness(t, clip);
+      const seen = [];
+      for (const tier of ["big", "mega", "epic"]) {
+        const card = await tierCard(t, tier);
+        expect(card.left > clip.x + clip.width, `the ${tier} card ${JSON.stringify(card)} covers the probe's strip ${JSON.stringify(clip)}`);
+        seen.push({ tier, ...card, dark: await brightness(t, clip) });
+        await t.shot(`tier-${tier}-1440`);
+        await dropCard(t);
+      }
+      for (const [i, s] of seen.entries()) {
+        expect(s.dark <= bright * 0.6, `the ${s.tier} card leaves the reels beside it at ${s.dark.toFixed(0)} of ${bright.toFixed(0)} (not dimmed)`);
+        const prev = seen[i - 1];
+        if (prev) {
+          expect(s.width > prev.width && s.height > prev.height && s.title > prev.title, `${s.tier} is no bigger than ${prev.tier}: ${JSON.stringify(seen)}`);
+          expect(s.dark < prev.dark, `${s.tier} dims no more than ${prev.tier}: ${JSON.stringify(seen)}`);
+        }
+      }
+      // the trail stands clear of the frame's snow and holly over the window (the reviewer: it
+      // covered the garland): their reach is 42 of the frame's design px, 1.5 times the 28 of
+      // its wood (--cops-frame, CSS px)
+      const frame = await t.page.evaluate(() => parseFloat(getComputedStyle(document.querySelector(".stage-overlay")).getPropertyValue("--cops-frame")));
+      await t.page.evaluate(() => { document.querySelector("[data-testid=trail]").hidden = false; });
+      const trail = await t.rect("[data-testid=trail]");
+      await t.shot("trail-1440");
+      await t.page.evaluate(() => { document.querySelector("[data-testid=trail]").hidden = true; });
+      expect(trail.y + trail.height <= reels.y - 1.5 * frame + 0.5, `the trail's foot ${(trail.y + trail.height).toFixed(1)} is over the garland (from ${(reels.y - 1.5 * frame).toFixed(1)})`);
+      // the words under the reels (BONUS TOTAL after a bonus) start under the frame's foot
+      const under = await t.page.evaluate(() => {
+        const el = document.querySelector("[data-testid=win-cycle]");
+        el.hidden = false;
+        el.textContent = "BONUS TOTAL 79";
+        const r = el.getBoundingClientRect();
+        el.hidden = true;
+        return r.top;
+      });
+      expect(under >= reels.y + reels.height + frame - 0.5, `the words under the reels start at ${under.toFixed(1)}, over the frame's foot (to ${(reels.y + reels.height + frame).toFixed(1)})`);
+      // the phone (the reviewer: reels 25% of the height, the console 40% in 10 px print)
+      await resize(t, PHONE);
+      await layout(t, "look-phone");
+      await t.shot("look-phone");
+      const phone = await t.rect("[data-testid=reels-window]");
+      const consoleBox = await t.rect(".console");
+      // (five square reels are as tall as the width lets them: 3/5 of it; the old 330 px across
+      // beside 20 px of bare street each side drew them 198 tall)
+      expect(phone.width >= 350 && phone.height >= 205, `the phone's reels are ${phone.width.toFixed(0)}x${phone.height.toFixed(0)} px`);
+      expect(consoleBox.height <= 0.33 * PHONE.height, `the phone's console is ${consoleBox.height.toFixed(0)} px of ${PHONE.height}`);
+      const small = await smallestText(t, ".console");
+      expect(small.size >= 12, `the console's "${small.text}" is ${small.size} px`);
+      const epic = await tierCard(t, "epic");
+      await t.shot("tier-epic-390");
+      await dropCard(t);
+      expect(epic.left >= 0 && epic.right <= PHONE.width, `the epic card spans ${epic.left.toFixed(0)}..${epic.right.toFixed(0)} of a ${PHONE.width} px phone`);
     },
   },
 ];

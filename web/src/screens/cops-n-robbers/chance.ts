@@ -8,7 +8,7 @@ import { reducedMotion, showMoment } from "../../ui/moment";
 import { h } from "../../ui/dom";
 import type { GameView, RoundView, StepChoice } from "../../net/types";
 import type { ChoiceScreen } from "../game/registry";
-import { chanceWords, lastResult, skipper, Wheel } from "./wheel";
+import { chanceWords, lastResult, segmentWords, skipper, Wheel } from "./wheel";
 import { SPIN_MS } from "./wheel-spin";
 
 /** What the Spin Chance panel says, in the rule sheet's terms: `credit` is what is left, `price`
@@ -42,7 +42,7 @@ export function spinChance(host: HTMLElement, round: RoundView, send: (kind: str
   const say = spinChanceText(credit, price, money);
   const share = credit / price;
   const wheel = new Wheel("spin-chance-meter", `Spin Chance wheel: ${say.exact}`);
-  wheel.draw(share); // its data-share: the exact ratio, before the floor a thin arc is drawn with
+  wheel.draw(share, segmentWords("chance", 0)); // its data-share: the exact ratio, before the floor a thin arc is drawn with
   const choices = (round.choice?.choices.spin_chance ?? []) as string[];
   let played = false;
   const buttons = choices.map((c) => h("button", {

@@ -74,7 +74,8 @@ export function copsBetControls(controls: BetControls, game: GameView): HTMLElem
       // the switch says its state alone; the line under it what being on costs and gives, the
       // same words either way ("OFF €0.10 more when on" in the switch read cramped and cryptic)
       toggle.replaceChildren(h("b", {}, on ? "ON" : "OFF"));
-      note.textContent = withFortune ? fortuneNote(money(withFortune.total), fortune.price) : "";
+      // its two lines apart: a phone keeps the price alone (cops.css), the room is the reels'
+      note.replaceChildren(...(withFortune ? fortuneNote(money(withFortune.total), fortune.price).split("\n") : []).map((line, k) => h("span", { class: k ? "fortune-gives" : "fortune-price" }, line)));
       toggle.setAttribute("aria-label", `${fortuneTitle} ${on ? "on" : "off"}${extra !== undefined ? `: each spin costs ${money(withFortune?.total ?? 0)}, ${money(extra)} more` : ""}`);
     }
   };

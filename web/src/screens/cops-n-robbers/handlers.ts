@@ -79,6 +79,16 @@ export function collectionLabel(e: CollectionEvent, money?: (credits: number) =>
   return `${who} ${e.values}x stake${times}: ${creditsAndMoney(e.win, money)}`;
 }
 
+/** How long (ms) the bonus's intro and outro stand, a tap or Space ending either sooner. The
+ * intro's title and three lines take a few seconds to read (the gallery never caught its 2.4 s
+ * card, and turbo's 300 ms flashed it past unread): 4.5 s, 2 s in turbo, where the player asked
+ * for speed but still learns which bonus started and what ends it. The outro's total is the
+ * bonus's payoff: 2.8 s, 2 s in turbo. */
+export function copsMomentMs(kind: CopsMoment["kind"], fast: boolean): number {
+  if (kind === "bonus-intro") return fast ? 2000 : 4500;
+  return fast ? 2000 : 2800;
+}
+
 /** The bonus's intro ("bonus-intro") and outro ("bonus-outro"). */
 export interface CopsMoment { title: string; lines?: string[]; count?: number; kind: "bonus-intro" | "bonus-outro" }
 

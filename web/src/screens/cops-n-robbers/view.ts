@@ -13,7 +13,7 @@ import type { ViewDeps } from "../game/registry";
 import { copsWinSummary, labelsWithMoney } from "./summary";
 import { copsSigns, FORTUNE_SIGN, type Sign } from "./signs";
 import { withCurrency } from "./symbols";
-import { BONUS_TITLES, collectionCells, collectionLabel, PARADE, TRAIL, trailMultiplier, type CopsMoment, type CopsView, type PresentValue } from "./handlers";
+import { BONUS_TITLES, collectionCells, collectionLabel, copsMomentMs, PARADE, TRAIL, trailMultiplier, type CopsMoment, type CopsView, type PresentValue } from "./handlers";
 import { type WinCycle, type WinShow } from "../../core/win-cycle";
 import type { Outcome } from "../../core/outcome";
 
@@ -22,7 +22,10 @@ import type { Outcome } from "../../core/outcome";
 /** On a phone a band a player reads, its robber and cop drawn large (the playtest saw a thin
  * strip of 28 px): the reels are fitted in what is left under it. */
 export const TRAIL_PX = { landscape: 40, portrait: 46 } as const;
-const TRAIL_GAP = 16; // CSS px: the reels' frame reaches a few px beyond their window
+const TRAIL_GAP = 4; // CSS px between the trail and the top of the frame's garland
+/** How far (design px of the reels) the frame's snow ridge and holly reach over the window
+ * (theme.ts frame: the holly's leaves at the corners to 42, the snow's drifts to 33). */
+const FRAME_TOP = 42;
 /** The room kept under the reels for the wheel gamble's panel on a desktop (withChoiceRoom):
  * the wheels' one row and the help line under it fit in it (cops.css, min-width 601px). */
 export const CHOICE_ROOM_PX = 176;
@@ -40,6 +43,8 @@ const BAND_PHONE_MAX_PX = 156; // the room under the reels at the offer, less no
 // the room asked: in less, the signs' words were cut ("Each robber collects the" over the wheels)
 const BAND_PHONE_MIN_PX = BAND_PHONE_PX;
 const BAND_PHONE_GAP = 8;
+/** Design px across a phone kept beside the reels' window, for the frame's wood either side. */
+const PHONE_SIDE_PX = 14;
 
 /** Each suspect's outcome, as the rule sheet gives it. */
 const PARADE_RESULTS: Record<string, string> = {
@@ -178,19 +183,32 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     this.overlay.closest<HTMLElement>("section.game")?.style.setProperty("--cops-gamble-h", `${Math.max(0, Math.round(this.stage.placement().hostHeight - px))}px`);
     // behind the wheels the reels wait where they stood with no panel open
     const covered = wheels ? (this.calm.get(this.stage.placement().design.name) ?? this.withChoiceRoom(px, CHOICE_ROOM_PX, "--cops-choice-room")) : this.withChoiceRoom(px, CHOICE_ROOM_PX, "--cops-choice-room");
-    super.fitAbove(covered, (top ?? 0) + trail + TRAIL_GAP);
-    if (!wheels) this.holdStill(covered, (top ?? 0) + trail + TRAIL_GAP);
+    // the trail stands clear of the frame's snow and holly over the window (the reviewer saw it
+    // over the garland at 1440x900): their reach in CSS px depends on the reels' scale, which
+    // depends on the room the trail leaves; the last layout's reach, refitted once if it moved
+    const { reels, cell, gap } = this.reels.opts;
+    const across = () => this.windowRect().width / Math.max(1, reels * (cell + gap) - gap);
+    super.fitAbove(covered, (top ?? 0) + trail + this.garland);
+    const garland = Math.round(FRAME_TOP * across()) + TRAIL_GAP;
+    if (Math.abs(garland - this.garland) > 1) { this.garland = garland; super.fitAbove(covered, (top ?? 0) + trail + garland); }
+    this.overlay.style.setProperty("--cops-garland", `${this.garland}px`);
+    if (!wheels) this.holdStill(covered, (top ?? 0) + trail + this.garland);
     this.placeBand(px, covered);
     // the frame's reach beyond the window in CSS px (theme.ts frame: 26 design px of wood), for
     // the bonus's glow round it
-    const { reels, cell, gap } = this.reels.opts;
-    const across = this.windowRect().width / Math.max(1, reels * (cell + gap) - gap);
-    this.overlay.style.setProperty("--cops-frame", `${Math.round(28 * across)}px`);
+    this.overlay.style.setProperty("--cops-frame", `${Math.round(28 * across())}px`);
     // Drawn now, not on the next tick: the shell calls this from its ResizeObserver (after
     // layout, before paint) when the gamble's wheels open under the reels, and the canvas
     // drawn a frame later left the panel over the bottom row until then (a slow renderer's
     // frame lasts long enough to see it).
     if (!this.destroyed) this.stage.app.render();
+  }
+
+  /** On a phone the reels take the screen's width less their frame's wood (the reviewer: the
+   * reels a quarter of the phone's height; five square reels are as tall as the width lets
+   * them be, and the default kept 20 px of bare street either side besides the frame). */
+  protected override reelsAcross(placement: Parameters<PixiSlotView["reelsAcross"]>[0]): number {
+    return placement.design.name === "portrait" ? placement.design.width - PHONE_SIDE_PX : super.reelsAcross(placement);
   }
 
   /** On a phone the reels are centred above the signs' room (a desktop keeps its layout). */
@@ -227,6 +245,9 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     const choice = this.overlay.closest("section.game")?.querySelector<HTMLElement>("[data-testid=choice]");
     return !!choice && !choice.hidden && !!choice.querySelector("[data-testid=wheel-gamble]");
   }
+
+  /** CSS px from the window's top to the trail's foot (fitAbove): the frame's garland and a gap. */
+  private garland = 16;
 
   /** The cover with no panel open, per orientation: where the reels stand (holdStill). */
   private readonly calm = new Map<string, number>();
@@ -404,11 +425,9 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
   async moment(m: CopsMoment, options: { fast?: boolean } = {}): Promise<void> {
     // the outro's total stands still: the win meter under it already reads the round's win
     const count = m.count === undefined ? undefined : { to: m.count, format: formatCredits, still: m.kind === "bonus-outro" };
-    // the bonus's total is its payoff: read for 2 s even in turbo (a tap ends it sooner); turbo's
-    // 300 ms moment flashed it past unseen
-    const outro = m.kind === "bonus-outro";
-    const ms = outro ? (options.fast ? 2000 : 2800) : 2400;
-    await showMoment(this.overlay, { title: m.title, lines: m.lines, count, kind: m.kind, ms, fast: options.fast && !outro });
+    // read whole even in turbo (copsMomentMs; a tap ends it sooner): showMoment's own turbo
+    // (300 ms) flashed the bonus's intro and total past unseen
+    await showMoment(this.overlay, { title: m.title, lines: m.lines, count, kind: m.kind, ms: copsMomentMs(m.kind, !!options.fast) });
   }
 
   async parade(result: string, options: { fast?: boolean } = {}): Promise<void> {

@@ -52,3 +52,25 @@ export function pointerAngle(end: number, elapsed: number, ms: number): number {
   const t = Math.max(0, elapsed) / ms;
   return end * (1 - (1 - t) ** 3);
 }
+
+/** A label's width per character, in ems of its size (the display face's capitals, wide). */
+export const LABEL_EM = 0.62;
+
+/** Where a segment's word is drawn on a wheel of radius 100 (the SVG's units) for the arc from
+ * `from` to `to` (fractions of the turn clockwise from the top): at the arc's middle, level
+ * where the arc is wide enough for a word across it, else along the radius (reading outwards,
+ * never upside down), its size what the arc's width leaves. Null for no arc. */
+export function segmentLabel(from: number, to: number, chars = 4): { x: number; y: number; rotate: number; size: number } | null {
+  const arc = to - from;
+  if (!(arc > 0)) return null;
+  const mid = (from + to) / 2 * 2 * Math.PI;
+  const r = arc >= 0.999 ? 0 : arc >= 0.3 ? 56 : 64;
+  const x = r * Math.sin(mid), y = -r * Math.cos(mid);
+  // level: as wide as the row of the wheel it stands on allows, inside the rim's lights (92)
+  // ("SUPER BONUS" at 22 ran off the wheel on a phone)
+  if (arc >= 0.3) return { x, y, rotate: 0, size: Math.min(22, (2 * (Math.sqrt(92 ** 2 - y ** 2) - Math.abs(x))) / (LABEL_EM * chars)) };
+  // along the radius: the word's height is what the arc's chord at r leaves
+  const deg = (from + to) / 2 * 360 - 90;
+  const rotate = deg > 90 ? deg - 180 : deg;
+  return { x, y, rotate, size: Math.max(9, Math.min(20, 0.7 * 2 * r * Math.sin(Math.PI * arc))) };
+}

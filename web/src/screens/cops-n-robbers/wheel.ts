@@ -6,7 +6,7 @@
 import { creditsMoney, formatCredits } from "../../core/money";
 import { timeline } from "../../core/timing";
 import { reducedMotion, showMoment } from "../../ui/moment";
-import { pointerAngle, pointerStop, shownShare, SKIP_AFTER_MS, SPIN_MS } from "./wheel-spin";
+import { pointerAngle, pointerStop, segmentLabel, shownShare, SKIP_AFTER_MS, SPIN_MS } from "./wheel-spin";
 import type { GameView, RoundView, SpinOdds, StepChoice } from "../../net/types";
 import type { ChoiceScreen } from "../game/registry";
 import { h } from "../../ui/dom";
@@ -53,11 +53,23 @@ function svg(tag: string, attrs: Record<string, string | number>): SVGElement {
   return e;
 }
 
+/** The words on a wheel's segments, as the rule sheet names what each gives ("If the pointer
+ * stops on the green segment, the cash value or Free Spins are awarded ... on the red segment,
+ * the player loses their winnings"): green the cash wheel's target (the server's, in credits as
+ * its prize buttons say it), the bonus wheel's bonus (BIG, SUPER, MEGA), Spin Chance's spin;
+ * red LOSE. */
+export function segmentWords(wheel: "cash" | "bonus" | "chance", arg: number): { green: string; red: string } {
+  const green = wheel === "cash" ? formatCredits(arg) : wheel === "bonus" ? `${BONUS_SHORT[arg] ?? `#${arg}`} BONUS` : "SPIN";
+  return { green, red: "LOSE" };
+}
+
 /** A wheel: a green arc of `share` of the turn from the top, red for the rest, a pointer. */
 export class Wheel {
   readonly el: SVGSVGElement;
   private readonly green: SVGElement;
   private readonly pointer: SVGElement;
+  /** Each segment's word, as the rule sheet names what it gives (segmentWords). */
+  private readonly labels = svg("g", { class: "wheel-labels", "data-testid": "wheel-labels", "pointer-events": "none" });
   share = 0;
 
   constructor(testid: string, label: string) {
@@ -66,7 +78,7 @@ export class Wheel {
     this.el.append(svg("circle", { r: 104, fill: "#b3261e", stroke: "#fff", "stroke-width": 10 }),
       svg("circle", { r: 104, fill: "none", stroke: "#c1121f", "stroke-width": 10, "stroke-dasharray": "12 12" }));
     this.green = svg("path", { fill: "#2a9d4f", "data-testid": `${testid}-green` });
-    this.el.append(this.green, svg("circle", { r: 98, fill: "none", stroke: "#2a0508", "stroke-width": 3 }),
+    this.el.append(this.green, this.labels, svg("circle", { r: 98, fill: "none", stroke: "#2a0508", "stroke-width": 3 }),
       svg("ellipse", { cx: -30, cy: -40, rx: 58, ry: 38, fill: "#fff", opacity: 0.14, "pointer-events": "none" }));
     for (let i = 0; i < 12; i++) {
       const a = (i / 12) * 2 * Math.PI;
@@ -92,10 +104,19 @@ export class Wheel {
       svg("polygon", { points: "0,-16 4.5,-5.5 16,-5.5 7,2 10.5,13.5 0,6.5 -10.5,13.5 -7,2 -16,-5.5 -4.5,-5.5", fill: "#ffd166", stroke: "#5a3a06", "stroke-width": 2, "stroke-linejoin": "round" }));
   }
 
-  draw(share: number): void {
+  /** `words`: what the green and the red segment give, written on them. */
+  draw(share: number, words?: { green: string; red: string }): void {
     this.share = share;
     const shown = shownShare(share);
     this.el.dataset.share = share.toFixed(6);
+    this.labels.replaceChildren();
+    for (const [word, from, to, colour] of [[words?.green, 0, shown, "green"], [words?.red, shown, 1, "red"]] as const) {
+      const at = word ? segmentLabel(from, to, word.length) : null;
+      if (!word || !at) continue;
+      const text = svg("text", { x: at.x.toFixed(1), y: at.y.toFixed(1), transform: `rotate(${at.rotate.toFixed(1)} ${at.x.toFixed(1)} ${at.y.toFixed(1)})`, "font-size": at.size.toFixed(1), "text-anchor": "middle", "dominant-baseline": "central", class: `wheel-label ${colour}`, "data-segment": colour });
+      text.textContent = word;
+      this.labels.append(text);
+    }
     if (shown >= 1) { this.green.setAttribute("d", "M0,-100 A100,100 0 1 1 -0.01,-100 Z"); return; }
     const a = shown * 2 * Math.PI;
     const x = 100 * Math.sin(a), y = -100 * Math.cos(a);
@@ -314,7 +335,7 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
       el.setAttribute("aria-label", target == null ? (CASH_TITLES[i] ?? `#${i}`) : `${CASH_TITLES[i] ?? `#${i}`}: ${formatCredits(target)} credits`);
     });
     const c = cashIndex >= 0 ? spinSegment(odds, amount, "cash", cashIndex) : null;
-    cashWheel.draw(c?.chance ?? 0);
+    cashWheel.draw(c?.chance ?? 0, c ? segmentWords("cash", c.target ?? 0) : undefined);
     const cashOdds = c ? chanceWords(c.chance) : null;
     const kept = state.collected + state.amount - amount;
     // on the panel the chance alone, short; what green pays in full is the prize's button and
@@ -322,7 +343,7 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
     info(cashInfo, c && cashOdds ? [`${cashOdds.words} chance`] : ["Not offered at this amount"]);
     cashInfo.title = c && cashOdds ? `${cashGreenWords(amount, c.target ?? 0, kept, money)} (${cashOdds.exact} chance)` : "";
     const b = bonusWhich >= 0 ? spinSegment(odds, amount, "bonus", bonusWhich) : null;
-    bonusWheel.draw(b?.chance ?? 0);
+    bonusWheel.draw(b?.chance ?? 0, b ? segmentWords("bonus", bonusWhich) : undefined);
     bonusWheel.el.classList.toggle("disabled", !b);
     const bonusOdds = b ? chanceWords(b.chance) : null;
     info(bonusInfo, b && bonusOdds ? [`${bonusOdds.words} chance`] : bonusClosedWords(state, amount, prices));
