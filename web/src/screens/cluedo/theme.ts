@@ -68,4 +68,4 @@ function frame(gold: boolean) {
 
 export const GOLDEN_FRAME = frame(true);
 
-export const CLUEDO_THEME: Theme = { logo: LOGO, frame: frame(false), tile };
+export const CLUEDO_THEME: Theme = { logo: LOGO, frame: frame(false), tile, cast: ["SCARLET", "MJ", "MUSTARD"] };
