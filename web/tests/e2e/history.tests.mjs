@@ -253,6 +253,31 @@ async function accountEdgesFaded(t, what) {
   }
 }
 
+/** Cluedo's free-spin counter in the replay stands whole on screen, clear of the frame's fan, as
+ * the game places it (look.tests.mjs measures the game's; the gallery's reviewer saw the
+ * replay's sit on the fan): the fan is a half disc of radius 40 about the top rail's middle, 12
+ * over the window, in the reels' design px (a 5x3 window of 213 px cells, 8 px apart). */
+async function counterClearOfFan(t, what) {
+  const g = await t.page.evaluate(() => {
+    const overlay = document.querySelector("[data-testid=replay] .replay-overlay");
+    const counter = overlay.querySelector("[data-testid=free-spins]");
+    const box = (r) => ({ x: r.x, y: r.y, width: r.width, height: r.height });
+    const o = overlay.getBoundingClientRect(), k = o.width / overlay.offsetWidth;
+    const v = (n) => parseFloat(overlay.style.getPropertyValue(`--reels-${n}`));
+    return {
+      win: { x: o.x + v("x") * k, y: o.y + v("y") * k, width: v("w") * k, height: v("h") * k },
+      counter: counter && !counter.hidden ? box(counter.getBoundingClientRect()) : null,
+      clip: box(document.querySelector("[data-testid=replay] .replay-clip").getBoundingClientRect()),
+    };
+  });
+  expect(g.counter, `${what}: no free-spin counter on the replay's screen`);
+  const k = g.win.width / (5 * (213 + 8) - 8);
+  const fan = { x: g.win.x + g.win.width / 2 - 40 * k, y: g.win.y - 52 * k, width: 80 * k, height: 40 * k };
+  const overlap = (a, b) => Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x) > 1 && Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) > 1;
+  expect(!overlap(g.counter, fan), `${what}: the counter ${JSON.stringify(g.counter)} lies on the frame's fan ${JSON.stringify(fan)}`);
+  expect(g.counter.y >= g.clip.y && g.counter.y + g.counter.height <= g.clip.y + g.clip.height, `${what}: the counter ${JSON.stringify(g.counter)} is cut by the screen ${JSON.stringify(g.clip)}`);
+}
+
 export const tests = [
   {
     name: "history desktop: titles, local times, money, the account, screens, verified",
@@ -377,6 +402,7 @@ export const tests = [
       const picked = await t.page.locator("[data-testid=replay-frame] option:checked").innerText();
       expect(picked.includes(`Free spin ${spins[spins.length - 2].index} of`), `the screen picked reads ${picked}`);
       await t.assertDrawn("free-spin-before-last");
+      await counterClearOfFan(t, "the free spin before last at 1440x900");
       await accountEdgesFaded(t, "the free spins round at 1440x900");
       await toTop(t);
       await t.shot("free-spins-stepped");
