@@ -217,7 +217,12 @@ async function ink(t, clip) {
  * list cut mid-line at its scroll edges): a line cut at either edge shows under 40% of the ink
  * of a whole line in the list's middle, so no half line reads as text. */
 async function accountEdgesFaded(t, what) {
-  await t.page.locator("[data-testid=round-account]").scrollIntoViewIfNeeded();
+  // beside the round's screens, the list ends on the page's first screen (else the screen's
+  // bottom edge cuts it mid-line, whatever its own edges do)
+  await toTop(t);
+  const list = await t.rect("[data-testid=round-account]");
+  const screen = t.page.viewportSize().height;
+  expect(list.y + list.height <= screen, `${what}: the account runs to ${Math.round(list.y + list.height)} px, past the screen's ${screen}`);
   const plan = await t.page.evaluate(() => {
     const el = document.querySelector("[data-testid=round-account]");
     const box = el.getBoundingClientRect();
@@ -267,6 +272,7 @@ async function counterClearOfFan(t, what) {
     return {
       win: { x: o.x + v("x") * k, y: o.y + v("y") * k, width: v("w") * k, height: v("h") * k },
       counter: counter && !counter.hidden ? box(counter.getBoundingClientRect()) : null,
+      gilt: counter ? getComputedStyle(counter).backgroundImage : "none",
       clip: box(document.querySelector("[data-testid=replay] .replay-clip").getBoundingClientRect()),
     };
   });
@@ -275,6 +281,9 @@ async function counterClearOfFan(t, what) {
   const fan = { x: g.win.x + g.win.width / 2 - 40 * k, y: g.win.y - 52 * k, width: 80 * k, height: 40 * k };
   const overlap = (a, b) => Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x) > 1 && Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) > 1;
   expect(!overlap(g.counter, fan), `${what}: the counter ${JSON.stringify(g.counter)} lies on the frame's fan ${JSON.stringify(fan)}`);
+  // and it reads as in the game: its dark words on its gilt (the replay, outside the game's
+  // themed screen, drew them on nothing, dark on the dark hall)
+  expect(g.gilt !== "none", `${what}: the counter has no gilt behind its words (${g.gilt})`);
   expect(g.counter.y >= g.clip.y && g.counter.y + g.counter.height <= g.clip.y + g.clip.height, `${what}: the counter ${JSON.stringify(g.counter)} is cut by the screen ${JSON.stringify(g.clip)}`);
 }
 
