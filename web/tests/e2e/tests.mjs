@@ -338,6 +338,14 @@ export const tests = [
       // the three tiles whole and their PLAY on the first screen, nothing scrolled, the screen
       // used (the gallery's reviewer: its lower third empty), each tile as rich as the others
       await richTiles(t, "390x844");
+      // RTP and max win a tap away: on the phone's short tile, in the card as it opens, unscrolled
+      await t.page.click("[data-testid=lobby-cops-n-robbers] [data-testid=tile-info]");
+      const card = await t.rect("[data-testid=lobby-cops-n-robbers] [data-testid=tile-facts]");
+      for (const id of ["lobby-rtp", "lobby-maxwin"]) {
+        const r = await t.rect(`[data-testid=lobby-cops-n-robbers] [data-testid=${id}]`);
+        expect(r && r.y >= card.y && r.y + r.height <= card.y + card.height, `${id} ${JSON.stringify(r)} not shown in the opened card ${JSON.stringify(card)} without scrolling`);
+      }
+      await t.page.click("[data-testid=lobby-cops-n-robbers] [data-testid=tile-facts-close]");
       const lastTile = await t.rect("[data-testid=lobby-candy-jar-clusters]");
       expect(lastTile.y + lastTile.height >= 0.95 * 844, `the tiles end at ${lastTile.y + lastTile.height} px of the phone's 844`);
       for (const key of Object.keys(GAMES)) {

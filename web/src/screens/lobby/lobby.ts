@@ -53,14 +53,15 @@ function plaqueOf(g: GameView, card: TileCard): { el: HTMLElement | null; show?:
   return { el: line ? h("p", { class: "tile-plaque", "data-testid": "lobby-plaque" }, h("span", { class: "plaque-label" }, line.label), h("strong", { class: "plaque-value" }, line.value)) : null };
 }
 
-/** The info card over the tile (RTP and max win a tap away), toggled by the tile's i. */
+/** The info card over the tile, toggled by the tile's i: the pitch, then RTP and max win (on a
+ * phone's short tile they show before any scrolling), then the features. */
 function factsOf(g: GameView, card: TileCard): HTMLElement {
   return h("div", { class: "tile-facts", id: `facts-${g.key}`, "data-testid": "tile-facts", hidden: true },
     h("p", { class: "tile-pitch", "data-testid": "lobby-pitch" }, card.pitch),
-    ...(card.features.length ? [h("ul", { class: "tile-features", "data-testid": "lobby-features" }, ...card.features.map((f) => h("li", {}, f)))] : []),
     h("p", { class: "tile-figure" }, "RTP: ", h("strong", { "data-testid": "lobby-rtp" }, card.rtp), h("span", { class: "tile-figure-note" }, " return to player")),
     h("p", { class: "tile-figure" }, "Max win: ", h("strong", { "data-testid": "lobby-maxwin" }, card.maxWin.x), h("span", { class: "tile-figure-note" }, ` (${card.maxWin.detail})`)),
     ...(card.jackpot ? [h("p", { class: "tile-figure tile-jackpot-apart", "data-testid": "lobby-jackpot-apart" }, card.jackpot)] : []),
+    ...(card.features.length ? [h("ul", { class: "tile-features", "data-testid": "lobby-features" }, ...card.features.map((f) => h("li", {}, f)))] : []),
     h("p", {}, h("a", { href: `#/info/${g.key}` }, "Rules, paytable and RTP")));
 }
 
