@@ -10,6 +10,7 @@
 // zone, cannot match.
 import { randomUUID } from "node:crypto";
 import { WEB } from "./server.mjs";
+import { decodePng } from "./png.mjs";
 
 const GAMES = `${WEB}/tests/e2e/games`;
 const WIN = { operator: "demo", key: "cluedo-win", gameFile: `${GAMES}/cluedo-e2e-win-v1.toml` };
@@ -200,6 +201,92 @@ async function winLineClear(t, label) {
   expect(!over, `${label}: the win line ${JSON.stringify(line)} is printed over the jars' rule ${JSON.stringify(rule)}`);
 }
 
+/** The ink of a page region: the spread of its pixels' luma (text on the panel: wide). */
+async function ink(t, clip) {
+  const png = decodePng(await t.page.screenshot({ clip }));
+  let lo = 255, hi = 0;
+  for (let i = 0; i < png.pixels.length; i += png.channels) {
+    const y = 0.299 * png.pixels[i] + 0.587 * png.pixels[i + 1] + 0.114 * png.pixels[i + 2];
+    lo = Math.min(lo, y);
+    hi = Math.max(hi, y);
+  }
+  return hi - lo;
+}
+
+/** "What happened" scrolled so its bottom edge halves a line (the gallery's reviewer saw the
+ * list cut mid-line at its scroll edges): a line cut at either edge shows under 40% of the ink
+ * of a whole line in the list's middle, so no half line reads as text. */
+async function accountEdgesFaded(t, what) {
+  // beside the round's screens, the list ends on the page's first screen (else the screen's
+  // bottom edge cuts it mid-line, whatever its own edges do)
+  await toTop(t);
+  const list = await t.rect("[data-testid=round-account]");
+  const screen = t.page.viewportSize().height;
+  expect(list.y + list.height <= screen, `${what}: the account runs to ${Math.round(list.y + list.height)} px, past the screen's ${screen}`);
+  const plan = await t.page.evaluate(() => {
+    const el = document.querySelector("[data-testid=round-account]");
+    const box = el.getBoundingClientRect();
+    const lines = [];
+    for (const li of el.querySelectorAll("li")) {
+      const range = document.createRange();
+      range.selectNodeContents(li);
+      for (const r of range.getClientRects()) if (r.width > 0) lines.push({ y: r.top - box.top - el.clientTop + el.scrollTop, h: r.height, x: r.left, w: r.width });
+    }
+    return { lines, shown: el.clientHeight, most: el.scrollHeight - el.clientHeight };
+  });
+  expect(plan.most > 0, `${what}: the account does not scroll (${plan.shown} px shown): nothing cut at its edges`);
+  const halving = plan.lines.map((l) => l.y + l.h / 2 - plan.shown).find((s) => s > 30 && s < plan.most);
+  expect(halving !== undefined, `${what}: no scroll halves a line at the bottom edge`);
+  const top = await t.page.evaluate((s) => {
+    const el = document.querySelector("[data-testid=round-account]");
+    el.scrollTop = s;
+    return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(el.scrollTop))));
+  }, halving);
+  const box = await t.rect("[data-testid=round-account]");
+  const inner = { top: box.y + (await t.page.evaluate(() => document.querySelector("[data-testid=round-account]").clientTop)), height: plan.shown };
+  const onScreen = (l) => ({ x: l.x, y: inner.top + l.y - top, width: l.w, height: l.h });
+  const whole = plan.lines.map(onScreen).filter((l) => l.y >= inner.top + plan.shown / 3 && l.y + l.height <= inner.top + (2 * plan.shown) / 3);
+  expect(whole.length, `${what}: no whole line in the account's middle`);
+  const full = Math.max(...(await Promise.all(whole.map((l) => ink(t, l)))));
+  const edges = [inner.top, inner.top + plan.shown];
+  const cut = plan.lines.map(onScreen).filter((l) => edges.some((e) => l.y < e - 1 && l.y + l.height > e + 1));
+  expect(cut.length, `${what}: no line cut at the edges at scroll ${top}`);
+  for (const l of cut) {
+    const y0 = Math.max(l.y, inner.top), y1 = Math.min(l.y + l.height, inner.top + plan.shown);
+    const seen = await ink(t, { x: l.x, y: y0, width: l.width, height: y1 - y0 });
+    expect(seen <= 0.4 * full, `${what}: a line cut at the account's edge (${Math.round(y1 - y0)} of ${Math.round(l.height)} px shown) reads at ink ${seen.toFixed(0)} of a whole line's ${full.toFixed(0)}`);
+  }
+}
+
+/** Cluedo's free-spin counter in the replay stands whole on screen, clear of the frame's fan, as
+ * the game places it (look.tests.mjs measures the game's; the gallery's reviewer saw the
+ * replay's sit on the fan): the fan is a half disc of radius 40 about the top rail's middle, 12
+ * over the window, in the reels' design px (a 5x3 window of 213 px cells, 8 px apart). */
+async function counterClearOfFan(t, what) {
+  const g = await t.page.evaluate(() => {
+    const overlay = document.querySelector("[data-testid=replay] .replay-overlay");
+    const counter = overlay.querySelector("[data-testid=free-spins]");
+    const box = (r) => ({ x: r.x, y: r.y, width: r.width, height: r.height });
+    const o = overlay.getBoundingClientRect(), k = o.width / overlay.offsetWidth;
+    const v = (n) => parseFloat(overlay.style.getPropertyValue(`--reels-${n}`));
+    return {
+      win: { x: o.x + v("x") * k, y: o.y + v("y") * k, width: v("w") * k, height: v("h") * k },
+      counter: counter && !counter.hidden ? box(counter.getBoundingClientRect()) : null,
+      gilt: counter ? getComputedStyle(counter).backgroundImage : "none",
+      clip: box(document.querySelector("[data-testid=replay] .replay-clip").getBoundingClientRect()),
+    };
+  });
+  expect(g.counter, `${what}: no free-spin counter on the replay's screen`);
+  const k = g.win.width / (5 * (213 + 8) - 8);
+  const fan = { x: g.win.x + g.win.width / 2 - 40 * k, y: g.win.y - 52 * k, width: 80 * k, height: 40 * k };
+  const overlap = (a, b) => Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x) > 1 && Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) > 1;
+  expect(!overlap(g.counter, fan), `${what}: the counter ${JSON.stringify(g.counter)} lies on the frame's fan ${JSON.stringify(fan)}`);
+  // and it reads as in the game: its dark words on its gilt (the replay, outside the game's
+  // themed screen, drew them on nothing, dark on the dark hall)
+  expect(g.gilt !== "none", `${what}: the counter has no gilt behind its words (${g.gilt})`);
+  expect(g.counter.y >= g.clip.y && g.counter.y + g.counter.height <= g.clip.y + g.clip.height, `${what}: the counter ${JSON.stringify(g.counter)} is cut by the screen ${JSON.stringify(g.clip)}`);
+}
+
 export const tests = [
   {
     name: "history desktop: titles, local times, money, the account, screens, verified",
@@ -324,6 +411,8 @@ export const tests = [
       const picked = await t.page.locator("[data-testid=replay-frame] option:checked").innerText();
       expect(picked.includes(`Free spin ${spins[spins.length - 2].index} of`), `the screen picked reads ${picked}`);
       await t.assertDrawn("free-spin-before-last");
+      await counterClearOfFan(t, "the free spin before last at 1440x900");
+      await accountEdgesFaded(t, "the free spins round at 1440x900");
       await toTop(t);
       await t.shot("free-spins-stepped");
 

@@ -10,8 +10,7 @@ import { candyBetControls } from "./controls";
 import { validateOutcome } from "../../core/outcome";
 import { candyHandlers, candyHooks, jarsOf } from "./handlers";
 import { CANDY_SYMBOLS } from "./symbols";
-import logo from "./art/logo.svg?raw";
-import tile from "./art/tile.svg?raw";
+import { CANDY_THEME } from "./theme";
 import { CandyJarView } from "./view";
 
 registerGame({
@@ -35,5 +34,5 @@ registerGame({
     if (jars) (view as CandyJarView).showJars(jars.counts, jars.lit);
   },
   // the shop's scene is candy.css's; the grid draws its own wafer frame (grid.ts)
-  theme: { logo, tile },
+  theme: CANDY_THEME,
 });

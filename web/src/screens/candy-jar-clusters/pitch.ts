@@ -17,5 +17,9 @@ export function candyCard(game: Pick<GameView, "info">): CardWords {
   const [low, high] = [jackpots[0], jackpots.at(-1)];
   if (low && high) features.push(`Fixed jackpots from ${named(low.name)} (${low.pays_x.toLocaleString("en")}x) to ${named(high.name)} (${high.pays_x.toLocaleString("en")}x the bet)`);
   const grand = high ? ` and jackpots up to ${named(high.name)}` : "";
-  return { pitch: `A sweet shop of tumbling clusters, three candy jars${grand}.`, features };
+  return {
+    pitch: `A sweet shop of tumbling clusters, three candy jars${grand}.`,
+    features,
+    headline: high ? { label: `${named(high.name)} jackpot`, value: `${high.pays_x.toLocaleString("en")}x the bet` } : undefined,
+  };
 }

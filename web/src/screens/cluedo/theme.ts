@@ -124,4 +124,4 @@ export function goldenLight(g: Graphics, w: number, h: number): void {
   }
 }
 
-export const CLUEDO_THEME: Theme = { logo: LOGO, frame: frame(false), tile };
+export const CLUEDO_THEME: Theme = { logo: LOGO, frame: frame(false), tile, cast: ["SCARLET", "MJ", "MUSTARD"] };

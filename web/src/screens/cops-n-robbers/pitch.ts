@@ -15,5 +15,9 @@ export function copsCard(game: Pick<GameView, "modes" | "gamble">): CardWords {
   ];
   if (fortune) features.push(`Fortune Spins: ${fortune.price}x the stake for reels of presents and robbers`);
   if (game.gamble !== "off") features.push(`Gamble ${game.gamble === "5x" ? "wins of 5x the stake or more" : "any win"} on the cash and bonus wheels`);
-  return { pitch: "A Christmas heist: the robber grabs the presents' cash, the cop gives chase.", features };
+  return {
+    pitch: "A Christmas heist: the robber grabs the presents' cash, the cop gives chase.",
+    features,
+    headline: { label: "Big Money Bonus", value: `Trail up to ${top}x` },
+  };
 }

@@ -55,4 +55,6 @@ export const COPS_THEME: Theme = {
   logo,
   frame,
   tile: tile.replace("<!--COP-->", nest(withWild(cop, "#fff"), "c-", 84, 48, 76)).replace("<!--ROBBER-->", nest(withWild(robber, "#fff3c4"), "r-", 164, 48, 76)),
+  // the cop and the robber are in the street already: the loot and the bonus's siren in front
+  cast: ["PRESENT_RED", "BONUS", "MONEYBAG"],
 };

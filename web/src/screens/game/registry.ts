@@ -36,6 +36,9 @@ export interface Theme {
   art?: string[];
   /** SVG markup of the lobby tile's picture (a 16:9 scene from the game's own art). */
   tile?: string;
+  /** Three of the game's symbols (ids of its symbol table) standing in front of the lobby
+   * tile's scene, so every tile shows the game's cast as well as its place. */
+  cast?: string[];
 }
 
 /** What handlers may do to the screen. Every method that animates resolves when done. */
@@ -203,6 +206,9 @@ export interface GameModule {
 export interface CardWords {
   pitch: string;
   features: string[];
+  /** The game's draw on its lobby tile's plaque, where it has no progressive jackpot (that
+   * plaque shows the live pool): a name and a figure from the game's own data. */
+  headline?: { label: string; value: string };
 }
 
 const modules = new Map<string, GameModule>();

@@ -12,6 +12,7 @@ import { clear, h, showError } from "../../ui/dom";
 import type { AppContext, Screen } from "../context";
 import { gameModule, moduleFor } from "../game/registry";
 import { accountOf, type AccountLine } from "./account";
+import { fadeEdges, fadePx } from "./edges";
 import { balanceAfter, DETAIL_TIME, heldInGamble, heldWords, localTime, type Held, shortReference, statusWords, type Item } from "./format";
 import { mountScreens } from "./screens";
 
@@ -211,6 +212,7 @@ function accountList(lines: AccountLine[]): HTMLElement {
   for (const line of lines) {
     ol.append(h("li", { class: line.heading ? "heading" : "line", "data-testid": line.heading ? "account-heading" : "account-line", ...(line.spin === undefined ? {} : { "data-spin": String(line.spin) }) }, line.text));
   }
+  fadeEdges(ol);
   return h("div", { class: "account-box" }, h("h3", {}, "What happened"), ol);
 }
 
@@ -225,7 +227,8 @@ function showSpin(account: HTMLElement, spin: number | null): void {
     li.classList.toggle("current", on);
     if (on) first ??= li;
   }
-  if (first && list.scrollHeight > list.clientHeight) list.scrollTop = first.offsetTop - 4;
+  // (below the top's fade, where it reads at full ink, edges.ts)
+  if (first && list.scrollHeight > list.clientHeight) list.scrollTop = first.offsetTop - Math.max(4, fadePx(list));
 }
 
 function reference(id: string): HTMLElement {

@@ -94,7 +94,13 @@ export async function mountScreens(host: HTMLElement, opts: ScreensOptions): Pro
     screen.style.transform = `translate(0, ${-top * scale}px) scale(${scale})`;
     clip.style.height = `${Math.round((bottom - top) * scale)}px`;
     host.dataset.design = design.name;
+    fitView?.();
   };
+  /** The view laid out as the game's shell lays it out: above the console's band (cut off
+   * here), under no title (the shell's header is outside its stage), so what a game keeps room
+   * for over its reels stands as in the game (the gallery's reviewer: Cluedo's free-spin
+   * counter sat on its frame's fan, the reels where no fit had made room for it). */
+  let fitView: (() => void) | null = null;
   /** The design's rows the screen draws on: the canvas's content and the module's visible
    * panels over it (a panel covering the whole screen is looked into, not counted). */
   const measure = () => {
@@ -137,6 +143,8 @@ export async function mountScreens(host: HTMLElement, opts: ScreensOptions): Pro
     sound: () => {},
   };
   const view = module?.createView ? module.createView(deps) : new PixiSlotView(deps, { winLabelsUnder: true });
+  fitView = () => view.fitAbove?.(design.height * HUD_SHARE[design.name], 0);
+  fitView();
   // Where the reels stand, for the module's panels placed from them (the game's shell sets the
   // same variables on its overlay): without them a panel fell back on its own guess (Candy
   // Jar's win line printed over the jars' rule at 390x844).

@@ -28,14 +28,14 @@ export function withoutName(svg: string, title: string): string {
 }
 
 /** `svg` with its ids (and the references to them) prefixed by `prefix`: a second copy of a
- * tile's art or logo in the page (the lobby's hero) must not share ids with the tile's, or a
- * hidden copy's gradients would be the ones both resolve to. */
+ * tile's art in the page (a poster's blurred ground, a symbol of its cast) must not share ids
+ * with another, or a hidden copy's gradients would be the ones both resolve to. */
 export function prefixIds(svg: string, prefix: string): string {
   return svg.replace(/\bid="/g, `id="${prefix}`).replace(/url\(#/g, `url(#${prefix}`).replace(/href="#/g, `href="#${prefix}`);
 }
 
 /** `svg` without its closing frame: a last `<rect>` with no fill drawn over everything (the
- * tile's gilt border), which the hero, with its own border, leaves out. */
+ * tile's gilt border), which the poster, cropped to its tile's shape, leaves to the tile. */
 export function withoutFrame(svg: string): string {
   return svg.replace(/<rect\b[^>]*\bfill="none"[^>]*\/>\s*(<\/svg>\s*)$/, "$1");
 }
@@ -63,6 +63,7 @@ export function tileCard(g: Pick<GameView, "info" | "rtp" | "max_win" | "bets" |
   return {
     pitch: words?.pitch ?? g.info.description,
     features: words?.features ?? [],
+    ...(words?.headline ? { headline: words.headline } : {}),
     rtp: rtp ? formatPercent(rtp.value) : "—",
     maxWin: {
       x: maxWinSaid(g.max_win.x),
