@@ -479,6 +479,13 @@ export const tests = [
       const trigger = /receive (\d+) or more candies in one spin/.exec(jarsPage.blocks.filter((b) => b.kind === "p").flatMap((b) => b.parts).map((p) => (typeof p === "string" ? p : p.strong ?? "")).join(""))[1];
       let sawFree = false, sawJackpot = false, shotFree = false, shotIntro = false;
       await recordIntros(t);
+      // each jackpot's moment as it ends (its count done): what it said
+      await t.page.evaluate(() => {
+        window.__jackpotMoments = [];
+        new MutationObserver((records) => {
+          for (const r of records) for (const el of r.removedNodes) if (el instanceof HTMLElement && el.dataset.testid === "moment" && el.classList.contains("jackpot")) window.__jackpotMoments.push(el.textContent.replace(/\s+/g, " "));
+        }).observe(document.body, { childList: true, subtree: true });
+      });
       for (let i = 0; i < 8 && !(sawFree && sawJackpot); i++) {
         await t.page.locator("[data-testid=play]:not([disabled])").waitFor({ timeout: 30000 });
         await t.page.click("[data-testid=play]");
@@ -548,6 +555,10 @@ export const tests = [
           const label = await t.page.locator(`[data-testid=jackpot-${lastWin.jackpot}-win]`).innerText();
           // in money, like the other pills (1 credit = 1 cent here: o.bet.denomination)
           expect(label.startsWith(money(lastWin.win * o.bet.denomination)), `jackpot ${lastWin.jackpot} shows ${label}, won ${lastWin.win} credits`);
+          // its moment said the win in credits and in money, as the ladder does (it said a bare
+          // "200" beside a pill reading "€2.00")
+          const said = (await t.page.evaluate(() => window.__jackpotMoments)).at(-1) ?? "";
+          expect(said.includes(`${lastWin.jackpot} JACKPOT`) && said.includes(`${credits(lastWin.win)} credits`) && said.includes(money(lastWin.win * o.bet.denomination)), `the ${lastWin.jackpot} jackpot's moment said "${said}", the round won ${credits(lastWin.win)} credits (${money(lastWin.win * o.bet.denomination)})`);
           await layout(t, "candy-jackpot");
           await t.shot("jackpot");
         }
