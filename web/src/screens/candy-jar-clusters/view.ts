@@ -14,7 +14,7 @@ import type { ViewDeps } from "../game/registry";
 import "./candy.css";
 import { CandyGrid } from "./grid";
 import { idleBoard } from "./idle";
-import { extraLine, JAR_BOX, jarFill, jarRules, pileSlots, superSpinEvery, triggerLine, type JarRules, type PileSlot } from "./jars";
+import { extraLine, extraMeter, JAR_BOX, jarFill, jarRules, pileSlots, superSpinEvery, triggerLine, type JarRules, type PileSlot } from "./jars";
 import jarBack from "./art/jar-back.svg?raw";
 import jarFront from "./art/jar-front.svg?raw";
 import { jackpotMoment, jackpotMultiples, ladderAmounts } from "./ladder";
@@ -489,7 +489,11 @@ export class CandyJarView implements CandyViewApi {
   setExtra(toward: number | null): void {
     this.extra.hidden = toward === null;
     if (toward !== null) {
-      this.extra.textContent = extraLine(toward, this.superEvery);
+      // a meter (a pip per symbol, lit as collected) under its name; the sentence for assistive tools
+      const meter = extraMeter(toward, this.superEvery);
+      this.extra.setAttribute("aria-label", extraLine(toward, this.superEvery));
+      this.extra.replaceChildren(h("b", {}, "SUPER SPIN"),
+        h("span", { class: "pips", "aria-hidden": "true" }, ...Array.from({ length: meter.pips }, (_, k) => h("i", k < meter.lit ? { "data-lit": "" } : {})), h("small", {}, meter.count)));
       this.extra.dataset.toward = String(toward);
     }
   }
