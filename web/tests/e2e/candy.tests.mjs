@@ -117,6 +117,35 @@ async function jarsExplained(t, label, captions) {
   expect(progress.trim() === `0 / ${rule}`, `${label}: the jars' progress says "${progress}", the rule needs ${rule}`);
 }
 
+/** Each jar's label (a desktop's caption, a phone's chip under it) belongs to its own jar at a
+ * glance (a player read a caption under a jar as the next jar's: it lay nearer that one, across
+ * the shelf): it lies in line with its jar (beside it or under it, overlapping it by half its own
+ * height or width), at most 16 px from it, and any other jar in line with it is at least three
+ * times as far and 24 px away. */
+async function jarLabelsBelong(t, label) {
+  const found = await t.page.evaluate(() => {
+    const jars = ["wild", "free_spins", "jackpots"];
+    const shown = (el) => !!el && getComputedStyle(el).display !== "none" && el.getBoundingClientRect().width > 1;
+    const box = (el) => el.getBoundingClientRect();
+    return jars.map((j) => {
+      const caption = document.querySelector(`[data-testid=jar-${j}-caption]`);
+      const el = shown(caption) ? caption : document.querySelector(`[data-testid=modifier-${j}]`);
+      const l = box(el);
+      return { jar: j, label: el.dataset.testid, l: { left: l.left, right: l.right, top: l.top, bottom: l.bottom }, jars: jars.map((k) => { const r = box(document.querySelector(`[data-testid=jar-${k}]`)); return { jar: k, left: r.left, right: r.right, top: r.top, bottom: r.bottom }; }) };
+    });
+  });
+  for (const { jar, label: which, l, jars } of found) {
+    const inLine = (r) => Math.min(l.right, r.right) - Math.max(l.left, r.left) >= (l.right - l.left) / 2 || Math.min(l.bottom, r.bottom) - Math.max(l.top, r.top) >= (l.bottom - l.top) / 2;
+    const gap = (r) => Math.hypot(Math.max(0, r.left - l.right, l.left - r.right), Math.max(0, r.top - l.bottom, l.top - r.bottom));
+    const own = jars.find((r) => r.jar === jar);
+    const said = `${label}: ${which} ${JSON.stringify(l)}, its jar ${JSON.stringify(own)}`;
+    expect(inLine(own) && gap(own) <= 16, `${said}: not beside or under its jar (${gap(own).toFixed(0)} px away)`);
+    for (const other of jars.filter((r) => r.jar !== jar && inLine(r))) {
+      expect(gap(other) >= Math.max(24, 3 * gap(own)), `${said}: the ${other.jar} jar is ${gap(other).toFixed(0)} px from it, its own ${gap(own).toFixed(0)} px: it reads as the ${other.jar} jar's`);
+    }
+  }
+}
+
 /** The laptop and desktop screens players use besides 1440x900 (the design's own size). */
 const DESKTOPS = [[1920, 1080], [1536, 864], [1366, 768]];
 
@@ -140,6 +169,7 @@ async function scalesWithViewport(t) {
   for (const [width, height] of DESKTOPS) {
     await t.page.setViewportSize({ width, height });
     await layout(t, `candy-${width}x${height}`);
+    await jarLabelsBelong(t, `${width}x${height}`);
     const m = await measure();
     const label = `${width}x${height}`;
     // the room left over the frame (the cabinets' cornice) and under it (the win line): 90 px
@@ -319,6 +349,7 @@ export const tests = [
       await open(t, "candy-jar-clusters");
       await idleBoardDrawn(t, "candy-before");
       await layout(t, "candy-idle");
+      await jarLabelsBelong(t, "desktop idle");
       await scalesWithViewport(t);
       await jarsExplained(t, "desktop", true);
       const rtp = await t.page.locator("[data-testid=rtp]").innerText();
@@ -448,6 +479,13 @@ export const tests = [
       const trigger = /receive (\d+) or more candies in one spin/.exec(jarsPage.blocks.filter((b) => b.kind === "p").flatMap((b) => b.parts).map((p) => (typeof p === "string" ? p : p.strong ?? "")).join(""))[1];
       let sawFree = false, sawJackpot = false, shotFree = false, shotIntro = false;
       await recordIntros(t);
+      // each jackpot's moment as it ends (its count done): what it said
+      await t.page.evaluate(() => {
+        window.__jackpotMoments = [];
+        new MutationObserver((records) => {
+          for (const r of records) for (const el of r.removedNodes) if (el instanceof HTMLElement && el.dataset.testid === "moment" && el.classList.contains("jackpot")) window.__jackpotMoments.push(el.textContent.replace(/\s+/g, " "));
+        }).observe(document.body, { childList: true, subtree: true });
+      });
       for (let i = 0; i < 8 && !(sawFree && sawJackpot); i++) {
         await t.page.locator("[data-testid=play]:not([disabled])").waitFor({ timeout: 30000 });
         await t.page.click("[data-testid=play]");
@@ -517,6 +555,10 @@ export const tests = [
           const label = await t.page.locator(`[data-testid=jackpot-${lastWin.jackpot}-win]`).innerText();
           // in money, like the other pills (1 credit = 1 cent here: o.bet.denomination)
           expect(label.startsWith(money(lastWin.win * o.bet.denomination)), `jackpot ${lastWin.jackpot} shows ${label}, won ${lastWin.win} credits`);
+          // its moment said the win in credits and in money, as the ladder does (it said a bare
+          // "200" beside a pill reading "€2.00")
+          const said = (await t.page.evaluate(() => window.__jackpotMoments)).at(-1) ?? "";
+          expect(said.includes(`${lastWin.jackpot} JACKPOT`) && said.includes(`${credits(lastWin.win)} credits`) && said.includes(money(lastWin.win * o.bet.denomination)), `the ${lastWin.jackpot} jackpot's moment said "${said}", the round won ${credits(lastWin.win)} credits (${money(lastWin.win * o.bet.denomination)})`);
           await layout(t, "candy-jackpot");
           await t.shot("jackpot");
         }
@@ -580,6 +622,7 @@ export const tests = [
       await open(t, "candy-jar-clusters");
       await idleBoardDrawn(t, "candy-phone-before");
       await layout(t, "candy-phone-idle");
+      await jarLabelsBelong(t, "phone idle");
       await t.shot("phone-idle");
       const [left, right] = await t.page.evaluate(bareUnderHalves);
       expect(left <= PHONE_BARE_PX && right <= PHONE_BARE_PX, `the shelf under the grid lies bare ${left} px under its left half, ${right} px under its right half (at most ${PHONE_BARE_PX})`);

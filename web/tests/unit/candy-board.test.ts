@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { GameInfo } from "../../src/net/types";
 import { idleBoard } from "../../src/screens/candy-jar-clusters/idle";
-import { jackpotMultiples, ladderAmounts } from "../../src/screens/candy-jar-clusters/ladder";
+import { jackpotMoment, jackpotMultiples, ladderAmounts } from "../../src/screens/candy-jar-clusters/ladder";
 import { JACKPOTS } from "../../src/screens/candy-jar-clusters/handlers";
 import { fixture } from "./fixtures";
 
@@ -84,5 +84,25 @@ describe("candy jackpot ladder", () => {
       for (const j of described.game_file_jackpots) expect(amounts.get(j.name)).toBe(j.pays_x * stake);
     }
     expect(ladderAmounts(fromHelp, { stake_credits: 20 }, 5).get("GRAND")).toBe(2000 * 20 * 5);
+  });
+});
+
+// A jackpot's moment said its win as a bare figure ("MINI JACKPOT / 200") beside a ladder that
+// reads money ("MINI €2.00"): a player read two amounts. Now it says the credits and their money,
+// pictures the jackpot's coin with its multiple of the bet (the server's), and names the
+// multiplier that grew it.
+describe("a jackpot's moment", () => {
+  it("says the win in credits and in money, and the jackpot's multiple of the bet", () => {
+    const m = jackpotMoment("MINI", 200, 1, { money: "€2.00", multiple: 10 });
+    expect(m.title).toBe("MINI JACKPOT");
+    expect(m.amount(200)).toBe("200 credits");
+    expect(m.lines).toEqual(["€2.00"]);
+    expect(m.item).toEqual({ name: "MINI", line: "10× the total bet" });
+  });
+  it("names the multiplier that grew it, and pictures no multiple the server did not give", () => {
+    const m = jackpotMoment("GRAND", 160_000, 4, { money: "€1,600.00", multiple: null });
+    expect(m.amount(160_000)).toBe("160,000 credits");
+    expect(m.lines).toEqual(["€1,600.00 · with the x4 multiplier"]);
+    expect(m.item).toEqual({ name: "GRAND", line: "" });
   });
 });

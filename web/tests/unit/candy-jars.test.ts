@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { GameInfo } from "../../src/net/types";
 import { JAR_NAMES, JARS } from "../../src/screens/candy-jar-clusters/handlers";
-import { extraLine, JAR_BOX, jarFill, jarRules, pileSlots, superSpinEvery, triggerLine } from "../../src/screens/candy-jar-clusters/jars";
+import { extraLine, extraMeter, JAR_BOX, jarFill, jarRules, pileSlots, superSpinEvery, triggerLine } from "../../src/screens/candy-jar-clusters/jars";
 import { MODIFIER_ART, modifierWords } from "../../src/screens/candy-jar-clusters/modifiers";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -127,5 +127,18 @@ describe("the modifiers' pictures and words", () => {
       expect(svg).toMatch(/^<svg [^>]*viewBox="0 0 120 120"/);
       expect((svg.match(/<(path|circle|ellipse|rect)\b/g) ?? []).length).toBeGreaterThan(5);
     }
+  });
+});
+
+// The SUPER SPIN count was a sentence in a box ("SUPER SPIN: 2 of 5 Extra Free Spin symbols
+// collected", two lines on a phone) that read as a test's log: now a meter, a pip per symbol the
+// rule takes, lit as they are collected, and the count; the sentence stays for assistive tools.
+describe("the SUPER SPIN meter", () => {
+  it("a pip per symbol the pages say a SUPER SPIN takes, lit for each collected", () => {
+    expect(extraMeter(2, { every: 5, symbol: "Extra Free Spin" })).toEqual({ pips: 5, lit: 2, count: "2 / 5" });
+    expect(extraMeter(0, { every: 5, symbol: "Extra Free Spin" })).toEqual({ pips: 5, lit: 0, count: "0 / 5" });
+  });
+  it("no pips where the pages give no rule: the count alone", () => {
+    expect(extraMeter(3, null)).toEqual({ pips: 0, lit: 0, count: "3" });
   });
 });

@@ -52,3 +52,13 @@ describe("Candy Jar's moment cards", () => {
     }
   });
 });
+
+describe("Candy Jar's SUPER SPIN meter on a phone", () => {
+  const css = readFileSync(join(here, "../../src/screens/candy-jar-clusters/candy.css"), "utf8");
+  // in half a phone's width it broke as "SUPER / SPIN" over "2/ 5" (the gallery's 390x844)
+  it("stays on one line: its name, its pips and its count in a row, none of them broken", () => {
+    const rule = /\.candy\[data-orientation="portrait"\] \.extra \{([^}]*)\}/.exec(css)?.[1] ?? "";
+    expect(rule).toMatch(/flex-direction:\s*row/);
+    expect(rule).toMatch(/white-space:\s*nowrap/);
+  });
+});

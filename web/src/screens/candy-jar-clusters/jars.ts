@@ -88,6 +88,12 @@ export function extraLine(toward: number, rule: { every: number; symbol: string 
   return rule === null ? `SUPER SPIN: ${toward} EXTRA symbols collected toward it` : `SUPER SPIN: ${toward} of ${rule.every} ${rule.symbol} symbols collected`;
 }
 
+/** The SUPER SPIN meter: a pip per symbol the rule takes, `lit` of them collected, and the
+ * count; where the pages give no rule, the count alone (extraLine says it in words). */
+export function extraMeter(toward: number, rule: { every: number; symbol: string } | null): { pips: number; lit: number; count: string } {
+  return rule === null ? { pips: 0, lit: 0, count: String(toward) } : { pips: rule.every, lit: Math.min(toward, rule.every), count: `${toward} / ${rule.every}` };
+}
+
 /** A candy's place in a jar's glass (art/jar-back.svg, art/jar-front.svg): its centre and
  * diameter in the art's units (a JAR_BOX), and a tilt in degrees so the pile looks tipped in. */
 export interface PileSlot { x: number; y: number; d: number; tilt: number }

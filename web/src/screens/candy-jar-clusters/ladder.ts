@@ -2,6 +2,7 @@
 // multiples are the server's (the game description), never the client's: `info.jackpots` when
 // the description carries them, else the information pages' jackpot list, whose numbers the
 // server fills in from the game file ("**MINI**: 2 symbols collected = 10x total bet.").
+import { formatCredits } from "../../core/money";
 import type { BetOption, GameInfo, HelpPart } from "../../net/types";
 
 export interface JackpotFigure { name: string; pays_x: number }
@@ -42,4 +43,18 @@ function textOf(part: HelpPart): string {
  * credits x the denomination). */
 export function ladderAmounts(multiples: ReadonlyMap<string, number>, bet: Pick<BetOption, "stake_credits">, denomination: number): Map<string, number> {
   return new Map([...multiples].map(([name, x]) => [name, x * bet.stake_credits * denomination]));
+}
+
+/** A jackpot's moment in words: its title, the win counted up in credits (`amount`), then its
+ * money and the multiplier that grew it (the pill on the ladder reads money: the moment's bare
+ * "200" read as another amount beside "€2.00"), and its coin's caption: the jackpot's multiple of
+ * the total bet, the server's (`multiple`; none where it gave none). */
+export function jackpotMoment(name: string, win: number, multiplier: number, said: { money: string; multiple: number | null }):
+  { title: string; amount: (credits: number) => string; lines: string[]; item: { name: string; line: string } } {
+  return {
+    title: `${name} JACKPOT`,
+    amount: (credits) => `${formatCredits(credits)} credits`,
+    lines: [`${said.money}${multiplier > 1 ? ` · with the x${multiplier} multiplier` : ""}`],
+    item: { name, line: said.multiple === null ? "" : `${said.multiple.toLocaleString("en")}× the total bet` },
+  };
 }

@@ -14,10 +14,10 @@ import type { ViewDeps } from "../game/registry";
 import "./candy.css";
 import { CandyGrid } from "./grid";
 import { idleBoard } from "./idle";
-import { extraLine, JAR_BOX, jarFill, jarRules, pileSlots, superSpinEvery, triggerLine, type JarRules, type PileSlot } from "./jars";
+import { extraLine, extraMeter, JAR_BOX, jarFill, jarRules, pileSlots, superSpinEvery, triggerLine, type JarRules, type PileSlot } from "./jars";
 import jarBack from "./art/jar-back.svg?raw";
 import jarFront from "./art/jar-front.svg?raw";
-import { jackpotMultiples, ladderAmounts } from "./ladder";
+import { jackpotMoment, jackpotMultiples, ladderAmounts } from "./ladder";
 import { dropMultiplier } from "./mult-drop";
 import { MODIFIER_ART, modifierWords, type ModifierWords } from "./modifiers";
 import { JACKPOTS, JAR_NAMES, JARS, type CandyView as CandyViewApi, type FreeSpinCounter, type Jar } from "./handlers";
@@ -61,8 +61,13 @@ function glass(svg: string, prefix: string, wall: string): HTMLElement {
 /** A modifier's picture (art/mod-*.svg), inline with its ids made its own (`prefix`): the intro
  * card and the phone's legend may show the same one at once. */
 function modifierArt(j: Jar, prefix: string): HTMLElement {
-  const el = h("span", { class: "mod-art", "data-testid": `modifier-art-${j}`, "aria-hidden": "true" });
-  el.innerHTML = MODIFIER_ART[j].replace(/id="(\w+)"/g, `id="${prefix}-$1"`).replace(/url\(#(\w+)\)/g, `url(#${prefix}-$1)`);
+  return inlineArt(MODIFIER_ART[j], prefix, `modifier-art-${j}`);
+}
+
+/** A picture inline (so the page's fonts and colours reach it), its ids made its own (`prefix`). */
+function inlineArt(svg: string, prefix: string, testid: string): HTMLElement {
+  const el = h("span", { class: "mod-art", "data-testid": testid, "aria-hidden": "true" });
+  el.innerHTML = svg.replace(/id="(\w+)"/g, `id="${prefix}-$1"`).replace(/url\(#(\w+)\)/g, `url(#${prefix}-$1)`);
   return el;
 }
 
@@ -484,7 +489,11 @@ export class CandyJarView implements CandyViewApi {
   setExtra(toward: number | null): void {
     this.extra.hidden = toward === null;
     if (toward !== null) {
-      this.extra.textContent = extraLine(toward, this.superEvery);
+      // a meter (a pip per symbol, lit as collected) under its name; the sentence for assistive tools
+      const meter = extraMeter(toward, this.superEvery);
+      this.extra.setAttribute("aria-label", extraLine(toward, this.superEvery));
+      this.extra.replaceChildren(h("b", {}, "SUPER SPIN"),
+        h("span", { class: "pips", "aria-hidden": "true" }, ...Array.from({ length: meter.pips }, (_, k) => h("i", k < meter.lit ? { "data-lit": "" } : {})), h("small", {}, meter.count)));
       this.extra.dataset.toward = String(toward);
     }
   }
@@ -503,8 +512,8 @@ export class CandyJarView implements CandyViewApi {
     for (const { el } of this.jackpotEls.values()) el.dataset.active = String(active);
   }
   /** A jackpot won, `win` credits (`multiplier` x its amount): its pill in money like the
-   * other pills' amounts (credits there read as a different unit, "200" beside "€5.00"), the
-   * banner in credits like the win line under the grid. */
+   * other pills' amounts (credits there read as a different unit, "200" beside "€5.00"); its
+   * moment counts the credits, as the win line under the grid says them, then their money. */
   async jackpotWon(name: string, win: number, multiplier: number, options: { fast?: boolean } = {}): Promise<void> {
     const { currency, denomination } = this.deps.game;
     const times = multiplier > 1 ? ` (x${multiplier})` : "";
@@ -513,7 +522,16 @@ export class CandyJarView implements CandyViewApi {
       jp.el.dataset.won = "true";
       jp.win.textContent = `${formatMoney(win * denomination, currency)}${times}`;
     }
-    await this.banner(`${name} JACKPOT\n${formatCredits(win)}${times}`, { ms: 2600, fast: options.fast, moment: `jackpot jp-${name.toLowerCase()}` });
+    // its coin, the win counted up in credits, then its money (the ladder's unit) and the
+    // multiplier that grew it
+    const said = jackpotMoment(name, win, multiplier, { money: formatMoney(win * denomination, currency), multiple: this.multiples.get(name) ?? null });
+    const coin = this.deps.symbols[name]?.svg;
+    await showMoment(this.deps.overlay, {
+      title: said.title, kind: `candy-moment jackpot jp-${name.toLowerCase()}`, ms: 3000, fast: options.fast,
+      count: { to: win, format: said.amount, linesAfter: true }, lines: said.lines,
+      items: coin ? [{ key: name, name: said.item.name, line: said.item.line, art: inlineArt(coin, `jp-${name}`, `jackpot-art-${name}`) }] : [],
+      burst: options.fast ? Math.min(this.deps.stage.profile.particles, 12) : this.deps.stage.profile.particles,
+    });
   }
   /** The outro moment, then the total stays beside the counter until the next spin. */
   async showTotal(text: string, options: { fast?: boolean } = {}): Promise<void> {
