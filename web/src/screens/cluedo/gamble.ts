@@ -1,7 +1,8 @@
 // Cluedo's red/black gamble, its own choice screen (GameModule.choices), opened from the offer
-// after a win (game/gamble-offer.ts: GAMBLE or COLLECT) or by a step already taken: a deck of gamble
-// cards (equal red and black aces, face down), the card the server turned, RED, BLACK, TAKE
-// HALF, COLLECT, the amount at stake and banked, the 5-win and 3000-credit limits and the
+// after a win (game/gamble-offer.ts: GAMBLE or COLLECT) or by a step already taken: one large
+// card over the reels (the deck's equal red and black aces, face down; reveal.ts) between RED
+// and BLACK, turned to the server's card; under the reels TAKE HALF, COLLECT, the amount at
+// stake and banked, the 5-win and 3000-credit limits and the
 // history of the last fourteen cards. Everything shown is the server's: the offer (amount,
 // limits), `choice.state` (amount, banked, wins, history, last card) and `choice.choices`
 // (what may be pressed); a step's result is the server's card.
