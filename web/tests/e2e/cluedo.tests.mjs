@@ -135,7 +135,7 @@ async function offerMatches(t, round) {
   // PLAY, which takes the win and plays on, in the same word (it said Cops' COLLECT & PLAY)
   const play = (await t.page.locator("[data-testid=play]").innerText()).trim();
   expect(play === "TAKE WIN & PLAY", `PLAY at the offer reads ${JSON.stringify(play)}, not TAKE WIN & PLAY`);
-  expect((await t.page.locator("[data-testid=gamble], [data-testid=gamble-deck]").count()) === 0, "the cards are shown before GAMBLE");
+  expect((await t.page.locator("[data-testid=gamble], [data-testid=gamble-reveal]").count()) === 0, "the cards are shown before GAMBLE");
   expect(Number(await t.page.getAttribute("[data-testid=gamble-offer-amount]", "data-amount")) === offer.amount, `the offer shows another amount than the server's ${offer.amount}`);
   expect(round.choice.state === null && round.steps.length === 0, "the offer is shown after a step");
 }
