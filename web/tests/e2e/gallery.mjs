@@ -126,7 +126,7 @@ async function capture(page, plan, size, state) {
   // one shot a state: a later try's replaces a missed one (kept meanwhile, named so)
   const before = missed.get(key);
   if (before) {
-    rmSync(join(OUT, before.shot.file), { force: true });
+    if (before.shot.file !== name) rmSync(join(OUT, before.shot.file), { force: true }); // (the same number again: overwritten)
     shots.splice(shots.indexOf(before.shot), 1);
   }
   shots.push(shot);
