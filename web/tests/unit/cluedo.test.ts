@@ -45,7 +45,8 @@ class FakeCluedoView extends RecordingView implements CluedoView {
   freeSpins(c: { index: number; total: number } | null) { this.counters.push(c); }
   setBet(credits: number) { this.bets.push(credits); }
   bonusTotal(credits: number, trigger = 0) { this.calls.push(`bonusTotal ${credits} + ${trigger}`); }
-  async moment(o: MomentOptions) { this.calls.push(`moment ${o.kind} ${o.title}: ${(o.lines ?? []).join(", ")}${o.count ? ` count ${o.count.format(o.count.to)}` : ""}`); }
+  moments: MomentOptions[] = [];
+  async moment(o: MomentOptions) { this.moments.push(o); this.calls.push(`moment ${o.kind} ${o.title}: ${(o.lines ?? []).join(", ")}${o.count ? ` count ${o.count.format(o.count.to)}` : ""}`); }
   jackpotWon() { this.calls.push("jackpotWon"); }
   async jackpotNotice(n: JackpotNotice) { this.notices.push(n); }
 }
@@ -56,10 +57,10 @@ function outcomeOf(kind: string): Outcome {
   return validateOutcome(round.outcome);
 }
 
-async function play(outcome: Outcome) {
+async function play(outcome: Outcome, fast = false) {
   const view = new FakeCluedoView();
   const player = new EventPlayer<SlotView>(cluedoHandlers(base), cluedoHooks(), { timeoutMs: 2000 });
-  const won = await player.play(view, outcome);
+  const won = await player.play(view, outcome, { fast });
   return { view, won };
 }
 
@@ -143,13 +144,30 @@ describe("cluedo round", () => {
     expect(trigger).toBeGreaterThan(0);
     const fmt = (n: number) => n.toLocaleString("en");
     expect(view.calls.slice(-2)).toEqual([`bonusTotal ${outcome.breakdown.free_games} + ${trigger}`,
-      `moment fs-outro FREE SPINS TOTAL: won in ${outcome.counters.free_spins_played} free spins, + ${fmt(trigger)} from the spin that triggered them: WIN ${fmt(outcome.total_win)} count ${fmt(outcome.breakdown.free_games!)} credits`]);
+      `moment fs-outro FREE SPINS TOTAL: ${outcome.counters.free_spins_played} FREE SPINS PLAYED, ALL WINS x3, + ${fmt(trigger)} from the spin that triggered them: WIN ${fmt(outcome.total_win)} count ${fmt(outcome.breakdown.free_games!)} credits`]);
     expect(trigger + outcome.breakdown.free_games!).toBe(outcome.total_win);
     expect(view.spinInfo).toContain(`${free.at(-1)!.index} of 30`);
     // after the bonus the SPINS field goes (the outro said the spins played; left up it wrapped
     // the console onto two rows at 1440x900): the total is the plaque's alone
     expect(view.spinInfo.at(-1)).toBe("");
     expect(view.spinInfo.filter((t) => t.includes(fmt(outcome.breakdown.free_games!)))).toEqual([]);
+  });
+
+  it("the bonus's intro and total are scenes a player reads, turbo included: the total counted up, the spins played and the multiplier under it (the gallery's reviewer: a thin strip; turbo's 300 ms flash)", async () => {
+    const outcome = outcomeOf("free-spins-retrigger");
+    for (const fast of [false, true]) {
+      const { view } = await play(outcome, fast);
+      const intro = view.moments.find((m) => m.kind === "fs-intro")!;
+      const outro = view.moments.find((m) => m.kind === "fs-outro")!;
+      expect(outro.count?.to).toBe(outcome.breakdown.free_games);
+      expect(outro.count?.still).toBeFalsy(); // it counts up
+      expect(outro.lines?.slice(0, 2)).toEqual([`${outcome.counters.free_spins_played} FREE SPINS PLAYED`, "ALL WINS x3"]);
+      // showMoment cuts a `fast` moment to 300 ms: the scenes keep their own turbo length
+      for (const [m, least] of [[intro, fast ? 1500 : 3000], [outro, fast ? 2000 : 4000]] as const) {
+        expect(m.fast, `${m.kind} fast=${fast}`).toBeFalsy();
+        expect(m.ms!, `${m.kind} fast=${fast}`).toBeGreaterThanOrEqual(least);
+      }
+    }
   });
 
   it("free spins stop at 180: the capped retriggers say so", async () => {

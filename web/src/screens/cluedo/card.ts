@@ -89,3 +89,8 @@ export function miniCardSvg(colour: CardColour | null): string {
 <rect x="4.5" y="4.5" width="31" height="47" rx="2.5" fill="none" stroke="#c9a13e" stroke-width="1.6"/>
 <path d="${suitPath(colour)}" transform="translate(7 15) scale(.26)" fill="${ink}"/></svg>`;
 }
+
+/** A suit alone, in the text's colour: the picture on the RED and BLACK buttons. */
+export function suitIconSvg(colour: CardColour): string {
+  return `<svg class="suit" viewBox="0 0 100 100" aria-hidden="true"><path d="${suitPath(colour)}" fill="currentColor"/></svg>`;
+}

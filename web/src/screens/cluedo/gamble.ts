@@ -1,7 +1,8 @@
 // Cluedo's red/black gamble, its own choice screen (GameModule.choices), opened from the offer
-// after a win (game/gamble-offer.ts: GAMBLE or COLLECT) or by a step already taken: a deck of gamble
-// cards (equal red and black aces, face down), the card the server turned, RED, BLACK, TAKE
-// HALF, COLLECT, the amount at stake and banked, the 5-win and 3000-credit limits and the
+// after a win (game/gamble-offer.ts: GAMBLE or COLLECT) or by a step already taken: one large
+// card over the reels (the deck's equal red and black aces, face down; reveal.ts) between RED
+// and BLACK, turned to the server's card; under the reels TAKE HALF, COLLECT, the amount at
+// stake and banked, the 5-win and 3000-credit limits and the
 // history of the last fourteen cards. Everything shown is the server's: the offer (amount,
 // limits), `choice.state` (amount, banked, wins, history, last card) and `choice.choices`
 // (what may be pressed); a step's result is the server's card.
@@ -11,10 +12,10 @@ import type { GameView, RoundView, StepChoice } from "../../net/types";
 import { h } from "../../ui/dom";
 import { reducedMotion } from "../../ui/moment";
 import type { ChoiceScreen } from "../game/registry";
-import { cardBackSvg, cardFaceSvg, miniCardSvg } from "./card";
+import { miniCardSvg, suitIconSvg } from "./card";
 import { offerFirst } from "../game/gamble-offer";
 import { isGuess, OFFER_WORDS, TAKE_WIN } from "./offer";
-import { revealShow, turnCard, type RevealShow } from "./reveal";
+import { gambleTable, revealShow, turnCard, type RevealShow } from "./reveal";
 
 export interface GambleState { amount: number; banked: number; wins: number; half_taken: boolean; history: string[]; finished: boolean; last_card: string | null; paid: number }
 
@@ -159,17 +160,6 @@ function twoWays(words: { wide: string; narrow: string }): HTMLElement[] {
   return [h("span", { class: "wide" }, words.wide), h("span", { class: "narrow" }, words.narrow)];
 }
 
-/** A card of the table (card.ts's art): face down (`colour` null) or the ace of `colour`. */
-function cardEl(colour: string | null, testid?: string): HTMLElement {
-  const face = colour === "red" || colour === "black" ? colour : null;
-  const attrs: Record<string, string> = { class: `gcard ${face ? `face ${face}` : "back"}`, "data-state": face ? "up" : "down" };
-  if (testid) attrs["data-testid"] = testid;
-  if (face) attrs["data-colour"] = face;
-  const el = h("span", attrs);
-  el.innerHTML = face ? cardFaceSvg(face) : cardBackSvg(); // our own drawing, never request data
-  return el;
-}
-
 /** The cards turned so far, oldest first, each a small ace (card.ts's art), the newest ringed;
  * none yet: the deck's back and a line saying so (the gallery's reviewer read fourteen empty
  * boxes before any card as a broken row). The grid keeps its fourteen columns, so the panel
@@ -200,6 +190,13 @@ function historyLabelEl(m: Pick<GambleModel, "history" | "historyLength">): HTML
   return el;
 }
 
+/** A suit's picture on RED or BLACK (card.ts's art). */
+function suitEl(colour: "red" | "black"): HTMLElement {
+  const el = h("span", { class: "suit-icon", "aria-hidden": "true" });
+  el.innerHTML = suitIconSvg(colour); // our own drawing, never request data
+  return el;
+}
+
 /** What the history says before any card has been turned. */
 export const HISTORY_NONE = "No cards turned yet";
 
@@ -207,11 +204,7 @@ export function redBlackGamble(host: HTMLElement, round: RoundView, send: (kind:
   const m = gambleModel(round);
   rememberHistory(round.game, round.choice?.state ? m.history : undefined);
   let pressed: string | null = null;
-  const turned = h("div", { class: "gamble-turned", "data-testid": "gamble-card", "data-colour": m.lastCard ?? "" }, cardEl(m.lastCard));
-  const deck = h("div", { class: "gamble-deck", "data-testid": "gamble-deck", "aria-label": "Deck of gamble cards: equal red and black aces" },
-    ...[0, 1, 2, 3].map(() => cardEl(null)));
   const said = h("div", { class: "gamble-said", "data-testid": "gamble-result", role: "status" }, carriedSaid(round, m));
-  if (said.textContent && m.lastCard && revealOf(round, m)?.won) turned.classList.add("won");
   const amountEl = h("span", { "data-testid": "gamble-amount", "data-amount": String(m.amount) }, atStake(m.amount, false));
   const buttons = m.buttons.map((b) => h("button", {
     class: `gamble-${b.choice}`, "data-testid": `gamble-${b.choice}`, "data-kind": "gamble", "data-choice": JSON.stringify(b.choice),
@@ -219,20 +212,23 @@ export function redBlackGamble(host: HTMLElement, round: RoundView, send: (kind:
     onclick: () => {
       pressed = b.choice;
       delete host.dataset.gambleResult;
-      host.querySelectorAll("button").forEach((x) => ((x as HTMLButtonElement).disabled = true));
+      buttons.forEach((x) => ((x as HTMLButtonElement).disabled = true));
       send("gamble", b.choice);
     },
-  }, b.label));
-  const buttonRow = h("div", { class: "gamble-buttons", "data-testid": "gamble-buttons" }, ...buttons);
+  }, ...(b.choice === "red" || b.choice === "black" ? [suitEl(b.choice)] : []), b.label));
+  // RED and BLACK either side of the large card over the reels; the takes stay in the panel
+  const overlay = host.closest("section.game")?.querySelector<HTMLElement>(".stage-overlay") ?? host;
+  const table = gambleTable(overlay, buttons.slice(0, 2), "RED OR BLACK?");
+  const buttonRow = h("div", { class: "gamble-buttons", "data-testid": "gamble-buttons" }, ...buttons.slice(2));
   const history = historyEl(m);
   const limitsSaid = (wins: number) => [
     m.maxWins !== null ? `WINS ${wins} of ${m.maxWins}` : "",
     m.limit !== null ? `ENDS AT ${formatCredits(m.limit)} CREDITS` : "",
   ].filter(Boolean).join(" · ");
   const limitsEl = h("span", { "data-testid": "gamble-limits" }, limitsSaid(m.wins));
-  host.append(h("div", { class: "gamble", "data-testid": "gamble" },
+  const panel = h("div", { class: "gamble", "data-testid": "gamble" },
     h("div", { class: "gamble-top" },
-      h("div", { class: "gamble-table" }, deck, turned,
+      h("div", { class: "gamble-table" },
         h("div", { class: "gamble-figures" },
           h("strong", { class: "gamble-title", "data-testid": "gamble-title" }, ...twoWays(TITLE)),
           amountEl,
@@ -240,7 +236,12 @@ export function redBlackGamble(host: HTMLElement, round: RoundView, send: (kind:
           limitsEl,
           said)),
       buttonRow),
-    h("div", { class: "gamble-history-row" }, historyLabelEl(m), history)));
+    h("div", { class: "gamble-history-row" }, historyLabelEl(m), history));
+  host.append(panel);
+  // the table over the reels goes with the panel (the shell clears the panel for the next step
+  // and when the gamble ends)
+  const gone = new MutationObserver(() => { if (!panel.isConnected) { table.remove(); gone.disconnect(); } });
+  gone.observe(host, { childList: true });
   (buttons.find((b) => !b.disabled) as HTMLButtonElement | undefined)?.focus();
   return {
     async answered(next) {
@@ -252,27 +253,20 @@ export function redBlackGamble(host: HTMLElement, round: RoundView, send: (kind:
       const show = revealShow(r, m.amount, m);
       // the table says the result as the card over the reels says it (the playtest read the old
       // amount and the buttons under LOST): the figure at stake, the words, no buttons once over
-      const table = tableAfter(r, show);
+      const after = tableAfter(r, show);
       const settle = () => {
-        said.textContent = table.said;
-        amountEl.dataset.amount = String(table.amount);
-        amountEl.textContent = table.stake;
+        said.textContent = after.said;
+        amountEl.dataset.amount = String(after.amount);
+        amountEl.textContent = after.stake;
         limitsEl.textContent = limitsSaid(r.wins);
         // (kept in the layout: the panel keeps its height, the reels above it still)
-        if (table.over) buttonRow.dataset.over = "";
-        if (show) {
-          turned.replaceChildren(cardEl(show.card, "gamble-turned-card"));
-          turned.dataset.colour = show.card;
-          turned.dataset.result = show.won ? "won" : "lost";
-          turned.classList.add(show.won ? "won" : "lost");
-        }
+        if (after.over) buttonRow.dataset.over = "";
       };
       if (show) {
-        // the card turns over the reels first; the table shows the card and says it with the
-        // result (the WIN meter takes the step's amount, the server's state, then too)
+        // the large card turns over the reels; the panel says it with the result (the WIN meter
+        // takes the step's amount, the server's state, then too)
         const still = reducedMotion();
-        const overlay = host.closest("section.game")?.querySelector<HTMLElement>(".stage-overlay") ?? host;
-        await turnCard(overlay, show, { fast, still, onResult: () => { setWin(r.amount); settle(); } });
+        await turnCard(table, show, { fast, still, onResult: () => { setWin(r.amount); settle(); } });
       }
       settle();
       // a gamble that ended closes its panel next: the table shows its card and words first

@@ -74,6 +74,21 @@ export function spinsAwardedBefore(outcome: Outcome, spin: Spin): number {
   return total;
 }
 
+/** The free spins' multiplier, the server's (its free spins' `multiplier`); 1 without any. */
+function freeMultiplier(outcome: Outcome): number {
+  return outcome.spins.find((s) => s.kind === "free")?.multiplier ?? 1;
+}
+
+/** The bonus's two full-screen scenes, ms at play speed and in turbo. Turbo keeps them on
+ * screen (a tap still ends them): its 300 ms moment flashed the Mystery Bonus and the free
+ * spins' total past unseen (the gallery's reviewer found neither). */
+export const SCENE = { intro: { ms: 3400, turbo: 1500 }, outro: { ms: 4200, turbo: 2200 } } as const;
+
+/** A scene's `ms` and `fast` for MomentOptions: turbo's own length, never the 300 ms flash. */
+export function sceneTime(scene: { ms: number; turbo: number }, fast: boolean): { ms: number; fast: false } {
+  return { ms: fast ? scene.turbo : scene.ms, fast: false };
+}
+
 function v(view: SlotView): CluedoView {
   return view as CluedoView;
 }
@@ -119,9 +134,9 @@ export function cluedoHandlers(game: Pick<GameView, "info">): Handlers<SlotView>
         await view.lightsOut({ fast: ctx.fast });
         view.golden(true);
         // the free spins' multiplier is the server's (its free spins' `multiplier`)
-        const times = ctx.outcome.spins.find((s) => s.kind === "free")?.multiplier ?? 1;
+        const times = freeMultiplier(ctx.outcome);
         await view.moment({
-          kind: "fs-intro", title: "MYSTERY BONUS", ms: 2600, fast: ctx.fast,
+          kind: "fs-intro", title: "MYSTERY BONUS", ...sceneTime(SCENE.intro, ctx.fast),
           lines: [`${e.spins_awarded} FREE SPINS`, ...(times > 1 ? [`ALL WINS x${times}`] : []), "on the secret golden reels"],
         });
         return;
@@ -177,10 +192,11 @@ export function cluedoHooks(): SpinHooks<SlotView> {
       if (total > 0) {
         const before = o.spins.filter((s) => s.kind === "base").reduce((n, s) => n + s.win, 0); // the trigger spin's
         v(ctx.view).bonusTotal(total, before);
+        const times = freeMultiplier(o);
         await v(ctx.view).moment({
-          kind: "fs-outro", title: "FREE SPINS TOTAL", ms: 3000, fast: ctx.fast,
+          kind: "fs-outro", title: "FREE SPINS TOTAL", ...sceneTime(SCENE.outro, ctx.fast),
           count: { to: total, format: (n) => `${formatCredits(n)} credits` },
-          lines: [`won in ${played} free spins`, ...(before > 0 ? [`+ ${formatCredits(before)} from the spin that triggered them: WIN ${formatCredits(o.total_win)}`] : [])],
+          lines: [`${played} FREE SPINS PLAYED`, ...(times > 1 ? [`ALL WINS x${times}`] : []), ...(before > 0 ? [`+ ${formatCredits(before)} from the spin that triggered them: WIN ${formatCredits(o.total_win)}`] : [])],
         });
       } else v(ctx.view).freeSpins(null);
     },

@@ -1,7 +1,8 @@
-// The gamble's card turning over the reels: the face-down card of the deck, turned to show the
-// ace the server drew, then the result big (WON and the doubled amount, or LOST). It only shows
-// what the server's step decided (gamble.ts's `revealOf`). A tap, a click or Space ends it at
-// once, turbo shortens it, and with reduced motion the card shows its face without turning.
+// The gamble's table over the reels: one large card face down between RED and BLACK, turned on
+// the pick to show the ace the server drew, then the result big (WON and the doubled amount, or
+// LOST). It only shows what the server's step decided (gamble.ts's `revealOf`). A tap, a click
+// or Space ends the turn at once, turbo shortens it, and with reduced motion the card shows its
+// face without turning.
 import { formatCredits } from "../../core/money";
 import { timeline } from "../../core/timing";
 import { h } from "../../ui/dom";
@@ -58,25 +59,45 @@ export function revealTimes(o: Pick<TurnOptions, "fast" | "still">): { lift: num
 /** The least time the turned card and WON/LOST stay up, turbo included (a tap skips it). */
 export const RESULT_MIN_MS = 1000;
 
-/** The card turns in `overlay` (over the reels); resolves once it has been shown and removed.
- * data-state goes "down" -> "up" (turned) -> "result" (the result big). */
-export async function turnCard(overlay: HTMLElement, show: RevealShow, o: TurnOptions = {}): Promise<void> {
-  const side = (cls: string, svg: string) => {
-    const el = h("div", { class: `reveal-side ${cls}` });
-    el.innerHTML = svg; // our own drawing (card.ts), never data from a request
-    return el;
-  };
-  const result = h("div", { class: "reveal-result" },
+/** The gamble's table over the reels while the cards are open: ONE large card face down (a
+ * big part of the reels' height), RED at its left and BLACK at its right, as large; the card
+ * turns there on the pick (turnCard) and stays face up with the result until the next card
+ * (the gallery's reviewer: "a strip with 45 px cards, not one large card turned").
+ * data-state: "waiting" (face down, the buttons live) -> "down" (lifting) -> "up" -> "result".
+ * Any table already in `overlay` goes: one card at a time. */
+export function gambleTable(overlay: HTMLElement, [left, right]: HTMLElement[], prompt: string): HTMLElement {
+  overlay.querySelectorAll(".gamble-reveal").forEach((el) => el.remove());
+  const back = h("div", { class: "reveal-side back" });
+  back.innerHTML = cardBackSvg(); // our own drawing (card.ts), never data from a request
+  const el = h("div", {
+    class: "gamble-reveal", "data-testid": "gamble-reveal", "data-layout": "over-reels", "data-state": "waiting",
+    "aria-label": "The gamble's card, face down",
+  },
+  h("div", { class: "reveal-prompt", "data-testid": "gamble-prompt" }, prompt),
+  h("div", { class: "reveal-pick left" }, left ?? ""),
+  h("div", { class: "reveal-card", "data-testid": "gamble-big-card" }, h("div", { class: "reveal-flipper" }, back, h("div", { class: "reveal-side face" }))),
+  h("div", { class: "reveal-pick right" }, right ?? ""),
+  h("div", { class: "reveal-result", role: "status", "aria-live": "assertive" }));
+  overlay.append(el);
+  return el;
+}
+
+/** The table's card (gambleTable) turns to the server's ace, then says the result big beside
+ * it; resolves once the result has held (a tap, a click or Space ends the wait at once). The
+ * card stays face up with its result until the table is replaced or removed. */
+export async function turnCard(el: HTMLElement, show: RevealShow, o: TurnOptions = {}): Promise<void> {
+  const face = el.querySelector<HTMLElement>(".reveal-side.face");
+  if (face) face.innerHTML = cardFaceSvg(show.card); // our own drawing (card.ts)
+  el.querySelector(".reveal-result")?.replaceChildren(
     h("strong", { class: "reveal-title", "data-testid": "gamble-reveal-title" }, show.title),
     h("span", { class: "reveal-amount", "data-testid": "gamble-reveal-amount", "data-amount": String(show.amount) }, `${formatCredits(show.amount)} CREDITS`),
     ...show.lines.map((l) => h("span", { class: "reveal-line" }, l)));
-  const el = h("div", {
-    class: `gamble-reveal ${show.won ? "won" : "lost"}${o.fast ? " fast" : ""}${o.still ? " still" : ""}`,
-    "data-testid": "gamble-reveal", "data-layout": "over-reels", role: "status", "aria-live": "assertive",
-    "data-state": "down", "data-colour": show.card, "data-result": show.won ? "won" : "lost",
-    "aria-label": `${show.card} ace: ${show.title} ${formatCredits(show.amount)} credits`,
-  }, h("div", { class: "reveal-card" }, h("div", { class: "reveal-flipper" }, side("back", cardBackSvg()), side("face", cardFaceSvg(show.card)))), result);
-  overlay.append(el);
+  el.classList.add(show.won ? "won" : "lost");
+  el.classList.toggle("fast", !!o.fast);
+  el.classList.toggle("still", !!o.still);
+  Object.assign(el.dataset, { colour: show.card, result: show.won ? "won" : "lost" });
+  el.setAttribute("aria-label", `${show.card} ace: ${show.title} ${formatCredits(show.amount)} credits`);
+  el.dataset.state = "down";
 
   let skipped = false;
   let skip: () => void = () => { skipped = true; };
@@ -87,8 +108,9 @@ export async function turnCard(overlay: HTMLElement, show: RevealShow, o: TurnOp
     e.stopImmediatePropagation();
     skip();
   };
+  const onPointer = (e: Event) => { e.preventDefault(); skip(); };
   el.style.pointerEvents = "auto";
-  el.addEventListener("pointerdown", (e) => { e.preventDefault(); skip(); });
+  el.addEventListener("pointerdown", onPointer);
   document.addEventListener("keydown", onKey, true);
   const tl = timeline();
   const until = (ms: number) => Promise.race([tl.at(ms), skippedNow]);
@@ -104,6 +126,7 @@ export async function turnCard(overlay: HTMLElement, show: RevealShow, o: TurnOp
     if (!skipped) await until(tl.elapsed() + hold);
   } finally {
     document.removeEventListener("keydown", onKey, true);
-    el.remove();
+    el.removeEventListener("pointerdown", onPointer);
+    el.style.pointerEvents = "";
   }
 }
