@@ -33,6 +33,7 @@ export function jackpotMeter(show: (minor: number) => void, o: JackpotMeterOptio
   const now = o.now ?? (() => Date.now());
   let shown: number | null = null;
   let timer: ReturnType<typeof setInterval> | undefined;
+  let target: number | null = null; // the pool a count in progress ends on
   const put = (minor: number) => {
     if (minor === shown) return;
     shown = minor;
@@ -42,10 +43,14 @@ export function jackpotMeter(show: (minor: number) => void, o: JackpotMeterOptio
   return {
     report(pool: number) {
       if (!Number.isSafeInteger(pool) || pool < 0) return; // not a figure: the meter keeps its own
+      // the same pool again (a poll with no stake since): the count runs on to its end, where a
+      // restart from each poll put it off for another spread
+      if (timer !== undefined && pool === target) return;
       halt();
       // the first figure, and a pool that went down (claimed and reseeded): at once
       if (shown === null || pool <= shown) { put(pool); return; }
       const from = shown, start = now();
+      target = pool;
       const step = () => {
         const t = Math.min(1, (now() - start) / o.spreadMs);
         // floor: each figure on the way is one the pool has passed, the last the server's own

@@ -22,6 +22,17 @@ describe("the jackpot meter", () => {
     expect(m.shown()).toBe(100_000_000);
   });
 
+  it("lets a count run on through a report of the same pool (the poll, with no stake since)", () => {
+    // the e2e saw a count restarted by each 10 s poll of an unchanged pool land 18 s late
+    const { m } = meter();
+    m.report(1000);
+    m.report(1200);
+    vi.advanceTimersByTime(SPREAD * 0.8);
+    m.report(1200);
+    vi.advanceTimersByTime(SPREAD * 0.2);
+    expect(m.shown()).toBe(1200);
+  });
+
   it("counts up to a new pool over its spread, a step at a time, in whole minor units", () => {
     const { m, seen } = meter();
     m.report(1000);
