@@ -183,7 +183,8 @@ export const tests = [
       // Cluedo's sheet names its collect TAKE WIN
       for (const l of ["GAMBLE", "TAKE WIN"]) expect(offered.includes(l), `the gamble offer lacks ${l}: ${offered}`);
       await t.page.click("[data-testid=gamble-offer]");
-      const labels = await t.page.locator("[data-testid=choice] button").allInnerTexts();
+      // RED and BLACK either side of the large card over the reels, the takes in the panel
+      const labels = await t.page.locator("[data-testid=choice] button, [data-testid=gamble-reveal] button").allInnerTexts();
       // one word for taking the win, on the offer and on the cards: the sheet's TAKE WIN
       for (const l of ["RED", "BLACK", "TAKE HALF", "TAKE WIN"]) expect(labels.includes(l), `gamble lacks ${l}: ${labels}`);
       expect(!labels.includes("COLLECT"), `the cards say COLLECT beside the offer's TAKE WIN: ${labels}`);
