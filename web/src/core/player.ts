@@ -3,7 +3,7 @@
 // which), and every handler runs under a deadline, so a lost animation callback cannot hang the
 // game. Handlers draw nothing themselves: they call the game's View (render/ or a fake in tests).
 import type { Outcome, OutcomeEvent, Spin } from "./outcome";
-import { TimeoutError, withTimeout } from "./timing";
+import { withinOrLate, withTimeout, type TimeoutError } from "./timing";
 
 export class UnknownEvent extends Error {
   constructor(readonly eventType: string) {
@@ -67,12 +67,9 @@ export class EventPlayer<V> {
   /** `work` within the deadline; past it, failed or let go on as `onLate` says. */
   private async within(work: () => Promise<void> | void, what: string): Promise<void> {
     if (this.options.live && !this.options.live()) throw new Stopped();
-    try {
-      await withTimeout(Promise.resolve(work()), this.timeoutMs, what);
-    } catch (exc) {
-      if (!(exc instanceof TimeoutError) || this.options.onLate !== "continue") throw exc;
-      this.options.late?.(exc);
-    }
+    const running = Promise.resolve(work());
+    if (this.options.onLate === "continue") await withinOrLate(running, this.timeoutMs, what, (exc) => this.options.late?.(exc));
+    else await withTimeout(running, this.timeoutMs, what);
   }
 
   handles(type: string): boolean {

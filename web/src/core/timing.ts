@@ -17,6 +17,18 @@ export function withTimeout<T>(work: Promise<T>, ms: number, what: string): Prom
   });
 }
 
+/** `work` within `ms`; past it, `late` is told and the wait ends, the work left to finish by
+ * itself: an animation that overruns on a slow device (a software renderer under load) must not
+ * stop what follows it. Any other failure of `work` is thrown. */
+export async function withinOrLate(work: Promise<unknown>, ms: number, what: string, late: (exc: TimeoutError) => void): Promise<void> {
+  try {
+    await withTimeout(work, ms, what);
+  } catch (exc) {
+    if (!(exc instanceof TimeoutError)) throw exc;
+    late(exc);
+  }
+}
+
 export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }

@@ -13,7 +13,7 @@ import type { Outcome, OutcomeEvent, Spin } from "../../core/outcome";
 import type { Handler, PlayContext } from "../../core/player";
 import { formatCredits } from "../../core/money";
 import type { Quality } from "../../core/options";
-import { withTimeout } from "../../core/timing";
+import { withinOrLate } from "../../core/timing";
 import type { GameView } from "../../net/types";
 import { DESIGNS, HUD_SHARE, Stage, type DesignSize } from "../../render/app";
 import { h } from "../../ui/dom";
@@ -172,6 +172,12 @@ export async function mountScreens(host: HTMLElement, opts: ScreensOptions): Pro
   let target = frames.length - 1;
   let running: Promise<void> | null = null;
 
+  /** A step's drawing within its deadline; past it, the replay goes on as live play does
+   * (shell.ts): a player saw "This screen cannot be drawn: event line_win of spin 15: not done
+   * after 10000 ms" on a loaded machine, the screen's choice left on the step before it. */
+  const within = (work: Promise<void> | void, what: string) =>
+    withinOrLate(Promise.resolve(work), TIMEOUT_MS, what, (exc) => console.warn(`reelforge: ${exc.message}; the replay goes on`));
+
   /** Play `outcome`'s spin `s` up to event `end`, as the game would, with the outcome around it. */
   const playSpin = async (outcome: Outcome, s: number, end: number, fast: boolean) => {
     const spin = outcome.spins[s] as Spin;
@@ -180,7 +186,7 @@ export async function mountScreens(host: HTMLElement, opts: ScreensOptions): Pro
     const ctx: PlayContext<SlotView> = { view, outcome, spin, won, fast };
     view.clearHighlight();
     view.spinStart();
-    if (hooks.beforeSpin) await withTimeout(Promise.resolve(hooks.beforeSpin(spin, ctx)), TIMEOUT_MS, `spin ${spin.index} start`);
+    if (hooks.beforeSpin) await within(hooks.beforeSpin(spin, ctx), `spin ${spin.index} start`);
     let spinWon = 0;
     for (const event of spin.events.slice(0, end + 1)) {
       if (stopped) return;
@@ -188,11 +194,11 @@ export async function mountScreens(host: HTMLElement, opts: ScreensOptions): Pro
       if (!handler) throw new Error(`no handler for outcome event type ${JSON.stringify(event.type)}`);
       spinWon += paidBy(event);
       ctx.won = won + Math.min(spinWon, spin.win);
-      await withTimeout(Promise.resolve(handler(event, ctx)), TIMEOUT_MS, `event ${event.type} of spin ${spin.index}`);
+      await within(handler(event, ctx), `event ${event.type} of spin ${spin.index}`);
     }
     if (end >= spin.events.length - 1) {
       ctx.won = won + spin.win;
-      if (hooks.afterSpin) await withTimeout(Promise.resolve(hooks.afterSpin(spin, ctx)), TIMEOUT_MS, `spin ${spin.index} end`);
+      if (hooks.afterSpin) await within(hooks.afterSpin(spin, ctx), `spin ${spin.index} end`);
     }
     view.setWin(ctx.won);
     stage.invalidate(); // the screen as it ends, drawn even where a tween's last frame was not
