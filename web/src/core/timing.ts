@@ -41,11 +41,11 @@ export function sleep(ms: number): Promise<void> {
 export function timeline(clock: () => number = () => performance.now()): { at(ms: number): Promise<void>; elapsed(): number } {
   const start = clock();
   const elapsed = () => clock() - start;
-  return {
-    elapsed,
-    at(ms: number): Promise<void> {
-      const wait = ms - elapsed();
-      return wait > 0 ? sleep(wait) : Promise.resolve();
-    },
+  // a timer may fire a millisecond or two early by this clock (CI saw a 2,000 ms card gone
+  // after 1,998): what is left is waited out, so `at(ms)` never resolves before `ms`
+  const at = (ms: number): Promise<void> => {
+    const wait = ms - elapsed();
+    return wait > 0 ? sleep(wait).then(() => at(ms)) : Promise.resolve();
   };
+  return { elapsed, at };
 }

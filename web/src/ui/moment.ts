@@ -4,7 +4,7 @@
 // turbo) shortens it. Only the text a handler passes is shown: the amounts come from the
 // outcome, never from the client's own arithmetic.
 import { tierInfo, winTier, type WinTier } from "../core/celebration";
-import { sleep } from "../core/timing";
+import { timeline } from "../core/timing";
 import { h } from "./dom";
 
 export interface MomentOptions {
@@ -104,19 +104,17 @@ export async function showMoment(overlay: HTMLElement, o: MomentOptions): Promis
     card.addEventListener("pointerdown", skip);
     document.addEventListener("keydown", skip, true);
   }
-  const started = performance.now();
+  const tl = timeline();
   const countMs = ms * 0.6;
   const tick = () => {
     if (ended || !amount || !o.count || still) return;
-    const k = Math.min(1, (performance.now() - started) / Math.max(1, countMs));
+    const k = Math.min(1, tl.elapsed() / Math.max(1, countMs));
     amount.textContent = o.count.format(Math.round(o.count.to * (1 - (1 - k) ** 3)));
     if (k < 1) requestAnimationFrame(tick);
     else showLines();
   };
   if (amount) requestAnimationFrame(tick);
-  // a timer may fire a millisecond or two early by the page's clock (CI saw a 2,000 ms total
-  // gone after 1,998): wait out what is left, so a card stands its whole time
-  for (let left = ms; !ended && left > 0; left = ms - (performance.now() - started)) await Promise.race([sleep(left), done]);
+  await Promise.race([tl.at(ms), done]); // its whole time by the page's clock (timeline)
   ended = true;
   if (amount && o.count) amount.textContent = o.count.format(o.count.to);
   showLines();
