@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast lint install bench bench-server bench-web gallery clean clean-cache web web-test chromium
+.PHONY: run test test-ready kernels test-fast lint install bench bench-server bench-web gallery clean clean-cache web web-test chromium
 
 # Each long step says what it is doing first: on a fresh clone the install alone takes minutes
 # and pip --quiet prints nothing meanwhile.
@@ -37,9 +37,21 @@ lint: $(STAMP)
 # 1.7 of 2 (1,460 CPU s in 858 s). A test module stays on one worker, so its module-scoped
 # servers and databases start once.
 TEST_WORKERS ?= $(shell $(PYTHON) -c 'import os; print((os.cpu_count() or 1) + 1)')
-test: lint
+# On a fresh clone the downloads (pip, npm, Debian's chromium) come in side by side, then the
+# lint, the numba kernels' compile (minutes, CPU) and the client's build run beside each other,
+# rather than each waiting for the last; the suites follow, each with all the cores.
+test:
+	$(MAKE) --no-print-directory -j4 --output-sync=line test-ready
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile
-	$(MAKE) web-test
+	cd web && npm test
+	cd web && npm run e2e
+
+test-ready: lint kernels web chromium
+
+# Every shipped game's kernels compiled into numba's cache (or loaded, where they are already),
+# so the processes the suites start load them in tenths of a second.
+kernels: $(STAMP)
+	$(BIN)/python tests/kernel_warmup.py --all
 
 # Day-to-day: the suite less the tests marked slow (Dask clusters, subprocess runs, long
 # simulations), under 3 minutes here once numba's cache is warm.

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import time
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -16,8 +13,6 @@ from hypothesis import settings
 # or compiles a numba kernel, and CI's two cores run two test workers and their servers.
 settings.register_profile("reelforge", deadline=None)
 settings.load_profile("reelforge")
-
-WARMUP = Path(__file__).with_name("kernel_warmup.py")
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -33,38 +28,18 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     if (hasattr(config, "workerinput") or config.option.collectonly
             or config.args_source is not pytest.Config.ArgsSource.TESTPATHS):
         return
-    from reelforge.errors import ReelforgeError
-    from reelforge.games import shipped_games
+    from kernel_warmup import warm_all  # tests/ is on sys.path: conftest's own folder
 
-    try:
-        paths = shipped_games().values()
-    except ReelforgeError:  # a broken game file: its tests say so, each in its own words
-        return
-    # the game packages with kernels of their own first: the longest compiles start first
-    directories = sorted({p.parent for p in paths},
-                         key=lambda d: (not (d / "kernel.py").is_file(), d.name))
+    from reelforge.errors import ReelforgeError
+
     # compiling is all CPU: no more processes than cores, whatever the workers
     slots = max(1, min(int(getattr(config.option, "numprocesses", None) or os.cpu_count() or 1),
                        os.cpu_count() or 1))
     started = time.monotonic()
-    waiting = [d.name for d in directories]
-    running: list[tuple[str, subprocess.Popen]] = []
-    failed: list[str] = []
-    done: list[str] = []
-    while waiting or running:
-        while waiting and len(running) < slots:
-            name = waiting.pop(0)
-            running.append((name, subprocess.Popen(
-                [sys.executable, str(WARMUP), name], stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT, text=True)))
-        time.sleep(0.2)  # a few lines of output each: no pipe fills meanwhile
-        for name, process in [r for r in running if r[1].poll() is not None]:
-            running.remove((name, process))
-            output, _ = process.communicate()
-            if process.returncode != 0:  # the tests of that game will say what is wrong
-                failed.append(f"{name}: {output.strip()[-500:]}")
-            else:
-                done.append(output.strip().splitlines()[-1])
+    try:
+        done, failed = warm_all(slots)
+    except ReelforgeError:  # a broken game file: its tests say so, each in its own words
+        return
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
         reporter.write_line(f"kernels compiled or loaded in {time.monotonic() - started:.0f} s, "
