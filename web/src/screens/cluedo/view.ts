@@ -57,7 +57,7 @@ const SIGNS_GAP_PX = 6;
  * five square cells across 390 px left the window about 200 px tall under 150 px of signs (the
  * design review: "make the reels the phone screen's hero"); the symbols keep their shape, the
  * signs shrink to one slim row. */
-export const PHONE_ROW_STRETCH = 1.5;
+export const PHONE_ROW_STRETCH = 1.55;
 /** On a desktop: the least room under the reels (CSS px) the signs are shown in, and the air
  * they keep above the console and below the win's words. */
 const DESK_SIGNS_MIN_PX = 56;
