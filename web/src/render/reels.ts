@@ -79,6 +79,32 @@ export function anticipatingReels(window: readonly (readonly string[])[], symbol
   });
 }
 
+/** A payline's look beyond the plain line, in shares of the plain line's width (so it scales
+ * with the cell): `width` its own, `glow` a soft halo under it, `outline` a dark rim each side,
+ * `core` a bright thread along its middle. */
+export interface PaylineLook {
+  width: number;
+  colour?: number;
+  glow?: { width: number; colour: number; alpha: number };
+  outline?: { width: number; colour: number };
+  core?: { width: number; colour: number };
+}
+
+/** The strokes a payline is drawn with, bottom first (design px): the plain line alone, or the
+ * look's glow, outline, line and core. */
+export function paylineStrokes(cell: number, colour: number, look: PaylineLook | null): { width: number; color: number; alpha: number }[] {
+  const plain = Math.max(4, cell / 22);
+  if (!look) return [{ width: plain, color: colour, alpha: 0.9 }];
+  const w = plain * look.width;
+  const line = look.colour ?? colour;
+  return [
+    ...(look.glow ? [{ width: plain * look.glow.width, color: look.glow.colour, alpha: look.glow.alpha }] : []),
+    ...(look.outline ? [{ width: w + 2 * plain * look.outline.width, color: look.outline.colour, alpha: 1 }] : []),
+    { width: w, color: line, alpha: 1 },
+    ...(look.core ? [{ width: plain * look.core.width, color: look.core.colour, alpha: 0.95 }] : []),
+  ];
+}
+
 interface Marker { line: number; lit: Graphics; x: number; y: number }
 
 /** A cell's grid multiplier as drawn: 0 none, 1 marked (won once, no multiplier yet), else
@@ -209,6 +235,20 @@ export class ReelSet extends Container {
     if (rescaled && this.markValues.length) this.drawMarks(this.markValues, this.markValues);
     this.markerBox.visible = !this.compact;
     this.changed = true;
+  }
+
+  /** How a winning payline is drawn from now on (null: the plain line): a game's feature may
+   * draw it thick and glowing (Cluedo's free spins, over the golden reels). */
+  paylineLook: PaylineLook | null = null;
+
+  /** How many times as tall as wide a row is drawn (1: square cells): the view scales the reels
+   * `k` times more down than across (a phone's tall reels, Cluedo); the symbols keep their
+   * shape (SymbolTextures.stretch) and so do the line badges and the cells' marks. */
+  stretch = 1;
+  setStretch(k: number): void {
+    if (k === this.stretch) return;
+    this.stretch = k;
+    if (this.textures.stretch(k)) this.redraw();
   }
 
   setProfile(profile: QualityProfile): void {
@@ -465,6 +505,7 @@ export class ReelSet extends Container {
       this.badges.push({ line, x, y, r: radius * (1 + BADGE_STROKE / 2) });
       const badge = new Container();
       badge.position.set(x, y);
+      badge.scale.y = 1 / this.stretch;
       badge.label = `line-badge-${line}`;
       const disc = new Graphics().circle(0, 0, radius).fill({ color: GLOW }).stroke({ width: radius * BADGE_STROKE, color: 0xffffff });
       const text = new Text({ text: String(line), style: { fontFamily: "Lilita One, Impact, sans-serif", fontSize: Math.round(radius * 1.15), fill: 0x1a0a00, stroke: { color: 0xffffff, width: Math.max(2, radius * 0.08) } } });
@@ -483,10 +524,15 @@ export class ReelSet extends Container {
     const first = points[0]!, last = points[points.length - 1]!;
     const reach = cell / 2 + 10;
     const start = ends?.[0] ?? { x: first.x - reach, y: first.y }, end = ends?.[1] ?? { x: last.x + reach, y: last.y };
-    const g = new Graphics().moveTo(start.x, start.y);
-    for (const p of points) g.lineTo(p.x, p.y);
-    g.lineTo(end.x, end.y).stroke({ width: Math.max(4, cell / 22), color: colour, alpha: 0.9, join: "round", cap: "round" });
-    if (!ends) for (const p of [start, end]) g.circle(p.x, p.y, Math.max(7, cell / 12)).fill({ color: colour });
+    const g = new Graphics();
+    const strokes = paylineStrokes(cell, colour, this.paylineLook);
+    for (const s of strokes) {
+      g.moveTo(start.x, start.y);
+      for (const p of points) g.lineTo(p.x, p.y);
+      g.lineTo(end.x, end.y).stroke({ ...s, join: "round", cap: "round" });
+    }
+    const dot = this.paylineLook?.colour ?? colour;
+    if (!ends) for (const p of [start, end]) g.circle(p.x, p.y, Math.max(7, cell / 12, strokes.at(-1)!.width)).fill({ color: dot });
     return g;
   }
 
@@ -502,7 +548,8 @@ export class ReelSet extends Container {
     const w = Math.max(label.width + size * 0.5, size * 1.6), ht = size * 1.25;
     const back = new Graphics().roundRect(-w / 2, -ht / 2, w, ht, ht / 2).fill({ color: 0x8a1c00, alpha: 0.92 }).stroke({ width: Math.max(2, size / 10), color: 0xffd34d });
     badge.addChild(back, label);
-    badge.position.set(r * (cell + gap) + cell / 2, row * cell + cell - ht / 2 - cell * 0.04);
+    badge.scale.y = 1 / this.stretch;
+    badge.position.set(r * (cell + gap) + cell / 2, row * cell + cell / 2 + (cell / 2 - ht / 2 - cell * 0.04) / this.stretch); // at the foot of the symbol as drawn
     this.wildMarks.addChild(badge);
     this.changed = true;
   }

@@ -119,6 +119,16 @@ export class SymbolTextures {
     return true;
   }
 
+  /** Rows drawn `k` times as tall as a cell is wide (ReelSet.setStretch): each symbol is drawn
+   * squashed by 1/k in the middle of its square texture, so the stretched reels show it at its
+   * own shape, with air above and below. True when it changed. */
+  stretch(k: number): boolean {
+    if (k === this.squash) return false;
+    this.squash = k;
+    return true;
+  }
+  private squash = 1;
+
   art(id: string): SymbolArt {
     const own = this.table[id] ?? genericArt(id);
     const changed = this.variant === null ? undefined : own.variants?.[this.variant];
@@ -126,13 +136,19 @@ export class SymbolTextures {
   }
 
   get(id: string): Texture {
-    const key = this.variant === null || !this.table[id]?.variants?.[this.variant] ? id : `${this.variant}|${id}`;
+    const own = this.variant === null || !this.table[id]?.variants?.[this.variant] ? id : `${this.variant}|${id}`;
+    const key = this.squash === 1 ? own : `${own}@${this.squash}`;
     let texture = this.cache.get(key);
     if (!texture) {
       const art = this.art(id);
+      const outer = new Container();
       const box = new Container();
       const g = new Graphics();
       const s = this.size;
+      // the texture's bounds: the whole square, whatever the squash leaves of the symbol in it
+      outer.addChild(new Graphics().rect(0, 0, s, s).fill({ color: 0x000000, alpha: 0 }), box);
+      box.scale.y = 1 / this.squash;
+      box.y = (s * (1 - 1 / this.squash)) / 2;
       g.rect(0, 0, s, s).fill({ color: 0x000000, alpha: 0 });
       const raster = art.svg ? svgTexture(art.svg, s, this.resolution) : null;
       if (raster) {
@@ -166,8 +182,8 @@ export class SymbolTextures {
         text.position.set(s / 2, s * c.y);
         box.addChild(text);
       }
-      texture = this.renderer.generateTexture({ target: box, resolution: this.resolution, frame: undefined });
-      box.destroy({ children: true });
+      texture = this.renderer.generateTexture({ target: outer, resolution: this.resolution, frame: undefined });
+      outer.destroy({ children: true });
       raster?.destroy(true);
       this.cache.set(key, texture);
     }

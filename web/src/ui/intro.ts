@@ -207,11 +207,12 @@ export function forgetIntros(storage: KeyValue): void {
 }
 
 /** The card over the reels (`host`: the stage's overlay); resolves when the player goes on
- * (Continue, Escape, or the returned `close`, e.g. PLAY pressed beside it). */
-export function showIntro(game: GameView, app: AppContext, host: HTMLElement, key: string, storage: KeyValue = localStorage): { done: Promise<void>; close: () => void } {
+ * (Continue, Escape, or the returned `close`, e.g. PLAY pressed beside it). `start`: the
+ * continue button's words (a game's own, GameModule.introStart). */
+export function showIntro(game: GameView, app: AppContext, host: HTMLElement, key: string, storage: KeyValue = localStorage, start = "LET'S PLAY"): { done: Promise<void>; close: () => void } {
   const text = introFor(key, game);
   const again = h("input", { type: "checkbox", id: "intro-again", "data-testid": "intro-again", checked: app.options.get().intro });
-  const go = h("button", { "data-testid": "intro-continue" }, "LET'S PLAY");
+  const go = h("button", { "data-testid": "intro-continue" }, start);
   const card = h("div", { class: "intro-card", role: "dialog", "aria-modal": "false", "aria-label": `${game.title}: how it plays`, "data-testid": "intro", "data-layout": "over-reels" },
     h("h2", {}, game.title), h("p", { class: "intro-lead" }, text.lead),
     h("ul", {}, ...text.points.map((p) => h("li", {}, p))),

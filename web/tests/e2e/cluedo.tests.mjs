@@ -137,6 +137,13 @@ async function offerMatches(t, round) {
   expect(play === "TAKE WIN & PLAY", `PLAY at the offer reads ${JSON.stringify(play)}, not TAKE WIN & PLAY`);
   expect((await t.page.locator("[data-testid=gamble], [data-testid=gamble-reveal]").count()) === 0, "the cards are shown before GAMBLE");
   expect(Number(await t.page.getAttribute("[data-testid=gamble-offer-amount]", "data-amount")) === offer.amount, `the offer shows another amount than the server's ${offer.amount}`);
+  // a plaque on the card table, not a flat strip (the design review): framed in gilt, lifted off
+  // the baize by a shadow, its win in large figures
+  const plaque = await t.page.$eval("[data-testid=gamble-offer-panel]", (p) => {
+    const s = getComputedStyle(p), figure = getComputedStyle(p.querySelector("[data-testid=gamble-offer-amount] strong"));
+    return { border: parseFloat(s.borderTopWidth), style: s.borderTopStyle, shadow: s.boxShadow, back: s.backgroundImage, figure: parseFloat(figure.fontSize) };
+  });
+  expect(plaque.border >= 2 && plaque.style === "solid" && plaque.shadow !== "none" && plaque.back.includes("gradient") && plaque.figure >= 22, `the offer is a flat strip: ${JSON.stringify(plaque)}`);
   expect(round.choice.state === null && round.steps.length === 0, "the offer is shown after a step");
 }
 
@@ -237,6 +244,9 @@ export const tests = [
       await t.page.setViewportSize(PHONE);
       const idlePhone = await reelsAndPanel(t);
       expect(idlePhone.panelTop === null && idlePhone.width >= 0.86 * PHONE.width, `the reels take ${idlePhone.width.toFixed(1)} px of the phone's ${PHONE.width}`);
+      // and are the phone screen's hero (the design review: a window about 200 px tall under
+      // three 150 px plaques): at least 300 px tall
+      expect(idlePhone.height >= 300, `the reels' window is ${idlePhone.height.toFixed(1)} px tall on a phone`);
       await t.page.setViewportSize(DESKTOP);
       expect((await t.spin("cluedo-win")) === "choice", "no gamble offered after a win");
       heldStill("the offer at 1440x900", idle, await reelsAndPanel(t));
@@ -724,9 +734,57 @@ export const tests = [
           return bad;
         });
         expect(!words.length, `${label}: the console's words not in the game's face or under 12 px: ${words.join("; ")}`);
+        // The console as a cabinet's (the design review: "it reads as a form"): PLAY a big round
+        // button with an icon, the largest control; WIN the widest meter, its figure the largest;
+        // the bet's values on recessed meters, not bare figures between buttons.
+        const cabinet = await t.page.evaluate(() => {
+          const box = (el) => el.getBoundingClientRect();
+          const play = document.querySelector("section.game [data-testid=play]");
+          const p = box(play), ps = getComputedStyle(play), icon = getComputedStyle(play, "::before");
+          const others = [...document.querySelectorAll("section.game .console button, section.game .console .tool")].filter((b) => b !== play && b.checkVisibility()).map((b) => box(b).height);
+          const field = (id) => document.querySelector(`section.game .console-meters [data-testid=${id}]`).closest(".field");
+          const fontOf = (sel) => parseFloat(getComputedStyle(document.querySelector(sel)).fontSize);
+          const stepper = getComputedStyle(document.querySelector("section.game [data-testid=line-bet]"));
+          return {
+            play: { w: p.width, h: p.height, radius: ps.borderRadius, icon: icon.backgroundImage.startsWith("url") ? parseFloat(icon.width) : 0, tallest: Math.max(...others) },
+            win: box(field("win")).width, balance: box(field("balance")).width, jackpot: box(field("jackpot")).width,
+            winFont: fontOf("section.game [data-testid=win]"), balanceFont: fontOf("section.game [data-testid=credits]"),
+            stepper: { back: stepper.backgroundImage, border: parseFloat(stepper.borderTopWidth) },
+          };
+        });
+        const { play } = cabinet;
+        const round = Math.abs(play.w - play.h) <= 1 && (play.radius.endsWith("%") ? parseFloat(play.radius) >= 50 : parseFloat(play.radius) >= play.w / 2);
+        expect(play.w >= 88 && round && play.icon >= 24 && play.h >= 2 * play.tallest, `${label}: PLAY is not a big round button with an icon, the console's largest: ${JSON.stringify(play)}`);
+        expect(cabinet.winFont >= 22 && cabinet.winFont >= 1.3 * cabinet.balanceFont, `${label}: WIN's figure (${cabinet.winFont} px) no larger than the balance's (${cabinet.balanceFont} px)`);
+        if (size === DESKTOP) expect(cabinet.win >= 180 && cabinet.win >= cabinet.balance, `${label}: WIN (${cabinet.win} px) narrower than the balance (${cabinet.balance} px)`);
+        expect(cabinet.stepper.back.includes("gradient") && cabinet.stepper.border >= 1, `${label}: LINE BET's value is a bare figure, not a meter: ${JSON.stringify(cabinet.stepper)}`);
+        if (size === PHONE) {
+          // the signs one slim row under the reels (the design review: three 150 px plaques), the
+          // MegaJackpot's pool among them
+          const signs = await t.page.locator("[data-testid=cluedo-band] .cl-sign").evaluateAll((els) => els.map((e) => { const r = e.getBoundingClientRect(); return [Math.round(r.top), Math.round(r.bottom)]; }));
+          expect(band.height <= 48 && signs.every(([top]) => Math.abs(top - signs[0][0]) <= 2), `${label}: the signs are not one slim row: ${JSON.stringify(band)} ${JSON.stringify(signs)}`);
+          expect(await t.page.locator("[data-testid=cluedo-sign-pool]").isVisible(), `${label}: the MegaJackpot's pool is not on the screen`);
+        }
         await t.shot(`idle-${label}`);
         await look(t, `idle-${label}`);
       }
+      // The intro card in the mansion's frame, its button PRESS TO START (the design review: no
+      // frame, no PRESS TO START); it still closes at its button.
+      await t.page.evaluate(() => { localStorage.setItem("reelforge.options", JSON.stringify({ ...JSON.parse(localStorage.getItem("reelforge.options") ?? "{}"), intro: true })); localStorage.removeItem("reelforge.intro-seen"); });
+      await open(t, "cluedo");
+      await t.page.locator("[data-testid=intro]").waitFor({ timeout: 30000 });
+      for (const size of [PHONE, DESKTOP]) {
+        await t.page.setViewportSize(size);
+        const intro = await t.page.evaluate(() => {
+          const card = document.querySelector("[data-testid=intro]"), go = card.querySelector("[data-testid=intro-continue]");
+          const c = getComputedStyle(card), g = getComputedStyle(go), r = go.getBoundingClientRect(), cr = card.getBoundingClientRect();
+          return { words: go.textContent.trim(), border: parseFloat(c.borderTopWidth), outline: c.outlineStyle, h: r.height, w: r.width, card: cr.width, font: parseFloat(g.fontSize) };
+        });
+        expect(intro.words === "PRESS TO START" && intro.border >= 3 && intro.outline === "solid" && intro.h >= 40 && intro.font >= 18 && intro.w >= 0.4 * intro.card, `${size.width}x${size.height}: the intro card ${JSON.stringify(intro)}`);
+        await t.shot(`intro-${size.width}x${size.height}`);
+      }
+      await t.page.click("[data-testid=intro-continue]");
+      expect((await t.page.locator("[data-testid=intro]").count()) === 0, "PRESS TO START left the intro card up");
     },
   },
   {

@@ -22,6 +22,7 @@ registerGame({
   card: cluedoCard, // the lobby's info card
   units: "credits", // the rules: "Awards are shown in credits, except the Jackpot"
   collectWord: TAKE_WIN, // PLAY at the offer: TAKE WIN & PLAY
+  introStart: "PRESS TO START", // the intro card's button, as a cabinet's attract screen says
   symbols: CLUEDO_SYMBOLS,
   theme: CLUEDO_THEME,
   handlers: (game) => cluedoHandlers(game),

@@ -3,6 +3,7 @@
 // window at 0,0), the golden frame of the secret reels, and the lobby tile (a mansion at night).
 // The scene behind the reels is cluedo.css's (.theme-cluedo .stage, art/mansion.svg).
 import { FillGradient, type Graphics } from "pixi.js";
+import type { PaylineLook } from "../../render/reels";
 import type { Theme } from "../game/registry";
 import tile from "./art/tile.svg?raw";
 
@@ -18,6 +19,17 @@ const LOGO = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 270 88" role=
 <path d="M38 60H232L222 71L232 82H38L48 71Z" fill="#9a0c20" stroke="url(#cl-gold)" stroke-width="2"/>
 <text x="135" y="77" text-anchor="middle" font-family="Limelight, Georgia, serif" font-size="16" letter-spacing="3" fill="#ffe9a8">MegaJackpots</text>
 </svg>`;
+
+/** A winning line on the golden reels (ReelSet.paylineLook): a plain yellow line of the base
+ * game's width was lost over the gilt (the design review: "thin and flat"); here it is drawn
+ * more than twice as thick in bright gold on a dark bronze rim, in a warm glow, with a white-hot
+ * thread along it. */
+export const FREE_SPIN_LINE: PaylineLook = {
+  width: 2.2, colour: 0xffd34d,
+  glow: { width: 5, colour: 0xffe9a0, alpha: 0.4 },
+  outline: { width: 0.45, colour: 0x3a1a02 },
+  core: { width: 0.6, colour: 0xfffbe6 },
+};
 
 /** The secret reels' glass as [offset, colour] stops from its middle out: dark amber, never
  * lighter than the cards' own shadows, so a symbol's gilt frame reads at a glance. */

@@ -15,7 +15,7 @@ import type { ViewDeps } from "../game/registry";
 import { lastFreeSpin, type CluedoView, type JackpotNotice } from "./handlers";
 import { cluedoSigns } from "./signs";
 import { GOLDEN } from "./symbols";
-import { GOLDEN_FRAME, goldenLight, goldenReelBacks } from "./theme";
+import { FREE_SPIN_LINE, GOLDEN_FRAME, goldenLight, goldenReelBacks } from "./theme";
 
 const SVG = "http://www.w3.org/2000/svg";
 /** CSS px above the reels' window for the free-spin counter (cluedo.css places it there),
@@ -49,10 +49,15 @@ const CHOICE_ROOM_PX = 96;
  * room asked for the signs under them (the reels are centred above it), the most they grow to,
  * the least they are shown in, and the air kept over the console. */
 const UNDER_REELS_PX = 54;
-const SIGNS_PX = 112;
-const SIGNS_MAX_PX = 150;
-const SIGNS_MIN_PX = 64;
-const SIGNS_GAP_PX = 8;
+const SIGNS_PX = 40;
+const SIGNS_MAX_PX = 40;
+const SIGNS_MIN_PX = 30;
+const SIGNS_GAP_PX = 6;
+/** On a phone the reels' rows are drawn this many times as tall as wide (ReelSet.setStretch):
+ * five square cells across 390 px left the window about 200 px tall under 150 px of signs (the
+ * design review: "make the reels the phone screen's hero"); the symbols keep their shape, the
+ * signs shrink to one slim row. */
+export const PHONE_ROW_STRETCH = 1.55;
 /** On a desktop: the least room under the reels (CSS px) the signs are shown in, and the air
  * they keep above the console and below the win's words. */
 const DESK_SIGNS_MIN_PX = 56;
@@ -167,6 +172,10 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
     return design.name === "portrait" ? Math.max(plain, (hostWidth - 2 * PHONE_EDGE_PX) / root) : plain;
   }
 
+  protected override rowStretch(placement: Parameters<PixiSlotView["rowStretch"]>[0]): number {
+    return placement.design.name === "portrait" ? PHONE_ROW_STRETCH : 1;
+  }
+
   private withCounter(top: number | undefined): number | undefined {
     if (top === undefined) return undefined;
     if (!this.counter.hidden) return top + COUNTER_ROOM_PX + this.fanRoom();
@@ -179,7 +188,7 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
 
   /** CSS px that the frame's fan rises above the reels' window as they are drawn now. */
   private fanPx(): number {
-    return FAN_RISE * this.reels.scale.x * this.stageRef.placement().scale;
+    return FAN_RISE * this.reels.scale.y * this.stageRef.placement().scale;
   }
 
   /** CSS px kept for the fan over the reels' window: as it is drawn at the largest scale the
@@ -188,7 +197,7 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
   private fanRoom(): number {
     const placement = this.stageRef.placement();
     const { reels, cell, gap } = this.reels.opts;
-    return FAN_RISE * Math.min(1, this.reelsAcross(placement) / (reels * (cell + gap) - gap)) * placement.scale;
+    return FAN_RISE * Math.min(1, this.reelsAcross(placement) / (reels * (cell + gap) - gap)) * this.rowStretch(placement) * placement.scale;
   }
 
   /** Every layout (the shell's fit, a resize) ends with the reels held still (holdStill), the
@@ -314,6 +323,7 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
     this.gold.visible = on;
     this.light.visible = on;
     this.host.dataset.golden = String(on);
+    this.reels.paylineLook = on ? FREE_SPIN_LINE : null; // the lines drawn from now on
     // the weapons on gilded plaques (symbols.ts gilded), drawn again at once
     if (this.textures.look(on ? GOLDEN : null)) this.reels.redraw();
     // The strips that spin by: the golden set of the free games, else the base set (the

@@ -328,6 +328,13 @@ export class PixiSlotView implements SlotView {
     return placement.design.width - 40;
   }
 
+  /** How many times as tall as wide the reels' rows are drawn in the layout `placement` gives
+   * (ReelSet.setStretch): 1, square cells, unless a game makes its reels taller (Cluedo on a
+   * phone, where square cells leave a 5-reel window a quarter of the screen's height). */
+  protected rowStretch(_placement: ReturnType<Stage["placement"]>): number {
+    return 1;
+  }
+
   /** CSS px a game keeps under the reels (beyond the strip of the win's words) for what it
    * shows there, in the layout `placement` gives (Cluedo's and Cops' signs on a phone): the
    * reels are centred in the room above it, at the size they had (it never shrinks them, so a
@@ -350,19 +357,22 @@ export class PixiSlotView implements SlotView {
     const strip = this.labelStrip / root;
     const free = Math.max(60, floor - top - 12 - strip);
     const across = this.reelsAcross(placement);
-    const fit = (side: number) => Math.min(across / (w + 2 * side), free / hgt, 1);
+    const k = this.rowStretch(placement);
+    this.reels.setStretch(k);
+    const tall = hgt * k; // design px of the window's height at scale 1
+    const fit = (side: number) => Math.min(across / (w + 2 * side), free / tall, 1);
     // The line markers beside the window, unless the page's width would draw them under
     // MARKER_MIN_PX (20 lines on a phone): then a winning line's number is drawn large instead.
     // Judged by the width alone, so a choice panel opening does not switch the treatment.
     const full = this.reels.fullSide;
     const compact = full > 0 && this.reels.markerRadius * 2 * Math.min((design.width - 40) / (w + 2 * full), 1) * root < MARKER_MIN_PX;
     const scale = fit(compact ? 0 : full);
-    this.reels.scale.set(scale);
+    this.reels.scale.set(scale, scale * k);
     this.reels.setCompact(compact ? this.compactPx : 0, scale * root);
-    const room = Math.min(this.roomUnder(placement) / root, Math.max(0, free - hgt * scale));
-    this.reels.position.set((design.width - w * scale) / 2, top + (free - hgt * scale - room) / 2);
+    const room = Math.min(this.roomUnder(placement) / root, Math.max(0, free - tall * scale));
+    this.reels.position.set((design.width - w * scale) / 2, top + (free - tall * scale - room) / 2);
     // the words under the window start below its frame
-    const under = `${Math.round(FRAME_PX * scale * root + 6)}px`;
+    const under = `${Math.round(FRAME_PX * scale * k * root + 6)}px`;
     // (the first layout runs from the constructor, before they are made)
     for (const el of [this.cycleEl, this.bannerEl, this.holdEl]) el?.style.setProperty("--under", under);
     this.deps.stage.invalidate();
@@ -378,8 +388,7 @@ export class PixiSlotView implements SlotView {
   windowRect(): Rect {
     const { scale, x, y } = this.deps.stage.placement();
     const { reels, rows, cell, gap } = this.reels.opts;
-    const k = this.reels.scale.x * scale;
-    return { x: x + this.reels.x * scale, y: y + this.reels.y * scale, width: (reels * (cell + gap) - gap) * k, height: rows * cell * k };
+    return { x: x + this.reels.x * scale, y: y + this.reels.y * scale, width: (reels * (cell + gap) - gap) * this.reels.scale.x * scale, height: rows * cell * this.reels.scale.y * scale };
   }
 
   private stripsOf(game: GameView): string[][] {

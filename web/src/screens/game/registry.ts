@@ -166,6 +166,9 @@ export interface GameModule {
   /** The rule sheet's word for taking a held win (Cluedo's "TAKE WIN"): PLAY at a held win
    * reads "<word> & PLAY", as the offer's own button does. Default COLLECT (Cops' sheet). */
   collectWord?: string;
+  /** The words on the first-visit intro card's button (ui/intro.ts; default LET'S PLAY):
+   * Cluedo's cabinet says PRESS TO START. */
+  introStart?: string;
   symbols?: SymbolTable;
   theme?: Theme;
   handlers(game: GameView): Handlers<SlotView>;

@@ -878,7 +878,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
   void recover().catch(fail).finally(render);
   render();
   if (app.options.get().intro && introDue(localStorage, module.key)) {
-    const card = showIntro(game, app, overlay, module.key);
+    const card = showIntro(game, app, overlay, module.key, localStorage, module.introStart);
     intro = card;
     void card.done.then(() => { intro = null; playButton.focus(); });
   } else playButton.focus();
