@@ -267,6 +267,38 @@ async function prizesShown(t, choice, amount, label) {
   expect(named > 0, `${label}: no cash prize offered on ${amount}`);
 }
 
+/** A wheel's slices as drawn: green or red, from..to in fractions of the turn. */
+async function wheelSlices(t, testid) {
+  return t.page.evaluate((id) => [...document.querySelectorAll(`[data-testid=${id}-slices] path`)].map((p) => ({ green: p.dataset.green === "true", from: Number(p.dataset.from), to: Number(p.dataset.to) })), testid);
+}
+
+/** Watches wheel `testid` turn: the last turn of its face, with the slices it turned (the
+ * panel is drawn anew on the server's next state, so the landing is read as it happens). */
+async function watchLanding(t, testid) {
+  await t.page.evaluate((id) => {
+    window.__landed = null;
+    new MutationObserver(() => {
+      const face = document.querySelector(`[data-testid=${id}] .wheel-face`);
+      const turn = face?.getAttribute("transform");
+      if (!turn) return;
+      const slices = [...face.querySelectorAll(".wheel-slices path")].map((p) => ({ green: p.dataset.green === "true", from: Number(p.dataset.from), to: Number(p.dataset.to) }));
+      window.__landed = { turn, slices };
+    }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["transform"] });
+  }, testid);
+}
+
+/** Whether the wheel watched (watchLanding) came to rest with a green slice under its pointer
+ * fixed at the top. */
+async function landedGreen(t, testid) {
+  const landed = await t.page.evaluate(() => window.__landed);
+  expect(landed, `${testid}: the wheel never turned`);
+  const deg = Number(/rotate\(([-\d.]+)/.exec(landed.turn)?.[1] ?? NaN);
+  const at = (((-deg % 360) + 360) % 360) / 360;
+  const slice = landed.slices.find((s) => at >= s.from && at < s.to);
+  expect(slice, `${testid}: no slice under the pointer (turned ${landed.turn})`);
+  return slice.green;
+}
+
 async function share(t, testid) {
   return Number(await t.page.locator(`[data-testid=${testid}]`).getAttribute("data-share"));
 }
@@ -455,6 +487,18 @@ export const tests = [
       // segments: x2 is won with chance amount / (2 x amount); the bonus by amount / price
       await t.page.click("[data-testid=cash-1]");
       expect(Math.abs((await share(t, "cash-wheel")) - 0.5) < 1e-6, "x2 segment is not one half");
+      // the design review: two-slice pies. Each wheel a prize wheel of 10 to 12 slices, green
+      // and red interleaved, its green slices adding up to the server's chance
+      for (const id of ["cash-wheel", "bonus-wheel"]) {
+        const drawn = await wheelSlices(t, id);
+        const green = drawn.filter((s) => s.green).reduce((sum, s) => sum + s.to - s.from, 0);
+        const runs = drawn.filter((s, i) => s.green !== drawn.at(i - 1).green).length;
+        const chance = await share(t, id);
+        // (the wheel's floor: a chance under 4% is drawn 4% green, so that a win has a slice)
+        const wanted = chance <= 0 || chance >= 1 ? chance : Math.min(1 - 0.04, Math.max(0.04, chance));
+        expect(drawn.length >= 10 && drawn.length <= 12 && (runs >= 2 || wanted <= 0 || wanted >= 1), `${id}: ${drawn.length} slices in ${runs} runs of a colour (a prize wheel's 10 to 12, interleaved, wanted)`);
+        expect(Math.abs(green - wanted) < 1e-5, `${id}: its green slices add up to ${green}, the chance drawn is ${wanted}`);
+      }
       const offer = round.offers.find((o) => o.kind === "wheel_gamble");
       const [n, d] = offer.limits.bonus_prices["2"].split("/").map(Number);
       await t.page.click("[data-testid=bonus-2]");
@@ -494,12 +538,13 @@ export const tests = [
           const choice = document.querySelector("[data-testid=choice]");
           const now = performance.now();
           if (window.__run.start === null && choice?.dataset.wheelResult?.startsWith("cash-wheel")) window.__run.start = now;
-          const turn = document.querySelector("[data-testid=cash-wheel] .wheel-pointer")?.getAttribute("transform");
+          const turn = document.querySelector("[data-testid=cash-wheel] .wheel-face")?.getAttribute("transform");
           if (window.__run.start !== null && turn && window.__run.moves.at(-1)?.turn !== turn) window.__run.moves.push({ at: now - window.__run.start, turn });
           if (window.__run.said === null && document.querySelector("[data-testid=gamble-last][data-result]")?.textContent) { window.__run.said = now - (window.__run.start ?? now); mo.disconnect(); }
         });
         mo.observe(document.querySelector("[data-testid=choice]"), { childList: true, characterData: true, subtree: true, attributes: true });
       });
+      await watchLanding(t, "cash-wheel");
       await t.page.click("[data-testid=cash-wheel]");
       // (attached: the choice area itself takes no room under the wheels)
       await t.page.locator("[data-testid=choice][data-wheel-result^=cash-wheel]").waitFor({ state: "attached", timeout: 30000 });
@@ -526,6 +571,8 @@ export const tests = [
       expect(JSON.stringify(after.steps[2].choice) === JSON.stringify(["cash", 1]), `third step ${JSON.stringify(after.steps[2]?.choice)}`);
       const cashWon = after.steps[2].result.state.amount > 0;
       expect((await t.page.getAttribute("[data-testid=choice]", "data-wheel-result")) === `cash-wheel:${cashWon ? "green" : "red"}`, "the pointer did not stop where the server said");
+      // the wheel turns under a pointer fixed at the top: the slice it rests on is the result's
+      expect((await landedGreen(t, "cash-wheel")) === cashWon, `the cash wheel rests with a ${cashWon ? "red" : "green"} slice under its pointer, the server said ${cashWon ? "won" : "lost"}`);
       const collectedAfterCash = flow === "choice";
       if (collectedAfterCash) {
         await t.page.locator("[data-testid=wheel-gamble]").waitFor();
@@ -563,6 +610,7 @@ export const tests = [
       await t.page.click("[data-testid=gamble-offer]");
       await t.page.click("[data-testid=bonus-2]");
       // the wheel itself is a button from the keyboard too: Enter on the bonus wheel spins it
+      await watchLanding(t, "bonus-wheel");
       await t.page.focus("[data-testid=bonus-wheel]");
       await t.page.keyboard.press("Enter");
       await t.page.locator("[data-testid=choice][data-wheel-result^=bonus-wheel]").waitFor({ state: "attached", timeout: 30000 });
@@ -571,6 +619,7 @@ export const tests = [
       const stepped = bonusRound.steps.at(-1);
       expect(JSON.stringify(stepped.choice) === JSON.stringify(["bonus", 2]), `bonus step ${JSON.stringify(stepped.choice)}`);
       expect((await t.page.getAttribute("[data-testid=choice]", "data-wheel-result")) === `bonus-wheel:${stepped.result.bonus_outcome ? "green" : "red"}`, "the bonus pointer did not stop where the server said");
+      expect((await landedGreen(t, "bonus-wheel")) === !!stepped.result.bonus_outcome, "the bonus wheel rests on a slice of the other colour than the server's result");
       if (stepped.result.bonus_outcome) {
         expect((await t.page.getAttribute("[data-testid=trail]", "data-start")) === "2", "the won Super bonus was not played on the trail");
         expect(bonusRound.win_minor === stepped.result.bonus_outcome.total_win, `bonus paid ${bonusRound.win_minor}`);
