@@ -267,6 +267,27 @@ async function prizesShown(t, choice, amount, label) {
   expect(named > 0, `${label}: no cash prize offered on ${amount}`);
 }
 
+/** The trail's cop and robber, each at least `px` tall as drawn. */
+async function tokensReadable(t, label, px) {
+  const sizes = await t.page.evaluate(() => [...document.querySelectorAll("[data-testid=trail] .trail-token")].map((e) => { const r = e.getBoundingClientRect(); return { token: e.getAttribute("aria-label"), width: r.width, height: r.height }; }));
+  expect(sizes.length === 2 && sizes.every((s) => s.height >= px && s.width >= px), `${label}: the trail's tokens are ${sizes.map((s) => `${s.token} ${s.width.toFixed(0)}x${s.height.toFixed(0)}`).join(", ")} px (at least ${px} wanted)`);
+}
+
+/** Fortune Spins in the console: one line (the switch: its name, state and RTP), no rules. */
+async function fortuneOneLine(t, label, rtp) {
+  const field = await t.page.evaluate(() => {
+    const el = document.querySelector("[data-testid=fortune-switch]").closest(".field");
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const mids = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0).map((r) => r.top + r.height / 2);
+    const lines = mids.sort((a, b) => a - b).filter((m, i, all) => i === 0 || m - all[i - 1] > 6).length;
+    return { text: el.innerText.replace(/\s+/g, " ").trim(), lines };
+  });
+  expect(field.lines === 1, `${label}: Fortune Spins take ${field.lines} lines in the console: "${field.text}"`);
+  expect(/FORTUNE SPINS/.test(field.text) && /\b(ON|OFF)\b/.test(field.text) && field.text.includes(rtp), `${label}: Fortune Spins' label "${field.text}" does not name the mode, its state and its RTP ${rtp}`);
+  expect(!/costs|collect|stake/i.test(field.text), `${label}: Fortune Spins' rules in the console: "${field.text}"`);
+}
+
 /** A wheel's slices as drawn: green or red, from..to in fractions of the turn. */
 async function wheelSlices(t, testid) {
   return t.page.evaluate((id) => [...document.querySelectorAll(`[data-testid=${id}-slices] path`)].map((p) => ({ green: p.dataset.green === "true", from: Number(p.dataset.from), to: Number(p.dataset.to) })), testid);
@@ -325,7 +346,8 @@ async function tierCard(t, tier) {
     // entrances over, the endless rays and pulse left turning
     await Promise.all(overlay.getAnimations({ subtree: true }).filter((a) => a.effect?.getComputedTiming().iterations !== Infinity).map((a) => a.finished.catch(() => {})));
     const r = card.getBoundingClientRect();
-    return { width: r.width, height: r.height, left: r.left, right: r.right, title: parseFloat(getComputedStyle(card.querySelector(".moment-title")).fontSize) };
+    const plaque = getComputedStyle(card, "::after");
+    return { width: r.width, height: r.height, left: r.left, right: r.right, title: parseFloat(getComputedStyle(card.querySelector(".moment-title")).fontSize), mask: plaque.maskImage || plaque.webkitMaskImage || "none", border: plaque.borderTopWidth };
   }, tier);
 }
 const dropCard = (t) => t.page.evaluate(() => document.querySelector("[data-testid=tier-probe]")?.remove());
@@ -373,9 +395,12 @@ export const tests = [
       // The playtest: "+€0.10 a spin" under the switch read as a fee on top of an unknown price.
       // The rule sheet says nothing of the cost; the game file prices a round at 2 stakes: the
       // line says so plainly, with what a spin costs.
-      const note = await t.page.locator("[data-testid=fortune-note]").innerText();
       expect(bets[1].cost_minor.fortune === 2 * stakeMinor, `a Fortune spin costs ${bets[1].cost_minor.fortune}, not 2 stakes of ${stakeMinor}`);
-      expect(note.startsWith(`Costs twice the stake: ${money(bets[1].cost_minor.fortune)} a spin`), `Fortune Spins' price line: "${note}"`);
+      const tip = await t.page.getAttribute("[data-testid=fortune-switch]", "title");
+      expect(tip.startsWith(`Costs twice the stake: ${money(bets[1].cost_minor.fortune)} a spin`), `Fortune Spins' price in the switch's tooltip: "${tip}"`);
+      // The design review: three lines of Fortune Spins' rules in the console. One short label:
+      // the switch, its state and its RTP (the rules are the info page's)
+      await fortuneOneLine(t, "1440x900", pct("fortune"));
       // The playtest: Fortune Spins' reels mostly blank snowflakes, and nothing said why. With the
       // switch on, Fortune Spins' sign stands in the presents' place: what their reels hold (the
       // rule sheet: only the presents, the bonus symbols and the robber; the snowflakes are
@@ -407,6 +432,7 @@ export const tests = [
       await resize(t, PHONE);
       await valuesShown(t, round, "fortune spin at 390x844");
       await layout(t, "fortune-values-phone");
+      await fortuneOneLine(t, "390x844", pct("fortune"));
       await t.shot("fortune-spin-phone");
       await resize(t, { width: 1440, height: 900 });
       if (flow === "choice") await collect(t, "cops-n-robbers");
@@ -664,6 +690,18 @@ export const tests = [
           if (card && !o) { const r = card.getBoundingClientRect(); window.__outro = { at: performance.now(), gone: null, text: card.textContent, box: [r.left, r.top, r.right, r.bottom], view: [innerWidth, innerHeight] }; }
           else if (!card && o && o.gone === null) o.gone = performance.now() - o.at;
         }).observe(document.body, { subtree: true, childList: true });
+        // the bonus's intro: every box it takes while it shows (it grows in), and the view's size
+        window.__intro = null;
+        const watch = () => {
+          const card = document.querySelector(".moment.bonus-intro");
+          if (card) {
+            const r = card.getBoundingClientRect();
+            const i = window.__intro ??= { left: r.left, top: r.top, right: r.right, bottom: r.bottom, view: [innerWidth, innerHeight] };
+            Object.assign(i, { left: Math.min(i.left, r.left), top: Math.min(i.top, r.top), right: Math.max(i.right, r.right), bottom: Math.max(i.bottom, r.bottom) });
+          }
+          requestAnimationFrame(watch);
+        };
+        watch();
       });
       // about 9 rounds in 10 trigger the bonus on this game's reels: spin until one does
       const trail = t.page.locator("[data-testid=trail]:not([hidden])");
@@ -704,6 +742,9 @@ export const tests = [
       expect(Math.max(...wide) - Math.min(...wide) < 4, `the meters as the gallery saw them wrap onto two rows (tops ${wide.join(", ")})`);
       await t.assertDrawn("mid-bonus");
       await layout(t, "mid-bonus");
+      // the design review: the trail's tokens about 20 px. The cop and the robber read at 36 px
+      // or more at 1440x900 (28 on a phone, below)
+      await tokensReadable(t, "mid-bonus 1440x900", 36);
       await t.shot("trail");
       const flow = await settled(t, key);
       expect((await scene()) === null, `the bonus's scene (${await scene()}) stays after the round`);
@@ -717,6 +758,21 @@ export const tests = [
       const parades = events.filter((e) => e.type === "parade");
       if (parades.length) expect((await t.page.getAttribute("[data-testid=parade]", "data-result")) === parades.at(-1).result, "the dapple did not stop on the server's result");
       const bonusSpins = round.outcome.spins.filter((s) => s.kind === "bonus");
+      // the design review: the bonus's banner covered the symbols that triggered it. Its intro
+      // stands clear of every BONUS symbol of the window that triggered the bonus
+      const trigger = round.outcome.spins.find((s) => s.events.some((e) => e.type === "bonus"));
+      const shown = trigger.events.filter((e) => e.type === "window").at(-1).symbols;
+      const intro = await t.page.evaluate(() => window.__intro);
+      const win = await t.rect("[data-testid=reels-window]");
+      expect(intro && intro.view[0] === 1440, `no bonus intro seen at 1440x900: ${JSON.stringify(intro)}`);
+      const rows = shown[0].length;
+      const covered = shown.flatMap((column, reel) => column.flatMap((id, row) => {
+        if (id !== "BONUS") return [];
+        // the cell, less 4 px each side (its neighbour's edge)
+        const cell = { left: win.x + (reel * win.width) / shown.length + 4, right: win.x + ((reel + 1) * win.width) / shown.length - 4, top: win.y + (row * win.height) / rows + 4, bottom: win.y + ((row + 1) * win.height) / rows - 4 };
+        return cell.left < intro.right && intro.left < cell.right && cell.top < intro.bottom && intro.top < cell.bottom ? [`reel ${reel + 1} row ${row + 1}`] : [];
+      }));
+      expect(shown.flat().includes("BONUS") && covered.length === 0, `the bonus's intro ${JSON.stringify(intro)} covers the BONUS symbols that triggered it at ${covered.join(", ")} (the window ${JSON.stringify(win)})`);
       const outro = await t.page.evaluate(() => window.__outro);
       // 2 s even in turbo (view.ts); the observer's clock starts a moment after the card's own,
       // by the microseconds of the code between, so it may read up to 10 ms short, not 300 ms
@@ -753,6 +809,7 @@ export const tests = [
       // the trail at phone size: under the two-line title, above the reels
       await resize(t, PHONE);
       await layout(t, "after-bonus-phone");
+      await tokensReadable(t, "after the bonus at 390x844", 28);
       await t.shot("trail-phone");
       if (flow === "choice") await collect(t, key);
       await balanceMatches(t);
@@ -909,6 +966,9 @@ export const tests = [
       for (const tier of ["big", "mega", "epic"]) {
         const card = await tierCard(t, tier);
         expect(card.left > clip.x + clip.width, `the ${tier} card ${JSON.stringify(card)} covers the probe's strip ${JSON.stringify(clip)}`);
+        // the design review: a plain rectangle. A plaque cut to a shape (its outline a mask: the
+        // ribbon's tails, the notched corners, the snow), no rectangular border round it
+        expect(/url\(/.test(card.mask) && card.border === "0px", `the ${tier} card is a plain rectangle (its plaque's mask ${card.mask.slice(0, 60)}, border ${card.border})`);
         seen.push({ tier, ...card, dark: await brightness(t, clip) });
         await t.shot(`tier-${tier}-1440`);
         await dropCard(t);
