@@ -908,6 +908,10 @@ export const tests = [
       expect(band, "no signs on a phone");
       const win = await t.rect("[data-testid=reels-window]");
       const consoleTop = (await t.rect(".console")).y;
+      {
+        const game = await t.api(`/api/v1/games/${key}`);
+        await fortuneOneLine(t, "look 1440x900", `${(game.rtp.find((r) => r.mode === "fortune").value * 100).toFixed(2)}%`);
+      }
       expect(band.y >= win.y + win.height + 46 - 0.5 && band.y + band.height <= consoleTop + 0.5 && band.x >= 0 && band.x + band.width <= 390,
         `the signs ${JSON.stringify(band)} are not between the win's words under the reels ${JSON.stringify(win)} and the console (${consoleTop})`);
       const signs = await t.page.locator("[data-testid=cops-band] > [data-testid^=band-]").evaluateAll((els) => els.map((el) => { const r = el.getBoundingClientRect(); return { text: el.innerText.trim(), width: r.width, height: r.height }; }));
@@ -960,6 +964,10 @@ export const tests = [
       // the dark (the snowy street at the stage's foot, beyond every card's rays, read before and
       // under each)
       const consoleTop = (await t.rect(".console")).y;
+      {
+        const game = await t.api(`/api/v1/games/${key}`);
+        await fortuneOneLine(t, "look 1440x900", `${(game.rtp.find((r) => r.mode === "fortune").value * 100).toFixed(2)}%`);
+      }
       const clip = { x: 8, y: consoleTop - 70, width: 60, height: 50 };
       const bright = await brightness(t, clip);
       const seen = [];
@@ -1004,6 +1012,24 @@ export const tests = [
       await resize(t, PHONE);
       await layout(t, "look-phone");
       await t.shot("look-phone");
+      // the design review: a navy band over the reels on a phone. The reels stand at the top of
+      // their room: between the header and the trail's room no more sky than a desktop's
+      // clearance of the frame (18 px at 1440x900), and the trail's room holds the street's
+      // lights in the base game, not bare sky
+      const sky = await t.page.evaluate(() => {
+        const overlay = document.querySelector(".stage-overlay");
+        const header = document.querySelector("[data-testid=game-title]").closest("header").getBoundingClientRect().bottom;
+        const room = parseFloat(document.querySelector("[data-testid=trail]").style.getPropertyValue("--trail-h")) + parseFloat(overlay.style.getPropertyValue("--cops-garland"));
+        const top = document.querySelector("[data-testid=reels-window]").getBoundingClientRect().top;
+        const lights = document.querySelector("[data-testid=cops-lights]");
+        const box = lights?.getBoundingClientRect();
+        return { bare: top - room - header, header, room, top, lights: !!lights?.checkVisibility() && box.width > 0.8 * document.querySelector("[data-testid=reels-window]").getBoundingClientRect().width && box.top >= header - 0.5 && box.bottom <= top };
+      });
+      expect(sky.bare <= 24, `a bare band of ${sky.bare.toFixed(0)} px of sky over the reels' trail room on a phone (${JSON.stringify(sky)})`);
+      expect(sky.lights, `the trail's room over the phone's reels is bare sky in the base game (${JSON.stringify(sky)})`);
+      const game = await t.api(`/api/v1/games/${key}`);
+      const fortunePct = `${(game.rtp.find((r) => r.mode === "fortune").value * 100).toFixed(2)}%`;
+      await fortuneOneLine(t, "look-phone", fortunePct);
       const phone = await t.rect("[data-testid=reels-window]");
       const consoleBox = await t.rect(".console");
       // (five square reels are as tall as the width lets them: 3/5 of it; the old 330 px across

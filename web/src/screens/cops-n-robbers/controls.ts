@@ -75,8 +75,7 @@ export function copsBetControls(controls: BetControls, game: GameView): HTMLElem
       const extra = withFortune?.extra;
       // the switch says its state alone; the line under it what being on costs and gives, the
       // same words either way ("OFF €0.10 more when on" in the switch read cramped and cryptic)
-      toggle.replaceChildren(h("span", { class: "fortune-name" }, fortuneTitle.toUpperCase()), h("b", { class: "fortune-state" }, on ? "ON" : "OFF"),
-        ...(fortuneRtp ? [h("small", { class: "fortune-rtp", "data-testid": "fortune-rtp" }, `RTP ${formatPercent(fortuneRtp.value)}`)] : []));
+      toggle.replaceChildren(h("span", { class: "fortune-name" }, fortuneTitle.toUpperCase()), " ", h("b", { class: "fortune-state" }, on ? "ON" : "OFF"));
       if (withFortune) toggle.title = fortuneNote(money(withFortune.total), fortune.price).replace("\n", "; ");
       toggle.setAttribute("aria-label", `${fortuneTitle} ${on ? "on" : "off"}${fortuneRtp ? `, RTP ${formatPercent(fortuneRtp.value)}` : ""}${extra !== undefined ? `: each spin costs ${money(withFortune?.total ?? 0)}, ${money(extra)} more` : ""}`);
     }
@@ -85,6 +84,7 @@ export function copsBetControls(controls: BetControls, game: GameView): HTMLElem
   update();
   return h("div", { class: "cops-bet", role: "group", "aria-label": "Stake and Fortune Spins" },
     h("div", { class: "field" }, h("span", { class: "label" }, "STAKE"), h("span", {}, minus, " ", stake, " ", plus)),
-    toggle ? h("div", { class: "field fortune-field", "data-testid": "fortune-field" }, toggle) : "",
+    toggle ? h("div", { class: "field fortune-field", "data-testid": "fortune-field" }, toggle,
+      ...(fortuneRtp ? [h("small", { class: "fortune-rtp", "data-testid": "fortune-rtp", title: `${fortuneTitle}' return to player` }, `RTP ${formatPercent(fortuneRtp.value)}`)] : [])) : "",
     h("div", { class: "field cops-total-field" }, h("span", { class: "label" }, "TOTAL BET"), total, breakdown));
 }
