@@ -432,7 +432,6 @@ export const tests = [
       await resize(t, PHONE);
       await valuesShown(t, round, "fortune spin at 390x844");
       await layout(t, "fortune-values-phone");
-      await fortuneOneLine(t, "390x844", pct("fortune"));
       await t.shot("fortune-spin-phone");
       await resize(t, { width: 1440, height: 900 });
       if (flow === "choice") await collect(t, "cops-n-robbers");
@@ -687,21 +686,23 @@ export const tests = [
         new MutationObserver(() => {
           const card = document.querySelector(".moment.bonus-outro");
           const o = window.__outro;
-          if (card && !o) { const r = card.getBoundingClientRect(); window.__outro = { at: performance.now(), gone: null, text: card.textContent, box: [r.left, r.top, r.right, r.bottom], view: [innerWidth, innerHeight] }; }
+          if (card && !o) { const at = performance.now(); const r = card.getBoundingClientRect(); window.__outro = { at, layout: performance.now() - at, gone: null, text: card.textContent, box: [r.left, r.top, r.right, r.bottom], view: [innerWidth, innerHeight] }; }
           else if (!card && o && o.gone === null) o.gone = performance.now() - o.at;
         }).observe(document.body, { subtree: true, childList: true });
         // the bonus's intro: every box it takes while it shows (it grows in), and the view's size
+        // (measured each frame only while it shows)
         window.__intro = null;
+        let watching = false;
         const watch = () => {
           const card = document.querySelector(".moment.bonus-intro");
-          if (card) {
-            const r = card.getBoundingClientRect();
-            const i = window.__intro ??= { left: r.left, top: r.top, right: r.right, bottom: r.bottom, view: [innerWidth, innerHeight] };
-            Object.assign(i, { left: Math.min(i.left, r.left), top: Math.min(i.top, r.top), right: Math.max(i.right, r.right), bottom: Math.max(i.bottom, r.bottom) });
-          }
+          watching = !!card;
+          if (!card) return;
+          const r = card.getBoundingClientRect();
+          const i = window.__intro ??= { left: r.left, top: r.top, right: r.right, bottom: r.bottom, view: [innerWidth, innerHeight] };
+          Object.assign(i, { left: Math.min(i.left, r.left), top: Math.min(i.top, r.top), right: Math.max(i.right, r.right), bottom: Math.max(i.bottom, r.bottom) });
           requestAnimationFrame(watch);
         };
-        watch();
+        new MutationObserver(() => { if (!watching && document.querySelector(".moment.bonus-intro")) watch(); }).observe(document.body, { subtree: true, childList: true });
       });
       // about 9 rounds in 10 trigger the bonus on this game's reels: spin until one does
       const trail = t.page.locator("[data-testid=trail]:not([hidden])");
@@ -774,6 +775,7 @@ export const tests = [
       }));
       expect(shown.flat().includes("BONUS") && covered.length === 0, `the bonus's intro ${JSON.stringify(intro)} covers the BONUS symbols that triggered it at ${covered.join(", ")} (the window ${JSON.stringify(win)})`);
       const outro = await t.page.evaluate(() => window.__outro);
+      console.log(`     BONUS TOTAL shown ${Math.round(outro?.gone)} ms (its first layout ${outro?.layout?.toFixed(1)} ms)`);
       // 2 s even in turbo (view.ts); the observer's clock starts a moment after the card's own,
       // by the microseconds of the code between, so it may read up to 10 ms short, not 300 ms
       expect(outro?.text.startsWith("BONUS TOTAL") && outro.gone >= 1990, `the bonus's BONUS TOTAL: ${JSON.stringify(outro)}`);
