@@ -15,6 +15,7 @@ import { copsSigns, FORTUNE_SIGN, type Sign } from "./signs";
 import { withCurrency } from "./symbols";
 import { BONUS_TITLES, collectionCells, collectionLabel, copsMomentMs, PARADE, TRAIL, trailMultiplier, type CopsMoment, type CopsView, type PresentValue } from "./handlers";
 import { type WinCycle, type WinShow } from "../../core/win-cycle";
+import { wheelSlices } from "./wheel-spin";
 import type { Outcome } from "../../core/outcome";
 
 /** The trail's height in CSS px per orientation: the reels are laid out that much (and a gap)
@@ -488,13 +489,16 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
 }
 
 /** A sign's icon: the robber, the BONUS symbol, the snowflake blank (their art, cops.css), or
- * the gamble's wheel drawn here: green the chance, red the rest, a gold pointer. */
+ * the gamble's prize wheel drawn here. */
 function signIcon(kind: Sign["kind"]): HTMLElement {
   const icon = h("span", { class: "band-icon", "aria-hidden": "true" });
   if (kind === "gamble") {
-    icon.innerHTML = '<svg viewBox="-50 -50 100 100"><circle r="46" fill="#c1121f" stroke="#f4f8ff" stroke-width="6"/>'
-      + '<path d="M0,0 L0,-43 A43,43 0 1 1 -43,0 Z" fill="#2a9d4f"/><circle r="46" fill="none" stroke="#c1121f" stroke-width="6" stroke-dasharray="7 7"/>'
-      + '<polygon points="0,-40 7,0 -7,0" fill="#ffd166" stroke="#5a3a06" stroke-width="2.5" stroke-linejoin="round"/><circle r="9" fill="#7a0c14" stroke="#ffd166" stroke-width="3"/></svg>';
+    // the gamble's prize wheel in little (wheel.ts): green and red slices, a gold rim, the pointer
+    // at the top
+    const pt = (f: number) => `${(43 * Math.sin(f * 2 * Math.PI)).toFixed(1)},${(-43 * Math.cos(f * 2 * Math.PI)).toFixed(1)}`;
+    const slices = wheelSlices(0.5).map((s) => `<path d="M0,0 L${pt(s.from)} A43,43 0 0 1 ${pt(s.to)} Z" fill="${s.green ? "#2a9d4f" : "#c1121f"}" stroke="#ffd166" stroke-width="1"/>`).join("");
+    icon.innerHTML = `<svg viewBox="-50 -50 100 100"><circle r="47" fill="#3a1e0a" stroke="#ffd166" stroke-width="3"/>${slices}`
+      + '<polygon points="0,-30 -9,-49 9,-49" fill="#ffd166" stroke="#5a3a06" stroke-width="2.5" stroke-linejoin="round"/><circle r="9" fill="#7a0c14" stroke="#ffd166" stroke-width="3"/></svg>';
   }
   return icon;
 }
