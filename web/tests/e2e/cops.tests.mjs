@@ -267,6 +267,59 @@ async function prizesShown(t, choice, amount, label) {
   expect(named > 0, `${label}: no cash prize offered on ${amount}`);
 }
 
+/** The trail's cop and robber, each at least `px` tall as drawn. */
+async function tokensReadable(t, label, px) {
+  const sizes = await t.page.evaluate(() => [...document.querySelectorAll("[data-testid=trail] .trail-token")].map((e) => { const r = e.getBoundingClientRect(); return { token: e.getAttribute("aria-label"), width: r.width, height: r.height }; }));
+  expect(sizes.length === 2 && sizes.every((s) => s.height >= px && s.width >= px), `${label}: the trail's tokens are ${sizes.map((s) => `${s.token} ${s.width.toFixed(0)}x${s.height.toFixed(0)}`).join(", ")} px (at least ${px} wanted)`);
+}
+
+/** Fortune Spins in the console: one line (the switch: its name, state and RTP), no rules. */
+async function fortuneOneLine(t, label, rtp) {
+  const field = await t.page.evaluate(() => {
+    const el = document.querySelector("[data-testid=fortune-switch]").closest(".field");
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const mids = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0).map((r) => r.top + r.height / 2);
+    const lines = mids.sort((a, b) => a - b).filter((m, i, all) => i === 0 || m - all[i - 1] > 6).length;
+    return { text: el.innerText.replace(/\s+/g, " ").trim(), lines };
+  });
+  expect(field.lines === 1, `${label}: Fortune Spins take ${field.lines} lines in the console: "${field.text}"`);
+  expect(/FORTUNE SPINS/.test(field.text) && /\b(ON|OFF)\b/.test(field.text) && field.text.includes(rtp), `${label}: Fortune Spins' label "${field.text}" does not name the mode, its state and its RTP ${rtp}`);
+  expect(!/costs|collect|stake/i.test(field.text), `${label}: Fortune Spins' rules in the console: "${field.text}"`);
+}
+
+/** A wheel's slices as drawn: green or red, from..to in fractions of the turn. */
+async function wheelSlices(t, testid) {
+  return t.page.evaluate((id) => [...document.querySelectorAll(`[data-testid=${id}-slices] path`)].map((p) => ({ green: p.dataset.green === "true", from: Number(p.dataset.from), to: Number(p.dataset.to) })), testid);
+}
+
+/** Watches wheel `testid` turn: the last turn of its face, with the slices it turned (the
+ * panel is drawn anew on the server's next state, so the landing is read as it happens). */
+async function watchLanding(t, testid) {
+  await t.page.evaluate((id) => {
+    window.__landed = null;
+    new MutationObserver(() => {
+      const face = document.querySelector(`[data-testid=${id}] .wheel-face`);
+      const turn = face?.getAttribute("transform");
+      if (!turn) return;
+      const slices = [...face.querySelectorAll(".wheel-slices path")].map((p) => ({ green: p.dataset.green === "true", from: Number(p.dataset.from), to: Number(p.dataset.to) }));
+      window.__landed = { turn, slices };
+    }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["transform"] });
+  }, testid);
+}
+
+/** Whether the wheel watched (watchLanding) came to rest with a green slice under its pointer
+ * fixed at the top. */
+async function landedGreen(t, testid) {
+  const landed = await t.page.evaluate(() => window.__landed);
+  expect(landed, `${testid}: the wheel never turned`);
+  const deg = Number(/rotate\(([-\d.]+)/.exec(landed.turn)?.[1] ?? NaN);
+  const at = (((-deg % 360) + 360) % 360) / 360;
+  const slice = landed.slices.find((s) => at >= s.from && at < s.to);
+  expect(slice, `${testid}: no slice under the pointer (turned ${landed.turn})`);
+  return slice.green;
+}
+
 async function share(t, testid) {
   return Number(await t.page.locator(`[data-testid=${testid}]`).getAttribute("data-share"));
 }
@@ -293,7 +346,8 @@ async function tierCard(t, tier) {
     // entrances over, the endless rays and pulse left turning
     await Promise.all(overlay.getAnimations({ subtree: true }).filter((a) => a.effect?.getComputedTiming().iterations !== Infinity).map((a) => a.finished.catch(() => {})));
     const r = card.getBoundingClientRect();
-    return { width: r.width, height: r.height, left: r.left, right: r.right, title: parseFloat(getComputedStyle(card.querySelector(".moment-title")).fontSize) };
+    const plaque = getComputedStyle(card, "::after");
+    return { width: r.width, height: r.height, left: r.left, right: r.right, title: parseFloat(getComputedStyle(card.querySelector(".moment-title")).fontSize), mask: plaque.maskImage || plaque.webkitMaskImage || "none", border: plaque.borderTopWidth };
   }, tier);
 }
 const dropCard = (t) => t.page.evaluate(() => document.querySelector("[data-testid=tier-probe]")?.remove());
@@ -341,9 +395,12 @@ export const tests = [
       // The playtest: "+€0.10 a spin" under the switch read as a fee on top of an unknown price.
       // The rule sheet says nothing of the cost; the game file prices a round at 2 stakes: the
       // line says so plainly, with what a spin costs.
-      const note = await t.page.locator("[data-testid=fortune-note]").innerText();
       expect(bets[1].cost_minor.fortune === 2 * stakeMinor, `a Fortune spin costs ${bets[1].cost_minor.fortune}, not 2 stakes of ${stakeMinor}`);
-      expect(note.startsWith(`Costs twice the stake: ${money(bets[1].cost_minor.fortune)} a spin`), `Fortune Spins' price line: "${note}"`);
+      const tip = await t.page.getAttribute("[data-testid=fortune-switch]", "title");
+      expect(tip.startsWith(`Costs twice the stake: ${money(bets[1].cost_minor.fortune)} a spin`), `Fortune Spins' price in the switch's tooltip: "${tip}"`);
+      // The design review: three lines of Fortune Spins' rules in the console. One short label:
+      // the switch, its state and its RTP (the rules are the info page's)
+      await fortuneOneLine(t, "1440x900", pct("fortune"));
       // The playtest: Fortune Spins' reels mostly blank snowflakes, and nothing said why. With the
       // switch on, Fortune Spins' sign stands in the presents' place: what their reels hold (the
       // rule sheet: only the presents, the bonus symbols and the robber; the snowflakes are
@@ -455,6 +512,18 @@ export const tests = [
       // segments: x2 is won with chance amount / (2 x amount); the bonus by amount / price
       await t.page.click("[data-testid=cash-1]");
       expect(Math.abs((await share(t, "cash-wheel")) - 0.5) < 1e-6, "x2 segment is not one half");
+      // the design review: two-slice pies. Each wheel a prize wheel of 10 to 12 slices, green
+      // and red interleaved, its green slices adding up to the server's chance
+      for (const id of ["cash-wheel", "bonus-wheel"]) {
+        const drawn = await wheelSlices(t, id);
+        const green = drawn.filter((s) => s.green).reduce((sum, s) => sum + s.to - s.from, 0);
+        const runs = drawn.filter((s, i) => s.green !== drawn.at(i - 1).green).length;
+        const chance = await share(t, id);
+        // (the wheel's floor: a chance under 4% is drawn 4% green, so that a win has a slice)
+        const wanted = chance <= 0 || chance >= 1 ? chance : Math.min(1 - 0.04, Math.max(0.04, chance));
+        expect(drawn.length >= 10 && drawn.length <= 12 && (runs >= 2 || wanted <= 0 || wanted >= 1), `${id}: ${drawn.length} slices in ${runs} runs of a colour (a prize wheel's 10 to 12, interleaved, wanted)`);
+        expect(Math.abs(green - wanted) < 1e-5, `${id}: its green slices add up to ${green}, the chance drawn is ${wanted}`);
+      }
       const offer = round.offers.find((o) => o.kind === "wheel_gamble");
       const [n, d] = offer.limits.bonus_prices["2"].split("/").map(Number);
       await t.page.click("[data-testid=bonus-2]");
@@ -494,12 +563,13 @@ export const tests = [
           const choice = document.querySelector("[data-testid=choice]");
           const now = performance.now();
           if (window.__run.start === null && choice?.dataset.wheelResult?.startsWith("cash-wheel")) window.__run.start = now;
-          const turn = document.querySelector("[data-testid=cash-wheel] .wheel-pointer")?.getAttribute("transform");
+          const turn = document.querySelector("[data-testid=cash-wheel] .wheel-face")?.getAttribute("transform");
           if (window.__run.start !== null && turn && window.__run.moves.at(-1)?.turn !== turn) window.__run.moves.push({ at: now - window.__run.start, turn });
           if (window.__run.said === null && document.querySelector("[data-testid=gamble-last][data-result]")?.textContent) { window.__run.said = now - (window.__run.start ?? now); mo.disconnect(); }
         });
         mo.observe(document.querySelector("[data-testid=choice]"), { childList: true, characterData: true, subtree: true, attributes: true });
       });
+      await watchLanding(t, "cash-wheel");
       await t.page.click("[data-testid=cash-wheel]");
       // (attached: the choice area itself takes no room under the wheels)
       await t.page.locator("[data-testid=choice][data-wheel-result^=cash-wheel]").waitFor({ state: "attached", timeout: 30000 });
@@ -526,6 +596,8 @@ export const tests = [
       expect(JSON.stringify(after.steps[2].choice) === JSON.stringify(["cash", 1]), `third step ${JSON.stringify(after.steps[2]?.choice)}`);
       const cashWon = after.steps[2].result.state.amount > 0;
       expect((await t.page.getAttribute("[data-testid=choice]", "data-wheel-result")) === `cash-wheel:${cashWon ? "green" : "red"}`, "the pointer did not stop where the server said");
+      // the wheel turns under a pointer fixed at the top: the slice it rests on is the result's
+      expect((await landedGreen(t, "cash-wheel")) === cashWon, `the cash wheel rests with a ${cashWon ? "red" : "green"} slice under its pointer, the server said ${cashWon ? "won" : "lost"}`);
       const collectedAfterCash = flow === "choice";
       if (collectedAfterCash) {
         await t.page.locator("[data-testid=wheel-gamble]").waitFor();
@@ -563,6 +635,7 @@ export const tests = [
       await t.page.click("[data-testid=gamble-offer]");
       await t.page.click("[data-testid=bonus-2]");
       // the wheel itself is a button from the keyboard too: Enter on the bonus wheel spins it
+      await watchLanding(t, "bonus-wheel");
       await t.page.focus("[data-testid=bonus-wheel]");
       await t.page.keyboard.press("Enter");
       await t.page.locator("[data-testid=choice][data-wheel-result^=bonus-wheel]").waitFor({ state: "attached", timeout: 30000 });
@@ -571,6 +644,7 @@ export const tests = [
       const stepped = bonusRound.steps.at(-1);
       expect(JSON.stringify(stepped.choice) === JSON.stringify(["bonus", 2]), `bonus step ${JSON.stringify(stepped.choice)}`);
       expect((await t.page.getAttribute("[data-testid=choice]", "data-wheel-result")) === `bonus-wheel:${stepped.result.bonus_outcome ? "green" : "red"}`, "the bonus pointer did not stop where the server said");
+      expect((await landedGreen(t, "bonus-wheel")) === !!stepped.result.bonus_outcome, "the bonus wheel rests on a slice of the other colour than the server's result");
       if (stepped.result.bonus_outcome) {
         expect((await t.page.getAttribute("[data-testid=trail]", "data-start")) === "2", "the won Super bonus was not played on the trail");
         expect(bonusRound.win_minor === stepped.result.bonus_outcome.total_win, `bonus paid ${bonusRound.win_minor}`);
@@ -612,9 +686,23 @@ export const tests = [
         new MutationObserver(() => {
           const card = document.querySelector(".moment.bonus-outro");
           const o = window.__outro;
-          if (card && !o) { const r = card.getBoundingClientRect(); window.__outro = { at: performance.now(), gone: null, text: card.textContent, box: [r.left, r.top, r.right, r.bottom], view: [innerWidth, innerHeight] }; }
+          if (card && !o) { const at = performance.now(); const r = card.getBoundingClientRect(); window.__outro = { at, layout: performance.now() - at, gone: null, text: card.textContent, box: [r.left, r.top, r.right, r.bottom], view: [innerWidth, innerHeight] }; }
           else if (!card && o && o.gone === null) o.gone = performance.now() - o.at;
         }).observe(document.body, { subtree: true, childList: true });
+        // the bonus's intro: every box it takes while it shows (it grows in), and the view's size
+        // (measured each frame only while it shows)
+        window.__intro = null;
+        let watching = false;
+        const watch = () => {
+          const card = document.querySelector(".moment.bonus-intro");
+          watching = !!card;
+          if (!card) return;
+          const r = card.getBoundingClientRect();
+          const i = window.__intro ??= { left: r.left, top: r.top, right: r.right, bottom: r.bottom, view: [innerWidth, innerHeight] };
+          Object.assign(i, { left: Math.min(i.left, r.left), top: Math.min(i.top, r.top), right: Math.max(i.right, r.right), bottom: Math.max(i.bottom, r.bottom) });
+          requestAnimationFrame(watch);
+        };
+        new MutationObserver(() => { if (!watching && document.querySelector(".moment.bonus-intro")) watch(); }).observe(document.body, { subtree: true, childList: true });
       });
       // about 9 rounds in 10 trigger the bonus on this game's reels: spin until one does
       const trail = t.page.locator("[data-testid=trail]:not([hidden])");
@@ -655,6 +743,9 @@ export const tests = [
       expect(Math.max(...wide) - Math.min(...wide) < 4, `the meters as the gallery saw them wrap onto two rows (tops ${wide.join(", ")})`);
       await t.assertDrawn("mid-bonus");
       await layout(t, "mid-bonus");
+      // the design review: the trail's tokens about 20 px. The cop and the robber read at 36 px
+      // or more at 1440x900 (28 on a phone, below)
+      await tokensReadable(t, "mid-bonus 1440x900", 36);
       await t.shot("trail");
       const flow = await settled(t, key);
       expect((await scene()) === null, `the bonus's scene (${await scene()}) stays after the round`);
@@ -668,7 +759,23 @@ export const tests = [
       const parades = events.filter((e) => e.type === "parade");
       if (parades.length) expect((await t.page.getAttribute("[data-testid=parade]", "data-result")) === parades.at(-1).result, "the dapple did not stop on the server's result");
       const bonusSpins = round.outcome.spins.filter((s) => s.kind === "bonus");
+      // the design review: the bonus's banner covered the symbols that triggered it. Its intro
+      // stands clear of every BONUS symbol of the window that triggered the bonus
+      const trigger = round.outcome.spins.find((s) => s.events.some((e) => e.type === "bonus"));
+      const shown = trigger.events.filter((e) => e.type === "window").at(-1).symbols;
+      const intro = await t.page.evaluate(() => window.__intro);
+      const win = await t.rect("[data-testid=reels-window]");
+      expect(intro && intro.view[0] === 1440, `no bonus intro seen at 1440x900: ${JSON.stringify(intro)}`);
+      const rows = shown[0].length;
+      const covered = shown.flatMap((column, reel) => column.flatMap((id, row) => {
+        if (id !== "BONUS") return [];
+        // the cell, less 4 px each side (its neighbour's edge)
+        const cell = { left: win.x + (reel * win.width) / shown.length + 4, right: win.x + ((reel + 1) * win.width) / shown.length - 4, top: win.y + (row * win.height) / rows + 4, bottom: win.y + ((row + 1) * win.height) / rows - 4 };
+        return cell.left < intro.right && intro.left < cell.right && cell.top < intro.bottom && intro.top < cell.bottom ? [`reel ${reel + 1} row ${row + 1}`] : [];
+      }));
+      expect(shown.flat().includes("BONUS") && covered.length === 0, `the bonus's intro ${JSON.stringify(intro)} covers the BONUS symbols that triggered it at ${covered.join(", ")} (the window ${JSON.stringify(win)})`);
       const outro = await t.page.evaluate(() => window.__outro);
+      console.log(`     BONUS TOTAL shown ${Math.round(outro?.gone)} ms (its first layout ${outro?.layout?.toFixed(1)} ms)`);
       // 2 s even in turbo (view.ts); the observer's clock starts a moment after the card's own,
       // by the microseconds of the code between, so it may read up to 10 ms short, not 300 ms
       expect(outro?.text.startsWith("BONUS TOTAL") && outro.gone >= 1990, `the bonus's BONUS TOTAL: ${JSON.stringify(outro)}`);
@@ -704,6 +811,7 @@ export const tests = [
       // the trail at phone size: under the two-line title, above the reels
       await resize(t, PHONE);
       await layout(t, "after-bonus-phone");
+      await tokensReadable(t, "after the bonus at 390x844", 28);
       await t.shot("trail-phone");
       if (flow === "choice") await collect(t, key);
       await balanceMatches(t);
@@ -802,6 +910,10 @@ export const tests = [
       expect(band, "no signs on a phone");
       const win = await t.rect("[data-testid=reels-window]");
       const consoleTop = (await t.rect(".console")).y;
+      {
+        const game = await t.api(`/api/v1/games/${key}`);
+        await fortuneOneLine(t, "look 1440x900", `${(game.rtp.find((r) => r.mode === "fortune").value * 100).toFixed(2)}%`);
+      }
       expect(band.y >= win.y + win.height + 46 - 0.5 && band.y + band.height <= consoleTop + 0.5 && band.x >= 0 && band.x + band.width <= 390,
         `the signs ${JSON.stringify(band)} are not between the win's words under the reels ${JSON.stringify(win)} and the console (${consoleTop})`);
       const signs = await t.page.locator("[data-testid=cops-band] > [data-testid^=band-]").evaluateAll((els) => els.map((el) => { const r = el.getBoundingClientRect(); return { text: el.innerText.trim(), width: r.width, height: r.height }; }));
@@ -854,12 +966,19 @@ export const tests = [
       // the dark (the snowy street at the stage's foot, beyond every card's rays, read before and
       // under each)
       const consoleTop = (await t.rect(".console")).y;
+      {
+        const game = await t.api(`/api/v1/games/${key}`);
+        await fortuneOneLine(t, "look 1440x900", `${(game.rtp.find((r) => r.mode === "fortune").value * 100).toFixed(2)}%`);
+      }
       const clip = { x: 8, y: consoleTop - 70, width: 60, height: 50 };
       const bright = await brightness(t, clip);
       const seen = [];
       for (const tier of ["big", "mega", "epic"]) {
         const card = await tierCard(t, tier);
         expect(card.left > clip.x + clip.width, `the ${tier} card ${JSON.stringify(card)} covers the probe's strip ${JSON.stringify(clip)}`);
+        // the design review: a plain rectangle. A plaque cut to a shape (its outline a mask: the
+        // ribbon's tails, the notched corners, the snow), no rectangular border round it
+        expect(/url\(/.test(card.mask) && card.border === "0px", `the ${tier} card is a plain rectangle (its plaque's mask ${card.mask.slice(0, 60)}, border ${card.border})`);
         seen.push({ tier, ...card, dark: await brightness(t, clip) });
         await t.shot(`tier-${tier}-1440`);
         await dropCard(t);
@@ -895,6 +1014,24 @@ export const tests = [
       await resize(t, PHONE);
       await layout(t, "look-phone");
       await t.shot("look-phone");
+      // the design review: a navy band over the reels on a phone. The reels stand at the top of
+      // their room: between the header and the trail's room no more sky than a desktop's
+      // clearance of the frame (18 px at 1440x900), and the trail's room holds the street's
+      // lights in the base game, not bare sky
+      const sky = await t.page.evaluate(() => {
+        const overlay = document.querySelector(".stage-overlay");
+        const header = document.querySelector("[data-testid=game-title]").closest("header").getBoundingClientRect().bottom;
+        const room = parseFloat(document.querySelector("[data-testid=trail]").style.getPropertyValue("--trail-h")) + parseFloat(overlay.style.getPropertyValue("--cops-garland"));
+        const top = document.querySelector("[data-testid=reels-window]").getBoundingClientRect().top;
+        const lights = document.querySelector("[data-testid=cops-lights]");
+        const box = lights?.getBoundingClientRect();
+        return { bare: top - room - header, header, room, top, lights: !!lights?.checkVisibility() && box.width > 0.8 * document.querySelector("[data-testid=reels-window]").getBoundingClientRect().width && box.top >= header - 0.5 && box.bottom <= top };
+      });
+      expect(sky.bare <= 24, `a bare band of ${sky.bare.toFixed(0)} px of sky over the reels' trail room on a phone (${JSON.stringify(sky)})`);
+      expect(sky.lights, `the trail's room over the phone's reels is bare sky in the base game (${JSON.stringify(sky)})`);
+      const game = await t.api(`/api/v1/games/${key}`);
+      const fortunePct = `${(game.rtp.find((r) => r.mode === "fortune").value * 100).toFixed(2)}%`;
+      await fortuneOneLine(t, "look-phone", fortunePct);
       const phone = await t.rect("[data-testid=reels-window]");
       const consoleBox = await t.rect(".console");
       // (five square reels are as tall as the width lets them: 3/5 of it; the old 330 px across

@@ -26,7 +26,7 @@ describe("the client's own randomness", () => {
       .map((line) => `${relative(SRC, file).split("\\").join("/")}: ${line.trim()}`)).sort();
     expect(uses).toEqual([
       "net/api.ts: globalThis.crypto.getRandomValues(bytes);",
-      "screens/cops-n-robbers/wheel.ts: const end = pointerStop(won, shownShare(this.share), Math.random());",
+      "screens/cops-n-robbers/wheel.ts: const stop = pointerStop(won, this.slices, Math.random());",
     ]);
   });
 });

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { copsMomentMs } from "../../src/screens/cops-n-robbers/handlers";
 import { segmentWords } from "../../src/screens/cops-n-robbers/wheel";
-import { LABEL_EM, segmentLabel } from "../../src/screens/cops-n-robbers/wheel-spin";
+import { HUB_R, LABEL_EM, MIN_LABEL, segmentLabel, shownShare, sliceLabel, wheelSlices } from "../../src/screens/cops-n-robbers/wheel-spin";
 
 describe("the bonus's cards stand long enough to be read", () => {
   it("the intro: its title and three lines, over 4 s; in turbo still 2 s", () => {
@@ -44,4 +44,30 @@ describe("the wheels' segments say what they give, in the rule sheet's words", (
     expect(segmentLabel(0, 0)).toBeNull();
     expect(segmentLabel(1, 1)).toBeNull();
   });
+});
+
+// The prize wheel's slices (wheelSlices): each word inside its slice, along the radius between
+// the hub and the rim's lights, or none where it would be too small to read.
+describe("the words on a prize wheel's slices", () => {
+  for (const share of [0.04, 0.1, 1 / 3, 0.5, 0.75, 0.96]) {
+    it(`sit inside their slices and between the hub and the lights at share ${share}`, () => {
+      for (const word of ["LOSE", "1,333", "SUPER BONUS", "SUPER"]) {
+        for (const s of wheelSlices(shownShare(share))) {
+          const at = sliceLabel(s.from, s.to, word.length);
+          if (!at) continue;
+          expect(at.size).toBeGreaterThanOrEqual(MIN_LABEL);
+          const angle = ((Math.atan2(at.x, -at.y) / (2 * Math.PI)) + 1) % 1;
+          expect(angle).toBeGreaterThanOrEqual(s.from);
+          expect(angle).toBeLessThanOrEqual(s.to);
+          const half = (LABEL_EM * at.size * word.length) / 2;
+          const r = Math.hypot(at.x, at.y);
+          if (s.to - s.from < 0.3) {
+            // along the radius: from r - half to r + half, clear of the hub, inside the lights
+            expect(r - half).toBeGreaterThanOrEqual(HUB_R - 1e-9);
+            expect(r + half).toBeLessThanOrEqual(92 + 1e-9);
+          }
+        }
+      }
+    });
+  }
 });

@@ -1,46 +1,101 @@
-// The gamble wheel's pointer: a won spin stops on the green the wheel draws, a lost one on its
-// red, after whole turns, easing into the stop; the drawn green keeps both colours visible.
+// The gamble wheel: a won spin rests with a green slice under its pointer, a lost one a red,
+// after whole turns, easing into the stop; its slices a prize wheel's, true to the odds.
 import { describe, expect, it } from "vitest";
 import { formatMoney } from "../../src/core/money";
 import { CASH_NAMES, cashGreenWords, chanceWords, gambleResult, meterAfterSpin } from "../../src/screens/cops-n-robbers/wheel";
-import { MIN_SHARE, onGreen, pointerAngle, pointerStop, shownShare, SPIN_MS, SPIN_TURNS } from "../../src/screens/cops-n-robbers/wheel-spin";
+import { greenShare, landingTurn, MIN_SHARE, MIN_SLICE, onGreen, pointerAngle, pointerStop, shownShare, SPIN_MS, SPIN_TURNS, underPointer, wheelSlices } from "../../src/screens/cops-n-robbers/wheel-spin";
 
 // shares a wheel meets: tiny bonus chances, a third, a half, 400/533, a near-certain bonus
 const SHARES = [1e-6, 0.01, MIN_SHARE, 1 / 3, 0.5, 400 / 533, 0.9, 0.99995];
 const US = [0, 0.001, 0.25, 0.5, 0.999999];
 
-describe("the pointer's stop shows the server's result", () => {
+describe("the wheel's rest shows the server's result", () => {
   for (const share of SHARES) {
-    it(`stops on green when won and on red when lost, at share ${share}`, () => {
-      const shown = shownShare(share);
+    it(`rests on green when won and on red when lost, at share ${share}`, () => {
+      const slices = wheelSlices(shownShare(share));
       for (const u of US) {
-        const won = pointerStop(true, shown, u);
-        const lost = pointerStop(false, shown, u);
-        expect(onGreen(won, shown)).toBe(true);
-        expect(onGreen(lost, shown)).toBe(false);
+        const won = pointerStop(true, slices, u);
+        const lost = pointerStop(false, slices, u);
+        expect(onGreen(won, slices)).toBe(true);
+        expect(onGreen(lost, slices)).toBe(false);
+        // the wheel turns under a pointer fixed at the top: the turn it lands on brings that
+        // angle under the pointer
+        expect(onGreen(underPointer(landingTurn(won)), slices)).toBe(true);
+        expect(onGreen(underPointer(landingTurn(lost)), slices)).toBe(false);
         // whole turns first: the spin is seen as a spin, never a nudge
-        for (const end of [won, lost]) expect(Math.floor(end / 360)).toBe(SPIN_TURNS);
+        for (const end of [won, lost]) {
+          expect(Math.floor(end / 360)).toBe(SPIN_TURNS);
+          expect(landingTurn(end)).toBeGreaterThanOrEqual(SPIN_TURNS * 360);
+        }
       }
     });
   }
 
-  it("keeps clear of the arc's edges (a stop on the line would read as either colour)", () => {
-    const shown = shownShare(0.5); // green 0..180 degrees
-    const margin = 180 * 0.15;
+  it("keeps clear of the slices' edges (a stop on the line would read as either colour)", () => {
+    const slices = wheelSlices(shownShare(0.5));
     for (const u of US) {
-      const g = pointerStop(true, shown, u) % 360, r = pointerStop(false, shown, u) % 360;
-      expect(g).toBeGreaterThanOrEqual(margin - 1e-9);
-      expect(g).toBeLessThanOrEqual(180 - margin + 1e-9);
-      expect(r).toBeGreaterThanOrEqual(180 + margin - 1e-9);
-      expect(r).toBeLessThanOrEqual(360 - margin + 1e-9);
+      for (const won of [true, false]) {
+        const a = (pointerStop(won, slices, u) % 360) / 360;
+        const s = slices.find((x) => a >= x.from && a < x.to)!;
+        const margin = 0.15 * (s.to - s.from);
+        expect(a - s.from).toBeGreaterThanOrEqual(margin - 1e-9);
+        expect(s.to - a).toBeGreaterThanOrEqual(margin - 1e-9);
+      }
     }
   });
 
-  it("refuses a result the drawn wheel has no colour for, and a u outside [0, 1)", () => {
-    expect(() => pointerStop(false, 1, 0.5)).toThrow(/lost spin/);
-    expect(() => pointerStop(true, 0, 0.5)).toThrow(/won spin/);
-    expect(() => pointerStop(true, 0.5, 1)).toThrow(/u must lie/);
+  it("stops on every slice of its colour as u runs (not always the first)", () => {
+    const slices = wheelSlices(0.5);
+    const hit = new Set<number>();
+    for (let u = 0; u < 1; u += 0.01) hit.add(slices.findIndex((s) => { const a = (pointerStop(true, slices, u) % 360) / 360; return a >= s.from && a < s.to; }));
+    expect(hit.size).toBe(slices.filter((s) => s.green).length);
   });
+
+  it("refuses a result the drawn wheel has no colour for, and a u outside [0, 1)", () => {
+    expect(() => pointerStop(false, wheelSlices(1), 0.5)).toThrow(/lost spin/);
+    expect(() => pointerStop(true, wheelSlices(0), 0.5)).toThrow(/won spin/);
+    expect(() => pointerStop(true, wheelSlices(0.5), 1)).toThrow(/u must lie/);
+  });
+});
+
+// The design review: the wheels drew as two-slice pies. A prize wheel: 10 to 12 slices,
+// neighbours never alike, and the green slices still exactly the chance drawn (the server's,
+// shownShare's floors aside), each colour's slices equal.
+describe("the wheel's slices", () => {
+  for (const share of [...SHARES, 0, 1, 0.25, 0.6, 0.1, 0.05]) {
+    it(`are a prize wheel true to the odds at share ${share}`, () => {
+      const shown = shownShare(share);
+      const slices = wheelSlices(shown);
+      expect(slices.length).toBeGreaterThanOrEqual(10);
+      expect(slices.length).toBeLessThanOrEqual(12);
+      // they tile the turn, in order, from the top
+      expect(slices[0]!.from).toBe(0);
+      expect(slices.at(-1)!.to).toBe(1);
+      slices.forEach((s, i) => { expect(s.to).toBeGreaterThan(s.from); if (i) expect(s.from).toBe(slices[i - 1]!.to); });
+      // green adds up to the share drawn, exactly (to rounding)
+      const green = slices.filter((s) => s.green).reduce((sum, s) => sum + s.to - s.from, 0);
+      expect(green).toBeCloseTo(shown, 12);
+      expect(greenShare(slices)).toBeCloseTo(shown, 12);
+      // neighbours differ (in colour, or in shade of one colour), round the turn too
+      slices.forEach((s, i) => { const n = slices[(i + 1) % slices.length]!; if (slices.length > 1) expect(s.green !== n.green || s.shade !== n.shade).toBe(true); });
+      if (shown > 0 && shown < 1) {
+        // both colours on the wheel, interleaved: as many green runs as red runs
+        const runs = slices.filter((s, i) => s.green !== slices[(i + slices.length - 1) % slices.length]!.green);
+        expect(runs.filter((s) => s.green).length).toBe(runs.filter((s) => !s.green).length);
+        expect(runs.length).toBeGreaterThanOrEqual(2);
+        // the green runs all alike, the red runs all alike (no colour favoured anywhere)
+        const widths = (green: boolean) => {
+          const w: number[] = [];
+          slices.forEach((s, i) => { if (s.green !== green) return; const prev = slices[(i + slices.length - 1) % slices.length]!; if (prev.green === green && i) w[w.length - 1]! += s.to - s.from; else w.push(s.to - s.from); });
+          return w;
+        };
+        for (const g of [true, false]) { const w = widths(g); for (const x of w) expect(x).toBeCloseTo(w[0]!, 12); }
+        // the rarer colour's slices at least MIN_SLICE wide where the share allows
+        const rare = Math.min(shown, 1 - shown);
+        if (rare >= MIN_SLICE) for (const s of slices.filter((x) => x.green === shown <= 0.5)) expect(s.to - s.from).toBeGreaterThanOrEqual(MIN_SLICE - 1e-12);
+      }
+    });
+  }
 });
 
 describe("the drawn green", () => {
@@ -55,7 +110,7 @@ describe("the drawn green", () => {
 
 describe("the pointer's run", () => {
   it("starts at 0, only moves forward, slows down, and ends exactly on the stop", () => {
-    const end = pointerStop(true, 0.5, 0.3), ms = 3000;
+    const end = landingTurn(pointerStop(true, wheelSlices(0.5), 0.3)), ms = 3000;
     expect(pointerAngle(end, 0, ms)).toBe(0);
     expect(pointerAngle(end, ms, ms)).toBe(end);
     expect(pointerAngle(end, ms + 500, ms)).toBe(end);
@@ -74,7 +129,7 @@ describe("the pointer's run", () => {
   });
 
   it("still turns in the last part of its run: it slows visibly, it does not creep (the playtest read a crawl as stopped)", () => {
-    const end = pointerStop(false, 0.5, 0.5), ms = SPIN_MS.normal;
+    const end = landingTurn(pointerStop(false, wheelSlices(0.5), 0.5)), ms = SPIN_MS.normal;
     expect(ms).toBeGreaterThanOrEqual(2000);
     expect(ms).toBeLessThanOrEqual(3000);
     expect(SPIN_MS.fast).toBeLessThan(ms);

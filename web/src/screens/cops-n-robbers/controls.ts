@@ -3,7 +3,7 @@
 // server's mode gives), and TOTAL BET: what a spin debits, the bet option's `cost_minor` for
 // the mode, with the stake and the Fortune Spins part under it. Only what the server offers
 // can be chosen.
-import { formatMoney } from "../../core/money";
+import { formatMoney, formatPercent } from "../../core/money";
 import type { BetOption, GameView } from "../../net/types";
 import { h } from "../../ui/dom";
 import type { BetControls } from "../game/registry";
@@ -22,13 +22,12 @@ export function costLine(cost: { stake: number; extra: number; lines: number }, 
   return cost.extra > 0 ? `${money(cost.stake)} stake + ${money(cost.extra)} ${modeTitle}` : `${money(cost.stake)} stake on ${cost.lines} lines`;
 }
 
-/** The line under the Fortune Spins switch: what a spin costs with them on (`total`, in money;
+/** The Fortune Spins switch's tooltip: what a spin costs with them on (`total`, in money;
  * `price`, the mode's price in stakes, the game file's 2) and what they give, in the rule
  * sheet's words (the robber collects the presents' cash). The sheet says nothing of the cost;
  * "+€0.10 a spin" read as a fee on top of an unknown price. */
 export function fortuneNote(total: string, price: number | string): string {
   const times = String(price) === "2" ? "twice the stake" : `${price} times the stake`;
-  // two short lines, not one long one: the console's fields share one row at 1440x900
   return `Costs ${times}: ${total} a spin\nrobbers collect the presents' cash`;
 }
 
@@ -49,8 +48,11 @@ export function copsBetControls(controls: BetControls, game: GameView): HTMLElem
   plus.addEventListener("click", () => pick(index() + 1));
   // the seed's name for the mode (the server's mode title is the game file's short "fortune")
   const fortuneTitle = fortune ? FORTUNE_SPINS : "";
+  // One short label in the console (the design review: three lines of its rules sat there): the
+  // switch names the mode, its state and its RTP; what it costs and gives is the info page's
+  // (help.md, Fortune Spins), the switch's tooltip and its accessible name.
+  const fortuneRtp = fortune ? game.rtp.find((r) => r.mode === fortune.name) : undefined;
   const toggle = fortune ? h("button", { role: "switch", "aria-checked": "false", "data-testid": "fortune-switch", class: "fortune-switch", title: `${fortuneTitle}: with them on, a round costs ${fortune.price}x your stake` }, "") : null;
-  const note = h("span", { class: "cops-cost fortune-note", "data-testid": "fortune-note" });
   toggle?.addEventListener("click", () => { controls.selectMode(controls.mode() === "base" ? (fortune?.name ?? "base") : "base"); });
   // The total each spin debits, the one amount to read; under it, the stake and what Fortune
   // Spins add (a new player read the stake beside the switch's price as two prices).
@@ -73,16 +75,16 @@ export function copsBetControls(controls: BetControls, game: GameView): HTMLElem
       const extra = withFortune?.extra;
       // the switch says its state alone; the line under it what being on costs and gives, the
       // same words either way ("OFF €0.10 more when on" in the switch read cramped and cryptic)
-      toggle.replaceChildren(h("b", {}, on ? "ON" : "OFF"));
-      // its two lines apart: a phone keeps the price alone (cops.css), the room is the reels'
-      note.replaceChildren(...(withFortune ? fortuneNote(money(withFortune.total), fortune.price).split("\n") : []).map((line, k) => h("span", { class: k ? "fortune-gives" : "fortune-price" }, line)));
-      toggle.setAttribute("aria-label", `${fortuneTitle} ${on ? "on" : "off"}${extra !== undefined ? `: each spin costs ${money(withFortune?.total ?? 0)}, ${money(extra)} more` : ""}`);
+      toggle.replaceChildren(h("span", { class: "fortune-name" }, fortuneTitle.toUpperCase()), " ", h("b", { class: "fortune-state" }, on ? "ON" : "OFF"));
+      if (withFortune) toggle.title = fortuneNote(money(withFortune.total), fortune.price).replace("\n", "; ");
+      toggle.setAttribute("aria-label", `${fortuneTitle} ${on ? "on" : "off"}${fortuneRtp ? `, RTP ${formatPercent(fortuneRtp.value)}` : ""}${extra !== undefined ? `: each spin costs ${money(withFortune?.total ?? 0)}, ${money(extra)} more` : ""}`);
     }
   };
   controls.onChange(update);
   update();
   return h("div", { class: "cops-bet", role: "group", "aria-label": "Stake and Fortune Spins" },
     h("div", { class: "field" }, h("span", { class: "label" }, "STAKE"), h("span", {}, minus, " ", stake, " ", plus)),
-    toggle ? h("div", { class: "field fortune-field" }, h("span", { class: "label" }, fortuneTitle.toUpperCase()), toggle, note) : "",
+    toggle ? h("div", { class: "field fortune-field", "data-testid": "fortune-field" }, toggle,
+      ...(fortuneRtp ? [h("small", { class: "fortune-rtp", "data-testid": "fortune-rtp", title: `${fortuneTitle}' return to player` }, `RTP ${formatPercent(fortuneRtp.value)}`)] : [])) : "",
     h("div", { class: "field cops-total-field" }, h("span", { class: "label" }, "TOTAL BET"), total, breakdown));
 }

@@ -41,6 +41,13 @@ export function collectionCells(spin: Pick<Spin, "events">): Cell[] {
   return [...robbers, ...presentValues(spin).map((p): Cell => [p.reel, p.row])];
 }
 
+/** The cells of the BONUS symbols in the spin's last window: what triggered the bonus, lit (and
+ * left uncovered) while its intro shows. */
+export function bonusCells(spin: Pick<Spin, "events">): Cell[] {
+  const window = spin.events.filter((e) => e.type === "window").at(-1);
+  return window ? window.symbols.flatMap((column, reel) => column.flatMap((id, row): Cell[] => (id === "BONUS" ? [[reel, row]] : []))) : [];
+}
+
 /** The trail's own multiplier at `position`: its last mark at or before it, 1 before the first. */
 export function trailMultiplier(position: number): number {
   let m = 1;
@@ -108,9 +115,10 @@ export interface CopsView extends SlotView {
   trailHide(): void;
   /** The bonus's own scene (its street, lights and frame) while `on`; off, the base game's. */
   bonusScene(on: boolean): void;
-  /** A feature's intro or outro over the reels (ui/moment.ts); `count` in credits, from the
-   * outcome. */
-  moment(m: CopsMoment, options?: { fast?: boolean }): Promise<void>;
+  /** A feature's intro or outro (ui/moment.ts); `count` in credits, from the outcome; `cells`
+   * lit on the reels while it shows (the symbols that triggered it: the intro stands clear of
+   * them, cops.css). */
+  moment(m: CopsMoment, options?: { fast?: boolean; cells?: readonly Cell[] }): Promise<void>;
   /** The ID parade: the dapple runs over Bert, Sid and Vic and stops on `result`. */
   parade(result: string, options?: { fast?: boolean }): Promise<void>;
   /** The mode chosen or played (base, fortune): Fortune Spins' sign in place of the presents'. */
@@ -181,7 +189,7 @@ export function copsHandlers(game: Pick<GameView, "info"> & Partial<Pick<GameVie
         title: BONUS_TITLES[e.start_multiplier] ?? "BIG MONEY BONUS",
         lines: [`${bonusCause(e.trigger_count)} · Trail multiplier x${e.start_multiplier}`, "Robbers collect the presents", "Bonus spins until the cop catches the robber"],
         kind: "bonus-intro",
-      }, { fast: ctx.fast });
+      }, { fast: ctx.fast, cells: bonusCells(ctx.spin) });
     },
     trail: async (e, ctx) => {
       // the count only: the trail over the reels shows where the robber and the cop are, and

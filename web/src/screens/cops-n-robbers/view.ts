@@ -15,6 +15,7 @@ import { copsSigns, FORTUNE_SIGN, type Sign } from "./signs";
 import { withCurrency } from "./symbols";
 import { BONUS_TITLES, collectionCells, collectionLabel, copsMomentMs, PARADE, TRAIL, trailMultiplier, type CopsMoment, type CopsView, type PresentValue } from "./handlers";
 import { type WinCycle, type WinShow } from "../../core/win-cycle";
+import { wheelSlices } from "./wheel-spin";
 import type { Outcome } from "../../core/outcome";
 
 /** The trail's height in CSS px per orientation: the reels are laid out that much (and a gap)
@@ -35,13 +36,12 @@ const UNDER_REELS_PX = 46;
  * compact form (each sign's title and short line). */
 const BAND_MIN_PX = 96;
 const BAND_COMPACT_PX = 60;
-/** On a phone: the room (CSS px) asked for the signs' short form under the reels (the reels are
- * centred above it), the most they grow to, the least they are shown in, and the air kept over
- * the console. */
-const BAND_PHONE_PX = 104;
+/** On a phone: the most the signs' short form under the reels grows to (the reels stand at the
+ * top of their room, roomUnder, and the rest is under them), the least it is shown in, and the
+ * air kept over the console. */
 const BAND_PHONE_MAX_PX = 156; // the room under the reels at the offer, less no more than 64 px bare
-// the room asked: in less, the signs' words were cut ("Each robber collects the" over the wheels)
-const BAND_PHONE_MIN_PX = BAND_PHONE_PX;
+// in less, the signs' words were cut ("Each robber collects the" over the wheels)
+const BAND_PHONE_MIN_PX = 104;
 const BAND_PHONE_GAP = 8;
 /** Design px across a phone kept beside the reels' window, for the frame's wood either side. */
 const PHONE_SIDE_PX = 14;
@@ -56,6 +56,7 @@ const PARADE_RESULTS: Record<string, string> = {
 export class CopsPixiView extends PixiSlotView implements CopsView {
   private readonly values = new Container();
   private readonly trailEl: HTMLElement;
+  private readonly lightsEl: HTMLElement;
   private readonly cells: HTMLElement[] = [];
   private readonly copEl = h("span", { class: "trail-token cop", role: "img", "aria-label": "Cop" });
   private readonly robberEl = h("span", { class: "trail-token robber", role: "img", "aria-label": "Robber" });
@@ -112,6 +113,9 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     // the multipliers' cobbles wider than the rest, so that their figures read on a phone
     row.style.gridTemplateColumns = this.cells.map((c) => (c.classList.contains("mark") ? "minmax(0, 2.2fr)" : "minmax(0, 1fr)")).join(" ");
     this.trailEl = h("div", { class: "trail", "data-testid": "trail", "data-layout": "decoration", hidden: true, "aria-label": "Big Money trail" }, h("span", { class: "trail-start", "data-testid": "trail-start" }), row);
+    // the trail's room in the base game: a string of lights across the street (cops.css), not a
+    // bare band of sky (the design review); the trail takes its place in the bonus
+    this.lightsEl = h("div", { class: "cops-lights", "data-testid": "cops-lights", "data-layout": "decoration", "aria-hidden": "true" });
     // the parade is a moment over the reels (the spin is over; nothing under it is at stake)
     this.paradeEl = h("div", { class: "parade", "data-testid": "parade", "data-layout": "over-reels", hidden: true, "aria-label": "ID parade" },
       h("div", { class: "parade-title" }, "ID PARADE"),
@@ -127,7 +131,7 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     this.bandEl = h("div", { class: "cops-band", "data-testid": "cops-band", "data-layout": "decoration", hidden: true, "aria-label": "How Cops n Robbers pays" },
       ...copsSigns(Object.values(TRAIL.marks)).map(sign), sign(FORTUNE_SIGN), this.bonusSign);
     deps.overlay.prepend(this.glowEl);
-    deps.overlay.append(this.trailEl, this.paradeEl, this.valuesEl, this.bandEl);
+    deps.overlay.append(this.trailEl, this.lightsEl, this.paradeEl, this.valuesEl, this.bandEl);
     deps.stage.app.renderer.runners.postrender.add(this.drawn);
     deps.overlay.parentElement?.prepend(this.sceneEl, ...this.snow);
   }
@@ -211,9 +215,11 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     return placement.design.name === "portrait" ? placement.design.width - PHONE_SIDE_PX : super.reelsAcross(placement);
   }
 
-  /** On a phone the reels are centred above the signs' room (a desktop keeps its layout). */
+  /** On a phone the reels stand at the top of their room, under the trail's (the design review:
+   * centred, they left a bare navy band over them), and what the height leaves goes under them,
+   * to the signs' room (a desktop keeps its layout). */
   protected override roomUnder(placement: Parameters<PixiSlotView["roomUnder"]>[0]): number {
-    return placement.design.name === "portrait" ? BAND_PHONE_PX : 0;
+    return placement.design.name === "portrait" ? placement.hostHeight : 0;
   }
 
   /** The signs: on a desktop in the room kept under the reels (none while the panel fills it;
@@ -422,12 +428,19 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     else delete stage.dataset.scene;
   }
 
-  async moment(m: CopsMoment, options: { fast?: boolean } = {}): Promise<void> {
+  async moment(m: CopsMoment, options: { fast?: boolean; cells?: readonly Cell[] } = {}): Promise<void> {
     // the outro's total stands still: the win meter under it already reads the round's win
     const count = m.count === undefined ? undefined : { to: m.count, format: formatCredits, still: m.kind === "bonus-outro" };
     // read whole even in turbo (copsMomentMs; a tap ends it sooner): showMoment's own turbo
     // (300 ms) flashed the bonus's intro and total past unseen
-    await showMoment(this.overlay, { title: m.title, lines: m.lines, count, kind: m.kind, ms: copsMomentMs(m.kind, !!options.fast) });
+    // the symbols that triggered it lit while it shows (the bonus's intro stands under the reels,
+    // cops.css: the design review saw it over them)
+    if (options.cells?.length) this.reels.highlight(options.cells);
+    try {
+      await showMoment(this.overlay, { title: m.title, lines: m.lines, count, kind: m.kind, ms: copsMomentMs(m.kind, !!options.fast) });
+    } finally {
+      if (options.cells?.length) this.reels.clearHighlight();
+    }
   }
 
   async parade(result: string, options: { fast?: boolean } = {}): Promise<void> {
@@ -463,6 +476,7 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
     this.destroyed = true;
     this.stage.app.renderer.runners.postrender.remove(this.drawn);
     this.trailEl.remove();
+    this.lightsEl.remove();
     this.paradeEl.remove();
     this.valuesEl.remove();
     this.bandEl.remove();
@@ -475,13 +489,16 @@ export class CopsPixiView extends PixiSlotView implements CopsView {
 }
 
 /** A sign's icon: the robber, the BONUS symbol, the snowflake blank (their art, cops.css), or
- * the gamble's wheel drawn here: green the chance, red the rest, a gold pointer. */
+ * the gamble's prize wheel drawn here. */
 function signIcon(kind: Sign["kind"]): HTMLElement {
   const icon = h("span", { class: "band-icon", "aria-hidden": "true" });
   if (kind === "gamble") {
-    icon.innerHTML = '<svg viewBox="-50 -50 100 100"><circle r="46" fill="#c1121f" stroke="#f4f8ff" stroke-width="6"/>'
-      + '<path d="M0,0 L0,-43 A43,43 0 1 1 -43,0 Z" fill="#2a9d4f"/><circle r="46" fill="none" stroke="#c1121f" stroke-width="6" stroke-dasharray="7 7"/>'
-      + '<polygon points="0,-40 7,0 -7,0" fill="#ffd166" stroke="#5a3a06" stroke-width="2.5" stroke-linejoin="round"/><circle r="9" fill="#7a0c14" stroke="#ffd166" stroke-width="3"/></svg>';
+    // the gamble's prize wheel in little (wheel.ts): green and red slices, a gold rim, the pointer
+    // at the top
+    const pt = (f: number) => `${(43 * Math.sin(f * 2 * Math.PI)).toFixed(1)},${(-43 * Math.cos(f * 2 * Math.PI)).toFixed(1)}`;
+    const slices = wheelSlices(0.5).map((s) => `<path d="M0,0 L${pt(s.from)} A43,43 0 0 1 ${pt(s.to)} Z" fill="${s.green ? "#2a9d4f" : "#c1121f"}" stroke="#ffd166" stroke-width="1"/>`).join("");
+    icon.innerHTML = `<svg viewBox="-50 -50 100 100"><circle r="47" fill="#3a1e0a" stroke="#ffd166" stroke-width="3"/>${slices}`
+      + '<polygon points="0,-30 -9,-49 9,-49" fill="#ffd166" stroke="#5a3a06" stroke-width="2.5" stroke-linejoin="round"/><circle r="9" fill="#7a0c14" stroke="#ffd166" stroke-width="3"/></svg>';
   }
   return icon;
 }

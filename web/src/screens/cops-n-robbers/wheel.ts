@@ -6,7 +6,7 @@
 import { creditsMoney, formatCredits } from "../../core/money";
 import { timeline } from "../../core/timing";
 import { reducedMotion, showMoment } from "../../ui/moment";
-import { pointerAngle, pointerStop, segmentLabel, shownShare, SKIP_AFTER_MS, SPIN_MS } from "./wheel-spin";
+import { landingTurn, pointerAngle, pointerStop, shownShare, sliceLabel, SKIP_AFTER_MS, SPIN_MS, wheelSlices, type Slice } from "./wheel-spin";
 import type { GameView, RoundView, SpinOdds, StepChoice } from "../../net/types";
 import type { ChoiceScreen } from "../game/registry";
 import { h } from "../../ui/dom";
@@ -63,77 +63,99 @@ export function segmentWords(wheel: "cash" | "bonus" | "chance", arg: number): {
   return { green, red: "LOSE" };
 }
 
-/** A wheel: a green arc of `share` of the turn from the top, red for the rest, a pointer. */
+/** The slices' colours: green and red, each in two shades (wheelSlices alternates them). */
+const SLICE_FILL = { green: ["#2a9d4f", "#1f7f3e"], red: ["#c1121f", "#8f0d18"] } as const;
+/** A slice's word at this size or more (of the wheel's 236 units) reads on a phone's wheel. */
+const READABLE_LABEL = 12;
+/** The rim's bulbs, lit in turn (cops.css). */
+const BULBS = 24;
+
+/** A prize wheel: its green and red slices (wheelSlices: the green adds up to the chance the
+ * server sends, split into equal slices interleaved with the red), a word on each slice, a rim
+ * of bulbs, a gold pointer fixed at the top; the wheel turns under the pointer. */
 export class Wheel {
   readonly el: SVGSVGElement;
-  private readonly green: SVGElement;
-  private readonly pointer: SVGElement;
-  /** Each segment's word, as the rule sheet names what it gives (segmentWords). */
+  /** What turns: the slices and their words. */
+  private readonly face = svg("g", { class: "wheel-face", "data-testid": "wheel-face" });
+  private readonly slicesEl: SVGElement;
+  /** Each slice's word, as the rule sheet names what it gives (segmentWords). */
   private readonly labels = svg("g", { class: "wheel-labels", "data-testid": "wheel-labels", "pointer-events": "none" });
   share = 0;
+  /** The slices drawn (wheelSlices of the shown share). */
+  slices: Slice[] = [];
 
   constructor(testid: string, label: string) {
-    this.el = svg("svg", { viewBox: "-110 -110 220 220", role: "img", "aria-label": label, "data-testid": testid }) as SVGSVGElement;
-    // a candy-cane rim (white under red dashes) with a string of lights, lit from the top left
-    this.el.append(svg("circle", { r: 104, fill: "#b3261e", stroke: "#fff", "stroke-width": 10 }),
-      svg("circle", { r: 104, fill: "none", stroke: "#c1121f", "stroke-width": 10, "stroke-dasharray": "12 12" }));
-    this.green = svg("path", { fill: "#2a9d4f", "data-testid": `${testid}-green` });
-    this.el.append(this.green, this.labels, svg("circle", { r: 98, fill: "none", stroke: "#2a0508", "stroke-width": 3 }),
-      svg("ellipse", { cx: -30, cy: -40, rx: 58, ry: 38, fill: "#fff", opacity: 0.14, "pointer-events": "none" }));
-    for (let i = 0; i < 12; i++) {
-      const a = (i / 12) * 2 * Math.PI;
-      this.el.append(svg("circle", { cx: (104 * Math.sin(a)).toFixed(1), cy: (-104 * Math.cos(a)).toFixed(1), r: 5, fill: i % 2 ? "#ffd166" : "#7fe0a4", stroke: "#3a2306", "stroke-width": 1.5 }));
+    this.el = svg("svg", { viewBox: "-118 -118 236 236", role: "img", "aria-label": label, "data-testid": testid }) as SVGSVGElement;
+    this.slicesEl = svg("g", { class: "wheel-slices", "data-testid": `${testid}-slices` });
+    // the rim: dark wood under a gold band, its bulbs round it
+    this.el.append(svg("circle", { r: 112, fill: "#3a1e0a", stroke: "#ffd166", "stroke-width": 4 }),
+      svg("circle", { r: 101, fill: "#2a0508" }));
+    this.face.append(this.slicesEl, this.labels, svg("circle", { r: 100, fill: "none", stroke: "#ffd166", "stroke-width": 2.5 }));
+    this.el.append(this.face,
+      svg("ellipse", { cx: -30, cy: -40, rx: 58, ry: 38, fill: "#fff", opacity: 0.12, "pointer-events": "none" }));
+    const bulbs = svg("g", { class: "wheel-bulbs", "aria-hidden": "true" });
+    for (let i = 0; i < BULBS; i++) {
+      const a = (i / BULBS) * 2 * Math.PI;
+      bulbs.append(svg("circle", { cx: (106.5 * Math.sin(a)).toFixed(1), cy: (-106.5 * Math.cos(a)).toFixed(1), r: 4.2, class: `wheel-bulb ${i % 2 ? "odd" : "even"}`, fill: i % 2 ? "#ffd166" : "#fff3c4", stroke: "#5a3a06", "stroke-width": 1.2 }));
     }
-    // the pointer lit: a gold needle glowing over the wheel, a lamp at its tip (the brief: a
+    this.el.append(bulbs);
+    // the pointer: a gold flag fixed at the top, its tip in the wheel, a lamp on it (the brief: a
     // form's wheel, small and flat, read as no game's)
     const glow = `${testid}-glow`;
     const defs = svg("defs", {});
     const filter = svg("filter", { id: glow, x: "-50%", y: "-50%", width: "200%", height: "200%" });
-    filter.append(svg("feGaussianBlur", { in: "SourceGraphic", stdDeviation: 4, result: "blur" }));
+    filter.append(svg("feGaussianBlur", { in: "SourceGraphic", stdDeviation: 3, result: "blur" }));
     const merge = svg("feMerge", {});
     merge.append(svg("feMergeNode", { in: "blur" }), svg("feMergeNode", { in: "SourceGraphic" }));
     filter.append(merge);
     defs.append(filter);
     this.el.prepend(defs);
-    this.pointer = svg("g", { class: "wheel-pointer" });
-    this.pointer.append(
-      svg("polygon", { points: "0,-96 11,0 -11,0", fill: "#ffd166", stroke: "#5a3a06", "stroke-width": 3, "stroke-linejoin": "round", filter: `url(#${glow})` }),
-      svg("polygon", { points: "0,-88 4,-6 -4,-6", fill: "#fff3c4", opacity: 0.85 }),
-      svg("circle", { cy: -90, r: 7, fill: "#fffbe6", stroke: "#ffd166", "stroke-width": 2.5, filter: `url(#${glow})`, class: "wheel-lamp" }));
-    this.el.append(this.pointer, svg("circle", { r: 22, fill: "#7a0c14", stroke: "#ffd166", "stroke-width": 3 }),
+    const pointer = svg("g", { class: "wheel-pointer", "data-testid": `${testid}-pointer` });
+    pointer.append(
+      svg("path", { d: "M0,-78 L-15,-110 Q0,-122 15,-110 Z", fill: "#ffd166", stroke: "#5a3a06", "stroke-width": 3, "stroke-linejoin": "round", filter: `url(#${glow})` }),
+      svg("path", { d: "M0,-84 L-7,-106 Q0,-112 7,-106 Z", fill: "#fff3c4", opacity: 0.8 }),
+      svg("circle", { cy: -108, r: 5, fill: "#fffbe6", stroke: "#c1121f", "stroke-width": 2, class: "wheel-lamp" }));
+    this.el.append(pointer, svg("circle", { r: 22, fill: "#7a0c14", stroke: "#ffd166", "stroke-width": 3 }),
       svg("polygon", { points: "0,-16 4.5,-5.5 16,-5.5 7,2 10.5,13.5 0,6.5 -10.5,13.5 -7,2 -16,-5.5 -4.5,-5.5", fill: "#ffd166", stroke: "#5a3a06", "stroke-width": 2, "stroke-linejoin": "round" }));
   }
 
-  /** `words`: what the green and the red segment give, written on them. */
+  /** `words`: what the green and the red slices give, written on each. */
   draw(share: number, words?: { green: string; red: string }): void {
     this.share = share;
-    const shown = shownShare(share);
+    this.slices = wheelSlices(shownShare(share));
     this.el.dataset.share = share.toFixed(6);
+    this.el.dataset.slices = String(this.slices.length);
+    this.slicesEl.replaceChildren(...this.slices.map((s) => svg("path", { d: slicePath(s.from, s.to), fill: SLICE_FILL[s.green ? "green" : "red"][s.shade], stroke: "#ffd166", "stroke-width": 1.2, "data-green": String(s.green), "data-from": s.from.toFixed(6), "data-to": s.to.toFixed(6) })));
     this.labels.replaceChildren();
-    for (const [word, from, to, colour] of [[words?.green, 0, shown, "green"], [words?.red, shown, 1, "red"]] as const) {
-      const at = word ? segmentLabel(from, to, word.length) : null;
-      if (!word || !at) continue;
+    for (const s of this.slices) {
+      const full = s.green ? words?.green : words?.red;
+      if (!full) continue;
+      // the whole word where it reads on the slice, else its first word ("SUPER" of SUPER
+      // BONUS: the whole, along a phone's slice, was 7 px)
+      const fits = [full, full.split(" ")[0]!].map((w) => ({ w, at: sliceLabel(s.from, s.to, w.length) }));
+      const best = fits.find((f) => f.at && f.at.size >= READABLE_LABEL) ?? fits.filter((f) => f.at).sort((x, y) => y.at!.size - x.at!.size)[0];
+      if (!best?.at) continue;
+      const { w: word, at } = best;
+      const colour = s.green ? "green" : "red";
       const text = svg("text", { x: at.x.toFixed(1), y: at.y.toFixed(1), transform: `rotate(${at.rotate.toFixed(1)} ${at.x.toFixed(1)} ${at.y.toFixed(1)})`, "font-size": at.size.toFixed(1), "text-anchor": "middle", "dominant-baseline": "central", class: `wheel-label ${colour}`, "data-segment": colour });
       text.textContent = word;
       this.labels.append(text);
     }
-    if (shown >= 1) { this.green.setAttribute("d", "M0,-100 A100,100 0 1 1 -0.01,-100 Z"); return; }
-    const a = shown * 2 * Math.PI;
-    const x = 100 * Math.sin(a), y = -100 * Math.cos(a);
-    this.green.setAttribute("d", shown ? `M0,0 L0,-100 A100,100 0 ${shown > 0.5 ? 1 : 0} 1 ${x.toFixed(2)},${y.toFixed(2)} Z` : "");
   }
 
   private turn(deg: number): void {
-    this.pointer.setAttribute("transform", `rotate(${deg.toFixed(2)})`);
+    this.face.setAttribute("transform", `rotate(${deg.toFixed(2)})`);
   }
 
-  /** Spin the pointer and stop it on green (won) or red, as the server decided: SPIN_TURNS
-   * turns slowing into the stop over `ms` of wall-clock time (drawn each frame, so a slow
-   * renderer shows fewer frames, not a longer spin). `skip` (a tap, Space) ends the run at its
-   * stop; `ms` 0 (reduced motion) places the pointer at once. */
+  /** Spin the wheel and stop it with a green slice under the pointer (won) or a red one, as the
+   * server decided: SPIN_TURNS turns slowing into the stop over `ms` of wall-clock time (drawn
+   * each frame, so a slow renderer shows fewer frames, not a longer spin). `skip` (a tap,
+   * Space) ends the run at its stop; `ms` 0 (reduced motion) places the wheel at once.
+   * data-stop: the wheel's angle that rests under the pointer. */
   async spin(won: boolean, ms: number, skip: Promise<void>): Promise<void> {
-    const end = pointerStop(won, shownShare(this.share), Math.random());
-    this.el.dataset.stop = (end % 360).toFixed(2);
+    const stop = pointerStop(won, this.slices, Math.random());
+    const end = landingTurn(stop);
+    this.el.dataset.stop = (stop % 360).toFixed(2);
     this.el.dataset.result = won ? "green" : "red";
     let skipped = false;
     void skip.then(() => { skipped = true; });
@@ -146,6 +168,13 @@ export class Wheel {
     }
     this.turn(end);
   }
+}
+
+/** A slice's outline on a wheel of radius 100, `from`..`to` fractions of the turn clockwise
+ * from the top. */
+function slicePath(from: number, to: number): string {
+  const pt = (f: number) => `${(100 * Math.sin(f * 2 * Math.PI)).toFixed(2)},${(-100 * Math.cos(f * 2 * Math.PI)).toFixed(2)}`;
+  return `M0,0 L${pt(from)} A100,100 0 ${to - from > 0.5 ? 1 : 0} 1 ${pt(to)} Z`;
 }
 
 /** A tap on the panel or Space ends the wheel's run early (as a moment is skipped); the
