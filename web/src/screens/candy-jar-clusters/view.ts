@@ -147,11 +147,12 @@ export class CandyJarView implements CandyViewApi {
       // what it collects and what it is for, beside it where there is room (a desktop); a tap
       // on a jar says it anywhere (a phone has room for the jars only)
       // a desktop's label is a picture, not a paragraph (a reviewer: "the side panels are
-      // paragraphs of rules"): the jar's candy, an arrow, the modifier it gives and its gist in a
-      // few words; the sentence stays for assistive tools, the jar's note and the info pages
+      // paragraphs of rules"): the jar's candy, an arrow, the modifier it gives, and its gist in a
+      // few words (the jar's lid names it); the sentence stays for assistive tools, the jar's
+      // note and the info pages
       const caption = h("span", { class: "jar-caption", "data-testid": `jar-${j}-caption`, style: `--jar:${colour}`, role: "img", "aria-label": said ? `${said.candy}: ${said.gives}` : JAR_NAMES[j] },
         h("span", { class: "cap-pics", "aria-hidden": "true" }, candyArt(JAR_CANDY[j], `cap-${j}`), h("i", { class: "arrow" }, "➜"), modifierArt(j, `cap-${j}`)),
-        h("b", { "aria-hidden": "true" }, JAR_NAMES[j]), h("span", { class: "gist", "aria-hidden": "true" }, this.modWords.get(j)?.gist ?? ""));
+        h("span", { class: "gist", "aria-hidden": "true" }, this.modWords.get(j)?.gist ?? ""));
       jars.append(h("div", { class: "jar-row" }, jar, caption));
       this.jarEls.set(j, { jar, count, dots });
       const mod = h("span", { class: "modifier", style: `--jar:${colour}`, "data-testid": `modifier-${j}`, "data-lit": "false" }, JAR_NAMES[j]);
