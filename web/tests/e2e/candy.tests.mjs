@@ -697,6 +697,10 @@ export const tests = [
       const legend = await t.page.locator("[data-testid=candy-mod-legend] .mod-row").allInnerTexts();
       expect(legend.length === 3 && legend.every((r) => /\d/.test(r)), `the modifiers under the ladder: ${JSON.stringify(legend)}`);
       await jarsExplained(t, "phone", false);
+      // the rule under the jars pictured (its sentence read as a paragraph on the phone too)
+      const rulePics = await t.page.locator("[data-testid=jar-rule-pics] svg:visible").count();
+      const ruleBox = await t.page.locator("[data-testid=jar-rule]").boundingBox();
+      expect(rulePics >= 3 && ruleBox.height <= 56, `the phone's rule under the jars: ${rulePics} candies pictured, ${Math.round(ruleBox.height)} px high`);
       const game = await t.api("/api/v1/games/candy-fs");
       await ladderAt(t, game, 20, "phone first bet");
       await t.page.click("[data-testid=candy-bet-plus]");
