@@ -91,7 +91,8 @@ async function jarsExplained(t, label, captions) {
     const candy = item.split(":")[0];
     const gives = /, for (.+?)\.?$/.exec(item)[1];
     if (captions) {
-      const caption = await t.page.locator(`[data-testid=jar-${jar}-caption]`).innerText();
+      // the caption pictures it; its sentence is its accessible name (cabinetsPictured)
+      const caption = await t.page.locator(`[data-testid=jar-${jar}-caption]`).getAttribute("aria-label");
       expect(caption.toLowerCase().includes(candy.toLowerCase()) && caption.includes(gives), `${label}: the ${name} jar's caption "${caption}", the pages: ${item}`);
     }
     await t.page.click(`[data-testid=jar-${jar}]`);
@@ -330,6 +331,64 @@ async function ladderAt(t, game, stakeMinor, label) {
   expect(checked === 5, `${label}: ${checked} jackpots checked`);
 }
 
+/** From now on the page records each jackpot moment and free-spins end as it opens: its kind,
+ * whether it covers the whole stage (a reviewer found the MINI JACKPOT a small box, and a phone's
+ * free-spins total a small pill), its title's and amount's font sizes (CSS px) and its words. */
+async function recordMoments(t) {
+  await t.page.evaluate(() => {
+    window.__moments = [];
+    new MutationObserver((records) => {
+      for (const r of records) for (const el of r.addedNodes) {
+        if (!(el instanceof HTMLElement) || el.dataset.testid !== "moment") continue;
+        const kind = el.classList.contains("jackpot") ? "jackpot" : el.classList.contains("fs-outro") ? "fs-outro" : null;
+        if (!kind) continue;
+        const m = el.getBoundingClientRect(), s = document.querySelector("[data-testid=stage]").getBoundingClientRect();
+        const px = (sel) => { const x = el.querySelector(sel); return x ? parseFloat(getComputedStyle(x).fontSize) : 0; };
+        window.__moments.push({ kind, covers: m.left <= s.left + 1 && m.top <= s.top + 1 && m.right >= s.right - 1 && m.bottom >= s.bottom - 1,
+          title: px(".moment-title"), amount: Math.max(px(".moment-amount"), px(".moment-line")), text: el.innerText.replace(/\s+/g, " ") });
+      }
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+}
+
+/** Each recorded moment of `kind` (at least one) was a moment over the whole stage with a large
+ * title and amount (40 px and 30 px at least: a phone's card said them at 30 px and 22 px). */
+async function momentsFullScreen(t, kind, label) {
+  const seen = (await t.page.evaluate(() => window.__moments)).filter((m) => m.kind === kind);
+  expect(seen.length > 0, `${label}: no ${kind} moment recorded`);
+  for (const m of seen) {
+    expect(m.covers, `${label}: the ${kind} moment "${m.text}" does not cover the stage`);
+    expect(m.title >= 40 && m.amount >= 30, `${label}: the ${kind} moment "${m.text}": title ${m.title} px, amount ${m.amount} px`);
+  }
+}
+
+/** A desktop's cabinets are pictures with a few words, not paragraphs (a reviewer read
+ * paragraphs of rules, and the right cabinet ~250 px bare at 1440x900): each jar's label
+ * pictures its candy and its modifier in at most 6 words; the rule under the jars pictures the
+ * three candies; the jackpot board pictures each jackpot's coin with how many of its symbols the
+ * pages say win it, and its rungs take at least half the right cabinet's height. */
+async function cabinetsPictured(t, game, label) {
+  const found = await t.page.evaluate(() => {
+    const shown = (el) => !!el && getComputedStyle(el).display !== "none" && el.getBoundingClientRect().width > 1;
+    const pics = (el) => [...el.querySelectorAll("svg")].filter(shown).length;
+    const captions = ["wild", "free_spins", "jackpots"].map((j) => { const el = document.querySelector(`[data-testid=jar-${j}-caption]`); return { jar: j, pics: pics(el), words: el.innerText.split(/\s+/).filter((w) => /\w/.test(w)).length }; });
+    const rule = document.querySelector("[data-testid=jar-rule-pics]");
+    const right = document.querySelector(".candy .side.right").getBoundingClientRect();
+    const rungs = ["MINI", "MINOR", "MAJOR", "MAXI", "GRAND"].map((n) => { const el = document.querySelector(`[data-testid=jackpot-${n}]`); return { name: n, pics: pics(el), height: el.getBoundingClientRect().height, need: el.querySelector(`[data-testid=jackpot-${n}-need]`)?.innerText ?? "" }; });
+    return { captions, rulePics: rule && shown(rule) ? pics(rule) : 0, right: right.height, rungs };
+  });
+  for (const c of found.captions) expect(c.pics >= 2 && c.words <= 6, `${label}: the ${c.jar} jar's label: ${c.pics} pictures, ${c.words} words`);
+  expect(found.rulePics >= 3, `${label}: the rule under the jars pictures ${found.rulePics} candies`);
+  const items = game.info.help.sections.find((s) => s.id === "jackpots").blocks.filter((b) => b.kind === "ul").flatMap((b) => b.items);
+  for (const r of found.rungs) {
+    const item = items.find((i) => i[0]?.strong === r.name);
+    const need = /(\d+) (?:\w+ )?symbols? collected/.exec(item.slice(1).map((p) => (typeof p === "string" ? p : p.strong ?? "")).join(""))[1];
+    expect(r.pics >= 1 && r.need.includes(need), `${label}: the ${r.name} rung: ${r.pics} pictures, "${r.need}", the pages: ${need} symbols`);
+  }
+  const share = found.rungs.reduce((a, r) => a + r.height, 0) / found.right;
+  expect(share >= 0.5, `${label}: the jackpot rungs take ${Math.round(share * 100)}% of the right cabinet's height`);
+}
+
 /** Spin until `wanted(outcome)`, at most `tries` rounds; returns the round. */
 async function spinUntil(t, key, wanted, tries, what, beforeSpin = async () => {}) {
   for (let i = 0; i < tries; i++) {
@@ -354,6 +413,7 @@ export const tests = [
       await jarsExplained(t, "desktop", true);
       const rtp = await t.page.locator("[data-testid=rtp]").innerText();
       const game = await t.api("/api/v1/games/candy-jar-clusters");
+      await cabinetsPictured(t, game, "desktop idle");
       await ladderAt(t, game, 20, "first bet");
       expect(rtp === `${(game.rtp[0].value * 100).toFixed(2)}%`, `RTP shown ${rtp}, server ${game.rtp[0].value}`);
       // bet: + raises it, − lowers it, the menu lists every stake the server offers
@@ -479,6 +539,7 @@ export const tests = [
       const trigger = /receive (\d+) or more candies in one spin/.exec(jarsPage.blocks.filter((b) => b.kind === "p").flatMap((b) => b.parts).map((p) => (typeof p === "string" ? p : p.strong ?? "")).join(""))[1];
       let sawFree = false, sawJackpot = false, shotFree = false, shotIntro = false;
       await recordIntros(t);
+      await recordMoments(t);
       // each jackpot's moment as it ends (its count done): what it said
       await t.page.evaluate(() => {
         window.__jackpotMoments = [];
@@ -561,6 +622,7 @@ export const tests = [
           // "200" beside a pill reading "€2.00")
           const said = (await t.page.evaluate(() => window.__jackpotMoments)).at(-1) ?? "";
           expect(said.includes(`${lastWin.jackpot} JACKPOT`) && said.includes(`${credits(lastWin.win)} credits`) && said.includes(money(lastWin.win * o.bet.denomination)), `the ${lastWin.jackpot} jackpot's moment said "${said}", the round won ${credits(lastWin.win)} credits (${money(lastWin.win * o.bet.denomination)})`);
+          await momentsFullScreen(t, "jackpot", "candy-fs");
           await layout(t, "candy-jackpot");
           await t.shot("jackpot");
         }
@@ -620,8 +682,11 @@ export const tests = [
   {
     name: "candy: phone 390x844",
     viewport: { width: 390, height: 844 },
+    // the test-only game whose jars start Free Spins often: its rounds win, and end on the free
+    // spins' total, without depending on the shipped reels' chance (a win in 10 rounds flaked)
+    gameFiles: [FS],
     async run(t) {
-      await open(t, "candy-jar-clusters");
+      await open(t, "candy-fs");
       await idleBoardDrawn(t, "candy-phone-before");
       await layout(t, "candy-phone-idle");
       await jarLabelsBelong(t, "phone idle");
@@ -632,13 +697,20 @@ export const tests = [
       const legend = await t.page.locator("[data-testid=candy-mod-legend] .mod-row").allInnerTexts();
       expect(legend.length === 3 && legend.every((r) => /\d/.test(r)), `the modifiers under the ladder: ${JSON.stringify(legend)}`);
       await jarsExplained(t, "phone", false);
-      const game = await t.api("/api/v1/games/candy-jar-clusters");
+      // the rule under the jars pictured (its sentence read as a paragraph on the phone too)
+      const rulePics = await t.page.locator("[data-testid=jar-rule-pics] svg:visible").count();
+      const ruleBox = await t.page.locator("[data-testid=jar-rule]").boundingBox();
+      expect(rulePics >= 3 && ruleBox.height <= 56, `the phone's rule under the jars: ${rulePics} candies pictured, ${Math.round(ruleBox.height)} px high`);
+      const game = await t.api("/api/v1/games/candy-fs");
       await ladderAt(t, game, 20, "phone first bet");
       await t.page.click("[data-testid=candy-bet-plus]");
       await ladderAt(t, game, 40, "phone after +");
       await t.page.check("[data-testid=turbo]");
-      // a round with a win, so that the win line shows under the grid
-      await spinUntil(t, "candy-jar-clusters", (o) => o.total_win > 0, 10, "win");
+      await recordMoments(t);
+      // a free-spins round with a win, so that the win line shows under the grid and the free
+      // spins end on their total: a moment over the whole phone screen, as on a desktop
+      await spinUntil(t, "candy-fs", (o) => o.total_win > 0 && o.spins.length > 1, 8, "free-spins round with a win");
+      await momentsFullScreen(t, "fs-outro", "phone");
       expect((await t.page.locator("[data-testid=candy-screen]").getAttribute("data-board")) === "round", "the round's grid did not replace the idle board");
       await t.assertDrawn("candy-phone-after");
       await layout(t, "candy-phone-after-win");
@@ -647,7 +719,7 @@ export const tests = [
         const box = await t.page.locator(`[data-testid=${id}]`).boundingBox();
         expect(box && box.x >= 0 && box.x + box.width <= 390 && box.y >= 0 && box.y + box.height <= 844, `${id} is off the phone screen: ${JSON.stringify(box)}`);
       }
-      await checkBalance(t, "candy-jar-clusters");
+      await checkBalance(t, "candy-fs");
     },
   },
 ];

@@ -249,6 +249,30 @@ describe("candy jar handlers", () => {
   });
 });
 
+describe("candy jar symbols", () => {
+  // a design review: "half the symbols are plain fruit in a candy shop"
+  it("the fruit symbols are drawn as sweets: each a named candy of its own kind, with an outline, a highlight and a shadow; ids and names kept", () => {
+    const fruit = ["STRAWBERRY", "GRAPES", "LEMON", "PLUM"];
+    const kinds = new Set<string>();
+    for (const id of fruit) {
+      const svg = CANDY_SYMBOLS[id]?.svg ?? "";
+      const info = shipped.info.symbols.find((s) => s.id === id);
+      expect(info, id).toBeTruthy();
+      const title = /<title>([^<]+)<\/title>/.exec(svg)?.[1] ?? "";
+      // the sweet in the fruit's flavour: its title names the fruit the paytable names, and a sweet
+      expect(title.toLowerCase(), id).toContain(info!.name.toLowerCase().replace(/s$/, ""));
+      const kind = /gumm(y|ies)|jelly beans?|gumdrop|lollipop|wrapped|drop/i.exec(title)?.[0].toLowerCase() ?? "";
+      expect(kind, `${id}: "${title}"`).not.toBe("");
+      kinds.add(kind);
+      expect(svg, `${id}: an outline`).toMatch(/stroke-width="[4-9]"/);
+      expect(svg, `${id}: a highlight`).toMatch(/(fill|stroke)="#fff"[^>]*opacity="\.[5-9]/);
+      expect(svg, `${id}: a shadow under it`).toMatch(/<ellipse cx="100" cy="1[7-9]\d"[^>]*opacity="\.3/);
+    }
+    // each its own shape: no two fruits drawn as the same kind of sweet but the gummies
+    expect(kinds.size, [...kinds].join(", ")).toBeGreaterThanOrEqual(3);
+  });
+});
+
 /** The credits a win line says its pay adds: the number after its last "=", else after "pays". */
 function saidPay(text: string): number {
   const m = /=\s*([\d,]+)(?!.*=)/.exec(text) ?? /pays? ([\d,]+)/.exec(text);

@@ -58,3 +58,21 @@ export function jackpotMoment(name: string, win: number, multiplier: number, sai
     item: { name, line: said.multiple === null ? "" : `${said.multiple.toLocaleString("en")}× the total bet` },
   };
 }
+
+const COLLECT = /^\s*:?\s*(\d+)\s+(?:\w+\s+)?symbols? collected/i;
+
+/** Jackpot name -> how many of its symbols win it, as the information pages' jackpot list says
+ * ("**MINI**: 2 symbols collected = ..."); names the pages do not say are absent. */
+export function jackpotCollects(info: Pick<GameInfo, "help">): Map<string, number> {
+  const out = new Map<string, number>();
+  const section = info.help?.sections.find((s) => s.id === "jackpots");
+  for (const block of section?.blocks ?? []) {
+    if (block.kind !== "ul") continue;
+    for (const item of block.items) {
+      const name = nameOf(item[0]);
+      const m = COLLECT.exec(item.slice(1).map(textOf).join(""));
+      if (name && m) out.set(name, Number(m[1]));
+    }
+  }
+  return out;
+}

@@ -1,5 +1,6 @@
 // Candy Jar Clusters' symbols, authored as SVG (art/, our own artwork, lit from the top left):
-// a cupcake, a lollipop and a wrapped bonbon (the high symbols), four fruits (the low ones),
+// a cupcake, a lollipop and a wrapped bonbon (the high symbols), four fruit-flavoured sweets (the
+// low ones: a strawberry gummy, grape jelly beans, a lemon-slice gummy, a plum gumdrop),
 // the WILD candy jar and the golden wild star with its multiplier, the three bonus peppermints
 // in their jar colours, the striped EXTRA free spin token and the five jackpot coins. Each has
 // its own colour and its own silhouette, so it reads at the ~45 px of a phone's 7x7 grid.

@@ -17,11 +17,11 @@ import { idleBoard } from "./idle";
 import { extraLine, extraMeter, JAR_BOX, jarFill, jarRules, pileSlots, superSpinEvery, triggerLine, type JarRules, type PileSlot } from "./jars";
 import jarBack from "./art/jar-back.svg?raw";
 import jarFront from "./art/jar-front.svg?raw";
-import { jackpotMoment, jackpotMultiples, ladderAmounts } from "./ladder";
+import { jackpotCollects, jackpotMoment, jackpotMultiples, ladderAmounts } from "./ladder";
 import { dropMultiplier } from "./mult-drop";
 import { MODIFIER_ART, modifierWords, type ModifierWords } from "./modifiers";
-import { JACKPOTS, JAR_NAMES, JARS, type CandyView as CandyViewApi, type FreeSpinCounter, type Jar } from "./handlers";
-import { JAR_COLOURS } from "./symbols";
+import { JACKPOTS, JAR_CANDY, JAR_NAMES, JARS, type CandyView as CandyViewApi, type FreeSpinCounter, type Jar } from "./handlers";
+import { CANDY_SYMBOLS, JAR_COLOURS } from "./symbols";
 import { candyWinCycle, cycleLine } from "./wins";
 import { WIN_CYCLE_MS } from "../../core/win-cycle";
 import type { Cell, Outcome } from "../../core/outcome";
@@ -69,6 +69,11 @@ function inlineArt(svg: string, prefix: string, testid: string): HTMLElement {
   const el = h("span", { class: "mod-art", "data-testid": testid, "aria-hidden": "true" });
   el.innerHTML = svg.replace(/id="(\w+)"/g, `id="${prefix}-$1"`).replace(/url\(#(\w+)\)/g, `url(#${prefix}-$1)`);
   return el;
+}
+
+/** A symbol's picture (its authored SVG), inline with its ids made its own (`prefix`). */
+function candyArt(symbol: string, prefix: string): HTMLElement {
+  return inlineArt(CANDY_SYMBOLS[symbol]?.svg ?? "", prefix, `art-${symbol}`);
 }
 
 /** A candy in a jar at its slot (percent of the jar's box, which keeps the art's proportions);
@@ -141,8 +146,13 @@ export class CandyJarView implements CandyViewApi {
       jar.addEventListener("keydown", (ev) => { if (ev.key === "Enter") { ev.preventDefault(); this.toggleTip(j, jar); } });
       // what it collects and what it is for, beside it where there is room (a desktop); a tap
       // on a jar says it anywhere (a phone has room for the jars only)
-      const caption = h("span", { class: "jar-caption", "data-testid": `jar-${j}-caption`, style: `--jar:${colour}` },
-        ...(said ? [h("b", {}, said.candy), h("span", {}, said.gives)] : []));
+      // a desktop's label is a picture, not a paragraph (a reviewer: "the side panels are
+      // paragraphs of rules"): the jar's candy, an arrow, the modifier it gives, and its gist in a
+      // few words (the jar's lid names it); the sentence stays for assistive tools, the jar's
+      // note and the info pages
+      const caption = h("span", { class: "jar-caption", "data-testid": `jar-${j}-caption`, style: `--jar:${colour}`, role: "img", "aria-label": said ? `${said.candy}: ${said.gives}` : JAR_NAMES[j] },
+        h("span", { class: "cap-pics", "aria-hidden": "true" }, candyArt(JAR_CANDY[j], `cap-${j}`), h("i", { class: "arrow" }, "➜"), modifierArt(j, `cap-${j}`)),
+        h("span", { class: "gist", "aria-hidden": "true" }, this.modWords.get(j)?.gist ?? ""));
       jars.append(h("div", { class: "jar-row" }, jar, caption));
       this.jarEls.set(j, { jar, count, dots });
       const mod = h("span", { class: "modifier", style: `--jar:${colour}`, "data-testid": `modifier-${j}`, "data-lit": "false" }, JAR_NAMES[j]);
@@ -153,15 +163,27 @@ export class CandyJarView implements CandyViewApi {
     // candies together in one spin (RULES.md: 3 or more start Free Spins, the jars empty after
     // every spin), so the target is theirs together, not one jar's
     this.progress = rules.trigger === null ? null : h("div", { class: "jar-progress", "data-testid": "jar-progress", role: "img" });
-    const fills = rules.trigger === null ? null : h("div", { class: "jar-rule", "data-testid": "jar-rule" }, this.progress ?? "", h("span", { class: "words" }, triggerLine(rules)), h("span", { class: "short" }, triggerLine(rules, true)));
+    const fills = rules.trigger === null ? null : h("div", { class: "jar-rule", "data-testid": "jar-rule" }, this.progress ?? "", h("span", { class: "words" }, triggerLine(rules)), h("span", { class: "short" }, triggerLine(rules, true)),
+      // a desktop's rule as symbols: the three candies, "3+ in one spin", FREE SPINS
+      h("span", { class: "rule-pics", "data-testid": "jar-rule-pics", "aria-hidden": "true" },
+        h("span", { class: "candies" }, ...JARS.map((j) => candyArt(JAR_CANDY[j], `rule-${j}`))),
+        h("b", { class: "need" }, `${rules.trigger}+`), h("small", {}, "IN ONE SPIN"), h("b", { class: "gives" }, "FREE SPINS")));
     this.showProgress({ wild: 0, free_spins: 0, jackpots: 0 });
     this.tip = h("div", { class: "jar-tip", role: "tooltip", "data-testid": "jar-tip", "data-layout": "over-reels", hidden: true });
     this.ladder = h("div", { class: "ladder", "data-testid": "candy-jackpots", "aria-label": "Jackpots" });
     this.multiples = jackpotMultiples(game.info);
+    const collects = jackpotCollects(game.info);
+    // a desktop's ladder is the cabinet's board: its title, then each jackpot's coin, its name,
+    // how many of its coins win it (the pages') and its amount, GRAND at the top
+    this.ladder.append(h("b", { class: "ladder-title", "aria-hidden": "true" }, "JACKPOTS"));
     for (const name of JACKPOTS) {
       const amount = h("output", { class: "amount", "data-testid": `jackpot-${name}-amount` }, "");
       const win = h("output", { class: "won", "data-testid": `jackpot-${name}-win` }, "");
-      const el = h("div", { class: "jackpot", style: `--jp:${JACKPOT_COLOURS[name] ?? "#fff"}`, "data-testid": `jackpot-${name}`, "data-active": "false", "data-won": "false" }, h("span", {}, name), amount, win);
+      const coin = deps.symbols[name]?.svg;
+      const need = collects.get(name);
+      const el = h("div", { class: "jackpot", style: `--jp:${JACKPOT_COLOURS[name] ?? "#fff"}`, "data-testid": `jackpot-${name}`, "data-active": "false", "data-won": "false" },
+        ...(coin ? [inlineArt(coin, `rung-${name}`, `jackpot-${name}-coin`)] : []),
+        h("span", { class: "rung-name" }, h("span", {}, name), ...(need ? [h("small", { class: "rung-need", "data-testid": `jackpot-${name}-need` }, `COLLECT ${need}`)] : [])), amount, win);
       this.ladder.append(el);
       this.jackpotEls.set(name, { el, amount, win });
     }
@@ -188,7 +210,7 @@ export class CandyJarView implements CandyViewApi {
     this.root = h("div", { class: "candy", "data-testid": "candy-screen", "data-board": "idle" },
       h("div", { class: "side left", "data-layout": "decoration" }, jars, modifiers, fills),
       // landscape: under the ladder, the shop's display shelf fills the cabinet (candy.css)
-      h("div", { class: "side right", "data-layout": "decoration" }, this.counter, this.totalEl, this.capEl, this.mult, this.extra, this.ladder, this.legend, h("div", { class: "display", "aria-hidden": "true" })),
+      h("div", { class: "side right", "data-layout": "decoration" }, this.counter, this.totalEl, this.capEl, this.mult, this.extra, this.ladder, this.legend, this.superCard()),
       this.winLine, this.bannerEl, this.tip);
     deps.overlay.appendChild(this.root);
     // a tap anywhere but on a jar (which toggles its own note) closes the note
@@ -196,6 +218,16 @@ export class CandyJarView implements CandyViewApi {
     document.addEventListener("pointerdown", this.closeTip);
 
     this.unsubscribe = stage.onLayout((design) => this.layout(design));
+  }
+
+  /** The right cabinet's foot (a desktop): what a SUPER SPIN takes, as symbols ("5 x [EXTRA] =
+   * SUPER SPIN", the pages' count); nothing where the pages do not say. */
+  private superCard(): HTMLElement {
+    const every = this.superEvery;
+    if (!every) return h("div", { class: "super-card", hidden: true });
+    return h("div", { class: "super-card", "data-testid": "candy-super-card", role: "img", "aria-label": `Every ${every.every} ${every.symbol} symbols collected award a SUPER SPIN` },
+      h("span", { class: "pics", "aria-hidden": "true" }, h("b", {}, `${every.every}×`), candyArt("EXTRA", "super-card")),
+      h("span", { class: "gives", "aria-hidden": "true" }, h("b", {}, "SUPER SPIN"), h("small", {}, "IN FREE SPINS")));
   }
 
   private readonly jarRules: JarRules;
