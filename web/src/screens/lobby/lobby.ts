@@ -7,6 +7,7 @@
 // logo), all three whole on the first screen. Without a session: the demo operators' launch
 // (the server's /demo signs a launch token and sends the browser to /play).
 import "./lobby.css";
+import { gamePool } from "../../core/jackpot-meter";
 import { formatMoney } from "../../core/money";
 import { clear, h } from "../../ui/dom";
 import type { GameView, MeterView } from "../../net/types";
@@ -34,9 +35,9 @@ export function mountWelcome(host: HTMLElement): Screen {
 export const LOBBY_JACKPOT_MS = 20000;
 
 /** The pool of `game`'s progressive jackpot among the server's meters (the game screen's
- * rule: its currency, named after the game), or undefined. */
+ * rule, core/jackpot-meter gamePool: its exact name, title and currency), or undefined. */
 export function poolOf(game: Pick<GameView, "title" | "currency" | "jackpot">, meters: readonly MeterView[]): MeterView | undefined {
-  return game.jackpot ? meters.find((j) => j.currency === game.currency && j.pool.startsWith(game.title)) : undefined;
+  return game.jackpot ? gamePool(game, meters) : undefined;
 }
 
 /** The plaque under a tile's logo: a progressive jackpot's live pool (shown by the returned
