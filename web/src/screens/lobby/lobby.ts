@@ -12,7 +12,7 @@ import { formatMoney } from "../../core/money";
 import { clear, h } from "../../ui/dom";
 import type { GameView, MeterView } from "../../net/types";
 import type { AppContext, Screen } from "../context";
-import { pictureNamesGame, tileCard, type TileCard } from "./tile";
+import { logoTitleBox, pictureNamesGame, tileCard, type TileCard } from "./tile";
 import { posterOf } from "./poster";
 import { moduleFor } from "../game/registry";
 
@@ -77,7 +77,9 @@ function tileOf(g: GameView): { el: HTMLElement; show?: (pool: MeterView) => voi
   const named = !logo && (!module?.theme?.tile || pictureNamesGame([...picture.querySelectorAll("text")].map((t) => t.textContent ?? ""), g.title));
   const title = h("h2", { class: logo ? "has-logo" : named ? "named" : "" }, h("span", { class: "tile-title" }, g.title));
   if (logo) {
-    const mark = h("span", { class: "logo", "aria-hidden": "true" });
+    // on a phone the logo's subtitle is cropped off (logoTitleBox): too small there to read
+    const box = logoTitleBox(logo);
+    const mark = h("span", { class: "logo", "aria-hidden": "true", ...(box ? { "data-crop": "subtitle", style: `--logo-w:${box.width};--logo-title:${box.title}` } : {}) });
     mark.innerHTML = logo;
     title.append(mark);
   }
