@@ -58,7 +58,7 @@ export async function mountHistory(host: HTMLElement, app: AppContext): Promise<
   const filter = h("select", { "data-testid": "history-game", "aria-label": "Game" },
     h("option", { value: "" }, "All games"), ...games.map((g) => h("option", { value: g.key }, g.title)));
   const page = h("section", { class: "page history", "data-testid": "history" },
-    h("div", { class: "history-top" }, h("h1", {}, "Game history"), h("label", { class: "history-filter" }, "Show ", filter)),
+    h("div", { class: "history-top" }, h("h1", {}, "Game history"), h("label", { class: "history-filter" }, h("span", { class: "history-filter-word" }, "Show"), filter)),
     h("p", { class: "history-zone" }, `Times in your time zone (${Intl.DateTimeFormat().resolvedOptions().timeZone}).`), layout);
   host.append(page);
   let cursor: string | null = null;
