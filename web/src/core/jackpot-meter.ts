@@ -5,6 +5,19 @@
 // towards a figure the server sent, and a fall (the pool claimed and reseeded) shows at once.
 // Amounts are integers in the currency's minor units.
 
+/** The pool a game's progressive jackpot is kept in: the server's catalog.pool_key, its title
+ * and currency ("Cluedo MegaJackpots/EUR"); every RTP variant of the game shares it. */
+export function poolName(title: string, currency: string): string {
+  return `${title}/${currency}`;
+}
+
+/** `game`'s own pool among the server's, by its exact name: never one whose name merely starts
+ * the same (another game "Cluedo MegaJackpots Deluxe" has its own pool). */
+export function gamePool<P extends { pool: string; currency: string }>(game: { title: string; currency: string }, pools: readonly P[]): P | undefined {
+  const name = poolName(game.title, game.currency);
+  return pools.find((p) => p.currency === game.currency && p.pool === name);
+}
+
 export interface JackpotMeter {
   /** The server's latest pool, in minor units. */
   report(poolMinor: number): void;

@@ -116,12 +116,67 @@ async function checkList(t, rounds, titles) {
       expect(balance === money(r.balance_after_minor), `row balance ${balance}, the API's ${money(r.balance_after_minor)}`);
     }
   }
+  await richRows(t, rounds);
   const text = await t.page.locator("[data-testid=history]").innerText();
   for (const r of rounds) {
     expect(!text.includes(r.round_id), `the round id ${r.round_id} is on screen`);
     expect(!text.includes(r.game) || titles[r.game].toLowerCase().includes(r.game), `the game key ${r.game} is on screen`);
   }
   for (const dev of ["base_lines", "outcome_committed", "\"collect\"", "UTC"]) expect(!text.includes(dev), `the page shows ${dev}`);
+}
+
+/** Each row as a player scans it (the reviewer: "bare text cards"): the game's own picture,
+ * the win large when the round paid (a row that paid nothing in plain ink), and a badge for each
+ * feature the round had, from the round's own view as the API gives it. */
+async function richRows(t, rounds) {
+  await t.page.waitForFunction((n) => document.querySelectorAll("[data-testid=history-row][data-features]").length === n, rounds.length, { timeout: 30000 });
+  const collect = (c) => c === "collect" || (Array.isArray(c) && c[0] === "collect");
+  for (const r of rounds) {
+    const row = t.page.locator(`[data-testid=history-row][data-round="${r.round_id}"]`);
+    const icon = await row.locator("[data-testid=history-icon] svg").boundingBox();
+    expect(icon && icon.width >= 40 && icon.height >= 40, `row ${r.round_id}: no picture of its game (${JSON.stringify(icon)})`);
+    const view = await t.api(`/api/v1/rounds/${r.round_id}`);
+    const kinds = new Set((view.outcome?.spins ?? []).map((s) => s.kind));
+    const want = [
+      kinds.has("free") || kinds.has("super") ? "free-spins" : null,
+      kinds.has("bonus") || view.steps.some((s) => s.result?.bonus_outcome) ? "bonus" : null,
+      view.steps.some((s) => s.kind === "gamble" && !collect(s.choice)) ? "gamble" : null,
+      (r.jackpot_minor ?? 0) > 0 ? "jackpot" : null,
+    ].filter(Boolean);
+    const shown = await row.locator("[data-testid=history-badge]").evaluateAll((els) => els.map((e) => e.dataset.feature));
+    expect(JSON.stringify(shown) === JSON.stringify(want), `row ${r.round_id}: badges ${shown}, the round had ${want}`);
+    const held = r.status !== "closed" && view.choice && view.pending_win_credits > 0;
+    const paid = (r.win_minor ?? 0) > 0 || (r.jackpot_minor ?? 0) > 0 || held;
+    expect((await row.getAttribute("data-won")) === String(paid), `row ${r.round_id}: data-won ${await row.getAttribute("data-won")}, it paid ${paid}`);
+    const [win, stake] = await row.evaluate((li) => ["[data-testid=history-win] .value, [data-testid=history-at-stake] .value", "[data-testid=history-stake] .value"]
+      .map((q) => { const cs = getComputedStyle(li.querySelector(q)); return { size: parseFloat(cs.fontSize), color: cs.color }; }));
+    if (paid) expect(win.size >= 1.3 * stake.size && win.color !== stake.color, `row ${r.round_id} paid, its win (${JSON.stringify(win)}) not set apart from its stake (${JSON.stringify(stake)})`);
+    else expect(win.size < 1.3 * stake.size, `row ${r.round_id} paid nothing, its win drawn large (${JSON.stringify(win)})`);
+  }
+}
+
+/** Every option of the page's selects reads whole in its box (at 390 px the round's screen
+ * names and the games' titles were cut off). */
+async function selectsFit(t, what) {
+  const cut = await t.page.evaluate(() => [...document.querySelectorAll("[data-testid=history] select")].filter((s) => s.offsetParent).flatMap((s) => {
+    const cs = getComputedStyle(s);
+    const ctx = document.createElement("canvas").getContext("2d");
+    ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+    // the box less its padding, its borders and the menu's arrow (about 20 px)
+    const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20;
+    return [...s.options].filter((o) => ctx.measureText(o.text).width > room).map((o) => `${s.dataset.testid}: "${o.text}" (${Math.round(ctx.measureText(o.text).width)} px in ${room})`);
+  }));
+  expect(!cut.length, `${what}: select labels cut off: ${cut.join("; ")}`);
+}
+
+/** The round's replay on a phone: the screens from edge to edge, the reels and the round's
+ * steps only, none of the signs live play shows under the reels. */
+async function phoneReplay(t, what) {
+  const box = await t.page.locator("[data-testid=replay]").boundingBox();
+  expect(box && box.width >= 390 - 2, `${what}: the replay is ${box?.width} px wide of the phone's 390`);
+  const signs = await t.page.locator("[data-testid=replay] :is([data-testid=cluedo-band], [data-testid=cops-band], [data-testid=candy-mod-legend])").evaluateAll((els) => els.filter((e) => e.getClientRects().length && getComputedStyle(e).display !== "none").map((e) => e.dataset.testid));
+  expect(!signs.length, `${what}: the replay draws live play's signs: ${signs}`);
+  await selectsFit(t, what);
 }
 
 /** The account's lines as shown (headings and lines, in order). */
@@ -454,12 +509,14 @@ export const tests = [
         const box = await t.page.locator(`[data-testid=history-row][data-round="${r.round_id}"]`).boundingBox();
         expect(box && box.x >= 0 && box.x + box.width <= 390, `row ${r.round_id} is outside the screen: ${JSON.stringify(box)}`);
       }
+      await selectsFit(t, "history list at 390 px");
       await t.shot("phone-list");
       await openRound(t, gamble.round_id);
       expect(!(await t.page.locator("[data-testid=history-list]").isVisible()), "the list stays beside the round at 390 px");
       await screensDrawn(t, gamble, 1);
       expectInOrder(await accountShown(t), gambleLines(gamble), "the gamble at 390 px");
       await t.assertDrawn("phone-gamble-round");
+      await phoneReplay(t, "the gamble round at 390 px");
       await noSideScroll(t, "a round at 390 px");
       await toTop(t);
       await t.shot("phone-round");
@@ -470,6 +527,7 @@ export const tests = [
       await openRound(t, cops.round_id);
       await screensDrawn(t, cops, cops.outcome.spins.length);
       await t.assertDrawn("phone-cops-round");
+      await phoneReplay(t, "the cops round at 390 px");
       await noSideScroll(t, "the cops round at 390 px");
       await toTop(t);
       await t.shot("phone-cops");

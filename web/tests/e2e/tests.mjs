@@ -39,6 +39,14 @@ async function richTiles(t, what) {
     const cast = await tile.locator(".tile-art .poster-symbol > svg").evaluateAll((els) => els.map((e) => { const r = e.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; }));
     expect(cast.length === 3 && cast.every((c) => c.width >= 40 && c.x >= art.x - 1 && c.x + c.width <= art.x + art.width + 1 && c.y >= art.y - 1 && c.y + c.height <= art.y + art.height + 1), `${what}: ${key}'s poster has not its cast of three whole in it: ${JSON.stringify(cast)} in ${JSON.stringify(art)}`);
     expect(await tile.locator(".tile-art .poster-scene > svg").isVisible(), `${what}: ${key}'s poster has no scene`);
+    // nothing in the poster blurred (the reviewer saw the blurred ground as a soft band across
+    // Cops' and Candy's posters)
+    const blurred = await tile.locator(".tile-art, .tile-art *").evaluateAll((els) => els.filter((e) => getComputedStyle(e).filter.includes("blur")).map((e) => e.className.baseVal ?? e.className));
+    expect(!blurred.length, `${what}: ${key}'s poster draws blurred: ${blurred}`);
+    // the scene's moon whole inside the poster (Cluedo's was cut at the tile's edge)
+    for (const moon of await tile.locator(".tile-art .poster-scene circle[fill*=moon]").evaluateAll((els) => els.map((e) => { const r = e.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; }))) {
+      expect(moon.x >= art.x - 0.5 && moon.x + moon.width <= art.x + art.width + 0.5 && moon.y >= art.y - 0.5, `${what}: ${key}'s moon ${JSON.stringify(moon)} cut by its poster ${JSON.stringify(art)}`);
+    }
     expect(await tile.locator("[data-testid=lobby-plaque]").isVisible(), `${what}: ${key}'s tile has no plaque`);
     sizes.push(await tile.boundingBox());
   }
@@ -360,6 +368,15 @@ export const tests = [
         const logo = await tile.locator(".tile-body .logo svg").boundingBox({ timeout: 2000 });
         const side = card.x + card.width - (art.x + art.width);
         expect(logo && logo.x >= art.x + art.width && logo.width >= 0.75 * side, `${key}: the logo ${JSON.stringify(logo)} does not fill the side beside the picture (${side.toFixed(0)} px)`);
+        // every word the logo shows reads on the phone: 11 px or more (its subtitle drew 9 px)
+        const small = await tile.locator(".tile-body .logo").evaluate((mark) => {
+          const svg = mark.querySelector("svg"), shown = mark.getBoundingClientRect(), box = svg.getBoundingClientRect();
+          const [, , w, h] = svg.getAttribute("viewBox").split(/[\s,]+/).map(Number);
+          const scale = Math.min(box.width / w, box.height / h);
+          return [...svg.querySelectorAll("text")].filter((t) => { const r = t.getBoundingClientRect(); return r.width > 0 && r.top < shown.bottom - 1 && r.bottom > shown.top + 1; })
+            .map((t) => ({ text: t.textContent, px: Number(t.getAttribute("font-size")) * scale })).filter((t) => t.px < 11);
+        });
+        expect(!small.length, `${key}: the logo's words under 11 px on the phone: ${JSON.stringify(small)}`);
       }
       // the intro card's LET'S PLAY and its setting's box whole inside the card (the playtest:
       // Cops' box cut off by the card's bottom edge), on a tall phone and a short one

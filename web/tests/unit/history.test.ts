@@ -154,3 +154,30 @@ describe("a round's screens", () => {
     expect(played).toEqual([0]);
   });
 });
+
+describe("the list's badges and its won rounds", () => {
+  const item = (extra: Record<string, unknown> = {}) => ({ win_minor: 0, jackpot_minor: null, at_stake_minor: null, banked_minor: null, gamble_steps: null, ...extra });
+  const spins = (...kinds: string[]) => ({ outcome: { spins: kinds.map((kind, index) => ({ index, kind, events: [], win: 0 })) } as never, steps: [] });
+  it("names free spins, a bonus, a gamble and a jackpot where the round had them, nothing for a plain spin", async () => {
+    const { featuresOf } = await import("../../src/screens/history/format");
+    expect(featuresOf(item(), spins("base"))).toEqual([]);
+    expect(featuresOf(item(), spins("base", "free", "free"))).toEqual(["free-spins"]);
+    expect(featuresOf(item(), spins("base", "bonus"))).toEqual(["bonus"]);
+    expect(featuresOf(item({ jackpot_minor: 5000 }), null)).toEqual(["jackpot"]);
+    // a gamble taken (TAKE HALF, a colour), then COLLECT: a gamble; COLLECT alone is none
+    const gambled = { outcome: spins("base").outcome, steps: [stepOf(0, "gamble", "half", {}), stepOf(1, "gamble", "red", {}), stepOf(2, "gamble", ["collect"], {})] };
+    expect(featuresOf(item(), gambled)).toEqual(["gamble"]);
+    expect(featuresOf(item(), { outcome: spins("base").outcome, steps: [stepOf(0, "gamble", ["collect"], {})] })).toEqual([]);
+    // a win still held in the gamble after a step, from the list item alone
+    expect(featuresOf(item({ at_stake_minor: 100, banked_minor: 100, gamble_steps: 1 }), null)).toEqual(["gamble"]);
+    expect(featuresOf(item({ at_stake_minor: 100, banked_minor: 0, gamble_steps: 0 }), null)).toEqual([]);
+  });
+  it("draws a round as won when it paid: its win, a jackpot, a win held at the gamble", async () => {
+    const { paidOut } = await import("../../src/screens/history/format");
+    expect(paidOut(item({ win_minor: 0 }))).toBe(false);
+    expect(paidOut(item({ win_minor: null }))).toBe(false);
+    expect(paidOut(item({ win_minor: 1 }))).toBe(true);
+    expect(paidOut(item({ jackpot_minor: 100 }))).toBe(true);
+    expect(paidOut(item({ win_minor: null, at_stake_minor: 40, banked_minor: 0, gamble_steps: 0 }))).toBe(true);
+  });
+});

@@ -40,3 +40,22 @@ describe("a lobby poster", () => {
     expect(castOf({ key: "x", theme: { cast: ["NOPE"] }, symbols: {} })).toEqual([]);
   });
 });
+
+describe("a logo on a phone's tile", () => {
+  it("is cut above its subtitle (too small to read there), below its title's line", async () => {
+    const { logoTitleBox } = await import("../../src/screens/lobby/tile");
+    for (const g of SHIPPED) {
+      const logo = g.theme.logo!;
+      const texts = [...logo.matchAll(/<text\b[^>]*\by="([\d.]+)"[^>]*\bfont-size="([\d.]+)"[^>]*>|<text\b[^>]*\bfont-size="([\d.]+)"[^>]*\by="([\d.]+)"[^>]*>/g)]
+        .map((m) => ({ y: Number(m[1] ?? m[4]), size: Number(m[2] ?? m[3]) }));
+      const big = Math.max(...texts.map((t) => t.size));
+      const box = logoTitleBox(logo);
+      expect(box, g.key).not.toBeNull();
+      // every title line whole above the cut, every subtitle's letters below it
+      for (const t of texts.filter((t) => t.size === big)) expect(box!.title, `${g.key} title at ${t.y}`).toBeGreaterThan(t.y);
+      for (const t of texts.filter((t) => t.size < big)) expect(box!.title, `${g.key} subtitle at ${t.y}`).toBeLessThanOrEqual(t.y - t.size * 0.75);
+      expect(box!.width).toBeGreaterThan(0);
+    }
+    expect(logoTitleBox('<svg viewBox="0 0 100 40"><text y="30" font-size="30">ONE</text></svg>')).toBeNull();
+  });
+});

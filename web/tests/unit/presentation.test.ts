@@ -158,12 +158,23 @@ describe("Sound", () => {
 });
 
 describe("lobby jackpot", () => {
+  const meter = (pool: string, currency: string, amount_minor = 1) => ({ pool, currency, amount_minor, seed_minor: 1, contribution_bp: 1, wins: 0, enabled: true, updated_at_us: 0, ceiling_minor: null, overflow_minor: 0 });
   it("finds a game's progressive pool by its currency and title, none for a game without one", async () => {
     const { poolOf } = await import("../../src/screens/lobby/lobby");
-    const meter = (pool: string, currency: string) => ({ pool, currency, amount_minor: 1, seed_minor: 1, contribution_bp: 1, wins: 0, enabled: true, updated_at_us: 0, ceiling_minor: null, overflow_minor: 0 });
-    const meters = [meter("Cluedo MegaJackpots GBP", "GBP"), meter("Cluedo MegaJackpots EUR", "EUR")];
+    const meters = [meter("Cluedo MegaJackpots/GBP", "GBP"), meter("Cluedo MegaJackpots/EUR", "EUR")];
     expect(poolOf({ title: "Cluedo MegaJackpots", currency: "EUR", jackpot: true } as never, meters)?.currency).toBe("EUR");
     expect(poolOf({ title: "Cluedo MegaJackpots", currency: "EUR", jackpot: false } as never, meters)).toBeUndefined();
     expect(poolOf({ title: "Candy Jar Clusters", currency: "EUR", jackpot: true } as never, meters)).toBeUndefined();
+  });
+  it("picks the game's own pool by its exact name, as the game screen does, never one that merely starts the same", async () => {
+    const { poolOf } = await import("../../src/screens/lobby/lobby");
+    const { gamePool } = await import("../../src/core/jackpot-meter");
+    // another game whose title starts with this one's, listed first
+    const meters = [meter("Cluedo Deluxe/EUR", "EUR", 7), meter("Cluedo/EUR", "EUR", 3)];
+    const cluedo = { title: "Cluedo", currency: "EUR", jackpot: true } as never;
+    expect(poolOf(cluedo, meters)?.amount_minor).toBe(3);
+    expect(poolOf(cluedo, meters)).toBe(gamePool(cluedo, meters));
+    // only a pool of a longer name: none is this game's
+    expect(poolOf(cluedo, [meter("Cluedo Deluxe/EUR", "EUR", 7)])).toBeUndefined();
   });
 });

@@ -12,7 +12,7 @@ import { buyQuestion, costNote, modeLabel, modeTitle, type ModeView } from "../.
 import { validateOutcome, type Outcome } from "../../core/outcome";
 import { EventPlayer } from "../../core/player";
 import { forgetProgress, loadProgress, saveProgress } from "../../core/progress";
-import { JACKPOT_REFRESH_MS, jackpotMeter } from "../../core/jackpot-meter";
+import { gamePool, JACKPOT_REFRESH_MS, jackpotMeter } from "../../core/jackpot-meter";
 import { withTimeout } from "../../core/timing";
 import { ApiError } from "../../net/api";
 import type { BetOption, RoundView, StepChoice } from "../../net/types";
@@ -778,7 +778,7 @@ export async function mountGame(host: HTMLElement, app: AppContext, key: string)
         const { jackpots } = await app.api.jackpots();
         // the game's own pool (catalog.pool_key: its title and currency), not one whose name
         // merely starts the same
-        const pool = jackpots.find((j) => j.currency === currency && j.pool === `${game.title}/${currency}`);
+        const pool = gamePool({ title: game.title, currency }, jackpots);
         if (pool) jackpotTicker.report(pool.amount_minor);
         else if (jackpotTicker.shown() === null) jackpotOut.textContent = "—";
       } catch { /* the meter keeps its last value; the next poll retries */ }

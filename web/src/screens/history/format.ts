@@ -61,3 +61,33 @@ export function balanceAfter(item: Pick<Item, "balance_after_minor"> | null, rou
   }
   return null;
 }
+
+/** A feature a round had, as the list's badge says it: free spins (or a bonus's spins) in its
+ * outcome, a gamble of its win (a step other than COLLECT), a jackpot paid from the pool. */
+export type Feature = "free-spins" | "bonus" | "gamble" | "jackpot";
+
+export const FEATURE_WORDS: Record<Feature, string> = { "free-spins": "Free spins", bonus: "Bonus", gamble: "Gamble", jackpot: "Jackpot" };
+
+const collects = (choice: unknown) => choice === "collect" || (Array.isArray(choice) && choice[0] === "collect");
+
+/** The features of a round, in the badges' order: from its list item alone (a jackpot, a held
+ * win gambled), and from its view where it is read (its spins' kinds, its gamble steps, the
+ * bonus a step won). */
+export function featuresOf(item: Pick<Item, "jackpot_minor" | "at_stake_minor" | "banked_minor" | "gamble_steps"> | null, round?: Pick<RoundView, "outcome" | "steps"> | null): Feature[] {
+  const spins = round?.outcome?.spins ?? [];
+  const steps = round?.steps ?? [];
+  const has: Record<Feature, boolean> = {
+    "free-spins": spins.some((s) => s.kind === "free" || s.kind === "super"),
+    bonus: spins.some((s) => s.kind === "bonus") || steps.some((s) => !!s.result?.bonus_outcome),
+    gamble: steps.some((s) => s.kind === "gamble" && !collects(s.choice)) || !!heldInGamble(item)?.gambled,
+    jackpot: typeof item?.jackpot_minor === "number" && item.jackpot_minor > 0,
+  };
+  return (Object.keys(FEATURE_WORDS) as Feature[]).filter((f) => has[f]);
+}
+
+/** Whether a round paid the player (its win, a jackpot, a win held at the gamble): its row is
+ * drawn as a win, a round that paid nothing in plain ink. */
+export function paidOut(item: Pick<Item, "win_minor" | "jackpot_minor" | "at_stake_minor" | "banked_minor" | "gamble_steps">): boolean {
+  const held = heldInGamble(item);
+  return (item.win_minor ?? 0) > 0 || (item.jackpot_minor ?? 0) > 0 || (held !== null && held.atStake + held.banked > 0);
+}

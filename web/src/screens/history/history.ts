@@ -10,14 +10,29 @@ import { validateOutcome, type Outcome } from "../../core/outcome";
 import type { GameView, HistoryItem, RoundView, VerifyView } from "../../net/types";
 import { clear, h, showError } from "../../ui/dom";
 import type { AppContext, Screen } from "../context";
-import { gameModule, moduleFor } from "../game/registry";
+import { gameModule, moduleFor, type GameModule } from "../game/registry";
 import { accountOf, type AccountLine } from "./account";
 import { fadeEdges, fadePx } from "./edges";
-import { balanceAfter, DETAIL_TIME, heldInGamble, heldWords, localTime, type Held, shortReference, statusWords, type Item } from "./format";
+import { balanceAfter, DETAIL_TIME, FEATURE_WORDS, featuresOf, type Feature, heldInGamble, heldWords, localTime, type Held, paidOut, shortReference, statusWords, type Item } from "./format";
 import { mountScreens } from "./screens";
+import { prefixIds } from "../lobby/tile";
 
 function titleOf(item: { game: string; title?: string | null }, games: GameView[]): string {
   return item.title ?? games.find((g) => g.key === item.game)?.title ?? item.game;
+}
+
+/** A round's small picture in the list: the game's own art, the middle one of its lobby cast
+ * (its symbol's SVG, ids prefixed per row), else its title's first letter on a reel's gold. */
+function iconOf(module: GameModule | undefined, title: string, prefix: string): HTMLElement {
+  const cast = module?.theme?.cast ?? [];
+  const id = cast[Math.floor(cast.length / 2)] ?? cast[0];
+  const svg = id ? module?.symbols?.[id]?.svg : undefined;
+  const icon = h("span", { class: `icon${svg ? "" : " plain"}`, "data-testid": "history-icon", "aria-hidden": "true" });
+  if (svg) icon.innerHTML = prefixIds(svg, prefix);
+  else icon.textContent = title.trim().charAt(0).toUpperCase();
+  icon.querySelector("svg")?.removeAttribute("width");
+  icon.querySelector("svg")?.removeAttribute("height");
+  return icon;
 }
 
 /** The round's win, or while its win waits on the gamble what is at stake there (and what it
@@ -43,13 +58,26 @@ export async function mountHistory(host: HTMLElement, app: AppContext): Promise<
   const filter = h("select", { "data-testid": "history-game", "aria-label": "Game" },
     h("option", { value: "" }, "All games"), ...games.map((g) => h("option", { value: g.key }, g.title)));
   const page = h("section", { class: "page history", "data-testid": "history" },
-    h("div", { class: "history-top" }, h("h1", {}, "Game history"), h("label", { class: "history-filter" }, "Show ", filter)),
+    h("div", { class: "history-top" }, h("h1", {}, "Game history"), h("label", { class: "history-filter" }, h("span", { class: "history-filter-word" }, "Show"), filter)),
     h("p", { class: "history-zone" }, `Times in your time zone (${Intl.DateTimeFormat().resolvedOptions().timeZone}).`), layout);
   host.append(page);
   let cursor: string | null = null;
   let cleanup: (() => void) | null = null;
   let opened = 0;
   const items = new Map<string, Item>();
+  let rowSeq = 0;
+
+  // the rows' badges of free spins, a bonus, a gamble: each round's view read a few at a time
+  // (the list item says only a jackpot), its badges added once read
+  const pending: (() => Promise<void>)[] = [];
+  let reading = 0;
+  const readNext = () => {
+    while (reading < 3 && pending.length) {
+      const job = pending.shift() as () => Promise<void>;
+      reading++;
+      void job().catch(() => { /* no badges but the item's */ }).finally(() => { reading--; readNext(); });
+    }
+  };
 
   const row = (r: Item) => {
     items.set(r.round_id, r);
@@ -57,17 +85,40 @@ export async function mountHistory(host: HTMLElement, app: AppContext): Promise<
     const win = r.win_minor;
     const held = heldInGamble(r);
     const status = held ? heldWords(held).status : statusWords(r.status);
-    const button = h("button", { type: "button", class: "history-item", "data-testid": "history-open", title: `Round ${r.round_id}` },
-      h("span", { class: "title", "data-testid": "history-title" }, titleOf(r, games)),
+    const game = games.find((g) => g.key === r.game);
+    const module = game ? moduleFor(game) : gameModule(r.game);
+    const title = titleOf(r, games);
+    const won = paidOut(r);
+    const badges = h("span", { class: "badges", "data-testid": "history-badges" });
+    const button = h("button", { type: "button", class: `history-item ${won ? "won" : "lost"}`, "data-testid": "history-open", title: `Round ${r.round_id}` },
+      iconOf(module, title, `hist-${++rowSeq}-`),
+      h("span", { class: "title", "data-testid": "history-title" }, title),
       h("time", { class: "when", "data-testid": "history-time", datetime: new Date(Math.floor(r.created_at_us / 1000)).toISOString() }, localTime(r.created_at_us)),
-      h("span", { class: `status status-${status.toLowerCase().replace(/ /g, "-")}`, "data-testid": "history-status" }, status),
-      h("span", { class: "money" },
-        moneyField(r.funded_by ? "Stake (Spin Chance)" : "Stake", formatMoney(r.stake_minor, r.currency), "history-stake", r.stake_minor),
+      h("span", { class: "prize" },
         ...winFields(win, held, r.currency, "history"),
-        typeof r.jackpot_minor === "number" ? moneyField(jackpotLabel(r.jackpot_status), formatMoney(r.jackpot_minor, r.currency), "history-jackpot", r.jackpot_minor) : null,
-        balance === null ? null : moneyField("Balance", formatMoney(balance, r.currency), "history-balance", balance)));
+        typeof r.jackpot_minor === "number" ? moneyField(jackpotLabel(r.jackpot_status), formatMoney(r.jackpot_minor, r.currency), "history-jackpot", r.jackpot_minor) : null),
+      h("span", { class: "info" },
+        h("span", { class: `status status-${status.toLowerCase().replace(/ /g, "-")}`, "data-testid": "history-status" }, status),
+        badges,
+        h("span", { class: "money" },
+          moneyField(r.funded_by ? "Stake (Spin Chance)" : "Stake", formatMoney(r.stake_minor, r.currency), "history-stake", r.stake_minor),
+          balance === null ? null : moneyField("Balance", formatMoney(balance, r.currency), "history-balance", balance))));
     button.addEventListener("click", () => void open(r.round_id));
-    return h("li", { "data-testid": "history-row", "data-round": r.round_id, "data-status": r.status }, button);
+    const li = h("li", { "data-testid": "history-row", "data-round": r.round_id, "data-status": r.status, "data-won": String(won) }, button);
+    const show = (features: Feature[]) => {
+      clear(badges);
+      badges.append(...features.map((f) => h("span", { class: `badge badge-${f}`, "data-testid": "history-badge", "data-feature": f }, FEATURE_WORDS[f])));
+    };
+    show(featuresOf(r));
+    pending.push(async () => {
+      try {
+        show(featuresOf(r, await app.api.round(r.round_id)));
+      } finally {
+        li.dataset.features = [...badges.children].map((b) => (b as HTMLElement).dataset.feature).join(" ");
+      }
+    });
+    readNext();
+    return li;
   };
 
   const load = async () => {
@@ -159,6 +210,7 @@ export async function mountHistory(host: HTMLElement, app: AppContext): Promise<
     close();
     clear(list);
     items.clear();
+    pending.length = 0;
     cursor = null;
     more.hidden = true;
     void load().catch((exc) => { empty.hidden = false; showError(empty, exc); });

@@ -3,6 +3,7 @@
 // the description: the paytable with the game's own symbols at the current bet (in credits and
 // currency), the payline diagrams, the bets, the casino's settings, the jackpot meter.
 import { maxWinExactly, maxWinSaid } from "../../core/max-win";
+import { gamePool } from "../../core/jackpot-meter";
 import { formatCredits, formatMoney, formatPercent } from "../../core/money";
 import type { DrawnPart, GameView, HelpBlock, HelpPart } from "../../net/types";
 import { clear, h } from "../../ui/dom";
@@ -82,7 +83,7 @@ function drawn(kind: DrawnPart, game: GameView, app: AppContext, images: Map<str
       const shown = h("output", { "data-testid": "info-jackpot-meter" }, "…");
       later(async () => {
         const { jackpots } = await app.api.jackpots();
-        const pool = jackpots.find((j) => j.currency === game.currency && j.pool.startsWith(game.title));
+        const pool = gamePool(game, jackpots);
         shown.textContent = pool ? formatMoney(pool.amount_minor, pool.currency) : "not available";
       });
       return h("p", { class: "info-note" }, "The Jackpot now: ", shown);

@@ -7,11 +7,12 @@
 // logo), all three whole on the first screen. Without a session: the demo operators' launch
 // (the server's /demo signs a launch token and sends the browser to /play).
 import "./lobby.css";
+import { gamePool } from "../../core/jackpot-meter";
 import { formatMoney } from "../../core/money";
 import { clear, h } from "../../ui/dom";
 import type { GameView, MeterView } from "../../net/types";
 import type { AppContext, Screen } from "../context";
-import { pictureNamesGame, tileCard, type TileCard } from "./tile";
+import { logoTitleBox, pictureNamesGame, tileCard, type TileCard } from "./tile";
 import { posterOf } from "./poster";
 import { moduleFor } from "../game/registry";
 
@@ -34,9 +35,9 @@ export function mountWelcome(host: HTMLElement): Screen {
 export const LOBBY_JACKPOT_MS = 20000;
 
 /** The pool of `game`'s progressive jackpot among the server's meters (the game screen's
- * rule: its currency, named after the game), or undefined. */
+ * rule, core/jackpot-meter gamePool: its exact name, title and currency), or undefined. */
 export function poolOf(game: Pick<GameView, "title" | "currency" | "jackpot">, meters: readonly MeterView[]): MeterView | undefined {
-  return game.jackpot ? meters.find((j) => j.currency === game.currency && j.pool.startsWith(game.title)) : undefined;
+  return game.jackpot ? gamePool(game, meters) : undefined;
 }
 
 /** The plaque under a tile's logo: a progressive jackpot's live pool (shown by the returned
@@ -76,7 +77,9 @@ function tileOf(g: GameView): { el: HTMLElement; show?: (pool: MeterView) => voi
   const named = !logo && (!module?.theme?.tile || pictureNamesGame([...picture.querySelectorAll("text")].map((t) => t.textContent ?? ""), g.title));
   const title = h("h2", { class: logo ? "has-logo" : named ? "named" : "" }, h("span", { class: "tile-title" }, g.title));
   if (logo) {
-    const mark = h("span", { class: "logo", "aria-hidden": "true" });
+    // on a phone the logo's subtitle is cropped off (logoTitleBox): too small there to read
+    const box = logoTitleBox(logo);
+    const mark = h("span", { class: "logo", "aria-hidden": "true", ...(box ? { "data-crop": "subtitle", style: `--logo-w:${box.width};--logo-title:${box.title}` } : {}) });
     mark.innerHTML = logo;
     title.append(mark);
   }

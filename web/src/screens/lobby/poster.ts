@@ -1,8 +1,10 @@
 // A lobby tile's picture, as a poster: the game's scene (its module's theme.tile, the name in it
 // taken out where a logo names the game, the gilt frame left to the tile's own border), its
-// cast of three symbols standing in front (theme.cast, the symbols' own SVG), over a blurred
-// copy of the scene that carries it to the tile's edges at any shape (a tall column on a
-// desktop, a square on a phone). The gallery's reviewer found Cops' and Candy's tiles thin
+// cast of three symbols standing in front (theme.cast, the symbols' own SVG), on the scene's
+// reflection: a sharp copy mirrored under it, dimmed, that carries it to the tile's foot at any
+// shape (a tall column on a desktop, a square on a phone). The reviewer saw the blurred copy that
+// did this before as a soft band across Cops' and Candy's posters: the mirror meets the scene
+// at its edge, line for line, and nothing is blurred. The gallery's reviewer found Cops' and Candy's tiles thin
 // beside Cluedo's hero: every tile is now one of these, the same richness for each game.
 // Without tile art: a generic picture (the title over a reel motif). Markup from the bundle
 // only, never from a request.
@@ -47,6 +49,7 @@ export function posterOf(g: GameView, module: GameModule | undefined): HTMLEleme
   const cast = castOf(module);
   return h("div", { class: "tile-art poster", "aria-hidden": "true", "data-cast": String(cast.length) },
     svgBox("poster-ground", scene("ground"), "xMidYMid slice"),
+    h("span", { class: "poster-floor" }),
     svgBox("poster-scene", scene("scene"), "xMidYMid slice"),
     ...(cast.length ? [h("span", { class: "poster-cast" }, ...cast.map((svg) => svgBox("poster-symbol", svg, "xMidYMid meet")))] : []));
 }

@@ -72,3 +72,22 @@ export function tileCard(g: Pick<GameView, "info" | "rtp" | "max_win" | "bets" |
     jackpot: g.jackpot ? JACKPOT_APART : null,
   };
 }
+
+/** Where a phone's logo ends: the top of its subtitle (a text under 0.6 of its title's size,
+ * "MegaJackpots" under "CLUEDO") and of the ribbon behind it, in the logo's viewBox units; null
+ * for a logo without one. At a phone's tile a subtitle drew 9 px tall, unreadable: the title
+ * names the game, the subtitle is dropped there (lobby.css crops the logo to `height`). */
+export function logoTitleBox(svg: string): { width: number; height: number; title: number } | null {
+  const box = /<svg\b[^>]*\bviewBox="\s*[-\d.]+[\s,]+[-\d.]+[\s,]+([\d.]+)[\s,]+([\d.]+)\s*"/.exec(svg);
+  if (!box) return null;
+  const texts = [...svg.matchAll(/<text\b([^>]*)>/g)].flatMap(([, attrs]) => {
+    const y = /\by="([-\d.]+)"/.exec(attrs ?? ""), size = /\bfont-size="([\d.]+)"/.exec(attrs ?? "");
+    return y && size ? [{ y: Number(y[1]), size: Number(size[1]) }] : [];
+  });
+  const biggest = Math.max(0, ...texts.map((t) => t.size));
+  const small = texts.filter((t) => t.size < 0.6 * biggest);
+  if (!small.length) return null;
+  // the subtitle's cap height and the ribbon's margin round it: 1.15 of its size above its line
+  const title = Math.min(...small.map((t) => t.y - 1.15 * t.size));
+  return { width: Number(box[1]), height: Number(box[2]), title: Math.max(1, Math.round(title * 10) / 10) };
+}
