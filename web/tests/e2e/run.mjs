@@ -1,7 +1,7 @@
 // End-to-end tests: Debian's chromium (playwright-core, never a downloaded browser) against a
 // real `reelforge serve` on a fresh SQLite file. Screenshots go to web/test-results/; a test
 // fails on an empty render (a canvas of one colour). Run: npm run e2e (after npm run build).
-//   E2E_ONLY=<substring> runs the tests whose name contains it; E2E_JOBS=<n> runs n at a time;
+//   E2E_ONLY=<substring> runs the tests whose name contains it; E2E_JOBS=<n> runs n at a time (3);
 //   E2E_PROFILE=1 says after each test where its time went (navigation, waits, screenshots...)
 //   and writes test-results/durations.json (copy it over tests/e2e/durations.json, the order
 //   the scenarios start in, when scenarios come or go or change much).
@@ -236,15 +236,16 @@ async function runTest(test) {
 }
 
 // Scenarios are independent (each its own demo player and browser context): E2E_JOBS of them
-// at a time (default 2: much of a scenario is waiting on animations and the server), the longest
-// first (durations.json, seconds a scenario took; one it does not name counts as long) so
+// at a time (default 3 on CI's 2 cores: with 2, the e2e used 1.56 of them, much of a scenario
+// waiting on animations' wall-clock time and the server; a scenario that fails under the
+// crowding is run again alone, above), the longest first (durations.json, seconds a scenario took; one it does not name counts as long) so
 // that no long one starts last while the other job runs dry.
 const DURATIONS = join(E2E, "durations.json");
 const took = existsSync(DURATIONS) ? JSON.parse(readFileSync(DURATIONS, "utf8")) : {};
 const testsStarted = Date.now();
 const cpuAtStart = process.env.E2E_PROFILE ? cpuSeconds() : null;
 const queue = tests.filter((t) => !only || t.name.includes(only)).sort((a, b) => (took[b.name] ?? Infinity) - (took[a.name] ?? Infinity));
-const jobs = Math.max(1, Number(process.env.E2E_JOBS ?? 2));
+const jobs = Math.max(1, Number(process.env.E2E_JOBS ?? 3));
 await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, async () => {
   for (let test = queue.shift(); test; test = queue.shift()) await runOne(test);
 }));
