@@ -648,6 +648,10 @@ export const tests = [
       const moved = ["x", "y", "width", "height"].filter((k) => Math.abs(end[k] - idle[k]) > 0.5);
       expect(!moved.length, `the reels moved as the gamble's end was said (${moved.map((k) => `${k} ${idle[k].toFixed(1)} -> ${end[k].toFixed(1)}`).join(", ")})`);
       await look(t, "turbo-gamble-end");
+      // the round's end on its plaque at a desktop's size too
+      await t.page.setViewportSize(DESKTOP);
+      expect(await t.page.locator("[data-testid=message]").isVisible(), "the round's end is not said at 1440x900");
+      await t.shot("turbo-gamble-end-desktop");
     },
   },
   {
