@@ -251,6 +251,14 @@ export class ReelSet extends Container {
     if (this.textures.stretch(k)) this.redraw();
   }
 
+  /** Whether the wins drawn over the reels (highlights, lines, their badges) show: a screen
+   * hides them while something else lies over the window (Cluedo's gamble card). */
+  setWinsShown(on: boolean): void {
+    if (this.overlay.visible === on) return;
+    this.overlay.visible = on;
+    this.changed = true;
+  }
+
   setProfile(profile: QualityProfile): void {
     this.profile = profile;
     this.changed = true;

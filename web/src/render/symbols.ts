@@ -3,7 +3,7 @@
 // with the symbol's short name), so a new game file draws before it has artwork.
 import { FONTS } from "./fonts";
 import { LABEL_FIT, labelScale, symbolLabels } from "./symbol-labels";
-import { Container, Graphics, Sprite, Text, Texture, type Renderer } from "pixi.js";
+import { Container, Graphics, Rectangle, Sprite, Text, Texture, type Renderer } from "pixi.js";
 
 export interface SymbolArt {
   colour: number; // main fill
@@ -23,6 +23,11 @@ export interface SymbolArt {
   /** Other looks of the symbol, by name, each the fields it changes (Cluedo's golden reels:
    * the weapons on gilded plaques); SymbolTextures.look picks one for every symbol at once. */
   variants?: Record<string, Partial<Omit<SymbolArt, "variants">>>;
+  /** How many times larger the art is drawn on stretched rows (SymbolTextures.stretch), where
+   * the row leaves room above and below it: art with a wide transparent margin at its sides
+   * (Cluedo's weapons on their narrow plaques) fills more of its column there. What passes the
+   * texture's square is cut off, so it is at most the art's own margin. */
+  stretchZoom?: number;
 }
 
 export type SymbolTable = Record<string, SymbolArt>;
@@ -147,8 +152,10 @@ export class SymbolTextures {
       const s = this.size;
       // the texture's bounds: the whole square, whatever the squash leaves of the symbol in it
       outer.addChild(new Graphics().rect(0, 0, s, s).fill({ color: 0x000000, alpha: 0 }), box);
-      box.scale.y = 1 / this.squash;
-      box.y = (s * (1 - 1 / this.squash)) / 2;
+      // (a zoom never makes the art taller than the row it is squashed into)
+      const zoom = this.squash > 1 ? Math.min(art.stretchZoom ?? 1, this.squash) : 1;
+      box.scale.set(zoom, zoom / this.squash);
+      box.position.set((s * (1 - zoom)) / 2, (s * (1 - zoom / this.squash)) / 2);
       g.rect(0, 0, s, s).fill({ color: 0x000000, alpha: 0 });
       const raster = art.svg ? svgTexture(art.svg, s, this.resolution) : null;
       if (raster) {
@@ -182,7 +189,7 @@ export class SymbolTextures {
         text.position.set(s / 2, s * c.y);
         box.addChild(text);
       }
-      texture = this.renderer.generateTexture({ target: outer, resolution: this.resolution, frame: undefined });
+      texture = this.renderer.generateTexture({ target: outer, resolution: this.resolution, frame: zoom > 1 ? new Rectangle(0, 0, s, s) : undefined });
       outer.destroy({ children: true });
       raster?.destroy(true);
       this.cache.set(key, texture);

@@ -209,6 +209,49 @@ async function badgesInside(t, label) {
   expect(!cut.left && !cut.right, `${label}: a line badge lies within 6 px of the screen's edge (${cut.left} px at the left, ${cut.right} at the right)`);
 }
 
+/** The playtest at 390x844: the won line's pill ("Line 3 pays 20") and its badges stayed up
+ * around the gamble's card. While the card lies over the reels neither shows: the pill hidden,
+ * none of the badges' gold (render/reels.ts GLOW, #ffd23f) beside the reels' window. */
+async function noWinsAroundCard(t, label) {
+  await t.page.locator("[data-testid=gamble-reveal]").waitFor({ timeout: 5000 });
+  await t.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  expect(!(await t.page.locator("[data-testid=win-cycle]").isVisible()), `${label}: the won line's pill shows around the gamble's card`);
+  const win = await reelsAndPanel(t);
+  const { width, channels, pixels } = decodePng(await t.page.screenshot());
+  const k = width / (await t.page.evaluate(() => window.innerWidth));
+  let gold = 0;
+  for (let y = Math.round(win.y * k); y < Math.round(win.bottom * k); y++) for (let x = 0; x < width; x++) {
+    if (x >= Math.round(win.x * k) && x < Math.round((win.x + win.width) * k)) continue;
+    const i = (y * width + x) * channels;
+    if (pixels[i] > 240 && pixels[i + 1] > 195 && pixels[i + 1] < 225 && pixels[i + 2] < 110) gold++;
+  }
+  expect(!gold, `${label}: ${gold} px of a line badge's gold beside the reels around the gamble's card`);
+}
+
+/** The playtest at 390x844: the symbols about 50 px in 70 px columns, the tall window half
+ * empty. Along the middle of each row, each cell's symbol (its bright art on the dark reels)
+ * spans at least 85% of its column, and stays in it: the gap between columns is dark. */
+async function symbolsFillColumns(t, label) {
+  const win = await reelsAndPanel(t);
+  const { width, channels, pixels } = decodePng(await t.page.screenshot());
+  const k = width / (await t.page.evaluate(() => window.innerWidth));
+  const bright = (x, y) => { const i = (Math.round(y) * width + Math.round(x)) * channels; return Math.max(pixels[i], pixels[i + 1], pixels[i + 2]) > 110; };
+  const col = (win.width * k) / 5, x0 = win.x * k;
+  const short = [], over = [];
+  for (let row = 0; row < 3; row++) {
+    const y = (win.y + (win.height * (row + 0.5)) / 3) * k;
+    for (let r = 0; r < 5; r++) {
+      let left = null, right = null;
+      for (let x = Math.ceil(x0 + r * col); x < x0 + (r + 1) * col; x++) if (bright(x, y)) { left ??= x; right = x; }
+      const share = left === null ? 0 : (right - left + 1) / col;
+      if (share < 0.85) short.push(`reel ${r + 1} row ${row + 1}: ${Math.round(share * 100)}%`);
+      if (r && bright(x0 + r * col, y) && bright(x0 + r * col - 1, y) && bright(x0 + r * col + 1, y)) over.push(`reels ${r} and ${r + 1}, row ${row + 1}`);
+    }
+  }
+  expect(!short.length, `${label}: symbols narrower than 85% of their column: ${short.join(", ")}`);
+  expect(!over.length, `${label}: symbols run into their neighbours: ${over.join(", ")}`);
+}
+
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1440, height: 900 };
 
@@ -288,6 +331,7 @@ export const tests = [
       await t.page.click("[data-testid=gamble-offer]");
       await t.page.locator("[data-testid=gamble]").waitFor({ timeout: 5000 });
       heldStill("the cards at 390x844", idlePhone, await reelsAndPanel(t));
+      await noWinsAroundCard(t, "the cards at 390x844");
       round = await t.api(`/api/v1/rounds/${round.round_id}`);
       expect(round.steps.length === 0, "GAMBLE sent a step");
       await gambleMatches(t, round);
@@ -305,6 +349,9 @@ export const tests = [
       const shownBefore = await t.page.locator("[data-testid=balance]").innerText();
       const minorBefore = (await t.api("/api/v1/session")).balance_minor;
       expect(shownBefore === money(minorBefore), `balance shown ${shownBefore}, server ${money(minorBefore)}`);
+      // the playtest at 390x844: after TAKE HALF the feature plaques vanished and the words jumped
+      const bandBefore = await t.rect("[data-testid=cluedo-band]:not([hidden])");
+      expect(bandBefore, "the feature plaques are not under the reels at the gamble's cards (390x844)");
       await t.page.click("[data-testid=gamble-half]");
       await t.page.locator("[data-testid=game-cluedo-win][data-flow=choice] [data-testid=gamble-banked]:not([data-banked='0'])").waitFor({ timeout: 30000 });
       round = await lastRound(t);
@@ -317,8 +364,13 @@ export const tests = [
       await gambleMatches(t, round);
       await winShown(t, round);
       expect(await t.page.locator("[data-testid=win-cycle]").isHidden(), "the won lines still cycle after TAKE HALF staked the win");
+      await t.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      const bandAfter = await t.rect("[data-testid=cluedo-band]:not([hidden])");
+      expect(bandAfter && ["x", "y", "width", "height"].every((q) => Math.abs(bandAfter[q] - bandBefore[q]) <= 0.5), `TAKE HALF moved the feature plaques: ${JSON.stringify(bandBefore)} -> ${JSON.stringify(bandAfter)}`);
+      const bankedSaid = await t.page.locator("section.game").evaluate((g) => [...g.querySelectorAll("[data-testid=gamble], [data-testid=gamble-reveal]")].map((e) => e.innerText).join(" ").match(/banked/gi)?.length ?? 0);
+      expect(bankedSaid === 1, `after TAKE HALF the gamble says "banked" ${bankedSaid} times`);
       const bankedText = await t.page.locator("[data-testid=gamble-banked]").innerText();
-      expect(bankedText.includes(credits(banked)) && bankedText.includes("paid to your balance"), `banked shown as: ${bankedText}`);
+      expect(bankedText.includes(credits(banked)) && /banked/i.test(bankedText) && (await t.page.getAttribute("[data-testid=gamble-banked]", "title")).includes("paid to your balance"), `banked shown as: ${bankedText}`);
       // the playtest: WIN 200, "200 credits at stake", "200 banked"; then "WIN 10 at stake" read
       // oddly: the figure at stake says the double or nothing (GAMBLE 10 TO WIN 20)
       const stakeText = await t.page.locator("[data-testid=gamble-amount]").innerText();
@@ -522,7 +574,9 @@ export const tests = [
             // the table under the card as the result shows (the playtest: the old amount and
             // the buttons under LOST)
             const row = document.querySelector("[data-testid=gamble-buttons]");
-            window.__tables.push({ amount: document.querySelector("[data-testid=gamble-amount]")?.dataset.amount, stake: document.querySelector("[data-testid=gamble-amount]")?.textContent, said: document.querySelector("[data-testid=gamble-result]")?.textContent, buttons: !!row && getComputedStyle(row).visibility !== "hidden" });
+            const saidEl = document.querySelector("[data-testid=gamble-result]");
+            const lh = saidEl ? parseFloat(getComputedStyle(saidEl).lineHeight) || 1.3 * parseFloat(getComputedStyle(saidEl).fontSize) : 0;
+            window.__tables.push({ amount: document.querySelector("[data-testid=gamble-amount]")?.dataset.amount, stake: document.querySelector("[data-testid=gamble-amount]")?.textContent, said: saidEl?.textContent, saidLines: saidEl ? Math.round(saidEl.getBoundingClientRect().height / lh) : 0, card: [...up.querySelectorAll(".reveal-line")].map((e) => e.textContent), buttons: !!row && getComputedStyle(row).visibility !== "hidden" });
           }
           if (up && since === null) since = performance.now();
           if (!up && since !== null) { window.__results.push(performance.now() - since); since = null; }
@@ -567,6 +621,9 @@ export const tests = [
         const lost = amount === 0;
         expect(Number(seen.amount) === amount, `under the card of guess ${i + 1} the table shows ${seen.amount} (${seen.stake}), the server ${amount}`);
         expect(lost ? seen.stake === "Nothing left at stake" && seen.said.includes(`${credits(stakedBefore)} credits lost`) : seen.stake.includes(credits(amount)), `under ${lost ? "LOST" : "WON"} the table says ${seen.stake} / ${seen.said}`);
+        // the playtest at 390x844: the loss ran to both edges of the screen, said twice over (the
+        // card and the table): the table says it on one line, the card does not say it again
+        if (lost) expect(seen.saidLines <= 1 && !seen.card.some((l) => l.includes("lost")), `the loss of guess ${i + 1} said on ${seen.saidLines} lines under a card saying ${JSON.stringify(seen.card)}`);
         expect(seen.buttons === !finished, `under the card of guess ${i + 1} the buttons are ${seen.buttons ? "shown" : "gone"}, the gamble ${finished ? "over" : "open"}`);
         stakedBefore = amount;
       }
@@ -581,12 +638,20 @@ export const tests = [
       expect(said.startsWith(want) && said.includes(`pays ${credits(done.win_minor / done.denomination)}`), `the round's end says: ${said} (server: ${JSON.stringify(last)}, won ${done.win_minor})`);
       // the playtest on a phone: the panel closed at once after the lost card, the loss off-screen;
       // the card and its result stand their second, then the table's (gamble.ts tableHold)
+      // the round's end said on Cluedo's plaque, in its face (the playtest: plain white words on a
+      // dark strip)
+      const strip = await t.page.locator("[data-testid=message]").evaluate((el) => { const st = getComputedStyle(el); return { face: st.fontFamily.split(",")[0].replace(/"/g, "").trim(), border: parseFloat(st.borderTopWidth), back: st.backgroundImage, colour: st.color }; });
+      expect(strip.face === "Limelight" && strip.border >= 1 && strip.back.includes("gradient") && strip.colour !== "rgb(255, 255, 255)", `the round's end said in the shell's plain strip: ${JSON.stringify(strip)}`);
       const table = await t.page.evaluate(() => window.__table);
       expect(table !== null && table >= 1950, `the panel showed the turned card ${table === null ? "never" : `${Math.round(table)} ms`} before it closed`);
       const end = await reelsAndPanel(t);
       const moved = ["x", "y", "width", "height"].filter((k) => Math.abs(end[k] - idle[k]) > 0.5);
       expect(!moved.length, `the reels moved as the gamble's end was said (${moved.map((k) => `${k} ${idle[k].toFixed(1)} -> ${end[k].toFixed(1)}`).join(", ")})`);
       await look(t, "turbo-gamble-end");
+      // the round's end on its plaque at a desktop's size too
+      await t.page.setViewportSize(DESKTOP);
+      expect(await t.page.locator("[data-testid=message]").isVisible(), "the round's end is not said at 1440x900");
+      await t.shot("turbo-gamble-end-desktop");
     },
   },
   {
@@ -764,6 +829,7 @@ export const tests = [
           const signs = await t.page.locator("[data-testid=cluedo-band] .cl-sign").evaluateAll((els) => els.map((e) => { const r = e.getBoundingClientRect(); return [Math.round(r.top), Math.round(r.bottom)]; }));
           expect(band.height <= 48 && signs.every(([top]) => Math.abs(top - signs[0][0]) <= 2), `${label}: the signs are not one slim row: ${JSON.stringify(band)} ${JSON.stringify(signs)}`);
           expect(await t.page.locator("[data-testid=cluedo-sign-pool]").isVisible(), `${label}: the MegaJackpot's pool is not on the screen`);
+          await symbolsFillColumns(t, label);
         }
         await t.shot(`idle-${label}`);
         await look(t, `idle-${label}`);

@@ -26,7 +26,10 @@ export function revealShow(r: Reveal, staked: number, limits: Pick<GambleModel, 
   if (!r.won) {
     return {
       card: r.card, won: false, title: "LOST", amount: staked,
-      lines: [`${ace}: ${formatCredits(staked)} credits lost`, ...(r.banked ? [`${formatCredits(r.banked)} banked stays paid`] : [])],
+      // the ace alone: LOST and the credits stand over it, the table under the reels says the
+      // banked half (the playtest at 390x844: "20 banked" said three times, the loss run to both
+      // edges of the screen)
+      lines: [ace],
     };
   }
   const lines = [`${ace}: ${formatCredits(staked)} doubled`];

@@ -33,7 +33,7 @@ export function inset(svg: string, share: number): string {
   return `${m[1]}<g transform="translate(${off} ${off}) scale(${share})">${m[2]}</g>${m[3]}`;
 }
 
-const portrait = (svg: string) => inset(svg, PORTRAIT_SHARE);
+
 
 /** The weapons' ivory plaque (each SVG's gradient "i", top to bottom). */
 const IVORY = '<stop offset="0" stop-color="#fbf4e0"/><stop offset="1" stop-color="#d8c699"/>';
@@ -48,18 +48,32 @@ export function gilded(svg: string): string {
   return svg.replace(IVORY, GOLD_LEAF).replace('stroke="#8a6420" stroke-width="1.5"/>', 'stroke="#6a3c08" stroke-width="2.5"/>');
 }
 
+/** The share of its square a weapon's plaque takes across (each SVG's gilt plaque and its shadow,
+ * x 20 to 182 of 200): narrower than a suspect's card, so on a phone's tall rows a weapon stood
+ * in a dark column (the playtest at 390x844: "the reel window looks half empty"). */
+export const PLAQUE_SHARE = (182 - 20) / 200;
+/** The share of its SVG's square a suspect's gilt frame takes across (x 6 to 194 of 200). */
+export const FRAME_SHARE = (194 - 6) / 200;
+/** On stretched rows (a phone) the suspects' frames and the weapons' plaques are drawn
+ * PORTRAIT_SHARE of their cell across, the most a winner pulsed by WIN_PULSE still fits in: the
+ * row leaves them room above and below (the playtest at 390x844: symbols about 50 px in 70 px
+ * columns, the tall window half empty). */
+export const WEAPON_STRETCH_ZOOM = PORTRAIT_SHARE / PLAQUE_SHARE;
+export const PORTRAIT_STRETCH_ZOOM = PORTRAIT_SHARE / (PORTRAIT_SHARE * FRAME_SHARE);
+
 /** The name of the golden reels' look (SymbolTextures.look). */
 export const GOLDEN = "golden";
-const weapon = (svg: string) => ({ svg, variants: { [GOLDEN]: { svg: gilded(svg) } } });
+const portrait = (svg: string) => ({ svg: inset(svg, PORTRAIT_SHARE), stretchZoom: PORTRAIT_STRETCH_ZOOM });
+const weapon = (svg: string) => ({ svg, stretchZoom: WEAPON_STRETCH_ZOOM, variants: { [GOLDEN]: { svg: gilded(svg) } } });
 
 export const CLUEDO_SYMBOLS: SymbolTable = {
   MJ: { colour: 0xd4af37, svg: mj },
   BONUS: { colour: 0x1f5a5a, svg: bonus },
-  SCARLET: { colour: 0xc8102e, svg: portrait(scarlet) },
-  MUSTARD: { colour: 0xe3a90e, svg: portrait(mustard) },
-  PLUM: { colour: 0x6b2a7a, svg: portrait(plum) },
-  PEACOCK: { colour: 0x1f5fbf, svg: portrait(peacock) },
-  GREEN: { colour: 0x1f7a4a, svg: portrait(green) },
+  SCARLET: { colour: 0xc8102e, ...portrait(scarlet) },
+  MUSTARD: { colour: 0xe3a90e, ...portrait(mustard) },
+  PLUM: { colour: 0x6b2a7a, ...portrait(plum) },
+  PEACOCK: { colour: 0x1f5fbf, ...portrait(peacock) },
+  GREEN: { colour: 0x1f7a4a, ...portrait(green) },
   CANDLESTICK: { colour: 0xa0282a, ...weapon(candlestick) },
   DAGGER: { colour: 0x2a6a6e, ...weapon(dagger) },
   REVOLVER: { colour: 0x6a4a8a, ...weapon(revolver) },

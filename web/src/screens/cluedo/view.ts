@@ -104,6 +104,8 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
   /** The signs under the reels on a phone (signs.ts); the gamble's panel takes their room. */
   private readonly band: HTMLElement;
   private readonly jackpotCopy: MutationObserver | null = null;
+  /** Hides the won lines' drawing while the gamble's card lies over the reels. */
+  private readonly cardWatch: MutationObserver;
 
   constructor(deps: ViewDeps) {
     // a win's words in the strip under the reels, never over the symbols they name (a
@@ -145,6 +147,16 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
       copy();
     }
     deps.overlay.append(this.counter, this.notice, this.band);
+    // the gamble's card over the reels (reveal.ts gambleTable): the won line's highlights and its
+    // badges beside the frame go while it is up (the playtest at 390x844: the line's badges and
+    // its pill, hidden by cluedo.css, stood around the card table)
+    const overlay = deps.overlay;
+    this.cardWatch = new MutationObserver(() => {
+      const card = !!overlay.querySelector(":scope > [data-testid=gamble-reveal]");
+      overlay.dataset.gambleCard = String(card);
+      this.reels.setWinsShown(!card);
+    });
+    this.cardWatch.observe(overlay, { childList: true });
     deps.overlay.classList.add("cluedo-overlay");
   }
 
@@ -409,6 +421,7 @@ export class CluedoPixiView extends PixiSlotView implements CluedoView {
     this.notice.remove();
     this.band.remove();
     this.jackpotCopy?.disconnect();
+    this.cardWatch.disconnect();
     super.destroy();
   }
 }
