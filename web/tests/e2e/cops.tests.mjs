@@ -370,6 +370,105 @@ async function smallestText(t, selector) {
 
 export const tests = [
   {
+    // The playtest (a new player): the intro a plain dark box with a small LET'S PLAY; the win's
+    // pill through the wheels; a won wheel spin one small green line beside LOSE's big panel; the
+    // balance and win a tiny readout ("DEMO BALANCE WIN" run together); the message strip grey.
+    name: "cops themed: intro card, framed meters, message strip, wheels hide the pill, a win's panel",
+    gameFiles: [WIN],
+    async run(t) {
+      const key = "cops-n-robbers-win";
+      const DESKTOP = { width: 1440, height: 900 };
+      await t.page.goto(`${t.base}/demo?operator=demo`);
+      await t.page.locator("[data-testid=lobby]").waitFor({ timeout: 150000 });
+      await t.page.evaluate(() => { localStorage.setItem("reelforge.options", JSON.stringify({ ...JSON.parse(localStorage.getItem("reelforge.options") ?? "{}"), intro: true })); localStorage.removeItem("reelforge.intro-seen"); });
+      await open(t, key);
+      await t.page.locator("[data-testid=intro]").waitFor({ timeout: 30000 });
+      for (const size of [PHONE, DESKTOP]) {
+        await resize(t, size);
+        const intro = await t.page.evaluate(() => {
+          const card = document.querySelector("[data-testid=intro]"), go = card.querySelector("[data-testid=intro-continue]");
+          const c = getComputedStyle(card), g = getComputedStyle(go), r = go.getBoundingClientRect(), cr = card.getBoundingClientRect();
+          return { words: go.textContent.trim(), border: parseFloat(c.borderTopWidth), image: c.borderImageSource, font: c.fontFamily, title: getComputedStyle(card.querySelector("h2")).fontFamily, lights: getComputedStyle(card, "::before").backgroundImage, h: r.height, w: r.width, card: cr.width, size: parseFloat(g.fontSize) };
+        });
+        const label = `${size.width}x${size.height}`;
+        expect(intro.words === "PRESS TO START" && intro.h >= 40 && intro.size >= 18 && intro.w >= 0.4 * intro.card, `${label}: the intro's button ${JSON.stringify(intro)}`);
+        expect(intro.border >= 4 && /gradient/.test(intro.image) && /Lilita/.test(intro.font) && /Christmas/.test(intro.title) && /url\(/.test(intro.lights), `${label}: the intro card is not the game's (frame, lights, fonts): ${JSON.stringify(intro)}`);
+        await t.shot(`themed-intro-${label}`);
+      }
+      await t.page.click("[data-testid=intro-continue]");
+      expect((await t.page.locator("[data-testid=intro]").count()) === 0, "PRESS TO START left the intro card up");
+      // the balance and the win: two framed meters, each its label over its figure, apart
+      for (const size of [DESKTOP, PHONE]) {
+        await resize(t, size);
+        const m = await t.page.evaluate(() => [".balance-field", ".field:has(> [data-testid=win])"].map((sel) => {
+          const f = document.querySelector(`.console-meters ${sel}`), l = f.querySelector(".label"), o = f.querySelector("output:not([hidden])");
+          const fr = f.getBoundingClientRect(), lr = l.getBoundingClientRect(), or = o.getBoundingClientRect(), c = getComputedStyle(f);
+          return { left: fr.left, right: fr.right, border: parseFloat(c.borderTopWidth), labelBottom: lr.bottom, figureTop: or.top, figure: parseFloat(getComputedStyle(o).fontSize), label: parseFloat(getComputedStyle(l).fontSize) };
+        }));
+        const label = `${size.width}x${size.height}`;
+        expect(m.every((f) => f.border >= 2 && f.labelBottom <= f.figureTop + 1 && f.figure >= 20 && f.figure >= 1.5 * f.label), `${label}: the balance and win are not framed meters with a large figure under its label: ${JSON.stringify(m)}`);
+        expect(m[1].left >= m[0].right + 6 || m[1].right <= m[0].left - 6, `${label}: the balance and win meters run together: ${JSON.stringify(m)}`);
+        await t.shot(`themed-meters-${label}`);
+      }
+      // the message strip (a recovery notice at the offer) in the game's face and colours
+      expect((await t.spin(key)) === "choice", "a win of the aces game offers no gamble");
+      await t.page.locator("[data-testid=gamble-offer-panel]").waitFor({ timeout: 10000 });
+      await t.page.reload();
+      await t.page.locator("[data-testid=message]:not([hidden])").waitFor({ timeout: 30000 });
+      for (const size of [DESKTOP, PHONE]) {
+        await resize(t, size);
+        const msg = await t.page.evaluate(() => { const c = getComputedStyle(document.querySelector("[data-testid=message]")); return { font: c.fontFamily, back: c.backgroundImage, shadow: c.boxShadow }; });
+        expect(/Lilita/.test(msg.font) && /gradient/.test(msg.back) && msg.shadow !== "none", `${size.width}x${size.height}: the message strip is the shell's plain one: ${JSON.stringify(msg)}`);
+        // with a win on the meter the framed meters stay one row, clear of the stake's minus (a
+        // second row grows the console and shrinks the reels)
+        const row = await t.page.evaluate(() => {
+          const fields = [...document.querySelectorAll(".console-meters > .field")].filter((f) => !f.hidden && f.getBoundingClientRect().width > 0).map((f) => f.getBoundingClientRect());
+          return { tops: fields.map((r) => Math.round(r.top)), bottoms: fields.map((r) => Math.round(r.bottom)), right: Math.max(...fields.map((r) => r.right)), minus: document.querySelector("[data-testid=stake-minus]").getBoundingClientRect().left, cut: [...document.querySelectorAll(".console-meters output")].filter((o) => o.scrollWidth > o.clientWidth + 1).length };
+        });
+        expect(Math.max(...row.tops) < Math.min(...row.bottoms) - 8 && row.cut === 0 && (size.width < 601 || row.right <= row.minus - 4), `${size.width}x${size.height}: the meters with a win on them: ${JSON.stringify(row)}`);
+        await t.shot(`themed-message-${size.width}x${size.height}`);
+      }
+      // on a phone: the wheels up, no win pill through them; a won spin's panel celebrates
+      await resize(t, PHONE);
+      await t.page.evaluate(() => {
+        window.__results = [];
+        new MutationObserver(() => {
+          for (const m of document.querySelectorAll(".moment.gamble-result:not([data-seen])")) {
+            m.dataset.seen = "";
+            // measured once it has grown in (its entrance scales it)
+            setTimeout(() => {
+              const r = m.getBoundingClientRect(), p = m.closest("[data-testid=wheel-gamble]")?.getBoundingClientRect();
+              window.__results.push({ won: m.classList.contains("won"), w: r.width, h: r.height, panel: p?.width ?? 0, burst: m.querySelectorAll(".moment-burst i").length, title: parseFloat(getComputedStyle(m.querySelector(".moment-title")).fontSize), shown: m.isConnected });
+            }, 900);
+          }
+        }).observe(document.body, { subtree: true, childList: true });
+      });
+      for (let i = 0; i < 8 && !(await t.page.evaluate(() => window.__results.some((r) => r.won))); i++) {
+        if ((await t.page.getAttribute(`[data-testid=game-${key}]`, "data-flow")) !== "choice") expect((await t.spin(key)) === "choice", "a win of the aces game offers no gamble");
+        if (await t.page.locator("[data-testid=gamble-offer]").count()) await t.page.click("[data-testid=gamble-offer]");
+        await t.page.locator("[data-testid=wheel-gamble]").waitFor();
+        await t.page.waitForTimeout(400);
+        const pills = await t.page.evaluate(() => [...document.querySelectorAll(".win-cycle, .banner[data-kind=win]")].filter((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && getComputedStyle(e).visibility === "visible"; }).map((e) => e.textContent));
+        expect(pills.length === 0, `the win's pill shows through the wheels: ${JSON.stringify(pills)}`);
+        if (i === 0) await t.shot("themed-wheels-390x844");
+        if (await t.page.locator("[data-testid=turbo]:checked").count()) await t.page.uncheck("[data-testid=turbo]");
+        await t.page.click("[data-testid=cash-0]");
+        await t.page.click("[data-testid=cash-wheel]");
+        await t.page.locator(".moment.gamble-result").waitFor({ timeout: 30000 });
+        await t.page.waitForTimeout(700);
+        await t.shot(`themed-result-${i}-390x844`);
+        await settled(t, key);
+        await t.page.locator(".moment.gamble-result").waitFor({ state: "detached", timeout: 10000 });
+        await t.page.waitForTimeout(300);
+        if (await t.page.locator("[data-testid=wheel-gamble] [data-testid=collect]").count()) await collect(t, key);
+      }
+      const results = await t.page.evaluate(() => window.__results);
+      const won = results.find((r) => r.won && r.shown), lost = results.find((r) => !r.won && r.shown);
+      expect(won, `no cash-wheel win in ${results.length} spins: ${JSON.stringify(results)}`);
+      expect(won.burst >= 12 && won.w >= 0.6 * won.panel && (!lost || (won.w >= lost.w - 1 && won.h >= lost.h - 1 && won.title >= lost.title)), `a won spin's panel is not as big as a loss's, nor a celebration: ${JSON.stringify(results)}`);
+    },
+  },
+  {
     name: "cops: stake, Fortune Spins switch and its RTP, a spin on the server's stops",
     async run(t) {
       await open(t, "cops-n-robbers");

@@ -27,6 +27,7 @@ registerGame({
   // Fortune Spins' sign says what their reels hold while the switch is on
   betShown: (_bet, mode, view) => (view as CopsView).modeShown?.(mode),
   account: copsAccount,
+  introStart: "PRESS TO START", // the intro card's button, as a cabinet's attract screen says (the playtest: a small LET'S PLAY)
   // the rule sheet's wild, bonus and trail rules (RULES.md), in a player's words
   symbolNotes: {
     ROBBER: "Wild: stands in for every symbol except the Bonus, and pays on a line of his own (above). In Fortune Spins and the Big Money Bonus he also collects the cash shown on every present in view; in the bonus each Robber moves him one step along the trail, and its multipliers multiply what he collects.",

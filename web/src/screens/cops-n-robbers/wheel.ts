@@ -498,11 +498,16 @@ export function wheelGamble(host: HTMLElement, round: RoundView, send: (kind: st
       if (meter !== null) setWin?.(meter);
       lastOut.textContent = lastSaid.text;
       lastOut.dataset.result = won ? "won" : "lost";
-      await showMoment(overlay, { title: result.title, lines: [result.amount, ...result.lines], kind: `gamble-result ${won ? "won" : "lost"}`, ms: 2200, fast });
+      // a win thrown up in confetti and coins over a gold-rimmed plaque (cops.css), as big as
+      // a loss's LOSE (the playtest: a win read as one small green line beside a big LOSE)
+      await showMoment(overlay, { title: result.title, lines: [result.amount, ...result.lines], kind: `gamble-result ${won ? "won" : "lost"}`, ms: 2200, fast, burst: won && !still ? WIN_BURST : 0 });
       spinning = null;
     },
   };
 }
+
+/** The confetti and coins thrown from a won spin's WIN (ui/moment.ts burst). */
+const WIN_BURST = 36;
 
 /** What a gamble spin's result says, big, once the pointer stops: WIN or LOSE, the amount
  * (now at stake, lost, or the bonus won) on the line under it, then what it came from and what
