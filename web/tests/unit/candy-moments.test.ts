@@ -53,6 +53,26 @@ describe("Candy Jar's moment cards", () => {
   });
 });
 
+describe("Candy Jar's outlined titles", () => {
+  // Fredoka's 600 keeps the variable font's overlapping contours: a stroke drawn over the fill
+  // outlines them inside the letters (the leg of R and the bar of A came out as loose wedges on
+  // FREE SPINS OVER and JACKPOT). Drawn under the fill, only the letters' outer edge shows.
+  const css = readFileSync(join(here, "../../src/screens/candy-jar-clusters/candy.css"), "utf8");
+  const rules = [...css.replace(/\/\*[\s\S]*?\*\//g, "").matchAll(/([^{}]+)\{([^}]*)\}/g)].map(([, sel, body]) => ({ sel: sel!.trim(), body: body! }));
+  const base = rules.find((r) => r.sel === ".theme-candy-jar-clusters .moment-title");
+
+  it("draw their stroke under the fill", () => {
+    const stroked = rules.filter((r) => /-webkit-text-stroke:\s*[1-9]/.test(r.body));
+    expect(stroked.length).toBeGreaterThan(0);
+    for (const r of stroked) {
+      const own = /paint-order:\s*stroke/.test(r.body);
+      const inherited = r.sel.split(",").every((s) => s.trim().startsWith(".theme-candy-jar-clusters") && s.trim().endsWith(".moment-title"))
+        && /paint-order:\s*stroke/.test(base?.body ?? "");
+      expect(own || inherited, r.sel).toBe(true);
+    }
+  });
+});
+
 describe("Candy Jar's SUPER SPIN meter on a phone", () => {
   const css = readFileSync(join(here, "../../src/screens/candy-jar-clusters/candy.css"), "utf8");
   // in half a phone's width it broke as "SUPER / SPIN" over "2/ 5" (the gallery's 390x844)
