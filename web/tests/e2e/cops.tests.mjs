@@ -437,7 +437,9 @@ export const tests = [
             m.dataset.seen = "";
             // measured once it has grown in (its entrance scales it)
             setTimeout(() => {
-              const r = m.getBoundingClientRect(), p = m.closest("[data-testid=wheel-gamble]")?.getBoundingClientRect();
+              // its laid-out size, not its box on screen: a won panel grows in from half its size
+              // (cops-win-in), and on a loaded machine the 900 ms read it before that began
+              const r = { width: m.offsetWidth, height: m.offsetHeight }, p = m.closest("[data-testid=wheel-gamble]")?.getBoundingClientRect();
               window.__results.push({ won: m.classList.contains("won"), w: r.width, h: r.height, panel: p?.width ?? 0, burst: m.querySelectorAll(".moment-burst i").length, title: parseFloat(getComputedStyle(m.querySelector(".moment-title")).fontSize), shown: m.isConnected });
             }, 900);
           }
@@ -484,6 +486,13 @@ export const tests = [
       expect((await t.page.locator("[data-testid=cops-total]").innerText()) === money(bets[1].cost_minor.base), "TOTAL BET is not the stake in the normal base game");
       await t.page.click("[data-testid=fortune-switch]");
       expect((await t.page.getAttribute("[data-testid=fortune-switch]", "aria-checked")) === "true", "switch not on");
+      // the console holds a five-figure win beside the balance with Fortune Spins' longer cost
+      // line under TOTAL BET (a win of 1,184 ran into the balance there): the meter written as
+      // the game writes a win, then put back
+      const shownWin = await t.page.locator("[data-testid=win]").innerText();
+      await t.page.evaluate(() => { document.querySelector("[data-testid=win]").textContent = "12,345 (€123.45)"; });
+      await t.layout("fortune-on-long-win");
+      await t.page.evaluate((w) => { document.querySelector("[data-testid=win]").textContent = w; }, shownWin);
       expect((await t.page.locator("[data-testid=bet]").innerText()) === money(bets[1].cost_minor.fortune), "Fortune Spins price not the server's");
       // what a player reads: TOTAL BET is the Fortune Spins price, made of the stake and the rest
       const stakeMinor = bets[1].stake_credits * game.denomination;
