@@ -103,7 +103,10 @@ function reelsDrawnOn(png, win, cssWidth) {
   const down = (x) => Array.from({ length: 40 }, (_, i) => at(x, win.y + ((i + 0.5) / 40) * win.height));
   const gaps = [0, 1, 2, 3].flatMap((r) => down(win.x + (r * 221 + 217) * k));
   const rails = [win.x - 19 * k, win.x + win.width + 19 * k].flatMap(down);
-  const backs = [0, 1, 2, 3, 4].flatMap((r) => [0, 1, 2].flatMap((row) => [6, 207].map((dx) => at(win.x + (r * 221 + dx) * k, win.y + (row + 0.5) * 213 * k))));
+  // behind the cards at their sides, a quarter of a row from its middle: a won line lies along
+  // the rows' middles and crosses the cards' sides near the rows' bounds, and the free spins'
+  // thick glowing line covered most of the samples at the middles (a fresh clone's e2e)
+  const backs = [0, 1, 2, 3, 4].flatMap((r) => [0.25, 0.75, 1.25, 1.75, 2.25, 2.75].flatMap((y) => [6, 207].map((dx) => at(win.x + (r * 221 + dx) * k, win.y + y * 213 * k))));
   return { gap: median(gaps), rail: median(rails), back: median(backs) };
 }
 
