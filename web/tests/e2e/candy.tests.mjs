@@ -705,6 +705,13 @@ export const tests = [
       await ladderAt(t, game, 20, "phone first bet");
       await t.page.click("[data-testid=candy-bet-plus]");
       await ladderAt(t, game, 40, "phone after +");
+      // the bet menu opens whole on the screen (a player's first menu ran off the left edge, its
+      // lowest bets cut at x = 0)
+      await t.page.click("[data-testid=candy-bet-value]");
+      const menu = await t.page.locator("[data-testid=candy-bet-menu]").boundingBox();
+      expect(menu && menu.x >= 0 && menu.x + menu.width <= 390, `the bet menu lies at ${JSON.stringify(menu)} on a 390 px screen`);
+      await t.page.keyboard.press("Escape");
+      await t.page.locator("[data-testid=candy-bet-menu]").waitFor({ state: "hidden" });
       await t.page.check("[data-testid=turbo]");
       await recordMoments(t);
       // a free-spins round with a win, so that the win line shows under the grid and the free
